@@ -1,0 +1,102 @@
+// The domain model of one block-I/O job, with fio's option names and meanings.
+//
+// A JobSpec is what a fio job section (after [global] inheritance) or a campaign workload becomes. It holds
+// no gRPC or YAML types. Units are in the field names; defaults follow fio 3.33 unless a comment says why not.
+//
+// Example:
+//   JobSpec job;  RETURN_IF_ERROR(ApplyJobOption(job, "rw", "randread"));
+//   RETURN_IF_ERROR(ValidateJobSpec(job));
+#ifndef AZBENCH_COMMON_JOB_SPEC_H_
+#define AZBENCH_COMMON_JOB_SPEC_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+
+namespace azbench {
+
+enum class RwPattern {
+  kRead,       // sequential read
+  kWrite,      // sequential write
+  kRandRead,   // random read
+  kRandWrite,  // random write
+  kReadWrite,  // sequential mixed (fio: rw, readwrite)
+  kRandRw,     // random mixed
+};
+
+bool IsRandom(RwPattern rw);
+bool DoesRead(RwPattern rw);
+bool DoesWrite(RwPattern rw);
+std::string_view RwPatternName(RwPattern rw);  // fio's spelling: read, write, randread, ..., rw, randrw
+
+// How the next file is chosen when a job has several files (fio's file_service_type).
+enum class FileServiceType { kRoundRobin, kSequential, kRandom };
+
+struct JobSpec {
+  std::string name = "job";
+  // Target: `filename` wins over `directory`; with only `directory`, files are named like fio's
+  // "<name>.<jobindex>.<fileindex>" inside it. Several filenames are separated by ':' as in fio.
+  std::string filename;
+  std::string directory;
+  uint64_t size_bytes = 0;         // per job (per numjobs clone); required
+  uint64_t io_size_bytes = 0;      // 0 = size_bytes
+  uint64_t offset_bytes = 0;       // start of the I/O region inside each file
+  uint64_t block_size_bytes = 4096;
+  RwPattern rw = RwPattern::kRead;
+  int rwmixread_percent = 50;  // for kReadWrite / kRandRw
+  std::string ioengine = "psync";
+  int iodepth = 1;
+  // Async engines: how many I/Os are submitted per submit call, and reaped per getevents call.
+  // 0 means "the engine's default" (azbench batches up to iodepth; see the engine headers).
+  int iodepth_batch_submit = 0;
+  int iodepth_batch_complete_min = 0;
+  int iodepth_batch_complete_max = 0;
+  int numjobs = 1;
+  int nrfiles = 1;
+  FileServiceType file_service_type = FileServiceType::kRoundRobin;
+  bool direct = false;
+  int fsync_every_n = 0;      // fio `fsync=N`: fsync after every N writes; 0 = never
+  int fdatasync_every_n = 0;  // fio `fdatasync=N`
+  bool end_fsync = false;
+  absl::Duration runtime = absl::ZeroDuration();  // 0 = until io_size is done
+  bool time_based = false;
+  absl::Duration ramp_time = absl::ZeroDuration();
+  bool randrepeat = true;
+  std::optional<uint64_t> randseed;
+  bool norandommap = false;  // false: random offsets visit every block once per pass (fio's random map)
+  uint64_t rate_iops = 0;    // 0 = unlimited; per job clone
+  bool invalidate = true;    // drop the page cache of the file before the job (fio's default)
+  int buffer_compress_percentage = 0;  // 0 = incompressible random data
+  bool refill_buffers = false;         // regenerate the whole buffer before every write
+  bool scramble_buffers = true;        // cheap per-write perturbation so dedupe cannot fold blocks
+  bool group_reporting = false;
+  bool stonewall = false;  // wait for the previous jobs to finish before this one starts
+  bool new_group = false;
+  int kb_base = 1024;
+
+  // File names this job clone will use, in order (index = numjobs clone number, 0-based).
+  std::vector<std::string> FilePaths(int clone_index) const;
+  uint64_t EffectiveIoSize() const { return io_size_bytes == 0 ? size_bytes : io_size_bytes; }
+};
+
+// Sets one option by its fio name from its textual value, using fio's unit rules and the spec's kb_base.
+// Errors: InvalidArgument naming the option and what is allowed; NotFound("unknown option ...") for an
+// option azbench does not support (the caller adds file and line).
+absl::Status ApplyJobOption(JobSpec& job, std::string_view key, std::string_view value);
+
+// True for fio options that only change output and are accepted without effect on the I/O
+// (e.g. `group_reporting`, `description`). They are listed in the README.
+bool IsKnownJobOption(std::string_view key);
+
+// Whole-spec checks that no single option can make: size present, bs <= size, offsets aligned for direct,
+// iodepth >= 1, rwmixread in 0..100, runtime given when time_based. Errors name the field.
+absl::Status ValidateJobSpec(const JobSpec& job);
+
+}  // namespace azbench
+
+#endif  // AZBENCH_COMMON_JOB_SPEC_H_

@@ -1,0 +1,41 @@
+// Sizes and durations written the way fio users write them.
+//
+// Sizes: an integer (or decimal, "1.5g") with an optional suffix, case-insensitive:
+//   k/kb/m/mb/g/gb/t/tb/p/pb: powers of kb_base (1024 by default, as fio; kb_base=1000 makes them decimal)
+//   kib/mib/gib/tib/pib:      always powers of 1024
+//   b or no suffix:           bytes
+// Durations: an integer or decimal with an optional suffix: ns, us, ms, s, m (minutes), h, d.
+//   With no suffix the value is in `default_unit` (seconds for fio's runtime/ramp_time).
+//
+// Example:
+//   ASSIGN_OR_RETURN(uint64_t bytes, ParseSize("4m"));          // 4194304
+//   ASSIGN_OR_RETURN(absl::Duration d, ParseDuration("500ms"));
+#ifndef AZBENCH_COMMON_UNITS_H_
+#define AZBENCH_COMMON_UNITS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace azbench {
+
+// Errors: InvalidArgument naming the text and the accepted forms (empty, negative, unknown suffix,
+// overflow of uint64, trailing garbage).
+absl::StatusOr<uint64_t> ParseSize(std::string_view text, int kb_base = 1024);
+absl::StatusOr<absl::Duration> ParseDuration(std::string_view text,
+                                             absl::Duration default_unit = absl::Seconds(1));
+// fio booleans: 1/0, true/false, yes/no, on/off (case-insensitive).
+absl::StatusOr<bool> ParseBool(std::string_view text);
+// Non-negative integer with optional size suffix disallowed (e.g. iodepth, numjobs).
+absl::StatusOr<int64_t> ParseInt(std::string_view text, int64_t min_value, int64_t max_value);
+
+// Human forms for reports: "4KiB", "1MiB", "1.5GiB"; "250us", "1.20ms", "61.3s".
+std::string FormatBytes(uint64_t bytes);
+std::string FormatNanos(double ns);
+
+}  // namespace azbench
+
+#endif  // AZBENCH_COMMON_UNITS_H_

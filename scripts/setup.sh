@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every Debian package azbench needs to build, test and benchmark. Idempotent.
+# Usage: sudo scripts/setup.sh
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake pkg-config clang-format git
+  # wire contract
+  protobuf-compiler libprotobuf-dev protobuf-compiler-grpc libgrpc++-dev libgrpc-dev
+  # common libraries
+  libabsl-dev libspdlog-dev libfmt-dev libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev
+  libcurl4-openssl-dev libssl-dev libsystemd-dev
+  # I/O engines
+  liburing-dev libaio-dev
+  # tests and benchmarks
+  libgtest-dev libgmock-dev fio iproute2 procps sqlite3
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all packages present"
+fi
