@@ -1,0 +1,35 @@
+// azbench-agent: the per-instance agent. `run` executes jobs once, locally; `serve` (the gRPC
+// server) comes with the distributed path.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "agent/one_shot.h"
+
+namespace {
+
+constexpr char kUsage[] =
+    "usage: azbench-agent <command> [options]\n"
+    "commands:\n"
+    "  run JOBFILE | run --name=NAME --rw=... [fio options]   run jobs once, print results\n"
+    "      --output-format=normal|json  --output=FILE  --interval=1s  --unlink\n"
+    "  version                                              print the version\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+    std::cout << kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  const std::string command = args[0];
+  args.erase(args.begin());
+  if (command == "run") return azbench::RunOneShotCommand(args);
+  if (command == "version" || command == "--version") {
+    std::cout << "azbench-agent 0.1.0\n";
+    return 0;
+  }
+  std::cerr << "azbench-agent: unknown command '" << command << "'\n" << kUsage;
+  return 2;
+}

@@ -1,0 +1,49 @@
+// `azbench-agent run`: runs fio-style jobs on this machine without a server, and prints the
+// results.
+//
+//   azbench-agent run study-c.fio
+//   azbench-agent run --name=w --rw=write --bs=4m --size=4g --ioengine=libaio --direct=1
+//                     --runtime=60 --time_based --output-format=json
+//
+// Jobs run as fio runs them: all jobs at once, except that a job with `stonewall` waits for every
+// job before it. Ctrl-C (SIGINT/SIGTERM) stops the jobs and prints what was measured, marked as
+// interrupted.
+#ifndef AZBENCH_AGENT_ONE_SHOT_H_
+#define AZBENCH_AGENT_ONE_SHOT_H_
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/fio_jobfile.h"
+#include "common/job_result.h"
+
+namespace azbench {
+
+struct OneShotOptions {
+  std::string job_file;                  // empty: jobs come from fio_args
+  std::vector<std::string> fio_args;     // fio command-line job options (--name=..., --rw=...)
+  std::string output_format = "normal";  // normal | json
+  std::string output_path;               // empty: stdout
+  uint64_t interval_ns = 1'000'000'000;
+  bool remove_files = false;  // remove the files the run created (fio's unlink=1)
+};
+
+// Parses `azbench-agent run` arguments (everything after "run"). Errors: InvalidArgument naming the
+// argument and what is allowed.
+absl::StatusOr<OneShotOptions> ParseOneShotArgs(const std::vector<std::string>& args);
+
+// Runs the jobs phase by phase (stonewall). Fails before any I/O result exists if a job cannot be
+// prepared; files created by the failed phase are removed. `cancel` may be null.
+absl::StatusOr<std::vector<JobResult>> RunJobs(const std::vector<FioJob>& jobs,
+                                               const std::atomic<bool>* cancel,
+                                               uint64_t interval_ns, bool remove_files);
+
+// The whole command; returns the process exit code (0 ok, 1 failed, 2 usage). Writes errors to
+// stderr.
+int RunOneShotCommand(const std::vector<std::string>& args);
+
+}  // namespace azbench
+
+#endif  // AZBENCH_AGENT_ONE_SHOT_H_

@@ -1,0 +1,636 @@
+#include "agent/workloads/block_io.h"
+
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "agent/engines/io_engine.h"
+#include "agent/workloads/offset_generator.h"
+#include "common/clock.h"
+#include "common/status_macros.h"
+
+namespace azbench {
+
+namespace {
+
+constexpr uint64_t kNoLimit = std::numeric_limits<uint64_t>::max();
+constexpr uint64_t kDefaultSeed = 0x89;  // fio's default randseed
+constexpr int kProgressBatchOps = 256;   // clone-local ops between updates of the shared counters
+
+void SleepUntil(uint64_t monotonic_ns) {
+  timespec ts;
+  ts.tv_sec = static_cast<time_t>(monotonic_ns / 1'000'000'000ULL);
+  ts.tv_nsec = static_cast<long>(monotonic_ns % 1'000'000'000ULL);
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+  }
+}
+
+}  // namespace
+
+struct BlockIoJob::Clone {
+  struct File {
+    std::string path;
+    int fd = -1;
+    // Offset streams per direction (fio keeps one position per data direction); index 0 read, 1
+    // write.
+    std::unique_ptr<OffsetGenerator> offsets[2];
+  };
+  int index = 0;
+  std::unique_ptr<IoEngine> engine;
+  EngineCapabilities caps;
+  std::unique_ptr<BufferPool> buffers;
+  std::vector<File> files;
+  uint64_t seed = kDefaultSeed;
+
+  ~Clone() {
+    for (File& f : files) {
+      if (f.fd >= 0) close(f.fd);
+    }
+  }
+};
+
+namespace {
+
+// Per op kind accumulators of the interval in progress. Merged into the totals when the interval
+// closes.
+struct KindAccum {
+  Histogram lat;
+  uint64_t ops = 0;
+  uint64_t bytes = 0;
+  uint64_t errors = 0;
+};
+
+// The job loop of one clone. Lives on the clone's thread; nothing here is shared but the two
+// counters.
+class CloneRunner {
+ public:
+  CloneRunner(const JobSpec& spec, BlockIoJob::Clone& clone, const RunControl& control,
+              uint64_t start_ns, std::atomic<uint64_t>& ops_done, std::atomic<uint64_t>& bytes_done)
+      : spec_(spec),
+        clone_(clone),
+        control_(control),
+        start_ns_(start_ns),
+        ops_done_(ops_done),
+        bytes_done_(bytes_done),
+        mix_rng_(clone.seed ^ 0x5bd1e995ULL),
+        async_(clone.caps.is_async) {
+    measure_start_ns_ = start_ns_ + static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.ramp_time));
+    const int64_t runtime_ns = absl::ToInt64Nanoseconds(spec.runtime);
+    end_ns_ = runtime_ns > 0 ? measure_start_ns_ + static_cast<uint64_t>(runtime_ns) : kNoLimit;
+    bytes_budget_ = spec.time_based ? kNoLimit : spec.EffectiveIoSize();
+    next_interval_ns_ = measure_start_ns_ + control.interval_ns;
+    if (spec.rate_iops > 0) rate_gap_ns_ = 1'000'000'000ULL / spec.rate_iops;
+    result_.name = spec.name;
+    result_.interval_ns = control.interval_ns;
+    if (DoesRead(spec.rw)) Activate(OpKind::kRead);
+    if (DoesWrite(spec.rw)) Activate(OpKind::kWrite);
+    if (spec.fsync_every_n > 0 || spec.fdatasync_every_n > 0 || spec.end_fsync) {
+      Activate(OpKind::kFsync);
+    }
+  }
+
+  JobResult Run() {
+    SleepUntil(start_ns_);
+    result_.start_realtime_ns = RealtimeNanos();
+    last_complete_ns_ = measure_start_ns_;
+    if (async_) {
+      RunAsync();
+    } else {
+      RunSync();
+    }
+    if (spec_.end_fsync && DoesWrite(spec_.rw) && !failed_) EndFsync();
+    const uint64_t now = MonotonicNanos();
+    CloseIntervals(std::max(now, last_complete_ns_), /*final=*/true);
+    result_.runtime_ns =
+        last_complete_ns_ > measure_start_ns_ ? last_complete_ns_ - measure_start_ns_ : 0;
+    result_.end_realtime_ns = RealtimeNanos();
+    FlushProgress();
+    return std::move(result_);
+  }
+
+ private:
+  void Activate(OpKind kind) {
+    accum_[static_cast<int>(kind)] = std::make_unique<KindAccum>();
+    result_.Stats(kind);
+  }
+
+  bool Cancelled() const {
+    return control_.cancel != nullptr && control_.cancel->load(std::memory_order_relaxed);
+  }
+
+  // Whether another data op may be issued. `now_ns` is the freshest clock value at hand.
+  bool MayIssue(uint64_t now_ns) const {
+    return !failed_ && now_ns < end_ns_ && bytes_issued_ < bytes_budget_ && !Cancelled();
+  }
+
+  // Fills `req` with the next data op. `now_ns` decides whether the op counts against the size
+  // budget (ops issued during ramp_time do not).
+  void NextOp(IoRequest& req, uint64_t now_ns) {
+    BlockIoJob::Clone::File& file = clone_.files[NextFileIndex()];
+    bool write;
+    switch (spec_.rw) {
+      case RwPattern::kRead:
+      case RwPattern::kRandRead:
+        write = false;
+        break;
+      case RwPattern::kWrite:
+      case RwPattern::kRandWrite:
+        write = true;
+        break;
+      default:
+        write = mix_rng_.Below(100) >= static_cast<uint64_t>(spec_.rwmixread_percent);
+    }
+    OffsetGenerator& gen = *file.offsets[write ? 1 : 0];
+    req.op = write ? OpKind::kWrite : OpKind::kRead;
+    req.fd = file.fd;
+    req.offset_bytes = gen.Next();
+    uint64_t len = spec_.block_size_bytes;
+    if (bytes_budget_ != kNoLimit) len = std::min(len, bytes_budget_ - bytes_issued_);
+    req.length_bytes = static_cast<uint32_t>(len);
+    if (write) clone_.buffers->PrepareWrite(req.buffer_index, req.offset_bytes);
+    if (now_ns >= measure_start_ns_) bytes_issued_ += len;
+  }
+
+  size_t NextFileIndex() {
+    const size_t n = clone_.files.size();
+    if (n == 1) return 0;
+    switch (spec_.file_service_type) {
+      case FileServiceType::kRandom:
+        return mix_rng_.Below(n);
+      case FileServiceType::kSequential: {
+        // Stay on a file until its region has been covered once, then move on.
+        const auto& gen = clone_.files[file_cursor_].offsets[0]
+                              ? clone_.files[file_cursor_].offsets[0]
+                              : clone_.files[file_cursor_].offsets[1];
+        if (++ops_on_file_ > gen->blocks()) {
+          ops_on_file_ = 1;
+          file_cursor_ = (file_cursor_ + 1) % n;
+        }
+        return file_cursor_;
+      }
+      case FileServiceType::kRoundRobin:
+      default:
+        file_cursor_ = (file_cursor_ + 1) % n;
+        return file_cursor_;
+    }
+  }
+
+  bool FsyncDue() const {
+    return (spec_.fsync_every_n > 0 && writes_since_fsync_ >= spec_.fsync_every_n) ||
+           (spec_.fdatasync_every_n > 0 && writes_since_fsync_ >= spec_.fdatasync_every_n);
+  }
+
+  void PrepareFsync(IoRequest& req, int fd) {
+    req.op = OpKind::kFsync;
+    req.datasync = spec_.fsync_every_n == 0 && spec_.fdatasync_every_n > 0;
+    req.fd = fd;
+    req.buffer = nullptr;
+    req.buffer_index = -1;
+    req.length_bytes = 0;
+    req.offset_bytes = 0;
+  }
+
+  // Hot path: account one completed request.
+  inline void Account(const IoRequest& req) {
+    if (req.complete_ns > last_complete_ns_) last_complete_ns_ = req.complete_ns;
+    if (req.op == OpKind::kWrite) ++writes_since_fsync_;
+    if (req.op == OpKind::kFsync) writes_since_fsync_ = 0;
+    if (req.result < 0) {
+      RecordError(req);
+      return;
+    }
+    if (req.complete_ns < measure_start_ns_) return;  // ramp_time: done but not measured
+    if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, /*final=*/false);
+    const int kind = static_cast<int>(req.op);
+    KindAccum& acc = *accum_[kind];
+    acc.lat.Record(req.complete_ns - req.start_ns);
+    ++acc.ops;
+    acc.bytes += static_cast<uint64_t>(req.result);
+    if (async_) {
+      OpStats& stats = *result_.by_kind[kind];
+      stats.slat.Record(req.issue_ns - req.start_ns);
+      stats.clat.Record(req.complete_ns - req.issue_ns);
+    }
+    if (static_cast<uint64_t>(req.result) < req.length_bytes) {
+      ++result_.by_kind[kind]->short_ios;
+    }
+    local_bytes_ += static_cast<uint64_t>(req.result);
+    if (++local_ops_ >= kProgressBatchOps) FlushProgress();
+  }
+
+  void RecordError(const IoRequest& req) {
+    const int kind = static_cast<int>(req.op);
+    if (req.complete_ns >= measure_start_ns_) {
+      if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, false);
+      ++accum_[kind]->errors;
+    } else {
+      ++result_.by_kind[kind]->errors;
+    }
+    if (result_.error_errno == 0) {
+      const int err = static_cast<int>(-req.result);
+      result_.error_errno = err;
+      std::string path;
+      for (const auto& f : clone_.files) {
+        if (f.fd == req.fd) path = f.path;
+      }
+      result_.error_message =
+          absl::StrCat(std::string(OpKindName(req.op)), " of ", req.length_bytes,
+                       " bytes at offset ", req.offset_bytes, " in '", path, "' (clone ",
+                       clone_.index, ") failed: ", std::strerror(err));
+    }
+    failed_ =
+        true;  // like fio's default continue_on_error=none: the clone stops at its first error
+  }
+
+  void FlushProgress() {
+    if (local_ops_ == 0) return;
+    ops_done_.fetch_add(local_ops_, std::memory_order_relaxed);
+    bytes_done_.fetch_add(local_bytes_, std::memory_order_relaxed);
+    local_ops_ = 0;
+    local_bytes_ = 0;
+  }
+
+  // Closes every interval that ended at or before `now_ns` (all of them when `final`), merging the
+  // interval accumulators into the totals and emitting them.
+  void CloseIntervals(uint64_t now_ns, bool final) {
+    while (now_ns >= next_interval_ns_ || final) {
+      IntervalStats interval;
+      interval.index = interval_index_;
+      bool any = false;
+      for (int k = 0; k < kOpKindCount; ++k) {
+        if (!accum_[k]) continue;
+        KindAccum& acc = *accum_[k];
+        OpStats& total = *result_.by_kind[k];
+        IntervalOpStats& out = interval.by_kind[k];
+        out.ops = acc.ops;
+        out.bytes = acc.bytes;
+        out.errors = acc.errors;
+        total.ops += acc.ops;
+        total.bytes += acc.bytes;
+        total.errors += acc.errors;
+        if (acc.lat.count() > 0) {
+          out.lat = acc.lat.ToSparse();
+          total.lat.Merge(acc.lat);
+          acc.lat.Reset();
+        }
+        any = any || acc.ops > 0 || acc.errors > 0;
+        acc.ops = acc.bytes = acc.errors = 0;
+      }
+      // A final partial interval with nothing in it is not emitted.
+      if (!final || any) {
+        if (control_.on_interval) control_.on_interval(clone_.index, interval);
+        result_.intervals.push_back(std::move(interval));
+      }
+      if (final) break;
+      ++interval_index_;
+      next_interval_ns_ += control_.interval_ns;
+    }
+  }
+
+  void Pace(uint64_t now_ns) {
+    if (rate_gap_ns_ == 0) return;
+    if (next_issue_ns_ == 0) next_issue_ns_ = now_ns;
+    if (next_issue_ns_ > now_ns) SleepUntil(next_issue_ns_);
+    next_issue_ns_ += rate_gap_ns_;
+  }
+
+  void RunSync() {
+    IoEngine& engine = *clone_.engine;
+    IoRequest req;
+    req.buffer_index = 0;
+    req.buffer = clone_.buffers->buffer(0);
+    uint64_t now = MonotonicNanos();
+    while (MayIssue(now)) {
+      Pace(now);
+      NextOp(req, now);
+      req.start_ns = MonotonicNanos();
+      // Checked again on the op's own start time, so no op starts after the runtime has ended: the
+      // measured runtime exceeds `runtime` by at most the last op's latency.
+      if (req.start_ns >= end_ns_) break;
+      engine.Queue(&req);  // a sync engine completes in Queue()
+      Account(req);
+      now = req.complete_ns;
+      if (FsyncDue() && !failed_) {
+        IoRequest sync_req;
+        PrepareFsync(sync_req, req.fd);
+        sync_req.start_ns = MonotonicNanos();
+        engine.Queue(&sync_req);
+        Account(sync_req);
+        now = sync_req.complete_ns;
+      }
+    }
+  }
+
+  void RunAsync() {
+    IoEngine& engine = *clone_.engine;
+    const int depth = spec_.iodepth;
+    std::vector<IoRequest> requests(depth + 1);  // the last one is reserved for fsync
+    std::vector<IoRequest*> free_slots;
+    free_slots.reserve(depth);
+    for (int i = depth - 1; i >= 0; --i) {
+      requests[i].buffer_index = i;
+      requests[i].buffer = clone_.buffers->buffer(i);
+      requests[i].slot = static_cast<uint32_t>(i);
+      free_slots.push_back(&requests[i]);
+    }
+    IoRequest& fsync_req = requests[depth];
+    fsync_req.slot = static_cast<uint32_t>(depth);
+    bool fsync_in_flight = false;
+    const int batch_submit = spec_.iodepth_batch_submit > 0 ? spec_.iodepth_batch_submit : depth;
+    const int complete_min = std::max(1, spec_.iodepth_batch_complete_min);
+    const int complete_max =
+        spec_.iodepth_batch_complete_max > 0 ? spec_.iodepth_batch_complete_max : depth + 1;
+    std::vector<IoRequest*> done(std::max(complete_max, depth + 1));
+
+    uint64_t now = MonotonicNanos();
+    for (;;) {
+      // Issue: fill free slots up to a batch, unless an fsync must first drain the queue.
+      bool issuing = MayIssue(now);
+      int queued = 0;
+      // An fsync that the last writes made due is still issued when no more data ops are.
+      if (FsyncDue() && !failed_ && !Cancelled()) {
+        if (engine.inflight() == 0 && !fsync_in_flight) {
+          PrepareFsync(fsync_req, clone_.files[file_cursor_].fd);
+          fsync_req.start_ns = MonotonicNanos();
+          QueueResult r = engine.Queue(&fsync_req);
+          if (r == QueueResult::kCompleted) {
+            Account(fsync_req);
+          } else if (r == QueueResult::kQueued) {
+            fsync_in_flight = true;
+            ++queued;
+          }
+        }
+      } else if (issuing) {
+        const uint64_t batch_start = MonotonicNanos();
+        if (batch_start >= end_ns_) issuing = false;
+        while (issuing && !free_slots.empty() && queued < batch_submit &&
+               bytes_issued_ < bytes_budget_) {
+          if (rate_gap_ns_ != 0) Pace(MonotonicNanos());
+          IoRequest* req = free_slots.back();
+          NextOp(*req, batch_start);
+          req->start_ns = rate_gap_ns_ != 0 ? MonotonicNanos() : batch_start;
+          const QueueResult r = engine.Queue(req);
+          if (r == QueueResult::kBusy) {
+            bytes_issued_ -= batch_start >= measure_start_ns_ ? req->length_bytes : 0;
+            break;
+          }
+          free_slots.pop_back();
+          if (r == QueueResult::kCompleted) {
+            Account(*req);
+            free_slots.push_back(req);
+          } else {
+            ++queued;
+          }
+          if (FsyncDue()) break;
+        }
+      }
+      if (queued > 0) {
+        absl::StatusOr<int> submitted = engine.Commit();
+        if (!submitted.ok()) {
+          FailWith(submitted.status());
+        }
+      }
+      if (engine.inflight() == 0) {
+        now = MonotonicNanos();
+        if (!MayIssue(now) || failed_) break;
+        continue;
+      }
+      // Reap: wait for at least one completion (or the configured minimum) while still issuing;
+      // when draining at the end, wait for one at a time until nothing is in flight.
+      const int want = issuing ? std::min(complete_min, engine.inflight()) : 1;
+      absl::StatusOr<int> got =
+          engine.GetEvents(want, std::span<IoRequest*>(done.data(), complete_max));
+      if (!got.ok()) {
+        FailWith(got.status());
+        break;
+      }
+      for (int i = 0; i < *got; ++i) {
+        IoRequest* req = done[i];
+        Account(*req);
+        now = req->complete_ns;
+        if (req == &fsync_req) {
+          fsync_in_flight = false;
+        } else {
+          free_slots.push_back(req);
+        }
+      }
+    }
+  }
+
+  void FailWith(const absl::Status& status) {
+    if (result_.error_errno == 0 && result_.error_message.empty()) {
+      result_.error_errno = EIO;
+      result_.error_message = absl::StrCat("engine ", std::string(clone_.engine->name()),
+                                           " (clone ", clone_.index, "): ", status.message());
+    }
+    failed_ = true;
+  }
+
+  void EndFsync() {
+    IoEngine& engine = *clone_.engine;
+    for (const auto& file : clone_.files) {
+      IoRequest req;
+      PrepareFsync(req, file.fd);
+      req.datasync = false;
+      req.start_ns = MonotonicNanos();
+      QueueResult r = engine.Queue(&req);
+      if (r == QueueResult::kQueued) {
+        if (!engine.Commit().ok()) break;
+        IoRequest* done[1];
+        absl::StatusOr<int> got = engine.GetEvents(1, std::span<IoRequest*>(done, 1));
+        if (!got.ok() || *got != 1) break;
+      } else if (r == QueueResult::kBusy) {
+        break;  // cannot happen: nothing is in flight after the loop
+      }
+      Account(req);
+    }
+  }
+
+  const JobSpec& spec_;
+  BlockIoJob::Clone& clone_;
+  const RunControl& control_;
+  uint64_t start_ns_;
+  std::atomic<uint64_t>& ops_done_;
+  std::atomic<uint64_t>& bytes_done_;
+  Rng mix_rng_;
+  bool async_;
+  uint64_t measure_start_ns_ = 0;
+  uint64_t end_ns_ = kNoLimit;
+  uint64_t bytes_budget_ = kNoLimit;
+  uint64_t bytes_issued_ = 0;
+  uint64_t next_interval_ns_ = 0;
+  int64_t interval_index_ = 0;
+  uint64_t last_complete_ns_ = 0;
+  uint64_t rate_gap_ns_ = 0;
+  uint64_t next_issue_ns_ = 0;
+  int writes_since_fsync_ = 0;
+  size_t file_cursor_ = 0;
+  uint64_t ops_on_file_ = 0;
+  uint64_t local_ops_ = 0;
+  uint64_t local_bytes_ = 0;
+  bool failed_ = false;
+  std::unique_ptr<KindAccum> accum_[kOpKindCount];
+  JobResult result_;
+};
+
+absl::Status CheckCapabilities(const JobSpec& spec, const IoEngine& engine,
+                               std::vector<std::string>& warnings) {
+  const EngineCapabilities caps = engine.capabilities();
+  if (spec.direct && !caps.supports_direct) {
+    return absl::InvalidArgumentError(absl::StrCat("job '", spec.name, "': engine ",
+                                                   std::string(engine.name()),
+                                                   " does not support direct=1"));
+  }
+  if (spec.iodepth > caps.max_iodepth && caps.is_async) {
+    return absl::InvalidArgumentError(absl::StrCat("job '", spec.name, "': iodepth=", spec.iodepth,
+                                                   " exceeds engine ", std::string(engine.name()),
+                                                   "'s limit of ", caps.max_iodepth));
+  }
+  if (spec.iodepth > 1 && !caps.is_async && caps.does_io) {
+    warnings.push_back(absl::StrCat("iodepth=", spec.iodepth,
+                                    " has no effect with the synchronous ",
+                                    std::string(engine.name()), " engine: it runs at iodepth 1"));
+  }
+  if (DoesWrite(spec.rw) == false && (spec.fsync_every_n > 0 || spec.fdatasync_every_n > 0)) {
+    warnings.push_back("fsync/fdatasync have no effect on a job that does not write");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+BlockIoJob::~BlockIoJob() = default;
+
+absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& spec, int group_id) {
+  RETURN_IF_ERROR(ValidateJobSpec(spec));
+  std::unique_ptr<BlockIoJob> job(new BlockIoJob());
+  job->spec_ = spec;
+  job->group_id_ = group_id;
+  JobSpec& s = job->spec_;
+
+  {
+    ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> probe, CreateEngine(s.ioengine));
+    RETURN_IF_ERROR(CheckCapabilities(s, *probe, job->warnings_));
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> first_engine, CreateEngine(s.ioengine));
+  const EngineCapabilities caps = first_engine->capabilities();
+  const int depth = caps.is_async ? s.iodepth : 1;
+  const uint64_t base_seed =
+      s.randrepeat ? s.randseed.value_or(kDefaultSeed) : std::random_device{}() ^ MonotonicNanos();
+
+  // Lay out every clone's files first (a failure removes what was created).
+  const int nrfiles = std::max(1, s.nrfiles);
+  const uint64_t region_bytes = s.size_bytes / nrfiles;
+  std::vector<LayoutRequest> layout;
+  for (int c = 0; c < s.numjobs; ++c) {
+    for (const std::string& path : s.FilePaths(c)) {
+      if (std::any_of(layout.begin(), layout.end(),
+                      [&](const LayoutRequest& r) { return r.path == path; })) {
+        continue;  // clones sharing one filename share the file
+      }
+      layout.push_back({path, s.offset_bytes + region_bytes, DoesRead(s.rw)});
+    }
+  }
+  if (caps.does_io) {
+    ASSIGN_OR_RETURN(BufferPool filler,
+                     BufferPool::Create({.count = 1,
+                                         .size_bytes = 4096,
+                                         .compress_percentage = s.buffer_compress_percentage,
+                                         .seed = base_seed}));
+    ASSIGN_OR_RETURN(job->files_, LayOutFiles(layout, filler));
+  }
+
+  auto fail = [&](absl::Status status) -> absl::Status {
+    job->clones_.clear();
+    (void)job->RemoveCreatedFiles();
+    return status;
+  };
+
+  for (int c = 0; c < s.numjobs; ++c) {
+    auto clone = std::make_unique<Clone>();
+    clone->index = c;
+    clone->seed = base_seed + static_cast<uint64_t>(c) * 0x9E3779B97F4A7C15ULL;
+    if (c == 0) {
+      clone->engine = std::move(first_engine);
+    } else {
+      absl::StatusOr<std::unique_ptr<IoEngine>> engine = CreateEngine(s.ioengine);
+      if (!engine.ok()) return fail(engine.status());
+      clone->engine = std::move(*engine);
+    }
+    clone->caps = caps;
+    absl::StatusOr<BufferPool> buffers =
+        BufferPool::Create({.count = depth,
+                            .size_bytes = s.block_size_bytes,
+                            .alignment_bytes = 4096,
+                            .compress_percentage = s.buffer_compress_percentage,
+                            .scramble = s.scramble_buffers,
+                            .refill = s.refill_buffers,
+                            .seed = clone->seed});
+    if (!buffers.ok()) return fail(buffers.status());
+    clone->buffers = std::make_unique<BufferPool>(std::move(*buffers));
+    const std::vector<std::string> paths = s.FilePaths(c);
+    for (size_t f = 0; f < paths.size(); ++f) {
+      Clone::File file;
+      file.path = paths[f];
+      if (caps.does_io) {
+        absl::StatusOr<int> fd = OpenForRun(paths[f], DoesRead(s.rw), DoesWrite(s.rw), s.direct);
+        if (!fd.ok()) return fail(fd.status());
+        file.fd = *fd;
+        if (s.invalidate && !s.direct) InvalidateCache(file.fd);
+      }
+      const uint64_t file_seed = clone->seed + f * 7919;
+      for (int dir = 0; dir < 2; ++dir) {
+        file.offsets[dir] =
+            std::make_unique<OffsetGenerator>(s.offset_bytes, region_bytes, s.block_size_bytes,
+                                              IsRandom(s.rw), s.norandommap, file_seed + dir);
+      }
+      clone->files.push_back(std::move(file));
+    }
+    EngineOptions options;
+    options.iodepth = depth;
+    options.batch_submit = s.iodepth_batch_submit;
+    options.buffers = clone->buffers->iovecs();
+    for (const auto& f : clone->files) options.fds.push_back(f.fd);
+    if (absl::Status st = clone->engine->Init(options); !st.ok()) {
+      return fail(absl::Status(st.code(), absl::StrCat("job '", s.name, "': ", st.message())));
+    }
+    job->clones_.push_back(std::move(clone));
+  }
+  return job;
+}
+
+absl::StatusOr<JobResult> BlockIoJob::Run(const RunControl& control) {
+  if (control.interval_ns == 0) return absl::InvalidArgumentError("interval must be positive");
+  const uint64_t start_ns =
+      control.start_monotonic_ns != 0 ? control.start_monotonic_ns : MonotonicNanos();
+  std::vector<JobResult> results(clones_.size());
+  std::vector<std::thread> threads;
+  threads.reserve(clones_.size());
+  for (size_t i = 0; i < clones_.size(); ++i) {
+    threads.emplace_back([&, i] {
+      CloneRunner runner(spec_, *clones_[i], control, start_ns, ops_done_, bytes_done_);
+      results[i] = runner.Run();
+    });
+  }
+  for (auto& t : threads) t.join();
+  JobResult merged = std::move(results[0]);
+  for (size_t i = 1; i < results.size(); ++i) merged.Merge(results[i]);
+  merged.group_id = group_id_;
+  for (const auto& w : warnings_) merged.warnings.push_back(w);
+  return merged;
+}
+
+absl::Status BlockIoJob::RemoveCreatedFiles() {
+  absl::Status status = azbench::RemoveCreatedFiles(files_);
+  for (auto& f : files_) f.created = false;
+  return status;
+}
+
+}  // namespace azbench

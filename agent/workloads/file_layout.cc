@@ -1,0 +1,149 @@
+#include "agent/workloads/file_layout.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+
+namespace azbench {
+
+namespace {
+
+constexpr uint64_t kLayoutChunkBytes = 1 << 20;
+
+absl::Status ErrnoStatus(int err, const std::string& what) {
+  const std::string text = absl::StrCat(what, ": ", std::strerror(err));
+  switch (err) {
+    case EACCES:
+    case EPERM:
+    case EROFS:
+      return absl::PermissionDeniedError(text);
+    case ENOSPC:
+    case EDQUOT:
+      return absl::ResourceExhaustedError(text);
+    case ENOENT:
+      return absl::NotFoundError(text);
+    default:
+      return absl::InternalError(text);
+  }
+}
+
+absl::Status CheckParent(const std::string& path) {
+  std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (parent.empty()) parent = ".";
+  struct stat st;
+  if (stat(parent.c_str(), &st) != 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("directory '", parent.string(), "' for '", path, "' does not exist"));
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("'", parent.string(), "' (parent of '", path, "') is not a directory"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status LayOutOne(const LayoutRequest& request, BufferPool& filler, LaidOutFile& out) {
+  if (absl::Status s = CheckParent(request.path); !s.ok()) return s;
+  struct stat st;
+  const bool exists = stat(request.path.c_str(), &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("'", request.path, "' is not a regular file"));
+  }
+  const uint64_t current = exists ? static_cast<uint64_t>(st.st_size) : 0;
+  if (exists && current >= request.required_bytes) return absl::OkStatus();
+
+  const int fd = open(request.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoStatus(errno, absl::StrCat("cannot create '", request.path, "'"));
+  out.created = !exists;
+  out.extended = exists;
+  auto closer = std::unique_ptr<int, void (*)(int*)>(new int(fd), [](int* p) {
+    close(*p);
+    delete p;
+  });
+  if (!request.needs_data) {
+    if (ftruncate(fd, static_cast<off_t>(request.required_bytes)) != 0) {
+      return ErrnoStatus(errno, absl::StrCat("cannot extend '", request.path, "' to ",
+                                             request.required_bytes, " bytes"));
+    }
+    return absl::OkStatus();
+  }
+  std::unique_ptr<unsigned char[]> chunk(new unsigned char[kLayoutChunkBytes]);
+  uint64_t offset = current;
+  while (offset < request.required_bytes) {
+    const uint64_t len = std::min(kLayoutChunkBytes, request.required_bytes - offset);
+    filler.Fill(chunk.get(), len);
+    uint64_t done = 0;
+    while (done < len) {
+      const ssize_t n =
+          pwrite(fd, chunk.get() + done, len - done, static_cast<off_t>(offset + done));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return ErrnoStatus(errno, absl::StrCat("laying out '", request.path, "' failed at byte ",
+                                               offset + done, " of ", request.required_bytes));
+      }
+      done += static_cast<uint64_t>(n);
+    }
+    offset += len;
+  }
+  if (fsync(fd) != 0) {
+    return ErrnoStatus(errno, absl::StrCat("fsync after laying out '", request.path, "'"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<LaidOutFile>> LayOutFiles(const std::vector<LayoutRequest>& requests,
+                                                     BufferPool& filler) {
+  std::vector<LaidOutFile> files;
+  files.reserve(requests.size());
+  for (const LayoutRequest& request : requests) {
+    LaidOutFile file{request.path};
+    absl::Status status = LayOutOne(request, filler, file);
+    files.push_back(file);
+    if (!status.ok()) {
+      (void)RemoveCreatedFiles(files);
+      return status;
+    }
+  }
+  return files;
+}
+
+absl::StatusOr<int> OpenForRun(const std::string& path, bool read, bool write, bool direct) {
+  int flags = O_CLOEXEC;
+  flags |= (read && write) ? O_RDWR : (write ? O_WRONLY : O_RDONLY);
+  if (direct) flags |= O_DIRECT;
+  const int fd = open(path.c_str(), flags);
+  if (fd >= 0) return fd;
+  const int err = errno;
+  if (direct && err == EINVAL) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "direct=1: the file system holding '", path,
+        "' refuses O_DIRECT (EINVAL); ramfs, tmpfs before Linux 6.6 and some FUSE file "
+        "systems do not support it"));
+  }
+  return ErrnoStatus(err, absl::StrCat("cannot open '", path, "'"));
+}
+
+void InvalidateCache(int fd) { (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); }
+
+absl::Status RemoveCreatedFiles(const std::vector<LaidOutFile>& files) {
+  absl::Status first;
+  for (const LaidOutFile& file : files) {
+    if (!file.created) continue;
+    if (unlink(file.path.c_str()) != 0 && errno != ENOENT && first.ok()) {
+      first = ErrnoStatus(errno, absl::StrCat("cannot remove '", file.path, "'"));
+    }
+  }
+  return first;
+}
+
+}  // namespace azbench

@@ -1,0 +1,52 @@
+// Laying out the files of a job before it runs (fio's "Laying out IO file"), and opening them for
+// the run.
+//
+// A file that already exists with at least the needed size is reused as it is. A job that reads
+// gets a file filled with the job's buffer content (random data, so later reads are not of holes or
+// zeros); a write-only job gets a file extended with ftruncate (sparse), as fio does without
+// `overwrite`. Files this call created are removed again when it fails, so a failed layout leaves
+// nothing behind.
+#ifndef AZBENCH_AGENT_WORKLOADS_FILE_LAYOUT_H_
+#define AZBENCH_AGENT_WORKLOADS_FILE_LAYOUT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "agent/workloads/buffer_pool.h"
+
+namespace azbench {
+
+struct LayoutRequest {
+  std::string path;
+  uint64_t required_bytes = 0;  // the file must be at least this long
+  bool needs_data = false;      // fill with data (the job reads) instead of extending sparsely
+};
+
+struct LaidOutFile {
+  std::string path;
+  bool created = false;   // this layout created the file (Cleanup removes it)
+  bool extended = false;  // this layout grew an existing file
+};
+
+// Errors: FailedPrecondition when the parent directory is missing or not a directory;
+// PermissionDenied on EACCES/EROFS (read-only target); ResourceExhausted on ENOSPC/EDQUOT, naming
+// the path and how far the layout got; Internal for other errno values, with the text.
+absl::StatusOr<std::vector<LaidOutFile>> LayOutFiles(const std::vector<LayoutRequest>& requests,
+                                                     BufferPool& filler);
+
+// Opens a laid-out file for the run. Errors: InvalidArgument when O_DIRECT is refused (EINVAL, e.g.
+// ramfs), naming the path; PermissionDenied; NotFound; Internal.
+absl::StatusOr<int> OpenForRun(const std::string& path, bool read, bool write, bool direct);
+
+// Drops the file's cached pages (fio's invalidate=1). Best effort: a file system that ignores the
+// advice (tmpfs) is not an error.
+void InvalidateCache(int fd);
+
+// Removes the files that a layout created. Returns the first error (others are still attempted).
+absl::Status RemoveCreatedFiles(const std::vector<LaidOutFile>& files);
+
+}  // namespace azbench
+
+#endif  // AZBENCH_AGENT_WORKLOADS_FILE_LAYOUT_H_

@@ -1,0 +1,69 @@
+#include "agent/workloads/offset_generator.h"
+
+namespace azbench {
+
+namespace {
+uint64_t SplitMix64(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+}  // namespace
+
+Rng::Rng(uint64_t seed) {
+  uint64_t state = seed;
+  for (auto& word : s_) word = SplitMix64(state);
+}
+
+OffsetGenerator::OffsetGenerator(uint64_t region_offset_bytes, uint64_t region_bytes,
+                                 uint64_t block_bytes, bool random, bool with_replacement,
+                                 uint64_t seed)
+    : region_offset_bytes_(region_offset_bytes),
+      block_bytes_(block_bytes),
+      blocks_(block_bytes == 0 ? 0 : region_bytes / block_bytes),
+      random_(random),
+      with_replacement_(with_replacement),
+      rng_(seed) {
+  if (blocks_ == 0) blocks_ = 1;  // a region smaller than a block still gets one (short) block
+  while ((uint64_t{1} << domain_bits_) < blocks_) ++domain_bits_;
+  domain_mask_ = domain_bits_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << domain_bits_) - 1;
+  for (auto& key : keys_) key = rng_.Next();
+}
+
+// A keyed bijection on [0, 2^domain_bits): xor with a key, multiply by an odd constant (invertible
+// mod 2^k), xor-shift right (invertible); three rounds.
+uint64_t OffsetGenerator::Permute(uint64_t x) const {
+  if (domain_bits_ == 0) return 0;
+  const int shift = domain_bits_ / 2 + 1;
+  for (uint64_t key : keys_) {
+    x = (x ^ key) & domain_mask_;
+    x = (x * ((key | 1) * 0x9E3779B97F4A7C15ULL | 1)) & domain_mask_;
+    x ^= x >> shift;
+  }
+  return x;
+}
+
+uint64_t OffsetGenerator::Next() {
+  uint64_t block;
+  if (!random_) {
+    block = position_;
+  } else if (with_replacement_) {
+    block = rng_.Below(blocks_);
+  } else {
+    // Cycle-walking keeps the map a bijection of [0, blocks): blocks_ > domain/2, so < 2 steps on
+    // average.
+    block = Permute(position_);
+    while (block >= blocks_) block = Permute(block);
+  }
+  if (++position_ == blocks_) {
+    position_ = 0;
+    ++passes_;
+    if (random_ && !with_replacement_) {
+      for (auto& key : keys_) key = rng_.Next();  // a new order for the next pass
+    }
+  }
+  return region_offset_bytes_ + block * block_bytes_;
+}
+
+}  // namespace azbench

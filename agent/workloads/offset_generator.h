@@ -1,0 +1,75 @@
+// Where the next block goes: sequential with wrap-around, or random over a region.
+//
+// Random offsets, by default, visit every block of the region exactly once per pass in a
+// pseudo-random order (fio's random map, here without memory: a keyed bijection on [0, 2^k) with
+// cycle-walking down to [0, blocks)). With `norandommap` they are drawn uniformly with replacement.
+// Both are deterministic for a given seed (fio's randrepeat).
+//
+// Example:
+//   OffsetGenerator gen(/*region_offset=*/0, /*region_bytes=*/1 << 30, /*block=*/4096,
+//   /*random=*/true,
+//                       /*with_replacement=*/false, /*seed=*/1);
+//   uint64_t off = gen.Next();
+#ifndef AZBENCH_AGENT_WORKLOADS_OFFSET_GENERATOR_H_
+#define AZBENCH_AGENT_WORKLOADS_OFFSET_GENERATOR_H_
+
+#include <cstdint>
+
+namespace azbench {
+
+// xoshiro256** seeded through splitmix64: fast, good quality, deterministic.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed);
+  inline uint64_t Next() {
+    const uint64_t result = Rotl(s_[1] * 5, 7) * 9;
+    const uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = Rotl(s_[3], 45);
+    return result;
+  }
+  // Uniform in [0, bound) without division bias worth noting (Lemire's multiply-shift).
+  inline uint64_t Below(uint64_t bound) {
+    return static_cast<uint64_t>((static_cast<unsigned __int128>(Next()) * bound) >> 64);
+  }
+
+ private:
+  static inline uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  uint64_t s_[4];
+};
+
+class OffsetGenerator {
+ public:
+  OffsetGenerator(uint64_t region_offset_bytes, uint64_t region_bytes, uint64_t block_bytes,
+                  bool random, bool with_replacement, uint64_t seed);
+
+  // The next block's byte offset. Never fails; wraps to a new pass when a pass is complete.
+  uint64_t Next();
+  uint64_t blocks() const { return blocks_; }
+  // Completed passes over the region (sequential or random-map); 0 during the first pass.
+  uint64_t passes() const { return passes_; }
+
+ private:
+  uint64_t Permute(uint64_t x) const;
+
+  uint64_t region_offset_bytes_;
+  uint64_t block_bytes_;
+  uint64_t blocks_;
+  bool random_;
+  bool with_replacement_;
+  Rng rng_;
+  uint64_t position_ = 0;  // index within the current pass
+  uint64_t passes_ = 0;
+  // Permutation parameters (power-of-two domain).
+  int domain_bits_ = 0;
+  uint64_t domain_mask_ = 0;
+  uint64_t keys_[3] = {0, 0, 0};
+};
+
+}  // namespace azbench
+
+#endif  // AZBENCH_AGENT_WORKLOADS_OFFSET_GENERATOR_H_

@@ -1,0 +1,318 @@
+#include "common/histogram.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+#include "absl/strings/str_format.h"
+
+namespace azbench {
+namespace {
+
+using u128 = unsigned __int128;
+
+constexpr u128 Combine(uint64_t hi, uint64_t lo) { return (u128{hi} << 64) | lo; }
+constexpr uint64_t High64(u128 v) { return static_cast<uint64_t>(v >> 64); }
+constexpr uint64_t Low64(u128 v) { return static_cast<uint64_t>(v); }
+
+// Unsigned 256-bit integer (little-endian 64-bit limbs): just enough arithmetic to compute and
+// check the moments exactly (n * sum_sq and sum^2 need 256 bits). Not on the hot path.
+struct U256 {
+  std::array<uint64_t, 4> limb{};
+
+  static U256 From128(u128 v) { return U256{{Low64(v), High64(v), 0, 0}}; }
+  static U256 From192(u128 low, uint64_t top) { return U256{{Low64(low), High64(low), top, 0}}; }
+
+  // Truncated to 256 bits; callers only multiply values whose product fits.
+  friend U256 operator*(const U256& a, const U256& b) {
+    U256 r;
+    for (int i = 0; i < 4; ++i) {
+      uint64_t carry = 0;
+      for (int j = 0; i + j < 4; ++j) {
+        const u128 t = u128{a.limb[i]} * b.limb[j] + r.limb[i + j] + carry;
+        r.limb[i + j] = Low64(t);
+        carry = High64(t);
+      }
+    }
+    return r;
+  }
+  // Callers keep sums below 2^256.
+  friend U256 operator+(const U256& a, const U256& b) {
+    U256 r;
+    uint64_t carry = 0;
+    for (int i = 0; i < 4; ++i) {
+      const u128 t = u128{a.limb[i]} + b.limb[i] + carry;
+      r.limb[i] = Low64(t);
+      carry = High64(t);
+    }
+    return r;
+  }
+  // Precondition: a >= b.
+  friend U256 operator-(const U256& a, const U256& b) {
+    U256 r;
+    uint64_t borrow = 0;
+    for (int i = 0; i < 4; ++i) {
+      const u128 t = u128{a.limb[i]} - b.limb[i] - borrow;
+      r.limb[i] = Low64(t);
+      borrow = High64(t) != 0 ? 1 : 0;
+    }
+    return r;
+  }
+  friend bool operator<(const U256& a, const U256& b) {
+    for (int i = 3; i >= 0; --i) {
+      if (a.limb[i] != b.limb[i]) return a.limb[i] < b.limb[i];
+    }
+    return false;
+  }
+  long double ToLongDouble() const {
+    long double r = 0;
+    for (int i = 3; i >= 0; --i)
+      r = r * 18446744073709551616.0L + static_cast<long double>(limb[i]);
+    return r;
+  }
+};
+
+// Percentile ranks use p rounded to this many parts per percent (9 decimal places).
+constexpr uint64_t kPercentScale = 1'000'000'000;
+constexpr u128 kFullScale = u128{100} * kPercentScale;
+
+absl::Status ValidateSparse(const Histogram::Sparse& s) {
+  if (s.buckets.empty()) {
+    if (s.count != 0 || s.min_ns != 0 || s.max_ns != 0 || s.sum_ns != 0 || s.sum_ns_hi != 0 ||
+        s.sum_sq_lo != 0 || s.sum_sq_hi != 0 || s.sum_sq_top != 0) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "sparse histogram has no buckets but non-zero moments (count %d, min_ns %d, "
+          "max_ns %d, sum or sum of squares non-zero); an empty histogram has all 0",
+          s.count, s.min_ns, s.max_ns));
+    }
+    return absl::OkStatus();
+  }
+  uint64_t total = 0;
+  int prev_index = -1;
+  for (size_t k = 0; k < s.buckets.size(); ++k) {
+    const Histogram::Bucket& b = s.buckets[k];
+    if (b.index < 0 || b.index >= Histogram::kBucketCount) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("sparse histogram bucket #%d: index %d is outside [0, %d)", k, b.index,
+                          Histogram::kBucketCount));
+    }
+    if (b.index <= prev_index) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("sparse histogram bucket #%d: index %d is not greater than the previous "
+                          "index %d; indices "
+                          "must strictly increase",
+                          k, b.index, prev_index));
+    }
+    if (b.count == 0) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "sparse histogram bucket #%d (index %d): count is 0; only non-zero buckets are listed", k,
+          b.index));
+    }
+    if (__builtin_add_overflow(total, b.count, &total)) {
+      return absl::InvalidArgumentError(
+          "sparse histogram bucket counts add up to more than 2^64 - 1 samples");
+    }
+    prev_index = b.index;
+  }
+  if (total != s.count) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("sparse histogram count %d does not equal the sum of its bucket counts %d",
+                        s.count, total));
+  }
+  const int first = s.buckets.front().index;
+  const int last = s.buckets.back().index;
+  if (Histogram::BucketIndex(s.min_ns) != first) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "sparse histogram min_ns %d is not in its first non-empty bucket %d [%d, %d]", s.min_ns,
+        first, Histogram::BucketLowerBound(first),
+        Histogram::BucketLowerBound(first) + (Histogram::BucketWidth(first) - 1)));
+  }
+  if (Histogram::BucketIndex(s.max_ns) != last) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "sparse histogram max_ns %d is not in its last non-empty bucket %d [%d, %d]", s.max_ns,
+        last, Histogram::BucketLowerBound(last),
+        Histogram::BucketLowerBound(last) + (Histogram::BucketWidth(last) - 1)));
+  }
+  if (s.min_ns > s.max_ns) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "sparse histogram min_ns %d is greater than max_ns %d", s.min_ns, s.max_ns));
+  }
+
+  // Every sample lies in its bucket and in [min, max], which bounds the sum and the sum of squares.
+  // Both bounds fit: sum <= count * max < 2^128, sum of squares <= count * max^2 < 2^192.
+  u128 sum_low = 0, sum_high = 0;
+  U256 sq_low, sq_high;
+  for (const Histogram::Bucket& b : s.buckets) {
+    const uint64_t lo = std::max(Histogram::BucketLowerBound(b.index), s.min_ns);
+    const uint64_t hi = std::min(
+        Histogram::BucketLowerBound(b.index) + (Histogram::BucketWidth(b.index) - 1), s.max_ns);
+    sum_low += u128{b.count} * lo;
+    sum_high += u128{b.count} * hi;
+    sq_low = sq_low + U256::From128(b.count) * U256::From128(u128{lo} * lo);
+    sq_high = sq_high + U256::From128(b.count) * U256::From128(u128{hi} * hi);
+  }
+  const u128 sum = Combine(s.sum_ns_hi, s.sum_ns);
+  if (sum < sum_low || sum > sum_high) {
+    return absl::InvalidArgumentError(
+        "sparse histogram sum_ns is outside what its bucket counts between min_ns and max_ns can "
+        "add up to");
+  }
+  const U256 sum_sq = U256::From192(Combine(s.sum_sq_hi, s.sum_sq_lo), s.sum_sq_top);
+  if (sum_sq < sq_low || sq_high < sum_sq) {
+    return absl::InvalidArgumentError(
+        "sparse histogram sum of squares is outside what its bucket counts between min_ns and "
+        "max_ns can add up to");
+  }
+  // Cauchy-Schwarz: count * sum_sq >= sum^2 for any real samples (the variance is not negative).
+  const U256 sum256 = U256::From128(sum);
+  if (U256::From128(s.count) * sum_sq < sum256 * sum256) {
+    return absl::InvalidArgumentError(
+        "sparse histogram sum of squares is smaller than sum^2 / count (a negative variance)");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+uint64_t Histogram::BucketLowerBound(int index) {
+  assert(index >= 0 && index < kBucketCount);
+  const uint64_t i = static_cast<uint64_t>(index);
+  if (i < kExactLimit) return i;
+  const uint64_t k = i - kExactLimit;
+  const int octave = kFirstOctave + static_cast<int>(k >> kSubBucketBits);
+  const uint64_t sub = k & (kSubBucketCount - 1);
+  return (kSubBucketCount + sub) << (octave - kSubBucketBits);
+}
+
+uint64_t Histogram::BucketWidth(int index) {
+  assert(index >= 0 && index < kBucketCount);
+  const uint64_t i = static_cast<uint64_t>(index);
+  if (i < kExactLimit) return 1;
+  const int octave = kFirstOctave + static_cast<int>((i - kExactLimit) >> kSubBucketBits);
+  return uint64_t{1} << (octave - kSubBucketBits);
+}
+
+uint64_t Histogram::BucketValue(int index) {
+  return BucketLowerBound(index) + BucketWidth(index) / 2;
+}
+
+void Histogram::Reset() {
+  counts_.fill(0);
+  count_ = 0;
+  min_ns_ = UINT64_MAX;
+  max_ns_ = 0;
+  sum_ns_ = 0;
+  sum_sq_low_ = 0;
+  sum_sq_top_ = 0;
+}
+
+void Histogram::Merge(const Histogram& other) {
+  for (int i = 0; i < kBucketCount; ++i) counts_[i] += other.counts_[i];
+  count_ += other.count_;
+  sum_ns_ += other.sum_ns_;
+  const u128 before = sum_sq_low_;
+  sum_sq_low_ += other.sum_sq_low_;
+  sum_sq_top_ += other.sum_sq_top_ + (sum_sq_low_ < before ? 1 : 0);
+  min_ns_ = std::min(min_ns_, other.min_ns_);
+  max_ns_ = std::max(max_ns_, other.max_ns_);
+}
+
+absl::Status Histogram::MergeSparse(const Sparse& other) {
+  if (absl::Status status = ValidateSparse(other); !status.ok()) return status;
+  uint64_t merged_count;
+  if (__builtin_add_overflow(count_, other.count, &merged_count)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "merging %d samples into %d would pass 2^64 - 1 samples", other.count, count_));
+  }
+  if (other.count == 0) return absl::OkStatus();
+  for (const Bucket& b : other.buckets) counts_[b.index] += b.count;
+  count_ = merged_count;
+  sum_ns_ += Combine(other.sum_ns_hi, other.sum_ns);
+  const u128 before = sum_sq_low_;
+  sum_sq_low_ += Combine(other.sum_sq_hi, other.sum_sq_lo);
+  sum_sq_top_ += other.sum_sq_top + (sum_sq_low_ < before ? 1 : 0);
+  min_ns_ = std::min(min_ns_, other.min_ns);
+  max_ns_ = std::max(max_ns_, other.max_ns);
+  return absl::OkStatus();
+}
+
+double Histogram::mean_ns() const {
+  if (count_ == 0) return 0;
+  // Split so the integer part (<= max < 2^64) is exact in a long double before the one rounding.
+  const uint64_t whole = static_cast<uint64_t>(sum_ns_ / count_);
+  const uint64_t rest = static_cast<uint64_t>(sum_ns_ % count_);
+  return static_cast<double>(static_cast<long double>(whole) +
+                             static_cast<long double>(rest) / static_cast<long double>(count_));
+}
+
+double Histogram::stddev_ns() const {
+  if (count_ < 2) return 0;
+  // variance = (n * sum_sq - sum^2) / (n * (n - 1)); the numerator is computed exactly, so there is
+  // no cancellation however large the values and however small their spread.
+  const U256 n = U256::From128(count_);
+  const U256 sum = U256::From128(sum_ns_);
+  const U256 numerator = n * U256::From192(sum_sq_low_, sum_sq_top_) - sum * sum;
+  const long double denominator =
+      static_cast<long double>(count_) * static_cast<long double>(count_ - 1);
+  return static_cast<double>(std::sqrt(numerator.ToLongDouble() / denominator));
+}
+
+uint64_t Histogram::Percentile(double p) const {
+  if (count_ == 0) return 0;
+  uint64_t p_scaled;
+  if (!(p > 0)) {
+    p_scaled = 0;
+  } else if (p >= 100) {
+    p_scaled = static_cast<uint64_t>(kFullScale);
+  } else {
+    p_scaled = static_cast<uint64_t>(std::llround(p * static_cast<double>(kPercentScale)));
+  }
+  // rank = ceil(p / 100 * count), exactly: p_scaled * count < 2^37 * 2^64.
+  u128 rank = (u128{p_scaled} * count_ + (kFullScale - 1)) / kFullScale;
+  if (rank <= 1) return min_ns_;
+  if (rank >= count_) return max_ns_;
+  uint64_t seen = 0;
+  for (int i = 0; i < kBucketCount; ++i) {
+    seen += counts_[i];
+    if (seen >= rank) return std::clamp(BucketValue(i), min_ns_, max_ns_);
+  }
+  return max_ns_;  // unreachable: the counts add up to count_
+}
+
+Histogram::Sparse Histogram::ToSparse() const {
+  Sparse s;
+  for (int i = 0; i < kBucketCount; ++i) {
+    if (counts_[i] != 0) s.buckets.push_back(Bucket{.index = i, .count = counts_[i]});
+  }
+  s.count = count_;
+  s.min_ns = min_ns();
+  s.max_ns = max_ns_;
+  s.sum_ns = Low64(sum_ns_);
+  s.sum_ns_hi = High64(sum_ns_);
+  s.sum_sq_lo = Low64(sum_sq_low_);
+  s.sum_sq_hi = High64(sum_sq_low_);
+  s.sum_sq_top = sum_sq_top_;
+  return s;
+}
+
+absl::StatusOr<Histogram> Histogram::FromSparse(const Sparse& sparse) {
+  if (absl::Status status = ValidateSparse(sparse); !status.ok()) return status;
+  Histogram h;
+  if (sparse.count == 0) return h;
+  for (const Bucket& b : sparse.buckets) h.counts_[b.index] = b.count;
+  h.count_ = sparse.count;
+  h.min_ns_ = sparse.min_ns;
+  h.max_ns_ = sparse.max_ns;
+  h.sum_ns_ = Combine(sparse.sum_ns_hi, sparse.sum_ns);
+  h.sum_sq_low_ = Combine(sparse.sum_sq_hi, sparse.sum_sq_lo);
+  h.sum_sq_top_ = sparse.sum_sq_top;
+  return h;
+}
+
+bool Histogram::operator==(const Histogram& other) const {
+  return count_ == other.count_ && min_ns() == other.min_ns() && max_ns_ == other.max_ns_ &&
+         sum_ns_ == other.sum_ns_ && sum_sq_low_ == other.sum_sq_low_ &&
+         sum_sq_top_ == other.sum_sq_top_ && counts_ == other.counts_;
+}
+
+}  // namespace azbench

@@ -1,0 +1,138 @@
+#include "common/job_result.h"
+
+#include <algorithm>
+
+namespace azbench {
+
+void OpStats::Merge(const OpStats& other) {
+  ops += other.ops;
+  bytes += other.bytes;
+  errors += other.errors;
+  short_ios += other.short_ios;
+  lat.Merge(other.lat);
+  slat.Merge(other.slat);
+  clat.Merge(other.clat);
+}
+
+namespace {
+
+// Adds two sparse histograms bucket by bucket (both sorted by index).
+Histogram::Sparse AddSparse(const Histogram::Sparse& a, const Histogram::Sparse& b) {
+  if (b.count == 0) return a;
+  if (a.count == 0) return b;
+  Histogram::Sparse out;
+  out.buckets.reserve(a.buckets.size() + b.buckets.size());
+  size_t i = 0, j = 0;
+  while (i < a.buckets.size() || j < b.buckets.size()) {
+    if (j == b.buckets.size() ||
+        (i < a.buckets.size() && a.buckets[i].index < b.buckets[j].index)) {
+      out.buckets.push_back(a.buckets[i++]);
+    } else if (i == a.buckets.size() || b.buckets[j].index < a.buckets[i].index) {
+      out.buckets.push_back(b.buckets[j++]);
+    } else {
+      out.buckets.push_back({a.buckets[i].index, a.buckets[i].count + b.buckets[j].count});
+      ++i;
+      ++j;
+    }
+  }
+  out.count = a.count + b.count;
+  out.min_ns = std::min(a.min_ns, b.min_ns);
+  out.max_ns = std::max(a.max_ns, b.max_ns);
+  // 128-bit sum and 192-bit sum of squares, with carries, as Histogram keeps them.
+  using u128 = unsigned __int128;
+  const u128 sum = ((static_cast<u128>(a.sum_ns_hi) << 64) | a.sum_ns) +
+                   ((static_cast<u128>(b.sum_ns_hi) << 64) | b.sum_ns);
+  out.sum_ns = static_cast<uint64_t>(sum);
+  out.sum_ns_hi = static_cast<uint64_t>(sum >> 64);
+  const u128 a_low = (static_cast<u128>(a.sum_sq_hi) << 64) | a.sum_sq_lo;
+  const u128 b_low = (static_cast<u128>(b.sum_sq_hi) << 64) | b.sum_sq_lo;
+  const u128 low = a_low + b_low;
+  out.sum_sq_lo = static_cast<uint64_t>(low);
+  out.sum_sq_hi = static_cast<uint64_t>(low >> 64);
+  out.sum_sq_top = a.sum_sq_top + b.sum_sq_top + (low < a_low ? 1 : 0);
+  return out;
+}
+
+}  // namespace
+
+void IntervalStats::Merge(const IntervalStats& other) {
+  for (int k = 0; k < kOpKindCount; ++k) {
+    IntervalOpStats& mine = by_kind[k];
+    const IntervalOpStats& theirs = other.by_kind[k];
+    mine.ops += theirs.ops;
+    mine.bytes += theirs.bytes;
+    mine.errors += theirs.errors;
+    mine.lat = AddSparse(mine.lat, theirs.lat);
+  }
+}
+
+JobResult JobResult::Clone() const {
+  JobResult copy;
+  copy.name = name;
+  copy.group_id = group_id;
+  copy.clones = clones;
+  for (int k = 0; k < kOpKindCount; ++k) {
+    if (by_kind[k]) copy.by_kind[k] = std::make_unique<OpStats>(*by_kind[k]);
+  }
+  copy.intervals = intervals;
+  copy.interval_ns = interval_ns;
+  copy.runtime_ns = runtime_ns;
+  copy.start_realtime_ns = start_realtime_ns;
+  copy.end_realtime_ns = end_realtime_ns;
+  copy.error_errno = error_errno;
+  copy.error_message = error_message;
+  copy.warnings = warnings;
+  return copy;
+}
+
+OpStats& JobResult::Stats(OpKind kind) {
+  auto& slot = by_kind[static_cast<int>(kind)];
+  if (!slot) slot = std::make_unique<OpStats>();
+  return *slot;
+}
+
+uint64_t JobResult::TotalErrors() const {
+  uint64_t total = 0;
+  for (const auto& stats : by_kind) {
+    if (stats) total += stats->errors;
+  }
+  return total;
+}
+
+void JobResult::Merge(const JobResult& other) {
+  clones += other.clones;
+  for (int k = 0; k < kOpKindCount; ++k) {
+    if (other.by_kind[k]) Stats(static_cast<OpKind>(k)).Merge(*other.by_kind[k]);
+  }
+  // Both series are sorted by index: merge them in one pass.
+  std::vector<IntervalStats> merged;
+  merged.reserve(std::max(intervals.size(), other.intervals.size()));
+  size_t i = 0, j = 0;
+  while (i < intervals.size() || j < other.intervals.size()) {
+    if (j == other.intervals.size() ||
+        (i < intervals.size() && intervals[i].index < other.intervals[j].index)) {
+      merged.push_back(std::move(intervals[i++]));
+    } else if (i == intervals.size() || other.intervals[j].index < intervals[i].index) {
+      merged.push_back(other.intervals[j++]);
+    } else {
+      merged.push_back(std::move(intervals[i++]));
+      merged.back().Merge(other.intervals[j++]);
+    }
+  }
+  intervals = std::move(merged);
+  runtime_ns = std::max(runtime_ns, other.runtime_ns);
+  if (other.start_realtime_ns != 0 &&
+      (start_realtime_ns == 0 || other.start_realtime_ns < start_realtime_ns)) {
+    start_realtime_ns = other.start_realtime_ns;
+  }
+  end_realtime_ns = std::max(end_realtime_ns, other.end_realtime_ns);
+  if (error_errno == 0 && error_message.empty()) {
+    error_errno = other.error_errno;
+    error_message = other.error_message;
+  }
+  for (const auto& w : other.warnings) {
+    if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
+  }
+}
+
+}  // namespace azbench

@@ -1,0 +1,89 @@
+// What one job reports: per op kind counts and latency histograms, an interval series, times and
+// errors.
+//
+// Results carry histograms, never percentiles: every percentile anywhere in azbench is computed
+// from a (merged) Histogram. Merging two results of the same job (numjobs clones, agents) adds
+// counts, bytes and histogram buckets, and adds interval series index by index (intervals are
+// aligned on a common start).
+//
+// Latency kinds per op: `lat` (total, submit-start to completion) always; `slat` (start to the
+// return of the submit call) and `clat` (submit return to completion) only for asynchronous
+// engines, as fio.
+#ifndef AZBENCH_COMMON_JOB_RESULT_H_
+#define AZBENCH_COMMON_JOB_RESULT_H_
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/histogram.h"
+#include "common/op_kind.h"
+
+namespace azbench {
+
+// Counts and histograms of one op kind.
+struct OpStats {
+  uint64_t ops = 0;        // completed without error
+  uint64_t bytes = 0;      // bytes transferred by those ops
+  uint64_t errors = 0;     // ops that completed with an error
+  uint64_t short_ios = 0;  // ops that transferred fewer bytes than asked
+  Histogram lat;
+  Histogram slat;  // empty for sync engines
+  Histogram clat;  // empty for sync engines
+
+  void Merge(const OpStats& other);
+};
+
+// Per op kind totals of one interval; `lat` is that interval's own latency histogram (sparse), so
+// p99 over time can be merged across clones and agents.
+struct IntervalOpStats {
+  uint64_t ops = 0;
+  uint64_t bytes = 0;
+  uint64_t errors = 0;
+  Histogram::Sparse lat;
+};
+
+struct IntervalStats {
+  int64_t index = 0;  // interval number since the measured start (0-based)
+  std::array<IntervalOpStats, kOpKindCount> by_kind;
+
+  // Adds another interval with the same index.
+  void Merge(const IntervalStats& other);
+};
+
+struct JobResult {
+  std::string name;
+  int group_id = 0;
+  int clones = 1;  // numjobs clones merged into this result
+  // Which op kinds this job did (lazily allocated: a Histogram is 58 KiB).
+  std::array<std::unique_ptr<OpStats>, kOpKindCount> by_kind;
+  std::vector<IntervalStats> intervals;  // sorted by index
+  uint64_t interval_ns = 1'000'000'000;
+  // Measured phase (after ramp): monotonic duration from the measured start to the last completion,
+  // the largest over clones. Wall-clock times are CLOCK_REALTIME ns.
+  uint64_t runtime_ns = 0;
+  int64_t start_realtime_ns = 0;
+  int64_t end_realtime_ns = 0;
+  int error_errno = 0;        // first error's errno, 0 if none
+  std::string error_message;  // first error, with the op, file and offset
+  std::vector<std::string> warnings;
+
+  JobResult() = default;
+  JobResult(JobResult&&) = default;
+  JobResult& operator=(JobResult&&) = default;
+  JobResult Clone() const;
+
+  OpStats& Stats(OpKind kind);  // allocates on first use
+  const OpStats* Find(OpKind kind) const { return by_kind[static_cast<int>(kind)].get(); }
+  uint64_t TotalErrors() const;
+
+  // Adds `other` (another clone or agent of the same job). Runtime is the max, start the min, end
+  // the max.
+  void Merge(const JobResult& other);
+};
+
+}  // namespace azbench
+
+#endif  // AZBENCH_COMMON_JOB_RESULT_H_

@@ -1,0 +1,150 @@
+#include "common/proto_convert.h"
+
+#include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
+
+namespace azbench {
+
+namespace {
+
+absl::StatusOr<int> KindIndex(int proto_kind, const std::string& where) {
+  if (proto_kind < 0 || proto_kind >= kOpKindCount) {
+    return absl::InvalidArgumentError(absl::StrCat(where, ": unknown op kind ", proto_kind,
+                                                   " (expected 0..", kOpKindCount - 1, ")"));
+  }
+  return proto_kind;
+}
+
+}  // namespace
+
+void HistogramToProto(const Histogram::Sparse& sparse, v1::Histogram* out) {
+  out->set_count(sparse.count);
+  out->set_min_ns(sparse.min_ns);
+  out->set_max_ns(sparse.max_ns);
+  out->set_sum_ns(sparse.sum_ns);
+  out->set_sum_sq_hi(sparse.sum_sq_hi);
+  out->set_sum_sq_lo(sparse.sum_sq_lo);
+  out->set_sum_ns_hi(sparse.sum_ns_hi);
+  out->set_sum_sq_top(sparse.sum_sq_top);
+  out->mutable_bucket_index()->Reserve(static_cast<int>(sparse.buckets.size()));
+  out->mutable_bucket_count()->Reserve(static_cast<int>(sparse.buckets.size()));
+  for (const auto& b : sparse.buckets) {
+    out->add_bucket_index(b.index);
+    out->add_bucket_count(b.count);
+  }
+}
+
+absl::StatusOr<Histogram::Sparse> HistogramFromProto(const v1::Histogram& proto) {
+  if (proto.bucket_index_size() != proto.bucket_count_size()) {
+    return absl::InvalidArgumentError(absl::StrCat("histogram has ", proto.bucket_index_size(),
+                                                   " bucket indices but ",
+                                                   proto.bucket_count_size(), " counts"));
+  }
+  Histogram::Sparse sparse;
+  sparse.count = proto.count();
+  sparse.min_ns = proto.min_ns();
+  sparse.max_ns = proto.max_ns();
+  sparse.sum_ns = proto.sum_ns();
+  sparse.sum_sq_hi = proto.sum_sq_hi();
+  sparse.sum_sq_lo = proto.sum_sq_lo();
+  sparse.sum_ns_hi = proto.sum_ns_hi();
+  sparse.sum_sq_top = proto.sum_sq_top();
+  sparse.buckets.reserve(proto.bucket_index_size());
+  for (int i = 0; i < proto.bucket_index_size(); ++i) {
+    sparse.buckets.push_back({proto.bucket_index(i), proto.bucket_count(i)});
+  }
+  // Validate by rebuilding (bounds, order, consistency); the sparse form is what callers keep.
+  RETURN_IF_ERROR(Histogram::FromSparse(sparse).status());
+  return sparse;
+}
+
+void IntervalToProto(const IntervalStats& interval, v1::Interval* out) {
+  out->set_index(interval.index);
+  for (int k = 0; k < kOpKindCount; ++k) {
+    const IntervalOpStats& s = interval.by_kind[k];
+    if (s.ops == 0 && s.errors == 0 && s.lat.count == 0) continue;
+    v1::IntervalOpStats* op = out->add_ops();
+    op->set_kind(static_cast<v1::OpKind>(k));
+    op->set_ops(s.ops);
+    op->set_bytes(s.bytes);
+    op->set_errors(s.errors);
+    HistogramToProto(s.lat, op->mutable_lat());
+  }
+}
+
+absl::StatusOr<IntervalStats> IntervalFromProto(const v1::Interval& proto) {
+  IntervalStats interval;
+  interval.index = proto.index();
+  for (const auto& op : proto.ops()) {
+    ASSIGN_OR_RETURN(int k, KindIndex(op.kind(), absl::StrCat("interval ", proto.index())));
+    IntervalOpStats& s = interval.by_kind[k];
+    s.ops = op.ops();
+    s.bytes = op.bytes();
+    s.errors = op.errors();
+    ASSIGN_OR_RETURN(s.lat, HistogramFromProto(op.lat()));
+  }
+  return interval;
+}
+
+void JobResultToProto(const JobResult& result, v1::JobResult* out) {
+  out->set_name(result.name);
+  out->set_group_id(result.group_id);
+  out->set_clones(result.clones);
+  for (int k = 0; k < kOpKindCount; ++k) {
+    const OpStats* stats = result.by_kind[k].get();
+    if (stats == nullptr) continue;
+    v1::OpStats* op = out->add_ops();
+    op->set_kind(static_cast<v1::OpKind>(k));
+    op->set_ops(stats->ops);
+    op->set_bytes(stats->bytes);
+    op->set_errors(stats->errors);
+    op->set_short_ios(stats->short_ios);
+    HistogramToProto(stats->lat.ToSparse(), op->mutable_lat());
+    HistogramToProto(stats->slat.ToSparse(), op->mutable_slat());
+    HistogramToProto(stats->clat.ToSparse(), op->mutable_clat());
+  }
+  for (const auto& interval : result.intervals) IntervalToProto(interval, out->add_intervals());
+  out->set_interval_ns(result.interval_ns);
+  out->set_runtime_ns(result.runtime_ns);
+  out->set_start_realtime_ns(result.start_realtime_ns);
+  out->set_end_realtime_ns(result.end_realtime_ns);
+  out->set_error_errno(result.error_errno);
+  out->set_error_message(result.error_message);
+  for (const auto& w : result.warnings) out->add_warnings(w);
+}
+
+absl::StatusOr<JobResult> JobResultFromProto(const v1::JobResult& proto) {
+  JobResult result;
+  result.name = proto.name();
+  result.group_id = proto.group_id();
+  result.clones = proto.clones();
+  const std::string where = absl::StrCat("result of job '", proto.name(), "'");
+  for (const auto& op : proto.ops()) {
+    ASSIGN_OR_RETURN(int k, KindIndex(op.kind(), where));
+    OpStats& stats = result.Stats(static_cast<OpKind>(k));
+    stats.ops = op.ops();
+    stats.bytes = op.bytes();
+    stats.errors = op.errors();
+    stats.short_ios = op.short_ios();
+    ASSIGN_OR_RETURN(Histogram::Sparse lat, HistogramFromProto(op.lat()));
+    ASSIGN_OR_RETURN(Histogram::Sparse slat, HistogramFromProto(op.slat()));
+    ASSIGN_OR_RETURN(Histogram::Sparse clat, HistogramFromProto(op.clat()));
+    ASSIGN_OR_RETURN(stats.lat, Histogram::FromSparse(lat));
+    ASSIGN_OR_RETURN(stats.slat, Histogram::FromSparse(slat));
+    ASSIGN_OR_RETURN(stats.clat, Histogram::FromSparse(clat));
+  }
+  for (const auto& interval : proto.intervals()) {
+    ASSIGN_OR_RETURN(IntervalStats parsed, IntervalFromProto(interval));
+    result.intervals.push_back(std::move(parsed));
+  }
+  result.interval_ns = proto.interval_ns() == 0 ? 1'000'000'000 : proto.interval_ns();
+  result.runtime_ns = proto.runtime_ns();
+  result.start_realtime_ns = proto.start_realtime_ns();
+  result.end_realtime_ns = proto.end_realtime_ns();
+  result.error_errno = proto.error_errno();
+  result.error_message = proto.error_message();
+  result.warnings.assign(proto.warnings().begin(), proto.warnings().end());
+  return result;
+}
+
+}  // namespace azbench

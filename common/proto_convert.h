@@ -1,0 +1,26 @@
+// Conversions between the wire contract (azbench.v1 protobuf messages) and the domain model. The
+// only place that knows both; agent/service and coordinator/fleet call these and nothing else.
+#ifndef AZBENCH_COMMON_PROTO_CONVERT_H_
+#define AZBENCH_COMMON_PROTO_CONVERT_H_
+
+#include "absl/status/statusor.h"
+#include "azbench/v1/agent.pb.h"
+#include "common/job_result.h"
+
+namespace azbench {
+
+void HistogramToProto(const Histogram::Sparse& sparse, v1::Histogram* out);
+// Errors: InvalidArgument when the bucket lists differ in length or the histogram is inconsistent
+// (see Histogram::FromSparse).
+absl::StatusOr<Histogram::Sparse> HistogramFromProto(const v1::Histogram& proto);
+
+void IntervalToProto(const IntervalStats& interval, v1::Interval* out);
+absl::StatusOr<IntervalStats> IntervalFromProto(const v1::Interval& proto);
+
+void JobResultToProto(const JobResult& result, v1::JobResult* out);
+// Errors: InvalidArgument naming the job and the bad field (unknown op kind, bad histogram).
+absl::StatusOr<JobResult> JobResultFromProto(const v1::JobResult& proto);
+
+}  // namespace azbench
+
+#endif  // AZBENCH_COMMON_PROTO_CONVERT_H_

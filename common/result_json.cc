@@ -1,0 +1,195 @@
+#include "common/result_json.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+
+#include "absl/strings/str_format.h"
+#include "common/stats.h"
+
+namespace azbench {
+
+using nlohmann::json;
+
+namespace {
+
+std::string PercentileKey(double p) { return absl::StrFormat("%.6f", p); }
+
+json LatencyJson(const Histogram& h, bool with_percentiles) {
+  json out = {{"min", h.min_ns()},
+              {"max", h.max_ns()},
+              {"mean", h.mean_ns()},
+              {"stddev", h.stddev_ns()},
+              {"N", h.count()}};
+  if (with_percentiles && h.count() > 0) {
+    json pct = json::object();
+    for (double p : kReportPercentiles) pct[PercentileKey(p)] = h.Percentile(p);
+    out["percentile"] = pct;
+  }
+  return out;
+}
+
+// Per-interval samples of bandwidth (KiB/s) and IOPS for one op kind, as fio's bw_* / iops_*
+// fields.
+void AddIntervalFigures(const JobResult& result, int kind, json& out) {
+  std::vector<double> bw_kib, iops;
+  const double interval_s = static_cast<double>(result.interval_ns) / 1e9;
+  for (const auto& interval : result.intervals) {
+    bw_kib.push_back(static_cast<double>(interval.by_kind[kind].bytes) / 1024.0 / interval_s);
+    iops.push_back(static_cast<double>(interval.by_kind[kind].ops) / interval_s);
+  }
+  auto summarize = [](const std::vector<double>& v, double& min, double& max, double& mean,
+                      double& dev) {
+    min = max = mean = dev = 0;
+    if (v.empty()) return;
+    min = *std::min_element(v.begin(), v.end());
+    max = *std::max_element(v.begin(), v.end());
+    for (double x : v) mean += x;
+    mean /= static_cast<double>(v.size());
+    for (double x : v) dev += (x - mean) * (x - mean);
+    dev = v.size() > 1 ? std::sqrt(dev / static_cast<double>(v.size() - 1)) : 0.0;
+  };
+  double mn, mx, mean, dev;
+  summarize(bw_kib, mn, mx, mean, dev);
+  out["bw_min"] = static_cast<int64_t>(mn);
+  out["bw_max"] = static_cast<int64_t>(mx);
+  out["bw_agg"] = 100.0;
+  out["bw_mean"] = mean;
+  out["bw_dev"] = dev;
+  out["bw_samples"] = bw_kib.size();
+  summarize(iops, mn, mx, mean, dev);
+  out["iops_min"] = static_cast<int64_t>(mn);
+  out["iops_max"] = static_cast<int64_t>(mx);
+  out["iops_mean"] = mean;
+  out["iops_stddev"] = dev;
+  out["iops_samples"] = iops.size();
+}
+
+json DirectionJson(const JobResult& result, OpKind kind) {
+  const OpStats* stats = result.Find(kind);
+  static const OpStats kEmpty;
+  if (stats == nullptr) stats = &kEmpty;
+  const bool async = stats->clat.count() > 0;
+  json out;
+  out["io_bytes"] = stats->bytes;
+  out["io_kbytes"] = stats->bytes / 1024;
+  out["bw_bytes"] = static_cast<uint64_t>(PerSecond(stats->bytes, result.runtime_ns));
+  out["bw"] = static_cast<uint64_t>(PerSecond(stats->bytes, result.runtime_ns) / 1024.0);
+  out["iops"] = PerSecond(stats->ops, result.runtime_ns);
+  out["runtime"] = stats->ops > 0 ? result.runtime_ns / 1'000'000 : 0;
+  out["total_ios"] = stats->ops;
+  out["short_ios"] = stats->short_ios;
+  out["drop_ios"] = 0;
+  out["slat_ns"] = LatencyJson(stats->slat, false);
+  out["clat_ns"] = LatencyJson(async ? stats->clat : stats->lat, true);
+  out["lat_ns"] = LatencyJson(stats->lat, true);
+  AddIntervalFigures(result, static_cast<int>(kind), out);
+  return out;
+}
+
+}  // namespace
+
+json HistogramToJson(const Histogram::Sparse& sparse) {
+  json buckets = json::array();
+  for (const auto& b : sparse.buckets) buckets.push_back({b.index, b.count});
+  return {
+      {"count", sparse.count},   {"min_ns", sparse.min_ns},       {"max_ns", sparse.max_ns},
+      {"sum_ns", sparse.sum_ns}, {"sum_sq_hi", sparse.sum_sq_hi}, {"sum_sq_lo", sparse.sum_sq_lo},
+      {"buckets", buckets}};
+}
+
+absl::StatusOr<Histogram> HistogramFromJson(const json& j) {
+  if (!j.is_object()) return absl::InvalidArgumentError("histogram: expected an object");
+  Histogram::Sparse sparse;
+  try {
+    sparse.count = j.at("count").get<uint64_t>();
+    sparse.min_ns = j.at("min_ns").get<uint64_t>();
+    sparse.max_ns = j.at("max_ns").get<uint64_t>();
+    sparse.sum_ns = j.at("sum_ns").get<uint64_t>();
+    sparse.sum_sq_hi = j.at("sum_sq_hi").get<uint64_t>();
+    sparse.sum_sq_lo = j.at("sum_sq_lo").get<uint64_t>();
+    sparse.sum_ns_hi = j.value("sum_ns_hi", uint64_t{0});
+    sparse.sum_sq_top = j.value("sum_sq_top", uint64_t{0});
+    for (const auto& b : j.at("buckets")) {
+      sparse.buckets.push_back({b.at(0).get<int32_t>(), b.at(1).get<uint64_t>()});
+    }
+  } catch (const json::exception& e) {
+    // nlohmann reports type and key errors by exception; they end here, at the boundary.
+    return absl::InvalidArgumentError(absl::StrFormat("histogram: %s", e.what()));
+  }
+  return Histogram::FromSparse(sparse);
+}
+
+json JobResultToFioJson(const JobResult& result, bool with_azbench_extras) {
+  json job;
+  job["jobname"] = result.name;
+  job["groupid"] = result.group_id;
+  job["error"] = result.error_errno;
+  job["job_runtime"] = result.runtime_ns / 1'000'000;
+  job["read"] = DirectionJson(result, OpKind::kRead);
+  job["write"] = DirectionJson(result, OpKind::kWrite);
+  job["trim"] = DirectionJson(result, OpKind::kTrim);
+  const OpStats* sync = result.Find(OpKind::kFsync);
+  static const OpStats kEmpty;
+  if (sync == nullptr) sync = &kEmpty;
+  job["sync"] = {{"total_ios", sync->ops}, {"lat_ns", LatencyJson(sync->lat, true)}};
+  if (with_azbench_extras) {
+    json extras;
+    extras["clones"] = result.clones;
+    extras["runtime_ns"] = result.runtime_ns;
+    extras["start_realtime_ns"] = result.start_realtime_ns;
+    extras["end_realtime_ns"] = result.end_realtime_ns;
+    extras["error_message"] = result.error_message;
+    extras["warnings"] = result.warnings;
+    extras["interval_ns"] = result.interval_ns;
+    json kinds = json::object();
+    for (int k = 0; k < kOpKindCount; ++k) {
+      const OpStats* stats = result.by_kind[k].get();
+      if (stats == nullptr) continue;
+      kinds[std::string(OpKindName(static_cast<OpKind>(k)))] = {
+          {"ops", stats->ops},
+          {"bytes", stats->bytes},
+          {"errors", stats->errors},
+          {"short_ios", stats->short_ios},
+          {"lat", HistogramToJson(stats->lat.ToSparse())},
+          {"slat", HistogramToJson(stats->slat.ToSparse())},
+          {"clat", HistogramToJson(stats->clat.ToSparse())}};
+    }
+    extras["ops"] = kinds;
+    json intervals = json::array();
+    for (const auto& interval : result.intervals) {
+      json by_kind = json::object();
+      for (int k = 0; k < kOpKindCount; ++k) {
+        const IntervalOpStats& s = interval.by_kind[k];
+        if (s.ops == 0 && s.errors == 0) continue;
+        by_kind[std::string(OpKindName(static_cast<OpKind>(k)))] = {
+            {"ops", s.ops}, {"bytes", s.bytes}, {"errors", s.errors}};
+      }
+      intervals.push_back({{"index", interval.index}, {"ops", by_kind}});
+    }
+    extras["intervals"] = intervals;
+    job["azbench"] = extras;
+  }
+  return job;
+}
+
+json ResultsToFioJson(const std::vector<JobResult>& results, bool with_azbench_extras) {
+  const auto now = std::chrono::system_clock::now();
+  const int64_t ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  char text[64];
+  std::tm tm_buf;
+  std::strftime(text, sizeof(text), "%a %b %e %H:%M:%S %Y", localtime_r(&seconds, &tm_buf));
+  json doc;
+  doc["fio version"] = "azbench-0.1.0";
+  doc["timestamp"] = seconds;
+  doc["timestamp_ms"] = ms;
+  doc["time"] = text;
+  doc["jobs"] = json::array();
+  for (const auto& r : results) doc["jobs"].push_back(JobResultToFioJson(r, with_azbench_extras));
+  return doc;
+}
+
+}  // namespace azbench

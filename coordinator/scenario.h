@@ -1,0 +1,97 @@
+// The coordinator's domain model of what runs and what comes back: a Scenario (one cell of a
+// campaign's expanded matrix, one repeat) and its ScenarioResult (every agent's per-job results,
+// who was lost, timing). plan produces Scenarios, run fills ScenarioResults, merge derives figures,
+// store persists them, report renders them. No gRPC, YAML or SQLite types here.
+#ifndef AZBENCH_COORDINATOR_SCENARIO_H_
+#define AZBENCH_COORDINATOR_SCENARIO_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/job_result.h"
+
+namespace azbench {
+
+// What the coordinator knows of an agent after Hello and Describe.
+struct AgentInfo {
+  std::string agent_id;  // unique in the fleet: the address "host:port" unless configured
+  std::string address;   // host:port the coordinator dials
+  std::string version;
+  std::string hostname;
+  std::string region;
+  std::string availability_zone;
+  std::string availability_zone_id;
+  std::string instance_type;
+  int64_t clock_offset_ns = 0;  // agent clock - coordinator clock, from the lowest-RTT sample
+  int64_t clock_rtt_ns = 0;     // round trip of that sample (the offset's uncertainty is rtt/2)
+};
+
+// A job option by fio name, as written in the campaign or fio job file (values keep their units).
+using JobOptions = std::vector<std::pair<std::string, std::string>>;
+
+// One job of a scenario, as sent to an agent.
+struct ScenarioJob {
+  std::string name;
+  std::string workload = "block_io";
+  JobOptions options;  // includes directory/filename resolved for the target
+  int group_id = 0;
+};
+
+struct Scenario {
+  int index = 0;  // position in the expanded plan, 0-based
+  // Stable identity across runs of the same campaign, used by --resume: built from the target,
+  // workload, matrix values and repeat number, e.g.
+  // "target=efs/workload=randread/iodepth=16/repeat=1".
+  std::string key;
+  std::string target;    // target name from the campaign
+  std::string workload;  // workload name from the campaign
+  // The matrix values of this cell, in the campaign's axis order ("iodepth" -> "16", "nodes" ->
+  // "2").
+  std::vector<std::pair<std::string, std::string>> parameters;
+  int repeat = 1;  // 1-based
+  int repeats = 1;
+  std::vector<std::string> agent_ids;  // the agents that run it
+  std::vector<ScenarioJob> jobs;       // the same jobs on every chosen agent
+  // Seconds to wait before the scenario (campaign cooldown) and warmup run to discard before it.
+  double cooldown_s = 0;
+  bool skipped = false;  // plan could not satisfy it (e.g. not enough agents)
+  std::string skip_reason;
+};
+
+// One agent's result for one job of a scenario.
+struct AgentJobResult {
+  std::string agent_id;
+  JobResult result;
+};
+
+struct LostAgent {
+  std::string agent_id;
+  int64_t lost_at_realtime_ns = 0;  // coordinator clock
+  std::string reason;
+};
+
+enum class ScenarioStatus { kComplete, kPartial, kFailed, kSkipped };
+const char* ScenarioStatusName(
+    ScenarioStatus status);  // "complete", "partial", "failed", "skipped"
+
+struct ScenarioResult {
+  Scenario scenario;
+  ScenarioStatus status = ScenarioStatus::kComplete;
+  std::string status_detail;  // why partial / failed / skipped
+  std::vector<AgentJobResult> results;
+  std::vector<LostAgent> lost;
+  // Coordinator clock (agent times corrected by their offsets).
+  int64_t planned_start_realtime_ns = 0;
+  int64_t first_start_realtime_ns = 0;
+  int64_t last_start_realtime_ns = 0;
+  int64_t first_end_realtime_ns = 0;  // stonewall: the first agent to finish
+  int64_t last_end_realtime_ns = 0;
+  int64_t start_skew_ns() const { return last_start_realtime_ns - first_start_realtime_ns; }
+};
+
+}  // namespace azbench
+
+#endif  // AZBENCH_COORDINATOR_SCENARIO_H_

@@ -1,0 +1,276 @@
+#include "agent/workloads/block_io.h"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include "gtest/gtest.h"
+#include "tests/testing/temp_dir.h"
+
+namespace azbench {
+namespace {
+
+using testing::kDiskBase;
+using testing::kTmpfsBase;
+using testing::ScopedMount;
+using testing::TempDir;
+
+JobSpec MakeJob(const std::string& dir, RwPattern rw, uint64_t size, uint64_t bs) {
+  JobSpec job;
+  job.name = "t";
+  job.directory = dir;
+  job.rw = rw;
+  job.size_bytes = size;
+  job.block_size_bytes = bs;
+  return job;
+}
+
+JobResult RunOk(const JobSpec& spec) {
+  absl::StatusOr<std::unique_ptr<BlockIoJob>> job = BlockIoJob::Prepare(spec);
+  EXPECT_TRUE(job.ok()) << job.status();
+  if (!job.ok()) return JobResult();
+  absl::StatusOr<JobResult> result = (*job)->Run(RunControl{});
+  EXPECT_TRUE(result.ok()) << result.status();
+  return result.ok() ? std::move(*result) : JobResult();
+}
+
+uint64_t FileSize(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+}
+
+size_t FilesIn(const std::string& dir) {
+  size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++n;
+  return n;
+}
+
+class BlockIoEngineTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BlockIoEngineTest, SequentialWriteThenReadTransfersExactlySizeBytes) {
+  TempDir dir(kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kWrite, 1 << 20, 4096);
+  spec.ioengine = GetParam();
+  spec.iodepth = 8;
+  JobResult w = RunOk(spec);
+  ASSERT_NE(w.Find(OpKind::kWrite), nullptr);
+  EXPECT_EQ(w.Find(OpKind::kWrite)->ops, 256u);
+  EXPECT_EQ(w.Find(OpKind::kWrite)->bytes, 1u << 20);
+  EXPECT_EQ(w.Find(OpKind::kWrite)->lat.count(), 256u);
+  EXPECT_EQ(w.TotalErrors(), 0u);
+  EXPECT_EQ(FileSize(spec.FilePaths(0)[0]), 1u << 20);
+
+  spec.rw = RwPattern::kRandRead;
+  JobResult r = RunOk(spec);
+  ASSERT_NE(r.Find(OpKind::kRead), nullptr);
+  EXPECT_EQ(r.Find(OpKind::kRead)->ops, 256u);
+  EXPECT_EQ(r.Find(OpKind::kRead)->bytes, 1u << 20);
+  EXPECT_EQ(r.Find(OpKind::kWrite), nullptr);
+}
+
+TEST_P(BlockIoEngineTest, TimeBasedRunLastsTheRuntimePlusAtMostOneOp) {
+  TempDir dir(kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kRandRead, 1 << 20, 4096);
+  spec.ioengine = GetParam();
+  spec.iodepth = 4;
+  spec.time_based = true;
+  spec.runtime = absl::Milliseconds(300);
+  JobResult r = RunOk(spec);
+  const OpStats* reads = r.Find(OpKind::kRead);
+  ASSERT_NE(reads, nullptr);
+  EXPECT_GT(reads->ops, 256u) << "a time-based run wraps around the file";
+  EXPECT_GE(r.runtime_ns, 300'000'000u);
+  EXPECT_LE(r.runtime_ns, 300'000'000u + reads->lat.max_ns());
+}
+
+TEST_P(BlockIoEngineTest, IntervalSeriesAddsUpToTheTotals) {
+  TempDir dir(kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kRandRw, 4 << 20, 4096);
+  spec.ioengine = GetParam();
+  spec.iodepth = 4;
+  spec.rwmixread_percent = 70;
+  spec.time_based = true;
+  spec.runtime = absl::Milliseconds(250);
+  absl::StatusOr<std::unique_ptr<BlockIoJob>> job = BlockIoJob::Prepare(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  RunControl control;
+  control.interval_ns = 50'000'000;
+  int callbacks = 0;
+  control.on_interval = [&](int, const IntervalStats&) { ++callbacks; };
+  absl::StatusOr<JobResult> result = (*job)->Run(control);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_GE(result->intervals.size(), 5u);
+  EXPECT_EQ(callbacks, static_cast<int>(result->intervals.size()));
+  for (OpKind kind : {OpKind::kRead, OpKind::kWrite}) {
+    const int k = static_cast<int>(kind);
+    uint64_t ops = 0, bytes = 0;
+    Histogram merged;
+    for (const IntervalStats& interval : result->intervals) {
+      ops += interval.by_kind[k].ops;
+      bytes += interval.by_kind[k].bytes;
+      ASSERT_TRUE(merged.MergeSparse(interval.by_kind[k].lat).ok());
+    }
+    ASSERT_NE(result->Find(kind), nullptr);
+    EXPECT_EQ(ops, result->Find(kind)->ops);
+    EXPECT_EQ(bytes, result->Find(kind)->bytes);
+    EXPECT_TRUE(merged == result->Find(kind)->lat) << "interval histograms must sum to the total";
+  }
+  const double reads = static_cast<double>(result->Find(OpKind::kRead)->ops);
+  const double writes = static_cast<double>(result->Find(OpKind::kWrite)->ops);
+  EXPECT_NEAR(reads / (reads + writes), 0.70, 0.03);
+}
+
+TEST_P(BlockIoEngineTest, NumjobsClonesAreMergedIntoOneResult) {
+  TempDir dir(kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kWrite, 256 << 10, 4096);
+  spec.ioengine = GetParam();
+  spec.numjobs = 3;
+  JobResult w = RunOk(spec);
+  EXPECT_EQ(w.clones, 3);
+  ASSERT_NE(w.Find(OpKind::kWrite), nullptr);
+  EXPECT_EQ(w.Find(OpKind::kWrite)->ops, 3u * 64u);
+  EXPECT_EQ(FilesIn(dir.path()), 3u) << "each clone gets its own file, as fio names them";
+}
+
+TEST_P(BlockIoEngineTest, FsyncEveryNWritesAndEndFsyncAreCounted) {
+  TempDir dir(kDiskBase);
+  ASSERT_TRUE(dir.ok());
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kWrite, 64 << 10, 4096);
+  spec.ioengine = GetParam();
+  spec.iodepth = 4;
+  spec.fsync_every_n = 4;
+  spec.end_fsync = true;
+  JobResult w = RunOk(spec);
+  ASSERT_NE(w.Find(OpKind::kFsync), nullptr);
+  EXPECT_EQ(w.Find(OpKind::kWrite)->ops, 16u);
+  EXPECT_EQ(w.Find(OpKind::kFsync)->ops, 16u / 4u + 1u);
+  EXPECT_EQ(w.Find(OpKind::kFsync)->errors, 0u);
+}
+
+TEST_P(BlockIoEngineTest, DirectIoOnTheLocalDiskWorks) {
+  TempDir dir(kDiskBase);
+  ASSERT_TRUE(dir.ok());
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kRandWrite, 1 << 20, 4096);
+  spec.ioengine = GetParam();
+  spec.iodepth = 16;
+  spec.direct = true;
+  JobResult w = RunOk(spec);
+  ASSERT_NE(w.Find(OpKind::kWrite), nullptr);
+  EXPECT_EQ(w.Find(OpKind::kWrite)->ops, 256u);
+  spec.rw = RwPattern::kRead;
+  JobResult r = RunOk(spec);
+  EXPECT_EQ(r.Find(OpKind::kRead)->bytes, 1u << 20);
+  if (GetParam() != "psync") {
+    EXPECT_EQ(r.Find(OpKind::kRead)->slat.count(), 256u) << "async engines split slat and clat";
+    EXPECT_EQ(r.Find(OpKind::kRead)->clat.count(), 256u);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, BlockIoEngineTest,
+                         ::testing::Values("psync", "libaio", "io_uring"));
+
+// tmpfs accepts O_DIRECT since Linux 6.6; ramfs still refuses it.
+TEST(BlockIoTest, DirectIoOnAFileSystemThatRefusesItIsAnErrorAndLeavesNoFiles) {
+  ScopedMount dir("ramfs", "");
+  if (!dir.mounted()) GTEST_SKIP() << "cannot mount ramfs here: " << dir.error();
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kRead, 1 << 20, 4096);
+  spec.direct = true;
+  auto job = BlockIoJob::Prepare(spec);
+  ASSERT_FALSE(job.ok());
+  EXPECT_EQ(job.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(job.status().message().find("O_DIRECT"), std::string::npos) << job.status();
+  EXPECT_EQ(FilesIn(dir.path()), 0u);
+}
+
+TEST(BlockIoTest, MissingDirectoryIsAPreconditionError) {
+  TempDir dir(kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  JobSpec spec = MakeJob(dir.File("nope"), RwPattern::kRead, 1 << 20, 4096);
+  auto job = BlockIoJob::Prepare(spec);
+  ASSERT_FALSE(job.ok());
+  EXPECT_EQ(job.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(job.status().message().find("does not exist"), std::string::npos) << job.status();
+}
+
+TEST(BlockIoTest, UnknownEngineIsNotFound) {
+  TempDir dir(kTmpfsBase);
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kRead, 1 << 20, 4096);
+  spec.ioengine = "posixaio";
+  auto job = BlockIoJob::Prepare(spec);
+  ASSERT_FALSE(job.ok());
+  EXPECT_EQ(job.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(FilesIn(dir.path()), 0u);
+}
+
+TEST(BlockIoTest, ReadOnlyTargetIsPermissionDenied) {
+  ScopedMount fs("tmpfs", "1m", "ro");
+  if (!fs.mounted()) GTEST_SKIP() << "cannot mount a read-only tmpfs here: " << fs.error();
+  JobSpec spec = MakeJob(fs.path(), RwPattern::kWrite, 64 << 10, 4096);
+  auto job = BlockIoJob::Prepare(spec);
+  ASSERT_FALSE(job.ok());
+  EXPECT_EQ(job.status().code(), absl::StatusCode::kPermissionDenied) << job.status();
+}
+
+TEST(BlockIoTest, NoSpaceDuringLayoutIsReportedAndRemovesThePartialFile) {
+  ScopedMount fs("tmpfs", "1m");
+  if (!fs.mounted()) GTEST_SKIP() << "cannot mount a small tmpfs here: " << fs.error();
+  JobSpec spec = MakeJob(fs.path(), RwPattern::kRead, 4 << 20, 4096);
+  auto job = BlockIoJob::Prepare(spec);
+  ASSERT_FALSE(job.ok());
+  EXPECT_EQ(job.status().code(), absl::StatusCode::kResourceExhausted) << job.status();
+  EXPECT_EQ(FilesIn(fs.path()), 0u);
+}
+
+TEST(BlockIoTest, ExistingFileOfTheRightSizeIsReused) {
+  TempDir dir(kTmpfsBase);
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kRead, 256 << 10, 4096);
+  auto first = BlockIoJob::Prepare(spec);
+  ASSERT_TRUE(first.ok());
+  EXPECT_TRUE((*first)->files()[0].created);
+  auto second = BlockIoJob::Prepare(spec);
+  ASSERT_TRUE(second.ok());
+  EXPECT_FALSE((*second)->files()[0].created);
+  EXPECT_FALSE((*second)->files()[0].extended);
+  ASSERT_TRUE((*first)->RemoveCreatedFiles().ok());
+  EXPECT_EQ(FilesIn(dir.path()), 0u);
+}
+
+TEST(BlockIoTest, CancelStopsATimeBasedJobEarly) {
+  TempDir dir(kTmpfsBase);
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kRandRead, 1 << 20, 4096);
+  spec.time_based = true;
+  spec.runtime = absl::Hours(1);
+  auto job = BlockIoJob::Prepare(spec);
+  ASSERT_TRUE(job.ok());
+  std::atomic<bool> cancel{false};
+  RunControl control;
+  control.cancel = &cancel;
+  std::thread stopper([&] {
+    while ((*job)->ops_done() < 1000) std::this_thread::yield();
+    cancel.store(true);
+  });
+  absl::StatusOr<JobResult> result = (*job)->Run(control);
+  stopper.join();
+  ASSERT_TRUE(result.ok());
+  EXPECT_GE(result->Find(OpKind::kRead)->ops, 1000u);
+  EXPECT_LT(result->runtime_ns, absl::ToInt64Nanoseconds(absl::Hours(1)));
+}
+
+TEST(BlockIoTest, NullEngineDoesNoIoAndCountsEveryOp) {
+  JobSpec spec;
+  spec.name = "null";
+  spec.filename = "/nonexistent/never-opened";
+  spec.ioengine = "null";
+  spec.size_bytes = 1 << 30;
+  spec.block_size_bytes = 4096;
+  JobResult r = RunOk(spec);
+  ASSERT_NE(r.Find(OpKind::kRead), nullptr);
+  EXPECT_EQ(r.Find(OpKind::kRead)->ops, (1u << 30) / 4096);
+}
+
+}  // namespace
+}  // namespace azbench
