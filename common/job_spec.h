@@ -1,7 +1,8 @@
 // The domain model of one block-I/O job, with fio's option names and meanings.
 //
-// A JobSpec is what a fio job section (after [global] inheritance) or a campaign workload becomes. It holds
-// no gRPC or YAML types. Units are in the field names; defaults follow fio 3.33 unless a comment says why not.
+// A JobSpec is what a fio job section (after [global] inheritance) or a campaign workload becomes.
+// It holds no gRPC or YAML types. Units are in the field names; defaults follow fio 3.33 unless a
+// comment says why not.
 //
 // Example:
 //   JobSpec job;  RETURN_IF_ERROR(ApplyJobOption(job, "rw", "randread"));
@@ -32,7 +33,8 @@ enum class RwPattern {
 bool IsRandom(RwPattern rw);
 bool DoesRead(RwPattern rw);
 bool DoesWrite(RwPattern rw);
-std::string_view RwPatternName(RwPattern rw);  // fio's spelling: read, write, randread, ..., rw, randrw
+// fio's spelling: read, write, randread, randwrite, rw, randrw.
+std::string_view RwPatternName(RwPattern rw);
 
 // How the next file is chosen when a job has several files (fio's file_service_type).
 enum class FileServiceType { kRoundRobin, kSequential, kRandom };
@@ -43,9 +45,9 @@ struct JobSpec {
   // "<name>.<jobindex>.<fileindex>" inside it. Several filenames are separated by ':' as in fio.
   std::string filename;
   std::string directory;
-  uint64_t size_bytes = 0;         // per job (per numjobs clone); required
-  uint64_t io_size_bytes = 0;      // 0 = size_bytes
-  uint64_t offset_bytes = 0;       // start of the I/O region inside each file
+  uint64_t size_bytes = 0;     // per job (per numjobs clone); required
+  uint64_t io_size_bytes = 0;  // 0 = size_bytes
+  uint64_t offset_bytes = 0;   // start of the I/O region inside each file
   uint64_t block_size_bytes = 4096;
   RwPattern rw = RwPattern::kRead;
   int rwmixread_percent = 50;  // for kReadWrite / kRandRw
@@ -68,9 +70,10 @@ struct JobSpec {
   absl::Duration ramp_time = absl::ZeroDuration();
   bool randrepeat = true;
   std::optional<uint64_t> randseed;
-  bool norandommap = false;  // false: random offsets visit every block once per pass (fio's random map)
-  uint64_t rate_iops = 0;    // 0 = unlimited; per job clone
-  bool invalidate = true;    // drop the page cache of the file before the job (fio's default)
+  // false: random offsets visit every block once per pass (fio's random map).
+  bool norandommap = false;
+  uint64_t rate_iops = 0;  // 0 = unlimited; per job clone
+  bool invalidate = true;  // drop the page cache of the file before the job (fio's default)
   int buffer_compress_percentage = 0;  // 0 = incompressible random data
   bool refill_buffers = false;         // regenerate the whole buffer before every write
   bool scramble_buffers = true;        // cheap per-write perturbation so dedupe cannot fold blocks
@@ -84,17 +87,24 @@ struct JobSpec {
   uint64_t EffectiveIoSize() const { return io_size_bytes == 0 ? size_bytes : io_size_bytes; }
 };
 
-// Sets one option by its fio name from its textual value, using fio's unit rules and the spec's kb_base.
-// Errors: InvalidArgument naming the option and what is allowed; NotFound("unknown option ...") for an
-// option azbench does not support (the caller adds file and line).
+// Sets one option by its fio name from its textual value, using fio's unit rules and the spec's
+// kb_base. Errors: InvalidArgument naming the option and what is allowed; NotFound("unknown option
+// ...") for an option azbench does not support (the caller adds file and line).
 absl::Status ApplyJobOption(JobSpec& job, std::string_view key, std::string_view value);
 
 // True for fio options that only change output and are accepted without effect on the I/O
 // (e.g. `group_reporting`, `description`). They are listed in the README.
 bool IsKnownJobOption(std::string_view key);
 
-// Whole-spec checks that no single option can make: size present, bs <= size, offsets aligned for direct,
-// iodepth >= 1, rwmixread in 0..100, runtime given when time_based. Errors name the field.
+// True for every option (or fio alias, e.g. `blocksize`) that ApplyJobOption accepts.
+bool IsSupportedJobOption(std::string_view key);
+
+// The options ApplyJobOption accepts: canonical fio names first, then the aliases (for the README
+// and for "supported: ..." messages).
+std::vector<std::string> SupportedJobOptionNames();
+
+// Whole-spec checks that no single option can make: size present, bs <= size, offsets aligned for
+// direct, iodepth >= 1, rwmixread in 0..100, runtime given when time_based. Errors name the field.
 absl::Status ValidateJobSpec(const JobSpec& job);
 
 }  // namespace azbench

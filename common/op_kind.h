@@ -25,17 +25,28 @@ inline constexpr int kOpKindCount = static_cast<int>(OpKind::kCount);
 
 constexpr std::string_view OpKindName(OpKind kind) {
   switch (kind) {
-    case OpKind::kRead: return "read";
-    case OpKind::kWrite: return "write";
-    case OpKind::kTrim: return "trim";
-    case OpKind::kFsync: return "fsync";
-    case OpKind::kOpen: return "open";
-    case OpKind::kCreate: return "create";
-    case OpKind::kStat: return "stat";
-    case OpKind::kUnlink: return "unlink";
-    case OpKind::kRename: return "rename";
-    case OpKind::kProbe: return "probe";
-    case OpKind::kCount: break;
+    case OpKind::kRead:
+      return "read";
+    case OpKind::kWrite:
+      return "write";
+    case OpKind::kTrim:
+      return "trim";
+    case OpKind::kFsync:
+      return "fsync";
+    case OpKind::kOpen:
+      return "open";
+    case OpKind::kCreate:
+      return "create";
+    case OpKind::kStat:
+      return "stat";
+    case OpKind::kUnlink:
+      return "unlink";
+    case OpKind::kRename:
+      return "rename";
+    case OpKind::kProbe:
+      return "probe";
+    case OpKind::kCount:
+      break;
   }
   return "unknown";
 }

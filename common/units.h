@@ -1,11 +1,14 @@
 // Sizes and durations written the way fio users write them.
 //
 // Sizes: an integer (or decimal, "1.5g") with an optional suffix, case-insensitive:
-//   k/kb/m/mb/g/gb/t/tb/p/pb: powers of kb_base (1024 by default, as fio; kb_base=1000 makes them decimal)
+//   k/kb/m/mb/g/gb/t/tb/p/pb: powers of kb_base (1024 by default, as fio; 1000 makes them decimal)
 //   kib/mib/gib/tib/pib:      always powers of 1024
 //   b or no suffix:           bytes
-// Durations: an integer or decimal with an optional suffix: ns, us, ms, s, m (minutes), h, d.
+// Durations: an integer or decimal with an optional suffix: ns, us, ms, s, m (minutes), h, d
+//   (case-insensitive; fio's nsec, usec, msec, sec, min also accepted).
 //   With no suffix the value is in `default_unit` (seconds for fio's runtime/ramp_time).
+// Decimals are exact: "1.5g" is 1610612736. A value that is not a whole number of bytes ("1.5",
+// "0.1k") or of nanoseconds ("1.5ns") is an error rather than silently truncated.
 //
 // Example:
 //   ASSIGN_OR_RETURN(uint64_t bytes, ParseSize("4m"));          // 4194304

@@ -1,0 +1,328 @@
+#include "common/fio_jobfile.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "common/status_macros.h"
+
+namespace azbench {
+namespace {
+
+// This Abseil build's string_view is its own type, not std::string_view: convert at the boundary.
+absl::string_view Av(std::string_view s) { return absl::string_view(s.data(), s.size()); }
+
+constexpr absl::string_view kGlobalSection = "global";
+constexpr absl::string_view kCommandLineFile = "command line";
+constexpr absl::string_view kIncludeDirective = "include";
+
+// One `key=value` as written, with where it was written ("job.fio:12" or "argument 3 '--bs=4k'").
+struct Entry {
+  std::string key;
+  std::string value;
+  std::string origin;
+};
+
+// A `[section]` of a job file, or the global part / one `--name=` job of a command line.
+struct Section {
+  std::string name;
+  bool is_global = false;
+  std::string origin;  // the header's "file:line" (or argument), prefixed to validation errors
+  std::string file;
+  int line = 0;
+  std::vector<Entry> entries;
+};
+
+absl::Status WithPrefix(const absl::Status& status, absl::string_view prefix) {
+  return absl::Status(status.code(), absl::StrCat(prefix, ": ", status.message()));
+}
+
+// Replaces every `${VAR}` with the value of the environment variable VAR.
+absl::StatusOr<std::string> ExpandEnvironment(absl::string_view text) {
+  std::string out;
+  size_t pos = 0;
+  while (true) {
+    const size_t start = text.find("${", pos);
+    if (start == absl::string_view::npos) break;
+    const size_t end = text.find('}', start + 2);
+    if (end == absl::string_view::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("unterminated '${' in '", text, "': write ${VARIABLE}"));
+    }
+    const std::string name(text.substr(start + 2, end - start - 2));
+    if (name.empty())
+      return absl::InvalidArgumentError(absl::StrCat("empty '${}' in '", text, "'"));
+    const char* env = std::getenv(name.c_str());
+    if (env == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("environment variable '", name, "' (used in '", text, "') is not set"));
+    }
+    absl::StrAppend(&out, text.substr(pos, start - pos), env);
+    pos = end + 1;
+  }
+  absl::StrAppend(&out, text.substr(pos));
+  return out;
+}
+
+absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    const int error = errno;
+    return absl::ErrnoToStatus(error, absl::StrCat("cannot open fio job file '", path, "'"));
+  }
+  std::string contents;
+  char buffer[8192];
+  size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), f)) > 0) contents.append(buffer, n);
+  const bool failed = std::ferror(f) != 0;
+  const int error = errno;
+  std::fclose(f);
+  if (failed)
+    return absl::ErrnoToStatus(error, absl::StrCat("cannot read fio job file '", path, "'"));
+  return contents;
+}
+
+// Identity of a file for include-cycle detection (the path itself if it cannot be canonicalized).
+std::string CanonicalPath(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path canonical = std::filesystem::weakly_canonical(path, ec);
+  return ec ? path : canonical.string();
+}
+
+// Reads the lines of one job file (and, recursively, of the files it includes) into sections.
+class JobFileReader {
+ public:
+  std::vector<Section>& sections() { return sections_; }
+
+  // `include_stack` holds the canonical paths of the files being read, outermost first.
+  absl::Status Read(absl::string_view text, const std::string& file, bool nested,
+                    std::vector<std::string>& include_stack) {
+    int line_number = 0;
+    for (absl::string_view raw_line : absl::StrSplit(text, '\n')) {
+      ++line_number;
+      const absl::string_view line = absl::StripAsciiWhitespace(raw_line);
+      if (line.empty() || line.front() == '#' || line.front() == ';') continue;
+      const std::string where = absl::StrCat(file, ":", line_number);
+      if (line.front() == '[') {
+        RETURN_IF_ERROR(StartSection(line, file, line_number, where, nested));
+      } else if (IsInclude(line)) {
+        RETURN_IF_ERROR(Include(line, file, where, include_stack));
+      } else {
+        RETURN_IF_ERROR(AddOption(line, where));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  static bool IsInclude(absl::string_view line) {
+    if (!absl::StartsWith(line, kIncludeDirective)) return false;
+    const absl::string_view rest = line.substr(kIncludeDirective.size());
+    return rest.empty() || absl::ascii_isspace(static_cast<unsigned char>(rest.front()));
+  }
+
+  absl::Status StartSection(absl::string_view line, const std::string& file, int line_number,
+                            const std::string& where, bool nested) {
+    if (nested) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": section '", line,
+                       "' in an included file: included files may only hold options"));
+    }
+    if (line.back() != ']') {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": malformed section header '", line, "': expected [name]"));
+    }
+    const absl::string_view name = absl::StripAsciiWhitespace(line.substr(1, line.size() - 2));
+    if (name.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": empty section name '", line, "': expected [global] or [jobname]"));
+    }
+    sections_.push_back(
+        Section{std::string(name), name == kGlobalSection, where, file, line_number, {}});
+    return absl::OkStatus();
+  }
+
+  absl::Status AddOption(absl::string_view line, const std::string& where) {
+    const size_t eq = line.find('=');
+    const absl::string_view key = absl::StripAsciiWhitespace(line.substr(0, eq));
+    const absl::string_view raw_value = eq == absl::string_view::npos
+                                            ? absl::string_view()
+                                            : absl::StripAsciiWhitespace(line.substr(eq + 1));
+    if (key.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": missing option name in '", line, "': expected key=value or key"));
+    }
+    const std::string prefix = absl::StrCat(where, ": option '", key, "'");
+    if (sections_.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          prefix, ": appears before any section; put it under [global] or a [jobname] section"));
+    }
+    absl::StatusOr<std::string> value = ExpandEnvironment(raw_value);
+    if (!value.ok()) return WithPrefix(value.status(), prefix);
+    sections_.back().entries.push_back(Entry{std::string(key), *std::move(value), where});
+    return absl::OkStatus();
+  }
+
+  absl::Status Include(absl::string_view line, const std::string& file, const std::string& where,
+                       std::vector<std::string>& include_stack) {
+    const absl::string_view raw_target =
+        absl::StripAsciiWhitespace(line.substr(kIncludeDirective.size()));
+    const std::string prefix = absl::StrCat(where, ": include '", raw_target, "'");
+    if (raw_target.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(where, ": include needs a file name"));
+    }
+    if (sections_.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          prefix, ": appears before any section; includes add options to the current section"));
+    }
+    absl::StatusOr<std::string> target = ExpandEnvironment(raw_target);
+    if (!target.ok()) return WithPrefix(target.status(), prefix);
+    std::filesystem::path path(*target);
+    if (path.is_relative()) path = std::filesystem::path(file).parent_path() / path;
+    const std::string path_string = path.string();
+    const std::string canonical = CanonicalPath(path_string);
+    for (const std::string& open : include_stack) {
+      if (open == canonical) {
+        std::vector<std::string> cycle(include_stack.begin(), include_stack.end());
+        cycle.push_back(canonical);
+        return absl::InvalidArgumentError(
+            absl::StrCat(prefix, ": include cycle: ", absl::StrJoin(cycle, " -> ")));
+      }
+    }
+    if (static_cast<int>(include_stack.size()) > kMaxFioIncludeDepth) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(prefix, ": includes are nested more than ", kMaxFioIncludeDepth, " deep"));
+    }
+    absl::StatusOr<std::string> contents = ReadWholeFile(path_string);
+    if (!contents.ok()) return WithPrefix(contents.status(), prefix);
+    include_stack.push_back(canonical);
+    absl::Status status = Read(*contents, path_string, /*nested=*/true, include_stack);
+    include_stack.pop_back();
+    return status;
+  }
+
+  std::vector<Section> sections_;
+};
+
+// Applies a section's options in order, kb_base first (fio parses kb_base before the other options
+// of a section, so the sizes of that section use it).
+absl::Status ApplyEntries(JobSpec& spec, const std::vector<Entry>& entries) {
+  for (const bool kb_base_pass : {true, false}) {
+    for (const Entry& e : entries) {
+      if ((e.key == "kb_base") != kb_base_pass) continue;
+      absl::Status status = ApplyJobOption(spec, e.key, e.value);
+      if (!status.ok()) return WithPrefix(status, e.origin);
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Turns sections into validated jobs with fio's reporting groups. `global` sections update the
+// defaults for the jobs after them.
+absl::StatusOr<std::vector<FioJob>> BuildJobs(const std::vector<Section>& sections,
+                                              absl::string_view no_jobs_message) {
+  JobSpec defaults;
+  std::vector<FioJob> jobs;
+  int group_id = 0;
+  int jobs_in_group = 0;
+  for (const Section& section : sections) {
+    if (section.is_global) {
+      RETURN_IF_ERROR(ApplyEntries(defaults, section.entries));
+      continue;
+    }
+    FioJob job;
+    job.spec = defaults;
+    job.spec.name = section.name;
+    job.line = section.line;
+    job.file = section.file;
+    RETURN_IF_ERROR(ApplyEntries(job.spec, section.entries));
+    absl::Status valid = ValidateJobSpec(job.spec);
+    if (!valid.ok()) {
+      return WithPrefix(valid, absl::StrCat(section.origin, ": job '", job.spec.name, "'"));
+    }
+    // fio's add_job(): stonewall or new_group opens a new group, unless the current one is still
+    // empty.
+    if ((job.spec.stonewall || job.spec.new_group) && jobs_in_group > 0) {
+      ++group_id;
+      jobs_in_group = 0;
+    }
+    job.group_id = group_id;
+    ++jobs_in_group;
+    jobs.push_back(std::move(job));
+  }
+  if (jobs.empty()) return absl::InvalidArgumentError(std::string(no_jobs_message));
+  return jobs;
+}
+
+absl::StatusOr<std::vector<FioJob>> ParseJobFileText(absl::string_view text,
+                                                     const std::string& file) {
+  JobFileReader reader;
+  std::vector<std::string> include_stack = {CanonicalPath(file)};
+  RETURN_IF_ERROR(reader.Read(text, file, /*nested=*/false, include_stack));
+  return BuildJobs(reader.sections(),
+                   absl::StrCat(file, ": no job defined: add a [jobname] section after [global]"));
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<FioJob>> ParseFioJobFile(std::string_view text,
+                                                    std::string_view file_name_for_errors) {
+  return ParseJobFileText(Av(text), std::string(file_name_for_errors));
+}
+
+absl::StatusOr<std::vector<FioJob>> ParseFioJobFileAtPath(const std::string& path) {
+  ASSIGN_OR_RETURN(std::string text, ReadWholeFile(path));
+  return ParseJobFileText(text, path);
+}
+
+absl::StatusOr<std::vector<FioJob>> ParseFioCommandLine(const std::vector<std::string>& args) {
+  std::vector<Section> sections = {Section{std::string(kGlobalSection),
+                                           true,
+                                           std::string(kCommandLineFile),
+                                           std::string(kCommandLineFile),
+                                           0,
+                                           {}}};
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const int index = static_cast<int>(i) + 1;
+    const std::string where = absl::StrCat("argument ", index, " '", arg, "'");
+    if (!absl::StartsWith(arg, "--") || arg.size() == 2) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": expected --option=value or --flag (job files are read with ParseFioJobFile)"));
+    }
+    const absl::string_view body = absl::string_view(arg).substr(2);
+    const size_t eq = body.find('=');
+    const absl::string_view key = body.substr(0, eq);
+    const absl::string_view value =
+        eq == absl::string_view::npos ? absl::string_view() : body.substr(eq + 1);
+    if (key.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(where, ": missing option name"));
+    }
+    if (key == "name") {
+      if (value.empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(where, ": option 'name': a job name is required (--name=<job>)"));
+      }
+      sections.push_back(
+          Section{std::string(value), false, where, std::string(kCommandLineFile), index, {}});
+      continue;
+    }
+    sections.back().entries.push_back(Entry{std::string(key), std::string(value), where});
+  }
+  return BuildJobs(sections,
+                   "command line: no job defined: add --name=<job> before the job's options");
+}
+
+}  // namespace azbench

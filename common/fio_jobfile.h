@@ -1,0 +1,75 @@
+// fio job files and fio command lines -> validated JobSpecs.
+//
+// Job file syntax (fio's INI dialect, as fio 3.33 reads it):
+//   - `[global]` sections hold defaults. There may be several; each applies to the jobs after it,
+//   and a later
+//     one adds to (and overrides) the earlier ones.
+//   - `[jobname]` starts a job that inherits every global option seen so far; its name is the
+//   section name
+//     (a `name=` option inside it overrides that).
+//   - `key=value` or a bare `key` (a flag such as `time_based`: the empty value means true). Keys
+//   and values
+//     are trimmed. Lines starting with `#` or `;` are comments; blank lines are ignored.
+//   - `kb_base` is applied before the other options of its section, as fio does, so `size=1m` means
+//   the same
+//     wherever `kb_base=1000` appears in that section.
+//   - `${VAR}` in a value is replaced by the environment variable VAR (an unset variable is an
+//   error).
+//   - `include other.fio` adds the options of another file to the current section (fio forbids
+//   sections in
+//     included files, and so does azbench). A relative path is relative to the including file's
+//     directory. Includes nest at most kMaxFioIncludeDepth deep; a file that includes itself
+//     (directly or not) is an error naming the cycle.
+//   - Options before the first section are an error, as in fio.
+// Command lines: `--name=x --rw=read --bs=4m ...`. Options before the first `--name=` are global;
+// each
+// `--name=` starts a job; `--flag` with no `=` is a bare flag.
+//
+// Errors carry where they happened: "job.fio:12: option 'bs': '4x' is not a valid size: ...", or
+// "argument 3 '--bs=4x': ..." for command lines. Unknown options keep the NotFound code of
+// ApplyJobOption, bad values InvalidArgument, unreadable files the errno-derived code (NotFound for
+// a missing file).
+//
+// Example:
+//   ASSIGN_OR_RETURN(std::vector<FioJob> jobs, ParseFioJobFileAtPath("study-c.fio"));
+//   for (const FioJob& job : jobs) Schedule(job.spec, job.group_id);
+#ifndef AZBENCH_COMMON_FIO_JOBFILE_H_
+#define AZBENCH_COMMON_FIO_JOBFILE_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/job_spec.h"
+
+namespace azbench {
+
+inline constexpr int kMaxFioIncludeDepth = 16;
+
+struct FioJob {
+  JobSpec spec;  // globals applied, then the section's options; ValidateJobSpec has passed
+  // Job files: the line of the `[name]` header. Command lines: the 1-based index of the `--name=`
+  // argument.
+  int line = 0;
+  // fio's reporting group (0-based): a job with stonewall or new_group starts a new group unless it
+  // is the first job of the current one. numjobs clones of one job share its group.
+  int group_id = 0;
+  std::string file;  // the file holding the section header; "command line" for ParseFioCommandLine
+};
+
+// Parses job file text. `file_name_for_errors` prefixes every error and is the base for relative
+// includes. Errors: see the header comment; InvalidArgument also for a file with no job section.
+absl::StatusOr<std::vector<FioJob>> ParseFioJobFile(std::string_view text,
+                                                    std::string_view file_name_for_errors);
+
+// Reads and parses the job file at `path`. Errors: as ParseFioJobFile, plus the errno-derived code
+// when the file cannot be read (NotFound if it does not exist).
+absl::StatusOr<std::vector<FioJob>> ParseFioJobFileAtPath(const std::string& path);
+
+// Parses fio's command-line job form. `args` are the arguments after the program name.
+absl::StatusOr<std::vector<FioJob>> ParseFioCommandLine(const std::vector<std::string>& args);
+
+}  // namespace azbench
+
+#endif  // AZBENCH_COMMON_FIO_JOBFILE_H_

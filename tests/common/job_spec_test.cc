@@ -1,0 +1,464 @@
+#include "common/job_spec.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "common/op_kind.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace azbench {
+namespace {
+
+using ::testing::_;
+using ::testing::AllOf;
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+// Matches an absl::Status whose code is `code` and whose message matches `message_matcher`.
+MATCHER_P2(StatusIs, code, message_matcher, "") {
+  const absl::Status& status = arg;
+  *result_listener << "status is " << status;
+  return status.code() == code &&
+         ::testing::ExplainMatchResult(message_matcher, std::string(status.message()),
+                                       result_listener);
+}
+
+// A job that passes validation, for tests that change one thing.
+JobSpec ValidJob() {
+  JobSpec job;
+  job.name = "j";
+  job.size_bytes = 1 << 20;
+  return job;
+}
+
+JobSpec Apply(std::vector<std::pair<std::string, std::string>> options) {
+  JobSpec job;
+  for (const auto& [key, value] : options) {
+    absl::Status status = ApplyJobOption(job, key, value);
+    EXPECT_TRUE(status.ok()) << key << "=" << value << ": " << status;
+  }
+  return job;
+}
+
+TEST(JobSpecTest, DefaultsFollowFio) {
+  JobSpec job;
+  EXPECT_EQ(job.block_size_bytes, 4096u);
+  EXPECT_EQ(job.ioengine, "psync");
+  EXPECT_EQ(job.iodepth, 1);
+  EXPECT_EQ(job.numjobs, 1);
+  EXPECT_EQ(job.nrfiles, 1);
+  EXPECT_EQ(job.rw, RwPattern::kRead);
+  EXPECT_EQ(job.rwmixread_percent, 50);
+  EXPECT_FALSE(job.direct);
+  EXPECT_TRUE(job.invalidate);
+  EXPECT_TRUE(job.randrepeat);
+  EXPECT_EQ(job.kb_base, 1024);
+}
+
+TEST(RwPatternTest, HelpersDescribeEachPattern) {
+  EXPECT_TRUE(IsRandom(RwPattern::kRandRead));
+  EXPECT_TRUE(IsRandom(RwPattern::kRandWrite));
+  EXPECT_TRUE(IsRandom(RwPattern::kRandRw));
+  EXPECT_FALSE(IsRandom(RwPattern::kRead));
+  EXPECT_FALSE(IsRandom(RwPattern::kReadWrite));
+  EXPECT_TRUE(DoesRead(RwPattern::kReadWrite));
+  EXPECT_FALSE(DoesRead(RwPattern::kWrite));
+  EXPECT_TRUE(DoesWrite(RwPattern::kRandRw));
+  EXPECT_FALSE(DoesWrite(RwPattern::kRandRead));
+  EXPECT_EQ(RwPatternName(RwPattern::kRead), "read");
+  EXPECT_EQ(RwPatternName(RwPattern::kWrite), "write");
+  EXPECT_EQ(RwPatternName(RwPattern::kRandRead), "randread");
+  EXPECT_EQ(RwPatternName(RwPattern::kRandWrite), "randwrite");
+  EXPECT_EQ(RwPatternName(RwPattern::kReadWrite), "rw");
+  EXPECT_EQ(RwPatternName(RwPattern::kRandRw), "randrw");
+}
+
+TEST(OpKindTest, NamesRoundTripAndUnknownNamesAreRejected) {
+  for (int i = 0; i < kOpKindCount; ++i) {
+    const auto kind = static_cast<OpKind>(i);
+    EXPECT_EQ(OpKindFromName(OpKindName(kind)), kind);
+  }
+  EXPECT_EQ(OpKindFromName("bogus"), std::nullopt);
+  EXPECT_EQ(OpKindFromName(""), std::nullopt);
+}
+
+TEST(ApplyJobOptionTest, SetsEveryTargetAndSizeOption) {
+  JobSpec job = Apply({{"name", "seq"},
+                       {"filename", "/mnt/efs/f"},
+                       {"directory", "/mnt/efs"},
+                       {"size", "4g"},
+                       {"io_size", "1g"},
+                       {"offset", "1m"},
+                       {"bs", "4m"}});
+  EXPECT_EQ(job.name, "seq");
+  EXPECT_EQ(job.filename, "/mnt/efs/f");
+  EXPECT_EQ(job.directory, "/mnt/efs");
+  EXPECT_EQ(job.size_bytes, 4ull << 30);
+  EXPECT_EQ(job.io_size_bytes, 1ull << 30);
+  EXPECT_EQ(job.offset_bytes, 1u << 20);
+  EXPECT_EQ(job.block_size_bytes, 4u << 20);
+  EXPECT_EQ(job.EffectiveIoSize(), 1ull << 30);
+}
+
+TEST(ApplyJobOptionTest, AliasesSetTheSameFieldsAsTheirCanonicalNames) {
+  JobSpec job = Apply({{"blocksize", "8k"},
+                       {"readwrite", "randwrite"},
+                       {"io_limit", "2m"},
+                       {"iodepth_batch", "4"},
+                       {"iodepth_batch_complete", "2"},
+                       {"nr_files", "3"},
+                       {"timeout", "30"},
+                       {"wait_for_previous", ""}});
+  EXPECT_EQ(job.block_size_bytes, 8192u);
+  EXPECT_EQ(job.rw, RwPattern::kRandWrite);
+  EXPECT_EQ(job.io_size_bytes, 2u << 20);
+  EXPECT_EQ(job.iodepth_batch_submit, 4);
+  EXPECT_EQ(job.iodepth_batch_complete_min, 2);
+  EXPECT_EQ(job.nrfiles, 3);
+  EXPECT_EQ(job.runtime, absl::Seconds(30));
+  EXPECT_TRUE(job.stonewall);
+}
+
+TEST(ApplyJobOptionTest, RwAcceptsEveryFioSpellingOfTheSupportedPatterns) {
+  const std::pair<const char*, RwPattern> cases[] = {
+      {"read", RwPattern::kRead},         {"write", RwPattern::kWrite},
+      {"randread", RwPattern::kRandRead}, {"randwrite", RwPattern::kRandWrite},
+      {"rw", RwPattern::kReadWrite},      {"readwrite", RwPattern::kReadWrite},
+      {"randrw", RwPattern::kRandRw},     {"RandRead", RwPattern::kRandRead},
+  };
+  for (const auto& [text, rw] : cases) {
+    JobSpec job;
+    ASSERT_TRUE(ApplyJobOption(job, "rw", text).ok()) << text;
+    EXPECT_EQ(job.rw, rw) << text;
+  }
+}
+
+TEST(ApplyJobOptionTest, RwRejectsTrimAndOtherPatternsListingTheAllowedValues) {
+  for (const char* text : {"trim", "randtrim", "trimwrite", "randread:8", ""}) {
+    JobSpec job;
+    EXPECT_THAT(
+        ApplyJobOption(job, "rw", text),
+        StatusIs(absl::StatusCode::kInvalidArgument,
+                 AllOf(HasSubstr("option 'rw'"), HasSubstr("read, write, randread, randwrite, "
+                                                           "rw, readwrite, randrw"))))
+        << text;
+  }
+}
+
+TEST(ApplyJobOptionTest, RwmixwriteSetsTheReadShareToTheRest) {
+  EXPECT_EQ(Apply({{"rwmixread", "70"}}).rwmixread_percent, 70);
+  EXPECT_EQ(Apply({{"rwmixwrite", "30"}}).rwmixread_percent, 70);
+  JobSpec job;
+  EXPECT_THAT(ApplyJobOption(job, "rwmixread", "101"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("from 0 to 100")));
+  EXPECT_THAT(ApplyJobOption(job, "rwmixwrite", "-1"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("option 'rwmixwrite'")));
+}
+
+TEST(ApplyJobOptionTest, IoengineAcceptsAnyNonEmptyNameForTheRegistryToCheckLater) {
+  EXPECT_EQ(Apply({{"ioengine", "libaio"}}).ioengine, "libaio");
+  EXPECT_EQ(Apply({{"ioengine", "io_uring"}}).ioengine, "io_uring");
+  EXPECT_EQ(Apply({{"ioengine", "something-new"}}).ioengine, "something-new");
+  JobSpec job;
+  EXPECT_THAT(ApplyJobOption(job, "ioengine", ""),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("option 'ioengine'"), HasSubstr("non-empty"))));
+}
+
+TEST(ApplyJobOptionTest, QueueAndJobCountOptionsAreRangeChecked) {
+  JobSpec job = Apply({{"iodepth", "64"},
+                       {"iodepth_batch_submit", "16"},
+                       {"iodepth_batch_complete_min", "1"},
+                       {"iodepth_batch_complete_max", "32"},
+                       {"numjobs", "4"},
+                       {"nrfiles", "10"}});
+  EXPECT_EQ(job.iodepth, 64);
+  EXPECT_EQ(job.iodepth_batch_submit, 16);
+  EXPECT_EQ(job.iodepth_batch_complete_min, 1);
+  EXPECT_EQ(job.iodepth_batch_complete_max, 32);
+  EXPECT_EQ(job.numjobs, 4);
+  EXPECT_EQ(job.nrfiles, 10);
+  EXPECT_THAT(ApplyJobOption(job, "iodepth", "0"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("option 'iodepth'"), HasSubstr("from 1 to 65536"))));
+  EXPECT_THAT(ApplyJobOption(job, "iodepth", "65537"),
+              StatusIs(absl::StatusCode::kInvalidArgument, _));
+  EXPECT_THAT(ApplyJobOption(job, "numjobs", "4097"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("from 1 to 4096")));
+  EXPECT_THAT(ApplyJobOption(job, "nrfiles", "0"), StatusIs(absl::StatusCode::kInvalidArgument, _));
+  EXPECT_THAT(ApplyJobOption(job, "iodepth", "4k"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("digits only")));
+}
+
+TEST(ApplyJobOptionTest, FileServiceTypeAcceptsTheThreeSupportedPolicies) {
+  EXPECT_EQ(Apply({{"file_service_type", "roundrobin"}}).file_service_type,
+            FileServiceType::kRoundRobin);
+  EXPECT_EQ(Apply({{"file_service_type", "sequential"}}).file_service_type,
+            FileServiceType::kSequential);
+  EXPECT_EQ(Apply({{"file_service_type", "random"}}).file_service_type, FileServiceType::kRandom);
+  JobSpec job;
+  EXPECT_THAT(ApplyJobOption(job, "file_service_type", "zipf:1.2"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("allowed: roundrobin, sequential, random")));
+}
+
+TEST(ApplyJobOptionTest, BufferedIsTheInverseOfDirect) {
+  EXPECT_TRUE(Apply({{"direct", "1"}}).direct);
+  EXPECT_FALSE(Apply({{"direct", "1"}, {"buffered", "1"}}).direct);
+  EXPECT_TRUE(Apply({{"buffered", "0"}}).direct);
+  EXPECT_FALSE(Apply({{"direct", "true"}, {"direct", "off"}}).direct);
+}
+
+TEST(ApplyJobOptionTest, BareFlagsMeanTrue) {
+  JobSpec job = Apply({{"time_based", ""},
+                       {"group_reporting", ""},
+                       {"stonewall", ""},
+                       {"norandommap", ""},
+                       {"new_group", ""},
+                       {"end_fsync", ""},
+                       {"direct", ""},
+                       {"refill_buffers", ""}});
+  EXPECT_TRUE(job.time_based);
+  EXPECT_TRUE(job.group_reporting);
+  EXPECT_TRUE(job.stonewall);
+  EXPECT_TRUE(job.norandommap);
+  EXPECT_TRUE(job.new_group);
+  EXPECT_TRUE(job.end_fsync);
+  EXPECT_TRUE(job.direct);
+  EXPECT_TRUE(job.refill_buffers);
+}
+
+TEST(ApplyJobOptionTest, BooleanOptionsRejectOtherWords) {
+  JobSpec job;
+  EXPECT_THAT(ApplyJobOption(job, "direct", "maybe"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("option 'direct'"), HasSubstr("true/false"))));
+}
+
+TEST(ApplyJobOptionTest, SyncTimingAndRandomnessOptions) {
+  JobSpec job = Apply({{"fsync", "8"},
+                       {"fdatasync", "2"},
+                       {"end_fsync", "1"},
+                       {"runtime", "60"},
+                       {"ramp_time", "5s"},
+                       {"randrepeat", "0"},
+                       {"randseed", "1234"},
+                       {"rate_iops", "500"},
+                       {"invalidate", "0"},
+                       {"buffer_compress_percentage", "50"},
+                       {"refill_buffers", "1"},
+                       {"scramble_buffers", "0"}});
+  EXPECT_EQ(job.fsync_every_n, 8);
+  EXPECT_EQ(job.fdatasync_every_n, 2);
+  EXPECT_TRUE(job.end_fsync);
+  EXPECT_EQ(job.runtime, absl::Seconds(60));
+  EXPECT_EQ(job.ramp_time, absl::Seconds(5));
+  EXPECT_FALSE(job.randrepeat);
+  EXPECT_EQ(job.randseed, 1234u);
+  EXPECT_EQ(job.rate_iops, 500u);
+  EXPECT_FALSE(job.invalidate);
+  EXPECT_EQ(job.buffer_compress_percentage, 50);
+  EXPECT_TRUE(job.refill_buffers);
+  EXPECT_FALSE(job.scramble_buffers);
+}
+
+TEST(ApplyJobOptionTest, RuntimeCountsSecondsUnlessAUnitIsGiven) {
+  EXPECT_EQ(Apply({{"runtime", "2m"}}).runtime, absl::Minutes(2));
+  EXPECT_EQ(Apply({{"runtime", "1500ms"}}).runtime, absl::Milliseconds(1500));
+  JobSpec job;
+  EXPECT_THAT(ApplyJobOption(job, "runtime", "10x"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("option 'runtime'"), HasSubstr("'10x'"))));
+}
+
+TEST(ApplyJobOptionTest, KbBaseChangesHowLaterSizesAreRead) {
+  EXPECT_EQ(Apply({{"kb_base", "1000"}, {"size", "1m"}}).size_bytes, 1'000'000u);
+  EXPECT_EQ(Apply({{"kb_base", "1000"}, {"size", "1MiB"}}).size_bytes, 1u << 20);
+  EXPECT_EQ(Apply({{"size", "1m"}, {"kb_base", "1000"}}).size_bytes, 1u << 20);
+  JobSpec job;
+  EXPECT_THAT(ApplyJobOption(job, "kb_base", "1023"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("1000, 1024")));
+  EXPECT_THAT(ApplyJobOption(job, "kb_base", "2048"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("option 'kb_base'")));
+}
+
+TEST(ApplyJobOptionTest, SizeErrorsNameTheOptionAndTheAcceptedForms) {
+  JobSpec job;
+  EXPECT_THAT(ApplyJobOption(job, "bs", "4x"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(StartsWith("option 'bs': '4x'"), HasSubstr("kib"))));
+  EXPECT_THAT(ApplyJobOption(job, "size", "50%"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("option 'size'"), HasSubstr("percentages"))));
+  EXPECT_THAT(ApplyJobOption(job, "bs", "4k,8k"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("single value")));
+  EXPECT_THAT(ApplyJobOption(job, "rate_iops", "100,50"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("option 'rate_iops'")));
+}
+
+TEST(ApplyJobOptionTest, AFailedOptionLeavesTheJobUnchanged) {
+  JobSpec job = Apply({{"bs", "8k"}});
+  EXPECT_FALSE(ApplyJobOption(job, "bs", "bogus").ok());
+  EXPECT_EQ(job.block_size_bytes, 8192u);
+}
+
+TEST(ApplyJobOptionTest, OutputOnlyOptionsAreAcceptedWithoutEffect) {
+  JobSpec before;
+  JobSpec job = Apply({{"description", "EFS web root"}, {"thread", ""}});
+  EXPECT_EQ(job.name, before.name);
+  EXPECT_EQ(job.size_bytes, before.size_bytes);
+}
+
+TEST(ApplyJobOptionTest, UnknownOptionIsNotFoundNamingItAndTheSupportedOptions) {
+  JobSpec job;
+  EXPECT_THAT(ApplyJobOption(job, "verify", "md5"),
+              StatusIs(absl::StatusCode::kNotFound,
+                       AllOf(StartsWith("unknown option 'verify'; supported: "), HasSubstr("bs"),
+                             HasSubstr("blocksize (=bs)"), HasSubstr("iodepth"))));
+}
+
+TEST(ApplyJobOptionTest, KeysAndValuesAreTrimmed) {
+  EXPECT_EQ(Apply({{" bs ", " 16k "}}).block_size_bytes, 16384u);
+}
+
+TEST(JobOptionNamesTest, KnownMeansOutputOnlyAndSupportedMeansAccepted) {
+  EXPECT_TRUE(IsKnownJobOption("group_reporting"));
+  EXPECT_TRUE(IsKnownJobOption("description"));
+  EXPECT_TRUE(IsKnownJobOption("thread"));
+  EXPECT_FALSE(IsKnownJobOption("bs"));
+  EXPECT_TRUE(IsSupportedJobOption("bs"));
+  EXPECT_TRUE(IsSupportedJobOption("blocksize"));
+  EXPECT_TRUE(IsSupportedJobOption("group_reporting"));
+  EXPECT_FALSE(IsSupportedJobOption("verify"));
+  EXPECT_THAT(SupportedJobOptionNames(), AllOf(Contains("bs"), Contains("blocksize"),
+                                               Contains("wait_for_previous"), Contains("kb_base")));
+  for (const std::string& name : SupportedJobOptionNames()) {
+    EXPECT_TRUE(IsSupportedJobOption(name)) << name;
+  }
+}
+
+TEST(ValidateJobSpecTest, AcceptsAMinimalJob) { EXPECT_TRUE(ValidateJobSpec(ValidJob()).ok()); }
+
+TEST(ValidateJobSpecTest, RequiresASize) {
+  JobSpec job = ValidJob();
+  job.size_bytes = 0;
+  EXPECT_THAT(ValidateJobSpec(job),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("size")));
+}
+
+TEST(ValidateJobSpecTest, BlockSizeMustBePositiveAndFitInTheSize) {
+  JobSpec job = ValidJob();
+  job.block_size_bytes = 0;
+  EXPECT_THAT(ValidateJobSpec(job), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("bs")));
+  job.block_size_bytes = 2 << 20;
+  EXPECT_THAT(ValidateJobSpec(job),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("bs (2MiB)"), HasSubstr("size (1MiB)"))));
+  job.block_size_bytes = 1 << 20;
+  EXPECT_TRUE(ValidateJobSpec(job).ok());
+}
+
+TEST(ValidateJobSpecTest, CountsAndPercentagesMustBeInRange) {
+  JobSpec job = ValidJob();
+  job.iodepth = 0;
+  EXPECT_THAT(ValidateJobSpec(job),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("iodepth")));
+  job = ValidJob();
+  job.iodepth = 65537;
+  EXPECT_THAT(ValidateJobSpec(job),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("iodepth")));
+  job = ValidJob();
+  job.numjobs = 0;
+  EXPECT_THAT(ValidateJobSpec(job),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("numjobs")));
+  job = ValidJob();
+  job.numjobs = 4097;
+  EXPECT_THAT(ValidateJobSpec(job),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("numjobs")));
+  job = ValidJob();
+  job.rwmixread_percent = 101;
+  EXPECT_THAT(ValidateJobSpec(job),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("rwmixread")));
+  job = ValidJob();
+  job.nrfiles = 0;
+  EXPECT_THAT(ValidateJobSpec(job),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("nrfiles")));
+}
+
+TEST(ValidateJobSpecTest, DirectIoNeedsBlockSizeAndOffsetAlignedTo512) {
+  JobSpec job = ValidJob();
+  job.direct = true;
+  job.block_size_bytes = 1000;
+  EXPECT_THAT(ValidateJobSpec(job), StatusIs(absl::StatusCode::kInvalidArgument,
+                                             AllOf(HasSubstr("bs"), HasSubstr("multiple of 512"))));
+  job.block_size_bytes = 4096;
+  job.offset_bytes = 100;
+  EXPECT_THAT(ValidateJobSpec(job),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("offset"), HasSubstr("multiple of 512"))));
+  job.offset_bytes = 512;
+  EXPECT_TRUE(ValidateJobSpec(job).ok());
+  job.direct = false;
+  job.block_size_bytes = 1000;
+  job.offset_bytes = 100;
+  EXPECT_TRUE(ValidateJobSpec(job).ok());  // buffered I/O has no alignment rule
+}
+
+TEST(ValidateJobSpecTest, TimeBasedRequiresARuntime) {
+  JobSpec job = ValidJob();
+  job.time_based = true;
+  EXPECT_THAT(ValidateJobSpec(job), StatusIs(absl::StatusCode::kInvalidArgument,
+                                             AllOf(HasSubstr("time_based"), HasSubstr("runtime"))));
+  job.runtime = absl::Seconds(60);
+  EXPECT_TRUE(ValidateJobSpec(job).ok());
+}
+
+TEST(ValidateJobSpecTest, BatchCompleteMaxMustNotBeBelowMin) {
+  JobSpec job = ValidJob();
+  job.iodepth = 32;
+  job.iodepth_batch_complete_min = 8;
+  job.iodepth_batch_complete_max = 4;
+  EXPECT_THAT(ValidateJobSpec(job), StatusIs(absl::StatusCode::kInvalidArgument,
+                                             HasSubstr("iodepth_batch_complete_max")));
+  job.iodepth_batch_complete_max = 0;  // engine default
+  EXPECT_TRUE(ValidateJobSpec(job).ok());
+}
+
+TEST(FilePathsTest, WithoutFilenameFilesAreNamedLikeFioInsideTheDirectory) {
+  JobSpec job;
+  job.name = "rand-read";
+  job.directory = "/mnt/efs";
+  EXPECT_THAT(job.FilePaths(0), ElementsAre("/mnt/efs/rand-read.0.0"));
+  job.nrfiles = 3;
+  EXPECT_THAT(job.FilePaths(2), ElementsAre("/mnt/efs/rand-read.2.0", "/mnt/efs/rand-read.2.1",
+                                            "/mnt/efs/rand-read.2.2"));
+  job.directory = "/mnt/efs/";
+  job.nrfiles = 1;
+  EXPECT_THAT(job.FilePaths(1), ElementsAre("/mnt/efs/rand-read.1.0"));
+  job.directory.clear();
+  EXPECT_THAT(job.FilePaths(0), ElementsAre("rand-read.0.0"));
+}
+
+TEST(FilePathsTest, FilenameListIsSplitOnColonsAndRelativeNamesJoinTheDirectory) {
+  JobSpec job;
+  job.filename = "/data/a:b:/data/c";
+  EXPECT_THAT(job.FilePaths(0), ElementsAre("/data/a", "b", "/data/c"));
+  job.directory = "/mnt/efs";
+  EXPECT_THAT(job.FilePaths(3), ElementsAre("/data/a", "/mnt/efs/b", "/data/c"));
+}
+
+TEST(FilePathsTest, EscapedColonIsPartOfTheName) {
+  JobSpec job;
+  job.filename = "/data/a\\:b:/data/c";
+  EXPECT_THAT(job.FilePaths(0), ElementsAre("/data/a:b", "/data/c"));
+}
+
+}  // namespace
+}  // namespace azbench
