@@ -1,0 +1,205 @@
+#include "agent/engines/io_uring_engine.h"
+
+#include <errno.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "agent/engines/engine_util.h"
+#include "common/clock.h"
+
+namespace azbench {
+
+// liburing returns -errno instead of setting errno.
+
+IoUringEngine::~IoUringEngine() {
+  if (!ring_ready_) return;
+  // Drain: the kernel may still write into the job loop's buffers for requests it holds.
+  while (in_kernel_ > 0) {
+    io_uring_cqe* cqe = nullptr;
+    const int ret = io_uring_wait_cqe_nr(&ring_, &cqe, static_cast<unsigned>(in_kernel_));
+    if (ret < 0 && ret != -EINTR) break;
+    const unsigned ready = io_uring_cq_ready(&ring_);
+    io_uring_cq_advance(&ring_, ready);
+    in_kernel_ -= static_cast<int>(ready);
+  }
+  io_uring_queue_exit(&ring_);
+}
+
+EngineCapabilities IoUringEngine::capabilities() const {
+  return EngineCapabilities{.is_async = true,
+                            .does_io = true,
+                            .supports_direct = true,
+                            .needs_aligned_buffers = false,
+                            .max_iodepth = kMaxIodepth};
+}
+
+absl::Status IoUringEngine::Init(const EngineOptions& options) {
+  if (ring_ready_) return absl::FailedPreconditionError("engine io_uring: Init called twice");
+  if (absl::Status s = CheckIodepth(name(), options, kMaxIodepth); !s.ok()) return s;
+  io_uring_params params{};
+  params.flags = IORING_SETUP_SUBMIT_ALL;  // kernel 5.18+
+  int ret = io_uring_queue_init_params(static_cast<unsigned>(options.iodepth), &ring_, &params);
+  if (ret == -EINVAL) {
+    params = io_uring_params{};
+    ret = io_uring_queue_init_params(static_cast<unsigned>(options.iodepth), &ring_, &params);
+  }
+  if (ret < 0) {
+    return absl::UnavailableError(absl::StrCat("engine io_uring: io_uring_queue_init(",
+                                               options.iodepth, "): ", ErrnoText(-ret)));
+  }
+  ring_ready_ = true;
+  iodepth_ = options.iodepth;
+  batch_submit_ = options.batch_submit;
+  pending_.assign(iodepth_, nullptr);
+  cqes_.assign(params.cq_entries, nullptr);
+  RegisterBuffers(options.buffers);
+  RegisterFiles(options.fds);
+  return absl::OkStatus();
+}
+
+void IoUringEngine::RegisterBuffers(const std::vector<iovec>& buffers) {
+  if (buffers.empty()) return;
+  const int ret =
+      io_uring_register_buffers(&ring_, buffers.data(), static_cast<unsigned>(buffers.size()));
+  if (ret < 0) {
+    // ENOMEM: the pinned pages would exceed RLIMIT_MEMLOCK; anything else: the buffers do not
+    // qualify.
+    buffer_registration_ = absl::Status(
+        ret == -ENOMEM ? absl::StatusCode::kResourceExhausted : absl::StatusCode::kInvalidArgument,
+        absl::StrCat("engine io_uring: io_uring_register_buffers(", buffers.size(),
+                     " buffers): ", ErrnoText(-ret), "; using plain reads and writes"));
+    return;
+  }
+  registered_buffer_count_ = static_cast<int>(buffers.size());
+}
+
+void IoUringEngine::RegisterFiles(const std::vector<int>& fds) {
+  if (fds.empty()) return;
+  const int max_fd = *std::max_element(fds.begin(), fds.end());
+  if (max_fd >= kMaxRegisteredFd || *std::min_element(fds.begin(), fds.end()) < 0) {
+    file_registration_ = absl::InvalidArgumentError(
+        absl::StrCat("engine io_uring: fds must lie in 0..", kMaxRegisteredFd - 1,
+                     " to be registered; using plain fds"));
+    return;
+  }
+  const int ret = io_uring_register_files(&ring_, fds.data(), static_cast<unsigned>(fds.size()));
+  if (ret < 0) {
+    file_registration_ =
+        absl::UnavailableError(absl::StrCat("engine io_uring: io_uring_register_files(", fds.size(),
+                                            " fds): ", ErrnoText(-ret), "; using plain fds"));
+    return;
+  }
+  fixed_file_index_.assign(max_fd + 1, -1);
+  // A duplicated fd keeps its first index; both indices refer to the same file.
+  for (int i = static_cast<int>(fds.size()) - 1; i >= 0; --i) fixed_file_index_[fds[i]] = i;
+}
+
+QueueResult IoUringEngine::Queue(IoRequest* request) {
+  if (request->op != OpKind::kRead && request->op != OpKind::kWrite &&
+      request->op != OpKind::kFsync) {
+    request->issue_ns = request->start_ns;
+    request->result = -EOPNOTSUPP;
+    request->complete_ns = MonotonicNanos();
+    return QueueResult::kCompleted;
+  }
+  if (inflight_ == iodepth_) return QueueResult::kBusy;
+  pending_[pending_count_++] = request;
+  ++inflight_;
+  return QueueResult::kQueued;
+}
+
+void IoUringEngine::PrepareSqe(io_uring_sqe* sqe, IoRequest* request) const {
+  int fd = request->fd;
+  bool fixed_file = false;
+  if (fd >= 0 && fd < static_cast<int>(fixed_file_index_.size()) && fixed_file_index_[fd] >= 0) {
+    fd = fixed_file_index_[fd];
+    fixed_file = true;
+  }
+  const bool fixed_buffer =
+      request->buffer_index >= 0 && request->buffer_index < registered_buffer_count_;
+  switch (request->op) {
+    case OpKind::kRead:
+      if (fixed_buffer) {
+        io_uring_prep_read_fixed(sqe, fd, request->buffer, request->length_bytes,
+                                 request->offset_bytes, request->buffer_index);
+      } else {
+        io_uring_prep_read(sqe, fd, request->buffer, request->length_bytes, request->offset_bytes);
+      }
+      break;
+    case OpKind::kWrite:
+      if (fixed_buffer) {
+        io_uring_prep_write_fixed(sqe, fd, request->buffer, request->length_bytes,
+                                  request->offset_bytes, request->buffer_index);
+      } else {
+        io_uring_prep_write(sqe, fd, request->buffer, request->length_bytes, request->offset_bytes);
+      }
+      break;
+    default:  // kFsync: Queue() let nothing else through
+      io_uring_prep_fsync(sqe, fd, request->datasync ? IORING_FSYNC_DATASYNC : 0);
+      break;
+  }
+  if (fixed_file) sqe->flags |= IOSQE_FIXED_FILE;
+  io_uring_sqe_set_data(sqe, request);
+}
+
+absl::StatusOr<int> IoUringEngine::Commit() {
+  int batch = pending_count_;
+  if (batch_submit_ > 0) batch = std::min(batch, batch_submit_);
+  while (prepared_ < batch) {
+    io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
+    if (sqe == nullptr) break;  // SQ full of entries the kernel has not consumed yet
+    PrepareSqe(sqe, pending_[prepared_++]);
+  }
+  if (prepared_ == 0) return 0;
+  const int ret = io_uring_submit(&ring_);
+  if (ret < 0) {
+    if (ret == -EAGAIN || ret == -EBUSY || ret == -EINTR) return 0;
+    return absl::InternalError(absl::StrCat("engine io_uring: io_uring_submit: ", ErrnoText(-ret)));
+  }
+  const uint64_t now = MonotonicNanos();
+  // The kernel consumes SQEs in ring order, which is queue order.
+  const int submitted = std::min(ret, prepared_);
+  for (int i = 0; i < submitted; ++i) pending_[i]->issue_ns = now;
+  in_kernel_ += submitted;
+  prepared_ -= submitted;
+  pending_count_ -= submitted;
+  if (pending_count_ > 0) {
+    std::memmove(pending_.data(), pending_.data() + submitted, pending_count_ * sizeof(IoRequest*));
+  }
+  return submitted;
+}
+
+absl::StatusOr<int> IoUringEngine::GetEvents(int min_events, std::span<IoRequest*> out) {
+  const int max_events = static_cast<int>(
+      std::min<size_t>({out.size(), cqes_.size(), static_cast<size_t>(std::max(in_kernel_, 0))}));
+  if (max_events == 0) return 0;
+  const unsigned min_wait = static_cast<unsigned>(std::clamp(min_events, 0, max_events));
+  unsigned n = io_uring_peek_batch_cqe(&ring_, cqes_.data(), static_cast<unsigned>(max_events));
+  if (n < min_wait) {
+    io_uring_cqe* cqe = nullptr;
+    int ret;
+    do {
+      ret = io_uring_wait_cqe_nr(&ring_, &cqe, min_wait);
+    } while (ret == -EINTR);
+    if (ret < 0) {
+      return absl::InternalError(
+          absl::StrCat("engine io_uring: io_uring_wait_cqe_nr: ", ErrnoText(-ret)));
+    }
+    n = io_uring_peek_batch_cqe(&ring_, cqes_.data(), static_cast<unsigned>(max_events));
+  }
+  const uint64_t now = MonotonicNanos();
+  for (unsigned i = 0; i < n; ++i) {
+    auto* request = static_cast<IoRequest*>(io_uring_cqe_get_data(cqes_[i]));
+    request->result = cqes_[i]->res;
+    request->complete_ns = now;
+    out[i] = request;
+  }
+  io_uring_cq_advance(&ring_, n);
+  in_kernel_ -= static_cast<int>(n);
+  inflight_ -= static_cast<int>(n);
+  return static_cast<int>(n);
+}
+
+}  // namespace azbench

@@ -1,0 +1,116 @@
+// io_uring: one ring per engine (liburing), as fio's io_uring engine.
+//
+// Ring: io_uring_queue_init_params(iodepth) with IORING_SETUP_SUBMIT_ALL (a bad SQE fails alone, as
+// a CQE, instead of stopping the batch) where the kernel has it, plain flags otherwise; the SQ
+// holds iodepth rounded up to a power of two, the CQ twice that, so the CQ never overflows.
+//
+// Queue() records the request in a pending array (kQueued), or answers kBusy when queued + in
+// flight + not-yet-reaped requests already equal iodepth. Commit() turns at most `batch_submit`
+// pending requests (0 = all) into SQEs, in queue order, and calls io_uring_submit once: so
+// batch_submit is exactly the number of I/Os per io_uring_enter, as fio's iodepth_batch_submit.
+// (SQEs are written at Commit() rather than at Queue() for that reason; the cost is the same.)
+// EAGAIN/EBUSY/EINTR from the submit end the Commit with 0; the SQEs stay in the ring and go with
+// the next Commit(). issue_ns of the submitted requests = one clock read after io_uring_submit
+// returned. GetEvents() peeks a batch of CQEs (io_uring_peek_batch_cqe), waits with
+// io_uring_wait_cqe_nr only if fewer than min_events are ready, stamps every CQE with one clock
+// read per call and advances the CQ once. user_data is the IoRequest*. result = cqe->res (bytes or
+// -errno: a bad fd gives -EBADF, never an engine error).
+//
+// Registration, best effort (a failure never fails Init; it is remembered and readable below):
+//   - EngineOptions::buffers -> io_uring_register_buffers; a request whose buffer_index names one
+//   of
+//     them uses IORING_OP_READ_FIXED / WRITE_FIXED (no per-I/O page pinning). The buffer must lie
+//     inside buffers[buffer_index], else the kernel completes it with -EFAULT. Registration pins
+//     the pages and counts against RLIMIT_MEMLOCK for users without CAP_IPC_LOCK: on failure
+//     requests use plain IORING_OP_READ / WRITE.
+//   - EngineOptions::fds -> io_uring_register_files; requests on those fds use the fixed-file index
+//     (IOSQE_FIXED_FILE), found through an fd-indexed table. Other fds go as plain fds. The ring
+//     keeps a reference to every registered file until the engine is destroyed: the job loop must
+//     not close one of those fds and reuse its number for another file while the engine lives (the
+//     table would still point at the old file).
+//
+// fsync/fdatasync: IORING_OP_FSYNC (IORING_FSYNC_DATASYNC for datasync), queued like any request
+// and, as in fio, not a barrier: it covers the writes that completed before it started, not those
+// still in flight next to it. Ops other than read, write and fsync complete inside Queue() with
+// -EOPNOTSUPP.
+//
+// Capabilities: async, max_iodepth kMaxIodepth, supports_direct, no aligned buffers needed by the
+// engine. Trap (reference/benchmarking.md): on tmpfs every read is handed to an io-wq worker
+// thread; use a page-cached ext4 file as the fast io_uring target.
+//
+//   IoUringEngine engine;  RETURN_IF_ERROR(engine.Init({.iodepth = 64, .buffers = iovecs, .fds =
+//   fds})); engine.Queue(&r);  ASSIGN_OR_RETURN(int n, engine.Commit());  engine.GetEvents(1, out);
+#ifndef AZBENCH_AGENT_ENGINES_IO_URING_ENGINE_H_
+#define AZBENCH_AGENT_ENGINES_IO_URING_ENGINE_H_
+
+#include <liburing.h>
+
+#include <vector>
+
+#include "agent/engines/io_engine.h"
+
+namespace azbench {
+
+class IoUringEngine final : public IoEngine {
+ public:
+  static constexpr int kMaxIodepth = 4096;
+  // Files are registered only when every fd is below this (the fd -> index table is fd-indexed).
+  static constexpr int kMaxRegisteredFd = 1 << 20;
+
+  IoUringEngine() = default;
+  // Waits for every request the kernel still holds, then tears the ring down, so buffers handed to
+  // the kernel are not written after the engine is gone.
+  ~IoUringEngine() override;
+  IoUringEngine(const IoUringEngine&) = delete;
+  IoUringEngine& operator=(const IoUringEngine&) = delete;
+
+  std::string_view name() const override { return "io_uring"; }
+  EngineCapabilities capabilities() const override;
+  // Sets up the ring, registers buffers and files (best effort), preallocates the hot-path arrays.
+  // Errors: InvalidArgument (iodepth outside 1..kMaxIodepth, negative batch_submit),
+  // FailedPrecondition (called twice), Unavailable (io_uring_queue_init refused, e.g. ENOSYS or
+  // EPERM from kernel.io_uring_disabled, with the errno text). Registration failures are not
+  // errors: see buffer_registration() and file_registration().
+  absl::Status Init(const EngineOptions& options) override;
+  QueueResult Queue(IoRequest* request) override;
+  // Errors: Internal (io_uring_enter failed other than EAGAIN/EBUSY/EINTR, with the errno text).
+  absl::StatusOr<int> Commit() override;
+  // min_events is capped at the number of requests the kernel holds, so it never waits for requests
+  // that were not submitted. Errors: Internal (waiting failed other than EINTR, with the errno
+  // text).
+  absl::StatusOr<int> GetEvents(int min_events, std::span<IoRequest*> out) override;
+  int inflight() const override { return inflight_; }
+
+  // OK when the buffers were registered (or none were given); else why not (the errno text). Valid
+  // after Init().
+  const absl::Status& buffer_registration() const { return buffer_registration_; }
+  // OK when the files were registered (or none were given); else why not.
+  const absl::Status& file_registration() const { return file_registration_; }
+  bool buffers_registered() const { return registered_buffer_count_ > 0; }
+  bool files_registered() const { return !fixed_file_index_.empty(); }
+
+ private:
+  void PrepareSqe(io_uring_sqe* sqe, IoRequest* request) const;
+  void RegisterBuffers(const std::vector<iovec>& buffers);
+  void RegisterFiles(const std::vector<int>& fds);
+
+  io_uring ring_{};
+  bool ring_ready_ = false;
+  int iodepth_ = 0;
+  int batch_submit_ = 0;
+  int registered_buffer_count_ = 0;
+  std::vector<int>
+      fixed_file_index_;  // fd -> fixed-file index, -1 when not registered; empty: none
+  absl::Status buffer_registration_;
+  absl::Status file_registration_;
+  std::vector<IoRequest*> pending_;  // queued, not submitted, in queue order; pending_count_ valid
+  int pending_count_ = 0;
+  int prepared_ = 0;                 // leading pending_ entries already written to SQEs
+  std::vector<io_uring_cqe*> cqes_;  // peek output, 2 * iodepth entries
+  int in_kernel_ = 0;                // submitted, not yet reaped
+  int inflight_ = 0;                 // pending + in kernel
+};
+
+}  // namespace azbench
+
+#endif  // AZBENCH_AGENT_ENGINES_IO_URING_ENGINE_H_

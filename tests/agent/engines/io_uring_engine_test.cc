@@ -1,0 +1,166 @@
+// io_uring specifics: buffers and files are registered when the kernel allows it, and a
+// registration failure falls back to plain ops (remembered, never an Init error).
+#include "agent/engines/io_uring_engine.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/agent/engines/engine_test_util.h"
+
+namespace azbench {
+namespace {
+
+using engine_test::AlignedBuffers;
+using engine_test::FillPattern;
+using engine_test::FirstPatternMismatch;
+using engine_test::RunToCompletion;
+using engine_test::TempDir;
+
+class IoUringEngineTest : public ::testing::Test {
+ protected:
+  static constexpr int kBlocks = 8;
+
+  void SetUp() override {
+    dir_ = std::make_unique<TempDir>(engine_test::kLocalDiskBase);
+    ASSERT_FALSE(dir_->path().empty());
+    fd_ = open((dir_->path() + "/data").c_str(), O_RDWR | O_CREAT | O_DIRECT, 0600);
+    ASSERT_GE(fd_, 0) << strerror(errno);
+    buffers_ = std::make_unique<AlignedBuffers>(kBlocks, 4096);
+    ASSERT_TRUE(buffers_->ok());
+  }
+  void TearDown() override {
+    engine_.reset();
+    if (fd_ >= 0) close(fd_);
+    buffers_.reset();
+    dir_.reset();
+  }
+
+  void Init(std::vector<iovec> buffers, std::vector<int> fds) {
+    engine_ = std::make_unique<IoUringEngine>();
+    EngineOptions options;
+    options.iodepth = kBlocks;
+    options.buffers = std::move(buffers);
+    options.fds = std::move(fds);
+    const absl::Status s = engine_->Init(options);
+    ASSERT_TRUE(s.ok()) << s;
+  }
+
+  // Writes then reads kBlocks blocks through the engine (buffer_index set) and checks the data.
+  void ExpectRoundTrip() {
+    std::vector<IoRequest> writes(kBlocks);
+    for (int i = 0; i < kBlocks; ++i) {
+      FillPattern(buffers_->at(i), i * 4096, 4096);
+      writes[i] = IoRequest{.op = OpKind::kWrite,
+                            .fd = fd_,
+                            .buffer = buffers_->at(i),
+                            .length_bytes = 4096,
+                            .offset_bytes = i * 4096u,
+                            .buffer_index = i};
+    }
+    ASSERT_TRUE(RunToCompletion(*engine_, writes).ok());
+    std::vector<IoRequest> reads = writes;
+    for (int i = 0; i < kBlocks; ++i) {
+      std::memset(buffers_->at(i), 0, 4096);
+      reads[i].op = OpKind::kRead;
+    }
+    ASSERT_TRUE(RunToCompletion(*engine_, reads).ok());
+    for (int i = 0; i < kBlocks; ++i) {
+      EXPECT_EQ(writes[i].result, 4096);
+      EXPECT_EQ(reads[i].result, 4096);
+      EXPECT_EQ(FirstPatternMismatch(buffers_->at(i), i * 4096, 4096), -1) << "block " << i;
+    }
+  }
+
+  std::unique_ptr<TempDir> dir_;
+  int fd_ = -1;
+  std::unique_ptr<AlignedBuffers> buffers_;
+  std::unique_ptr<IoUringEngine> engine_;
+};
+
+TEST_F(IoUringEngineTest, RegistersBuffersAndFilesWhenTheKernelAllows) {
+  // Eight 4 KiB buffers fit the default 8 MiB memlock limit even without CAP_IPC_LOCK.
+  ASSERT_NO_FATAL_FAILURE(Init(buffers_->iovecs(), {fd_}));
+  EXPECT_TRUE(engine_->buffer_registration().ok()) << engine_->buffer_registration();
+  EXPECT_TRUE(engine_->file_registration().ok()) << engine_->file_registration();
+  EXPECT_TRUE(engine_->buffers_registered());
+  EXPECT_TRUE(engine_->files_registered());
+  ExpectRoundTrip();
+}
+
+TEST_F(IoUringEngineTest, NothingToRegisterIsNotAnError) {
+  ASSERT_NO_FATAL_FAILURE(Init({}, {}));
+  EXPECT_TRUE(engine_->buffer_registration().ok());
+  EXPECT_TRUE(engine_->file_registration().ok());
+  EXPECT_FALSE(engine_->buffers_registered());
+  EXPECT_FALSE(engine_->files_registered());
+  ExpectRoundTrip();  // buffer_index set, but no registered buffers: plain reads and writes
+}
+
+TEST_F(IoUringEngineTest, FailedBufferRegistrationFallsBackToPlainReadsAndWrites) {
+  std::vector<iovec> buffers = buffers_->iovecs();
+  buffers.push_back(iovec{reinterpret_cast<void*>(0x1000), 4096});  // unmapped: pinning fails
+  ASSERT_NO_FATAL_FAILURE(Init(buffers, {fd_}));
+  EXPECT_FALSE(engine_->buffers_registered());
+  EXPECT_FALSE(engine_->buffer_registration().ok());
+  EXPECT_NE(engine_->buffer_registration().message().find("io_uring_register_buffers"),
+            std::string::npos)
+      << engine_->buffer_registration();
+  EXPECT_TRUE(engine_->files_registered());
+  ExpectRoundTrip();
+}
+
+TEST_F(IoUringEngineTest, FailedFileRegistrationFallsBackToPlainFds) {
+  const int closed_fd = open("/dev/null", O_RDONLY);
+  ASSERT_GE(closed_fd, 0);
+  close(closed_fd);
+  ASSERT_NO_FATAL_FAILURE(Init(buffers_->iovecs(), {fd_, closed_fd}));
+  EXPECT_FALSE(engine_->files_registered());
+  EXPECT_FALSE(engine_->file_registration().ok());
+  EXPECT_TRUE(engine_->buffers_registered());
+  ExpectRoundTrip();
+}
+
+TEST_F(IoUringEngineTest, NegativeFdsAreNotRegistered) {
+  ASSERT_NO_FATAL_FAILURE(Init(buffers_->iovecs(), {fd_, -1}));
+  EXPECT_FALSE(engine_->files_registered());
+  EXPECT_EQ(engine_->file_registration().code(), absl::StatusCode::kInvalidArgument);
+  ExpectRoundTrip();
+}
+
+TEST_F(IoUringEngineTest, AnFdNotRegisteredStillWorksNextToRegisteredOnes) {
+  const int other_fd = open((dir_->path() + "/other").c_str(), O_RDWR | O_CREAT, 0600);
+  ASSERT_GE(other_fd, 0);
+  ASSERT_NO_FATAL_FAILURE(Init(buffers_->iovecs(), {fd_}));
+  FillPattern(buffers_->at(0), 0, 4096);
+  std::vector<IoRequest> requests = {
+      {.op = OpKind::kWrite, .fd = other_fd, .buffer = buffers_->at(0), .length_bytes = 4096},
+      {.op = OpKind::kFsync, .fd = other_fd},
+  };
+  ASSERT_TRUE(RunToCompletion(*engine_, requests).ok());
+  EXPECT_EQ(requests[0].result, 4096);
+  EXPECT_EQ(requests[1].result, 0);
+  engine_.reset();
+  close(other_fd);
+}
+
+TEST_F(IoUringEngineTest, DeclaresAsyncWithDepthUpTo4096) {
+  IoUringEngine engine;
+  const EngineCapabilities caps = engine.capabilities();
+  EXPECT_TRUE(caps.is_async);
+  EXPECT_TRUE(caps.does_io);
+  EXPECT_TRUE(caps.supports_direct);
+  EXPECT_FALSE(caps.needs_aligned_buffers);
+  EXPECT_EQ(caps.max_iodepth, 4096);
+  EXPECT_EQ(engine.name(), "io_uring");
+  EngineOptions options;
+  options.iodepth = 4096;
+  EXPECT_TRUE(engine.Init(options).ok());
+}
+
+}  // namespace
+}  // namespace azbench
