@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "agent/one_shot.h"
+#include "agent/serve.h"
 
 namespace {
 
@@ -13,6 +14,8 @@ constexpr char kUsage[] =
     "commands:\n"
     "  run JOBFILE | run --name=NAME --rw=... [fio options]   run jobs once, print results\n"
     "      --output-format=normal|json  --output=FILE  --interval=1s  --unlink\n"
+    "  serve [--config FILE] [--listen HOST:PORT] [--port-file F] [--agent-id ID] [--az AZ]\n"
+    "                                                       run the gRPC agent\n"
     "  version                                              print the version\n";
 
 }  // namespace
@@ -26,6 +29,7 @@ int main(int argc, char** argv) {
   const std::string command = args[0];
   args.erase(args.begin());
   if (command == "run") return azbench::RunOneShotCommand(args);
+  if (command == "serve") return azbench::RunServeCommand(args);
   if (command == "version" || command == "--version") {
     std::cout << "azbench-agent 0.1.0\n";
     return 0;

@@ -8,7 +8,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "agent/workloads/block_io.h"
+#include "agent/runner.h"
 #include "common/clock.h"
 #include "common/result_json.h"
 #include "common/result_text.h"
@@ -68,46 +68,51 @@ absl::StatusOr<OneShotOptions> ParseOneShotArgs(const std::vector<std::string>& 
   return options;
 }
 
+namespace {
+
+// Collects results; the one-shot command has no live consumer of intervals.
+class CollectingSink final : public RunEventSink {
+ public:
+  bool OnStarted(int64_t) override { return true; }
+  bool OnProgress(int64_t, uint64_t, uint64_t, int) override { return true; }
+  bool OnInterval(const std::string&, int, const IntervalStats&) override { return true; }
+  bool OnResult(const JobResult& result) override {
+    results.push_back(result.Clone());
+    return true;
+  }
+  bool OnFinished(int64_t, bool) override { return true; }
+  std::vector<JobResult> results;
+};
+
+}  // namespace
+
 absl::StatusOr<std::vector<JobResult>> RunJobs(const std::vector<FioJob>& jobs,
                                                const std::atomic<bool>* cancel,
                                                uint64_t interval_ns, bool remove_files) {
-  std::vector<JobResult> results;
-  size_t begin = 0;
-  while (begin < jobs.size()) {
-    if (cancel != nullptr && cancel->load()) break;
-    // A phase: this job and every following job up to the next stonewall.
-    size_t end = begin + 1;
-    while (end < jobs.size() && !jobs[end].spec.stonewall) ++end;
-    std::vector<std::unique_ptr<BlockIoJob>> prepared;
-    for (size_t i = begin; i < end; ++i) {
-      absl::StatusOr<std::unique_ptr<BlockIoJob>> job =
-          BlockIoJob::Prepare(jobs[i].spec, jobs[i].group_id);
-      if (!job.ok()) {
-        for (auto& p : prepared) (void)p->RemoveCreatedFiles();
-        return absl::Status(job.status().code(), absl::StrCat("job '", jobs[i].spec.name,
-                                                              "': ", job.status().message()));
+  Runner runner;
+  std::vector<std::pair<JobSpec, int>> specs;
+  for (const FioJob& job : jobs) specs.emplace_back(job.spec, job.group_id);
+  const std::string run_id = "one-shot";
+  RETURN_IF_ERROR(runner.PrepareSpecs(run_id, specs, interval_ns).status());
+  // Forward the caller's cancel flag (signal handler) to the runner.
+  std::atomic<bool> done{false};
+  std::thread forwarder([&] {
+    while (!done.load()) {
+      if (cancel != nullptr && cancel->load()) {
+        runner.Cancel(run_id);
+        break;
       }
-      prepared.push_back(std::move(*job));
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    RunControl control;
-    control.start_monotonic_ns = MonotonicNanos() + kStartDelayNs;
-    control.cancel = cancel;
-    control.interval_ns = interval_ns;
-    std::vector<absl::StatusOr<JobResult>> phase;
-    for (size_t i = 0; i < prepared.size(); ++i) phase.emplace_back(absl::UnknownError("not run"));
-    std::vector<std::thread> threads;
-    for (size_t i = 0; i < prepared.size(); ++i) {
-      threads.emplace_back([&, i] { phase[i] = prepared[i]->Run(control); });
-    }
-    for (auto& t : threads) t.join();
-    for (size_t i = 0; i < prepared.size(); ++i) {
-      if (remove_files) (void)prepared[i]->RemoveCreatedFiles();
-      if (!phase[i].ok()) return phase[i].status();
-      results.push_back(std::move(*phase[i]));
-    }
-    begin = end;
-  }
-  return results;
+  });
+  CollectingSink sink;
+  absl::Status status = runner.Run(run_id, RealtimeNanos() + kStartDelayNs, sink);
+  done.store(true);
+  forwarder.join();
+  RETURN_IF_ERROR(status);
+  absl::StatusOr<int> removed = runner.Cleanup(run_id, remove_files);
+  if (!removed.ok()) return removed.status();
+  return std::move(sink.results);
 }
 
 int RunOneShotCommand(const std::vector<std::string>& args) {

@@ -51,8 +51,11 @@ struct Scenario {
   // The matrix values of this cell, in the campaign's axis order ("iodepth" -> "16", "nodes" ->
   // "2").
   std::vector<std::pair<std::string, std::string>> parameters;
-  int repeat = 1;  // 1-based
+  int repeat = 1;  // 1-based; 0 for a warmup run
   int repeats = 1;
+  // A discarded run before the measured repeats of its cell (campaign `warmup`): it runs like
+  // the others, but its results are no part of any figure.
+  bool warmup = false;
   std::vector<std::string> agent_ids;  // the agents that run it
   std::vector<ScenarioJob> jobs;       // the same jobs on every chosen agent
   // Seconds to wait before the scenario (campaign cooldown) and warmup run to discard before it.

@@ -1,0 +1,105 @@
+// The agent's job lifecycle, free of gRPC types: prepare (validate, lay out files), run at an
+// instant (phases separated by stonewall), stream events to a sink, cancel, clean up. agent/service
+// adapts it to the wire; the one-shot command uses it directly.
+//
+//   Runner runner(config);
+//   RETURN_IF_ERROR(runner.Prepare("run-1", jobs, /*interval_ns=*/1'000'000'000).status());
+//   RETURN_IF_ERROR(runner.Run("run-1", /*start_at_realtime_ns=*/0, sink));
+#ifndef AZBENCH_AGENT_RUNNER_H_
+#define AZBENCH_AGENT_RUNNER_H_
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "agent/workloads/block_io.h"
+#include "common/job_result.h"
+#include "common/job_spec.h"
+
+namespace azbench {
+
+struct JobRequest {
+  std::string name;
+  std::string workload = "block_io";
+  std::vector<std::pair<std::string, std::string>> options;  // fio names and values
+  int group_id = 0;
+  bool stonewall = false;  // filled from the options when parsed
+};
+
+// Receives a run's events. Called from several threads, never concurrently (the runner serialises).
+// A method returning false means the receiver is gone (the lease broke): the runner cancels the
+// run.
+class RunEventSink {
+ public:
+  virtual ~RunEventSink() = default;
+  virtual bool OnStarted(int64_t start_realtime_ns) = 0;
+  virtual bool OnProgress(int64_t now_realtime_ns, uint64_t ops, uint64_t bytes,
+                          int jobs_running) = 0;
+  virtual bool OnInterval(const std::string& job_name, int clone,
+                          const IntervalStats& interval) = 0;
+  virtual bool OnResult(const JobResult& result) = 0;
+  virtual bool OnFinished(int64_t end_realtime_ns, bool cancelled) = 0;
+  // Polled about every progress interval; false ends the run as a broken lease.
+  virtual bool Alive() { return true; }
+};
+
+struct RunnerConfig {
+  uint64_t progress_interval_ns = 250'000'000;
+  // Runs held at once (prepared, running or awaiting Cleanup); Prepare beyond it is refused.
+  uint64_t max_concurrent_runs = 4;
+};
+
+struct PrepareOutcome {
+  std::vector<std::string> warnings;
+  std::vector<LaidOutFile> files;
+};
+
+class Runner {
+ public:
+  explicit Runner(RunnerConfig config = {});
+  ~Runner();  // cancels running runs and removes the files of every run it still knows
+
+  // Parses every job's options (errors name the job and the option), lays out the files.
+  // Errors: InvalidArgument / NotFound (bad or unknown option), AlreadyExists (run id in use),
+  // ResourceExhausted (too many runs, or ENOSPC), and the BlockIoJob::Prepare errors. On error
+  // nothing of this run is left behind.
+  absl::StatusOr<PrepareOutcome> Prepare(const std::string& run_id,
+                                         const std::vector<JobRequest>& jobs, uint64_t interval_ns);
+
+  // The same with jobs already parsed (the one-shot command's fio job files).
+  absl::StatusOr<PrepareOutcome> PrepareSpecs(const std::string& run_id,
+                                              const std::vector<std::pair<JobSpec, int>>& specs,
+                                              uint64_t interval_ns);
+
+  // Runs the prepared run: waits until `start_at_realtime_ns` (0 = now), runs phase after phase,
+  // sends events to `sink`, returns when every job has ended. If the sink breaks (lease lost) the
+  // run is cancelled and its created files are removed before returning Cancelled. Errors: NotFound
+  // (unknown run), FailedPrecondition (already run), Cancelled (lease lost).
+  absl::Status Run(const std::string& run_id, int64_t start_at_realtime_ns, RunEventSink& sink);
+
+  // Asks a running run to stop; its result covers what was done. Returns whether it was running.
+  bool Cancel(const std::string& run_id);
+
+  // Forgets the run; with remove_files, removes the files its Prepare created. NotFound if unknown;
+  // FailedPrecondition while it runs.
+  absl::StatusOr<int> Cleanup(const std::string& run_id, bool remove_files);
+
+  // Cancels everything (SIGTERM).
+  void CancelAll();
+
+ private:
+  struct PreparedRun;
+  absl::Mutex mu_;
+  std::map<std::string, std::shared_ptr<PreparedRun>> runs_ ABSL_GUARDED_BY(mu_);
+  RunnerConfig config_;
+};
+
+}  // namespace azbench
+
+#endif  // AZBENCH_AGENT_RUNNER_H_

@@ -1,0 +1,209 @@
+#include "agent/serve.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <thread>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
+#include "grpcpp/grpcpp.h"
+#include "spdlog/spdlog.h"
+#include "yaml-cpp/yaml.h"
+
+namespace azbench {
+
+namespace {
+
+std::string Hostname() {
+  char buf[256] = {};
+  gethostname(buf, sizeof(buf) - 1);
+  return buf;
+}
+
+absl::Status WritePortFile(const std::string& path, int port) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    out << port << "\n";
+    if (!out) return absl::InternalError(absl::StrCat("cannot write port file '", tmp, "'"));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    return absl::InternalError(absl::StrCat("cannot rename '", tmp, "' to '", path, "'"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
+  ServeConfig config;
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    return absl::NotFoundError(absl::StrCat("cannot read config '", path, "'"));
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ":", e.mark.line + 1, ":", e.mark.column + 1, ": ", e.msg));
+  }
+  if (!root.IsMap()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": expected a mapping of settings"));
+  }
+  static const std::set<std::string> kKeys = {"listen",
+                                              "agent_id",
+                                              "region",
+                                              "availability_zone",
+                                              "availability_zone_id",
+                                              "instance_type",
+                                              "log_level",
+                                              "max_concurrent_runs"};
+  for (const auto& kv : root) {
+    const std::string key = kv.first.as<std::string>();
+    const YAML::Mark mark = kv.first.Mark();
+    if (kKeys.count(key) == 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ":", mark.line + 1, ":", mark.column + 1, ": unknown key '", key,
+          "' (allowed: listen, agent_id, region, availability_zone, availability_zone_id, "
+          "instance_type, log_level, max_concurrent_runs)"));
+    }
+    if (!kv.second.IsScalar()) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ":", mark.line + 1, ":", mark.column + 1,
+                                                     ": '", key, "' must be a single value"));
+    }
+    const std::string value = kv.second.as<std::string>();
+    if (key == "listen") config.listen = value;
+    if (key == "agent_id") config.identity.agent_id = value;
+    if (key == "region") config.identity.region = value;
+    if (key == "availability_zone") {
+      config.identity.availability_zone = value;
+      config.identity.az_source = "config";
+    }
+    if (key == "availability_zone_id") config.identity.availability_zone_id = value;
+    if (key == "instance_type") config.identity.instance_type = value;
+    if (key == "log_level") config.log_level = value;
+    if (key == "max_concurrent_runs") {
+      char* end = nullptr;
+      const long n = std::strtol(value.c_str(), &end, 10);
+      if (*end != '\0' || n < 1 || n > 64) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            path, ":", mark.line + 1, ": max_concurrent_runs must be 1..64, got '", value, "'"));
+      }
+      config.max_concurrent_runs = static_cast<int>(n);
+    }
+  }
+  return config;
+}
+
+absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args) {
+  ServeConfig config;
+  // --config first, so flags override it wherever they appear.
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--config" && i + 1 < args.size()) {
+      ASSIGN_OR_RETURN(config, LoadServeConfig(args[i + 1]));
+    } else if (absl::StartsWith(args[i], "--config=")) {
+      ASSIGN_OR_RETURN(config, LoadServeConfig(args[i].substr(9)));
+    }
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string flag = args[i], value;
+    const size_t eq = flag.find('=');
+    if (eq != std::string::npos) {
+      value = flag.substr(eq + 1);
+      flag = flag.substr(0, eq);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("flag '", flag, "' needs a value"));
+    }
+    if (flag == "--config") continue;
+    if (flag == "--listen") {
+      config.listen = value;
+    } else if (flag == "--port-file") {
+      config.port_file = value;
+    } else if (flag == "--agent-id") {
+      config.identity.agent_id = value;
+    } else if (flag == "--az") {
+      config.identity.availability_zone = value;
+      config.identity.az_source = "config";
+    } else if (flag == "--az-id") {
+      config.identity.availability_zone_id = value;
+    } else if (flag == "--region") {
+      config.identity.region = value;
+    } else if (flag == "--log-level") {
+      config.log_level = value;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown flag '", flag,
+          "' (allowed: --config, --listen, --port-file, --agent-id, --az, --az-id, --region, "
+          "--log-level)"));
+    }
+  }
+  if (config.identity.hostname.empty()) config.identity.hostname = Hostname();
+  if (config.identity.agent_id.empty()) config.identity.agent_id = config.identity.hostname;
+  return config;
+}
+
+int RunServeCommand(const std::vector<std::string>& args) {
+  absl::StatusOr<ServeConfig> config = ParseServeArgs(args);
+  if (!config.ok()) {
+    std::cerr << "azbench-agent serve: " << config.status().message() << "\n";
+    return 2;
+  }
+  spdlog::set_level(spdlog::level::from_str(config->log_level));
+  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ [agent " + config->identity.agent_id + "] %v");
+
+  // Block the stop signals in every thread; one thread waits for them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  RunnerConfig runner_config;
+  runner_config.max_concurrent_runs = static_cast<uint64_t>(config->max_concurrent_runs);
+  Runner runner(runner_config);
+  AgentService service(runner, config->identity);
+  grpc::ServerBuilder builder;
+  int port = 0;
+  // TLS and authentication come with the security work; until then the agent speaks plaintext.
+  builder.AddListeningPort(config->listen, grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  builder.SetMaxReceiveMessageSize(64 << 20);
+  builder.SetMaxSendMessageSize(64 << 20);
+  // Keepalive both ways: the coordinator pings every 5 s; the agent pings too, so a coordinator
+  // that vanished without closing its socket breaks the lease within ~10 s.
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS, 5000);
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 5000);
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+  builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 1000);
+  builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, 0);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (server == nullptr || port == 0) {
+    spdlog::error("cannot listen on {}", config->listen);
+    std::cerr << "azbench-agent serve: cannot listen on '" << config->listen << "'\n";
+    return 1;
+  }
+  spdlog::info("listening on {} (port {})", config->listen, port);
+  if (!config->port_file.empty()) {
+    if (absl::Status s = WritePortFile(config->port_file, port); !s.ok()) {
+      spdlog::error("{}", std::string(s.message()));
+      server->Shutdown();
+      return 1;
+    }
+  }
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  spdlog::info("signal {}: cancelling runs and stopping", signal_number);
+  runner.CancelAll();
+  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(10));
+  server->Wait();
+  return 0;
+}
+
+}  // namespace azbench

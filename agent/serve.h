@@ -1,0 +1,40 @@
+// `azbench-agent serve`: the long-running gRPC agent.
+//
+//   azbench-agent serve --config /etc/azbench/agent.yaml
+//   azbench-agent serve --listen 127.0.0.1:0 --port-file /tmp/a1.port --agent-id a1 --az local-a
+//
+// Flags override the config file. SIGTERM/SIGINT cancel running jobs, remove the files of every run
+// the agent still holds, and stop the server.
+#ifndef AZBENCH_AGENT_SERVE_H_
+#define AZBENCH_AGENT_SERVE_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "agent/service.h"
+
+namespace azbench {
+
+struct ServeConfig {
+  std::string listen = "0.0.0.0:7480";
+  std::string port_file;  // when set, the bound port is written there once listening
+  AgentIdentity identity;
+  std::string log_level = "info";
+  int max_concurrent_runs = 4;
+};
+
+// Reads the YAML config (keys: listen, agent_id, region, availability_zone, availability_zone_id,
+// instance_type, log_level, max_concurrent_runs). Errors: InvalidArgument naming file:line and the
+// key.
+absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path);
+
+// Parses the serve arguments (after "serve"), loading --config first when given.
+absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args);
+
+// Runs the server until SIGTERM/SIGINT. Returns the process exit code.
+int RunServeCommand(const std::vector<std::string>& args);
+
+}  // namespace azbench
+
+#endif  // AZBENCH_AGENT_SERVE_H_

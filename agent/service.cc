@@ -1,0 +1,184 @@
+#include "agent/service.h"
+
+#include <unistd.h>
+
+#include "absl/strings/str_cat.h"
+#include "agent/mounts.h"
+#include "common/clock.h"
+#include "common/proto_convert.h"
+#include "common/version.h"
+#include "spdlog/spdlog.h"
+
+namespace azbench {
+
+grpc::Status ToGrpcStatus(const absl::Status& status) {
+  if (status.ok()) return grpc::Status::OK;
+  // absl and gRPC share the canonical code numbering.
+  return grpc::Status(static_cast<grpc::StatusCode>(status.code()), std::string(status.message()));
+}
+
+AgentService::AgentService(Runner& runner, AgentIdentity identity)
+    : runner_(runner), identity_(std::move(identity)) {}
+
+grpc::Status AgentService::Hello(grpc::ServerContext*, const v1::HelloRequest* request,
+                                 v1::HelloResponse* response) {
+  response->set_agent_realtime_ns(RealtimeNanos());
+  response->set_protocol_version(kProtocolVersion);
+  response->set_agent_version(kAzbenchVersion);
+  response->set_agent_id(identity_.agent_id);
+  if (request->protocol_version() != kProtocolVersion) {
+    return grpc::Status(
+        grpc::StatusCode::FAILED_PRECONDITION,
+        absl::StrCat("protocol version mismatch: coordinator speaks ", request->protocol_version(),
+                     " (azbench ", request->coordinator_version(), "), agent speaks ",
+                     kProtocolVersion, " (azbench ", kAzbenchVersion, ")"));
+  }
+  for (const char* cap :
+       {"engine:psync", "engine:libaio", "engine:io_uring", "engine:null", "workload:block_io"}) {
+    response->add_capabilities(cap);
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status AgentService::Describe(grpc::ServerContext*, const v1::DescribeRequest* request,
+                                    v1::DescribeResponse* response) {
+  v1::Identity* id = response->mutable_identity();
+  id->set_agent_id(identity_.agent_id);
+  id->set_hostname(identity_.hostname);
+  id->set_region(identity_.region);
+  id->set_availability_zone(identity_.availability_zone);
+  id->set_availability_zone_id(identity_.availability_zone_id);
+  id->set_instance_type(identity_.instance_type);
+  id->set_az_source(identity_.az_source);
+  absl::StatusOr<std::vector<MountEntry>> mounts = ReadMounts();
+  if (mounts.ok()) {
+    for (const std::string& path : request->target_paths()) {
+      std::optional<MountEntry> m = FindMountFor(*mounts, path);
+      if (!m) continue;
+      v1::MountInfo* info = response->add_mounts();
+      info->set_target_path(path);
+      info->set_mount_point(m->mount_point);
+      info->set_fstype(m->fstype);
+      info->set_source(m->source);
+      info->set_server(m->server);
+      info->set_export_path(m->export_path);
+      for (const auto& [k, v] : m->options) (*info->mutable_options())[k] = v;
+    }
+  } else {
+    spdlog::warn("describe: {}", std::string(mounts.status().message()));
+  }
+  response->set_agent_realtime_ns(RealtimeNanos());
+  return grpc::Status::OK;
+}
+
+grpc::Status AgentService::Prepare(grpc::ServerContext*, const v1::PrepareRequest* request,
+                                   v1::PrepareResponse* response) {
+  std::vector<JobRequest> jobs;
+  for (const v1::JobSpec& spec : request->jobs()) {
+    JobRequest job;
+    job.name = spec.name();
+    job.workload = spec.workload().empty() ? "block_io" : spec.workload();
+    job.group_id = spec.group_id();
+    for (const auto& opt : spec.options()) job.options.emplace_back(opt.key(), opt.value());
+    jobs.push_back(std::move(job));
+  }
+  const uint64_t interval_ns =
+      (request->interval_ms() == 0 ? 1000 : request->interval_ms()) * 1'000'000ULL;
+  absl::StatusOr<PrepareOutcome> outcome = runner_.Prepare(request->run_id(), jobs, interval_ns);
+  if (!outcome.ok()) {
+    spdlog::warn("prepare {}: {}", request->run_id(), std::string(outcome.status().message()));
+    return ToGrpcStatus(outcome.status());
+  }
+  for (const auto& w : outcome->warnings) response->add_warnings(w);
+  for (const auto& f : outcome->files) {
+    v1::PreparedFile* file = response->add_files();
+    file->set_path(f.path);
+    file->set_created(f.created);
+  }
+  spdlog::info("prepared run {} ({} jobs)", request->run_id(), jobs.size());
+  return grpc::Status::OK;
+}
+
+namespace {
+
+// Writes run events to the gRPC stream. A failed Write or a cancelled context means the coordinator
+// is gone: the lease is broken.
+class StreamSink final : public RunEventSink {
+ public:
+  StreamSink(grpc::ServerContext* context, grpc::ServerWriter<v1::RunEvent>* writer)
+      : context_(context), writer_(writer) {}
+
+  bool OnStarted(int64_t start_realtime_ns) override {
+    v1::RunEvent event;
+    event.mutable_started()->set_start_realtime_ns(start_realtime_ns);
+    return Write(event);
+  }
+  bool OnProgress(int64_t now, uint64_t ops, uint64_t bytes, int jobs_running) override {
+    v1::RunEvent event;
+    v1::Progress* p = event.mutable_progress();
+    p->set_agent_realtime_ns(now);
+    p->set_ops(ops);
+    p->set_bytes(bytes);
+    p->set_jobs_running(jobs_running);
+    return Write(event);
+  }
+  bool OnInterval(const std::string& job, int clone, const IntervalStats& interval) override {
+    v1::RunEvent event;
+    v1::IntervalEvent* e = event.mutable_interval();
+    e->set_job_name(job);
+    e->set_clone(clone);
+    IntervalToProto(interval, e->mutable_interval());
+    return Write(event);
+  }
+  bool OnResult(const JobResult& result) override {
+    v1::RunEvent event;
+    JobResultToProto(result, event.mutable_result());
+    return Write(event);
+  }
+  bool OnFinished(int64_t end_realtime_ns, bool cancelled) override {
+    v1::RunEvent event;
+    event.mutable_finished()->set_end_realtime_ns(end_realtime_ns);
+    event.mutable_finished()->set_cancelled(cancelled);
+    return Write(event);
+  }
+  bool Alive() override { return !context_->IsCancelled(); }
+
+ private:
+  bool Write(const v1::RunEvent& event) {
+    if (context_->IsCancelled()) return false;
+    return writer_->Write(event);
+  }
+  grpc::ServerContext* context_;
+  grpc::ServerWriter<v1::RunEvent>* writer_;
+};
+
+}  // namespace
+
+grpc::Status AgentService::Run(grpc::ServerContext* context, const v1::RunRequest* request,
+                               grpc::ServerWriter<v1::RunEvent>* writer) {
+  StreamSink sink(context, writer);
+  spdlog::info("run {} starting", request->run_id());
+  absl::Status status = runner_.Run(request->run_id(), request->start_at_agent_realtime_ns(), sink);
+  if (!status.ok()) {
+    spdlog::warn("run {}: {}", request->run_id(), std::string(status.message()));
+  } else {
+    spdlog::info("run {} finished", request->run_id());
+  }
+  return ToGrpcStatus(status);
+}
+
+grpc::Status AgentService::Cancel(grpc::ServerContext*, const v1::CancelRequest* request,
+                                  v1::CancelResponse* response) {
+  response->set_was_running(runner_.Cancel(request->run_id()));
+  return grpc::Status::OK;
+}
+
+grpc::Status AgentService::Cleanup(grpc::ServerContext*, const v1::CleanupRequest* request,
+                                   v1::CleanupResponse* response) {
+  absl::StatusOr<int> removed = runner_.Cleanup(request->run_id(), request->remove_files());
+  if (!removed.ok()) return ToGrpcStatus(removed.status());
+  response->set_files_removed(static_cast<uint32_t>(*removed));
+  return grpc::Status::OK;
+}
+
+}  // namespace azbench

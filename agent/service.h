@@ -1,0 +1,51 @@
+// The gRPC adapter of the agent: converts azbench.v1 messages to domain types and delegates to
+// Runner (jobs) and the identity provider. No business logic lives here.
+#ifndef AZBENCH_AGENT_SERVICE_H_
+#define AZBENCH_AGENT_SERVICE_H_
+
+#include <memory>
+#include <string>
+
+#include "agent/runner.h"
+#include "azbench/v1/agent.grpc.pb.h"
+
+namespace azbench {
+
+struct AgentIdentity {
+  std::string agent_id;
+  std::string hostname;
+  std::string region;
+  std::string availability_zone;
+  std::string availability_zone_id;
+  std::string instance_type;
+  std::string az_source = "none";  // "config", "imds", "none"
+};
+
+class AgentService final : public v1::Agent::Service {
+ public:
+  AgentService(Runner& runner, AgentIdentity identity);
+
+  grpc::Status Hello(grpc::ServerContext* context, const v1::HelloRequest* request,
+                     v1::HelloResponse* response) override;
+  grpc::Status Describe(grpc::ServerContext* context, const v1::DescribeRequest* request,
+                        v1::DescribeResponse* response) override;
+  grpc::Status Prepare(grpc::ServerContext* context, const v1::PrepareRequest* request,
+                       v1::PrepareResponse* response) override;
+  grpc::Status Run(grpc::ServerContext* context, const v1::RunRequest* request,
+                   grpc::ServerWriter<v1::RunEvent>* writer) override;
+  grpc::Status Cancel(grpc::ServerContext* context, const v1::CancelRequest* request,
+                      v1::CancelResponse* response) override;
+  grpc::Status Cleanup(grpc::ServerContext* context, const v1::CleanupRequest* request,
+                       v1::CleanupResponse* response) override;
+
+ private:
+  Runner& runner_;
+  AgentIdentity identity_;
+};
+
+// The one place where absl::Status becomes grpc::Status (and back, for the coordinator).
+grpc::Status ToGrpcStatus(const absl::Status& status);
+
+}  // namespace azbench
+
+#endif  // AZBENCH_AGENT_SERVICE_H_

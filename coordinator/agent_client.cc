@@ -1,0 +1,115 @@
+#include "coordinator/agent_client.h"
+
+#include <chrono>
+
+#include "absl/strings/str_cat.h"
+#include "grpcpp/grpcpp.h"
+
+namespace azbench {
+
+namespace {
+
+absl::Status FromGrpc(const grpc::Status& status, const std::string& address, const char* rpc) {
+  if (status.ok()) return absl::OkStatus();
+  return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
+                      absl::StrCat("agent ", address, " ", rpc, ": ", status.error_message()));
+}
+
+void SetDeadline(grpc::ClientContext& context, absl::Duration timeout) {
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::milliseconds(absl::ToInt64Milliseconds(timeout)));
+}
+
+class GrpcAgentClient final : public AgentClient {
+ public:
+  GrpcAgentClient(std::string address, std::shared_ptr<grpc::Channel> channel)
+      : address_(std::move(address)), stub_(v1::Agent::NewStub(channel)) {}
+
+  const std::string& address() const override { return address_; }
+
+  absl::StatusOr<v1::HelloResponse> Hello(const v1::HelloRequest& request,
+                                          absl::Duration timeout) override {
+    grpc::ClientContext context;
+    SetDeadline(context, timeout);
+    context.set_wait_for_ready(false);
+    v1::HelloResponse response;
+    grpc::Status s = stub_->Hello(&context, request, &response);
+    if (!s.ok()) return FromGrpc(s, address_, "Hello");
+    return response;
+  }
+
+  absl::StatusOr<v1::DescribeResponse> Describe(const v1::DescribeRequest& request,
+                                                absl::Duration timeout) override {
+    grpc::ClientContext context;
+    SetDeadline(context, timeout);
+    v1::DescribeResponse response;
+    grpc::Status s = stub_->Describe(&context, request, &response);
+    if (!s.ok()) return FromGrpc(s, address_, "Describe");
+    return response;
+  }
+
+  absl::StatusOr<v1::PrepareResponse> Prepare(const v1::PrepareRequest& request,
+                                              absl::Duration timeout) override {
+    grpc::ClientContext context;
+    SetDeadline(context, timeout);
+    v1::PrepareResponse response;
+    grpc::Status s = stub_->Prepare(&context, request, &response);
+    if (!s.ok()) return FromGrpc(s, address_, "Prepare");
+    return response;
+  }
+
+  absl::Status Run(const v1::RunRequest& request,
+                   const std::function<bool(const v1::RunEvent&)>& on_event) override {
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<v1::RunEvent>> reader = stub_->Run(&context, request);
+    v1::RunEvent event;
+    while (reader->Read(&event)) {
+      if (!on_event(event)) {
+        context.TryCancel();
+        break;
+      }
+    }
+    return FromGrpc(reader->Finish(), address_, "Run");
+  }
+
+  absl::Status Cancel(const std::string& run_id, absl::Duration timeout) override {
+    grpc::ClientContext context;
+    SetDeadline(context, timeout);
+    v1::CancelRequest request;
+    request.set_run_id(run_id);
+    v1::CancelResponse response;
+    return FromGrpc(stub_->Cancel(&context, request, &response), address_, "Cancel");
+  }
+
+  absl::StatusOr<v1::CleanupResponse> Cleanup(const v1::CleanupRequest& request,
+                                              absl::Duration timeout) override {
+    grpc::ClientContext context;
+    SetDeadline(context, timeout);
+    v1::CleanupResponse response;
+    grpc::Status s = stub_->Cleanup(&context, request, &response);
+    if (!s.ok()) return FromGrpc(s, address_, "Cleanup");
+    return response;
+  }
+
+ private:
+  std::string address_;
+  std::unique_ptr<v1::Agent::Stub> stub_;
+};
+
+}  // namespace
+
+std::unique_ptr<AgentClient> MakeGrpcAgentClient(const std::string& address) {
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(64 << 20);
+  args.SetMaxSendMessageSize(64 << 20);
+  // Keepalive: a silent (dead, partitioned or stopped) agent is detected within ~ 10 s.
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 5000);
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 5000);
+  args.SetInt(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+  args.SetInt(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
+  // TLS and authentication come with the security work; until then the channel is plaintext.
+  auto channel = grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+  return std::make_unique<GrpcAgentClient>(address, std::move(channel));
+}
+
+}  // namespace azbench

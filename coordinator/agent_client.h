@@ -1,0 +1,45 @@
+// The coordinator's view of one agent: the same interface for agents of the embedded local fleet
+// and remote ones (elbencho's Worker / RemoteWorker idea), so coordinator/run does not know the
+// difference. GrpcAgentClient is the real implementation; tests may substitute their own.
+#ifndef AZBENCH_COORDINATOR_AGENT_CLIENT_H_
+#define AZBENCH_COORDINATOR_AGENT_CLIENT_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "azbench/v1/agent.grpc.pb.h"
+
+namespace azbench {
+
+class AgentClient {
+ public:
+  virtual ~AgentClient() = default;
+  virtual const std::string& address() const = 0;
+  // Each call returns the agent's error with its canonical code; Unavailable / DeadlineExceeded
+  // when the agent cannot be reached in `timeout`.
+  virtual absl::StatusOr<v1::HelloResponse> Hello(const v1::HelloRequest& request,
+                                                  absl::Duration timeout) = 0;
+  virtual absl::StatusOr<v1::DescribeResponse> Describe(const v1::DescribeRequest& request,
+                                                        absl::Duration timeout) = 0;
+  virtual absl::StatusOr<v1::PrepareResponse> Prepare(const v1::PrepareRequest& request,
+                                                      absl::Duration timeout) = 0;
+  // Streams events to `on_event` until the agent ends the stream (its status is returned) or
+  // `on_event` returns false (the stream is cancelled: the agent sees its lease broken). Blocks.
+  virtual absl::Status Run(const v1::RunRequest& request,
+                           const std::function<bool(const v1::RunEvent&)>& on_event) = 0;
+  virtual absl::Status Cancel(const std::string& run_id, absl::Duration timeout) = 0;
+  virtual absl::StatusOr<v1::CleanupResponse> Cleanup(const v1::CleanupRequest& request,
+                                                      absl::Duration timeout) = 0;
+};
+
+// Builds the channel (keepalive so a dead agent is noticed within seconds, 64 MiB messages) and the
+// client. The one place channels are made.
+std::unique_ptr<AgentClient> MakeGrpcAgentClient(const std::string& address);
+
+}  // namespace azbench
+
+#endif  // AZBENCH_COORDINATOR_AGENT_CLIENT_H_

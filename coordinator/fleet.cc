@@ -1,0 +1,169 @@
+#include "coordinator/fleet.h"
+
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/clock.h"
+#include "common/status_macros.h"
+#include "common/version.h"
+
+namespace azbench {
+
+FleetMember* Fleet::Find(const std::string& agent_id) {
+  for (auto& m : members) {
+    if (m.info.agent_id == agent_id) return &m;
+  }
+  return nullptr;
+}
+
+std::vector<AgentInfo> Fleet::Infos() const {
+  std::vector<AgentInfo> out;
+  for (const auto& m : members) out.push_back(m.info);
+  return out;
+}
+
+absl::StatusOr<std::string> NormalizeAddress(const std::string& raw) {
+  const std::string entry(absl::StripAsciiWhitespace(raw));
+  if (entry.empty()) return absl::InvalidArgumentError("empty host entry");
+  std::string host = entry, port;
+  if (entry.front() == '[') {
+    const size_t close = entry.find(']');
+    if (close == std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat("'", entry, "': unterminated '['"));
+    }
+    host = entry.substr(0, close + 1);
+    if (close + 1 < entry.size()) {
+      if (entry[close + 1] != ':') {
+        return absl::InvalidArgumentError(absl::StrCat("'", entry, "': expected ':' after ']'"));
+      }
+      port = entry.substr(close + 2);
+    }
+  } else if (const size_t colon = entry.rfind(':'); colon != std::string::npos) {
+    host = entry.substr(0, colon);
+    port = entry.substr(colon + 1);
+  }
+  if (host.empty()) return absl::InvalidArgumentError(absl::StrCat("'", entry, "': no host"));
+  if (port.empty()) return absl::StrCat(host, ":", kDefaultAgentPort);
+  int port_number = 0;
+  if (!absl::SimpleAtoi(port, &port_number) || port_number < 1 || port_number > 65535) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", entry, "': port '", port, "' is not a number in 1..65535"));
+  }
+  return absl::StrCat(host, ":", port_number);
+}
+
+absl::StatusOr<std::vector<std::string>> ReadHostsFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read hosts file '", path, "'"));
+  std::vector<std::string> hosts;
+  std::string line;
+  int line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    const size_t hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    if (absl::StripAsciiWhitespace(line).empty()) continue;
+    absl::StatusOr<std::string> address = NormalizeAddress(line);
+    if (!address.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", line_no, ": ", address.status().message()));
+    }
+    hosts.push_back(*address);
+  }
+  if (hosts.empty()) return absl::InvalidArgumentError(absl::StrCat(path, ": no hosts listed"));
+  return hosts;
+}
+
+absl::Status MeasureClockOffset(AgentClient& client, int samples, absl::Duration timeout,
+                                AgentInfo& info) {
+  int64_t best_rtt = -1;
+  for (int i = 0; i < std::max(1, samples); ++i) {
+    v1::HelloRequest request;
+    request.set_protocol_version(kProtocolVersion);
+    request.set_coordinator_version(kAzbenchVersion);
+    const int64_t sent = RealtimeNanos();
+    const uint64_t sent_mono = MonotonicNanos();
+    ASSIGN_OR_RETURN(v1::HelloResponse response, client.Hello(request, timeout));
+    const int64_t rtt = static_cast<int64_t>(MonotonicNanos() - sent_mono);
+    if (best_rtt < 0 || rtt < best_rtt) {
+      best_rtt = rtt;
+      info.clock_offset_ns = response.agent_realtime_ns() - (sent + rtt / 2);
+      info.clock_rtt_ns = rtt;
+      info.version = response.agent_version();
+      if (info.agent_id.empty()) info.agent_id = response.agent_id();
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Fleet> ConnectFleet(const std::vector<std::string>& addresses,
+                                   const ConnectOptions& options) {
+  if (addresses.empty()) return absl::InvalidArgumentError("the fleet has no agents");
+  struct Attempt {
+    FleetMember member;
+    absl::Status status;
+  };
+  std::vector<Attempt> attempts(addresses.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < addresses.size(); ++i) {
+    threads.emplace_back([&, i] {
+      Attempt& a = attempts[i];
+      a.member.client = MakeGrpcAgentClient(addresses[i]);
+      a.member.info.address = addresses[i];
+      a.status = MeasureClockOffset(*a.member.client, options.clock_samples, options.timeout,
+                                    a.member.info);
+      if (!a.status.ok()) return;
+      v1::DescribeRequest request;
+      for (const auto& p : options.target_paths) request.add_target_paths(p);
+      absl::StatusOr<v1::DescribeResponse> description =
+          a.member.client->Describe(request, options.timeout);
+      if (!description.ok()) {
+        a.status = description.status();
+        return;
+      }
+      a.member.description = *description;
+      const v1::Identity& id = description->identity();
+      AgentInfo& info = a.member.info;
+      if (!id.agent_id().empty()) info.agent_id = id.agent_id();
+      info.hostname = id.hostname();
+      info.region = id.region();
+      info.availability_zone = id.availability_zone();
+      info.availability_zone_id = id.availability_zone_id();
+      info.instance_type = id.instance_type();
+    });
+  }
+  for (auto& t : threads) t.join();
+
+  Fleet fleet;
+  std::vector<std::string> failures;
+  for (auto& a : attempts) {
+    if (a.status.code() == absl::StatusCode::kFailedPrecondition) return a.status;  // version
+    if (!a.status.ok()) {
+      failures.push_back(std::string(a.status.message()));
+      continue;
+    }
+    fleet.members.push_back(std::move(a.member));
+  }
+  if (!failures.empty() && (!options.allow_missing || fleet.members.empty())) {
+    return absl::UnavailableError(
+        absl::StrCat(failures.size(), " of ", addresses.size(),
+                     " agents unreachable: ", absl::StrJoin(failures, "; "),
+                     options.allow_missing ? "" : " (use --allow-missing to run without them)"));
+  }
+  fleet.missing = failures;
+  std::set<std::string> ids;
+  for (const auto& m : fleet.members) {
+    if (!ids.insert(m.info.agent_id).second) {
+      return absl::AlreadyExistsError(absl::StrCat("two agents call themselves '", m.info.agent_id,
+                                                   "'; give each a distinct agent_id"));
+    }
+  }
+  return fleet;
+}
+
+}  // namespace azbench

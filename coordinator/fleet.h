@@ -1,0 +1,57 @@
+// Connecting to a fleet: for every address, a version handshake (Hello, refused on a protocol
+// mismatch with both versions named), a clock-offset measurement (NTP-style: several Hello round
+// trips, the sample with the lowest round trip kept: offset = agent_time - (send + receive) / 2,
+// uncertainty rtt / 2), and Describe (identity, AZ, mounts of the target paths).
+#ifndef AZBENCH_COORDINATOR_FLEET_H_
+#define AZBENCH_COORDINATOR_FLEET_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "azbench/v1/agent.pb.h"
+#include "coordinator/agent_client.h"
+#include "coordinator/scenario.h"
+
+namespace azbench {
+
+struct FleetMember {
+  AgentInfo info;
+  v1::DescribeResponse description;
+  std::unique_ptr<AgentClient> client;
+};
+
+struct Fleet {
+  std::vector<FleetMember> members;
+  std::vector<std::string> missing;  // addresses skipped with --allow-missing, with the reason
+  FleetMember* Find(const std::string& agent_id);
+  std::vector<AgentInfo> Infos() const;
+};
+
+struct ConnectOptions {
+  std::vector<std::string> target_paths;  // for Describe's mount lookup
+  bool allow_missing = false;
+  int clock_samples = 8;
+  absl::Duration timeout = absl::Seconds(5);
+};
+
+// Errors: Unavailable naming every unreachable address (unless allow_missing, which records them in
+// `missing`; still an error when no agent at all answers), FailedPrecondition on a protocol
+// mismatch, AlreadyExists when two agents report the same agent_id.
+absl::StatusOr<Fleet> ConnectFleet(const std::vector<std::string>& addresses,
+                                   const ConnectOptions& options);
+
+// Measures one agent's clock offset. Errors: as Hello.
+absl::Status MeasureClockOffset(AgentClient& client, int samples, absl::Duration timeout,
+                                AgentInfo& info);
+
+// Reads a hosts file: one host[:port] per line, '#' comments, blank lines ignored; the default port
+// is 7480. Errors: NotFound for a missing file, InvalidArgument naming file:line for a bad entry.
+absl::StatusOr<std::vector<std::string>> ReadHostsFile(const std::string& path);
+// Adds the default port to "host" (and "[v6]") entries; validates "host:port".
+absl::StatusOr<std::string> NormalizeAddress(const std::string& entry);
+
+}  // namespace azbench
+
+#endif  // AZBENCH_COORDINATOR_FLEET_H_

@@ -1,0 +1,63 @@
+// The embedded default fleet: N real agent processes on loopback, each on a free port chosen by the
+// kernel, labelled with simulated AZs (round-robin over `azs`), each in its own work directory.
+// Relative target paths in a campaign mean "inside each agent's work directory". The agents die
+// with the coordinator (PR_SET_PDEATHSIG) and are stopped (SIGTERM, then SIGKILL) when the
+// LocalFleet goes away.
+//
+//   ASSIGN_OR_RETURN(auto fleet, LocalFleet::Start({.agents = 4, .azs = {"local-a", "local-b"}}));
+//   ConnectFleet(fleet->addresses(), ...);
+#ifndef AZBENCH_COORDINATOR_LOCAL_FLEET_H_
+#define AZBENCH_COORDINATOR_LOCAL_FLEET_H_
+
+#include <sys/types.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace azbench {
+
+struct LocalFleetOptions {
+  int agents = 2;
+  std::vector<std::string> azs = {"local-a"};
+  std::string agent_binary;  // empty: FindAgentBinary()
+  std::string work_root;  // empty: a new directory under $TMPDIR (or /var/tmp), removed at the end
+  std::vector<std::string> target_dirs;  // relative directories to create in every work directory
+  std::string log_level = "warn";
+};
+
+class LocalFleet {
+ public:
+  // Errors: NotFound (agent binary), InvalidArgument (agents < 1, no AZs), Internal (fork/exec, an
+  // agent that exited or did not listen within 15 s, with the tail of its log).
+  static absl::StatusOr<std::unique_ptr<LocalFleet>> Start(const LocalFleetOptions& options);
+  ~LocalFleet();
+
+  std::vector<std::string> addresses() const;
+  const std::string& work_dir(int index) const { return agents_[index].work_dir; }
+  pid_t pid(int index) const { return agents_[index].pid; }
+  int size() const { return static_cast<int>(agents_.size()); }
+  // Stops every agent (SIGTERM, SIGKILL after 10 s) and removes the work root if this created it.
+  void Stop();
+
+ private:
+  struct Agent {
+    pid_t pid = -1;
+    int port = 0;
+    std::string work_dir;
+  };
+  LocalFleet() = default;
+  std::vector<Agent> agents_;
+  std::string work_root_;
+  bool owns_work_root_ = false;
+};
+
+// $AZBENCH_AGENT_BIN, else azbench-agent next to this executable, else ../agent/azbench-agent (the
+// build tree), else /usr/bin/azbench-agent. NotFound lists the places tried.
+absl::StatusOr<std::string> FindAgentBinary();
+
+}  // namespace azbench
+
+#endif  // AZBENCH_COORDINATOR_LOCAL_FLEET_H_

@@ -1,0 +1,9 @@
+// azbench: the coordinator CLI. See coordinator/cli.h for the commands.
+#include <string>
+#include <vector>
+
+#include "coordinator/cli.h"
+
+int main(int argc, char** argv) {
+  return azbench::RunCli(std::vector<std::string>(argv + 1, argv + argc));
+}

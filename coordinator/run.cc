@@ -1,0 +1,323 @@
+#include "coordinator/run.h"
+
+#include <map>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/clock.h"
+#include "common/proto_convert.h"
+
+namespace azbench {
+
+namespace {
+
+// What the coordinator holds of one agent during a run.
+struct AgentRun {
+  FleetMember* member = nullptr;
+  std::string agent_id;
+  int64_t offset_ns = 0;  // agent clock - coordinator clock
+  bool prepared = false;
+  bool started = false;
+  bool finished = false;
+  bool lost = false;
+  std::string lost_reason;
+  int64_t lost_at_ns = 0;
+  int64_t start_ns = 0;  // coordinator clock
+  int64_t end_ns = 0;
+  uint64_t ops = 0;
+  uint64_t bytes = 0;
+  std::vector<JobResult> results;
+  // Interval events per job (clones merged), kept so a lost agent's measurements survive.
+  std::map<std::string, std::map<int64_t, IntervalStats>> streamed;
+  std::vector<std::string> errors;
+};
+
+std::string MakeRunId(const std::string& prefix, const Scenario& scenario) {
+  static std::mt19937_64 rng(std::random_device{}());
+  return absl::StrCat(prefix, "-", scenario.index, "-", absl::Hex(rng()));
+}
+
+// A lost agent's partial result for one job: its streamed intervals, summed.
+JobResult PartialFromIntervals(const std::string& job,
+                               const std::map<int64_t, IntervalStats>& series, int64_t start_ns,
+                               uint64_t interval_ns) {
+  JobResult r;
+  r.name = job;
+  r.interval_ns = interval_ns;
+  r.start_realtime_ns = start_ns;
+  for (const auto& [index, interval] : series) {
+    for (int k = 0; k < kOpKindCount; ++k) {
+      const IntervalOpStats& s = interval.by_kind[k];
+      if (s.ops == 0 && s.errors == 0) continue;
+      OpStats& stats = r.Stats(static_cast<OpKind>(k));
+      stats.ops += s.ops;
+      stats.bytes += s.bytes;
+      stats.errors += s.errors;
+      (void)stats.lat.MergeSparse(s.lat);
+    }
+    r.intervals.push_back(interval);
+    r.runtime_ns = static_cast<uint64_t>(index + 1) * interval_ns;
+  }
+  r.end_realtime_ns = start_ns + static_cast<int64_t>(r.runtime_ns);
+  r.warnings.push_back("partial: the agent was lost; figures cover its streamed intervals only");
+  return r;
+}
+
+}  // namespace
+
+ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOptions& options) {
+  ScenarioResult out;
+  out.scenario = scenario;
+  if (scenario.skipped) {
+    out.status = ScenarioStatus::kSkipped;
+    out.status_detail = scenario.skip_reason;
+    return out;
+  }
+  const std::string run_id = MakeRunId(options.run_id_prefix, scenario);
+  std::vector<AgentRun> runs;
+  for (const std::string& id : scenario.agent_ids) {
+    AgentRun r;
+    r.agent_id = id;
+    r.member = fleet.Find(id);
+    if (r.member == nullptr) {
+      r.lost = true;
+      r.lost_reason = "not in the fleet (unreachable at connect)";
+      r.lost_at_ns = RealtimeNanos();
+    } else {
+      r.offset_ns = r.member->info.clock_offset_ns;
+    }
+    runs.push_back(std::move(r));
+  }
+
+  // Prepare everywhere (in parallel), then check the barrier.
+  v1::PrepareRequest prepare;
+  prepare.set_run_id(run_id);
+  prepare.set_interval_ms(options.interval_ms);
+  for (const ScenarioJob& job : scenario.jobs) {
+    v1::JobSpec* spec = prepare.add_jobs();
+    spec->set_name(job.name);
+    spec->set_workload(job.workload);
+    spec->set_group_id(job.group_id);
+    for (const auto& [k, v] : job.options) {
+      v1::JobOption* opt = spec->add_options();
+      opt->set_key(k);
+      opt->set_value(v);
+    }
+  }
+  {
+    std::vector<std::thread> threads;
+    for (AgentRun& r : runs) {
+      if (r.member == nullptr) continue;
+      threads.emplace_back([&] {
+        absl::StatusOr<v1::PrepareResponse> response =
+            r.member->client->Prepare(prepare, options.prepare_timeout);
+        if (response.ok()) {
+          r.prepared = true;
+        } else {
+          r.errors.push_back(std::string(response.status().message()));
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+  }
+  auto cleanup_all = [&] {
+    v1::CleanupRequest cleanup;
+    cleanup.set_run_id(run_id);
+    cleanup.set_remove_files(true);
+    for (AgentRun& r : runs) {
+      if (r.member != nullptr && r.prepared && !r.lost) {
+        (void)r.member->client->Cleanup(cleanup, absl::Seconds(30));
+      }
+    }
+  };
+  std::vector<std::string> prepare_errors;
+  for (const AgentRun& r : runs) {
+    for (const auto& e : r.errors) prepare_errors.push_back(e);
+  }
+  if (!prepare_errors.empty()) {
+    cleanup_all();
+    out.status = ScenarioStatus::kFailed;
+    out.status_detail = absl::StrCat("prepare failed: ", absl::StrJoin(prepare_errors, "; "));
+    return out;
+  }
+
+  // The common start, in the coordinator's clock, and per agent in its own.
+  const int64_t start_ns = RealtimeNanos() + absl::ToInt64Nanoseconds(options.start_margin);
+  out.planned_start_realtime_ns = start_ns;
+  std::mutex mu;  // guards every AgentRun's streamed state below
+  std::atomic<bool> all_done{false};
+  std::vector<std::thread> streams;
+  for (AgentRun& r : runs) {
+    if (r.member == nullptr) continue;
+    streams.emplace_back([&] {
+      v1::RunRequest request;
+      request.set_run_id(run_id);
+      request.set_start_at_agent_realtime_ns(start_ns + r.offset_ns);
+      request.set_progress_interval_ms(options.progress_interval_ms);
+      absl::Status status = r.member->client->Run(request, [&](const v1::RunEvent& event) {
+        std::lock_guard<std::mutex> lock(mu);
+        switch (event.event_case()) {
+          case v1::RunEvent::kStarted:
+            r.started = true;
+            r.start_ns = event.started().start_realtime_ns() - r.offset_ns;
+            break;
+          case v1::RunEvent::kProgress:
+            r.ops = event.progress().ops();
+            r.bytes = event.progress().bytes();
+            break;
+          case v1::RunEvent::kInterval: {
+            absl::StatusOr<IntervalStats> interval = IntervalFromProto(event.interval().interval());
+            if (interval.ok()) {
+              auto& series = r.streamed[event.interval().job_name()];
+              auto [it, inserted] = series.try_emplace(interval->index, *interval);
+              if (!inserted) it->second.Merge(*interval);
+            }
+            break;
+          }
+          case v1::RunEvent::kResult: {
+            absl::StatusOr<JobResult> result = JobResultFromProto(event.result());
+            if (result.ok()) {
+              // Agent clock -> coordinator clock.
+              result->start_realtime_ns -= r.offset_ns;
+              result->end_realtime_ns -= r.offset_ns;
+              r.results.push_back(std::move(*result));
+            } else {
+              r.errors.push_back(std::string(result.status().message()));
+            }
+            break;
+          }
+          case v1::RunEvent::kFinished:
+            r.finished = true;
+            r.end_ns = event.finished().end_realtime_ns() - r.offset_ns;
+            break;
+          default:
+            break;
+        }
+        return true;
+      });
+      std::lock_guard<std::mutex> lock(mu);
+      if (!r.finished) {
+        r.lost = true;
+        r.lost_at_ns = RealtimeNanos();
+        r.lost_reason = status.ok() ? "the stream ended before the run finished"
+                                    : std::string(status.message());
+      } else if (!status.ok()) {
+        r.errors.push_back(std::string(status.message()));
+      }
+    });
+  }
+
+  // Live progress and interrupt handling, until every stream has ended.
+  std::thread watcher([&] {
+    uint64_t last_ops = 0, last_bytes = 0;
+    int64_t last_ns = RealtimeNanos();
+    bool cancelled = false;
+    while (!all_done.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(options.progress_interval_ms));
+      if (options.interrupt != nullptr && options.interrupt->load() && !cancelled) {
+        cancelled = true;
+        for (AgentRun& r : runs) {
+          if (r.member != nullptr) (void)r.member->client->Cancel(run_id, absl::Seconds(5));
+        }
+      }
+      if (!options.on_progress) continue;
+      LiveProgress p;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        for (const AgentRun& r : runs) {
+          ++p.agents;
+          p.ops += r.ops;
+          p.bytes += r.bytes;
+          if (r.lost) {
+            ++p.lost;
+          } else if (r.finished) {
+            ++p.done;
+          } else if (r.started) {
+            ++p.running;
+          }
+        }
+      }
+      const int64_t now = RealtimeNanos();
+      p.elapsed_s = now > start_ns ? static_cast<double>(now - start_ns) / 1e9 : 0;
+      const double dt = static_cast<double>(now - last_ns) / 1e9;
+      if (dt > 0) {
+        p.ops_per_s = static_cast<double>(p.ops - std::min(p.ops, last_ops)) / dt;
+        p.bytes_per_s = static_cast<double>(p.bytes - std::min(p.bytes, last_bytes)) / dt;
+      }
+      last_ops = p.ops;
+      last_bytes = p.bytes;
+      last_ns = now;
+      options.on_progress(p);
+    }
+  });
+  for (auto& t : streams) t.join();
+  all_done.store(true);
+  watcher.join();
+  cleanup_all();
+
+  // Assemble.
+  std::vector<std::string> problems;
+  bool first_start = true;
+  for (AgentRun& r : runs) {
+    if (r.lost) {
+      out.lost.push_back({r.agent_id, r.lost_at_ns, r.lost_reason});
+      for (const auto& [job, series] : r.streamed) {
+        out.results.push_back(
+            {r.agent_id,
+             PartialFromIntervals(job, series, r.start_ns, options.interval_ms * 1'000'000ULL)});
+      }
+    } else {
+      for (JobResult& result : r.results) out.results.push_back({r.agent_id, std::move(result)});
+    }
+    for (const auto& e : r.errors) problems.push_back(absl::StrCat(r.agent_id, ": ", e));
+    if (!r.started) continue;
+    // The actual start is when the agent's first job thread began (after its start wait), not the
+    // instant it was told; likewise the end is its last job's end.
+    int64_t actual_start = 0, actual_end = 0;
+    for (const auto& ar : out.results) {
+      if (ar.agent_id != r.agent_id || ar.result.start_realtime_ns == 0) continue;
+      if (actual_start == 0 || ar.result.start_realtime_ns < actual_start) {
+        actual_start = ar.result.start_realtime_ns;
+      }
+      actual_end = std::max(actual_end, ar.result.end_realtime_ns);
+    }
+    if (actual_start != 0) r.start_ns = actual_start;
+    if (actual_end != 0 && !r.lost) r.end_ns = actual_end;
+    if (first_start) {
+      out.first_start_realtime_ns = out.last_start_realtime_ns = r.start_ns;
+      out.first_end_realtime_ns = out.last_end_realtime_ns = r.end_ns;
+      first_start = false;
+    } else {
+      out.first_start_realtime_ns = std::min(out.first_start_realtime_ns, r.start_ns);
+      out.last_start_realtime_ns = std::max(out.last_start_realtime_ns, r.start_ns);
+      if (r.end_ns != 0) {
+        out.first_end_realtime_ns = out.first_end_realtime_ns == 0
+                                        ? r.end_ns
+                                        : std::min(out.first_end_realtime_ns, r.end_ns);
+        out.last_end_realtime_ns = std::max(out.last_end_realtime_ns, r.end_ns);
+      }
+    }
+  }
+  if (!out.lost.empty()) {
+    out.status = ScenarioStatus::kPartial;
+    std::vector<std::string> names;
+    for (const auto& l : out.lost) names.push_back(absl::StrCat(l.agent_id, " (", l.reason, ")"));
+    out.status_detail = absl::StrCat("lost ", out.lost.size(), " of ", runs.size(),
+                                     " agents: ", absl::StrJoin(names, "; "));
+  } else if (options.interrupt != nullptr && options.interrupt->load()) {
+    out.status = ScenarioStatus::kPartial;
+    out.status_detail = "interrupted: the runs were cancelled; figures cover the time until then";
+  } else if (out.results.empty()) {
+    out.status = ScenarioStatus::kFailed;
+    out.status_detail = absl::StrCat("no results: ", absl::StrJoin(problems, "; "));
+  }
+  if (!problems.empty() && out.status_detail.empty()) {
+    out.status_detail = absl::StrJoin(problems, "; ");
+  }
+  return out;
+}
+
+}  // namespace azbench

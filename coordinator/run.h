@@ -1,0 +1,51 @@
+// Running one scenario on its agents: prepare everywhere (a barrier: nothing starts until every
+// agent has laid out its files), start everyone at one instant chosen by the coordinator and
+// expressed in each agent's own clock (corrected by its measured offset), stream events, collect
+// results.
+//
+// Failure semantics: an agent whose stream breaks before it finished is recorded as lost (who,
+// when, why); the results of the other agents are complete and kept, and what the lost agent
+// streamed before (its interval series) is kept as its partial result; the scenario is then
+// `partial`. A prepare failure on any agent fails the scenario before anything runs and removes
+// what the others laid out.
+#ifndef AZBENCH_COORDINATOR_RUN_H_
+#define AZBENCH_COORDINATOR_RUN_H_
+
+#include <atomic>
+#include <functional>
+#include <string>
+
+#include "absl/time/time.h"
+#include "coordinator/fleet.h"
+#include "coordinator/scenario.h"
+
+namespace azbench {
+
+struct LiveProgress {
+  int agents = 0;
+  int running = 0;
+  int done = 0;
+  int lost = 0;
+  uint64_t ops = 0;
+  uint64_t bytes = 0;
+  double elapsed_s = 0;
+  double ops_per_s = 0;  // over the last progress period, all agents
+  double bytes_per_s = 0;
+};
+
+struct RunOptions {
+  absl::Duration prepare_timeout = absl::Minutes(30);  // laying out large files takes time
+  // How far in the future the common start is set: covers the Run RPC reaching every agent.
+  absl::Duration start_margin = absl::Milliseconds(500);
+  uint32_t interval_ms = 1000;
+  uint32_t progress_interval_ms = 250;
+  std::function<void(const LiveProgress&)> on_progress;  // called from one thread
+  const std::atomic<bool>* interrupt = nullptr;  // set: cancel the runs, keep what came back
+  std::string run_id_prefix = "azbench";
+};
+
+ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOptions& options);
+
+}  // namespace azbench
+
+#endif  // AZBENCH_COORDINATOR_RUN_H_
