@@ -1,5 +1,10 @@
 #include "agent/runner.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -11,6 +16,7 @@ namespace azbench {
 
 struct Runner::PreparedRun {
   std::vector<std::unique_ptr<BlockIoJob>> jobs;
+  std::vector<std::string> created_dirs;  // per-agent subdirectories this run made
   std::vector<bool> stonewall;  // per job: waits for every job before it
   uint64_t interval_ns = 1'000'000'000;
   std::atomic<bool> cancel{false};
@@ -24,6 +30,10 @@ struct Runner::PreparedRun {
       }
       (void)job->RemoveCreatedFiles();
     }
+    for (auto it = created_dirs.rbegin(); it != created_dirs.rend(); ++it) {
+      (void)rmdir(it->c_str());  // only succeeds when empty: files kept by the user stay
+    }
+    created_dirs.clear();
   }
 };
 
@@ -84,7 +94,21 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareSpecs(
   auto run = std::make_shared<PreparedRun>();
   run->interval_ns = interval_ns;
   PrepareOutcome outcome;
-  for (const auto& [spec, group_id] : specs) {
+  for (const auto& [original, group_id] : specs) {
+    JobSpec spec = original;
+    if (!config_.agent_subdir.empty() && spec.filename.empty() && !spec.directory.empty()) {
+      spec.directory = absl::StrCat(spec.directory, "/", config_.agent_subdir);
+      if (mkdir(spec.directory.c_str(), 0755) == 0) {
+        run->created_dirs.push_back(spec.directory);
+      } else if (errno != EEXIST) {
+        const int err = errno;
+        run->RemoveFiles(nullptr);
+        return absl::Status(err == ENOENT ? absl::StatusCode::kFailedPrecondition
+                                          : absl::StatusCode::kPermissionDenied,
+                            absl::StrCat("job '", spec.name, "': cannot create '", spec.directory,
+                                         "': ", strerror(err)));
+      }
+    }
     absl::StatusOr<std::unique_ptr<BlockIoJob>> job = BlockIoJob::Prepare(spec, group_id);
     if (!job.ok()) {
       run->RemoveFiles(nullptr);

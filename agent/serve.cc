@@ -167,6 +167,7 @@ int RunServeCommand(const std::vector<std::string>& args) {
 
   RunnerConfig runner_config;
   runner_config.max_concurrent_runs = static_cast<uint64_t>(config->max_concurrent_runs);
+  runner_config.agent_subdir = config->identity.agent_id;
   Runner runner(runner_config);
   AgentService service(runner, config->identity);
   grpc::ServerBuilder builder;

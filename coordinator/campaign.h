@@ -1,0 +1,183 @@
+// Campaign files: what to run, where and how often, as the user writes it (YAML), parsed and fully
+// validated before anything runs.
+//
+// Format (every key below; nothing else is accepted):
+//
+//   name: quickstart              # required; [A-Za-z0-9._-]+ (used in file names and reports)
+//   fleet:                        # required; exactly one of local, hosts, hosts_file
+//     local: {agents: 4, azs: [local-a, local-b]}  # agents on this machine (agents >= 1 required;
+//                                 # azs optional, default [local]: agents are labelled with them)
+//     # hosts: [10.0.1.5:7480, "[fd00::5]:7480"]   # host[:port]; default port 7480
+//     # hosts_file: hosts.txt     # one host[:port] per line, '#' comments; relative to this file
+//   targets:                      # required, non-empty list
+//     - name: scratch             # required, unique, [A-Za-z0-9._-]+
+//       path: /mnt/efs/azbench    # required; directory on the agents. Absolute, except with
+//                                 # fleet.local, where a relative path means "inside each agent's
+//                                 # own work directory" (passed on verbatim; the agent resolves it)
+//       kind: local               # efs | fsx-openzfs | fsx-lustre | s3files | local | other
+//                                 # (default other)
+//       labels: {tier: test}      # optional free-form string -> string map
+//       server_az: use1-az1       # optional: the AZ (name or id) of the file system's server
+//   workloads:                    # required, non-empty list
+//     - name: randread            # required, unique, [A-Za-z0-9._-]+
+//       options: {rw: randread, bs: 4k, size: 64m, runtime: 5s, time_based: true}
+//                                 # fio option names, values and units (common/job_spec.h)
+//     - name: study-c
+//       fio_job: study-c.fio      # or a fio job file, relative to this file: every job of the
+//                                 # file is one job of the workload (they run at once, in fio's
+//                                 # stonewall/new_group groups)
+//   matrix:                       # optional map: axis -> non-empty list of values. Cross product,
+//     iodepth: [1, 16]            # first axis outermost. An axis is a job option (fio name; set
+//     nodes: [1, 2, all]          # on every job of every workload, overriding the workload's own
+//                                 # value) or `nodes` (a count >= 1 or `all`: how many agents run
+//                                 # the scenario, chosen balanced over AZs, see plan.h).
+//                                 # `placement` is not supported yet; `directory` and `name` belong
+//                                 # to targets and workloads and are refused as axes.
+//   repeats: 3                    # measured runs of each scenario, 1..1000 (default 1)
+//   keep: last                    # all | last | median (default all): which repeat reports show;
+//                                 # every repeat is stored
+//   warmup: 0s                    # 0, or >= 1ms: before the measured repeats of each cell and
+//                                 # target, one discarded run whose jobs run time_based for this
+//                                 # long (fio's ramp_time is the in-job alternative)
+//   cooldown: 2s                  # pause before every scenario but the first (default 0)
+//   results: results.db           # SQLite path, relative to this file
+//                                 # (default: <name>.db beside this file)
+//
+// Where jobs run: the target's path becomes each job's `directory`. A workload's own absolute
+// `directory` is replaced by it (study C's `directory=/mnt/efs` is how that file names its mount),
+// and a relative one becomes a subdirectory of the target path. `filename` is kept: relative names
+// resolve inside the directory, absolute ones ignore the target (fio's rule).
+//
+// Errors: every problem is an InvalidArgument whose message starts with "file:line:column: "
+// (1-based, pointing at the offending YAML node), names the field ("targets[1].kind") and says what
+// is allowed. Unreadable files (the campaign, a fio_job or hosts_file) give the errno-derived code
+// (NotFound when missing) with the campaign location that named them. Every workload's jobs are
+// checked with the agent's own rules (ApplyJobOption + ValidateJobSpec) for every matrix cell, so a
+// campaign that parses is one whose jobs every agent accepts.
+//
+// Example:
+//   ASSIGN_OR_RETURN(Campaign campaign, ParseCampaignFile("examples/quickstart.yaml"));
+//   ASSIGN_OR_RETURN(std::vector<Scenario> plan, ExpandCampaign(campaign, agents));  // plan.h
+#ifndef AZBENCH_COORDINATOR_CAMPAIGN_H_
+#define AZBENCH_COORDINATOR_CAMPAIGN_H_
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "common/version.h"  // kDefaultAgentPort
+#include "coordinator/scenario.h"
+
+namespace azbench {
+
+inline constexpr int kMaxLocalAgents = 1024;
+inline constexpr int kMaxRepeats = 1000;
+
+// Where something was written: 1-based line and column (column 0 = unknown, e.g. hosts files).
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  std::string ToString() const;  // "file:line:column" or "file:line"
+};
+
+enum class TargetKind { kEfs, kFsxOpenZfs, kFsxLustre, kS3Files, kLocal, kOther };
+// The campaign spelling: efs, fsx-openzfs, fsx-lustre, s3files, local, other.
+std::string_view TargetKindName(TargetKind kind);
+
+struct FleetSpec {
+  enum class Kind { kLocal, kHosts };
+  Kind kind = Kind::kLocal;
+  // kLocal
+  int local_agents = 0;
+  std::vector<std::string> local_azs;  // never empty after parsing (default {"local"})
+  // kHosts: "host:port" (default port filled in), in file order, unique.
+  std::vector<std::string> hosts;
+  std::string hosts_file;  // resolved path when the hosts came from hosts_file
+};
+
+struct CampaignTarget {
+  std::string name;
+  std::string path;  // as written (relative only with a local fleet)
+  TargetKind kind = TargetKind::kOther;
+  std::map<std::string, std::string> labels;
+  std::string server_az;  // empty = not given
+  SourceLocation location;
+};
+
+// One job of a workload: its fio options as written (a fio job file's inherited [global] options
+// first, then its section's; env variables expanded), without `name`.
+struct WorkloadJob {
+  std::string name;
+  JobOptions options;
+  int group_id = 0;  // fio reporting group (stonewall / new_group)
+};
+
+struct Workload {
+  std::string name;
+  std::string fio_job_path;  // resolved path of `fio_job`; empty for `options`
+  std::vector<WorkloadJob> jobs;
+  SourceLocation location;
+};
+
+inline constexpr char kNodesAxis[] = "nodes";
+inline constexpr char kNodesAll[] = "all";
+
+struct MatrixAxis {
+  std::string key;                  // a job option (fio name) or kNodesAxis
+  std::vector<std::string> values;  // non-empty, unique
+  SourceLocation location;
+};
+
+// One cell of the matrix: (axis key, value) in axis order. The matrix without axes has one empty
+// cell.
+using MatrixCell = std::vector<std::pair<std::string, std::string>>;
+
+enum class KeepPolicy { kAll, kLast, kMedian };
+std::string_view KeepPolicyName(KeepPolicy keep);  // all, last, median
+
+struct Campaign {
+  std::string name;
+  std::string file;  // the campaign file as named to the parser
+  std::string text;  // its contents, for the results database
+  FleetSpec fleet;
+  std::vector<CampaignTarget> targets;
+  std::vector<Workload> workloads;
+  std::vector<MatrixAxis> matrix;
+  int repeats = 1;
+  KeepPolicy keep = KeepPolicy::kAll;
+  absl::Duration warmup = absl::ZeroDuration();
+  absl::Duration cooldown = absl::ZeroDuration();
+  std::string results_path;  // resolved against the campaign file's directory
+};
+
+// Parses campaign text. `file_name` prefixes errors and is the base for relative paths (fio_job,
+// hosts_file, results), which are read or resolved now. Errors: see the header comment.
+absl::StatusOr<Campaign> ParseCampaign(std::string_view text, std::string_view file_name);
+
+// Reads and parses the campaign file at `path`. Errors: as ParseCampaign, plus the errno-derived
+// code when the file cannot be read (NotFound if it does not exist).
+absl::StatusOr<Campaign> ParseCampaignFile(const std::string& path);
+
+// Every cell of the campaign's matrix in expansion order (first axis outermost).
+std::vector<MatrixCell> MatrixCells(const std::vector<MatrixAxis>& matrix);
+
+// The options `job` runs with in `cell` on `target`: the workload's options with the cell's job
+// option values replacing any of the same name (kNodesAxis is not a job option and is left out),
+// and the target's directory (see "Where jobs run" above).
+JobOptions CellJobOptions(const WorkloadJob& job, const MatrixCell& cell,
+                          const CampaignTarget& target);
+
+// Checks options the way an agent applies them (ApplyJobOption in order, kb_base first, then
+// ValidateJobSpec). Errors: InvalidArgument naming the option (unknown ones as "unknown job option
+// 'X'") and what is allowed.
+absl::Status ValidateJobOptions(const JobOptions& options, std::string_view job_name);
+
+}  // namespace azbench
+
+#endif  // AZBENCH_COORDINATOR_CAMPAIGN_H_
