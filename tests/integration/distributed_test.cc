@@ -1,0 +1,238 @@
+// The distributed path end to end: real agent processes on loopback (started by the test, so it can
+// kill them), the real `azbench` coordinator binary, a real SQLite results file.
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "coordinator/local_fleet.h"
+#include "coordinator/merge.h"
+#include "coordinator/store.h"
+#include "gtest/gtest.h"
+#include "tests/testing/subprocess.h"
+#include "tests/testing/temp_dir.h"
+
+namespace azbench {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::Subprocess;
+using testing::TempDir;
+
+size_t CountFiles(const std::string& dir) {
+  size_t n = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_regular_file()) ++n;
+  }
+  return n;
+}
+
+class DistributedTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(dir_.ok());
+    fs::create_directories(dir_.File("disk"));
+    fs::create_directories(shm_.path());
+  }
+
+  void StartAgents(int n) {
+    LocalFleetOptions options;
+    options.agents = n;
+    options.azs = {"az-a", "az-b"};
+    options.agent_binary = AZBENCH_AGENT_BIN;
+    options.work_root = dir_.File("agents");
+    auto fleet = LocalFleet::Start(options);
+    ASSERT_TRUE(fleet.ok()) << fleet.status();
+    fleet_ = std::move(*fleet);
+  }
+
+  std::string WriteCampaign(const std::string& body) {
+    const std::string path = dir_.File("campaign.yaml");
+    std::ofstream out(path);
+    out << "name: itest\nfleet:\n  hosts: [" << absl::StrJoin(fleet_->addresses(), ", ")
+        << "]\nresults: results.db\n"
+        << body;
+    return path;
+  }
+
+  std::unique_ptr<Store> OpenResults() {
+    auto store = Store::OpenExisting(dir_.File("results.db"));
+    EXPECT_TRUE(store.ok()) << store.status();
+    return store.ok() ? std::move(*store) : nullptr;
+  }
+
+  TempDir dir_{testing::kDiskBase};
+  TempDir shm_{testing::kTmpfsBase};
+  std::unique_ptr<LocalFleet> fleet_;
+};
+
+TEST_F(DistributedTest, TwoTargetsTwoWorkloadsAndAnIodepthMatrixMergeExactly) {
+  StartAgents(2);
+  const std::string campaign = WriteCampaign(absl::StrCat(
+      "targets:\n"
+      "  - {name: disk, path: ",
+      dir_.File("disk"),
+      ", kind: local}\n"
+      "  - {name: shm, path: ",
+      shm_.path(),
+      ", kind: local}\n"
+      "workloads:\n"
+      "  - name: write\n"
+      "    options: {rw: write, bs: 64k, size: 4m, ioengine: io_uring, end_fsync: 1}\n"
+      "  - name: randread\n"
+      "    options: {rw: randread, bs: 4k, size: 4m, ioengine: io_uring, runtime: 500ms, "
+      "time_based: 1}\n"
+      "matrix:\n"
+      "  iodepth: [1, 8]\n"));
+  Subprocess azbench({AZBENCH_BIN, "run", campaign, "--quiet"}, dir_.File("out.txt"));
+  ASSERT_EQ(azbench.Wait(std::chrono::seconds(120)), 0) << azbench.Output();
+
+  auto store = OpenResults();
+  ASSERT_NE(store, nullptr);
+  auto scenarios = store->LoadScenarios();
+  ASSERT_TRUE(scenarios.ok()) << scenarios.status();
+  ASSERT_EQ(scenarios->size(), 8u) << "2 workloads x 2 iodepths x 2 targets";
+  for (const ScenarioResult& s : *scenarios) {
+    EXPECT_EQ(s.status, ScenarioStatus::kComplete) << s.scenario.key << ": " << s.status_detail;
+    ASSERT_EQ(s.results.size(), 2u) << s.scenario.key;
+    const ScenarioFigures figures = ComputeFigures(s);
+    const OpKind kind = s.scenario.workload == "write" ? OpKind::kWrite : OpKind::kRead;
+    const OpFigures* merged = figures.Find(kind);
+    ASSERT_NE(merged, nullptr) << s.scenario.key;
+    Histogram sum;
+    uint64_t ops = 0, bytes = 0;
+    for (const AgentJobResult& r : s.results) {
+      const OpStats* stats = r.result.Find(kind);
+      ASSERT_NE(stats, nullptr);
+      sum.Merge(stats->lat);
+      ops += stats->ops;
+      bytes += stats->bytes;
+      if (kind == OpKind::kWrite) {
+        EXPECT_EQ(stats->bytes, 4u << 20) << "each agent writes exactly size bytes";
+        EXPECT_EQ(stats->ops, 64u);
+        ASSERT_NE(r.result.Find(OpKind::kFsync), nullptr);
+        EXPECT_EQ(r.result.Find(OpKind::kFsync)->ops, 1u);
+      }
+    }
+    EXPECT_TRUE(merged->lat == sum) << "merged histogram = sum of the agents' histograms";
+    EXPECT_EQ(merged->ops, ops);
+    EXPECT_EQ(merged->bytes, bytes);
+    EXPECT_EQ(merged->lat.count(), ops);
+    EXPECT_GE(s.first_start_realtime_ns, s.planned_start_realtime_ns - 50'000'000);
+  }
+  // The agents removed what they laid out once each scenario ended.
+  EXPECT_EQ(CountFiles(dir_.File("disk")), 0u);
+  EXPECT_EQ(CountFiles(shm_.path()), 0u);
+}
+
+TEST_F(DistributedTest, AnAgentKilledMidRunIsRecordedAsLostAndTheCampaignContinues) {
+  StartAgents(2);
+  const std::string campaign = WriteCampaign(
+      absl::StrCat("targets:\n"
+                   "  - {name: shm, path: ",
+                   shm_.path(),
+                   ", kind: local}\n"
+                   "workloads:\n"
+                   "  - name: randread\n"
+                   "    options: {rw: randread, bs: 4k, size: 4m, runtime: 4s, time_based: 1}\n"
+                   "repeats: 2\n"));
+  Subprocess azbench({AZBENCH_BIN, "run", campaign}, dir_.File("out.txt"));
+  // Wait until both agents have laid out their files, then a little into the run.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (CountFiles(shm_.path()) < 2 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_EQ(CountFiles(shm_.path()), 2u) << azbench.Output();
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ASSERT_EQ(kill(fleet_->pid(1), SIGKILL), 0);
+
+  const int rc = azbench.Wait(std::chrono::seconds(60));
+  EXPECT_NE(rc, 0) << "an incomplete campaign ends with a non-zero status";
+  EXPECT_NE(rc, -1) << azbench.Output();
+  auto store = OpenResults();
+  ASSERT_NE(store, nullptr);
+  auto scenarios = store->LoadScenarios();
+  ASSERT_TRUE(scenarios.ok()) << scenarios.status();
+  ASSERT_EQ(scenarios->size(), 2u) << "the campaign went on after the loss\n" << azbench.Output();
+  const ScenarioResult& first = (*scenarios)[0];
+  EXPECT_EQ(first.status, ScenarioStatus::kPartial);
+  ASSERT_EQ(first.lost.size(), 1u);
+  EXPECT_EQ(first.lost[0].agent_id, "local-2");
+  EXPECT_GT(first.lost[0].lost_at_realtime_ns, first.first_start_realtime_ns);
+  bool survivor_complete = false, lost_partial_kept = false;
+  for (const AgentJobResult& r : first.results) {
+    const OpStats* reads = r.result.Find(OpKind::kRead);
+    if (r.agent_id == "local-1") {
+      survivor_complete =
+          reads != nullptr && reads->ops > 0 && r.result.runtime_ns >= 4'000'000'000;
+    } else {
+      lost_partial_kept = reads != nullptr && reads->ops > 0;
+    }
+  }
+  EXPECT_TRUE(survivor_complete) << "the other agent's result is complete";
+  EXPECT_TRUE(lost_partial_kept) << "what the lost agent streamed before it died is kept";
+  EXPECT_NE((*scenarios)[1].status, ScenarioStatus::kComplete);
+  EXPECT_NE(azbench.Output().find("local-2"), std::string::npos);
+}
+
+TEST_F(DistributedTest, WhenTheCoordinatorIsKilledAgentsStopAndRemoveTheirFiles) {
+  StartAgents(2);
+  const std::string campaign = WriteCampaign(
+      absl::StrCat("targets:\n"
+                   "  - {name: disk, path: ",
+                   dir_.File("disk"),
+                   ", kind: local}\n"
+                   "workloads:\n"
+                   "  - name: randread\n"
+                   "    options: {rw: randread, bs: 4k, size: 8m, runtime: 60s, time_based: 1}\n"));
+  Subprocess azbench({AZBENCH_BIN, "run", campaign}, dir_.File("out.txt"));
+  const auto laid_out = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (CountFiles(dir_.File("disk")) < 2 && std::chrono::steady_clock::now() < laid_out) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_EQ(CountFiles(dir_.File("disk")), 2u) << azbench.Output();
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  azbench.Signal(SIGKILL);
+  ASSERT_NE(azbench.Wait(std::chrono::seconds(10)), -1);
+  const auto start = std::chrono::steady_clock::now();
+  while (CountFiles(dir_.File("disk")) > 0 &&
+         std::chrono::steady_clock::now() - start < std::chrono::seconds(10)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(CountFiles(dir_.File("disk")), 0u) << "agents removed their files within 10 s";
+  EXPECT_TRUE(fs::is_empty(dir_.File("disk"))) << "and their per-agent directories";
+  for (int i = 0; i < 2; ++i) EXPECT_EQ(kill(fleet_->pid(i), 0), 0) << "agent " << i << " alive";
+}
+
+TEST_F(DistributedTest, AnUnreachableHostIsNamedBeforeAnythingRuns) {
+  StartAgents(1);
+  const std::string dead = absl::StrCat("127.0.0.1:", testing::UnusedLoopbackPort());
+  const std::string path = dir_.File("campaign.yaml");
+  {
+    std::ofstream out(path);
+    out << "name: itest\nfleet:\n  hosts: [" << fleet_->addresses()[0] << ", " << dead
+        << "]\nresults: results.db\ntargets:\n  - {name: shm, path: " << shm_.path()
+        << "}\nworkloads:\n  - name: w\n    options: {rw: write, bs: 4k, size: 64k}\n";
+  }
+  Subprocess refused({AZBENCH_BIN, "run", path}, dir_.File("out1.txt"));
+  EXPECT_NE(refused.Wait(std::chrono::seconds(60)), 0);
+  EXPECT_NE(refused.Output().find(dead), std::string::npos) << refused.Output();
+  {
+    auto store = OpenResults();
+    ASSERT_NE(store, nullptr);
+    auto scenarios = store->LoadScenarios();
+    ASSERT_TRUE(scenarios.ok());
+    EXPECT_TRUE(scenarios->empty()) << "nothing ran";
+  }
+  Subprocess allowed({AZBENCH_BIN, "run", path, "--allow-missing"}, dir_.File("out2.txt"));
+  EXPECT_EQ(allowed.Wait(std::chrono::seconds(60)), 0) << allowed.Output();
+}
+
+}  // namespace
+}  // namespace azbench
