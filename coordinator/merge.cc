@@ -1,0 +1,285 @@
+#include "coordinator/merge.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "common/stats.h"
+
+namespace azbench {
+
+namespace {
+
+// floor(a / b) for b > 0, also for negative a.
+int64_t FloorDiv(int64_t a, int64_t b) {
+  const int64_t q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+// A job's measured end: its reported end, or start + runtime when the end is missing.
+int64_t JobEnd(const JobResult& job) {
+  if (job.end_realtime_ns > job.start_realtime_ns) return job.end_realtime_ns;
+  return job.start_realtime_ns + static_cast<int64_t>(job.runtime_ns);
+}
+
+bool KindUsed(const OpStats& stats) {
+  return stats.ops > 0 || stats.errors > 0 || stats.lat.count() > 0;
+}
+
+Spread SpreadOf(const std::vector<double>& values) {
+  Spread s;
+  if (values.empty()) return s;
+  s.min = *std::min_element(values.begin(), values.end());
+  s.max = *std::max_element(values.begin(), values.end());
+  double sum = 0;
+  for (double v : values) sum += v;
+  s.mean = sum / static_cast<double>(values.size());
+  if (values.size() < 2 || s.mean == 0) return s;
+  double sq = 0;
+  for (double v : values) sq += (v - s.mean) * (v - s.mean);
+  s.cv = std::sqrt(sq / static_cast<double>(values.size())) / s.mean;
+  return s;
+}
+
+// What rule 2 needs of one agent, and its per-kind totals for rule 5.
+struct AgentAggregate {
+  std::string agent_id;
+  bool lost = false;
+  bool has_times = false;
+  int64_t start_ns = std::numeric_limits<int64_t>::max();
+  int64_t end_ns = std::numeric_limits<int64_t>::min();
+  uint64_t runtime_ns = 0;
+  std::array<uint64_t, kOpKindCount> ops{};
+  std::array<uint64_t, kOpKindCount> bytes{};
+};
+
+}  // namespace
+
+const OpFigures* ScenarioFigures::Find(OpKind kind) const {
+  for (const auto& op : ops) {
+    if (op.kind == kind) return &op;
+  }
+  return nullptr;
+}
+
+uint64_t ScenarioFigures::TotalOps() const {
+  uint64_t total = 0;
+  for (const auto& op : ops) total += op.ops;
+  return total;
+}
+
+uint64_t ScenarioFigures::TotalBytes() const {
+  uint64_t total = 0;
+  for (const auto& op : ops) total += op.bytes;
+  return total;
+}
+
+uint64_t ScenarioFigures::TotalErrors() const {
+  uint64_t total = 0;
+  for (const auto& op : ops) total += op.errors;
+  return total;
+}
+
+double ScenarioFigures::TotalFullIops() const {
+  return PerSecond(TotalOps(), static_cast<uint64_t>(std::max<int64_t>(full_window_ns, 0)));
+}
+
+double ScenarioFigures::TotalFullBytesPerSecond() const {
+  return PerSecond(TotalBytes(), static_cast<uint64_t>(std::max<int64_t>(full_window_ns, 0)));
+}
+
+WindowAmount AmountInWindow(const JobResult& job, OpKind kind, int64_t window_start_ns,
+                            int64_t window_end_ns) {
+  WindowAmount amount;
+  if (window_end_ns <= window_start_ns) return amount;
+  const int64_t job_start = job.start_realtime_ns;
+  const int64_t job_end = JobEnd(job);
+  // Adds `ops` and `bytes` done uniformly over [from, to), pro rata to its overlap with the window.
+  auto add = [&](int64_t from, int64_t to, uint64_t ops, uint64_t bytes) {
+    if (to <= from || (ops == 0 && bytes == 0)) return;
+    const int64_t overlap = std::min(to, window_end_ns) - std::max(from, window_start_ns);
+    if (overlap <= 0) return;
+    const double fraction = static_cast<double>(overlap) / static_cast<double>(to - from);
+    amount.ops += static_cast<double>(ops) * fraction;
+    amount.bytes += static_cast<double>(bytes) * fraction;
+  };
+  const int k = static_cast<int>(kind);
+  if (job.intervals.empty()) {
+    if (const OpStats* stats = job.Find(kind)) add(job_start, job_end, stats->ops, stats->bytes);
+    return amount;
+  }
+  const int64_t length = static_cast<int64_t>(job.interval_ns);
+  for (const auto& interval : job.intervals) {
+    const int64_t from = job_start + interval.index * length;
+    int64_t to = from + length;
+    if (job_end > from && job_end < to) to = job_end;  // the last, partial interval
+    add(from, to, interval.by_kind[k].ops, interval.by_kind[k].bytes);
+  }
+  return amount;
+}
+
+ScenarioFigures ComputeFigures(const ScenarioResult& result) {
+  return ComputeFigures(result, [](const std::string&) { return true; });
+}
+
+ScenarioFigures ComputeFigures(const ScenarioResult& result,
+                               const std::function<bool(const std::string& agent_id)>& include) {
+  ScenarioFigures figures;
+  figures.agents_lost = static_cast<int>(result.lost.size());
+  std::set<std::string> lost_ids;
+  for (const auto& lost : result.lost) lost_ids.insert(lost.agent_id);
+
+  std::vector<const AgentJobResult*> included;
+  for (const auto& r : result.results) {
+    if (include(r.agent_id)) included.push_back(&r);
+  }
+
+  // Per-agent aggregates, in order of first appearance.
+  std::vector<AgentAggregate> agents;
+  std::map<std::string, size_t> agent_slot;
+  for (const AgentJobResult* r : included) {
+    auto [it, inserted] = agent_slot.emplace(r->agent_id, agents.size());
+    if (inserted) {
+      agents.emplace_back();
+      agents.back().agent_id = r->agent_id;
+      agents.back().lost = lost_ids.count(r->agent_id) > 0;
+    }
+    AgentAggregate& agent = agents[it->second];
+    const JobResult& job = r->result;
+    if (job.start_realtime_ns != 0) {
+      agent.has_times = true;
+      agent.start_ns = std::min(agent.start_ns, job.start_realtime_ns);
+      agent.end_ns = std::max(agent.end_ns, JobEnd(job));
+    }
+    uint64_t runtime = job.runtime_ns;
+    if (runtime == 0 && job.start_realtime_ns != 0) {
+      runtime = static_cast<uint64_t>(std::max<int64_t>(JobEnd(job) - job.start_realtime_ns, 0));
+    }
+    agent.runtime_ns = std::max(agent.runtime_ns, runtime);
+    for (int k = 0; k < kOpKindCount; ++k) {
+      if (const OpStats* stats = job.by_kind[k].get()) {
+        agent.ops[k] += stats->ops;
+        agent.bytes[k] += stats->bytes;
+      }
+    }
+  }
+  figures.agents = static_cast<int>(agents.size());
+
+  // Rule 2: the instants, from agents that were not lost (all agents if every one was lost).
+  auto take_instants = [&](bool skip_lost) {
+    bool any = false;
+    for (const auto& agent : agents) {
+      if (!agent.has_times || (skip_lost && agent.lost)) continue;
+      if (!any) {
+        figures.first_start_ns = figures.last_start_ns = agent.start_ns;
+        figures.first_end_ns = figures.last_end_ns = agent.end_ns;
+        any = true;
+        continue;
+      }
+      figures.first_start_ns = std::min(figures.first_start_ns, agent.start_ns);
+      figures.last_start_ns = std::max(figures.last_start_ns, agent.start_ns);
+      figures.first_end_ns = std::min(figures.first_end_ns, agent.end_ns);
+      figures.last_end_ns = std::max(figures.last_end_ns, agent.end_ns);
+    }
+    return any;
+  };
+  if (!take_instants(/*skip_lost=*/true) && !take_instants(/*skip_lost=*/false)) {
+    figures.first_start_ns = result.first_start_realtime_ns;
+    figures.last_start_ns = result.last_start_realtime_ns;
+    figures.first_end_ns = result.first_end_realtime_ns;
+    figures.last_end_ns = result.last_end_realtime_ns;
+  }
+  figures.start_skew_ns = figures.last_start_ns - figures.first_start_ns;
+  figures.full_window_ns = std::max<int64_t>(figures.last_end_ns - figures.first_start_ns, 0);
+  figures.stonewall_window_ns = std::max<int64_t>(figures.first_end_ns - figures.last_start_ns, 0);
+  figures.stonewall_valid = figures.stonewall_window_ns > 0;
+
+  // Rules 1, 3, 4, 5 per op kind.
+  const uint64_t full_window = static_cast<uint64_t>(figures.full_window_ns);
+  const uint64_t stonewall_window = static_cast<uint64_t>(figures.stonewall_window_ns);
+  for (int k = 0; k < kOpKindCount; ++k) {
+    const OpKind kind = static_cast<OpKind>(k);
+    bool used = false;
+    for (const AgentJobResult* r : included) {
+      const OpStats* stats = r->result.Find(kind);
+      if (stats != nullptr && KindUsed(*stats)) used = true;
+    }
+    if (!used) continue;
+    OpFigures& op = figures.ops.emplace_back();
+    op.kind = kind;
+    for (const AgentJobResult* r : included) {
+      const OpStats* stats = r->result.Find(kind);
+      if (stats == nullptr) continue;
+      op.ops += stats->ops;
+      op.bytes += stats->bytes;
+      op.errors += stats->errors;
+      op.short_ios += stats->short_ios;
+      op.lat.Merge(stats->lat);
+      op.slat.Merge(stats->slat);
+      op.clat.Merge(stats->clat);
+      if (figures.stonewall_valid) {
+        const WindowAmount in_window =
+            AmountInWindow(r->result, kind, figures.last_start_ns, figures.first_end_ns);
+        op.stonewall_ops += in_window.ops;
+        op.stonewall_bytes += in_window.bytes;
+      }
+    }
+    op.full_iops = PerSecond(op.ops, full_window);
+    op.full_bytes_per_s = PerSecond(op.bytes, full_window);
+    if (stonewall_window > 0) {
+      op.stonewall_iops = op.stonewall_ops * 1e9 / static_cast<double>(stonewall_window);
+      op.stonewall_bytes_per_s = op.stonewall_bytes * 1e9 / static_cast<double>(stonewall_window);
+    }
+    std::vector<double> agent_bw, agent_iops;
+    for (const auto& agent : agents) {
+      AgentThroughput& t = op.per_agent.emplace_back();
+      t.agent_id = agent.agent_id;
+      t.ops = agent.ops[k];
+      t.bytes = agent.bytes[k];
+      t.runtime_ns = agent.runtime_ns;
+      t.iops = PerSecond(t.ops, t.runtime_ns);
+      t.bytes_per_s = PerSecond(t.bytes, t.runtime_ns);
+      agent_bw.push_back(t.bytes_per_s);
+      agent_iops.push_back(t.iops);
+    }
+    op.agent_bytes_per_s = SpreadOf(agent_bw);
+    op.agent_iops = SpreadOf(agent_iops);
+  }
+
+  // Rule 6: the merged interval series.
+  for (const AgentJobResult* r : included) {
+    if (r->result.interval_ns > 0) {
+      figures.interval_ns = r->result.interval_ns;
+      break;
+    }
+  }
+  const int64_t bucket_ns = static_cast<int64_t>(figures.interval_ns);
+  std::map<int64_t, IntervalStats> buckets;
+  for (const AgentJobResult* r : included) {
+    const JobResult& job = r->result;
+    for (const auto& interval : job.intervals) {
+      int64_t bucket = interval.index;
+      if (job.start_realtime_ns != 0 && figures.first_start_ns != 0) {
+        const int64_t begin = job.start_realtime_ns +
+                              interval.index * static_cast<int64_t>(job.interval_ns) -
+                              figures.first_start_ns;
+        bucket = FloorDiv(begin, bucket_ns);
+      }
+      auto [it, inserted] = buckets.try_emplace(bucket);
+      if (inserted) {
+        it->second = interval;
+        it->second.index = bucket;
+      } else {
+        it->second.Merge(interval);
+      }
+    }
+  }
+  figures.intervals.reserve(buckets.size());
+  for (auto& [index, stats] : buckets) figures.intervals.push_back(std::move(stats));
+  return figures;
+}
+
+}  // namespace azbench

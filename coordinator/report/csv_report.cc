@@ -1,0 +1,106 @@
+#include "coordinator/report/csv_report.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "common/stats.h"
+
+namespace azbench {
+
+namespace {
+
+std::string Micros(double ns) { return absl::StrFormat("%.3f", ns / 1e3); }
+std::string Fixed(double value) { return absl::StrFormat("%.3f", value); }
+
+void AppendRow(const std::vector<std::string>& fields, std::string& out) {
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0) out += ',';
+    out += CsvField(fields[i]);
+  }
+  out += '\n';
+}
+
+}  // namespace
+
+std::string CsvField(std::string_view field) {
+  const bool quote = field.find_first_of(",\"\r\n") != std::string_view::npos ||
+                     (!field.empty() && (field.front() == ' ' || field.back() == ' '));
+  if (!quote) return std::string(field);
+  std::string out = "\"";
+  for (char c : field) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+std::string RenderCsvReport(const ReportInput& input) {
+  std::vector<ScenarioFigures> storage;
+  const std::vector<ScenarioFigures>& figures = FiguresOf(input, storage);
+
+  std::vector<std::string> axes;
+  for (const auto& r : input.scenarios) {
+    for (const auto& [axis, value] : r.scenario.parameters) {
+      if (std::find(axes.begin(), axes.end(), axis) == axes.end()) axes.push_back(axis);
+    }
+  }
+  std::vector<std::string> header = {"scenario_key", "target", "workload"};
+  header.insert(header.end(), axes.begin(), axes.end());
+  for (const char* name : {"repeat", "status", "op", "ops", "iops", "mib_s", "mean_us", "p50_us",
+                           "p90_us", "p99_us", "p99_9_us", "max_us", "errors", "stonewall_iops",
+                           "stonewall_mib_s", "agents", "start_skew_us"}) {
+    header.push_back(name);
+  }
+  std::string out;
+  AppendRow(header, out);
+
+  for (size_t i = 0; i < input.scenarios.size(); ++i) {
+    const ScenarioResult& r = input.scenarios[i];
+    const ScenarioFigures& f = figures[i];
+    std::vector<std::string> prefix = {r.scenario.key, r.scenario.target, r.scenario.workload};
+    for (const std::string& axis : axes) {
+      std::string value;
+      for (const auto& [key, v] : r.scenario.parameters) {
+        if (key == axis) value = v;
+      }
+      prefix.push_back(value);
+    }
+    prefix.push_back(absl::StrCat(r.scenario.repeat));
+    prefix.push_back(ScenarioStatusName(r.status));
+    if (f.ops.empty()) {
+      std::vector<std::string> row = prefix;
+      row.resize(header.size());
+      AppendRow(row, out);
+      continue;
+    }
+    for (const OpFigures& op : f.ops) {
+      std::vector<std::string> row = prefix;
+      const bool has_lat = op.lat.count() > 0;
+      auto latency = [&](double p) {
+        return has_lat ? Micros(static_cast<double>(op.lat.Percentile(p))) : std::string();
+      };
+      row.push_back(std::string(OpKindName(op.kind)));
+      row.push_back(absl::StrCat(op.ops));
+      row.push_back(Fixed(op.full_iops));
+      row.push_back(Fixed(op.full_bytes_per_s / kMiB));
+      row.push_back(has_lat ? Micros(op.lat.mean_ns()) : std::string());
+      row.push_back(latency(50));
+      row.push_back(latency(90));
+      row.push_back(latency(99));
+      row.push_back(latency(99.9));
+      row.push_back(latency(100));
+      row.push_back(absl::StrCat(op.errors));
+      row.push_back(f.stonewall_valid ? Fixed(op.stonewall_iops) : std::string());
+      row.push_back(f.stonewall_valid ? Fixed(op.stonewall_bytes_per_s / kMiB) : std::string());
+      row.push_back(absl::StrCat(f.agents));
+      row.push_back(Micros(static_cast<double>(f.start_skew_ns)));
+      AppendRow(row, out);
+    }
+  }
+  return out;
+}
+
+}  // namespace azbench

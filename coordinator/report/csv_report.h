@@ -1,0 +1,29 @@
+// CSV report: one row per scenario x op kind (a scenario has one target), every repeat, whatever
+// the campaign's keep (keep only shapes the Markdown and terminal tables).
+//
+// Columns: scenario_key, target, workload, one column per matrix axis (the union of the axes of all
+// scenarios, in first-seen order; empty where a scenario has no such axis), repeat, status, op,
+// ops, iops, mib_s, mean_us, p50_us, p90_us, p99_us, p99_9_us, max_us, errors, then stonewall_iops,
+// stonewall_mib_s, agents, start_skew_us. iops and mib_s are full figures (merge.h rule 3);
+// latencies are total latency from the merged histogram, in microseconds with 3 decimals. A
+// scenario with no op kind at all (failed, skipped) has one row with op and the figures empty.
+// Quoting as RFC 4180: a field containing a comma, a double quote, CR or LF, or starting or ending
+// with a space, is enclosed in double quotes with inner quotes doubled. Lines end with "\n".
+#ifndef AZBENCH_COORDINATOR_REPORT_CSV_REPORT_H_
+#define AZBENCH_COORDINATOR_REPORT_CSV_REPORT_H_
+
+#include <string>
+#include <string_view>
+
+#include "coordinator/report/report_input.h"
+
+namespace azbench {
+
+std::string RenderCsvReport(const ReportInput& input);
+
+// One field, quoted when needed (see above).
+std::string CsvField(std::string_view field);
+
+}  // namespace azbench
+
+#endif  // AZBENCH_COORDINATOR_REPORT_CSV_REPORT_H_

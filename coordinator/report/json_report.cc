@@ -1,0 +1,152 @@
+#include "coordinator/report/json_report.h"
+
+#include "absl/strings/str_format.h"
+#include "common/result_json.h"
+#include "common/stats.h"
+
+namespace azbench {
+
+namespace {
+
+using nlohmann::json;
+
+json LatencyJson(const Histogram& h) {
+  json percentiles = json::object();
+  if (h.count() > 0) {
+    for (double p : kReportPercentiles) percentiles[absl::StrFormat("%.6f", p)] = h.Percentile(p);
+  }
+  return {{"count", h.count()},
+          {"min_ns", h.min_ns()},
+          {"max_ns", h.max_ns()},
+          {"mean_ns", h.mean_ns()},
+          {"stddev_ns", h.stddev_ns()},
+          {"percentiles", percentiles},
+          {"histogram", HistogramToJson(h.ToSparse())}};
+}
+
+json SpreadJson(const Spread& s) {
+  return {{"min", s.min}, {"max", s.max}, {"mean", s.mean}, {"cv", s.cv}};
+}
+
+json OpJson(const OpFigures& op) {
+  json out = {{"ops", op.ops},
+              {"bytes", op.bytes},
+              {"errors", op.errors},
+              {"short_ios", op.short_ios},
+              {"full", {{"iops", op.full_iops}, {"bytes_per_s", op.full_bytes_per_s}}},
+              {"stonewall",
+               {{"ops", op.stonewall_ops},
+                {"bytes", op.stonewall_bytes},
+                {"iops", op.stonewall_iops},
+                {"bytes_per_s", op.stonewall_bytes_per_s}}},
+              {"lat", LatencyJson(op.lat)}};
+  if (op.slat.count() > 0) out["slat"] = LatencyJson(op.slat);
+  if (op.clat.count() > 0) out["clat"] = LatencyJson(op.clat);
+  json agents = json::array();
+  for (const AgentThroughput& a : op.per_agent) {
+    agents.push_back({{"agent_id", a.agent_id},
+                      {"ops", a.ops},
+                      {"bytes", a.bytes},
+                      {"runtime_ns", a.runtime_ns},
+                      {"iops", a.iops},
+                      {"bytes_per_s", a.bytes_per_s}});
+  }
+  out["per_agent"] = agents;
+  out["fairness"] = {{"bytes_per_s", SpreadJson(op.agent_bytes_per_s)},
+                     {"iops", SpreadJson(op.agent_iops)}};
+  return out;
+}
+
+json ScenarioJson(const ScenarioResult& r, const ScenarioFigures& f) {
+  const Scenario& s = r.scenario;
+  json parameters = json::array();
+  for (const auto& [axis, value] : s.parameters) parameters.push_back(json::array({axis, value}));
+  json lost = json::array();
+  for (const LostAgent& l : r.lost) {
+    lost.push_back(
+        {{"agent_id", l.agent_id}, {"lost_at_ns", l.lost_at_realtime_ns}, {"reason", l.reason}});
+  }
+  json ops = json::object();
+  for (const OpFigures& op : f.ops) ops[std::string(OpKindName(op.kind))] = OpJson(op);
+  json intervals = json::array();
+  for (const IntervalStats& interval : f.intervals) {
+    json by_kind = json::object();
+    for (int k = 0; k < kOpKindCount; ++k) {
+      const IntervalOpStats& stats = interval.by_kind[k];
+      if (stats.ops == 0 && stats.errors == 0 && stats.lat.count == 0) continue;
+      by_kind[std::string(OpKindName(static_cast<OpKind>(k)))] = {
+          {"ops", stats.ops},
+          {"bytes", stats.bytes},
+          {"errors", stats.errors},
+          {"lat", HistogramToJson(stats.lat)}};
+    }
+    intervals.push_back({{"index", interval.index}, {"ops", by_kind}});
+  }
+  json results = json::array();
+  for (const AgentJobResult& result : r.results) {
+    results.push_back({{"agent_id", result.agent_id}, {"job", JobResultToFioJson(result.result)}});
+  }
+  return {{"index", s.index},
+          {"key", s.key},
+          {"target", s.target},
+          {"workload", s.workload},
+          {"parameters", parameters},
+          {"repeat", s.repeat},
+          {"repeats", s.repeats},
+          {"status", ScenarioStatusName(r.status)},
+          {"status_detail", r.status_detail},
+          {"agent_ids", s.agent_ids},
+          {"skip_reason", s.skip_reason},
+          {"lost", lost},
+          {"times",
+           {{"planned_start_ns", r.planned_start_realtime_ns},
+            {"first_start_ns", f.first_start_ns},
+            {"last_start_ns", f.last_start_ns},
+            {"first_end_ns", f.first_end_ns},
+            {"last_end_ns", f.last_end_ns},
+            {"start_skew_ns", f.start_skew_ns},
+            {"full_window_ns", f.full_window_ns},
+            {"stonewall_window_ns", f.stonewall_window_ns},
+            {"stonewall_valid", f.stonewall_valid}}},
+          {"agents", f.agents},
+          {"interval_ns", f.interval_ns},
+          {"ops", ops},
+          {"intervals", intervals},
+          {"results", results}};
+}
+
+}  // namespace
+
+json JsonReport(const ReportInput& input) {
+  std::vector<ScenarioFigures> storage;
+  const std::vector<ScenarioFigures>& figures = FiguresOf(input, storage);
+  json agents = json::array();
+  for (const AgentInfo& a : input.agents) {
+    agents.push_back({{"agent_id", a.agent_id},
+                      {"address", a.address},
+                      {"hostname", a.hostname},
+                      {"region", a.region},
+                      {"availability_zone", a.availability_zone},
+                      {"availability_zone_id", a.availability_zone_id},
+                      {"instance_type", a.instance_type},
+                      {"version", a.version},
+                      {"clock_offset_ns", a.clock_offset_ns},
+                      {"clock_rtt_ns", a.clock_rtt_ns}});
+  }
+  json scenarios = json::array();
+  for (size_t i = 0; i < input.scenarios.size(); ++i) {
+    scenarios.push_back(ScenarioJson(input.scenarios[i], figures[i]));
+  }
+  return {{"azbench_report", 1},
+          {"campaign", input.campaign_name},
+          {"keep", std::string(KeepPolicyName(input.keep))},
+          {"agents", agents},
+          {"scenarios", scenarios}};
+}
+
+std::string RenderJsonReport(const ReportInput& input) {
+  // Replace invalid UTF-8 (agent-supplied strings) rather than throw.
+  return JsonReport(input).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace azbench

@@ -1,0 +1,47 @@
+// JSON report: everything a later analysis needs, exactly. Object keys are sorted on output;
+// arrays keep their order. Layout:
+//
+//   {"azbench_report": 1, "campaign": name, "keep": "all|last|median",
+//    "agents": [{"agent_id", "address", "hostname", "region", "availability_zone",
+//                "availability_zone_id", "instance_type", "version", "clock_offset_ns",
+//                "clock_rtt_ns"}],
+//    "scenarios": [{
+//      "index", "key", "target", "workload", "parameters": [[axis, value], ...], "repeat",
+//      "repeats", "status", "status_detail", "agent_ids", "skip_reason",
+//      "lost": [{"agent_id", "lost_at_ns", "reason"}],
+//      "times": {"planned_start_ns", "first_start_ns", "last_start_ns", "first_end_ns",
+//                "last_end_ns", "start_skew_ns", "full_window_ns", "stonewall_window_ns",
+//                "stonewall_valid"},
+//      "agents": n, "interval_ns",
+//      "ops": {"read": {
+//          "ops", "bytes", "errors", "short_ios",
+//          "full": {"iops", "bytes_per_s"},
+//          "stonewall": {"ops", "bytes", "iops", "bytes_per_s"},
+//          "lat" | "slat" | "clat": {"count", "min_ns", "max_ns", "mean_ns", "stddev_ns",
+//              "percentiles": {"50.000000": ns, ...} (fio's list),
+//              "histogram": the merged sparse histogram (HistogramToJson)},
+//          "per_agent": [{"agent_id", "ops", "bytes", "runtime_ns", "iops", "bytes_per_s"}],
+//          "fairness": {"bytes_per_s": {"min", "max", "mean", "cv"}, "iops": {...}}}, ...},
+//      "intervals": [{"index", "ops": {"read": {"ops", "bytes", "errors", "lat": sparse}}}]
+//          (the merged series, merge.h rule 6),
+//      "results": [{"agent_id", "job": fio-style job object with its "azbench" extras
+//          (common/result_json.h)}]}]}
+//
+// slat/clat objects appear only when non-empty. Every scenario is there: keep does not filter.
+#ifndef AZBENCH_COORDINATOR_REPORT_JSON_REPORT_H_
+#define AZBENCH_COORDINATOR_REPORT_JSON_REPORT_H_
+
+#include <string>
+
+#include "coordinator/report/report_input.h"
+#include "nlohmann/json.hpp"
+
+namespace azbench {
+
+nlohmann::json JsonReport(const ReportInput& input);
+// JsonReport(input).dump(2) with a final newline.
+std::string RenderJsonReport(const ReportInput& input);
+
+}  // namespace azbench
+
+#endif  // AZBENCH_COORDINATOR_REPORT_JSON_REPORT_H_

@@ -1,0 +1,949 @@
+#include "coordinator/store.h"
+
+#include <sqlite3.h>
+
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "common/clock.h"
+#include "common/histogram.h"
+#include "common/op_kind.h"
+#include "common/status_macros.h"
+#include "nlohmann/json.hpp"
+
+namespace azbench {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr char kSchema[] = R"sql(
+CREATE TABLE campaign (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  file TEXT NOT NULL,
+  started_at_ns INTEGER NOT NULL,
+  finished_at_ns INTEGER,
+  azbench_version TEXT NOT NULL,
+  campaign_yaml TEXT NOT NULL
+);
+CREATE TABLE agent (
+  id INTEGER PRIMARY KEY,
+  campaign_id INTEGER NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,
+  agent_id TEXT NOT NULL,
+  address TEXT NOT NULL,
+  hostname TEXT NOT NULL,
+  region TEXT NOT NULL,
+  az TEXT NOT NULL,
+  az_id TEXT NOT NULL,
+  instance_type TEXT NOT NULL,
+  version TEXT NOT NULL,
+  clock_offset_ns INTEGER NOT NULL,
+  clock_rtt_ns INTEGER NOT NULL,
+  UNIQUE (campaign_id, agent_id)
+);
+CREATE TABLE scenario (
+  id INTEGER PRIMARY KEY,
+  campaign_id INTEGER NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  key TEXT NOT NULL,
+  target TEXT NOT NULL,
+  workload TEXT NOT NULL,
+  parameters TEXT NOT NULL,
+  repeat INTEGER NOT NULL,
+  repeats INTEGER NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('complete', 'partial', 'failed', 'skipped')),
+  status_detail TEXT NOT NULL,
+  agent_ids TEXT NOT NULL,
+  jobs TEXT NOT NULL,
+  cooldown_s REAL NOT NULL,
+  skipped INTEGER NOT NULL,
+  skip_reason TEXT NOT NULL,
+  planned_start_ns INTEGER NOT NULL,
+  first_start_ns INTEGER NOT NULL,
+  last_start_ns INTEGER NOT NULL,
+  first_end_ns INTEGER NOT NULL,
+  last_end_ns INTEGER NOT NULL,
+  UNIQUE (campaign_id, key)
+);
+CREATE TABLE agent_result (
+  id INTEGER PRIMARY KEY,
+  scenario_id INTEGER NOT NULL REFERENCES scenario(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  agent_id TEXT NOT NULL,
+  job_name TEXT NOT NULL,
+  group_id INTEGER NOT NULL,
+  clones INTEGER NOT NULL,
+  interval_ns INTEGER NOT NULL,
+  runtime_ns INTEGER NOT NULL,
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  error_errno INTEGER NOT NULL,
+  error_message TEXT NOT NULL,
+  warnings TEXT NOT NULL,
+  UNIQUE (scenario_id, idx)
+);
+CREATE TABLE histogram (
+  agent_result_id INTEGER NOT NULL REFERENCES agent_result(id) ON DELETE CASCADE,
+  op_kind TEXT NOT NULL,
+  lat_kind TEXT NOT NULL CHECK (lat_kind IN ('lat', 'slat', 'clat')),
+  ops INTEGER NOT NULL,
+  bytes INTEGER NOT NULL,
+  errors INTEGER NOT NULL,
+  short_ios INTEGER NOT NULL,
+  count INTEGER NOT NULL,
+  min_ns INTEGER NOT NULL,
+  max_ns INTEGER NOT NULL,
+  sum_ns INTEGER NOT NULL,
+  sum_ns_hi INTEGER NOT NULL,
+  sum_sq_hi INTEGER NOT NULL,
+  sum_sq_lo INTEGER NOT NULL,
+  sum_sq_top INTEGER NOT NULL,
+  buckets BLOB NOT NULL,
+  PRIMARY KEY (agent_result_id, op_kind, lat_kind)
+) WITHOUT ROWID;
+CREATE TABLE interval (
+  agent_result_id INTEGER NOT NULL REFERENCES agent_result(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  op_kind TEXT NOT NULL,
+  ops INTEGER NOT NULL,
+  bytes INTEGER NOT NULL,
+  errors INTEGER NOT NULL,
+  count INTEGER NOT NULL,
+  min_ns INTEGER NOT NULL,
+  max_ns INTEGER NOT NULL,
+  sum_ns INTEGER NOT NULL,
+  sum_ns_hi INTEGER NOT NULL,
+  sum_sq_hi INTEGER NOT NULL,
+  sum_sq_lo INTEGER NOT NULL,
+  sum_sq_top INTEGER NOT NULL,
+  lat_buckets BLOB NOT NULL,
+  PRIMARY KEY (agent_result_id, idx, op_kind)
+) WITHOUT ROWID;
+CREATE TABLE event (
+  id INTEGER PRIMARY KEY,
+  scenario_id INTEGER NOT NULL REFERENCES scenario(id) ON DELETE CASCADE,
+  at_ns INTEGER NOT NULL,
+  agent_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  message TEXT NOT NULL
+);
+CREATE INDEX agent_result_by_scenario ON agent_result (scenario_id);
+CREATE INDEX event_by_scenario ON event (scenario_id);
+)sql";
+
+constexpr char kLatKinds[3][5] = {"lat", "slat", "clat"};
+
+int64_t ToInt64(uint64_t v) { return static_cast<int64_t>(v); }
+uint64_t ToUint64(int64_t v) { return static_cast<uint64_t>(v); }
+
+// Unsigned LEB128.
+void PutVarint(uint64_t v, std::string& out) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+}
+
+bool GetVarint(std::string_view in, size_t& pos, uint64_t& v) {
+  v = 0;
+  for (int shift = 0; shift < 64 && pos < in.size(); shift += 7) {
+    const uint8_t byte = static_cast<uint8_t>(in[pos++]);
+    v |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) return true;
+  }
+  return false;
+}
+
+std::string EncodeBuckets(const std::vector<Histogram::Bucket>& buckets) {
+  std::string out;
+  out.reserve(buckets.size() * 3);
+  int32_t previous = 0;
+  for (const auto& b : buckets) {
+    PutVarint(static_cast<uint64_t>(b.index - previous), out);
+    PutVarint(b.count, out);
+    previous = b.index;
+  }
+  return out;
+}
+
+// Fails on truncation, an index past the histogram, or a zero count / zero delta after the first.
+bool DecodeBuckets(std::string_view blob, std::vector<Histogram::Bucket>& buckets) {
+  size_t pos = 0;
+  uint64_t index = 0;
+  while (pos < blob.size()) {
+    uint64_t delta, count;
+    if (!GetVarint(blob, pos, delta) || !GetVarint(blob, pos, count)) return false;
+    if (count == 0 || (!buckets.empty() && delta == 0)) return false;
+    index += delta;
+    if (index >= static_cast<uint64_t>(Histogram::kBucketCount)) return false;
+    buckets.push_back({static_cast<int32_t>(index), count});
+  }
+  return true;
+}
+
+json PairsToJson(const std::vector<std::pair<std::string, std::string>>& pairs) {
+  json out = json::array();
+  for (const auto& [k, v] : pairs) out.push_back(json::array({k, v}));
+  return out;
+}
+
+bool PairsFromJson(const json& j, std::vector<std::pair<std::string, std::string>>& out) {
+  if (!j.is_array()) return false;
+  for (const auto& item : j) {
+    if (!item.is_array() || item.size() != 2 || !item[0].is_string() || !item[1].is_string()) {
+      return false;
+    }
+    out.emplace_back(item[0].get<std::string>(), item[1].get<std::string>());
+  }
+  return true;
+}
+
+json StringsToJson(const std::vector<std::string>& strings) {
+  json out = json::array();
+  for (const auto& s : strings) out.push_back(s);
+  return out;
+}
+
+bool StringsFromJson(const json& j, std::vector<std::string>& out) {
+  if (!j.is_array()) return false;
+  for (const auto& item : j) {
+    if (!item.is_string()) return false;
+    out.push_back(item.get<std::string>());
+  }
+  return true;
+}
+
+json JobsToJson(const std::vector<ScenarioJob>& jobs) {
+  json out = json::array();
+  for (const auto& job : jobs) {
+    out.push_back({{"name", job.name},
+                   {"workload", job.workload},
+                   {"group_id", job.group_id},
+                   {"options", PairsToJson(job.options)}});
+  }
+  return out;
+}
+
+bool JobsFromJson(const json& j, std::vector<ScenarioJob>& out) {
+  if (!j.is_array()) return false;
+  for (const auto& item : j) {
+    if (!item.is_object()) return false;
+    auto name = item.find("name"), workload = item.find("workload"), group = item.find("group_id"),
+         options = item.find("options");
+    if (name == item.end() || !name->is_string() || workload == item.end() ||
+        !workload->is_string() || group == item.end() || !group->is_number_integer() ||
+        options == item.end()) {
+      return false;
+    }
+    ScenarioJob job;
+    job.name = name->get<std::string>();
+    job.workload = workload->get<std::string>();
+    job.group_id = group->get<int>();
+    if (!PairsFromJson(*options, job.options)) return false;
+    out.push_back(std::move(job));
+  }
+  return true;
+}
+
+std::optional<ScenarioStatus> StatusFromName(std::string_view name) {
+  for (ScenarioStatus s : {ScenarioStatus::kComplete, ScenarioStatus::kPartial,
+                           ScenarioStatus::kFailed, ScenarioStatus::kSkipped}) {
+    if (name == ScenarioStatusName(s)) return s;
+  }
+  return std::nullopt;
+}
+
+bool IntervalKindEmpty(const IntervalOpStats& s) {
+  return s.ops == 0 && s.bytes == 0 && s.errors == 0 && s.lat.count == 0 && s.lat.buckets.empty();
+}
+
+}  // namespace
+
+// A prepared statement bound to this store's connection; finalized on destruction. Bind errors are
+// kept and reported by the next Step.
+class Store::Statement {
+ public:
+  explicit Statement(const Store& store) : store_(store) {}
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  absl::Status Prepare(std::string_view sql) {
+    sql_ = sql;
+    if (sqlite3_prepare_v2(store_.db_, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
+        SQLITE_OK) {
+      return store_.Error(absl::StrCat("preparing \"", std::string(sql), "\""));
+    }
+    return absl::OkStatus();
+  }
+
+  Statement& Int(int i, int64_t v) { return Check(sqlite3_bind_int64(stmt_, i, v)); }
+  Statement& U64(int i, uint64_t v) { return Int(i, ToInt64(v)); }
+  Statement& Real(int i, double v) { return Check(sqlite3_bind_double(stmt_, i, v)); }
+  Statement& Null(int i) { return Check(sqlite3_bind_null(stmt_, i)); }
+  Statement& Text(int i, std::string_view v) {
+    return Check(
+        sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+  }
+  Statement& Blob(int i, std::string_view v) {
+    // A zero-length BLOB (not NULL) for an empty histogram: the data pointer must be non-null.
+    return Check(sqlite3_bind_blob(stmt_, i, v.empty() ? "" : v.data(), static_cast<int>(v.size()),
+                                   SQLITE_TRANSIENT));
+  }
+
+  // True when a row is ready, false when done.
+  absl::StatusOr<bool> Step() {
+    if (bind_rc_ != SQLITE_OK) {
+      return store_.Error(absl::StrCat("binding \"", sql_, "\": ", sqlite3_errstr(bind_rc_)));
+    }
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    absl::Status status = store_.Error(absl::StrCat("running \"", Abbreviated(), "\""));
+    if ((rc & 0xff) == SQLITE_CONSTRAINT) return absl::InvalidArgumentError(status.message());
+    return status;
+  }
+  // Runs a statement that returns no rows, then resets it for the next bindings.
+  absl::Status Run() {
+    absl::StatusOr<bool> row = Step();
+    Reset();
+    if (!row.ok()) return row.status();
+    return absl::OkStatus();
+  }
+  void Reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+    bind_rc_ = SQLITE_OK;
+  }
+
+  int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+  uint64_t U64(int col) const { return ToUint64(Int(col)); }
+  double Real(int col) const { return sqlite3_column_double(stmt_, col); }
+  bool IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+  std::string Text(int col) const {
+    const unsigned char* text = sqlite3_column_text(stmt_, col);
+    return text == nullptr
+               ? std::string()
+               : std::string(reinterpret_cast<const char*>(text), sqlite3_column_bytes(stmt_, col));
+  }
+  std::string Blob(int col) const {
+    const void* blob = sqlite3_column_blob(stmt_, col);
+    return blob == nullptr ? std::string()
+                           : std::string(static_cast<const char*>(blob),
+                                         static_cast<size_t>(sqlite3_column_bytes(stmt_, col)));
+  }
+
+ private:
+  Statement& Check(int rc) {
+    if (rc != SQLITE_OK && bind_rc_ == SQLITE_OK) bind_rc_ = rc;
+    return *this;
+  }
+  std::string Abbreviated() const {
+    std::string text(sql_.substr(0, sql_.find('(')));
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    return text;
+  }
+
+  const Store& store_;
+  sqlite3_stmt* stmt_ = nullptr;
+  std::string sql_;
+  int bind_rc_ = SQLITE_OK;
+};
+
+absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
+  return OpenImpl(path, /*create=*/true);
+}
+
+absl::StatusOr<std::unique_ptr<Store>> Store::OpenExisting(const std::string& path) {
+  return OpenImpl(path, /*create=*/false);
+}
+
+absl::StatusOr<std::unique_ptr<Store>> Store::OpenImpl(const std::string& path, bool create) {
+  std::error_code ec;
+  if (!create && !std::filesystem::exists(path, ec)) {
+    return absl::NotFoundError(absl::StrCat(path, ": no such results database"));
+  }
+  sqlite3* db = nullptr;
+  const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+  const int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    sqlite3_close(db);
+    return absl::InternalError(absl::StrCat(path, ": cannot open the results database: ", message));
+  }
+  std::unique_ptr<Store> store(new Store(path, db));
+  RETURN_IF_ERROR(store->Initialize());
+  return store;
+}
+
+Store::~Store() { sqlite3_close(db_); }
+
+absl::Status Store::Error(std::string_view what) const {
+  return absl::InternalError(
+      absl::StrCat(path_, ": ", std::string(what), ": ", sqlite3_errmsg(db_)));
+}
+
+absl::Status Store::Exec(std::string_view sql) {
+  const std::string text(sql);
+  char* message = nullptr;
+  if (sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+    std::string error = message != nullptr ? message : sqlite3_errmsg(db_);
+    sqlite3_free(message);
+    return absl::InternalError(absl::StrCat(path_, ": ", error));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Store::Initialize() {
+  sqlite3_extended_result_codes(db_, 1);
+  sqlite3_busy_timeout(db_, 5000);  // a report reading while a run writes
+  RETURN_IF_ERROR(Exec("PRAGMA foreign_keys = ON"));
+
+  auto pragma_int = [&](const char* name) -> absl::StatusOr<int64_t> {
+    Statement statement(*this);
+    RETURN_IF_ERROR(statement.Prepare(absl::StrCat("PRAGMA ", name)));
+    ASSIGN_OR_RETURN(bool row, statement.Step());
+    return row ? statement.Int(0) : 0;
+  };
+  ASSIGN_OR_RETURN(int64_t version, pragma_int("user_version"));
+  ASSIGN_OR_RETURN(int64_t application_id, pragma_int("application_id"));
+  if (application_id != 0 && application_id != kStoreApplicationId) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(path_, ": not an azbench results database (SQLite application_id ",
+                     application_id, ", azbench writes ", kStoreApplicationId, ")"));
+  }
+  if (version > kStoreSchemaVersion) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        path_, ": results database schema version ", version, " is newer than this azbench reads (",
+        kStoreSchemaVersion, "): use a newer azbench"));
+  }
+  if (version == 0) {
+    Statement tables(*this);
+    RETURN_IF_ERROR(tables.Prepare("SELECT count(*) FROM sqlite_schema"));
+    ASSIGN_OR_RETURN(bool row, tables.Step());
+    if (row && tables.Int(0) > 0) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          path_,
+          ": not an azbench results database (it has tables but no azbench schema version)"));
+    }
+    RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
+    absl::Status created = Exec(kSchema);
+    if (created.ok()) {
+      created = Exec(absl::StrCat("PRAGMA application_id = ", kStoreApplicationId,
+                                  "; PRAGMA user_version = ", kStoreSchemaVersion));
+    }
+    if (created.ok()) created = Exec("COMMIT");
+    if (!created.ok()) {
+      Exec("ROLLBACK").IgnoreError();
+      return created;
+    }
+  }
+  // WAL: a report can read while a run writes. FULL: a commit survives a power loss.
+  RETURN_IF_ERROR(Exec("PRAGMA journal_mode = WAL"));
+  RETURN_IF_ERROR(Exec("PRAGMA synchronous = FULL"));
+
+  Statement campaign(*this);
+  RETURN_IF_ERROR(campaign.Prepare("SELECT id FROM campaign ORDER BY id LIMIT 1"));
+  ASSIGN_OR_RETURN(bool found, campaign.Step());
+  if (found) campaign_id_ = campaign.Int(0);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> Store::BeginCampaign(const std::string& name, const std::string& file,
+                                             const std::string& campaign_yaml,
+                                             const std::string& azbench_version) {
+  Statement existing(*this);
+  RETURN_IF_ERROR(existing.Prepare("SELECT id, name FROM campaign ORDER BY id LIMIT 1"));
+  ASSIGN_OR_RETURN(bool found, existing.Step());
+  if (found) {
+    const std::string stored_name = existing.Text(1);
+    if (stored_name != name) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(path_, " holds campaign '", stored_name, "', not '", name,
+                       "': one results database per campaign; choose another results path"));
+    }
+    campaign_id_ = existing.Int(0);
+    Statement reopen(*this);
+    RETURN_IF_ERROR(reopen.Prepare("UPDATE campaign SET finished_at_ns = NULL WHERE id = ?"));
+    reopen.Int(1, campaign_id_);
+    RETURN_IF_ERROR(reopen.Run());
+    return campaign_id_;
+  }
+  Statement insert(*this);
+  RETURN_IF_ERROR(
+      insert.Prepare("INSERT INTO campaign (name, file, started_at_ns, finished_at_ns, "
+                     "azbench_version, campaign_yaml) VALUES (?, ?, ?, NULL, ?, ?)"));
+  insert.Text(1, name)
+      .Text(2, file)
+      .Int(3, RealtimeNanos())
+      .Text(4, azbench_version)
+      .Text(5, campaign_yaml);
+  RETURN_IF_ERROR(insert.Run());
+  campaign_id_ = sqlite3_last_insert_rowid(db_);
+  return campaign_id_;
+}
+
+absl::StatusOr<int64_t> Store::CampaignId() {
+  if (campaign_id_ == 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(path_, ": no campaign begun (call BeginCampaign first)"));
+  }
+  return campaign_id_;
+}
+
+absl::StatusOr<CampaignRecord> Store::LoadCampaign() {
+  if (campaign_id_ == 0) return absl::NotFoundError(absl::StrCat(path_, ": holds no campaign"));
+  Statement select(*this);
+  RETURN_IF_ERROR(
+      select.Prepare("SELECT id, name, file, started_at_ns, finished_at_ns, azbench_version, "
+                     "campaign_yaml FROM campaign WHERE id = ?"));
+  select.Int(1, campaign_id_);
+  ASSIGN_OR_RETURN(bool found, select.Step());
+  if (!found) return absl::NotFoundError(absl::StrCat(path_, ": holds no campaign"));
+  CampaignRecord record;
+  record.id = select.Int(0);
+  record.name = select.Text(1);
+  record.file = select.Text(2);
+  record.started_at_ns = select.Int(3);
+  record.finished_at_ns = select.IsNull(4) ? 0 : select.Int(4);
+  record.azbench_version = select.Text(5);
+  record.campaign_yaml = select.Text(6);
+  return record;
+}
+
+absl::Status Store::FinishCampaign() {
+  ASSIGN_OR_RETURN(int64_t campaign_id, CampaignId());
+  Statement update(*this);
+  RETURN_IF_ERROR(update.Prepare("UPDATE campaign SET finished_at_ns = ? WHERE id = ?"));
+  update.Int(1, RealtimeNanos()).Int(2, campaign_id);
+  return update.Run();
+}
+
+absl::Status Store::SaveAgents(const std::vector<AgentInfo>& agents) {
+  ASSIGN_OR_RETURN(int64_t campaign_id, CampaignId());
+  RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
+  absl::Status status = [&]() -> absl::Status {
+    Statement upsert(*this);
+    RETURN_IF_ERROR(upsert.Prepare(
+        "INSERT INTO agent (campaign_id, agent_id, address, hostname, region, az, az_id, "
+        "instance_type, version, clock_offset_ns, clock_rtt_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        "?, ?) ON CONFLICT (campaign_id, agent_id) DO UPDATE SET address = excluded.address, "
+        "hostname = excluded.hostname, region = excluded.region, az = excluded.az, az_id = "
+        "excluded.az_id, instance_type = excluded.instance_type, version = excluded.version, "
+        "clock_offset_ns = excluded.clock_offset_ns, clock_rtt_ns = excluded.clock_rtt_ns"));
+    for (const AgentInfo& a : agents) {
+      upsert.Int(1, campaign_id)
+          .Text(2, a.agent_id)
+          .Text(3, a.address)
+          .Text(4, a.hostname)
+          .Text(5, a.region)
+          .Text(6, a.availability_zone)
+          .Text(7, a.availability_zone_id)
+          .Text(8, a.instance_type)
+          .Text(9, a.version)
+          .Int(10, a.clock_offset_ns)
+          .Int(11, a.clock_rtt_ns);
+      RETURN_IF_ERROR(upsert.Run());
+    }
+    return absl::OkStatus();
+  }();
+  if (status.ok()) status = Exec("COMMIT");
+  if (!status.ok()) Exec("ROLLBACK").IgnoreError();
+  return status;
+}
+
+absl::StatusOr<std::vector<AgentInfo>> Store::LoadAgents() {
+  std::vector<AgentInfo> agents;
+  if (campaign_id_ == 0) return agents;
+  Statement select(*this);
+  RETURN_IF_ERROR(
+      select.Prepare("SELECT agent_id, address, hostname, region, az, az_id, instance_type, "
+                     "version, clock_offset_ns, clock_rtt_ns FROM agent WHERE campaign_id = ? "
+                     "ORDER BY id"));
+  select.Int(1, campaign_id_);
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    AgentInfo& a = agents.emplace_back();
+    a.agent_id = select.Text(0);
+    a.address = select.Text(1);
+    a.hostname = select.Text(2);
+    a.region = select.Text(3);
+    a.availability_zone = select.Text(4);
+    a.availability_zone_id = select.Text(5);
+    a.instance_type = select.Text(6);
+    a.version = select.Text(7);
+    a.clock_offset_ns = select.Int(8);
+    a.clock_rtt_ns = select.Int(9);
+  }
+  return agents;
+}
+
+absl::Status Store::SaveScenario(const ScenarioResult& result) {
+  ASSIGN_OR_RETURN(int64_t campaign_id, CampaignId());
+  if (result.scenario.key.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(path_, ": scenario ", result.scenario.index,
+                                                   " has an empty key; cannot store it"));
+  }
+  RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
+  absl::Status status = SaveScenarioRows(campaign_id, result);
+  if (status.ok()) status = Exec("COMMIT");
+  if (!status.ok()) {
+    Exec("ROLLBACK").IgnoreError();
+    return absl::Status(status.code(), absl::StrCat("saving scenario '", result.scenario.key,
+                                                    "': ", status.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& result) {
+  const Scenario& s = result.scenario;
+  Statement remove(*this);
+  RETURN_IF_ERROR(remove.Prepare("DELETE FROM scenario WHERE campaign_id = ? AND key = ?"));
+  remove.Int(1, campaign_id).Text(2, s.key);
+  RETURN_IF_ERROR(remove.Run());
+
+  Statement scenario(*this);
+  RETURN_IF_ERROR(scenario.Prepare(
+      "INSERT INTO scenario (campaign_id, idx, key, target, workload, parameters, repeat, repeats, "
+      "status, status_detail, agent_ids, jobs, cooldown_s, skipped, skip_reason, planned_start_ns, "
+      "first_start_ns, last_start_ns, first_end_ns, last_end_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+      "?, "
+      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+  scenario.Int(1, campaign_id)
+      .Int(2, s.index)
+      .Text(3, s.key)
+      .Text(4, s.target)
+      .Text(5, s.workload)
+      .Text(6, PairsToJson(s.parameters).dump())
+      .Int(7, s.repeat)
+      .Int(8, s.repeats)
+      .Text(9, ScenarioStatusName(result.status))
+      .Text(10, result.status_detail)
+      .Text(11, StringsToJson(s.agent_ids).dump())
+      .Text(12, JobsToJson(s.jobs).dump())
+      .Real(13, s.cooldown_s)
+      .Int(14, s.skipped ? 1 : 0)
+      .Text(15, s.skip_reason)
+      .Int(16, result.planned_start_realtime_ns)
+      .Int(17, result.first_start_realtime_ns)
+      .Int(18, result.last_start_realtime_ns)
+      .Int(19, result.first_end_realtime_ns)
+      .Int(20, result.last_end_realtime_ns);
+  RETURN_IF_ERROR(scenario.Run());
+  const int64_t scenario_id = sqlite3_last_insert_rowid(db_);
+
+  Statement agent_result(*this), histogram(*this), interval(*this), event(*this);
+  RETURN_IF_ERROR(agent_result.Prepare(
+      "INSERT INTO agent_result (scenario_id, idx, agent_id, job_name, group_id, clones, "
+      "interval_ns, runtime_ns, start_ns, end_ns, error_errno, error_message, warnings) VALUES (?, "
+      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+  RETURN_IF_ERROR(histogram.Prepare(
+      "INSERT INTO histogram (agent_result_id, op_kind, lat_kind, ops, bytes, errors, short_ios, "
+      "count, min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, buckets) VALUES "
+      "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+  RETURN_IF_ERROR(interval.Prepare(
+      "INSERT INTO interval (agent_result_id, idx, op_kind, ops, bytes, errors, count, min_ns, "
+      "max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, lat_buckets) VALUES (?, ?, ?, "
+      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+  RETURN_IF_ERROR(event.Prepare(
+      "INSERT INTO event (scenario_id, at_ns, agent_id, kind, message) VALUES (?, ?, ?, ?, ?)"));
+
+  // Binds the moments and buckets of `sparse` from column `first` on (count .. buckets).
+  auto bind_sparse = [](Statement& statement, int first, const Histogram::Sparse& sparse) {
+    statement.U64(first, sparse.count)
+        .U64(first + 1, sparse.min_ns)
+        .U64(first + 2, sparse.max_ns)
+        .U64(first + 3, sparse.sum_ns)
+        .U64(first + 4, sparse.sum_ns_hi)
+        .U64(first + 5, sparse.sum_sq_hi)
+        .U64(first + 6, sparse.sum_sq_lo)
+        .U64(first + 7, sparse.sum_sq_top)
+        .Blob(first + 8, EncodeBuckets(sparse.buckets));
+  };
+
+  for (size_t i = 0; i < result.results.size(); ++i) {
+    const AgentJobResult& r = result.results[i];
+    const JobResult& job = r.result;
+    agent_result.Int(1, scenario_id)
+        .Int(2, static_cast<int64_t>(i))
+        .Text(3, r.agent_id)
+        .Text(4, job.name)
+        .Int(5, job.group_id)
+        .Int(6, job.clones)
+        .U64(7, job.interval_ns)
+        .U64(8, job.runtime_ns)
+        .Int(9, job.start_realtime_ns)
+        .Int(10, job.end_realtime_ns)
+        .Int(11, job.error_errno)
+        .Text(12, job.error_message)
+        .Text(13, StringsToJson(job.warnings).dump());
+    RETURN_IF_ERROR(agent_result.Run());
+    const int64_t result_id = sqlite3_last_insert_rowid(db_);
+
+    int first_kind = -1;
+    for (int k = 0; k < kOpKindCount; ++k) {
+      const OpStats* stats = job.by_kind[k].get();
+      if (stats == nullptr) continue;
+      if (first_kind < 0) first_kind = k;
+      const std::string kind_name(OpKindName(static_cast<OpKind>(k)));
+      const Histogram* lat_histograms[3] = {&stats->lat, &stats->slat, &stats->clat};
+      for (int l = 0; l < 3; ++l) {
+        if (l > 0 && lat_histograms[l]->count() == 0) continue;
+        histogram.Int(1, result_id)
+            .Text(2, kind_name)
+            .Text(3, kLatKinds[l])
+            .U64(4, stats->ops)
+            .U64(5, stats->bytes)
+            .U64(6, stats->errors)
+            .U64(7, stats->short_ios);
+        bind_sparse(histogram, 8, lat_histograms[l]->ToSparse());
+        RETURN_IF_ERROR(histogram.Run());
+      }
+    }
+
+    // Kinds with something in the interval; an interval with nothing keeps one all-zero row.
+    const OpKind stall_kind = first_kind < 0 ? OpKind::kRead : static_cast<OpKind>(first_kind);
+    for (const IntervalStats& stats : job.intervals) {
+      auto write = [&](OpKind kind) {
+        const IntervalOpStats& row = stats.by_kind[static_cast<int>(kind)];
+        interval.Int(1, result_id)
+            .Int(2, stats.index)
+            .Text(3, std::string(OpKindName(kind)))
+            .U64(4, row.ops)
+            .U64(5, row.bytes)
+            .U64(6, row.errors);
+        bind_sparse(interval, 7, row.lat);
+        return interval.Run();
+      };
+      bool wrote = false;
+      for (int k = 0; k < kOpKindCount; ++k) {
+        if (IntervalKindEmpty(stats.by_kind[k])) continue;
+        RETURN_IF_ERROR(write(static_cast<OpKind>(k)));
+        wrote = true;
+      }
+      if (!wrote) RETURN_IF_ERROR(write(stall_kind));
+    }
+
+    for (const std::string& warning : job.warnings) {
+      event.Int(1, scenario_id)
+          .Int(2, job.end_realtime_ns)
+          .Text(3, r.agent_id)
+          .Text(4, "warning")
+          .Text(5, warning);
+      RETURN_IF_ERROR(event.Run());
+    }
+  }
+
+  for (const LostAgent& lost : result.lost) {
+    event.Int(1, scenario_id)
+        .Int(2, lost.lost_at_realtime_ns)
+        .Text(3, lost.agent_id)
+        .Text(4, "lost")
+        .Text(5, lost.reason);
+    RETURN_IF_ERROR(event.Run());
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::map<std::string, ScenarioStatus>> Store::StoredScenarioKeys() {
+  std::map<std::string, ScenarioStatus> keys;
+  if (campaign_id_ == 0) return keys;
+  Statement select(*this);
+  RETURN_IF_ERROR(select.Prepare("SELECT key, status FROM scenario WHERE campaign_id = ?"));
+  select.Int(1, campaign_id_);
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    const std::optional<ScenarioStatus> status = StatusFromName(select.Text(1));
+    if (!status) {
+      return absl::DataLossError(absl::StrCat(path_, ": scenario '", select.Text(0),
+                                              "' has an unknown status '", select.Text(1), "'"));
+    }
+    keys.emplace(select.Text(0), *status);
+  }
+  return keys;
+}
+
+absl::StatusOr<std::set<std::string>> Store::CompletedScenarioKeys() {
+  ASSIGN_OR_RETURN(auto stored, StoredScenarioKeys());
+  std::set<std::string> keys;
+  for (const auto& [key, status] : stored) {
+    if (status == ScenarioStatus::kComplete) keys.insert(key);
+  }
+  return keys;
+}
+
+absl::StatusOr<std::vector<ScenarioResult>> Store::LoadScenarios() {
+  std::vector<ScenarioResult> scenarios;
+  if (campaign_id_ == 0) return scenarios;
+  Statement select(*this);
+  RETURN_IF_ERROR(select.Prepare(
+      "SELECT id, idx, key, target, workload, parameters, repeat, repeats, status, status_detail, "
+      "agent_ids, jobs, cooldown_s, skipped, skip_reason, planned_start_ns, first_start_ns, "
+      "last_start_ns, first_end_ns, last_end_ns FROM scenario WHERE campaign_id = ? ORDER BY idx, "
+      "key"));
+  select.Int(1, campaign_id_);
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    ASSIGN_OR_RETURN(ScenarioResult scenario, LoadScenarioRow(select));
+    scenarios.push_back(std::move(scenario));
+  }
+  return scenarios;
+}
+
+absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
+  ScenarioResult result;
+  Scenario& s = result.scenario;
+  const int64_t scenario_id = row.Int(0);
+  s.index = static_cast<int>(row.Int(1));
+  s.key = row.Text(2);
+  s.target = row.Text(3);
+  s.workload = row.Text(4);
+  auto corrupt = [&](std::string_view what) {
+    return absl::DataLossError(
+        absl::StrCat(path_, ": scenario '", s.key, "': ", std::string(what)));
+  };
+  const json parameters = json::parse(row.Text(5), nullptr, /*allow_exceptions=*/false);
+  if (!PairsFromJson(parameters, s.parameters)) return corrupt("malformed parameters JSON");
+  s.repeat = static_cast<int>(row.Int(6));
+  s.repeats = static_cast<int>(row.Int(7));
+  const std::optional<ScenarioStatus> status = StatusFromName(row.Text(8));
+  if (!status) return corrupt(absl::StrCat("unknown status '", row.Text(8), "'"));
+  result.status = *status;
+  result.status_detail = row.Text(9);
+  const json agent_ids = json::parse(row.Text(10), nullptr, false);
+  if (!StringsFromJson(agent_ids, s.agent_ids)) return corrupt("malformed agent_ids JSON");
+  const json jobs = json::parse(row.Text(11), nullptr, false);
+  if (!JobsFromJson(jobs, s.jobs)) return corrupt("malformed jobs JSON");
+  s.cooldown_s = row.Real(12);
+  s.skipped = row.Int(13) != 0;
+  s.skip_reason = row.Text(14);
+  result.planned_start_realtime_ns = row.Int(15);
+  result.first_start_realtime_ns = row.Int(16);
+  result.last_start_realtime_ns = row.Int(17);
+  result.first_end_realtime_ns = row.Int(18);
+  result.last_end_realtime_ns = row.Int(19);
+
+  Statement results(*this), histograms(*this), intervals(*this), events(*this);
+  RETURN_IF_ERROR(results.Prepare(
+      "SELECT id, agent_id, job_name, group_id, clones, interval_ns, runtime_ns, start_ns, end_ns, "
+      "error_errno, error_message, warnings FROM agent_result WHERE scenario_id = ? ORDER BY idx"));
+  RETURN_IF_ERROR(histograms.Prepare(
+      "SELECT op_kind, lat_kind, ops, bytes, errors, short_ios, count, min_ns, max_ns, sum_ns, "
+      "sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, buckets FROM histogram WHERE agent_result_id "
+      "= ?"));
+  RETURN_IF_ERROR(intervals.Prepare(
+      "SELECT idx, op_kind, ops, bytes, errors, count, min_ns, max_ns, sum_ns, sum_ns_hi, "
+      "sum_sq_hi, sum_sq_lo, sum_sq_top, lat_buckets FROM interval WHERE agent_result_id = ? "
+      "ORDER BY idx"));
+  RETURN_IF_ERROR(events.Prepare(
+      "SELECT at_ns, agent_id, message FROM event WHERE scenario_id = ? AND kind = 'lost' ORDER "
+      "BY id"));
+
+  // Reads count .. buckets from column `first` on.
+  auto read_sparse = [](const Statement& statement, int first, Histogram::Sparse& sparse) -> bool {
+    sparse.count = statement.U64(first);
+    sparse.min_ns = statement.U64(first + 1);
+    sparse.max_ns = statement.U64(first + 2);
+    sparse.sum_ns = statement.U64(first + 3);
+    sparse.sum_ns_hi = statement.U64(first + 4);
+    sparse.sum_sq_hi = statement.U64(first + 5);
+    sparse.sum_sq_lo = statement.U64(first + 6);
+    sparse.sum_sq_top = statement.U64(first + 7);
+    return DecodeBuckets(statement.Blob(first + 8), sparse.buckets);
+  };
+
+  results.Int(1, scenario_id);
+  while (true) {
+    ASSIGN_OR_RETURN(bool more, results.Step());
+    if (!more) break;
+    AgentJobResult& r = result.results.emplace_back();
+    JobResult& job = r.result;
+    const int64_t result_id = results.Int(0);
+    r.agent_id = results.Text(1);
+    job.name = results.Text(2);
+    job.group_id = static_cast<int>(results.Int(3));
+    job.clones = static_cast<int>(results.Int(4));
+    job.interval_ns = results.U64(5);
+    job.runtime_ns = results.U64(6);
+    job.start_realtime_ns = results.Int(7);
+    job.end_realtime_ns = results.Int(8);
+    job.error_errno = static_cast<int>(results.Int(9));
+    job.error_message = results.Text(10);
+    const json warnings = json::parse(results.Text(11), nullptr, false);
+    if (!StringsFromJson(warnings, job.warnings)) return corrupt("malformed warnings JSON");
+    const std::string where = absl::StrCat("agent ", r.agent_id, " job ", job.name);
+
+    histograms.Int(1, result_id);
+    while (true) {
+      ASSIGN_OR_RETURN(bool more_histograms, histograms.Step());
+      if (!more_histograms) break;
+      const std::string kind_name = histograms.Text(0), lat_kind = histograms.Text(1);
+      const std::optional<OpKind> kind = OpKindFromName(kind_name);
+      if (!kind) return corrupt(absl::StrCat(where, ": unknown op kind '", kind_name, "'"));
+      Histogram::Sparse sparse;
+      if (!read_sparse(histograms, 6, sparse)) {
+        return corrupt(absl::StrCat(where, " ", kind_name, " ", lat_kind, ": malformed buckets"));
+      }
+      absl::StatusOr<Histogram> histogram = Histogram::FromSparse(sparse);
+      if (!histogram.ok()) {
+        return corrupt(
+            absl::StrCat(where, " ", kind_name, " ", lat_kind, ": ", histogram.status().message()));
+      }
+      OpStats& stats = job.Stats(*kind);
+      stats.ops = histograms.U64(2);
+      stats.bytes = histograms.U64(3);
+      stats.errors = histograms.U64(4);
+      stats.short_ios = histograms.U64(5);
+      if (lat_kind == "lat") {
+        stats.lat = *std::move(histogram);
+      } else if (lat_kind == "slat") {
+        stats.slat = *std::move(histogram);
+      } else {
+        stats.clat = *std::move(histogram);
+      }
+    }
+    histograms.Reset();
+
+    intervals.Int(1, result_id);
+    while (true) {
+      ASSIGN_OR_RETURN(bool more_intervals, intervals.Step());
+      if (!more_intervals) break;
+      const int64_t index = intervals.Int(0);
+      if (job.intervals.empty() || job.intervals.back().index != index) {
+        job.intervals.emplace_back().index = index;
+      }
+      const std::string kind_name = intervals.Text(1);
+      const std::optional<OpKind> kind = OpKindFromName(kind_name);
+      if (!kind) return corrupt(absl::StrCat(where, ": unknown op kind '", kind_name, "'"));
+      IntervalOpStats& s = job.intervals.back().by_kind[static_cast<int>(*kind)];
+      s.ops = intervals.U64(2);
+      s.bytes = intervals.U64(3);
+      s.errors = intervals.U64(4);
+      if (!read_sparse(intervals, 5, s.lat)) {
+        return corrupt(absl::StrCat(where, " interval ", index, ": malformed buckets"));
+      }
+    }
+    intervals.Reset();
+  }
+
+  events.Int(1, scenario_id);
+  while (true) {
+    ASSIGN_OR_RETURN(bool more, events.Step());
+    if (!more) break;
+    LostAgent& lost = result.lost.emplace_back();
+    lost.lost_at_realtime_ns = events.Int(0);
+    lost.agent_id = events.Text(1);
+    lost.reason = events.Text(2);
+  }
+  return result;
+}
+
+}  // namespace azbench

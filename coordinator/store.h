@@ -1,0 +1,163 @@
+// Results database: one SQLite file per campaign, written one scenario at a time.
+//
+// Guarantees:
+//   - Every scenario is written in ONE transaction (BEGIN IMMEDIATE ... COMMIT), committed
+//     before SaveScenario returns, with journal_mode=WAL and synchronous=FULL: a crash or kill of
+//     the coordinator, or a power loss, loses at most the scenario in flight, never half of one.
+//   - LoadScenarios returns exactly what was saved: every field of every ScenarioResult,
+//     histograms equal bucket for bucket (Histogram::operator==), intervals index for index.
+//   - A file holds one campaign (by name); opening it for another campaign is refused.
+//   - The schema version is PRAGMA user_version (kStoreSchemaVersion). A file written by a newer
+//     azbench is refused with both versions named. PRAGMA application_id is 0x617a6265 ("azbe");
+//     a SQLite file of another application is refused and left untouched.
+//
+// Resume: CompletedScenarioKeys() are the keys stored with status "complete"; `run --resume`
+// skips exactly those. Partial, failed and skipped scenarios run again, and saving a key that is
+// already stored replaces its rows (in the same transaction): the file holds the latest attempt.
+//
+// Schema (version 1). Times are CLOCK_REALTIME ns on the coordinator's clock. Columns holding a
+// uint64 store the int64 with the same bits (values >= 2^63 read back negative in plain SQL; the
+// sum_* words of the wide moments are for azbench, not for SQL arithmetic).
+//
+//   campaign(id INTEGER PK, name TEXT UNIQUE, file, started_at_ns, finished_at_ns (NULL until
+//       FinishCampaign), azbench_version, campaign_yaml)
+//   agent(id PK, campaign_id FK, agent_id, address, hostname, region, az, az_id, instance_type,
+//       version, clock_offset_ns, clock_rtt_ns; UNIQUE(campaign_id, agent_id))
+//   scenario(id PK, campaign_id FK, idx, key, target, workload,
+//       parameters (JSON [[axis, value], ...] in the campaign's axis order), repeat, repeats,
+//       status ('complete'|'partial'|'failed'|'skipped'), status_detail,
+//       agent_ids (JSON ["agent", ...]),
+//       jobs (JSON [{"name", "workload", "group_id", "options": [[key, value], ...]}, ...]),
+//       cooldown_s REAL, skipped, skip_reason, planned_start_ns, first_start_ns, last_start_ns,
+//       first_end_ns, last_end_ns; UNIQUE(campaign_id, key))
+//   agent_result(id PK, scenario_id FK ON DELETE CASCADE, idx (position in
+//       ScenarioResult::results), agent_id (agent.agent_id, deliberately not a foreign key:
+//       results of an agent whose Describe was not saved are still kept), job_name, group_id,
+//       clones, interval_ns, runtime_ns, start_ns, end_ns, error_errno, error_message,
+//       warnings (JSON array))
+//   histogram(agent_result_id FK ON DELETE CASCADE, op_kind ('read', 'write', ... as
+//       OpKindName), lat_kind ('lat'|'slat'|'clat'), ops, bytes, errors, short_ios, count,
+//       min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, buckets BLOB;
+//       PK(agent_result_id, op_kind, lat_kind))
+//       One 'lat' row for every op kind the job reports; 'slat'/'clat' rows only when non-empty.
+//       ops/bytes/errors/short_ios are the op kind's counts, repeated on each of its rows: sum
+//       them over lat_kind = 'lat'. The sum is the 128-bit sum_ns_hi:sum_ns, the sum of squares
+//       the 192-bit sum_sq_top:sum_sq_hi:sum_sq_lo (as Histogram::Sparse).
+//   interval(agent_result_id FK ON DELETE CASCADE, idx, op_kind, ops, bytes, errors, count,
+//       min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, lat_buckets BLOB;
+//       PK(agent_result_id, idx, op_kind))
+//       One row per interval and op kind with anything in it; an interval in which nothing
+//       happened keeps one all-zero row (the job's first op kind) so a stall stays visible.
+//   event(id PK, scenario_id FK ON DELETE CASCADE, at_ns, agent_id, kind, message)
+//       kind 'lost' (ScenarioResult::lost: at_ns = lost_at, message = reason) and 'warning' (a
+//       job's warning, at_ns = the job's end; the warnings are also in agent_result.warnings).
+//
+//   Bucket BLOB: for each non-zero bucket in increasing index order, two unsigned LEB128
+//   varints: the index minus the previous bucket's index (the first bucket: minus 0), then the
+//   count. An empty histogram is an empty BLOB. Typically 2-4 bytes per non-zero bucket.
+//
+// Example:
+//   ASSIGN_OR_RETURN(std::unique_ptr<Store> store, Store::Open("results.db"));
+//   RETURN_IF_ERROR(store->BeginCampaign("study-b", "study-b.yaml", yaml_text).status());
+//   RETURN_IF_ERROR(store->SaveScenario(result));
+//
+// Not thread-safe: one Store per thread. Every error is an absl::Status naming the file and
+// carrying SQLite's message.
+#ifndef AZBENCH_COORDINATOR_STORE_H_
+#define AZBENCH_COORDINATOR_STORE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "coordinator/scenario.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace azbench {
+
+inline constexpr int kStoreSchemaVersion = 1;
+inline constexpr int32_t kStoreApplicationId = 0x617a6265;  // "azbe"
+
+struct CampaignRecord {
+  int64_t id = 0;
+  std::string name;
+  std::string file;
+  int64_t started_at_ns = 0;
+  int64_t finished_at_ns = 0;  // 0 while unfinished
+  std::string azbench_version;
+  std::string campaign_yaml;
+};
+
+class Store {
+ public:
+  // Opens `path`, creating the file and schema when missing. Errors: FailedPrecondition when the
+  // file has a newer schema version or is not an azbench database; Internal (SQLite's message) when
+  // SQLite cannot open or read it (unwritable directory, not a database, ...).
+  static absl::StatusOr<std::unique_ptr<Store>> Open(const std::string& path);
+  // As Open, but NotFound when the file does not exist (for `azbench report`).
+  static absl::StatusOr<std::unique_ptr<Store>> OpenExisting(const std::string& path);
+
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  const std::string& path() const { return path_; }
+
+  // Starts the campaign `name`, or continues it when the file already holds it (--resume: the
+  // stored file, yaml and start time are kept, finished_at is cleared). Returns the campaign id.
+  // FailedPrecondition when the file holds another campaign.
+  absl::StatusOr<int64_t> BeginCampaign(const std::string& name, const std::string& file,
+                                        const std::string& campaign_yaml,
+                                        const std::string& azbench_version = "");
+  // The campaign this file holds (after BeginCampaign, or the stored one). NotFound when none.
+  absl::StatusOr<CampaignRecord> LoadCampaign();
+  // Sets finished_at to now. FailedPrecondition before BeginCampaign.
+  absl::Status FinishCampaign();
+
+  // Inserts or updates (by agent_id) each agent, in one transaction.
+  absl::Status SaveAgents(const std::vector<AgentInfo>& agents);
+  absl::StatusOr<std::vector<AgentInfo>> LoadAgents();
+
+  // Writes every row of `result` in one transaction, replacing a stored scenario of the same key.
+  // On error nothing of this scenario is written (and a replaced one stays as it was).
+  // InvalidArgument when the result cannot be stored as it is (duplicate interval indices, an empty
+  // key); FailedPrecondition before BeginCampaign.
+  absl::Status SaveScenario(const ScenarioResult& result);
+
+  // Stored keys with their status.
+  absl::StatusOr<std::map<std::string, ScenarioStatus>> StoredScenarioKeys();
+  // The keys `run --resume` skips: status complete.
+  absl::StatusOr<std::set<std::string>> CompletedScenarioKeys();
+
+  // Every stored scenario of the campaign, in plan order (Scenario::index, then key).
+  absl::StatusOr<std::vector<ScenarioResult>> LoadScenarios();
+
+ private:
+  class Statement;
+
+  Store(std::string path, sqlite3* db) : path_(std::move(path)), db_(db) {}
+  static absl::StatusOr<std::unique_ptr<Store>> OpenImpl(const std::string& path, bool create);
+  absl::Status Initialize();
+  absl::Status Exec(std::string_view sql);
+  absl::Status Error(std::string_view what) const;
+  absl::StatusOr<int64_t> CampaignId();
+  absl::StatusOr<ScenarioResult> LoadScenarioRow(Statement& row);
+  absl::Status SaveScenarioRows(int64_t campaign_id, const ScenarioResult& result);
+
+  std::string path_;
+  sqlite3* db_ = nullptr;
+  int64_t campaign_id_ = 0;  // 0 until BeginCampaign or a stored campaign is found
+};
+
+}  // namespace azbench
+
+#endif  // AZBENCH_COORDINATOR_STORE_H_

@@ -1,0 +1,253 @@
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/result_json.h"
+#include "coordinator/report/csv_report.h"
+#include "coordinator/report/json_report.h"
+#include "coordinator/report/markdown_report.h"
+#include "coordinator/report/report_input.h"
+#include "coordinator/report/terminal_report.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace azbench {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr int64_t kSecond = 1'000'000'000;
+constexpr int64_t kT0 = 1'700'000'000 * kSecond;
+
+// One agent that did `ops` reads of 4 KiB in exactly 1 s, each taking `latency_ns`.
+ScenarioResult MakeScenario(const std::string& target, const std::string& workload,
+                            std::vector<std::pair<std::string, std::string>> parameters, int repeat,
+                            uint64_t ops, uint64_t latency_ns,
+                            ScenarioStatus status = ScenarioStatus::kComplete) {
+  ScenarioResult result;
+  Scenario& s = result.scenario;
+  s.target = target;
+  s.workload = workload;
+  s.parameters = std::move(parameters);
+  s.repeat = repeat;
+  s.key = "target=" + target + "/workload=" + workload;
+  for (const auto& [k, v] : s.parameters) s.key += "/" + k + "=" + v;
+  s.key += "/repeat=" + std::to_string(repeat);
+  result.status = status;
+  JobResult job;
+  job.name = workload;
+  job.start_realtime_ns = kT0;
+  job.end_realtime_ns = kT0 + kSecond;
+  job.runtime_ns = kSecond;
+  OpStats& read = job.Stats(OpKind::kRead);
+  for (uint64_t i = 0; i < ops; ++i) read.lat.Record(latency_ns);
+  read.ops = ops;
+  read.bytes = ops * 4096;
+  result.results.push_back(AgentJobResult{target + "-agent", std::move(job)});
+  return result;
+}
+
+// The table row whose first cell is `label` in the section that starts with `heading`.
+std::string Row(const std::string& markdown, const std::string& heading, const std::string& label) {
+  const size_t section = markdown.find(heading);
+  if (section == std::string::npos) return "";
+  std::istringstream lines(markdown.substr(section));
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind("| " + label + " |", 0) == 0) return line;
+  }
+  return "";
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+ReportInput StudyBLikeInput(KeepPolicy keep = KeepPolicy::kAll) {
+  std::vector<ScenarioResult> scenarios;
+  for (const char* iodepth : {"1", "16"}) {
+    scenarios.push_back(
+        MakeScenario("efs", "randread", {{"iodepth", iodepth}}, 1, 4500, 1'000'000));
+    scenarios.push_back(
+        MakeScenario("fsx", "randread", {{"iodepth", iodepth}}, 1, 1000, 4'000'000));
+    scenarios.push_back(
+        MakeScenario("lustre", "randread", {{"iodepth", iodepth}}, 1, 500, 8'000'000));
+  }
+  return MakeReportInput("study-b", {}, std::move(scenarios), keep);
+}
+
+TEST(MarkdownReportTest, EachWorkloadAndMatrixCellGetsATableWithOneColumnPerTarget) {
+  const std::string md = RenderMarkdownReport(StudyBLikeInput());
+  EXPECT_THAT(md, HasSubstr("# azbench report: study-b"));
+  EXPECT_THAT(md, HasSubstr("## randread (iodepth=1)"));
+  EXPECT_THAT(md, HasSubstr("## randread (iodepth=16)"));
+  EXPECT_THAT(md, HasSubstr("| metric | efs | fsx | lustre | fastest |"));
+  for (const char* label : {"IOPS", "MiB/s", "mean lat", "p50", "p90", "p99", "p99.9", "max"}) {
+    EXPECT_NE(Row(md, "(iodepth=16)", label), "") << label;
+  }
+}
+
+TEST(MarkdownReportTest, TheFastestColumnNamesTheBestTargetAndItsRatioToTheRunnerUp) {
+  const std::string md = RenderMarkdownReport(StudyBLikeInput());
+  EXPECT_EQ(Row(md, "(iodepth=1)", "IOPS"), "| IOPS | 4,500 | 1,000 | 500 | efs 4.5x |");
+  EXPECT_EQ(Row(md, "(iodepth=1)", "MiB/s"), "| MiB/s | 17.6 | 3.91 | 1.95 | efs 4.5x |");
+  // Lower is better for latencies: efs at 1 ms against fsx at 4 ms.
+  EXPECT_EQ(Row(md, "(iodepth=1)", "mean lat"),
+            "| mean lat | 1.00ms | 4.00ms | 8.00ms | efs 4.0x |");
+  EXPECT_EQ(Row(md, "(iodepth=1)", "p99"), "| p99 | 1.00ms | 4.00ms | 8.00ms | efs 4.0x |");
+}
+
+TEST(MarkdownReportTest, ASingleTargetHasNoFastestEntry) {
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(MakeScenario("efs", "seqread", {}, 1, 10, 1000));
+  const std::string md =
+      RenderMarkdownReport(MakeReportInput("c", {}, std::move(scenarios), KeepPolicy::kAll));
+  EXPECT_THAT(md, HasSubstr("## seqread\n"));
+  EXPECT_EQ(Row(md, "## seqread", "IOPS"), "| IOPS | 10.0 | - |");
+}
+
+std::vector<ScenarioResult> ThreeRepeats() {
+  // Repeats of 100, 200 and 600 IOPS at 1, 2 and 3 ms.
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(MakeScenario("efs", "randread", {}, 1, 100, 1'000'000));
+  scenarios.push_back(MakeScenario("efs", "randread", {}, 2, 200, 2'000'000));
+  scenarios.push_back(MakeScenario("efs", "randread", {}, 3, 600, 3'000'000));
+  for (auto& s : scenarios) s.scenario.repeats = 3;
+  return scenarios;
+}
+
+TEST(MarkdownReportTest, KeepLastShowsTheLastRepeatWithTheSpreadOverRepeats) {
+  const std::string md =
+      RenderMarkdownReport(MakeReportInput("c", {}, ThreeRepeats(), KeepPolicy::kLast));
+  EXPECT_EQ(Row(md, "## randread", "IOPS"), "| IOPS | 600 [100-600] | - |");
+  EXPECT_EQ(Row(md, "## randread", "mean lat"), "| mean lat | 3.00ms | - |");
+  EXPECT_THAT(md, HasSubstr("last of up to 3 repeats"));
+}
+
+TEST(MarkdownReportTest, KeepMedianShowsTheRepeatWithTheMedianThroughput) {
+  const std::string md =
+      RenderMarkdownReport(MakeReportInput("c", {}, ThreeRepeats(), KeepPolicy::kMedian));
+  EXPECT_EQ(Row(md, "## randread", "IOPS"), "| IOPS | 200 [100-600] | - |");
+  EXPECT_EQ(Row(md, "## randread", "mean lat"), "| mean lat | 2.00ms | - |");
+}
+
+TEST(MarkdownReportTest, KeepAllAveragesThroughputAndPoolsTheLatencyHistograms) {
+  const std::string md =
+      RenderMarkdownReport(MakeReportInput("c", {}, ThreeRepeats(), KeepPolicy::kAll));
+  EXPECT_EQ(Row(md, "## randread", "IOPS"), "| IOPS | 300 [100-600] | - |");
+  // (100 x 1 ms + 200 x 2 ms + 600 x 3 ms) / 900 ops = 2.56 ms.
+  EXPECT_EQ(Row(md, "## randread", "mean lat"), "| mean lat | 2.56ms | - |");
+}
+
+TEST(MarkdownReportTest, PartialAndFailedScenariosAreFlaggedWithTheirReasons) {
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(MakeScenario("efs", "randread", {}, 1, 100, 1000));
+  ScenarioResult partial =
+      MakeScenario("fsx", "randread", {}, 1, 50, 1000, ScenarioStatus::kPartial);
+  partial.status_detail = "1 of 2 agents lost";
+  partial.lost.push_back(LostAgent{"10.0.0.9:7480", kT0 + 2 * kSecond, "stream reset"});
+  scenarios.push_back(std::move(partial));
+  ScenarioResult failed = MakeScenario("lustre", "randread", {}, 1, 0, 0, ScenarioStatus::kFailed);
+  failed.status_detail = "prepare failed: ENOSPC";
+  scenarios.push_back(std::move(failed));
+  const std::string md =
+      RenderMarkdownReport(MakeReportInput("c", {}, std::move(scenarios), KeepPolicy::kAll));
+  EXPECT_THAT(md, HasSubstr("| metric | efs | fsx (partial) | fastest |"));
+  EXPECT_THAT(md, HasSubstr("- partial: target=fsx/workload=randread/repeat=1: 1 of 2 agents lost; "
+                            "lost 10.0.0.9:7480 at +2.0s (stream reset)"));
+  EXPECT_THAT(md, HasSubstr("- failed: target=lustre/workload=randread/repeat=1: prepare failed: "
+                            "ENOSPC"));
+  EXPECT_THAT(md, HasSubstr("1 complete, 1 partial, 1 failed, 0 skipped"));
+}
+
+TEST(MarkdownReportTest, PipesInNamesDoNotBreakTheTable) {
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(MakeScenario("a|b", "w", {}, 1, 1, 1000));
+  const std::string md =
+      RenderMarkdownReport(MakeReportInput("c", {}, std::move(scenarios), KeepPolicy::kAll));
+  EXPECT_THAT(md, HasSubstr("| metric | a\\|b | fastest |"));
+}
+
+TEST(CsvReportTest, FieldsWithCommasQuotesOrNewlinesAreQuotedWithQuotesDoubled) {
+  EXPECT_EQ(CsvField("plain"), "plain");
+  EXPECT_EQ(CsvField(""), "");
+  EXPECT_EQ(CsvField("a,b"), "\"a,b\"");
+  EXPECT_EQ(CsvField("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(CsvField("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(CsvField(" padded"), "\" padded\"");
+}
+
+TEST(CsvReportTest, OneRowPerScenarioAndOpKindWithAColumnPerMatrixAxis) {
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(MakeScenario("efs", "randread", {{"iodepth", "16"}}, 1, 1000, 250'000));
+  scenarios.push_back(MakeScenario("fsx", "mixed", {{"bs", "4k,64k"}}, 2, 10, 1000));
+  scenarios.back().results[0].result.Stats(OpKind::kWrite).lat.Record(2000);
+  scenarios.back().results[0].result.Stats(OpKind::kWrite).ops = 1;
+  ScenarioResult failed = MakeScenario("lustre", "randread", {}, 1, 0, 0, ScenarioStatus::kFailed);
+  failed.results.clear();
+  scenarios.push_back(std::move(failed));
+  const std::vector<std::string> lines =
+      Lines(RenderCsvReport(MakeReportInput("c", {}, std::move(scenarios), KeepPolicy::kLast)));
+  ASSERT_EQ(lines.size(), 5u);  // header, efs read, fsx read + write, lustre
+  EXPECT_EQ(lines[0],
+            "scenario_key,target,workload,iodepth,bs,repeat,status,op,ops,iops,mib_s,mean_us,"
+            "p50_us,p90_us,p99_us,p99_9_us,max_us,errors,stonewall_iops,stonewall_mib_s,agents,"
+            "start_skew_us");
+  EXPECT_EQ(lines[1],
+            "target=efs/workload=randread/iodepth=16/repeat=1,efs,randread,16,,1,complete,read,"
+            "1000,1000.000,3.906,250.000,250.000,250.000,250.000,250.000,250.000,0,1000.000,3.906,"
+            "1,0.000");
+  EXPECT_THAT(lines[2], HasSubstr("\"target=fsx/workload=mixed/bs=4k,64k/repeat=2\",fsx,mixed,,"
+                                  "\"4k,64k\",2,complete,read,10,"));
+  EXPECT_THAT(lines[3], HasSubstr(",write,1,"));
+  EXPECT_EQ(lines[4], "target=lustre/workload=randread/repeat=1,lustre,randread,,,1,failed" +
+                          std::string(15, ','));
+}
+
+TEST(JsonReportTest, TheJsonParsesBackWithTheMergedHistogramsExact) {
+  ReportInput input = StudyBLikeInput(KeepPolicy::kMedian);
+  input.agents.push_back(AgentInfo{"a1", "127.0.0.1:7480", "0.1.0", "host", "local", "local-a",
+                                   "local-a-id", "", 12, 34});
+  const std::string text = RenderJsonReport(input);
+  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(doc.is_discarded());
+  EXPECT_EQ(doc["campaign"], "study-b");
+  EXPECT_EQ(doc["keep"], "median");
+  EXPECT_EQ(doc["agents"][0]["availability_zone"], "local-a");
+  ASSERT_EQ(doc["scenarios"].size(), input.scenarios.size());
+  const nlohmann::json& first = doc["scenarios"][0];
+  EXPECT_EQ(first["target"], "efs");
+  EXPECT_EQ(first["parameters"][0][0], "iodepth");
+  EXPECT_EQ(first["status"], "complete");
+  EXPECT_EQ(first["ops"]["read"]["ops"], 4500);
+  EXPECT_DOUBLE_EQ(first["ops"]["read"]["full"]["iops"].get<double>(), 4500.0);
+  absl::StatusOr<Histogram> lat = HistogramFromJson(first["ops"]["read"]["lat"]["histogram"]);
+  ASSERT_TRUE(lat.ok()) << lat.status();
+  EXPECT_TRUE(*lat == input.figures[0].Find(OpKind::kRead)->lat);
+  EXPECT_EQ(first["ops"]["read"]["lat"]["percentiles"]["99.000000"], 1'000'000);
+  EXPECT_EQ(first["results"][0]["job"]["jobname"], "randread");
+  EXPECT_EQ(first["intervals"].size(), 0u);
+}
+
+TEST(TerminalReportTest, TheSummaryHasARowPerTargetAndACountLine) {
+  const std::string text = RenderTerminalReport(StudyBLikeInput());
+  const std::vector<std::string> lines = Lines(text);
+  ASSERT_GE(lines.size(), 8u);
+  EXPECT_THAT(lines[0], HasSubstr("workload"));
+  EXPECT_THAT(lines[0], HasSubstr("IOPS"));
+  EXPECT_THAT(text, HasSubstr("iodepth=16"));
+  EXPECT_THAT(lines[1], HasSubstr("efs"));
+  EXPECT_THAT(lines[1], HasSubstr("4,500"));
+  EXPECT_THAT(text, HasSubstr("6 scenarios: 6 complete, 0 partial, 0 failed, 0 skipped"));
+  EXPECT_THAT(text, Not(HasSubstr("\x1b")));
+}
+
+}  // namespace
+}  // namespace azbench
