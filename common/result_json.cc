@@ -93,10 +93,15 @@ json DirectionJson(const JobResult& result, OpKind kind) {
 json HistogramToJson(const Histogram::Sparse& sparse) {
   json buckets = json::array();
   for (const auto& b : sparse.buckets) buckets.push_back({b.index, b.count});
-  return {
-      {"count", sparse.count},   {"min_ns", sparse.min_ns},       {"max_ns", sparse.max_ns},
-      {"sum_ns", sparse.sum_ns}, {"sum_sq_hi", sparse.sum_sq_hi}, {"sum_sq_lo", sparse.sum_sq_lo},
-      {"buckets", buckets}};
+  return {{"count", sparse.count},
+          {"min_ns", sparse.min_ns},
+          {"max_ns", sparse.max_ns},
+          {"sum_ns", sparse.sum_ns},
+          {"sum_sq_hi", sparse.sum_sq_hi},
+          {"sum_sq_lo", sparse.sum_sq_lo},
+          {"sum_ns_hi", sparse.sum_ns_hi},
+          {"sum_sq_top", sparse.sum_sq_top},
+          {"buckets", buckets}};
 }
 
 absl::StatusOr<Histogram> HistogramFromJson(const json& j) {
