@@ -146,6 +146,14 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
   }
   if (config.identity.hostname.empty()) config.identity.hostname = Hostname();
   if (config.identity.agent_id.empty()) config.identity.agent_id = config.identity.hostname;
+  // The id names the agent's subdirectory on shared targets: keep it a plain file name.
+  const std::string& id = config.identity.agent_id;
+  if (id == "." || id == ".." ||
+      id.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") !=
+          std::string::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("agent id '", id, "' must be made of [A-Za-z0-9._-] (and not . or ..)"));
+  }
   return config;
 }
 

@@ -1,5 +1,5 @@
-// Clocks. Latency uses CLOCK_MONOTONIC nanoseconds (vDSO, ~26 ns per read on a kvm-clock VM); cross-host
-// alignment uses CLOCK_REALTIME nanoseconds corrected by a measured per-agent offset.
+// Clocks. Latency uses CLOCK_MONOTONIC nanoseconds (vDSO, ~26 ns per read on a kvm-clock VM);
+// cross-host alignment uses CLOCK_REALTIME nanoseconds corrected by a measured per-agent offset.
 #ifndef AZBENCH_COMMON_CLOCK_H_
 #define AZBENCH_COMMON_CLOCK_H_
 

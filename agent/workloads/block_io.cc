@@ -154,7 +154,12 @@ class CloneRunner {
     uint64_t len = spec_.block_size_bytes;
     if (bytes_budget_ != kNoLimit) len = std::min(len, bytes_budget_ - bytes_issued_);
     req.length_bytes = static_cast<uint32_t>(len);
-    if (write) clone_.buffers->PrepareWrite(req.buffer_index, req.offset_bytes);
+    if (write) {
+      clone_.buffers->PrepareWrite(req.buffer_index, req.offset_bytes);
+      // Counted when issued, as fio does: `fsync=N` syncs after every N writes issued, so a batch
+      // of completions cannot fold several due fsyncs into one.
+      ++writes_since_fsync_;
+    }
     if (now_ns >= measure_start_ns_) bytes_issued_ += len;
   }
 
@@ -188,6 +193,7 @@ class CloneRunner {
   }
 
   void PrepareFsync(IoRequest& req, int fd) {
+    writes_since_fsync_ = 0;
     req.op = OpKind::kFsync;
     req.datasync = spec_.fsync_every_n == 0 && spec_.fdatasync_every_n > 0;
     req.fd = fd;
@@ -200,8 +206,6 @@ class CloneRunner {
   // Hot path: account one completed request.
   inline void Account(const IoRequest& req) {
     if (req.complete_ns > last_complete_ns_) last_complete_ns_ = req.complete_ns;
-    if (req.op == OpKind::kWrite) ++writes_since_fsync_;
-    if (req.op == OpKind::kFsync) writes_since_fsync_ = 0;
     if (req.result < 0) {
       RecordError(req);
       return;
@@ -379,6 +383,7 @@ class CloneRunner {
           const QueueResult r = engine.Queue(req);
           if (r == QueueResult::kBusy) {
             bytes_issued_ -= batch_start >= measure_start_ns_ ? req->length_bytes : 0;
+            if (req->op == OpKind::kWrite) --writes_since_fsync_;
             break;
           }
           free_slots.pop_back();
