@@ -1,0 +1,326 @@
+#!/usr/bin/env bash
+# engine_vs_fio.sh: azbench's engines side by side with fio and with a bare loop (the physical
+# ceiling), as issue 2's "Benchmark" section asks. See bench/README.md for what each case measures.
+#
+#   bash bench/engine_vs_fio.sh              # full run: PAIRS=5 rounds of RUNTIME=5 s per tool per case
+#   QUICK=1 bash bench/engine_vs_fio.sh      # smoke test: 2 rounds of 2 s
+#   CASES='psync|null' bash bench/engine_vs_fio.sh   # only the cases whose id matches the regex
+#
+# Environment: PAIRS, RUNTIME (seconds), QUICK, CASES (regex on case ids), BUILD_DIR (default
+# <repo>/build-bench), TMPFS_DIR (default /dev/shm), DISK_DIR (default /var/tmp, must be a local
+# disk file system that accepts O_DIRECT), KEEP_RAW=1 (keep the raw JSON outputs; their directory is
+# printed), SKIP_BUILD=1 (use the binaries already built).
+#
+# Method (reference/benchmarking.md): every case runs PAIRS rounds; a round runs fio, azbench and the
+# bare loop once each, in an order that rotates from round to round. The table gives medians and
+# min-max over the rounds, and the median of the per-round ratios azbench/fio and azbench/bare.
+# Latency columns are medians over rounds of each run's total latency (fio's lat_ns, never clat_ns
+# for async engines: trap 4).
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+QUICK="${QUICK:-0}"
+if [[ "$QUICK" == 1 ]]; then
+  PAIRS="${PAIRS:-2}"
+  RUNTIME="${RUNTIME:-2}"
+else
+  PAIRS="${PAIRS:-5}"
+  RUNTIME="${RUNTIME:-5}"
+fi
+CASES="${CASES:-.}"
+BUILD_DIR="${BUILD_DIR:-$REPO/build-bench}"
+TMPFS_DIR="${TMPFS_DIR:-/dev/shm}"
+DISK_DIR="${DISK_DIR:-/var/tmp}"
+KEEP_RAW="${KEEP_RAW:-0}"
+SKIP_BUILD="${SKIP_BUILD:-0}"
+
+log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
+die() { echo "engine_vs_fio.sh: $*" >&2; exit 1; }
+
+[[ "$PAIRS" =~ ^[0-9]+$ && "$PAIRS" -ge 1 ]] || die "PAIRS must be a positive integer (got '$PAIRS')"
+[[ "$RUNTIME" =~ ^[0-9]+$ && "$RUNTIME" -ge 1 ]] || die "RUNTIME must be a positive integer of seconds (got '$RUNTIME')"
+
+# ---------------------------------------------------------------------------------------------
+# Clean-up of everything this script creates (files, raw outputs), however it ends.
+WORK_DIR="$(mktemp -d "${TMPDIR:-/tmp}/azbench-bench.XXXXXX")"
+TMPFS_FILE="$TMPFS_DIR/azbench-bench-$$.dat"
+DISK_FILE="$DISK_DIR/azbench-bench-$$.dat"
+cleanup() {
+  rm -f "$TMPFS_FILE" "$DISK_FILE"
+  if [[ "$KEEP_RAW" == 1 ]]; then
+    echo "raw outputs kept in $WORK_DIR" >&2
+  else
+    rm -rf "$WORK_DIR"
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# ---------------------------------------------------------------------------------------------
+# Tools.
+if ! command -v fio >/dev/null 2>&1; then
+  log "installing fio (Debian package)"
+  SUDO=""
+  [[ "$(id -u)" == 0 ]] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq fio
+fi
+FIO="$(command -v fio)"
+
+AGENT="$BUILD_DIR/agent/azbench-agent"
+BARE_PREAD="$WORK_DIR/bare_pread"
+BARE_URING="$WORK_DIR/bare_uring"
+if [[ "$SKIP_BUILD" != 1 ]]; then
+  log "building azbench-agent (Release) in $BUILD_DIR"
+  cmake -S "$REPO" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DAZBENCH_BUILD_TESTS=OFF >"$WORK_DIR/cmake.log" 2>&1 ||
+    { cat "$WORK_DIR/cmake.log" >&2; die "cmake configure failed"; }
+  cmake --build "$BUILD_DIR" --target azbench-agent -j2 >>"$WORK_DIR/cmake.log" 2>&1 ||
+    { tail -50 "$WORK_DIR/cmake.log" >&2; die "building azbench-agent failed"; }
+fi
+[[ -x "$AGENT" ]] || die "no agent binary at $AGENT"
+cc -O2 -Wall -o "$BARE_PREAD" "$REPO/bench/bare_pread.c" || die "cannot build bare_pread"
+cc -O2 -Wall -o "$BARE_URING" "$REPO/bench/bare_uring.c" -luring || die "cannot build bare_uring (liburing-dev?)"
+
+# ---------------------------------------------------------------------------------------------
+# Files: 1 GiB of random data on tmpfs and on the local disk (the latter written through to the
+# disk, so the O_DIRECT cases read real blocks, and then kept in the page cache for cached cases).
+for d in "$TMPFS_DIR" "$DISK_DIR"; do
+  [[ -d "$d" && -w "$d" ]] || die "$d is not a writable directory"
+  avail_kib="$(df -Pk "$d" | awk 'NR==2 {print $4}')"
+  [[ "$avail_kib" -gt $((1024 * 1024 + 65536)) ]] || die "$d has less than 1 GiB free"
+done
+log "creating $TMPFS_FILE and $DISK_FILE (1 GiB each)"
+dd if=/dev/urandom of="$TMPFS_FILE" bs=1M count=1024 status=none
+dd if=/dev/urandom of="$DISK_FILE" bs=1M count=1024 conv=fsync status=none
+# Build both tools' idea of "already laid out": same size as --size, so neither re-lays it out.
+
+warm_disk_file() { cat "$DISK_FILE" >/dev/null; }
+
+# ---------------------------------------------------------------------------------------------
+# Cases. Fields (separated by '|'):
+#   id | description | warm (1: re-read the disk file before every run) | rw kind (read/write) |
+#   options for both tools | extra fio options | bare loop command (empty: none)
+CASES_FILE="$WORK_DIR/cases"
+COMMON="--bs=4k --size=1g --runtime=$RUNTIME --time_based --invalidate=0"
+{
+  echo "psync-tmpfs|4k randread, psync, 1 GiB tmpfs file|0|read|--rw=randread $COMMON --ioengine=psync --filename=$TMPFS_FILE||$BARE_PREAD -t $RUNTIME $TMPFS_FILE"
+  for target in tmpfs cached; do
+    if [[ "$target" == tmpfs ]]; then file="$TMPFS_FILE"; warm=0; where="tmpfs"; else file="$DISK_FILE"; warm=1; where="page-cached ext4"; fi
+    for depth in 1 16 64; do
+      batch="--iodepth_batch_submit=$depth --iodepth_batch_complete_max=$depth"
+      base="--rw=randread $COMMON --ioengine=io_uring --iodepth=$depth --filename=$file"
+      echo "uring-$target-qd$depth-batch|4k randread, io_uring qd$depth, $where, both batch_submit=$depth complete_max=$depth|$warm|read|$base $batch|--lat_percentiles=1|$BARE_URING -q $depth -t $RUNTIME $file"
+      echo "uring-$target-qd$depth-default|4k randread, io_uring qd$depth, $where, each tool's default batching|$warm|read|$base|--lat_percentiles=1|$BARE_URING -q $depth -t $RUNTIME $file"
+    done
+  done
+  echo "direct-psync|4k randread, O_DIRECT, psync, ext4 on the virtio disk|0|read|--rw=randread $COMMON --ioengine=psync --direct=1 --filename=$DISK_FILE||$BARE_PREAD -d -t $RUNTIME $DISK_FILE"
+  direct_uring="--rw=randread $COMMON --ioengine=io_uring --iodepth=16 --direct=1 --filename=$DISK_FILE"
+  echo "direct-uring-qd16-batch|4k randread, O_DIRECT, io_uring qd16, ext4 on the virtio disk, both batch_submit=16 complete_max=16|0|read|$direct_uring --iodepth_batch_submit=16 --iodepth_batch_complete_max=16|--lat_percentiles=1|$BARE_URING -d -q 16 -t $RUNTIME $DISK_FILE"
+  echo "direct-uring-qd16-default|4k randread, O_DIRECT, io_uring qd16, ext4 on the virtio disk, each tool's default batching|0|read|$direct_uring|--lat_percentiles=1|$BARE_URING -d -q 16 -t $RUNTIME $DISK_FILE"
+  echo "seq-read-4m|4 MiB sequential read, psync, tmpfs|0|read|--rw=read --bs=4m --size=1g --runtime=$RUNTIME --time_based --invalidate=0 --ioengine=psync --filename=$TMPFS_FILE||$BARE_PREAD -s -b 4194304 -t $RUNTIME $TMPFS_FILE"
+  echo "seq-write-4m|4 MiB sequential write, psync, tmpfs|0|write|--rw=write --bs=4m --size=1g --runtime=$RUNTIME --time_based --invalidate=0 --ioengine=psync --filename=$TMPFS_FILE||$BARE_PREAD -s -w -b 4194304 -t $RUNTIME $TMPFS_FILE"
+  echo "null|4k randread, null engine (no I/O: the framework's own cost)|0|read|--rw=randread $COMMON --ioengine=null||"
+} >"$CASES_FILE"
+
+# ---------------------------------------------------------------------------------------------
+# Runs.
+run_tool() {  # tool case_id round options extra_fio bare warm
+  local tool="$1" id="$2" round="$3" opts="$4" extra="$5" bare="$6" warm="$7"
+  local out="$WORK_DIR/raw/$id/$tool.$round"
+  [[ "$warm" == 1 ]] && warm_disk_file
+  local rc=0
+  # The option strings are meant to split into words.
+  # shellcheck disable=SC2086
+  case "$tool" in
+    fio) "$FIO" --name=bench $opts $extra --output-format=json >"$out.json" 2>"$out.err" || rc=$? ;;
+    azbench) "$AGENT" run --name=bench $opts --output-format=json >"$out.json" 2>"$out.err" || rc=$? ;;
+    bare) $bare >"$out.txt" 2>"$out.err" || rc=$? ;;
+  esac
+  if [[ "$rc" != 0 ]]; then
+    log "  $tool failed (rc $rc) in $id round $round: $(head -c 300 "$out.err")"
+    echo "$rc" >"$out.failed"
+  fi
+}
+
+{
+  echo "nproc: $(nproc)"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+  echo "kernel: $(uname -r)"
+  echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')"
+  echo "fio: $("$FIO" --version)"
+  echo "liburing: $(dpkg-query -W -f='${Version}' liburing-dev 2>/dev/null || echo '?')"
+  echo "disk file system ($DISK_DIR): $(stat -f -c %T "$DISK_DIR")"
+  echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "rounds per case: $PAIRS, runtime per run: ${RUNTIME}s"
+} >"$WORK_DIR/machine"
+cat "$WORK_DIR/machine" >&2
+
+ids=()
+while IFS="|" read -r id desc warm _kind opts extra bare; do
+  [[ "$id" =~ $CASES ]] || continue
+  ids+=("$id")
+  mkdir -p "$WORK_DIR/raw/$id"
+  log "case $id: $desc"
+  load_before="$(cut -d' ' -f1 /proc/loadavg)"
+  tools=(fio azbench)
+  [[ -n "$bare" ]] && tools+=(bare)
+  for ((round = 1; round <= PAIRS; ++round)); do
+    n=${#tools[@]}
+    for ((k = 0; k < n; ++k)); do
+      tool="${tools[$(((k + round - 1) % n))]}"
+      run_tool "$tool" "$id" "$round" "$opts" "$extra" "$bare" "$warm"
+    done
+  done
+  echo "$id $load_before $(cut -d' ' -f1 /proc/loadavg)" >>"$WORK_DIR/load"
+done <"$CASES_FILE"
+[[ ${#ids[@]} -gt 0 ]] || die "no case matches CASES='$CASES'"
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$WORK_DIR/machine"
+
+# ---------------------------------------------------------------------------------------------
+# Table and target check.
+python3 - "$WORK_DIR" "$PAIRS" "${ids[@]}" <<'EOF'
+import json, os, re, statistics, sys
+
+work, pairs, ids = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+cases = {}
+with open(os.path.join(work, "cases")) as f:
+    for line in f:
+        cid, desc, warm, kind, opts, extra, bare = line.rstrip("\n").split("|")
+        cases[cid] = dict(desc=desc, kind=kind, bare=bare)
+
+def load_json(path):
+    try:
+        text = open(path).read()
+        return json.loads(text[text.index("{"):])  # fio may print notes before the JSON
+    except (OSError, ValueError):
+        return None
+
+def job_figures(doc, kind):
+    d = doc["jobs"][0][kind]
+    lat = d.get("lat_ns", {})
+    pct = lat.get("percentile") or d.get("clat_ns", {}).get("percentile") or {}
+    # For async engines only lat_ns.percentile is total latency (fio gets --lat_percentiles=1);
+    # clat_ns.percentile is used only when lat percentiles are absent, which happens for fio's
+    # sync engines, where clat is the whole op.
+    return dict(iops=float(d["iops"]), mean=float(lat.get("mean", 0.0)),
+                p50=float(pct["50.000000"]) if "50.000000" in pct else None)
+
+def med(v):
+    v = [x for x in v if x is not None]
+    return statistics.median(v) if v else None
+
+def fmt_iops(x):
+    if x is None: return "-"
+    if x >= 1e6: return f"{x/1e6:.2f}M"
+    if x >= 1e3: return f"{x/1e3:.1f}k"
+    return f"{x:.0f}"
+
+def fmt_lat(ns):
+    if ns is None: return "-"
+    if ns >= 1e6: return f"{ns/1e6:.2f} ms"
+    if ns >= 1e3: return f"{ns/1e3:.2f} us"
+    return f"{ns:.0f} ns"
+
+def fmt_ratio(r): return "-" if r is None else f"{r:.2f}x"
+
+rows, summary = [], {}
+for cid in ids:
+    c = cases[cid]
+    per = {"fio": {}, "azbench": {}, "bare": {}}
+    for r in range(1, pairs + 1):
+        for tool in ("fio", "azbench"):
+            base = os.path.join(work, "raw", cid, f"{tool}.{r}")
+            if os.path.exists(base + ".failed"): continue
+            doc = load_json(base + ".json")
+            if doc is None: continue
+            try:
+                per[tool][r] = job_figures(doc, c["kind"])
+            except (KeyError, IndexError, TypeError, ValueError):
+                pass
+        base = os.path.join(work, "raw", cid, f"bare.{r}")
+        if c["bare"] and not os.path.exists(base + ".failed"):
+            try:
+                m = re.search(r"iops=([0-9.]+)", open(base + ".txt").read())
+                if m: per["bare"][r] = dict(iops=float(m.group(1)))
+            except OSError:
+                pass
+    def stat(tool, key):
+        return [f[key] for f in per[tool].values()]
+    def rng(tool):
+        v = stat(tool, "iops")
+        if not v: return "FAILED"
+        return f"{fmt_iops(med(v))} ({fmt_iops(min(v))}-{fmt_iops(max(v))})"
+    af = [per["azbench"][r]["iops"] / per["fio"][r]["iops"] for r in per["azbench"] if r in per["fio"]]
+    ab = [per["azbench"][r]["iops"] / per["bare"][r]["iops"] for r in per["azbench"] if r in per["bare"]]
+    both = [r for r in per["azbench"] if r in per["fio"]]
+    mean_ratio = [per["azbench"][r]["mean"] / per["fio"][r]["mean"] for r in both if per["fio"][r]["mean"]]
+    p50_ratio = [per["azbench"][r]["p50"] / per["fio"][r]["p50"] for r in both
+                 if per["fio"][r]["p50"] and per["azbench"][r]["p50"] is not None]
+    s = dict(fio=med(stat("fio", "iops")), mean_ratio=med(mean_ratio), p50_ratio=med(p50_ratio), az=med(stat("azbench", "iops")), bare=med(stat("bare", "iops")),
+             az_fio=med(af), az_bare=med(ab),
+             fio_mean=med(stat("fio", "mean")), az_mean=med(stat("azbench", "mean")),
+             fio_p50=med(stat("fio", "p50")), az_p50=med(stat("azbench", "p50")),
+             n_fio=len(per["fio"]), n_az=len(per["azbench"]))
+    summary[cid] = s
+    rows.append([cid, rng("fio"), rng("azbench"), fmt_iops(s["bare"]), fmt_ratio(s["az_fio"]),
+                 fmt_ratio(s["az_bare"]), fmt_lat(s["fio_mean"]), fmt_lat(s["az_mean"]),
+                 fmt_lat(s["fio_p50"]), fmt_lat(s["az_p50"])])
+
+print()
+print("## Machine")
+print()
+for line in open(os.path.join(work, "machine")):
+    print(f"- {line.rstrip()}")
+print()
+print("## Results (medians over rounds; ratios are medians of per-round ratios)")
+print()
+head = ["case", "fio IOPS median (min-max)", "azbench IOPS median (min-max)", "bare IOPS",
+        "azbench/fio", "azbench/bare", "fio mean lat", "azbench mean lat", "fio p50", "azbench p50"]
+print("| " + " | ".join(head) + " |")
+print("|" + "|".join("---" for _ in head) + "|")
+for row in rows:
+    print("| " + " | ".join(row) + " |")
+print()
+loads = {}
+try:
+    for line in open(os.path.join(work, "load")):
+        cid, a, b = line.split()
+        loads[cid] = f"1-min load average {a} before, {b} after"
+except OSError:
+    pass
+for cid in ids:
+    print(f"- `{cid}`: {cases[cid]['desc']} ({loads.get(cid, 'load ?')})")
+
+# Targets of issue 2.
+print()
+print("## Targets (issue 2)")
+print()
+def check(label, ok, detail):
+    state = "n/a" if ok is None else ("MET" if ok else "MISSED")
+    print(f"- {state}: {label} ({detail})")
+def get(cid, key):
+    return summary.get(cid, {}).get(key)
+def ge(x, bound): return None if x is None else x >= bound
+
+x = get("psync-tmpfs", "az_fio"); check("psync on tmpfs: azbench >= 1.05x fio", ge(x, 1.05), f"{fmt_ratio(x)}")
+x = get("psync-tmpfs", "az_bare"); check("psync on tmpfs: azbench >= 0.93x the bare loop", ge(x, 0.93), f"{fmt_ratio(x)}")
+x = get("null", "az_fio"); check("null engine: azbench >= 1.5x fio", ge(x, 1.5), f"{fmt_ratio(x)}")
+for target in ("cached", "tmpfs"):
+    for d in (16, 64):
+        x = get(f"uring-{target}-qd{d}-batch", "az_fio")
+        check(f"io_uring qd{d} on {target}, same batching: azbench >= 1.0x fio", ge(x, 1.0), fmt_ratio(x))
+for d in (16, 64):
+    x = get(f"uring-cached-qd{d}-default", "az_fio")
+    b = get(f"uring-cached-qd{d}-default", "bare"); f = get(f"uring-cached-qd{d}-default", "fio")
+    ceiling = f"; the bare loop is {fmt_ratio(b / f)} fio's defaults" if b and f else ""
+    check(f"io_uring qd{d} page-cached, defaults vs defaults: azbench >= 2x fio", ge(x, 2.0), fmt_ratio(x) + ceiling)
+for cid in ("direct-psync", "direct-uring-qd16-batch", "direct-uring-qd16-default"):
+    x = get(cid, "az_fio"); check(f"{cid}: IOPS >= 1.0x fio", ge(x, 1.0), fmt_ratio(x))
+    for what, key in (("mean", "mean"), ("p50", "p50")):
+        r = get(cid, key + "_ratio")
+        a, f = get(cid, "az_" + key), get(cid, "fio_" + key)
+        check(f"{cid}: {what} latency within 3% of fio's", None if r is None else abs(r - 1.0) <= 0.03,
+              f"median of per-round ratios {'-' if r is None else f'{100 * (r - 1):+.1f}%'}; "
+              f"medians {fmt_lat(a)} vs {fmt_lat(f)}")
+EOF
