@@ -17,7 +17,7 @@ namespace azbench {
 struct Runner::PreparedRun {
   std::vector<std::unique_ptr<BlockIoJob>> jobs;
   std::vector<std::string> created_dirs;  // per-agent subdirectories this run made
-  std::vector<bool> stonewall;  // per job: waits for every job before it
+  std::vector<bool> stonewall;            // per job: waits for every job before it
   uint64_t interval_ns = 1'000'000'000;
   std::atomic<bool> cancel{false};
   bool running = false;

@@ -53,9 +53,10 @@ struct RunnerConfig {
   uint64_t progress_interval_ns = 250'000'000;
   // Runs held at once (prepared, running or awaiting Cleanup); Prepare beyond it is refused.
   uint64_t max_concurrent_runs = 4;
-  // When set, a job that names a `directory` (and no filename) works in `<directory>/<agent_subdir>`,
-  // created if missing and removed at cleanup if it is then empty, so agents that share a file system
-  // never share files. The server sets it to the agent id; the one-shot command leaves it empty.
+  // When set, a job that names a `directory` (and no filename) works in
+  // `<directory>/<agent_subdir>`, created if missing and removed at cleanup if it is then empty, so
+  // agents that share a file system never share files. The server sets it to the agent id; the
+  // one-shot command leaves it empty.
   std::string agent_subdir;
 };
 

@@ -1,16 +1,17 @@
 // The I/O engine interface: one small table of operations, as fio's struct ioengine_ops.
 //
-// A synchronous engine does the I/O inside Queue() and answers kCompleted. An asynchronous engine answers
-// kQueued (the request waits in its submission queue until Commit()) or kBusy (the queue is full: reap with
-// GetEvents() first). So one job loop drives every engine:
+// A synchronous engine does the I/O inside Queue() and answers kCompleted. An asynchronous engine
+// answers kQueued (the request waits in its submission queue until Commit()) or kBusy (the queue is
+// full: reap with GetEvents() first). So one job loop drives every engine:
 //
 //   switch (engine->Queue(req)) { case kCompleted: account(req); break; case kQueued: ...; }
 //   engine->Commit();  engine->GetEvents(min, max, done);
 //
-// Timestamps the engine fills: `issue_ns` (monotonic, right after the submit syscall returned: the end of
-// slat, the start of clat) and `complete_ns` (monotonic, when the completion was reaped). `start_ns` is the
-// job loop's. Sync engines set issue_ns = start_ns (no slat) and complete_ns after the syscall.
-// The engine never owns files or buffers: the job loop opens files and owns buffers.
+// Timestamps the engine fills: `issue_ns` (monotonic, right after the submit syscall returned: the
+// end of slat, the start of clat) and `complete_ns` (monotonic, when the completion was reaped).
+// `start_ns` is the job loop's. Sync engines set issue_ns = start_ns (no slat) and complete_ns
+// after the syscall. The engine never owns files or buffers: the job loop opens files and owns
+// buffers.
 #ifndef AZBENCH_AGENT_ENGINES_IO_ENGINE_H_
 #define AZBENCH_AGENT_ENGINES_IO_ENGINE_H_
 
@@ -30,15 +31,16 @@
 namespace azbench {
 
 struct IoRequest {
-  OpKind op = OpKind::kRead;  // kRead, kWrite, kFsync (fsync), kTrim is not supported by any engine yet
-  bool datasync = false;      // with kFsync: fdatasync semantics
+  OpKind op =
+      OpKind::kRead;      // kRead, kWrite, kFsync (fsync), kTrim is not supported by any engine yet
+  bool datasync = false;  // with kFsync: fdatasync semantics
   int fd = -1;
   void* buffer = nullptr;
   uint32_t length_bytes = 0;
   uint64_t offset_bytes = 0;
   int buffer_index = -1;  // index into EngineOptions::buffers when the buffer is a registered one
-  uint64_t start_ns = 0;     // set by the job loop before Queue()
-  uint64_t issue_ns = 0;     // set by the engine
+  uint64_t start_ns = 0;  // set by the job loop before Queue()
+  uint64_t issue_ns = 0;  // set by the engine
   uint64_t complete_ns = 0;  // set by the engine
   int64_t result = 0;        // bytes transferred (fsync: 0) or -errno
   uint32_t slot = 0;         // free for the job loop
@@ -54,7 +56,8 @@ struct EngineCapabilities {
 
 struct EngineOptions {
   int iodepth = 1;
-  // Requests submitted per Commit() at most (0 = all queued). Requests reaped per GetEvents() at most.
+  // Requests submitted per Commit() at most (0 = all queued). Requests reaped per GetEvents() at
+  // most.
   int batch_submit = 0;
   // Buffers the job loop will use; async engines may register them with the kernel.
   std::vector<iovec> buffers;
@@ -70,8 +73,9 @@ class IoEngine {
   virtual std::string_view name() const = 0;
   virtual EngineCapabilities capabilities() const = 0;
 
-  // Sets up queues. Errors: InvalidArgument (iodepth beyond max_iodepth), Unavailable (the kernel refuses
-  // io_uring_setup/io_setup, with the errno text), ResourceExhausted (memlock limit for registration).
+  // Sets up queues. Errors: InvalidArgument (iodepth beyond max_iodepth), Unavailable (the kernel
+  // refuses io_uring_setup/io_setup, with the errno text), ResourceExhausted (memlock limit for
+  // registration).
   virtual absl::Status Init(const EngineOptions& options) = 0;
 
   // Hot path. Never allocates. A sync engine performs the request and returns kCompleted with
@@ -79,11 +83,12 @@ class IoEngine {
   virtual QueueResult Queue(IoRequest* request) = 0;
 
   // Submits queued requests to the kernel; returns how many were submitted. Sync engines return 0.
-  // Errors: Internal with the errno text when the submit syscall fails for a reason other than EAGAIN/EINTR.
+  // Errors: Internal with the errno text when the submit syscall fails for a reason other than
+  // EAGAIN/EINTR.
   virtual absl::StatusOr<int> Commit() = 0;
 
-  // Waits for at least `min_events` completions (0 = do not wait) and returns up to `out.size()` of them,
-  // each with result and complete_ns set. Errors: Internal with the errno text.
+  // Waits for at least `min_events` completions (0 = do not wait) and returns up to `out.size()` of
+  // them, each with result and complete_ns set. Errors: Internal with the errno text.
   virtual absl::StatusOr<int> GetEvents(int min_events, std::span<IoRequest*> out) = 0;
 
   // Requests queued or submitted and not yet reaped.
