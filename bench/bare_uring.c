@@ -8,11 +8,12 @@
 // Ring set-up flags: by default COOP_TASKRUN | SINGLE_ISSUER | DEFER_TASKRUN, as fio 3.33 sets them
 // (no IPI to run completion task_work; it runs when the loop enters the kernel to wait), with the
 // same fall-back as fio when the kernel refuses them; -p uses plain flags (0), as azbench's io_uring
-// engine does at the time of writing (it sets only SUBMIT_ALL).
+// engine does at the time of writing (it sets only SUBMIT_ALL); -f FLAGS sets them explicitly (e.g.
+// -f 0x100 for COOP_TASKRUN alone; no fall-back then).
 // Prints one line: "iops=<n> ops=<n> secs=<s> depth=<d>".
 //
 //   cc -O2 -o bare_uring bench/bare_uring.c -luring
-//   bare_uring [-d] [-n] [-p] [-q DEPTH] [-b BLOCK_BYTES] [-t SECONDS] FILE
+//   bare_uring [-d] [-n] [-p | -f FLAGS] [-q DEPTH] [-b BLOCK_BYTES] [-t SECONDS] FILE
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -50,19 +51,24 @@ static inline uint64_t next_rand(uint64_t* s) {
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: bare_uring [-d] [-n] [-p] [-q DEPTH] [-b BLOCK_BYTES] [-t SECONDS] FILE\n");
+  fprintf(stderr, "usage: bare_uring [-d] [-n] [-p | -f FLAGS] [-q DEPTH] [-b BLOCK_BYTES] [-t SECONDS] FILE\n");
   exit(2);
 }
 
 int main(int argc, char** argv) {
-  int direct = 0, plain = 0, plain_flags = 0, depth = 1, seconds = 5;
+  int direct = 0, plain = 0, plain_flags = 0, explicit_flags = 0, depth = 1, seconds = 5;
+  unsigned flags = IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
   uint64_t bs = 4096;
   int opt;
-  while ((opt = getopt(argc, argv, "dnpq:b:t:")) != -1) {
+  while ((opt = getopt(argc, argv, "dnpf:q:b:t:")) != -1) {
     switch (opt) {
       case 'd': direct = 1; break;
       case 'n': plain = 1; break;
       case 'p': plain_flags = 1; break;
+      case 'f':
+        explicit_flags = 1;
+        flags = (unsigned)strtoul(optarg, NULL, 0);
+        break;
       case 'q': depth = atoi(optarg); break;
       case 'b': bs = strtoull(optarg, NULL, 0); break;
       case 't': seconds = atoi(optarg); break;
@@ -88,13 +94,11 @@ int main(int argc, char** argv) {
   }
 
   struct io_uring ring;
-  unsigned flags = plain_flags ? 0
-                               : IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER |
-                                     IORING_SETUP_DEFER_TASKRUN;
+  if (plain_flags) flags = 0;
   int ret;
   for (;;) {
     ret = io_uring_queue_init((unsigned)depth, &ring, flags);
-    if (ret != -EINVAL || flags == 0) break;
+    if (ret != -EINVAL || flags == 0 || explicit_flags) break;
     // Older kernels: drop DEFER_TASKRUN and SINGLE_ISSUER first, then COOP_TASKRUN (as fio does).
     if (flags & IORING_SETUP_DEFER_TASKRUN) {
       flags &= ~(IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER);

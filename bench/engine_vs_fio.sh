@@ -99,7 +99,9 @@ warm_disk_file() { cat "$DISK_FILE" >/dev/null; }
 
 # ---------------------------------------------------------------------------------------------
 # Cases. Fields (separated by '|'):
-#   id | description | warm (1: re-read the disk file before every run) | rw kind (read/write) |
+#   id | description | warm (1: re-read the disk file through the page cache before every run;
+#   2: read it once with O_DIRECT before the case, so the virtio disk's backing store is as warm
+#   for the first round as for the last) | rw kind (read/write) |
 #   options for both tools | extra fio options | bare loop command (empty: none)
 CASES_FILE="$WORK_DIR/cases"
 COMMON="--bs=4k --size=1g --runtime=$RUNTIME --time_based --invalidate=0"
@@ -114,10 +116,10 @@ COMMON="--bs=4k --size=1g --runtime=$RUNTIME --time_based --invalidate=0"
       echo "uring-$target-qd$depth-default|4k randread, io_uring qd$depth, $where, each tool's default batching|$warm|read|$base|--lat_percentiles=1|$BARE_URING -q $depth -t $RUNTIME $file"
     done
   done
-  echo "direct-psync|4k randread, O_DIRECT, psync, ext4 on the virtio disk|0|read|--rw=randread $COMMON --ioengine=psync --direct=1 --filename=$DISK_FILE||$BARE_PREAD -d -t $RUNTIME $DISK_FILE"
+  echo "direct-psync|4k randread, O_DIRECT, psync, ext4 on the virtio disk|2|read|--rw=randread $COMMON --ioengine=psync --direct=1 --filename=$DISK_FILE||$BARE_PREAD -d -t $RUNTIME $DISK_FILE"
   direct_uring="--rw=randread $COMMON --ioengine=io_uring --iodepth=16 --direct=1 --filename=$DISK_FILE"
-  echo "direct-uring-qd16-batch|4k randread, O_DIRECT, io_uring qd16, ext4 on the virtio disk, both batch_submit=16 complete_max=16|0|read|$direct_uring --iodepth_batch_submit=16 --iodepth_batch_complete_max=16|--lat_percentiles=1|$BARE_URING -d -q 16 -t $RUNTIME $DISK_FILE"
-  echo "direct-uring-qd16-default|4k randread, O_DIRECT, io_uring qd16, ext4 on the virtio disk, each tool's default batching|0|read|$direct_uring|--lat_percentiles=1|$BARE_URING -d -q 16 -t $RUNTIME $DISK_FILE"
+  echo "direct-uring-qd16-batch|4k randread, O_DIRECT, io_uring qd16, ext4 on the virtio disk, both batch_submit=16 complete_max=16|2|read|$direct_uring --iodepth_batch_submit=16 --iodepth_batch_complete_max=16|--lat_percentiles=1|$BARE_URING -d -q 16 -t $RUNTIME $DISK_FILE"
+  echo "direct-uring-qd16-default|4k randread, O_DIRECT, io_uring qd16, ext4 on the virtio disk, each tool's default batching|2|read|$direct_uring|--lat_percentiles=1|$BARE_URING -d -q 16 -t $RUNTIME $DISK_FILE"
   echo "seq-read-4m|4 MiB sequential read, psync, tmpfs|0|read|--rw=read --bs=4m --size=1g --runtime=$RUNTIME --time_based --invalidate=0 --ioengine=psync --filename=$TMPFS_FILE||$BARE_PREAD -s -b 4194304 -t $RUNTIME $TMPFS_FILE"
   echo "seq-write-4m|4 MiB sequential write, psync, tmpfs|0|write|--rw=write --bs=4m --size=1g --runtime=$RUNTIME --time_based --invalidate=0 --ioengine=psync --filename=$TMPFS_FILE||$BARE_PREAD -s -w -b 4194304 -t $RUNTIME $TMPFS_FILE"
   echo "null|4k randread, null engine (no I/O: the framework's own cost)|0|read|--rw=randread $COMMON --ioengine=null||"
@@ -163,6 +165,9 @@ while IFS="|" read -r id desc warm _kind opts extra bare; do
   mkdir -p "$WORK_DIR/raw/$id"
   log "case $id: $desc"
   load_before="$(cut -d' ' -f1 /proc/loadavg)"
+  if [[ "$warm" == 2 ]]; then
+    dd if="$DISK_FILE" of=/dev/null bs=1M iflag=direct status=none
+  fi
   tools=(fio azbench)
   [[ -n "$bare" ]] && tools+=(bare)
   for ((round = 1; round <= PAIRS; ++round)); do
