@@ -1,0 +1,220 @@
+// Coordinator cost (issue 3): how much CPU, memory and time the coordinator spends on results.
+//
+//   build/bench/coordinator_cost merge [--agents 256] [--jobs 8] [--intervals 60]
+//       In process: a synthetic scenario of agents x jobs results, each with read and write
+//       histograms of realistic spread and an interval series; times ComputeFigures (the merge),
+//       SaveScenario into a real SQLite file, and LoadScenarios; prints ms, bytes stored, peak RSS.
+//   build/bench/coordinator_cost ingest [--agents 32] [--seconds 10]
+//       Starts a local fleet of real agent processes, runs one synchronized null-engine job rate-
+//       limited to 2,000 IOPS per agent with 100 ms intervals (so each agent streams 10 interval
+//       events and 4 progress events a second), and reports the coordinator's CPU seconds and peak
+//       RSS per agent and the time from the last agent's finish to the merged result being stored.
+//
+// Not a test: it prints figures.
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "coordinator/fleet.h"
+#include "coordinator/local_fleet.h"
+#include "coordinator/merge.h"
+#include "coordinator/run.h"
+#include "coordinator/store.h"
+
+namespace azbench {
+namespace {
+
+double CpuSeconds() {
+  rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+         (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+long PeakRssKiB() {
+  rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss;
+}
+
+int Flag(int argc, char** argv, const std::string& name, int fallback) {
+  for (int i = 2; i + 1 < argc; ++i) {
+    if (argv[i] == name) return std::atoi(argv[i + 1]);
+  }
+  return fallback;
+}
+
+JobResult SyntheticJob(std::mt19937_64& rng, int index, int intervals) {
+  JobResult r;
+  r.name = "job" + std::to_string(index);
+  r.runtime_ns = static_cast<uint64_t>(intervals) * 1'000'000'000ULL;
+  r.start_realtime_ns = 1'700'000'000'000'000'000LL;
+  r.end_realtime_ns = r.start_realtime_ns + static_cast<int64_t>(r.runtime_ns);
+  std::lognormal_distribution<double> lat(std::log(200'000.0), 0.8);  // ~200 us, wide
+  for (OpKind kind : {OpKind::kRead, OpKind::kWrite}) {
+    OpStats& s = r.Stats(kind);
+    for (int i = 0; i < intervals; ++i) {
+      IntervalStats* interval;
+      if (kind == OpKind::kRead) {
+        r.intervals.push_back(IntervalStats{});
+        r.intervals.back().index = i;
+      }
+      interval = &r.intervals[i];
+      Histogram h;
+      for (int op = 0; op < 2000; ++op) h.Record(static_cast<uint64_t>(lat(rng)));
+      IntervalOpStats& io = interval->by_kind[static_cast<int>(kind)];
+      io.ops = h.count();
+      io.bytes = h.count() * 4096;
+      io.lat = h.ToSparse();
+      s.lat.Merge(h);
+      s.ops += h.count();
+      s.bytes += h.count() * 4096;
+    }
+  }
+  return r;
+}
+
+int Merge(int argc, char** argv) {
+  const int agents = Flag(argc, argv, "--agents", 256);
+  const int jobs = Flag(argc, argv, "--jobs", 8);
+  const int intervals = Flag(argc, argv, "--intervals", 60);
+  std::mt19937_64 rng(1);
+  // Distinct synthetic jobs are costly to make; reuse a pool of 16 (the merge does not care).
+  std::vector<JobResult> pool;
+  for (int i = 0; i < 16; ++i) pool.push_back(SyntheticJob(rng, i, intervals));
+  ScenarioResult result;
+  result.scenario.key = "bench/merge";
+  result.scenario.target = "t";
+  result.scenario.workload = "w";
+  for (int a = 0; a < agents; ++a) {
+    for (int j = 0; j < jobs; ++j) {
+      JobResult r = pool[(a * jobs + j) % pool.size()].Clone();
+      r.name = "job" + std::to_string(j);
+      result.results.push_back({"agent-" + std::to_string(a), std::move(r)});
+    }
+  }
+  size_t buckets = 0;
+  for (const auto& r : result.results)
+    buckets += r.result.Find(OpKind::kRead)->lat.ToSparse().buckets.size();
+  std::printf(
+      "synthetic scenario: %d agents x %d jobs, %d intervals, %zu non-zero read buckets per "
+      "job on average, peak RSS so far %ld MiB\n",
+      agents, jobs, intervals, buckets / result.results.size(), PeakRssKiB() / 1024);
+
+  const uint64_t t0 = MonotonicNanos();
+  ScenarioFigures figures = ComputeFigures(result);
+  const uint64_t t1 = MonotonicNanos();
+  const std::string dir =
+      std::filesystem::temp_directory_path() / ("azbench-bench-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  auto store = Store::Open(dir + "/bench.db");
+  if (!store.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(store.status().message()).c_str());
+    return 1;
+  }
+  (void)(*store)->BeginCampaign("bench", "bench", "");
+  const uint64_t t2 = MonotonicNanos();
+  absl::Status saved = (*store)->SaveScenario(result);
+  const uint64_t t3 = MonotonicNanos();
+  auto loaded = (*store)->LoadScenarios();
+  const uint64_t t4 = MonotonicNanos();
+  const auto db_bytes = std::filesystem::file_size(dir + "/bench.db");
+  std::filesystem::remove_all(dir);
+  if (!saved.ok() || !loaded.ok()) {
+    std::fprintf(stderr, "store failed\n");
+    return 1;
+  }
+  std::printf("merge (ComputeFigures): %.1f ms  (merged read p99 %.1f us over %llu ops)\n",
+              (t1 - t0) / 1e6, figures.Find(OpKind::kRead)->lat.Percentile(99) / 1e3,
+              static_cast<unsigned long long>(figures.Find(OpKind::kRead)->ops));
+  std::printf("store (one transaction): %.1f ms, database %.1f MiB\n", (t3 - t2) / 1e6,
+              db_bytes / 1048576.0);
+  std::printf("load back: %.1f ms\n", (t4 - t3) / 1e6);
+  std::printf("peak RSS: %ld MiB\n", PeakRssKiB() / 1024);
+  return 0;
+}
+
+int Ingest(int argc, char** argv) {
+  const int agents = Flag(argc, argv, "--agents", 32);
+  const int seconds = Flag(argc, argv, "--seconds", 10);
+  const std::string dir =
+      std::filesystem::temp_directory_path() / ("azbench-ingest-" + std::to_string(getpid()));
+  LocalFleetOptions options;
+  options.agents = agents;
+  options.azs = {"a", "b"};
+  options.work_root = dir;
+  auto fleet = LocalFleet::Start(options);
+  if (!fleet.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(fleet.status().message()).c_str());
+    return 1;
+  }
+  ConnectOptions connect;
+  auto connected = ConnectFleet((*fleet)->addresses(), connect);
+  if (!connected.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(connected.status().message()).c_str());
+    return 1;
+  }
+  Scenario scenario;
+  scenario.key = "bench/ingest";
+  for (const auto& m : connected->members) scenario.agent_ids.push_back(m.info.agent_id);
+  scenario.jobs.push_back({"null",
+                           "block_io",
+                           {{"ioengine", "null"},
+                            {"rw", "randread"},
+                            {"bs", "4k"},
+                            {"size", "1g"},
+                            {"filename", "/nonexistent"},
+                            {"rate_iops", "2000"},
+                            {"time_based", "1"},
+                            {"runtime", std::to_string(seconds) + "s"}},
+                           0});
+  RunOptions run;
+  run.interval_ms = 100;
+  const double cpu0 = CpuSeconds();
+  ScenarioResult result = RunScenario(*connected, scenario, run);
+  const int64_t returned = RealtimeNanos();
+  const double cpu1 = CpuSeconds();
+  auto store = Store::Open(dir + "/ingest.db");
+  if (!store.ok()) return 1;
+  (void)(*store)->BeginCampaign("bench", "bench", "");
+  ScenarioFigures figures = ComputeFigures(result);
+  absl::Status saved = (*store)->SaveScenario(result);
+  const int64_t stored = RealtimeNanos();
+  const double cpu2 = CpuSeconds();
+  uint64_t interval_events = 0;
+  for (const auto& r : result.results) interval_events += r.result.intervals.size();
+  std::printf("%d agents, %d s, status %s, %llu ops, %llu interval records\n", agents, seconds,
+              ScenarioStatusName(result.status),
+              static_cast<unsigned long long>(figures.TotalOps()),
+              static_cast<unsigned long long>(interval_events));
+  std::printf("coordinator CPU during the run: %.3f s (%.1f ms per agent)\n", cpu1 - cpu0,
+              (cpu1 - cpu0) * 1000 / agents);
+  std::printf("merge + store CPU: %.3f s\n", cpu2 - cpu1);
+  std::printf("last agent finish -> run returned: %.1f ms; -> merged and stored: %.1f ms%s\n",
+              (returned - result.last_end_realtime_ns) / 1e6,
+              (stored - result.last_end_realtime_ns) / 1e6, saved.ok() ? "" : " (store failed)");
+  std::printf("start skew: %.2f ms; peak RSS: %ld MiB (%.2f MiB per agent)\n",
+              result.start_skew_ns() / 1e6, PeakRssKiB() / 1024, PeakRssKiB() / 1024.0 / agents);
+  (*fleet)->Stop();
+  std::filesystem::remove_all(dir);
+  return saved.ok() && result.status == ScenarioStatus::kComplete ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace azbench
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "merge") return azbench::Merge(argc, argv);
+  if (mode == "ingest") return azbench::Ingest(argc, argv);
+  std::fprintf(stderr, "usage: coordinator_cost merge|ingest [--agents N] ...\n");
+  return 2;
+}
