@@ -4,12 +4,14 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "agent/runner.h"
 #include "common/clock.h"
+#include "common/op_log_writer.h"
 #include "common/result_json.h"
 #include "common/result_text.h"
 #include "common/status_macros.h"
@@ -76,12 +78,31 @@ class CollectingSink final : public RunEventSink {
   bool OnStarted(int64_t) override { return true; }
   bool OnProgress(int64_t, uint64_t, uint64_t, int) override { return true; }
   bool OnInterval(const std::string&, int, const IntervalStats&) override { return true; }
+  // op_log in one-shot mode: "<job>.oplog.csv.gz" in the current directory, like fio's log files.
+  bool OnOpLog(const std::string& job, int, const std::vector<OpRecord>& records) override {
+    auto it = op_logs.find(job);
+    if (it == op_logs.end()) {
+      absl::StatusOr<std::unique_ptr<OpLogWriter>> writer =
+          OpLogWriter::Open(job + ".oplog.csv.gz");
+      if (!writer.ok()) {
+        errors.push_back(std::string(writer.status().message()));
+        return true;
+      }
+      it = op_logs.emplace(job, std::move(*writer)).first;
+    }
+    if (absl::Status s = it->second->Append(records); !s.ok()) {
+      errors.push_back(std::string(s.message()));
+    }
+    return true;
+  }
   bool OnResult(const JobResult& result) override {
     results.push_back(result.Clone());
     return true;
   }
   bool OnFinished(int64_t, bool) override { return true; }
   std::vector<JobResult> results;
+  std::map<std::string, std::unique_ptr<OpLogWriter>> op_logs;
+  std::vector<std::string> errors;
 };
 
 }  // namespace
@@ -110,6 +131,8 @@ absl::StatusOr<std::vector<JobResult>> RunJobs(const std::vector<FioJob>& jobs,
   done.store(true);
   forwarder.join();
   RETURN_IF_ERROR(status);
+  for (auto& [job, writer] : sink.op_logs) RETURN_IF_ERROR(writer->Close());
+  if (!sink.errors.empty()) return absl::InternalError(sink.errors.front());
   absl::StatusOr<int> removed = runner.Cleanup(run_id, remove_files);
   if (!removed.ok()) return removed.status();
   return std::move(sink.results);

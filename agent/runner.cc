@@ -218,6 +218,11 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
           run->cancel.store(true);
         }
       };
+      job_control.on_op_log = [&serial, &run, name](int clone, std::vector<OpRecord>&& records) {
+        if (!serial.Call([&](RunEventSink& s) { return s.OnOpLog(name, clone, records); })) {
+          run->cancel.store(true);
+        }
+      };
       threads.emplace_back([&, i, job_control] {
         ++jobs_running;
         results[i] = run->jobs[i]->Run(job_control);

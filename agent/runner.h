@@ -43,6 +43,8 @@ class RunEventSink {
                           int jobs_running) = 0;
   virtual bool OnInterval(const std::string& job_name, int clone,
                           const IntervalStats& interval) = 0;
+  virtual bool OnOpLog(const std::string& job_name, int clone,
+                       const std::vector<OpRecord>& records) = 0;
   virtual bool OnResult(const JobResult& result) = 0;
   virtual bool OnFinished(int64_t end_realtime_ns, bool cancelled) = 0;
   // Polled about every progress interval; false ends the run as a broken lease.

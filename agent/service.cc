@@ -130,6 +130,11 @@ class StreamSink final : public RunEventSink {
     IntervalToProto(interval, e->mutable_interval());
     return Write(event);
   }
+  bool OnOpLog(const std::string& job, int clone, const std::vector<OpRecord>& records) override {
+    v1::RunEvent event;
+    OpLogToProto(job, clone, records, event.mutable_op_log());
+    return Write(event);
+  }
   bool OnResult(const JobResult& result) override {
     v1::RunEvent event;
     JobResultToProto(result, event.mutable_result());

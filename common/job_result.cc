@@ -82,6 +82,8 @@ JobResult JobResult::Clone() const {
   copy.error_errno = error_errno;
   copy.error_message = error_message;
   copy.warnings = warnings;
+  copy.op_log_records = op_log_records;
+  copy.op_log_dropped = op_log_dropped;
   return copy;
 }
 
@@ -126,6 +128,8 @@ void JobResult::Merge(const JobResult& other) {
     start_realtime_ns = other.start_realtime_ns;
   }
   end_realtime_ns = std::max(end_realtime_ns, other.end_realtime_ns);
+  op_log_records += other.op_log_records;
+  op_log_dropped += other.op_log_dropped;
   if (error_errno == 0 && error_message.empty()) {
     error_errno = other.error_errno;
     error_message = other.error_message;

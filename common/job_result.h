@@ -53,6 +53,18 @@ struct IntervalStats {
   void Merge(const IntervalStats& other);
 };
 
+// One raw op of a job with `op_log` on. Times are relative to the job's measured start (after
+// ramp).
+struct OpRecord {
+  uint64_t start_ns = 0;  // since the measured start, monotonic
+  uint64_t latency_ns = 0;
+  uint64_t offset_bytes = 0;
+  uint32_t bytes = 0;  // transferred (0 on error)
+  int32_t error = 0;   // errno, 0 = success
+  OpKind kind = OpKind::kRead;
+  uint16_t clone = 0;
+};
+
 struct JobResult {
   std::string name;
   int group_id = 0;
@@ -69,6 +81,8 @@ struct JobResult {
   int error_errno = 0;        // first error's errno, 0 if none
   std::string error_message;  // first error, with the op, file and offset
   std::vector<std::string> warnings;
+  uint64_t op_log_records = 0;  // op_log: records streamed
+  uint64_t op_log_dropped = 0;  // op_log: measured ops over the rate cap, not recorded
 
   JobResult() = default;
   JobResult(JobResult&&) = default;

@@ -61,6 +61,8 @@ constexpr absl::string_view kOptionNames[] = {
     "randseed",
     "norandommap",
     "rate_iops",
+    "op_log",
+    "op_log_rate",
     "invalidate",
     "buffer_compress_percentage",
     "refill_buffers",
@@ -267,6 +269,12 @@ absl::Status ApplyCanonical(JobSpec& job, absl::string_view key, absl::string_vi
     RETURN_IF_ERROR(RejectPerDirectionList(value, "rates"));
     ASSIGN_OR_RETURN(int64_t iops, ParseInt(Sv(value), 0, kMaxInt64));
     job.rate_iops = static_cast<uint64_t>(iops);
+    return absl::OkStatus();
+  }
+  if (key == "op_log") return SetBool(job.op_log, value);
+  if (key == "op_log_rate") {
+    ASSIGN_OR_RETURN(int64_t rate, ParseInt(Sv(value), 1, 10'000'000));
+    job.op_log_rate = static_cast<uint64_t>(rate);
     return absl::OkStatus();
   }
   if (key == "invalidate") return SetBool(job.invalidate, value);

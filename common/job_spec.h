@@ -72,6 +72,10 @@ struct JobSpec {
   std::optional<uint64_t> randseed;
   // false: random offsets visit every block once per pass (fio's random map).
   bool norandommap = false;
+  // azbench: stream every measured op's raw record (start, kind, offset, bytes, latency, errno) to
+  // the coordinator, at most op_log_rate records per second per clone (the rest are counted).
+  bool op_log = false;
+  uint64_t op_log_rate = 10000;
   uint64_t rate_iops = 0;  // 0 = unlimited; per job clone
   bool invalidate = true;  // drop the page cache of the file before the job (fio's default)
   int buffer_compress_percentage = 0;  // 0 = incompressible random data

@@ -111,6 +111,8 @@ void JobResultToProto(const JobResult& result, v1::JobResult* out) {
   out->set_error_errno(result.error_errno);
   out->set_error_message(result.error_message);
   for (const auto& w : result.warnings) out->add_warnings(w);
+  out->set_op_log_records(result.op_log_records);
+  out->set_op_log_dropped(result.op_log_dropped);
 }
 
 absl::StatusOr<JobResult> JobResultFromProto(const v1::JobResult& proto) {
@@ -144,7 +146,46 @@ absl::StatusOr<JobResult> JobResultFromProto(const v1::JobResult& proto) {
   result.error_errno = proto.error_errno();
   result.error_message = proto.error_message();
   result.warnings.assign(proto.warnings().begin(), proto.warnings().end());
+  result.op_log_records = proto.op_log_records();
+  result.op_log_dropped = proto.op_log_dropped();
   return result;
+}
+
+void OpLogToProto(const std::string& job_name, int clone, const std::vector<OpRecord>& records,
+                  v1::OpLogBatch* out) {
+  out->set_job_name(job_name);
+  out->set_clone(clone);
+  for (const OpRecord& r : records) {
+    out->add_start_ns(r.start_ns);
+    out->add_latency_ns(r.latency_ns);
+    out->add_offset_bytes(r.offset_bytes);
+    out->add_bytes(r.bytes);
+    out->add_error(r.error);
+    out->add_kind(static_cast<int32_t>(r.kind));
+  }
+}
+
+absl::StatusOr<std::vector<OpRecord>> OpLogFromProto(const v1::OpLogBatch& proto) {
+  const int n = proto.start_ns_size();
+  if (proto.latency_ns_size() != n || proto.offset_bytes_size() != n || proto.bytes_size() != n ||
+      proto.error_size() != n || proto.kind_size() != n) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("op log batch of job '", proto.job_name(), "': arrays differ in length"));
+  }
+  std::vector<OpRecord> records(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    ASSIGN_OR_RETURN(int k,
+                     KindIndex(proto.kind(i), absl::StrCat("op log of '", proto.job_name(), "'")));
+    OpRecord& r = records[static_cast<size_t>(i)];
+    r.start_ns = proto.start_ns(i);
+    r.latency_ns = proto.latency_ns(i);
+    r.offset_bytes = proto.offset_bytes(i);
+    r.bytes = proto.bytes(i);
+    r.error = proto.error(i);
+    r.kind = static_cast<OpKind>(k);
+    r.clone = static_cast<uint16_t>(proto.clone());
+  }
+  return records;
 }
 
 }  // namespace azbench

@@ -21,6 +21,11 @@ void JobResultToProto(const JobResult& result, v1::JobResult* out);
 // Errors: InvalidArgument naming the job and the bad field (unknown op kind, bad histogram).
 absl::StatusOr<JobResult> JobResultFromProto(const v1::JobResult& proto);
 
+void OpLogToProto(const std::string& job_name, int clone, const std::vector<OpRecord>& records,
+                  v1::OpLogBatch* out);
+// Errors: InvalidArgument when the arrays differ in length or an op kind is unknown.
+absl::StatusOr<std::vector<OpRecord>> OpLogFromProto(const v1::OpLogBatch& proto);
+
 }  // namespace azbench
 
 #endif  // AZBENCH_COMMON_PROTO_CONVERT_H_

@@ -342,6 +342,12 @@ int RunCommand(const std::vector<std::string>& raw) {
     }
     first = false;
     printer.Begin(n, total, scenario);
+    // Raw op records (jobs with op_log) go beside the database, one directory per scenario.
+    std::string dir_name = absl::StrCat(scenario.index, "-", scenario.key);
+    for (char& c : dir_name) {
+      if (c == '/' || c == '=' || c == ' ') c = '_';
+    }
+    options.op_log_dir = absl::StrCat(db_path, ".oplog/", dir_name);
     ScenarioResult result = RunScenario(fleet, scenario, options);
     printer.End(result);
     if (scenario.warmup) continue;  // a warmup is run and discarded

@@ -1,5 +1,6 @@
 #include "coordinator/run.h"
 
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <random>
@@ -8,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/clock.h"
+#include "common/op_log_writer.h"
 #include "common/proto_convert.h"
 
 namespace azbench {
@@ -32,6 +34,7 @@ struct AgentRun {
   std::vector<JobResult> results;
   // Interval events per job (clones merged), kept so a lost agent's measurements survive.
   std::map<std::string, std::map<int64_t, IntervalStats>> streamed;
+  std::map<std::string, std::unique_ptr<OpLogWriter>> op_logs;  // by job name
   std::vector<std::string> errors;
 };
 
@@ -189,6 +192,31 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
             }
             break;
           }
+          case v1::RunEvent::kOpLog: {
+            if (options.op_log_dir.empty()) break;
+            absl::StatusOr<std::vector<OpRecord>> records = OpLogFromProto(event.op_log());
+            if (!records.ok()) {
+              r.errors.push_back(std::string(records.status().message()));
+              break;
+            }
+            const std::string& job = event.op_log().job_name();
+            auto it = r.op_logs.find(job);
+            if (it == r.op_logs.end()) {
+              std::error_code ec;
+              std::filesystem::create_directories(options.op_log_dir, ec);
+              absl::StatusOr<std::unique_ptr<OpLogWriter>> writer = OpLogWriter::Open(
+                  absl::StrCat(options.op_log_dir, "/", r.agent_id, ".", job, ".csv.gz"));
+              if (!writer.ok()) {
+                r.errors.push_back(std::string(writer.status().message()));
+                break;
+              }
+              it = r.op_logs.emplace(job, std::move(*writer)).first;
+            }
+            if (absl::Status s = it->second->Append(*records); !s.ok()) {
+              r.errors.push_back(std::string(s.message()));
+            }
+            break;
+          }
           case v1::RunEvent::kFinished:
             r.finished = true;
             r.end_ns = event.finished().end_realtime_ns() - r.offset_ns;
@@ -254,6 +282,11 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
     }
   });
   for (auto& t : streams) t.join();
+  for (AgentRun& r : runs) {
+    for (auto& [job, writer] : r.op_logs) {
+      if (absl::Status s = writer->Close(); !s.ok()) r.errors.push_back(std::string(s.message()));
+    }
+  }
   all_done.store(true);
   watcher.join();
   cleanup_all();

@@ -42,6 +42,9 @@ struct RunOptions {
   std::function<void(const LiveProgress&)> on_progress;  // called from one thread
   const std::atomic<bool>* interrupt = nullptr;  // set: cancel the runs, keep what came back
   std::string run_id_prefix = "azbench";
+  // Where jobs with `op_log` have their raw records written, as "<agent>.<job>.csv.gz" (created on
+  // the first record). Empty: records are received and counted but not written.
+  std::string op_log_dir;
 };
 
 ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOptions& options);

@@ -86,6 +86,7 @@ class CloneRunner {
     end_ns_ = runtime_ns > 0 ? measure_start_ns_ + static_cast<uint64_t>(runtime_ns) : kNoLimit;
     bytes_budget_ = spec.time_based ? kNoLimit : spec.EffectiveIoSize();
     next_interval_ns_ = measure_start_ns_ + control.interval_ns;
+    op_log_window_end_ns_ = measure_start_ns_ + 1'000'000'000ULL;
     if (spec.rate_iops > 0) rate_gap_ns_ = 1'000'000'000ULL / spec.rate_iops;
     result_.name = spec.name;
     result_.interval_ns = control.interval_ns;
@@ -108,9 +109,16 @@ class CloneRunner {
     if (spec_.end_fsync && DoesWrite(spec_.rw) && !failed_) EndFsync();
     const uint64_t now = MonotonicNanos();
     CloseIntervals(std::max(now, last_complete_ns_), /*final=*/true);
-    result_.runtime_ns =
-        last_complete_ns_ > measure_start_ns_ ? last_complete_ns_ - measure_start_ns_ : 0;
+    // The measured phase lasts until the last completion, or until the loop saw the runtime end
+    // with nothing in flight, whichever is later.
+    const uint64_t last = std::max(last_complete_ns_, stop_ns_);
+    result_.runtime_ns = last > measure_start_ns_ ? last - measure_start_ns_ : 0;
     result_.end_realtime_ns = RealtimeNanos();
+    if (result_.op_log_dropped > 0) {
+      result_.warnings.push_back(absl::StrCat(
+          "op_log: ", result_.op_log_dropped, " ops over the cap of ", spec_.op_log_rate,
+          " records/s (clone ", clone_.index, ") were measured but not logged"));
+    }
     FlushProgress();
     return std::move(result_);
   }
@@ -212,6 +220,7 @@ class CloneRunner {
     }
     if (req.complete_ns < measure_start_ns_) return;  // ramp_time: done but not measured
     if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, /*final=*/false);
+    if (spec_.op_log) LogOp(req);
     const int kind = static_cast<int>(req.op);
     KindAccum& acc = *accum_[kind];
     acc.lat.Record(req.complete_ns - req.start_ns);
@@ -233,6 +242,7 @@ class CloneRunner {
     const int kind = static_cast<int>(req.op);
     if (req.complete_ns >= measure_start_ns_) {
       if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, false);
+      if (spec_.op_log) LogOp(req);
       ++accum_[kind]->errors;
     } else {
       ++result_.by_kind[kind]->errors;
@@ -251,6 +261,35 @@ class CloneRunner {
     }
     failed_ =
         true;  // like fio's default continue_on_error=none: the clone stops at its first error
+  }
+
+  // Keeps the op's raw record unless this second's quota (op_log_rate) is used up.
+  void LogOp(const IoRequest& req) {
+    while (req.complete_ns >= op_log_window_end_ns_) {
+      op_log_window_end_ns_ += 1'000'000'000ULL;
+      op_log_in_window_ = 0;
+    }
+    if (op_log_in_window_ >= spec_.op_log_rate) {
+      ++result_.op_log_dropped;
+      return;
+    }
+    ++op_log_in_window_;
+    ++result_.op_log_records;
+    OpRecord r;
+    r.start_ns = req.start_ns > measure_start_ns_ ? req.start_ns - measure_start_ns_ : 0;
+    r.latency_ns = req.complete_ns - req.start_ns;
+    r.offset_bytes = req.offset_bytes;
+    r.bytes = req.result > 0 ? static_cast<uint32_t>(req.result) : 0;
+    r.error = req.result < 0 ? static_cast<int32_t>(-req.result) : 0;
+    r.kind = req.op;
+    r.clone = static_cast<uint16_t>(clone_.index);
+    op_log_.push_back(r);
+  }
+
+  void FlushOpLog() {
+    if (op_log_.empty()) return;
+    if (control_.on_op_log) control_.on_op_log(clone_.index, std::move(op_log_));
+    op_log_.clear();
   }
 
   void FlushProgress() {
@@ -287,6 +326,7 @@ class CloneRunner {
         any = any || acc.ops > 0 || acc.errors > 0;
         acc.ops = acc.bytes = acc.errors = 0;
       }
+      FlushOpLog();
       // A final partial interval with nothing in it is not emitted.
       if (!final || any) {
         if (control_.on_interval) control_.on_interval(clone_.index, interval);
@@ -317,7 +357,10 @@ class CloneRunner {
       req.start_ns = MonotonicNanos();
       // Checked again on the op's own start time, so no op starts after the runtime has ended: the
       // measured runtime exceeds `runtime` by at most the last op's latency.
-      if (req.start_ns >= end_ns_) break;
+      if (req.start_ns >= end_ns_) {
+        stop_ns_ = req.start_ns;
+        break;
+      }
       engine.Queue(&req);  // a sync engine completes in Queue()
       Account(req);
       now = req.complete_ns;
@@ -373,7 +416,10 @@ class CloneRunner {
         }
       } else if (issuing) {
         const uint64_t batch_start = MonotonicNanos();
-        if (batch_start >= end_ns_) issuing = false;
+        if (batch_start >= end_ns_) {
+          issuing = false;
+          stop_ns_ = std::max(stop_ns_, batch_start);
+        }
         while (issuing && !free_slots.empty() && queued < batch_submit &&
                bytes_issued_ < bytes_budget_) {
           if (rate_gap_ns_ != 0) Pace(MonotonicNanos());
@@ -473,6 +519,7 @@ class CloneRunner {
   uint64_t next_interval_ns_ = 0;
   int64_t interval_index_ = 0;
   uint64_t last_complete_ns_ = 0;
+  uint64_t stop_ns_ = 0;  // when the loop stopped issuing because the runtime had ended
   uint64_t rate_gap_ns_ = 0;
   uint64_t next_issue_ns_ = 0;
   int writes_since_fsync_ = 0;
@@ -481,6 +528,9 @@ class CloneRunner {
   uint64_t local_ops_ = 0;
   uint64_t local_bytes_ = 0;
   bool failed_ = false;
+  uint64_t op_log_window_end_ns_ = 0;
+  uint64_t op_log_in_window_ = 0;
+  std::vector<OpRecord> op_log_;
   std::unique_ptr<KindAccum> accum_[kOpKindCount];
   JobResult result_;
 };

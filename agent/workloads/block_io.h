@@ -38,6 +38,9 @@ struct RunControl {
   uint64_t interval_ns = 1'000'000'000;
   // Called from clone threads as each interval closes (clone index, interval). May be empty.
   std::function<void(int, const IntervalStats&)> on_interval;
+  // With `op_log`, called from clone threads with each batch of raw op records (once per interval
+  // and at the end). May be empty: the records are then counted but not kept.
+  std::function<void(int, std::vector<OpRecord>&&)> on_op_log;
 };
 
 class BlockIoJob {

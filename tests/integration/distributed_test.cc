@@ -1,6 +1,7 @@
 // The distributed path end to end: real agent processes on loopback (started by the test, so it can
 // kill them), the real `azbench` coordinator binary, a real SQLite results file.
 #include <signal.h>
+#include <zlib.h>
 
 #include <chrono>
 #include <filesystem>
@@ -232,6 +233,44 @@ TEST_F(DistributedTest, AnUnreachableHostIsNamedBeforeAnythingRuns) {
   }
   Subprocess allowed({AZBENCH_BIN, "run", path, "--allow-missing"}, dir_.File("out2.txt"));
   EXPECT_EQ(allowed.Wait(std::chrono::seconds(60)), 0) << allowed.Output();
+}
+
+// Lines of a gzip file (0 when it cannot be read).
+size_t GzipLines(const std::string& path, std::string* first_line) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (f == nullptr) return 0;
+  size_t n = 0;
+  char buf[512];
+  while (gzgets(f, buf, sizeof(buf)) != nullptr) {
+    if (n == 0 && first_line != nullptr) *first_line = buf;
+    ++n;
+  }
+  gzclose(f);
+  return n;
+}
+
+TEST_F(DistributedTest, OpLogRecordsAreStoredCompressedBesideTheDatabase) {
+  StartAgents(2);
+  const std::string campaign =
+      WriteCampaign(absl::StrCat("targets:\n"
+                                 "  - {name: shm, path: ",
+                                 shm_.path(),
+                                 ", kind: local}\n"
+                                 "workloads:\n"
+                                 "  - name: w\n"
+                                 "    options: {rw: write, bs: 4k, size: 256k, op_log: 1}\n"));
+  Subprocess azbench({AZBENCH_BIN, "run", campaign, "--quiet"}, dir_.File("out.txt"));
+  ASSERT_EQ(azbench.Wait(std::chrono::seconds(60)), 0) << azbench.Output();
+  std::vector<std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir_.File("results.db.oplog"))) {
+    if (e.is_regular_file()) files.push_back(e.path().string());
+  }
+  ASSERT_EQ(files.size(), 2u) << "one file per agent and job";
+  for (const auto& f : files) {
+    std::string header;
+    EXPECT_EQ(GzipLines(f, &header), 1u + 64u) << f;
+    EXPECT_EQ(header, "clone,start_ns,op,offset,bytes,latency_ns,errno\n");
+  }
 }
 
 }  // namespace

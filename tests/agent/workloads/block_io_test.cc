@@ -272,5 +272,58 @@ TEST(BlockIoTest, NullEngineDoesNoIoAndCountsEveryOp) {
   EXPECT_EQ(r.Find(OpKind::kRead)->ops, (1u << 30) / 4096);
 }
 
+TEST(BlockIoTest, OpLogRecordsEveryMeasuredOpAndTheirLatenciesSumToTheHistogram) {
+  TempDir dir(kTmpfsBase);
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kWrite, 256 << 10, 4096);
+  spec.op_log = true;
+  auto job = BlockIoJob::Prepare(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  std::vector<OpRecord> records;
+  RunControl control;
+  control.on_op_log = [&](int, std::vector<OpRecord>&& batch) {
+    records.insert(records.end(), batch.begin(), batch.end());
+  };
+  absl::StatusOr<JobResult> result = (*job)->Run(control);
+  ASSERT_TRUE(result.ok());
+  const OpStats* writes = result->Find(OpKind::kWrite);
+  ASSERT_NE(writes, nullptr);
+  ASSERT_EQ(records.size(), writes->ops);
+  EXPECT_EQ(result->op_log_records, writes->ops);
+  EXPECT_EQ(result->op_log_dropped, 0u);
+  uint64_t latency_sum = 0;
+  std::vector<bool> seen(64, false);
+  for (const OpRecord& r : records) {
+    EXPECT_EQ(r.kind, OpKind::kWrite);
+    EXPECT_EQ(r.bytes, 4096u);
+    EXPECT_EQ(r.error, 0);
+    latency_sum += r.latency_ns;
+    ASSERT_LT(r.offset_bytes / 4096, 64u);
+    seen[r.offset_bytes / 4096] = true;
+  }
+  EXPECT_EQ(absl::uint128(latency_sum), writes->lat.sum_ns())
+      << "the records are the very ops the histogram holds";
+  for (bool s : seen) EXPECT_TRUE(s);
+}
+
+TEST(BlockIoTest, OpLogRateCapsRecordsPerSecondAndCountsTheRest) {
+  TempDir dir(kTmpfsBase);
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kRandRead, 1 << 20, 4096);
+  spec.op_log = true;
+  spec.op_log_rate = 10;
+  spec.time_based = true;
+  spec.runtime = absl::Milliseconds(200);
+  auto job = BlockIoJob::Prepare(spec);
+  ASSERT_TRUE(job.ok());
+  size_t records = 0;
+  RunControl control;
+  control.on_op_log = [&](int, std::vector<OpRecord>&& batch) { records += batch.size(); };
+  absl::StatusOr<JobResult> result = (*job)->Run(control);
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(records, 10u) << "one second window, ten records";
+  EXPECT_EQ(result->op_log_records + result->op_log_dropped, result->Find(OpKind::kRead)->ops);
+  ASSERT_FALSE(result->warnings.empty());
+  EXPECT_NE(result->warnings.back().find("op_log"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace azbench
