@@ -300,6 +300,9 @@ int RunCommand(const std::vector<std::string>& raw) {
   absl::StatusOr<int64_t> campaign_id =
       (*store)->BeginCampaign(campaign->name, campaign->file, campaign->text, kAzbenchVersion);
   if (!campaign_id.ok()) return Fail("run", campaign_id.status());
+  if (absl::StatusOr<int64_t> run = (*store)->BeginRun(resume); !run.ok()) {
+    return Fail("run", run.status());
+  }
   std::set<std::string> done;
   if (resume) {
     absl::StatusOr<std::set<std::string>> keys = (*store)->CompletedScenarioKeys();
@@ -363,10 +366,12 @@ int RunCommand(const std::vector<std::string>& raw) {
     std::cout << skipped_resume << " scenarios already stored were skipped (--resume)\n";
   }
   if (g_interrupted.load()) {
+    (void)(*store)->FinishRun("interrupted");
     std::cout << "interrupted: results so far are stored in " << db_path
               << "; continue with: azbench run " << args->positional[0] << " --resume\n";
     return 130;
   }
+  (void)(*store)->FinishRun(incomplete > 0 ? "incomplete" : "finished");
   (void)(*store)->FinishCampaign();
   absl::StatusOr<std::vector<ScenarioResult>> stored = (*store)->LoadScenarios();
   if (stored.ok()) {

@@ -30,6 +30,14 @@ CREATE TABLE campaign (
   azbench_version TEXT NOT NULL,
   campaign_yaml TEXT NOT NULL
 );
+CREATE TABLE run (
+  id INTEGER PRIMARY KEY,
+  campaign_id INTEGER NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,
+  started_at_ns INTEGER NOT NULL,
+  finished_at_ns INTEGER,
+  resumed INTEGER NOT NULL,
+  outcome TEXT NOT NULL CHECK (outcome IN ('running', 'finished', 'incomplete', 'interrupted'))
+);
 CREATE TABLE agent (
   id INTEGER PRIMARY KEY,
   campaign_id INTEGER NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,
@@ -67,6 +75,7 @@ CREATE TABLE scenario (
   last_start_ns INTEGER NOT NULL,
   first_end_ns INTEGER NOT NULL,
   last_end_ns INTEGER NOT NULL,
+  run_id INTEGER REFERENCES run(id),
   UNIQUE (campaign_id, key)
 );
 CREATE TABLE agent_result (
@@ -516,6 +525,26 @@ absl::StatusOr<CampaignRecord> Store::LoadCampaign() {
   return record;
 }
 
+absl::StatusOr<int64_t> Store::BeginRun(bool resumed) {
+  ASSIGN_OR_RETURN(int64_t campaign_id, CampaignId());
+  Statement insert(*this);
+  RETURN_IF_ERROR(insert.Prepare(
+      "INSERT INTO run (campaign_id, started_at_ns, finished_at_ns, resumed, outcome) "
+      "VALUES (?, ?, NULL, ?, 'running')"));
+  insert.Int(1, campaign_id).Int(2, RealtimeNanos()).Int(3, resumed ? 1 : 0);
+  RETURN_IF_ERROR(insert.Run());
+  run_id_ = sqlite3_last_insert_rowid(db_);
+  return run_id_;
+}
+
+absl::Status Store::FinishRun(const std::string& outcome) {
+  if (run_id_ == 0) return absl::FailedPreconditionError(absl::StrCat(path_, ": no run begun"));
+  Statement update(*this);
+  RETURN_IF_ERROR(update.Prepare("UPDATE run SET finished_at_ns = ?, outcome = ? WHERE id = ?"));
+  update.Int(1, RealtimeNanos()).Text(2, outcome).Int(3, run_id_);
+  return update.Run();
+}
+
 absl::Status Store::FinishCampaign() {
   ASSIGN_OR_RETURN(int64_t campaign_id, CampaignId());
   Statement update(*this);
@@ -612,9 +641,8 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
   RETURN_IF_ERROR(scenario.Prepare(
       "INSERT INTO scenario (campaign_id, idx, key, target, workload, parameters, repeat, repeats, "
       "status, status_detail, agent_ids, jobs, cooldown_s, skipped, skip_reason, planned_start_ns, "
-      "first_start_ns, last_start_ns, first_end_ns, last_end_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
-      "?, "
-      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+      "first_start_ns, last_start_ns, first_end_ns, last_end_ns, run_id) VALUES (?, ?, ?, ?, ?, ?, "
+      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   scenario.Int(1, campaign_id)
       .Int(2, s.index)
       .Text(3, s.key)
@@ -635,6 +663,11 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
       .Int(18, result.last_start_realtime_ns)
       .Int(19, result.first_end_realtime_ns)
       .Int(20, result.last_end_realtime_ns);
+  if (run_id_ != 0) {
+    scenario.Int(21, run_id_);
+  } else {
+    scenario.Null(21);
+  }
   RETURN_IF_ERROR(scenario.Run());
   const int64_t scenario_id = sqlite3_last_insert_rowid(db_);
 

@@ -21,6 +21,9 @@
 //
 //   campaign(id INTEGER PK, name TEXT UNIQUE, file, started_at_ns, finished_at_ns (NULL until
 //       FinishCampaign), azbench_version, campaign_yaml)
+//   run(id PK, campaign_id FK, started_at_ns, finished_at_ns (NULL while running or after a crash),
+//       resumed (0|1), outcome ('running'|'finished'|'incomplete'|'interrupted')): one row per
+//       `azbench run` invocation; scenario.run_id names the run that stored the scenario.
 //   agent(id PK, campaign_id FK, agent_id, address, hostname, region, az, az_id, instance_type,
 //       version, clock_offset_ns, clock_rtt_ns; UNIQUE(campaign_id, agent_id))
 //   scenario(id PK, campaign_id FK, idx, key, target, workload,
@@ -29,7 +32,8 @@
 //       agent_ids (JSON ["agent", ...]),
 //       jobs (JSON [{"name", "workload", "group_id", "options": [[key, value], ...]}, ...]),
 //       cooldown_s REAL, skipped, skip_reason, planned_start_ns, first_start_ns, last_start_ns,
-//       first_end_ns, last_end_ns; UNIQUE(campaign_id, key))
+//       first_end_ns, last_end_ns, run_id FK run (NULL when saved outside a run);
+//       UNIQUE(campaign_id, key))
 //   agent_result(id PK, scenario_id FK ON DELETE CASCADE, idx (position in
 //       ScenarioResult::results), agent_id (agent.agent_id, deliberately not a foreign key:
 //       results of an agent whose Describe was not saved are still kept), job_name, group_id,
@@ -120,6 +124,11 @@ class Store {
                                         const std::string& azbench_version = "");
   // The campaign this file holds (after BeginCampaign, or the stored one). NotFound when none.
   absl::StatusOr<CampaignRecord> LoadCampaign();
+  // One invocation of `azbench run` (a resume is another run). Scenarios saved afterwards carry its
+  // id. FailedPrecondition before BeginCampaign.
+  absl::StatusOr<int64_t> BeginRun(bool resumed);
+  // outcome: finished | incomplete | interrupted. FailedPrecondition before BeginRun.
+  absl::Status FinishRun(const std::string& outcome);
   // Sets finished_at to now. FailedPrecondition before BeginCampaign.
   absl::Status FinishCampaign();
 
@@ -156,6 +165,7 @@ class Store {
   std::string path_;
   sqlite3* db_ = nullptr;
   int64_t campaign_id_ = 0;  // 0 until BeginCampaign or a stored campaign is found
+  int64_t run_id_ = 0;       // 0 until BeginRun
 };
 
 }  // namespace azbench

@@ -463,5 +463,36 @@ TEST_F(StoreTest, AnUnopenablePathNamesItself) {
   EXPECT_THAT(store.status().message(), HasSubstr(path));
 }
 
+TEST_F(StoreTest, EachRunInvocationIsRecordedAndNamesTheScenariosItStored) {
+  {
+    std::unique_ptr<Store> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->BeginCampaign("c", "c.yaml", "").ok());
+    absl::StatusOr<int64_t> first = store->BeginRun(/*resumed=*/false);
+    ASSERT_TRUE(first.ok()) << first.status();
+    ASSERT_TRUE(store->SaveScenario(MakeResult("k1", 0)).ok());
+    ASSERT_TRUE(store->FinishRun("interrupted").ok());
+    absl::StatusOr<int64_t> second = store->BeginRun(/*resumed=*/true);
+    ASSERT_TRUE(second.ok());
+    EXPECT_NE(*first, *second);
+    ASSERT_TRUE(store->SaveScenario(MakeResult("k2", 1)).ok());
+    ASSERT_TRUE(store->FinishRun("finished").ok());
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  std::vector<std::string> rows;
+  sqlite3_exec(
+      db,
+      "SELECT s.key || ':' || r.resumed || ':' || r.outcome || ':' || (r.finished_at_ns IS NOT "
+      "NULL) FROM scenario s JOIN run r ON s.run_id = r.id ORDER BY s.key",
+      [](void* out, int, char** values, char**) {
+        static_cast<std::vector<std::string>*>(out)->push_back(values[0]);
+        return 0;
+      },
+      &rows, nullptr);
+  sqlite3_close(db);
+  EXPECT_EQ(rows, (std::vector<std::string>{"k1:0:interrupted:1", "k2:1:finished:1"}));
+}
+
 }  // namespace
 }  // namespace azbench
