@@ -116,6 +116,9 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareSpecs(
                           absl::StrCat("job '", spec.name, "': ", job.status().message()));
     }
     for (const auto& f : (*job)->files()) outcome.files.push_back(f);
+    for (const auto& w : (*job)->warnings()) {
+      outcome.warnings.push_back(absl::StrCat("job '", spec.name, "': ", w));
+    }
     run->stonewall.push_back(spec.stonewall);
     run->jobs.push_back(std::move(*job));
   }
@@ -155,7 +158,8 @@ class SerialSink {
 }  // namespace
 
 absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns,
-                         RunEventSink& sink) {
+                         RunEventSink& sink, uint64_t progress_interval_ns) {
+  if (progress_interval_ns == 0) progress_interval_ns = config_.progress_interval_ns;
   std::shared_ptr<PreparedRun> run;
   {
     absl::MutexLock lock(&mu_);
@@ -181,7 +185,7 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
   // Progress and lease watch: every progress interval, report counters and poll the sink.
   std::thread watcher([&] {
     while (!done.load()) {
-      const uint64_t until = MonotonicNanos() + config_.progress_interval_ns;
+      const uint64_t until = MonotonicNanos() + progress_interval_ns;
       while (!done.load() && MonotonicNanos() < until) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
       }

@@ -52,7 +52,7 @@ class RunEventSink {
 };
 
 struct RunnerConfig {
-  uint64_t progress_interval_ns = 250'000'000;
+  uint64_t progress_interval_ns = 250'000'000;  // default when a Run does not ask for another
   // Runs held at once (prepared, running or awaiting Cleanup); Prepare beyond it is refused.
   uint64_t max_concurrent_runs = 4;
   // When set, a job that names a `directory` (and no filename) works in
@@ -88,7 +88,9 @@ class Runner {
   // sends events to `sink`, returns when every job has ended. If the sink breaks (lease lost) the
   // run is cancelled and its created files are removed before returning Cancelled. Errors: NotFound
   // (unknown run), FailedPrecondition (already run), Cancelled (lease lost).
-  absl::Status Run(const std::string& run_id, int64_t start_at_realtime_ns, RunEventSink& sink);
+  // `progress_interval_ns` 0 = the config's default.
+  absl::Status Run(const std::string& run_id, int64_t start_at_realtime_ns, RunEventSink& sink,
+                   uint64_t progress_interval_ns = 0);
 
   // Asks a running run to stop; its result covers what was done. Returns whether it was running.
   bool Cancel(const std::string& run_id);

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "agent/mounts.h"
 #include "common/clock.h"
@@ -163,7 +165,13 @@ grpc::Status AgentService::Run(grpc::ServerContext* context, const v1::RunReques
                                grpc::ServerWriter<v1::RunEvent>* writer) {
   StreamSink sink(context, writer);
   spdlog::info("run {} starting", request->run_id());
-  absl::Status status = runner_.Run(request->run_id(), request->start_at_agent_realtime_ns(), sink);
+  // 0 = the runner's default; below 10 ms progress would only load the stream.
+  const uint64_t progress_ns =
+      request->progress_interval_ms() == 0
+          ? 0
+          : std::max<uint64_t>(request->progress_interval_ms(), 10) * 1'000'000ULL;
+  absl::Status status =
+      runner_.Run(request->run_id(), request->start_at_agent_realtime_ns(), sink, progress_ns);
   if (!status.ok()) {
     spdlog::warn("run {}: {}", request->run_id(), std::string(status.message()));
   } else {

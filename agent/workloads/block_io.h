@@ -63,6 +63,9 @@ class BlockIoJob {
 
   const JobSpec& spec() const { return spec_; }
   const std::vector<LaidOutFile>& files() const { return files_; }
+  // What Prepare noticed that does not stop the job (e.g. iodepth ignored by a sync engine); the
+  // result carries them too.
+  const std::vector<std::string>& warnings() const { return warnings_; }
   // Ops completed so far over all clones (for live progress); relaxed.
   uint64_t ops_done() const { return ops_done_.load(std::memory_order_relaxed); }
   uint64_t bytes_done() const { return bytes_done_.load(std::memory_order_relaxed); }
