@@ -128,6 +128,9 @@ class Histogram {
   uint64_t bucket_count_at(int index) const { return counts_[index]; }
 
   Sparse ToSparse() const;
+  // The sparse form of the union of two histograms, without building dense ones (interval series
+  // are merged this way). Inputs must be valid sparse histograms.
+  static Sparse AddSparse(const Sparse& a, const Sparse& b);
   // Rebuilds a histogram; fails with InvalidArgument on out-of-range or non-increasing indices,
   // zero counts, or moments inconsistent with the buckets: count mismatch (or bucket counts
   // overflowing), min/max outside the first/last non-zero bucket, sum or sum of squares outside

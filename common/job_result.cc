@@ -14,47 +14,6 @@ void OpStats::Merge(const OpStats& other) {
   clat.Merge(other.clat);
 }
 
-namespace {
-
-// Adds two sparse histograms bucket by bucket (both sorted by index).
-Histogram::Sparse AddSparse(const Histogram::Sparse& a, const Histogram::Sparse& b) {
-  if (b.count == 0) return a;
-  if (a.count == 0) return b;
-  Histogram::Sparse out;
-  out.buckets.reserve(a.buckets.size() + b.buckets.size());
-  size_t i = 0, j = 0;
-  while (i < a.buckets.size() || j < b.buckets.size()) {
-    if (j == b.buckets.size() ||
-        (i < a.buckets.size() && a.buckets[i].index < b.buckets[j].index)) {
-      out.buckets.push_back(a.buckets[i++]);
-    } else if (i == a.buckets.size() || b.buckets[j].index < a.buckets[i].index) {
-      out.buckets.push_back(b.buckets[j++]);
-    } else {
-      out.buckets.push_back({a.buckets[i].index, a.buckets[i].count + b.buckets[j].count});
-      ++i;
-      ++j;
-    }
-  }
-  out.count = a.count + b.count;
-  out.min_ns = std::min(a.min_ns, b.min_ns);
-  out.max_ns = std::max(a.max_ns, b.max_ns);
-  // 128-bit sum and 192-bit sum of squares, with carries, as Histogram keeps them.
-  using u128 = unsigned __int128;
-  const u128 sum = ((static_cast<u128>(a.sum_ns_hi) << 64) | a.sum_ns) +
-                   ((static_cast<u128>(b.sum_ns_hi) << 64) | b.sum_ns);
-  out.sum_ns = static_cast<uint64_t>(sum);
-  out.sum_ns_hi = static_cast<uint64_t>(sum >> 64);
-  const u128 a_low = (static_cast<u128>(a.sum_sq_hi) << 64) | a.sum_sq_lo;
-  const u128 b_low = (static_cast<u128>(b.sum_sq_hi) << 64) | b.sum_sq_lo;
-  const u128 low = a_low + b_low;
-  out.sum_sq_lo = static_cast<uint64_t>(low);
-  out.sum_sq_hi = static_cast<uint64_t>(low >> 64);
-  out.sum_sq_top = a.sum_sq_top + b.sum_sq_top + (low < a_low ? 1 : 0);
-  return out;
-}
-
-}  // namespace
-
 void IntervalStats::Merge(const IntervalStats& other) {
   for (int k = 0; k < kOpKindCount; ++k) {
     IntervalOpStats& mine = by_kind[k];
@@ -62,7 +21,7 @@ void IntervalStats::Merge(const IntervalStats& other) {
     mine.ops += theirs.ops;
     mine.bytes += theirs.bytes;
     mine.errors += theirs.errors;
-    mine.lat = AddSparse(mine.lat, theirs.lat);
+    mine.lat = Histogram::AddSparse(mine.lat, theirs.lat);
   }
 }
 

@@ -687,6 +687,19 @@ TEST(HistogramMergeTest, MergeSparseOfTwoHistogramsEqualsHistogramOfUnion) {
   EXPECT_EQ(a, Build(all));
 }
 
+TEST(HistogramMergeTest, AddSparseEqualsTheSparseFormOfTheMergedHistogram) {
+  std::mt19937_64 rng(11);
+  std::lognormal_distribution<double> dist(10.0, 2.0);
+  Histogram a, b;
+  for (int i = 0; i < 20000; ++i) a.Record(static_cast<uint64_t>(dist(rng)));
+  for (int i = 0; i < 5000; ++i) b.Record(static_cast<uint64_t>(dist(rng)) + 1000);
+  b.Record(~uint64_t{0} - 5);  // carries into the wide moments
+  Histogram merged = a;
+  merged.Merge(b);
+  EXPECT_EQ(Histogram::AddSparse(a.ToSparse(), b.ToSparse()), merged.ToSparse());
+  EXPECT_EQ(Histogram::AddSparse(Histogram().ToSparse(), b.ToSparse()), b.ToSparse());
+}
+
 TEST(HistogramMergeTest, MergeSparseIntoEmptyEqualsFromSparse) {
   const Histogram h = Build(MixedSamples(35));
   Histogram merged;
