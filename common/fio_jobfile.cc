@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/file_util.h"
 #include "common/status_macros.h"
 
 namespace azbench {
@@ -74,24 +75,6 @@ absl::StatusOr<std::string> ExpandEnvironment(absl::string_view text) {
   }
   absl::StrAppend(&out, text.substr(pos));
   return out;
-}
-
-absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    const int error = errno;
-    return absl::ErrnoToStatus(error, absl::StrCat("cannot open fio job file '", path, "'"));
-  }
-  std::string contents;
-  char buffer[8192];
-  size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), f)) > 0) contents.append(buffer, n);
-  const bool failed = std::ferror(f) != 0;
-  const int error = errno;
-  std::fclose(f);
-  if (failed)
-    return absl::ErrnoToStatus(error, absl::StrCat("cannot read fio job file '", path, "'"));
-  return contents;
 }
 
 // Identity of a file for include-cycle detection (the path itself if it cannot be canonicalized).
@@ -205,7 +188,7 @@ class JobFileReader {
       return absl::InvalidArgumentError(
           absl::StrCat(prefix, ": includes are nested more than ", kMaxFioIncludeDepth, " deep"));
     }
-    absl::StatusOr<std::string> contents = ReadWholeFile(path_string);
+    absl::StatusOr<std::string> contents = ReadWholeFile(path_string, "fio job file");
     if (!contents.ok()) return WithPrefix(contents.status(), prefix);
     include_stack.push_back(canonical);
     absl::Status status = Read(*contents, path_string, /*nested=*/true, include_stack);
@@ -283,7 +266,7 @@ absl::StatusOr<std::vector<FioJob>> ParseFioJobFile(std::string_view text,
 }
 
 absl::StatusOr<std::vector<FioJob>> ParseFioJobFileAtPath(const std::string& path) {
-  ASSIGN_OR_RETURN(std::string text, ReadWholeFile(path));
+  ASSIGN_OR_RETURN(std::string text, ReadWholeFile(path, "fio job file"));
   return ParseJobFileText(text, path);
 }
 

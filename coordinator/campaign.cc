@@ -22,6 +22,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "common/file_util.h"
 #include "common/fio_jobfile.h"
 #include "common/job_spec.h"
 #include "common/status_macros.h"
@@ -84,24 +85,6 @@ bool IsValidName(absl::string_view name) {
     if (!IsNameChar(c)) return false;
   }
   return true;
-}
-
-absl::StatusOr<std::string> ReadWholeFile(const std::string& path, absl::string_view what) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    const int error = errno;
-    return absl::ErrnoToStatus(error, absl::StrCat("cannot open ", what, " '", path, "'"));
-  }
-  std::string contents;
-  char buffer[8192];
-  size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), f)) > 0) contents.append(buffer, n);
-  const bool failed = std::ferror(f) != 0;
-  const int error = errno;
-  std::fclose(f);
-  if (failed)
-    return absl::ErrnoToStatus(error, absl::StrCat("cannot read ", what, " '", path, "'"));
-  return contents;
 }
 
 // `path` relative to the directory of `base_file` (absolute paths are kept).
