@@ -34,6 +34,8 @@ struct Entry {
   std::string key;
   std::string value;
   std::string origin;
+  std::string file;
+  int line = 0;
 };
 
 // A `[section]` of a job file, or the global part / one `--name=` job of a command line.
@@ -103,7 +105,7 @@ class JobFileReader {
       } else if (IsInclude(line)) {
         RETURN_IF_ERROR(Include(line, file, where, include_stack));
       } else {
-        RETURN_IF_ERROR(AddOption(line, where));
+        RETURN_IF_ERROR(AddOption(line, where, file, line_number));
       }
     }
     return absl::OkStatus();
@@ -137,7 +139,8 @@ class JobFileReader {
     return absl::OkStatus();
   }
 
-  absl::Status AddOption(absl::string_view line, const std::string& where) {
+  absl::Status AddOption(absl::string_view line, const std::string& where, const std::string& file,
+                         int line_number) {
     const size_t eq = line.find('=');
     const absl::string_view key = absl::StripAsciiWhitespace(line.substr(0, eq));
     const absl::string_view raw_value = eq == absl::string_view::npos
@@ -154,7 +157,8 @@ class JobFileReader {
     }
     absl::StatusOr<std::string> value = ExpandEnvironment(raw_value);
     if (!value.ok()) return WithPrefix(value.status(), prefix);
-    sections_.back().entries.push_back(Entry{std::string(key), *std::move(value), where});
+    sections_.back().entries.push_back(
+        Entry{std::string(key), *std::move(value), where, file, line_number});
     return absl::OkStatus();
   }
 
@@ -217,12 +221,14 @@ absl::Status ApplyEntries(JobSpec& spec, const std::vector<Entry>& entries) {
 absl::StatusOr<std::vector<FioJob>> BuildJobs(const std::vector<Section>& sections,
                                               absl::string_view no_jobs_message) {
   JobSpec defaults;
+  std::vector<const Entry*> global_entries;
   std::vector<FioJob> jobs;
   int group_id = 0;
   int jobs_in_group = 0;
   for (const Section& section : sections) {
     if (section.is_global) {
       RETURN_IF_ERROR(ApplyEntries(defaults, section.entries));
+      for (const Entry& e : section.entries) global_entries.push_back(&e);
       continue;
     }
     FioJob job;
@@ -231,6 +237,11 @@ absl::StatusOr<std::vector<FioJob>> BuildJobs(const std::vector<Section>& sectio
     job.line = section.line;
     job.file = section.file;
     RETURN_IF_ERROR(ApplyEntries(job.spec, section.entries));
+    std::vector<const Entry*> written = global_entries;
+    for (const Entry& e : section.entries) written.push_back(&e);
+    for (const Entry* e : written) {
+      if (e->key != "name") job.options.push_back(FioOption{e->key, e->value, e->file, e->line});
+    }
     absl::Status valid = ValidateJobSpec(job.spec);
     if (!valid.ok()) {
       return WithPrefix(valid, absl::StrCat(section.origin, ": job '", job.spec.name, "'"));
@@ -259,6 +270,20 @@ absl::StatusOr<std::vector<FioJob>> ParseJobFileText(absl::string_view text,
 }
 
 }  // namespace
+
+bool FlatOptionsMatchSpec(const FioJob& job) {
+  JobSpec flat;
+  for (const bool kb_base_pass : {true, false}) {
+    for (const FioOption& o : job.options) {
+      if ((o.key == "kb_base") != kb_base_pass) continue;
+      if (!ApplyJobOption(flat, o.key, o.value).ok()) return false;
+    }
+  }
+  const JobSpec& spec = job.spec;
+  return flat.size_bytes == spec.size_bytes && flat.io_size_bytes == spec.io_size_bytes &&
+         flat.offset_bytes == spec.offset_bytes && flat.block_size_bytes == spec.block_size_bytes &&
+         flat.rate_iops == spec.rate_iops && flat.kb_base == spec.kb_base;
+}
 
 absl::StatusOr<std::vector<FioJob>> ParseFioJobFile(std::string_view text,
                                                     std::string_view file_name_for_errors) {
@@ -302,7 +327,8 @@ absl::StatusOr<std::vector<FioJob>> ParseFioCommandLine(const std::vector<std::s
           Section{std::string(value), false, where, std::string(kCommandLineFile), index, {}});
       continue;
     }
-    sections.back().entries.push_back(Entry{std::string(key), std::string(value), where});
+    sections.back().entries.push_back(
+        Entry{std::string(key), std::string(value), where, std::string(kCommandLineFile), index});
   }
   return BuildJobs(sections,
                    "command line: no job defined: add --name=<job> before the job's options");

@@ -47,6 +47,14 @@ namespace azbench {
 
 inline constexpr int kMaxFioIncludeDepth = 16;
 
+// One option as written: key, value (${VAR} expanded, units kept), and where it was written.
+struct FioOption {
+  std::string key;
+  std::string value;
+  std::string file;  // the file holding the line (an included file for included options)
+  int line = 0;      // 1-based; command lines: the argument's 1-based index
+};
+
 struct FioJob {
   JobSpec spec;  // globals applied, then the section's options; ValidateJobSpec has passed
   // Job files: the line of the `[name]` header. Command lines: the 1-based index of the `--name=`
@@ -56,7 +64,18 @@ struct FioJob {
   // is the first job of the current one. numjobs clones of one job share its group.
   int group_id = 0;
   std::string file;  // the file holding the section header; "command line" for ParseFioCommandLine
+  // The job's options as written, in the order fio applies them: every [global] option seen before
+  // the section (in file order, includes inlined), then the section's own. `name` is left out (it
+  // is spec.name). This is the form agents receive a job in (proto JobSpec.options); applying it
+  // with ApplyJobOption (kb_base first) gives `spec`, except when a job section sets kb_base while
+  // [global] sizes came before it (fio applies kb_base per section; see FlatOptionsMatchSpec).
+  std::vector<FioOption> options;
 };
+
+// True when applying `job.options` as one flat list (kb_base first, then in order; the way agents
+// apply a job's options) yields the same sizes as `job.spec`. False only in the corner case named
+// above, which a caller that ships option lists must refuse.
+bool FlatOptionsMatchSpec(const FioJob& job);
 
 // Parses job file text. `file_name_for_errors` prefixes every error and is the base for relative
 // includes. Errors: see the header comment; InvalidArgument also for a file with no job section.

@@ -121,122 +121,26 @@ absl::StatusOr<JobSpec> SpecFromOptions(const JobOptions& options, absl::string_
   return spec;
 }
 
-// --- fio job files: the raw option lists -------------------------------------------------------
-// common/fio_jobfile parses and validates job files into JobSpecs; agents, however, receive jobs as
-// option lists (proto JobSpec.options), so the campaign keeps each job's options as written. This
-// reader recovers them with fio's rules (sections, [global] inheritance, include, ${VAR}); it runs
-// only on files that ParseFioJobFile accepted, and its result is checked against that parse.
+// --- fio job files -----------------------------------------------------------------------------
 
-struct RawFioSection {
-  std::string name;
-  bool is_global = false;
-  JobOptions entries;
-};
-
-std::string ExpandEnvironment(absl::string_view text) {
-  std::string out;
-  size_t pos = 0;
-  while (true) {
-    const size_t start = text.find("${", pos);
-    if (start == absl::string_view::npos) break;
-    const size_t end = text.find('}', start + 2);
-    if (end == absl::string_view::npos) break;
-    const std::string name(text.substr(start + 2, end - start - 2));
-    const char* env = std::getenv(name.c_str());
-    absl::StrAppend(&out, text.substr(pos, start - pos), env == nullptr ? "" : env);
-    pos = end + 1;
-  }
-  absl::StrAppend(&out, text.substr(pos));
-  return out;
-}
-
-absl::Status ReadRawFioSections(absl::string_view text, const std::string& file, int depth,
-                                std::vector<RawFioSection>& sections) {
-  if (depth > kMaxFioIncludeDepth) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(file, ": includes are nested more than ", kMaxFioIncludeDepth, " deep"));
-  }
-  for (absl::string_view raw_line : absl::StrSplit(text, '\n')) {
-    const absl::string_view line = absl::StripAsciiWhitespace(raw_line);
-    if (line.empty() || line.front() == '#' || line.front() == ';') continue;
-    if (line.front() == '[') {
-      const absl::string_view name =
-          absl::StripAsciiWhitespace(line.substr(1, line.size() >= 2 ? line.size() - 2 : 0));
-      sections.push_back(RawFioSection{std::string(name), name == "global", {}});
-      continue;
-    }
-    if (line == "include" || absl::StartsWith(line, "include ") ||
-        absl::StartsWith(line, "include\t")) {
-      const std::string target =
-          ResolveRelativeTo(file, ExpandEnvironment(absl::StripAsciiWhitespace(line.substr(7))));
-      ASSIGN_OR_RETURN(std::string contents, ReadWholeFile(target, "included fio job file"));
-      RETURN_IF_ERROR(ReadRawFioSections(contents, target, depth + 1, sections));
-      continue;
-    }
-    if (sections.empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(file, ": option before any section"));
-    }
-    const size_t eq = line.find('=');
-    const absl::string_view key = absl::StripAsciiWhitespace(line.substr(0, eq));
-    const absl::string_view value = eq == absl::string_view::npos
-                                        ? absl::string_view()
-                                        : absl::StripAsciiWhitespace(line.substr(eq + 1));
-    sections.back().entries.emplace_back(std::string(key), ExpandEnvironment(value));
-  }
-  return absl::OkStatus();
-}
-
-// The jobs of a parsed fio job file as option lists: inherited [global] options, then the job's
-// own; `name=` inside a section renames the job and is not kept as an option.
-absl::StatusOr<std::vector<WorkloadJob>> FioJobsAsOptions(absl::string_view text,
-                                                          const std::string& file,
-                                                          const std::vector<FioJob>& parsed) {
-  std::vector<RawFioSection> sections;
-  RETURN_IF_ERROR(ReadRawFioSections(text, file, 0, sections));
-  JobOptions globals;
+absl::StatusOr<std::vector<WorkloadJob>> WorkloadJobsFromFioJobsImpl(
+    const std::vector<FioJob>& parsed) {
   std::vector<WorkloadJob> jobs;
-  for (const RawFioSection& section : sections) {
-    if (section.is_global) {
-      globals.insert(globals.end(), section.entries.begin(), section.entries.end());
-      continue;
-    }
-    WorkloadJob job;
-    job.name = section.name;
-    for (const JobOptions* part : {static_cast<const JobOptions*>(&globals), &section.entries}) {
-      for (const auto& [key, value] : *part) {
-        if (key == "name") {
-          job.name = value;
-        } else {
-          job.options.emplace_back(key, value);
-        }
-      }
-    }
-    jobs.push_back(std::move(job));
-  }
-  if (jobs.size() != parsed.size()) {
-    return absl::InternalError(
-        absl::StrCat(file, ": read ", jobs.size(), " jobs but the parser found ", parsed.size()));
-  }
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    const JobSpec& expected = parsed[i].spec;
+  for (const FioJob& fio : parsed) {
     // Agents apply one flat option list (kb_base first); fio applies kb_base per section. They only
     // differ when a job section sets kb_base while [global] set sizes: refuse that case.
-    absl::StatusOr<JobSpec> flat = SpecFromOptions(jobs[i].options, jobs[i].name);
-    if (!flat.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          file, ":", parsed[i].line, ": job '", expected.name, "': ", flat.status().message()));
-    }
-    if (flat->name != expected.name || flat->size_bytes != expected.size_bytes ||
-        flat->io_size_bytes != expected.io_size_bytes ||
-        flat->offset_bytes != expected.offset_bytes ||
-        flat->block_size_bytes != expected.block_size_bytes || flat->kb_base != expected.kb_base) {
+    if (!FlatOptionsMatchSpec(fio)) {
       return absl::InvalidArgumentError(
-          absl::StrCat(file, ":", parsed[i].line, ": job '", expected.name,
+          absl::StrCat(fio.file, ":", fio.line, ": job '", fio.spec.name,
                        "': its sizes depend on kb_base set in a job section after [global] sizes, "
                        "which agents cannot reproduce from one option list; set kb_base in "
                        "[global] only"));
     }
-    jobs[i].group_id = parsed[i].group_id;
+    WorkloadJob job;
+    job.name = fio.spec.name;
+    job.group_id = fio.group_id;
+    for (const FioOption& o : fio.options) job.options.emplace_back(o.key, o.value);
+    jobs.push_back(std::move(job));
   }
   return jobs;
 }
@@ -734,7 +638,7 @@ class CampaignParser {
       return absl::InvalidArgumentError(absl::StrReplaceAll(
           parsed.status().message(), {{"unknown option '", "unknown job option '"}}));
     }
-    return FioJobsAsOptions(text, path, *parsed);
+    return WorkloadJobsFromFioJobsImpl(*parsed);
   }
 
   absl::StatusOr<JobOptions> ParseOptions(const YAML::Node& node, const std::string& field) const {
@@ -972,6 +876,10 @@ JobOptions CellJobOptions(const WorkloadJob& job, const MatrixCell& cell,
   }
   options.emplace_back("directory", std::move(directory));
   return options;
+}
+
+absl::StatusOr<std::vector<WorkloadJob>> WorkloadJobsFromFioJobs(const std::vector<FioJob>& jobs) {
+  return WorkloadJobsFromFioJobsImpl(jobs);
 }
 
 absl::Status ValidateJobOptions(const JobOptions& options, std::string_view job_name) {

@@ -70,6 +70,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "common/fio_jobfile.h"
 #include "common/version.h"  // kDefaultAgentPort
 #include "coordinator/scenario.h"
 
@@ -177,6 +178,12 @@ JobOptions CellJobOptions(const WorkloadJob& job, const MatrixCell& cell,
 // ValidateJobSpec). Errors: InvalidArgument naming the option (unknown ones as "unknown job option
 // 'X'") and what is allowed.
 absl::Status ValidateJobOptions(const JobOptions& options, std::string_view job_name);
+
+// Parsed fio jobs (common/fio_jobfile) as workload jobs: each job's options as written (inherited
+// [global] options first, `name` left out) and its reporting group. Used for `fio_job:` workloads
+// and `azbench run --fio-job`. Errors: InvalidArgument "file:line: job 'x': ..." for a job whose
+// sizes agents could not reproduce from one flat option list (see FlatOptionsMatchSpec).
+absl::StatusOr<std::vector<WorkloadJob>> WorkloadJobsFromFioJobs(const std::vector<FioJob>& jobs);
 
 }  // namespace azbench
 

@@ -425,5 +425,63 @@ TEST(ParseFioCommandLineTest, CommandLineWithoutAJobIsAnError) {
   EXPECT_THAT(ParseFioCommandLine({}), StatusIs(absl::StatusCode::kInvalidArgument, _));
 }
 
+// --- The options as written (what agents receive) ----------------------------------------------
+
+std::vector<std::string> OptionTexts(const FioJob& job) {
+  std::vector<std::string> out;
+  for (const FioOption& o : job.options) {
+    out.push_back(absl::StrCat(o.key, "=", o.value, "@", o.file, ":", o.line));
+  }
+  return out;
+}
+
+TEST(FioJobOptionsTest, GlobalsComeFirstWithTheirLinesAndIncludesNameTheIncludedFile) {
+  TempDir dir;
+  const std::string inc = dir.Write("common.inc", "bs=64k\nioengine=psync\n");
+  setenv("AZB_FIO_OPTIONS_DIR", "/mnt/x", 1);
+  const std::string main =
+      dir.Write("main.fio",
+                "[global]\ninclude common.inc\ndirectory=${AZB_FIO_OPTIONS_DIR}"
+                "\n[a]\nrw=write\nsize=4m\n[global]\nruntime=5s\n[b]\n"
+                "name=renamed\nstonewall\nsize=1m\n");
+  absl::StatusOr<std::vector<FioJob>> jobs = ParseFioJobFileAtPath(main);
+  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  ASSERT_EQ(jobs->size(), 2u);
+  EXPECT_THAT(
+      OptionTexts((*jobs)[0]),
+      ElementsAre(absl::StrCat("bs=64k@", inc, ":1"), absl::StrCat("ioengine=psync@", inc, ":2"),
+                  absl::StrCat("directory=/mnt/x@", main, ":3"),
+                  absl::StrCat("rw=write@", main, ":5"), absl::StrCat("size=4m@", main, ":6")));
+  // The second [global] applies to b only; `name` renames the job and is not an option.
+  EXPECT_EQ((*jobs)[1].spec.name, "renamed");
+  EXPECT_THAT(
+      OptionTexts((*jobs)[1]),
+      ElementsAre(absl::StrCat("bs=64k@", inc, ":1"), absl::StrCat("ioengine=psync@", inc, ":2"),
+                  absl::StrCat("directory=/mnt/x@", main, ":3"),
+                  absl::StrCat("runtime=5s@", main, ":8"), absl::StrCat("stonewall=@", main, ":11"),
+                  absl::StrCat("size=1m@", main, ":12")));
+  for (const FioJob& job : *jobs) EXPECT_TRUE(FlatOptionsMatchSpec(job));
+}
+
+TEST(FioJobOptionsTest, CommandLineOptionsCarryTheirArgumentIndex) {
+  absl::StatusOr<std::vector<FioJob>> jobs = ParseFioCommandLine(
+      {"--bs=4m", "--name=w", "--rw=write", "--size=4g", "--time_based", "--runtime=60"});
+  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  ASSERT_EQ(jobs->size(), 1u);
+  EXPECT_THAT(
+      OptionTexts((*jobs)[0]),
+      ElementsAre("bs=4m@command line:1", "rw=write@command line:3", "size=4g@command line:4",
+                  "time_based=@command line:5", "runtime=60@command line:6"));
+}
+
+TEST(FioJobOptionsTest, FlatOptionsDifferOnlyWhenAJobSetsKbBaseAfterGlobalSizes) {
+  absl::StatusOr<std::vector<FioJob>> jobs = ParseFioJobFile(
+      "[global]\nsize=1m\n[a]\nkb_base=1000\n[b]\nkb_base=1000\nsize=1m\n", "k.fio");
+  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  EXPECT_EQ((*jobs)[0].spec.size_bytes, 1u << 20);  // fio: [global]'s size used kb_base=1024
+  EXPECT_FALSE(FlatOptionsMatchSpec((*jobs)[0]));
+  EXPECT_TRUE(FlatOptionsMatchSpec((*jobs)[1]));
+}
+
 }  // namespace
 }  // namespace azbench
