@@ -1,12 +1,15 @@
 #include "common/result_json.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <ctime>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/stats.h"
+#include "common/version.h"
 
 namespace azbench {
 
@@ -88,6 +91,59 @@ json DirectionJson(const JobResult& result, OpKind kind) {
   return out;
 }
 
+// fio's completion-latency distribution (io_u_mark_latency in fio's io_u.c): the share (percent)
+// of all read/write/trim completions whose latency falls in each range. Keys are each range's
+// exclusive upper bound: latency_ns "2" = [0, 2) ns ... "1000" = [750, 1000) ns; latency_us "2" =
+// [1, 2) us ... "1000" = [750, 1000) us; latency_ms "2" = [1, 2) ms ... "2000" = [1000, 2000) ms,
+// ">=2000". The latency is clat where the engine separates it, else the total (fio's clat for
+// sync engines). Each sample is placed by its histogram bucket's reported value (midpoint clamped
+// to min/max), so a sample within the histogram's error bound (0.39%) of a range edge may be
+// counted in the neighbouring range.
+void AddLatencyDistribution(const JobResult& result, json& job) {
+  static constexpr uint64_t kEdges[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000};
+  static constexpr char const* kMsKeys[] = {"2",   "4",   "10",  "20",   "50",   "100",
+                                            "250", "500", "750", "1000", "2000", ">=2000"};
+  std::array<uint64_t, 10> ns{}, us{};
+  std::array<uint64_t, 12> ms{};
+  uint64_t total = 0;
+  // The range index of `value` among kEdges (value < 1000).
+  auto index_of = [](uint64_t value) {
+    int i = 0;
+    while (value >= kEdges[i]) ++i;
+    return i;
+  };
+  for (OpKind kind : {OpKind::kRead, OpKind::kWrite, OpKind::kTrim}) {
+    const OpStats* stats = result.Find(kind);
+    if (stats == nullptr) continue;
+    const Histogram& h = stats->clat.count() > 0 ? stats->clat : stats->lat;
+    if (h.count() == 0) continue;
+    for (int b = 0; b < Histogram::kBucketCount; ++b) {
+      const uint64_t count = h.bucket_count_at(b);
+      if (count == 0) continue;
+      const uint64_t value = std::clamp(Histogram::BucketValue(b), h.min_ns(), h.max_ns());
+      total += count;
+      if (value < 1000) {
+        ns[index_of(value)] += count;
+      } else if (value < 1'000'000) {
+        us[index_of(value / 1000)] += count;
+      } else {
+        const uint64_t msec = value / 1'000'000;
+        ms[msec >= 2000 ? 11 : msec >= 1000 ? 10 : index_of(msec)] += count;
+      }
+    }
+  }
+  auto percent = [total](uint64_t n) {
+    return total == 0 ? 0.0 : 100.0 * static_cast<double>(n) / static_cast<double>(total);
+  };
+  json j_ns = json::object(), j_us = json::object(), j_ms = json::object();
+  for (size_t i = 0; i < ns.size(); ++i) j_ns[std::to_string(kEdges[i])] = percent(ns[i]);
+  for (size_t i = 0; i < us.size(); ++i) j_us[std::to_string(kEdges[i])] = percent(us[i]);
+  for (size_t i = 0; i < ms.size(); ++i) j_ms[kMsKeys[i]] = percent(ms[i]);
+  job["latency_ns"] = j_ns;
+  job["latency_us"] = j_us;
+  job["latency_ms"] = j_ms;
+}
+
 }  // namespace
 
 json HistogramToJson(const Histogram::Sparse& sparse) {
@@ -139,6 +195,7 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras) {
   static const OpStats kEmpty;
   if (sync == nullptr) sync = &kEmpty;
   job["sync"] = {{"total_ios", sync->ops}, {"lat_ns", LatencyJson(sync->lat, true)}};
+  AddLatencyDistribution(result, job);
   if (with_azbench_extras) {
     json extras;
     extras["clones"] = result.clones;
@@ -179,19 +236,24 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras) {
   return job;
 }
 
-json ResultsToFioJson(const std::vector<JobResult>& results, bool with_azbench_extras) {
-  const auto now = std::chrono::system_clock::now();
-  const int64_t ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+json FioDocumentHeader(int64_t realtime_ns) {
+  const int64_t ms = realtime_ns / 1'000'000;
   const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
   char text[64];
   std::tm tm_buf;
   std::strftime(text, sizeof(text), "%a %b %e %H:%M:%S %Y", localtime_r(&seconds, &tm_buf));
   json doc;
-  doc["fio version"] = "azbench-0.1.0";
-  doc["timestamp"] = seconds;
+  doc["fio version"] = absl::StrCat("azbench-", kAzbenchVersion);
+  doc["timestamp"] = static_cast<int64_t>(seconds);
   doc["timestamp_ms"] = ms;
   doc["time"] = text;
+  return doc;
+}
+
+json ResultsToFioJson(const std::vector<JobResult>& results, bool with_azbench_extras) {
+  const auto now = std::chrono::system_clock::now();
+  json doc = FioDocumentHeader(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count());
   doc["jobs"] = json::array();
   for (const auto& r : results) doc["jobs"].push_back(JobResultToFioJson(r, with_azbench_extras));
   return doc;

@@ -6,6 +6,7 @@
 #ifndef AZBENCH_COMMON_RESULT_JSON_H_
 #define AZBENCH_COMMON_RESULT_JSON_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,12 +19,21 @@ namespace azbench {
 nlohmann::json HistogramToJson(const Histogram::Sparse& sparse);
 absl::StatusOr<Histogram> HistogramFromJson(const nlohmann::json& json);
 
-// One fio-style job object. For synchronous engines (no slat/clat recorded) clat_ns carries the
-// total latency, as fio does for sync engines, and slat_ns is all zeros.
+// One fio-style job object: jobname, groupid, error, job_runtime (ms), read / write / trim (each
+// io_bytes, io_kbytes, bw_bytes, bw (KiB/s), iops, runtime (ms), total_ios, short_ios, drop_ios,
+// slat_ns / clat_ns / lat_ns, bw_* and iops_* interval figures), sync, and latency_ns /
+// latency_us / latency_ms (fio's completion-latency distribution, in percent). For synchronous
+// engines (no slat/clat recorded) clat_ns carries the total latency, as fio does for sync engines,
+// and slat_ns is all zeros. Not written (azbench does not measure them): usr_cpu, sys_cpu, ctx,
+// majf, minf, iodepth_level / iodepth_submit / iodepth_complete, eta, elapsed, latency_depth /
+// latency_target / latency_percentile / latency_window.
 nlohmann::json JobResultToFioJson(const JobResult& result, bool with_azbench_extras = true);
 
-// The whole document: {"fio version": "azbench-<v>", "timestamp", "timestamp_ms", "time", "jobs":
-// [...]}.
+// The head of a fio document for a run that ended at `realtime_ns` (CLOCK_REALTIME): {"fio
+// version": "azbench-<v>", "timestamp" (s), "timestamp_ms", "time" (local, ctime-like as fio)}.
+nlohmann::json FioDocumentHeader(int64_t realtime_ns);
+
+// The whole document: FioDocumentHeader(now) plus "jobs": [...].
 nlohmann::json ResultsToFioJson(const std::vector<JobResult>& results,
                                 bool with_azbench_extras = true);
 

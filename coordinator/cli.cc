@@ -9,20 +9,24 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "common/clock.h"
 #include "common/units.h"
 #include "common/version.h"
 #include "coordinator/campaign.h"
+#include "coordinator/fio_job_run.h"
 #include "coordinator/fleet.h"
 #include "coordinator/local_fleet.h"
 #include "coordinator/plan.h"
 #include "coordinator/report/csv_report.h"
+#include "coordinator/report/fio_json_report.h"
 #include "coordinator/report/json_report.h"
 #include "coordinator/report/markdown_report.h"
 #include "coordinator/report/report_input.h"
@@ -41,7 +45,12 @@ constexpr char kUsage[] =
     "  plan CAMPAIGN.yaml              validate and print the expanded scenarios; runs nothing\n"
     "  run CAMPAIGN.yaml [--resume] [--allow-missing] [--db FILE] [--quiet]\n"
     "                                  run every scenario, store results as each one ends\n"
-    "  report RESULTS.db [--format terminal|md|csv|json] [-o FILE] [--keep all|last|median]\n"
+    "  run (--fio-job JOB.fio | -- FIO-COMMAND-LINE) [--hosts FILE|host:port,... | --local N\n"
+    "      [--azs a,b]] [--directory DIR] [--db FILE] [--resume] [--allow-missing] [--quiet]\n"
+    "                                  a fio job file or command line, unchanged, on every agent\n"
+    "                                  at once (default fleet: --local 1)\n"
+    "  report RESULTS.db [--format terminal|md|csv|json|fio-json] [-o FILE|DIR]\n"
+    "      [--keep all|last|median]\n"
     "  version\n";
 
 std::atomic<bool> g_interrupted{false};
@@ -268,14 +277,107 @@ class ProgressPrinter {
   int64_t last_plain_ns_ = 0;
 };
 
-int RunCommand(const std::vector<std::string>& raw) {
-  absl::StatusOr<Args> args = ParseArgs(raw, {"--db"}, {"--resume", "--allow-missing", "--quiet"});
-  if (!args.ok()) return Fail("run", args.status(), 2);
-  if (args->positional.size() != 1) {
-    return Fail("run", absl::InvalidArgumentError("give exactly one campaign file"), 2);
+// `azbench run --fio-job` / `-- <fio command line>`: the fleet, directory and database flags.
+absl::StatusOr<FioJobRun> MakeFioJobRunFromArgs(const Args& args,
+                                                const std::vector<std::string>& fio_args) {
+  if (!args.positional.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unexpected '", args.positional[0],
+                     "': a fio job run takes no campaign file (fio options go after '--')"));
   }
-  absl::StatusOr<Campaign> campaign = ParseCampaignFile(args->positional[0]);
-  if (!campaign.ok()) return Fail("run", campaign.status(), 2);
+  FioJobRunOptions options;
+  if (const std::string* job = args.Get("--fio-job")) options.job_file = *job;
+  options.fio_args = fio_args;
+  if (options.job_file.empty() && fio_args.empty()) {
+    return absl::InvalidArgumentError("--fio-job needs a job file");
+  }
+  absl::StatusOr<FleetSpec> fleet =
+      FleetFromFlags(args.Get("--hosts"), args.Get("--local"), args.Get("--azs"));
+  if (!fleet.ok()) return fleet.status();
+  options.fleet = std::move(*fleet);
+  if (const std::string* dir = args.Get("--directory")) options.directory = *dir;
+  if (const std::string* db = args.Get("--db")) options.results_path = *db;
+  return MakeFioJobRun(options);
+}
+
+// fio-json: one fio document per kept scenario; one to `out_path` (or stdout), several into the
+// directory `out_path`. Errors: InvalidArgument when several documents have no directory to go to.
+absl::Status WriteFioJsonReport(const ReportInput& input, const std::string* out_path) {
+  const std::vector<size_t> indices = FioJsonScenarioIndices(input);
+  if (indices.empty()) {
+    return absl::FailedPreconditionError(
+        "no scenario with results (complete or partial) to write as fio JSON");
+  }
+  const bool into_directory = out_path != nullptr && std::filesystem::is_directory(*out_path);
+  if (indices.size() > 1 && !into_directory) {
+    if (out_path != nullptr && !std::filesystem::exists(*out_path)) {
+      std::error_code ec;
+      std::filesystem::create_directories(*out_path, ec);
+      if (ec) {
+        return absl::InternalError(
+            absl::StrCat("cannot create directory '", *out_path, "': ", ec.message()));
+      }
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          indices.size(), " scenarios are kept (keep=", std::string(KeepPolicyName(input.keep)),
+          "); fio JSON is one document per scenario: give -o DIR (one file per scenario) or "
+          "--keep last|median"));
+    }
+  }
+  if (out_path == nullptr) {
+    std::cout << RenderFioJson(FioJsonDocument(input, indices.front()));
+    return absl::OkStatus();
+  }
+  for (size_t index : indices) {
+    const bool to_dir = indices.size() > 1 || into_directory;
+    const std::string path =
+        to_dir ? (std::filesystem::path(*out_path) / FioJsonFileName(input, index)).string()
+               : *out_path;
+    std::ofstream out(path);
+    out << RenderFioJson(FioJsonDocument(input, index));
+    if (!out) return absl::InternalError(absl::StrCat("cannot write '", path, "'"));
+  }
+  return absl::OkStatus();
+}
+
+int RunCommand(const std::vector<std::string>& raw_all) {
+  // Everything after a lone "--" is a fio command-line job (fio's own spelling, verbatim).
+  std::vector<std::string> raw = raw_all, fio_args;
+  if (auto dashes = std::find(raw.begin(), raw.end(), "--"); dashes != raw.end()) {
+    fio_args.assign(dashes + 1, raw.end());
+    raw.erase(dashes, raw.end());
+  }
+  absl::StatusOr<Args> args =
+      ParseArgs(raw, {"--db", "--fio-job", "--hosts", "--local", "--azs", "--directory"},
+                {"--resume", "--allow-missing", "--quiet"});
+  if (!args.ok()) return Fail("run", args.status(), 2);
+  std::optional<FioJobRun> fio_run;
+  absl::StatusOr<Campaign> campaign;
+  std::string rerun;  // how to continue after an interruption
+  if (args->Has("--fio-job") || !fio_args.empty()) {
+    absl::StatusOr<FioJobRun> made = MakeFioJobRunFromArgs(*args, fio_args);
+    if (!made.ok()) return Fail("run", made.status(), 2);
+    fio_run = std::move(*made);
+    campaign = fio_run->campaign;
+    rerun = absl::StrJoin(raw_all, " ");
+  } else {
+    for (const char* flag : {"--hosts", "--local", "--azs", "--directory"}) {
+      if (args->Has(flag)) {
+        return Fail("run",
+                    absl::InvalidArgumentError(
+                        absl::StrCat(flag,
+                                     " is for fio job runs (--fio-job or -- <fio command line>); a "
+                                     "campaign names its fleet and targets itself")),
+                    2);
+      }
+    }
+    if (args->positional.size() != 1) {
+      return Fail("run", absl::InvalidArgumentError("give exactly one campaign file"), 2);
+    }
+    campaign = ParseCampaignFile(args->positional[0]);
+    if (!campaign.ok()) return Fail("run", campaign.status(), 2);
+    rerun = args->positional[0];
+  }
   const std::string db_path = args->Has("--db") ? *args->Get("--db") : campaign->results_path;
   const bool resume = args->Has("--resume");
 
@@ -311,7 +413,9 @@ int RunCommand(const std::vector<std::string>& raw) {
   }
 
   std::vector<std::string> target_paths;
-  for (const auto& t : campaign->targets) target_paths.push_back(t.path);
+  for (const auto& t : campaign->targets) {
+    if (!t.path.empty()) target_paths.push_back(t.path);  // empty: fio jobs keep their own
+  }
   absl::StatusOr<FleetHandle> handle =
       OpenFleet(campaign->fleet, target_paths, args->Has("--allow-missing"));
   if (!handle.ok()) return Fail("run", handle.status());
@@ -319,7 +423,8 @@ int RunCommand(const std::vector<std::string>& raw) {
   if (absl::Status s = (*store)->SaveAgents(fleet.Infos()); !s.ok()) return Fail("run", s);
   for (const auto& missing : fleet.missing) std::cout << "missing agent: " << missing << "\n";
 
-  absl::StatusOr<std::vector<Scenario>> plan = ExpandCampaign(*campaign, fleet.Infos());
+  absl::StatusOr<std::vector<Scenario>> plan =
+      fio_run ? ExpandFioJobRun(*fio_run, fleet.Infos()) : ExpandCampaign(*campaign, fleet.Infos());
   if (!plan.ok()) return Fail("run", plan.status(), 2);
 
   std::signal(SIGINT, OnSignal);
@@ -368,7 +473,7 @@ int RunCommand(const std::vector<std::string>& raw) {
   if (g_interrupted.load()) {
     (void)(*store)->FinishRun("interrupted");
     std::cout << "interrupted: results so far are stored in " << db_path
-              << "; continue with: azbench run " << args->positional[0] << " --resume\n";
+              << "; continue with: azbench run " << rerun << " --resume\n";
     return 130;
   }
   (void)(*store)->FinishRun(incomplete > 0 ? "incomplete" : "finished");
@@ -394,10 +499,11 @@ int ReportCommand(const std::vector<std::string>& raw) {
     return Fail("report", absl::InvalidArgumentError("give exactly one results database"), 2);
   }
   const std::string format = args->Has("--format") ? *args->Get("--format") : "terminal";
-  if (format != "terminal" && format != "md" && format != "csv" && format != "json") {
+  if (format != "terminal" && format != "md" && format != "csv" && format != "json" &&
+      format != "fio-json") {
     return Fail("report",
-                absl::InvalidArgumentError(
-                    absl::StrCat("--format '", format, "' is not one of: terminal, md, csv, json")),
+                absl::InvalidArgumentError(absl::StrCat(
+                    "--format '", format, "' is not one of: terminal, md, csv, json, fio-json")),
                 2);
   }
   absl::StatusOr<std::unique_ptr<Store>> store = Store::OpenExisting(args->positional[0]);
@@ -429,6 +535,11 @@ int ReportCommand(const std::vector<std::string>& raw) {
   }
   ReportInput input =
       MakeReportInput(record->name, std::move(*agents), std::move(*scenarios), keep);
+  if (format == "fio-json") {
+    const std::string* out_path = args->Has("-o") ? args->Get("-o") : args->Get("--output");
+    absl::Status written = WriteFioJsonReport(input, out_path);
+    return written.ok() ? 0 : Fail("report", written, absl::IsInvalidArgument(written) ? 2 : 1);
+  }
   std::string text;
   if (format == "md") {
     text = RenderMarkdownReport(input);

@@ -43,6 +43,7 @@ void FillColumn(const ReportInput& input, const std::vector<ScenarioFigures>& fi
                 TargetColumn& column) {
   if (column.repeats.empty()) return;
   const std::vector<size_t> chosen = Chosen(input.keep, column.repeats, figures);
+  column.kept = chosen;
   for (size_t i : chosen) {
     column.partial = column.partial || input.scenarios[i].status == ScenarioStatus::kPartial;
   }

@@ -73,6 +73,7 @@ struct TargetColumn {
   std::string target;
   std::vector<size_t> repeats;  // indices into ReportInput::scenarios with data, by repeat number
   std::vector<size_t> failed;   // failed or skipped scenarios of this target and cell
+  std::vector<size_t> kept;     // the repeats `keep` selected (indices into scenarios)
   bool partial = false;         // a repeat the shown figures come from is partial
   std::vector<KeptOp> ops;      // in OpKind order
   int max_agents = 0;

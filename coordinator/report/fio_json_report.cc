@@ -1,0 +1,181 @@
+#include "coordinator/report/fio_json_report.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "common/result_json.h"
+
+namespace azbench {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr char kAllClients[] = "All clients";
+
+json JobOptionsJson(const JobOptions& options) {
+  json out = json::object();
+  for (const auto& [key, value] : options) out[key] = value;  // the last value wins, as in fio
+  return out;
+}
+
+const AgentInfo* FindAgent(const ReportInput& input, const std::string& agent_id) {
+  for (const AgentInfo& a : input.agents) {
+    if (a.agent_id == agent_id) return &a;
+  }
+  return nullptr;
+}
+
+// fio's client entries name the server by "hostname" and "port". The host is the agent's reported
+// hostname, else the host part of its address; the port is the address's (0 when it has none).
+void AddHost(const ReportInput& input, const std::string& agent_id, json& entry) {
+  const AgentInfo* agent = FindAgent(input, agent_id);
+  const std::string address = agent != nullptr ? agent->address : agent_id;
+  std::string host = address;
+  int port = 0;
+  const size_t colon = address.rfind(':');
+  if (colon != std::string::npos && address.find(']', colon) == std::string::npos &&
+      absl::SimpleAtoi(absl::string_view(address).substr(colon + 1), &port)) {
+    host = address.substr(0, colon);
+  }
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  if (agent != nullptr && !agent->hostname.empty()) host = agent->hostname;
+  entry["hostname"] = host;
+  entry["port"] = port;
+}
+
+// The scenario's jobs in plan order (names of results the plan does not list follow, in order).
+std::vector<std::pair<std::string, const ScenarioJob*>> JobsOf(const ScenarioResult& r) {
+  std::vector<std::pair<std::string, const ScenarioJob*>> jobs;
+  for (const ScenarioJob& job : r.scenario.jobs) jobs.emplace_back(job.name, &job);
+  for (const AgentJobResult& result : r.results) {
+    const bool listed = std::any_of(jobs.begin(), jobs.end(),
+                                    [&](const auto& j) { return j.first == result.result.name; });
+    if (!listed) jobs.emplace_back(result.result.name, nullptr);
+  }
+  return jobs;
+}
+
+json JobEntry(const JobResult& result, const ScenarioJob* job) {
+  json entry = JobResultToFioJson(result, /*with_azbench_extras=*/false);
+  if (job != nullptr) entry["job options"] = JobOptionsJson(job->options);
+  return entry;
+}
+
+}  // namespace
+
+std::vector<size_t> FioJsonScenarioIndices(const ReportInput& input) {
+  std::vector<ScenarioFigures> storage;
+  const std::vector<ScenarioFigures>& figures = FiguresOf(input, storage);
+  std::vector<size_t> indices;
+  for (const ReportCell& cell : BuildCells(input, figures)) {
+    for (const TargetColumn& column : cell.targets) {
+      indices.insert(indices.end(), column.kept.begin(), column.kept.end());
+    }
+  }
+  std::sort(indices.begin(), indices.end());
+  return indices;
+}
+
+json FioJsonDocument(const ReportInput& input, size_t index) {
+  const ScenarioResult& r = input.scenarios[index];
+  int64_t end_ns = r.last_end_realtime_ns;
+  for (const AgentJobResult& result : r.results) {
+    end_ns = std::max(end_ns, result.result.end_realtime_ns);
+  }
+  json doc = FioDocumentHeader(end_ns);
+  doc["global options"] = json::object();
+
+  json jobs = json::array();
+  json clients = json::array();
+  JobResult all;
+  bool any = false;
+  const auto scenario_jobs = JobsOf(r);
+  for (const auto& [name, job] : scenario_jobs) {
+    JobResult merged;
+    bool first = true;
+    for (const AgentJobResult& result : r.results) {
+      if (result.result.name != name) continue;
+      if (first) {
+        merged = result.result.Clone();
+        first = false;
+      } else {
+        merged.Merge(result.result);
+      }
+    }
+    if (first) continue;  // no agent reported this job (every agent lost)
+    jobs.push_back(JobEntry(merged, job));
+    if (!any) {
+      all = merged.Clone();
+      any = true;
+    } else {
+      all.Merge(merged);
+    }
+  }
+  // Per agent (in the order agents first appear in the results), its jobs in plan order.
+  std::vector<std::string> agent_order;
+  for (const AgentJobResult& result : r.results) {
+    if (std::find(agent_order.begin(), agent_order.end(), result.agent_id) == agent_order.end()) {
+      agent_order.push_back(result.agent_id);
+    }
+  }
+  for (const std::string& agent_id : agent_order) {
+    for (const auto& [name, job] : scenario_jobs) {
+      for (const AgentJobResult& result : r.results) {
+        if (result.agent_id != agent_id || result.result.name != name) continue;
+        json entry = JobEntry(result.result, job);
+        AddHost(input, agent_id, entry);
+        clients.push_back(std::move(entry));
+      }
+    }
+  }
+  if (any) {
+    all.name = kAllClients;
+    all.group_id = 0;
+    json entry = JobResultToFioJson(all, /*with_azbench_extras=*/false);
+    entry["hostname"] = "";  // fio repeats the last client's; this entry is no one host
+    entry["port"] = 0;
+    clients.push_back(std::move(entry));
+  }
+  doc["jobs"] = std::move(jobs);
+  doc["client_stats"] = std::move(clients);
+  doc["disk_util"] = json::array();
+
+  const Scenario& s = r.scenario;
+  json parameters = json::object();
+  for (const auto& [axis, value] : s.parameters) parameters[axis] = value;
+  doc["azbench"] = {{"campaign", input.campaign_name},
+                    {"scenario", s.key},
+                    {"index", s.index},
+                    {"target", s.target},
+                    {"workload", s.workload},
+                    {"parameters", parameters},
+                    {"repeat", s.repeat},
+                    {"repeats", s.repeats},
+                    {"status", ScenarioStatusName(r.status)},
+                    {"status_detail", r.status_detail},
+                    {"agents", agent_order}};
+  return doc;
+}
+
+std::string FioJsonFileName(const ReportInput& input, size_t index) {
+  const Scenario& s = input.scenarios[index].scenario;
+  std::string name = absl::StrCat(s.index, "-", s.key);
+  for (char& c : name) {
+    if (c == '/' || c == '=' || c == ' ') c = '_';
+  }
+  return name + ".json";
+}
+
+std::string RenderFioJson(const json& document) {
+  return document.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace azbench

@@ -1,0 +1,53 @@
+// fio-json report: stored results in the layout of `fio --output-format=json` in client/server
+// mode, so tooling written for fio reads azbench results. One fio document per scenario:
+//
+//   {"fio version": "azbench-<v>", "timestamp", "timestamp_ms", "time" (when the scenario ended),
+//    "global options": {} (every option is inlined in each job's "job options"),
+//    "jobs": [ one object per job of the scenario, merged over every agent ],
+//    "client_stats": [ one object per agent and job (with "hostname" and "port"),
+//                      then {"jobname": "All clients", ...}: every job of every agent merged ],
+//    "disk_util": [] (azbench collects no block-device statistics),
+//    "azbench": {"campaign", "scenario" (key), "index", "target", "workload", "parameters",
+//                "repeat", "repeats", "status", "status_detail", "agents": [agent ids]}}
+//
+// Each job object is common/result_json's JobResultToFioJson (the agent one-shot writes the same
+// layout) plus "job options" (the options the job ran with, as written; the last value of a
+// repeated option wins). Merging (jobs[] and "All clients") is JobResult::Merge: counts, bytes and
+// latency histograms are summed exactly, so percentiles are those of the merged histogram; runtime
+// is the longest one, so bw and iops are total / longest runtime (fio sums clients the same way).
+// Unlike fio 3.33, the "All clients" entry has percentiles (azbench's histograms merge exactly).
+//
+// Which scenarios: per workload, matrix cell and target, the repeats the campaign's `keep`
+// selects (report_input.h), in plan order; failed and skipped scenarios have no document.
+//
+// Example:
+//   for (size_t i : FioJsonScenarioIndices(input)) Write(FioJsonFileName(input, i),
+//                                                        FioJsonDocument(input, i).dump(2));
+#ifndef AZBENCH_COORDINATOR_REPORT_FIO_JSON_REPORT_H_
+#define AZBENCH_COORDINATOR_REPORT_FIO_JSON_REPORT_H_
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "coordinator/report/report_input.h"
+#include "nlohmann/json.hpp"
+
+namespace azbench {
+
+// Indices into input.scenarios of the scenarios that get a document, in plan order.
+std::vector<size_t> FioJsonScenarioIndices(const ReportInput& input);
+
+// The fio document of input.scenarios[index].
+nlohmann::json FioJsonDocument(const ReportInput& input, size_t index);
+
+// "<scenario index>-<key>.json" with '/', '=' and ' ' in the key written '_': the file name of
+// scenario `index` when several documents are written into a directory.
+std::string FioJsonFileName(const ReportInput& input, size_t index);
+
+// The document as text (dump(2), invalid UTF-8 replaced) with a final newline.
+std::string RenderFioJson(const nlohmann::json& document);
+
+}  // namespace azbench
+
+#endif  // AZBENCH_COORDINATOR_REPORT_FIO_JSON_REPORT_H_
