@@ -110,8 +110,12 @@ absl::StatusOr<FioJobRun> MakeFioJobRun(const FioJobRunOptions& options) {
 
 absl::StatusOr<std::vector<Scenario>> ExpandFioJobRun(const FioJobRun& run,
                                                       const std::vector<AgentInfo>& agents) {
-  ASSIGN_OR_RETURN(std::vector<Scenario> plan, ExpandCampaign(run.campaign, agents));
-  if (!run.keep_job_directories) return plan;
+  if (!run.keep_job_directories) return ExpandCampaign(run.campaign, agents);
+  // The plan adds the target's directory to every job (and checks it): plan with a stand-in, then
+  // give every job back its options as written.
+  Campaign stand_in = run.campaign;
+  stand_in.targets[0].path = ".";
+  ASSIGN_OR_RETURN(std::vector<Scenario> plan, ExpandCampaign(stand_in, agents));
   const std::vector<WorkloadJob>& jobs = run.campaign.workloads[0].jobs;
   for (Scenario& scenario : plan) {
     for (ScenarioJob& job : scenario.jobs) {
