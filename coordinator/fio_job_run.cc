@@ -72,6 +72,13 @@ absl::StatusOr<FioJobRun> MakeFioJobRun(const FioJobRunOptions& options) {
     return absl::InvalidArgumentError(parsed.status().message());
   }
   ASSIGN_OR_RETURN(std::vector<WorkloadJob> jobs, WorkloadJobsFromFioJobs(*parsed));
+  if (!options.directory.empty() && options.fleet.kind != FleetSpec::Kind::kLocal &&
+      !std::filesystem::path(options.directory).is_absolute()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--directory '", options.directory,
+                     "' must be an absolute path on the agents (relative directories are allowed "
+                     "only with --local, inside each agent's work directory)"));
+  }
 
   FioJobRun run;
   Campaign& c = run.campaign;

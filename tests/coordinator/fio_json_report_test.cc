@@ -1,0 +1,132 @@
+#include "coordinator/report/fio_json_report.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace azbench {
+namespace {
+
+using nlohmann::json;
+using ::testing::ElementsAre;
+
+// One agent's result for one job: `n` reads of 4 KiB with latencies base, base+1, ...
+AgentJobResult Result(const std::string& agent, const std::string& job, uint64_t base, int n,
+                      uint64_t runtime_ns) {
+  AgentJobResult r;
+  r.agent_id = agent;
+  r.result.name = job;
+  r.result.runtime_ns = runtime_ns;
+  r.result.start_realtime_ns = 1'000'000'000;
+  r.result.end_realtime_ns = 1'000'000'000 + static_cast<int64_t>(runtime_ns);
+  OpStats& read = r.result.Stats(OpKind::kRead);
+  for (int i = 0; i < n; ++i) {
+    read.lat.Record(base + static_cast<uint64_t>(i));
+    ++read.ops;
+    read.bytes += 4096;
+  }
+  return r;
+}
+
+ScenarioResult Scenario2x2(int repeat, ScenarioStatus status) {
+  ScenarioResult r;
+  r.status = status;
+  Scenario& s = r.scenario;
+  s.index = repeat - 1;
+  s.key = "workload=web/target=efs/repeat=" + std::to_string(repeat);
+  s.target = "efs";
+  s.workload = "web";
+  s.repeat = repeat;
+  s.repeats = 2;
+  s.agent_ids = {"a1", "a2"};
+  s.jobs = {
+      ScenarioJob{"rand", "block_io", {{"rw", "randread"}, {"size", "1m"}, {"size", "2m"}}, 0},
+      ScenarioJob{"seq", "block_io", {{"rw", "read"}}, 0}};
+  if (status == ScenarioStatus::kFailed) return r;
+  r.results.push_back(Result("a1", "rand", 1000, 10, 2'000'000'000));
+  r.results.push_back(Result("a1", "seq", 5000, 30, 3'000'000'000));
+  r.results.push_back(Result("a2", "rand", 2000, 20, 4'000'000'000));
+  r.results.push_back(Result("a2", "seq", 9000, 40, 1'000'000'000));
+  return r;
+}
+
+ReportInput Input(KeepPolicy keep, std::vector<ScenarioResult> scenarios) {
+  std::vector<AgentInfo> agents(2);
+  agents[0].agent_id = "a1";
+  agents[0].address = "10.0.1.5:7480";
+  agents[0].hostname = "client-1";
+  agents[1].agent_id = "a2";
+  agents[1].address = "[fd00::9]:7500";  // no hostname reported: the address's host
+  return MakeReportInput("study", std::move(agents), std::move(scenarios), keep);
+}
+
+std::vector<ScenarioResult> TwoRepeats(ScenarioStatus second) {
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(Scenario2x2(1, ScenarioStatus::kComplete));
+  scenarios.push_back(Scenario2x2(2, second));
+  return scenarios;
+}
+
+TEST(FioJsonReportTest, KeepSelectsTheDocumentsAndFailedRepeatsHaveNone) {
+  const ScenarioStatus ok = ScenarioStatus::kComplete, failed = ScenarioStatus::kFailed;
+  EXPECT_THAT(FioJsonScenarioIndices(Input(KeepPolicy::kLast, TwoRepeats(ok))), ElementsAre(1));
+  EXPECT_THAT(FioJsonScenarioIndices(Input(KeepPolicy::kAll, TwoRepeats(ok))), ElementsAre(0, 1));
+  EXPECT_THAT(FioJsonScenarioIndices(Input(KeepPolicy::kAll, TwoRepeats(failed))), ElementsAre(0));
+  EXPECT_THAT(FioJsonScenarioIndices(Input(KeepPolicy::kLast, TwoRepeats(failed))), ElementsAre(0));
+  EXPECT_EQ(FioJsonFileName(Input(KeepPolicy::kAll, TwoRepeats(ok)), 0),
+            "0-workload_web_target_efs_repeat_1.json");
+}
+
+TEST(FioJsonReportTest, JobsAreMergedOverAgentsAndClientStatsListEveryAgentThenAllClients) {
+  std::vector<ScenarioResult> one;
+  one.push_back(Scenario2x2(1, ScenarioStatus::kComplete));
+  const ReportInput input = Input(KeepPolicy::kAll, std::move(one));
+  const json doc = FioJsonDocument(input, 0);
+  const ScenarioResult& r = input.scenarios[0];
+
+  ASSERT_EQ(doc["jobs"].size(), 2u);
+  const json& rand = doc["jobs"][0];
+  EXPECT_EQ(rand["jobname"], "rand");
+  EXPECT_EQ(rand["read"]["total_ios"], 30);
+  EXPECT_EQ(rand["read"]["io_bytes"], 30 * 4096);
+  EXPECT_EQ(rand["read"]["runtime"], 4000);  // the longest agent's, as fio sums clients
+  Histogram merged = r.results[0].result.Find(OpKind::kRead)->lat;
+  merged.Merge(r.results[2].result.Find(OpKind::kRead)->lat);
+  EXPECT_EQ(rand["read"]["clat_ns"]["percentile"]["99.000000"].get<uint64_t>(),
+            merged.Percentile(99));
+  EXPECT_EQ(rand["read"]["clat_ns"]["min"], 1000);
+  EXPECT_EQ(rand["read"]["clat_ns"]["max"], 2019);
+  EXPECT_EQ(rand["job options"]["size"], "2m");  // the last value wins, as in fio
+  EXPECT_EQ(doc["jobs"][1]["jobname"], "seq");
+  EXPECT_EQ(doc["jobs"][1]["read"]["total_ios"], 70);
+
+  const json& clients = doc["client_stats"];
+  ASSERT_EQ(clients.size(), 5u);
+  EXPECT_EQ(clients[0]["jobname"], "rand");
+  EXPECT_EQ(clients[0]["hostname"], "client-1");
+  EXPECT_EQ(clients[0]["port"], 7480);
+  EXPECT_EQ(clients[0]["read"]["total_ios"], 10);
+  EXPECT_EQ(clients[1]["jobname"], "seq");
+  EXPECT_EQ(clients[1]["read"]["total_ios"], 30);
+  EXPECT_EQ(clients[2]["hostname"], "fd00::9");
+  EXPECT_EQ(clients[2]["port"], 7500);
+  EXPECT_EQ(clients[3]["read"]["total_ios"], 40);
+  const json& all = clients[4];
+  EXPECT_EQ(all["jobname"], "All clients");
+  EXPECT_EQ(all["read"]["total_ios"], 100);
+  EXPECT_EQ(all["read"]["clat_ns"]["min"], 1000);
+  EXPECT_EQ(all["read"]["clat_ns"]["max"], 9039);
+  EXPECT_FALSE(all.contains("job options"));
+
+  EXPECT_EQ(doc["azbench"]["scenario"], "workload=web/target=efs/repeat=1");
+  EXPECT_THAT(doc["azbench"]["agents"].get<std::vector<std::string>>(), ElementsAre("a1", "a2"));
+  EXPECT_EQ(doc["timestamp"], 5);  // the last end: 1 s + the longest runtime, 4 s
+  EXPECT_TRUE(doc["disk_util"].is_array());
+  EXPECT_TRUE(doc["global options"].is_object());
+}
+
+}  // namespace
+}  // namespace azbench
