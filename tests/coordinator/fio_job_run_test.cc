@@ -160,5 +160,50 @@ TEST(FleetFromFlagsTest, DefaultsToOneLocalAgentAndReadsHostLists) {
   EXPECT_TRUE(absl::IsInvalidArgument(FleetFromFlags(&list, &three, nullptr).status()));
 }
 
+// --- fio job files in campaigns ----------------------------------------------------------------
+
+TEST(FioJobCampaignTest, StudyCExampleRunsTheJobFileThreeTimesPerTargetAndKeepsTheLast) {
+  const std::string examples =
+      std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string() +
+      "/examples/";
+  absl::StatusOr<Campaign> campaign = ParseCampaignFile(examples + "study-c-efs-vs-ebs.yaml");
+  ASSERT_TRUE(campaign.ok()) << campaign.status();
+  EXPECT_EQ(campaign->repeats, 3);
+  EXPECT_EQ(campaign->keep, KeepPolicy::kLast);
+  ASSERT_EQ(campaign->workloads.size(), 1u);
+  // The example's job file is study C's, option for option (the test fixture is the article's).
+  absl::StatusOr<std::vector<FioJob>> example = ParseFioJobFileAtPath(examples + "study-c.fio");
+  absl::StatusOr<std::vector<FioJob>> article = ParseFioJobFileAtPath(TestData("study-c.fio"));
+  ASSERT_TRUE(example.ok() && article.ok());
+  ASSERT_EQ(example->size(), article->size());
+  for (size_t i = 0; i < example->size(); ++i) {
+    ASSERT_EQ((*example)[i].options.size(), (*article)[i].options.size());
+    for (size_t k = 0; k < (*example)[i].options.size(); ++k) {
+      EXPECT_EQ((*example)[i].options[k].key, (*article)[i].options[k].key);
+      EXPECT_EQ((*example)[i].options[k].value, (*article)[i].options[k].value);
+    }
+  }
+  absl::StatusOr<std::vector<Scenario>> plan =
+      ExpandCampaign(*campaign, ExpectedAgents(campaign->fleet));
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_EQ(plan->size(), 6u);  // 3 repeats x 2 targets
+  EXPECT_EQ((*plan)[5].key, "workload=web-root/target=ebs/repeat=3");
+  for (const Scenario& s : *plan) {
+    ASSERT_EQ(s.jobs.size(), 2u);
+    EXPECT_EQ(s.jobs[0].options.back().first, "directory");
+    EXPECT_EQ(s.jobs[0].options.back().second,
+              s.target == "efs" ? "/mnt/efs/azbench" : "/mnt/ebs/azbench");
+  }
+}
+
+TEST(FioJobCampaignTest, KbBaseInAJobSectionAfterGlobalSizesIsRefused) {
+  testing::TempDir dir;
+  std::ofstream(dir.File("k.fio")) << "[global]\nsize=1m\n[a]\nkb_base=1000\nrw=read\n";
+  std::ofstream(dir.File("c.yaml")) << "name: k\nfleet: {local: {agents: 1}}\ntargets: [{name: "
+                                       "t, path: t}]\nworkloads: [{name: w, fio_job: k.fio}]\n";
+  EXPECT_THAT(ParseCampaignFile(dir.File("c.yaml")).status().message(),
+              HasSubstr(dir.File("k.fio") + ":3: job 'a': its sizes depend on kb_base"));
+}
+
 }  // namespace
 }  // namespace azbench
