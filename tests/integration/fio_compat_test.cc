@@ -372,5 +372,32 @@ TEST_F(FioCompatTest, UnsupportedOptionsStopTheRunNamingTheOptionAndTheLine) {
   EXPECT_FALSE(fs::exists(dir_.File("bad.db"))) << "nothing may run or be stored";
 }
 
+TEST_F(FioCompatTest, SeveralKeptScenariosNeedADirectoryOneDocumentEach) {
+  const std::string campaign = dir_.File("r.yaml");
+  std::ofstream(campaign) << "name: r\nfleet: {local: {agents: 1}}\ntargets: [{name: t, path: "
+                             "t}]\nworkloads: [{name: w, options: {rw: read, bs: 4k, size: "
+                             "256k}}]\nrepeats: 2\nkeep: all\nresults: r.db\n";
+  std::string output;
+  ASSERT_EQ(Azbench({"run", campaign, "--quiet"}, &output), 0) << output;
+  const std::string db = dir_.File("r.db");
+  EXPECT_EQ(Azbench({"report", db, "--format", "fio-json"}, &output), 2);
+  EXPECT_THAT(output, HasSubstr("2 scenarios are kept (keep=all)"));
+
+  ASSERT_EQ(Azbench({"report", db, "--format", "fio-json", "-o", dir_.File("docs")}, &output), 0)
+      << output;
+  for (const char* name :
+       {"0-workload_w_target_t_repeat_1.json", "1-workload_w_target_t_repeat_2.json"}) {
+    const json doc = LoadJson(dir_.File(std::string("docs/") + name));
+    ASSERT_TRUE(doc.is_object()) << name;
+    EXPECT_EQ(doc["jobs"][0]["read"]["io_bytes"], 256 * 1024) << name;
+  }
+  ASSERT_EQ(Azbench({"report", db, "--format", "fio-json", "--keep", "last", "-o",
+                     dir_.File("last.json")},
+                    &output),
+            0)
+      << output;
+  EXPECT_EQ(LoadJson(dir_.File("last.json"))["azbench"]["repeat"], 2);
+}
+
 }  // namespace
 }  // namespace azbench
