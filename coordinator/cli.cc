@@ -353,13 +353,15 @@ int RunCommand(const std::vector<std::string>& raw_all) {
   if (!args.ok()) return Fail("run", args.status(), 2);
   std::optional<FioJobRun> fio_run;
   absl::StatusOr<Campaign> campaign;
-  std::string rerun;  // how to continue after an interruption
+  std::string rerun;  // the arguments that continue this run after an interruption
   if (args->Has("--fio-job") || !fio_args.empty()) {
     absl::StatusOr<FioJobRun> made = MakeFioJobRunFromArgs(*args, fio_args);
     if (!made.ok()) return Fail("run", made.status(), 2);
     fio_run = std::move(*made);
     campaign = fio_run->campaign;
-    rerun = absl::StrJoin(raw_all, " ");
+    rerun =
+        absl::StrCat(absl::StrJoin(raw, " "), " --resume",
+                     fio_args.empty() ? "" : absl::StrCat(" -- ", absl::StrJoin(fio_args, " ")));
   } else {
     for (const char* flag : {"--hosts", "--local", "--azs", "--directory"}) {
       if (args->Has(flag)) {
@@ -376,7 +378,7 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     }
     campaign = ParseCampaignFile(args->positional[0]);
     if (!campaign.ok()) return Fail("run", campaign.status(), 2);
-    rerun = args->positional[0];
+    rerun = args->positional[0] + " --resume";
   }
   const std::string db_path = args->Has("--db") ? *args->Get("--db") : campaign->results_path;
   const bool resume = args->Has("--resume");
@@ -473,7 +475,7 @@ int RunCommand(const std::vector<std::string>& raw_all) {
   if (g_interrupted.load()) {
     (void)(*store)->FinishRun("interrupted");
     std::cout << "interrupted: results so far are stored in " << db_path
-              << "; continue with: azbench run " << rerun << " --resume\n";
+              << "; continue with: azbench run " << rerun << "\n";
     return 130;
   }
   (void)(*store)->FinishRun(incomplete > 0 ? "incomplete" : "finished");
