@@ -1,14 +1,18 @@
 // Reading a whole (small) file, with errors that keep the errno-derived code (NotFound for a
 // missing file) and name what the file was for: "cannot open campaign file 'x.yaml': No such
-// file...".
+// file...". Only regular files up to kMaxWholeFileBytes are read: a device (/dev/zero), a FIFO or a
+// directory named where a campaign, job file or config belongs is an InvalidArgument, not a hang.
 #ifndef AZBENCH_COMMON_FILE_UTIL_H_
 #define AZBENCH_COMMON_FILE_UTIL_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/status/statusor.h"
 
 namespace azbench {
+
+inline constexpr uint64_t kMaxWholeFileBytes = 64ULL << 20;
 
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path, const std::string& what);
 

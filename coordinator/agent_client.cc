@@ -23,7 +23,7 @@ void SetDeadline(grpc::ClientContext& context, absl::Duration timeout) {
 class GrpcAgentClient final : public AgentClient {
  public:
   GrpcAgentClient(std::string address, std::shared_ptr<grpc::Channel> channel)
-      : address_(std::move(address)), stub_(v1::Agent::NewStub(channel)) {}
+      : address_(std::move(address)), channel_(channel), stub_(v1::Agent::NewStub(channel)) {}
 
   const std::string& address() const override { return address_; }
 
@@ -50,6 +50,15 @@ class GrpcAgentClient final : public AgentClient {
 
   absl::StatusOr<v1::PrepareResponse> Prepare(const v1::PrepareRequest& request,
                                               absl::Duration timeout) override {
+    // Every scenario starts with a Prepare: an agent that restarted since the last one (systemd
+    // brings it back in about a second) gets a bounded wait for the channel to reconnect instead
+    // of failing on the channel's cached connection error.
+    if (!channel_->WaitForConnected(std::chrono::system_clock::now() + kReconnectGrace)) {
+      return absl::UnavailableError(
+          absl::StrCat("agent ", address_, " Prepare: not reachable (no connection within ",
+                       std::chrono::duration_cast<std::chrono::seconds>(kReconnectGrace).count(),
+                       " s: down, restarting or partitioned)"));
+    }
     grpc::ClientContext context;
     SetDeadline(context, timeout);
     v1::PrepareResponse response;
@@ -92,7 +101,9 @@ class GrpcAgentClient final : public AgentClient {
   }
 
  private:
+  static constexpr std::chrono::seconds kReconnectGrace{10};
   std::string address_;
+  std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::Agent::Stub> stub_;
 };
 
@@ -107,6 +118,10 @@ std::unique_ptr<AgentClient> MakeGrpcAgentClient(const std::string& address) {
   args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 5000);
   args.SetInt(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
   args.SetInt(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
+  // Reconnect quickly to an agent that restarted (the default backoff grows to 2 minutes).
+  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 250);
+  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 250);
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 2000);
   // TLS and authentication come with the security work; until then the channel is plaintext.
   auto channel = grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
   return std::make_unique<GrpcAgentClient>(address, std::move(channel));

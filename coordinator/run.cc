@@ -1,5 +1,6 @@
 #include "coordinator/run.h"
 
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -346,6 +347,21 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
   } else if (out.results.empty()) {
     out.status = ScenarioStatus::kFailed;
     out.status_detail = absl::StrCat("no results: ", absl::StrJoin(problems, "; "));
+  } else {
+    // A job that stopped on an I/O error (fio's err=) fails the scenario, as it fails fio's exit
+    // status; its measurements up to the error are kept.
+    std::vector<std::string> job_errors;
+    for (const AgentJobResult& ar : out.results) {
+      if (ar.result.error_errno == 0 && ar.result.error_message.empty()) continue;
+      job_errors.push_back(absl::StrCat(ar.agent_id, " job ", ar.result.name, ": ",
+                                        ar.result.error_message.empty()
+                                            ? std::strerror(ar.result.error_errno)
+                                            : ar.result.error_message));
+    }
+    if (!job_errors.empty()) {
+      out.status = ScenarioStatus::kFailed;
+      out.status_detail = absl::StrCat("job error: ", absl::StrJoin(job_errors, "; "));
+    }
   }
   if (!problems.empty() && out.status_detail.empty()) {
     out.status_detail = absl::StrJoin(problems, "; ");
