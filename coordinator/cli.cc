@@ -19,10 +19,12 @@
 #include "common/units.h"
 #include "common/version.h"
 #include "coordinator/campaign.h"
+#include "coordinator/compare.h"
 #include "coordinator/fleet.h"
 #include "coordinator/local_fleet.h"
 #include "coordinator/plan.h"
 #include "coordinator/report/csv_report.h"
+#include "coordinator/report/html_report.h"
 #include "coordinator/report/json_report.h"
 #include "coordinator/report/markdown_report.h"
 #include "coordinator/report/report_input.h"
@@ -41,7 +43,10 @@ constexpr char kUsage[] =
     "  plan CAMPAIGN.yaml              validate and print the expanded scenarios; runs nothing\n"
     "  run CAMPAIGN.yaml [--resume] [--allow-missing] [--db FILE] [--quiet]\n"
     "                                  run every scenario, store results as each one ends\n"
-    "  report RESULTS.db [--format terminal|md|csv|json] [-o FILE] [--keep all|last|median]\n"
+    "  report RESULTS.db [--format terminal|md|csv|json|html] [-o FILE] [--keep all|last|median]\n"
+    "  compare A.db B.db [--format terminal|md] [-o FILE] [--keep all|last|median]\n"
+    "                                  matching scenarios side by side, deltas flagged beyond the\n"
+    "                                  spread of the repeats\n"
     "  version\n";
 
 std::atomic<bool> g_interrupted{false};
@@ -387,6 +392,19 @@ int RunCommand(const std::vector<std::string>& raw) {
   return 0;
 }
 
+// What the HTML report shows beside the results: the stored campaign and its times.
+HtmlReportContext HtmlContextOf(const CampaignRecord& record) {
+  HtmlReportContext context;
+  if (absl::StatusOr<Campaign> c = ParseCampaign(record.campaign_yaml, record.file); c.ok()) {
+    context.campaign = std::move(*c);
+  }
+  context.campaign_file = record.file;
+  context.started_at_ns = record.started_at_ns;
+  context.finished_at_ns = record.finished_at_ns;
+  context.azbench_version = record.azbench_version;
+  return context;
+}
+
 int ReportCommand(const std::vector<std::string>& raw) {
   absl::StatusOr<Args> args = ParseArgs(raw, {"--format", "-o", "--output", "--keep"}, {});
   if (!args.ok()) return Fail("report", args.status(), 2);
@@ -394,10 +412,11 @@ int ReportCommand(const std::vector<std::string>& raw) {
     return Fail("report", absl::InvalidArgumentError("give exactly one results database"), 2);
   }
   const std::string format = args->Has("--format") ? *args->Get("--format") : "terminal";
-  if (format != "terminal" && format != "md" && format != "csv" && format != "json") {
+  if (format != "terminal" && format != "md" && format != "csv" && format != "json" &&
+      format != "html") {
     return Fail("report",
-                absl::InvalidArgumentError(
-                    absl::StrCat("--format '", format, "' is not one of: terminal, md, csv, json")),
+                absl::InvalidArgumentError(absl::StrCat(
+                    "--format '", format, "' is not one of: terminal, md, csv, json, html")),
                 2);
   }
   absl::StatusOr<std::unique_ptr<Store>> store = Store::OpenExisting(args->positional[0]);
@@ -436,6 +455,8 @@ int ReportCommand(const std::vector<std::string>& raw) {
     text = RenderCsvReport(input);
   } else if (format == "json") {
     text = RenderJsonReport(input);
+  } else if (format == "html") {
+    text = RenderHtmlReport(input, HtmlContextOf(*record));
   } else {
     text = RenderTerminalReport(input);
   }
@@ -448,6 +469,56 @@ int ReportCommand(const std::vector<std::string>& raw) {
   out << text;
   if (!out)
     return Fail("report", absl::InternalError(absl::StrCat("cannot write '", *out_path, "'")));
+  return 0;
+}
+
+int CompareCommand(const std::vector<std::string>& raw) {
+  absl::StatusOr<Args> args = ParseArgs(raw, {"--format", "-o", "--output", "--keep"}, {});
+  if (!args.ok()) return Fail("compare", args.status(), 2);
+  if (args->positional.size() != 2) {
+    return Fail("compare", absl::InvalidArgumentError("give two results databases: A.db B.db"), 2);
+  }
+  const std::string format = args->Has("--format") ? *args->Get("--format") : "terminal";
+  if (format != "terminal" && format != "md") {
+    return Fail("compare",
+                absl::InvalidArgumentError(
+                    absl::StrCat("--format '", format, "' is not one of: terminal, md")),
+                2);
+  }
+  std::optional<KeepPolicy> keep;
+  if (const std::string* k = args->Get("--keep")) {
+    if (*k == "all") {
+      keep = KeepPolicy::kAll;
+    } else if (*k == "last") {
+      keep = KeepPolicy::kLast;
+    } else if (*k == "median") {
+      keep = KeepPolicy::kMedian;
+    } else {
+      return Fail("compare",
+                  absl::InvalidArgumentError(
+                      absl::StrCat("--keep '", *k, "' is not one of: all, last, median")),
+                  2);
+    }
+  }
+  absl::StatusOr<StoredReport> a = LoadStoredReport(args->positional[0], keep);
+  if (!a.ok()) return Fail("compare", a.status());
+  absl::StatusOr<StoredReport> b = LoadStoredReport(args->positional[1], keep);
+  if (!b.ok()) return Fail("compare", b.status());
+  Comparison comparison = CompareReports(a->input, b->input);
+  comparison.a_name = absl::StrCat(args->positional[0], " (campaign ", a->campaign.name, ")");
+  comparison.b_name = absl::StrCat(args->positional[1], " (campaign ", b->campaign.name, ")");
+  const std::string text =
+      format == "md" ? RenderComparisonMarkdown(comparison) : RenderComparisonText(comparison);
+  const std::string* out_path = args->Has("-o") ? args->Get("-o") : args->Get("--output");
+  if (out_path == nullptr) {
+    std::cout << text;
+    return 0;
+  }
+  std::ofstream out(*out_path);
+  out << text;
+  if (!out) {
+    return Fail("compare", absl::InternalError(absl::StrCat("cannot write '", *out_path, "'")));
+  }
   return 0;
 }
 
@@ -464,6 +535,7 @@ int RunCli(const std::vector<std::string>& all) {
   if (command == "plan") return PlanCommand(rest);
   if (command == "run") return RunCommand(rest);
   if (command == "report") return ReportCommand(rest);
+  if (command == "compare") return CompareCommand(rest);
   if (command == "version" || command == "--version") {
     std::cout << "azbench " << kAzbenchVersion << " (protocol " << kProtocolVersion << ")\n";
     return 0;
