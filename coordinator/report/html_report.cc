@@ -555,7 +555,7 @@ void CellNotes(const ReportInput& input, const std::vector<ScenarioFigures>& fig
 
 void CellSection(const ReportInput& input, const std::vector<ScenarioFigures>& figures,
                  const ReportCell& cell, size_t index, std::string& out) {
-  absl::StrAppend(&out, "<section class=\"cell\" id=\"cell-", index, "\"><h2>",
+  absl::StrAppend(&out, "<section id=\"cell-", index, "\" class=\"cell\"><h2>",
                   Esc(CellTitle(cell)), "</h2>");
   std::vector<const TargetColumn*> columns;
   for (const TargetColumn& c : cell.targets) {

@@ -29,7 +29,12 @@ std::string DefaultFormat(double v) { return absl::StrFormat("%g", v); }
 // Removes floating noise from computed tick values (0.30000000000000004 -> 0.3).
 double Snap(double v, double step) {
   const double snapped = std::round(v / step) * step;
-  return std::fabs(snapped) < step * 1e-9 ? 0 : snapped;
+  if (std::fabs(snapped) < step * 1e-9) return 0;
+  // Round to the step's decimals: 3 x 0.2 is 0.6000000000000001, 6 / 10 is 0.6.
+  const int decimals = static_cast<int>(std::ceil(-std::log10(step) - 1e-9)) + 1;
+  if (decimals <= 0 || decimals > 15) return snapped;
+  const double scale = std::pow(10.0, decimals);
+  return std::round(snapped * scale) / scale;
 }
 
 double NinesTransform(double p) {
@@ -72,7 +77,6 @@ std::optional<double> Scale::ToPixel(double value) const {
 }
 
 std::vector<double> NiceLinearTicks(double lo, double hi, int max_ticks) {
-  max_ticks = std::max(max_ticks, 2);
   if (!std::isfinite(lo) || !std::isfinite(hi)) return {0, 1};
   if (hi < lo) std::swap(lo, hi);
   if (hi == lo) {
@@ -83,11 +87,12 @@ std::vector<double> NiceLinearTicks(double lo, double hi, int max_ticks) {
   const double range = hi - lo;
   double step = 0;
   const double base = std::pow(10.0, std::floor(std::log10(range / (max_ticks - 1))));
-  for (double m : {1.0, 2.0, 5.0, 10.0, 20.0}) {
-    step = m * base;
+  // 1, 2, 5, 10, 20, 50, ... x base until the ticks fit (a range straddling a tick needs 3).
+  for (int i = 0; i < 60; ++i) {
+    step = std::array<double, 3>{1, 2, 5}[i % 3] * std::pow(10.0, i / 3) * base;
     const double first = std::floor(lo / step) * step;
     const double last = std::ceil(hi / step) * step;
-    if (std::llround((last - first) / step) + 1 <= max_ticks) break;
+    if (std::llround((last - first) / step) + 1 <= std::max(max_ticks, 3)) break;
   }
   std::vector<double> ticks;
   const double first = std::floor(lo / step + 1e-9) * step;
@@ -327,13 +332,16 @@ ChartLayout LayoutLineChart(const LineChart& chart) {
     y_label_width = std::max(y_label_width,
                              TextWidth(chart.y.format ? chart.y.format(v) : DefaultFormat(v), f));
   }
-  double last_x_label = 0;
+  double first_x_label = 0, last_x_label = 0;
   if (!dx.ticks.empty()) {
-    const double v = dx.ticks.back();
-    last_x_label = TextWidth(chart.x.format ? chart.x.format(v) : DefaultFormat(v), f);
+    auto width = [&](double v) {
+      return TextWidth(chart.x.format ? chart.x.format(v) : DefaultFormat(v), f);
+    };
+    first_x_label = width(dx.ticks.front());
+    last_x_label = width(dx.ticks.back());
   }
   const double top = chart.title.empty() ? 10 : kChartTitleFontPx * 1.2 + 14;
-  const double left = 1.2 * f + 8 + y_label_width + 6;
+  const double left = std::max(1.2 * f + 8 + y_label_width + 6, first_x_label / 2 + 4);
   const double right = std::max(14.0, last_x_label / 2 + 4);
   const double plot_width = std::max(80.0, chart.width_px - left - right);
   layout.plot = Box{left, top, plot_width, chart.plot_height_px};
@@ -348,7 +356,8 @@ ChartLayout LayoutLineChart(const LineChart& chart) {
 
   layout.title_box =
       Box{left, 4, TextWidth(chart.title, kChartTitleFontPx), kChartTitleFontPx * 1.2};
-  const double x_labels_bottom = plot_bottom + 6 + 1.2 * f;
+  // x labels start 8 px below the plot: clear of the lowest y label, which is centred on it.
+  const double x_labels_bottom = plot_bottom + 8 + 1.2 * f;
   const double x_title_width = TextWidth(chart.x.title, f);
   layout.x_title_box =
       Box{left + plot_width / 2 - x_title_width / 2, x_labels_bottom + 4, x_title_width, 1.2 * f};
@@ -411,7 +420,7 @@ std::string RenderLineChart(const LineChart& chart) {
   for (const Tick& t : l.x_ticks) {
     if (t.label.empty()) continue;
     absl::StrAppend(&out, "<text class=\"tick-label\" x=\"", Num(t.px), "\" y=\"",
-                    Num(bottom + 4 + f), "\" text-anchor=\"middle\">", EscapeXml(t.label),
+                    Num(bottom + 8 + f), "\" text-anchor=\"middle\">", EscapeXml(t.label),
                     "</text>");
   }
   for (const Tick& t : l.y_ticks) {

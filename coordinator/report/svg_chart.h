@@ -65,7 +65,8 @@ class Scale {
 };
 
 // Nice linear ticks covering [lo, hi]: the first <= lo, the last >= hi, a step of 1, 2 or 5 x 10^k,
-// and at most max(2, max_ticks) ticks. lo == hi gets a unit-wide range around it.
+// and at most max(3, max_ticks) ticks (a range that straddles a tick needs three). lo == hi gets
+// a range around it.
 std::vector<double> NiceLinearTicks(double lo, double hi, int max_ticks);
 // Decades 10^k from the one <= lo to the one >= hi (lo, hi > 0); with fewer than three decades
 // also 2 and 5 x 10^k inside.
