@@ -2,9 +2,9 @@
 // --remote-debugging-pipe (fds 3 and 4, NUL-terminated JSON): no npm package, no browser download,
 // no network port.
 //
-// Usage: node check_report.mjs CHROMIUM REPORT.html OUT_DIR
+// Usage: node check_report.mjs CHROMIUM REPORT.html OUT_DIR [CHART_INDEX,...]
 // Writes OUT_DIR/report.png (full page, 1200 px wide), OUT_DIR/report-phone.png (390 px wide),
-// OUT_DIR/chart.png (the first chart at 2x), OUT_DIR/section-ID.png for every section but the
+// OUT_DIR/chart.png (the first chart at 2x), OUT_DIR/chart-N.png for each CHART_INDEX given, OUT_DIR/section-ID.png for every section but the
 // campaign and the per-scenario ones, and prints one JSON object on stdout:
 //   console: console messages of level error or warning, exceptions and Log entries of level error
 //   charts:  per svg.chart its rendered width, height, number of drawn series and title
@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [chromium, reportPath, outDir] = process.argv.slice(2);
+const [chromium, reportPath, outDir, chartList] = process.argv.slice(2);
 if (!chromium || !reportPath || !outDir) {
   console.error('usage: node check_report.mjs CHROMIUM REPORT.html OUT_DIR');
   process.exit(2);
@@ -162,6 +162,14 @@ async function main() {
       format: 'png', captureBeyondViewport: true, clip: { ...first, scale: 2 },
     }, s);
     writeFileSync(join(outDir, 'chart.png'), Buffer.from(chart.data, 'base64'));
+  }
+  for (const index of (chartList ?? '').split(',').filter((v) => v !== '').map(Number)) {
+    const r = await evaluate(s, `(() => { const c = document.querySelectorAll('svg.chart')[${index}];
+      if (!c) return null; const r = c.closest('figure').getBoundingClientRect();
+      return { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height }; })()`);
+    if (!r) throw new Error(`no chart ${index}`);
+    const pic = await send('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true, clip: { ...r, scale: 1.5 } }, s);
+    writeFileSync(join(outDir, `chart-${index}.png`), Buffer.from(pic.data, 'base64'));
   }
   // One picture per section after the per-scenario ones (sweeps, scaling, visibility, ...).
   for (const id of result.sections.filter((id) => !id.startsWith('cell-') && id !== 'campaign')) {
