@@ -392,19 +392,6 @@ int RunCommand(const std::vector<std::string>& raw) {
   return 0;
 }
 
-// What the HTML report shows beside the results: the stored campaign and its times.
-HtmlReportContext HtmlContextOf(const CampaignRecord& record) {
-  HtmlReportContext context;
-  if (absl::StatusOr<Campaign> c = ParseCampaign(record.campaign_yaml, record.file); c.ok()) {
-    context.campaign = std::move(*c);
-  }
-  context.campaign_file = record.file;
-  context.started_at_ns = record.started_at_ns;
-  context.finished_at_ns = record.finished_at_ns;
-  context.azbench_version = record.azbench_version;
-  return context;
-}
-
 int ReportCommand(const std::vector<std::string>& raw) {
   absl::StatusOr<Args> args = ParseArgs(raw, {"--format", "-o", "--output", "--keep"}, {});
   if (!args.ok()) return Fail("report", args.status(), 2);
@@ -456,7 +443,7 @@ int ReportCommand(const std::vector<std::string>& raw) {
   } else if (format == "json") {
     text = RenderJsonReport(input);
   } else if (format == "html") {
-    text = RenderHtmlReport(input, HtmlContextOf(*record));
+    text = RenderHtmlReport(input, MakeHtmlReportContext(*record));
   } else {
     text = RenderTerminalReport(input);
   }

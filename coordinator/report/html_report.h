@@ -38,6 +38,7 @@
 
 #include "coordinator/campaign.h"
 #include "coordinator/report/report_input.h"
+#include "coordinator/store.h"
 
 namespace azbench {
 
@@ -59,7 +60,13 @@ struct HtmlReportContext {
   int64_t finished_at_ns = 0;  // 0: unfinished
   std::string azbench_version;
   std::vector<PlacementEvidenceRow> placement;
+  bool campaign_read_leniently = false;
 };
+
+// The context of a stored campaign: its file, times and version, and the campaign YAML parsed. When
+// the YAML no longer parses where the report is made (a fio_job file that is not there), targets,
+// matrix, repeats and keep are read from the YAML leniently and `campaign_read_leniently` is set.
+HtmlReportContext MakeHtmlReportContext(const CampaignRecord& record);
 
 std::string RenderHtmlReport(const ReportInput& input, const HtmlReportContext& context);
 

@@ -208,6 +208,34 @@ TEST(HtmlReportTest, CampaignSummaryShowsFleetAndTargetsFromTheStoredCampaign) {
   EXPECT_THAT(bare, HasSubstr("efs, fsx&lt;zfs&gt;"));
 }
 
+TEST(HtmlReportTest, ACampaignWhoseFioJobIsMissingHereStillShowsItsTargets) {
+  CampaignRecord record;
+  record.name = "study-c";
+  record.file = "/nowhere/study-c.yaml";
+  record.started_at_ns = testing::kT0Ns;
+  record.campaign_yaml =
+      "name: study-c\nfleet: {hosts: [10.0.0.1]}\n"
+      "targets:\n  - {name: efs, path: /mnt/efs, kind: efs, labels: {mode: elastic}}\n"
+      "workloads:\n  - {name: web, fio_job: study-c.fio}\nmatrix: {numjobs: [1, 8]}\n"
+      "repeats: 3\n";
+  const HtmlReportContext context = MakeHtmlReportContext(record);
+  ASSERT_TRUE(context.campaign.has_value());
+  EXPECT_TRUE(context.campaign_read_leniently);
+  ASSERT_EQ(context.campaign->targets.size(), 1u);
+  EXPECT_EQ(context.campaign->targets[0].kind, TargetKind::kEfs);
+  EXPECT_EQ(context.campaign->repeats, 3);
+  const std::string summary =
+      Section(RenderHtmlReport(SweepAndScalingInput(), context), "campaign");
+  EXPECT_THAT(summary, HasSubstr("<td>efs</td><td>efs</td><td>/mnt/efs</td><td>-</td>"
+                                 "<td>mode=elastic</td>"));
+  EXPECT_THAT(summary, HasSubstr("numjobs: 1, 8"));
+  EXPECT_THAT(summary, HasSubstr("does not parse here"));
+  EXPECT_THAT(summary, HasSubstr("2023-11-14 22:13:20 UTC"));
+
+  record.campaign_yaml = "{ not yaml";
+  EXPECT_FALSE(MakeHtmlReportContext(record).campaign.has_value());
+}
+
 TEST(HtmlReportTest, PlacementEvidenceIsATableWithAColumnPerFact) {
   HtmlReportContext context;
   context.placement.push_back(

@@ -60,8 +60,8 @@ TEST(HtmlReportBrowserTest, TheReportOfALocalCampaignRendersInChromiumWithEveryC
       GTEST_SKIP() << "chromium cannot run here: " << version.Output();
     }
   }
-  const fs::path artifacts = fs::path(AZBENCH_BIN).parent_path().parent_path() / "artifacts" /
-                             "html_report";
+  const fs::path artifacts =
+      fs::path(AZBENCH_BIN).parent_path().parent_path() / "artifacts" / "html_report";
   fs::remove_all(artifacts);
   fs::create_directories(artifacts);
   const std::string check_script =
