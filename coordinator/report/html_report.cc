@@ -303,9 +303,12 @@ void Figure(const LineChart& chart, const std::string& caption, std::string& out
 
 // One line per agent: the agent's throughput per interval, on the coordinator clock relative to
 // the scenario's first start (interval midpoints; the last interval of a job is divided by its
-// clipped length; one shorter than a tenth of an interval is left out).
+// clipped length; one shorter than a tenth of an interval is left out). With more than
+// kMaxAgentLines agents, only the kMaxAgentLines / 2 with the least and the most work are drawn
+// (the stragglers and the leaders); `agents_total` says how many there were.
+constexpr size_t kMaxAgentLines = 16;
 LineChart AgentThroughputChart(const std::string& target, const ScenarioResult& result,
-                               const ScenarioFigures& figures, bool bytes) {
+                               const ScenarioFigures& figures, bool bytes, size_t* agents_total) {
   LineChart chart;
   chart.title = absl::StrCat(target, ": throughput per agent over time");
   chart.x = MakeAxis("seconds since the first agent started", AxisKind::kLinear, nullptr, true);
@@ -361,6 +364,24 @@ LineChart AgentThroughputChart(const std::string& target, const ScenarioResult& 
       series.points.emplace_back(t, value);
     }
     chart.series.push_back(std::move(series));
+  }
+  *agents_total = chart.series.size();
+  if (chart.series.size() > kMaxAgentLines) {
+    std::vector<std::pair<double, size_t>> work;  // (sum of rates, series index)
+    for (size_t i = 0; i < chart.series.size(); ++i) {
+      double sum = 0;
+      for (const auto& [t, v] : chart.series[i].points) sum += v;
+      work.emplace_back(sum, i);
+    }
+    std::stable_sort(work.begin(), work.end());
+    std::set<size_t> keep;
+    for (size_t i = 0; i < kMaxAgentLines / 2; ++i) {
+      keep.insert(work[i].second);
+      keep.insert(work[work.size() - 1 - i].second);
+    }
+    std::vector<ChartSeries> kept;
+    for (size_t i : keep) kept.push_back(std::move(chart.series[i]));
+    chart.series = std::move(kept);
   }
   chart.markers = true;
   return chart;
@@ -616,15 +637,20 @@ void CellSection(const ReportInput& input, const std::vector<ScenarioFigures>& f
   for (const TargetColumn* c : columns) {
     const size_t shown = ShownRepeat(*c, input.keep, figures);
     const bool bytes = figures[shown].TotalBytes() > 0;
+    size_t total = 0;
     LineChart chart =
-        AgentThroughputChart(c->target, input.scenarios[shown], figures[shown], bytes);
-    Figure(
-        chart,
-        absl::StrCat("Repeat ", input.scenarios[shown].scenario.repeat, ", ", chart.series.size(),
-                     chart.series.size() == 1 ? " agent" : " agents", ", start skew ",
-                     FormatNanos(static_cast<double>(figures[shown].start_skew_ns)),
-                     ". Per interval, on the coordinator's clock."),
-        out);
+        AgentThroughputChart(c->target, input.scenarios[shown], figures[shown], bytes, &total);
+    const std::string agents =
+        total == chart.series.size()
+            ? absl::StrCat(total, total == 1 ? " agent" : " agents")
+            : absl::StrCat(total, " agents (the ", kMaxAgentLines / 2, " with the least and the ",
+                           kMaxAgentLines / 2, " with the most work drawn)");
+    Figure(chart,
+           absl::StrCat("Repeat ", input.scenarios[shown].scenario.repeat, ", ", agents,
+                        ", start skew ",
+                        FormatNanos(static_cast<double>(figures[shown].start_skew_ns)),
+                        ". Per interval, on the coordinator's clock."),
+           out);
   }
   out += "</div></section>";
 }

@@ -116,6 +116,28 @@ TEST(HtmlReportTest, ThroughputOverTimeHasOneLinePerAgent) {
   EXPECT_THAT(cell, HasSubstr("start skew 600ms"));
 }
 
+TEST(HtmlReportTest, WithManyAgentsTheSlowestAndFastestAreDrawn) {
+  ScenarioResult many = MakeFakeScenario({.target = "efs", .agents = 40});
+  // agent-k did 100 x k ops: agent-1..8 are the slowest, agent-33..40 the fastest.
+  for (size_t i = 0; i < many.results.size(); ++i) {
+    for (IntervalStats& in : many.results[i].result.intervals) {
+      in.by_kind[static_cast<int>(OpKind::kRead)].ops = 50 * (i + 1);
+    }
+  }
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(std::move(many));
+  const std::string html =
+      RenderHtmlReport(MakeReportInput("many", {}, std::move(scenarios), KeepPolicy::kAll), {});
+  EXPECT_THAT(html, HasSubstr("40 agents (the 8 with the least and the 8 with the most work "
+                              "drawn)"));
+  for (int k : {1, 8, 33, 40}) {
+    EXPECT_THAT(html, HasSubstr("data-name=\"agent-" + std::to_string(k) + "\"")) << k;
+  }
+  for (int k : {9, 20, 32}) {
+    EXPECT_THAT(html, Not(HasSubstr("data-name=\"agent-" + std::to_string(k) + "\""))) << k;
+  }
+}
+
 TEST(HtmlReportTest, IsSelfContainedWithoutScriptsOrNetworkReferences) {
   const std::string html = RenderHtmlReport(SweepAndScalingInput(), {});
   EXPECT_THAT(html, Not(HasSubstr("<script")));
