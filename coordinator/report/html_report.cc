@@ -413,6 +413,52 @@ const KeptOp* MainOp(const TargetColumn& column) {
   return main;
 }
 
+// Placement of an agent relative to a target whose server AZ the campaign names: "same-az" when
+// the agent's AZ name or id is that AZ, "cross-az" when the agent's AZ is known and differs, ""
+// otherwise.
+std::string PlacementOf(const AgentInfo* agent, const CampaignTarget& target) {
+  if (agent == nullptr || target.server_az.empty()) return "";
+  if (agent->availability_zone.empty() && agent->availability_zone_id.empty()) return "";
+  return agent->availability_zone == target.server_az ||
+                 agent->availability_zone_id == target.server_az
+             ? "same-az"
+             : "cross-az";
+}
+
+// Latency of `kind` merged over the agents of each placement (same-az first), over the repeats
+// the column's figures come from (all of them with keep all, else the one shown). Empty unless the
+// target's server_az is known and its agents were in more than one placement.
+std::vector<std::pair<std::string, Histogram>> PlacementHistograms(
+    const ReportInput& input, const HtmlReportContext& context,
+    const std::vector<ScenarioFigures>& figures, const TargetColumn& column, OpKind kind) {
+  if (!context.campaign) return {};
+  const CampaignTarget* target = nullptr;
+  for (const CampaignTarget& t : context.campaign->targets) {
+    if (t.name == column.target) target = &t;
+  }
+  if (target == nullptr || target->server_az.empty()) return {};
+  const std::vector<size_t> used =
+      input.keep == KeepPolicy::kAll
+          ? column.repeats
+          : std::vector<size_t>{ShownRepeat(column, input.keep, figures)};
+  std::vector<std::pair<std::string, Histogram>> groups = {{"same-az", Histogram()},
+                                                           {"cross-az", Histogram()}};
+  for (size_t i : used) {
+    for (const AgentJobResult& r : input.scenarios[i].results) {
+      const AgentInfo* agent = nullptr;
+      for (const AgentInfo& a : input.agents) {
+        if (a.agent_id == r.agent_id) agent = &a;
+      }
+      const std::string placement = PlacementOf(agent, *target);
+      const OpStats* stats = r.result.Find(kind);
+      if (placement.empty() || stats == nullptr) continue;
+      (placement == "same-az" ? groups[0] : groups[1]).second.Merge(stats->lat);
+    }
+  }
+  if (groups[0].second.count() == 0 || groups[1].second.count() == 0) return {};
+  return groups;
+}
+
 // ----- Sections -----
 
 void CampaignSection(const ReportInput& input, const HtmlReportContext& context, std::string& out) {
@@ -580,8 +626,9 @@ void CellNotes(const ReportInput& input, const std::vector<ScenarioFigures>& fig
   out += "</ul>";
 }
 
-void CellSection(const ReportInput& input, const std::vector<ScenarioFigures>& figures,
-                 const ReportCell& cell, size_t index, std::string& out) {
+void CellSection(const ReportInput& input, const HtmlReportContext& context,
+                 const std::vector<ScenarioFigures>& figures, const ReportCell& cell, size_t index,
+                 std::string& out) {
   absl::StrAppend(&out, "<section id=\"cell-", index, "\" class=\"cell\"><h2>",
                   Esc(CellTitle(cell)), "</h2>");
   std::vector<const TargetColumn*> columns;
@@ -627,11 +674,22 @@ void CellSection(const ReportInput& input, const std::vector<ScenarioFigures>& f
       if (const KeptOp* op = c->Find(kind)) most = std::max(most, op->lat.count());
     }
     const int nines = NinesFor(most);
+    bool by_placement = false;
     for (const TargetColumn* c : columns) {
       const KeptOp* op = c->Find(kind);
       chart.series.push_back(PercentileSeries(c->target, op ? op->lat : Histogram(), nines));
+      const std::vector<std::pair<std::string, Histogram>> groups =
+          PlacementHistograms(input, context, figures, *c, kind);
+      by_placement |= !groups.empty();
+      for (const auto& [placement, h] : groups) {
+        chart.series.push_back(
+            PercentileSeries(absl::StrCat(c->target, " (", placement, ")"), h, nines));
+      }
     }
-    Figure(chart, "Total latency (lat) merged over agents; each step right is ten times rarer.",
+    Figure(chart,
+           absl::StrCat("Total latency (lat) merged over agents",
+                        by_placement ? ", and over the agents of each placement" : "",
+                        "; each step right is ten times rarer."),
            out);
   }
   for (const TargetColumn* c : columns) {
@@ -1074,7 +1132,7 @@ std::string RenderHtmlReport(const ReportInput& input, const HtmlReportContext& 
 
   CampaignSection(input, context, out);
   PlacementSection(context, out);
-  for (size_t i = 0; i < cells.size(); ++i) CellSection(input, figures, cells[i], i, out);
+  for (size_t i = 0; i < cells.size(); ++i) CellSection(input, context, figures, cells[i], i, out);
   out += sweeps;
   out += scaling;
   out += visibility;

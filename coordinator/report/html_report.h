@@ -11,7 +11,10 @@
 //     same rows and the same "fastest" rule: best target and its ratio to the runner-up), notes on
 //     partial/failed/skipped scenarios and warnings; a latency percentile chart per op kind (log
 //     latency against a "nines" percentile axis 0..99.99, one line per target, from the merged
-//     histograms after `keep`); a throughput-over-time chart per target with one line per agent
+//     histograms after `keep`; plus one line per placement, "efs (same-az)" and "efs (cross-az)",
+//     when the campaign names the target's server_az and its agents were on both sides: an agent
+//     is same-az when its AZ name or id equals server_az); a throughput-over-time chart per
+//     target with one line per agent
 //     (from the interval series of the repeat shown: the last one with keep all), plotted on the
 //     agents' own corrected clocks so start skew and stragglers are visible.
 //   - sweeps: for every matrix axis that is a job option (iodepth, numjobs, bs, size, ...) with two

@@ -258,6 +258,51 @@ TEST(HtmlReportTest, ACampaignWhoseFioJobIsMissingHereStillShowsItsTargets) {
   EXPECT_FALSE(MakeHtmlReportContext(record).campaign.has_value());
 }
 
+TEST(HtmlReportTest, TheLatencyChartHasALinePerPlacementWhenTheServerAzIsKnown) {
+  // agent-1 and agent-3 in use1-az1 (the server's AZ), agent-2 and agent-4 in use1-az2.
+  HtmlReportContext context;
+  absl::StatusOr<Campaign> campaign = ParseCampaign(
+      "name: study-b\nfleet: {hosts: [10.0.0.1]}\n"
+      "targets:\n  - {name: efs, path: /mnt/efs, kind: efs, server_az: use1-az1}\n"
+      "  - {name: fsx, path: /mnt/fsx, kind: fsx-openzfs}\n"
+      "workloads:\n  - {name: randread, options: {rw: randread, bs: 4k, size: 1m}}\n",
+      "study-b.yaml");
+  ASSERT_TRUE(campaign.ok()) << campaign.status();
+  context.campaign = *campaign;
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(MakeFakeScenario({.target = "efs", .agents = 4}));
+  scenarios.push_back(MakeFakeScenario({.target = "fsx", .agents = 4}));
+  ScenarioResult& efs = scenarios[0];
+  // The cross-AZ agents see 3 ms instead of 1 ms.
+  for (AgentJobResult& r : efs.results) {
+    if (r.agent_id == "agent-2" || r.agent_id == "agent-4") {
+      Histogram slow;
+      for (int i = 0; i < 1000; ++i) slow.Record(3'000'000);
+      r.result.Stats(OpKind::kRead).lat = slow;
+    }
+  }
+  std::vector<AgentInfo> agents;
+  for (int i = 1; i <= 4; ++i) {
+    AgentInfo a;
+    a.agent_id = "agent-" + std::to_string(i);
+    a.availability_zone = i % 2 ? "use1-az1" : "use1-az2";
+    agents.push_back(a);
+  }
+  const std::string html = RenderHtmlReport(
+      MakeReportInput("p", std::move(agents), std::move(scenarios), KeepPolicy::kAll), context);
+  EXPECT_THAT(html, HasSubstr("data-name=\"efs (same-az)\""));
+  EXPECT_THAT(html, HasSubstr("data-name=\"efs (cross-az)\""));
+  // fsx has no server_az: one line only.
+  EXPECT_THAT(html, HasSubstr("data-name=\"fsx\""));
+  EXPECT_THAT(html, Not(HasSubstr("fsx (same-az)")));
+  EXPECT_THAT(html, HasSubstr("and over the agents of each placement"));
+  // Without the campaign nothing is known about placement.
+  std::vector<ScenarioResult> again;
+  again.push_back(MakeFakeScenario({.target = "efs", .agents = 4}));
+  EXPECT_THAT(RenderHtmlReport(MakeReportInput("p", {}, std::move(again), KeepPolicy::kAll), {}),
+              Not(HasSubstr("same-az")));
+}
+
 TEST(HtmlReportTest, PlacementEvidenceIsATableWithAColumnPerFact) {
   HtmlReportContext context;
   context.placement.push_back(
