@@ -85,6 +85,7 @@ std::string FormatValue(const MetricComparison& m, double v) {
 }
 
 std::string FormatDelta(const MetricComparison& m) {
+  if (m.delta == 0) return "0";
   const std::string magnitude = FormatValue(m, std::fabs(m.delta));
   return absl::StrCat(m.delta < 0 ? "-" : "+", magnitude);
 }
@@ -280,6 +281,10 @@ std::string RenderComparisonText(const Comparison& c) {
     }
   }
   std::string out = Header(c) + "\n";
+  if (c.matched.empty()) {
+    absl::StrAppend(&out, "No scenarios in common.\n\n", Unmatched(c, ""));
+    return out;
+  }
   for (const auto& row : rows) {
     std::string line;
     for (size_t i = 0; i < row.size(); ++i) {
@@ -310,6 +315,10 @@ std::string RenderComparisonMarkdown(const Comparison& c) {
   };
   std::string out = absl::StrCat("# azbench compare\n\n- A: ", escape(c.a_name),
                                  "\n- B: ", escape(c.b_name), "\n\n");
+  if (c.matched.empty()) {
+    absl::StrAppend(&out, "No scenarios in common.\n\n", Unmatched(c, "- "));
+    return out;
+  }
   const std::vector<std::vector<std::string>> rows = Rows(c);
   for (size_t r = 0; r < rows.size(); ++r) {
     out += "|";

@@ -164,6 +164,18 @@ TEST_F(CompareTest, ScenariosOnOneSideOnlyAreListedNotCompared) {
   EXPECT_THAT(RenderComparisonText(c), HasSubstr("only in A: randread fsx"));
 }
 
+TEST_F(CompareTest, CampaignsWithNothingInCommonSaySo) {
+  const Comparison c =
+      CompareFiles(Repeats({2000}, {1'000'000}, "efs"), Repeats({2000}, {1'000'000}, "fsx"));
+  EXPECT_TRUE(c.matched.empty());
+  const std::string text = RenderComparisonText(c);
+  EXPECT_THAT(text, HasSubstr("No scenarios in common."));
+  EXPECT_THAT(text, HasSubstr("only in A: randread efs"));
+  EXPECT_THAT(text, HasSubstr("only in B: randread fsx"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("| scenario |")));
+  EXPECT_THAT(RenderComparisonMarkdown(c), HasSubstr("- only in B: randread fsx"));
+}
+
 TEST_F(CompareTest, KeepGivenToTheCommandOverridesTheStoredOne) {
   const Comparison c =
       CompareFiles(Repeats({2000, 4000}, {1'000'000, 1'000'000}),
