@@ -168,6 +168,35 @@ TEST(HtmlReportTest, SweepsPlotTheMetricAgainstTheSweptParameterPerTarget) {
   for (const char* v : {">1</text>", ">4</text>", ">16</text>"}) EXPECT_THAT(sweeps, HasSubstr(v));
 }
 
+TEST(HtmlReportTest, ABlockSizeSweepIsPlottedOnALogTwoAxisLabelledAsWritten) {
+  std::vector<ScenarioResult> scenarios;
+  for (const char* bs : {"1m", "4k", "64k"}) {
+    scenarios.push_back(MakeFakeScenario({.target = "efs", .parameters = {{"bs", bs}}}));
+  }
+  const std::string html =
+      RenderHtmlReport(MakeReportInput("bs", {}, std::move(scenarios), KeepPolicy::kAll), {});
+  const std::string sweeps = Section(html, "sweeps");
+  ASSERT_NE(sweeps, "");
+  EXPECT_THAT(sweeps, HasSubstr("randread: MiB/s vs bs"));
+  // Sorted by size whatever the campaign's order, labelled as written.
+  const size_t k4 = sweeps.find(">4k</text>"), k64 = sweeps.find(">64k</text>"),
+               m1 = sweeps.find(">1m</text>");
+  ASSERT_NE(k4, std::string::npos);
+  ASSERT_NE(k64, std::string::npos);
+  ASSERT_NE(m1, std::string::npos);
+  EXPECT_LT(k4, k64);
+  EXPECT_LT(k64, m1);
+  // log2: 4k -> 64k (x16) and 64k -> 1m (x16) are equally far apart.
+  const std::regex tick("x=\"([0-9.]+)\"[^>]*>(4k|64k|1m)</text>");
+  std::vector<double> xs;
+  for (auto it = std::sregex_iterator(sweeps.begin(), sweeps.end(), tick);
+       it != std::sregex_iterator() && xs.size() < 3; ++it) {
+    xs.push_back(std::stod((*it)[1].str()));
+  }
+  ASSERT_EQ(xs.size(), 3u);
+  EXPECT_NEAR(xs[1] - xs[0], xs[2] - xs[1], 0.02);
+}
+
 TEST(HtmlReportTest, ScalingShowsAggregateThroughputAndEfficiencyAgainstAgentCount) {
   const std::string html = RenderHtmlReport(SweepAndScalingInput(), {});
   const std::string scaling = Section(html, "scaling");
