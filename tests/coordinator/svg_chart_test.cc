@@ -233,6 +233,60 @@ TEST(RenderLineChartTest, PointsThatCannotBeDrawnBreakTheLineAndAnEmptyChartSays
   EXPECT_THAT(RenderLineChart(empty), HasSubstr("no data"));
 }
 
+// Every kept tick label box, the titles and the legend entries of a layout.
+std::vector<Box> TextBoxes(const ChartLayout& l) {
+  std::vector<Box> boxes;
+  for (const Tick& t : l.x_ticks) {
+    if (t.label.empty()) continue;
+    const double w = TextWidth(t.label, kChartFontPx);
+    boxes.push_back(Box{t.px - w / 2, l.plot.y + l.plot.height + 8, w, 1.2 * kChartFontPx});
+  }
+  for (const Tick& t : l.y_ticks) {
+    if (t.label.empty()) continue;
+    const double w = TextWidth(t.label, kChartFontPx);
+    boxes.push_back(Box{l.plot.x - 6 - w, t.px - 0.6 * kChartFontPx, w, 1.2 * kChartFontPx});
+  }
+  for (const LegendEntry& e : l.legend) boxes.push_back(e.box);
+  boxes.push_back(l.x_title_box);
+  boxes.push_back(l.y_title_box);
+  return boxes;
+}
+
+TEST(LayoutLineChartTest, RandomChartsHaveFiniteCoordinatesAndNoOverlappingTexts) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> unit(0, 1);
+  const AxisKind kinds[] = {AxisKind::kLinear, AxisKind::kLog10, AxisKind::kLog2};
+  for (int round = 0; round < 300; ++round) {
+    LineChart chart;
+    chart.title = "random";
+    chart.x = MakeAxis("x", round % 4 == 3 ? AxisKind::kNines : kinds[round % 3], FormatSiShort);
+    chart.y = MakeAxis("y", kinds[(round / 3) % 3], FormatLatencyNsShort, round % 2 == 0);
+    const double scale = std::pow(10.0, unit(rng) * 12 - 3);
+    const int series = 1 + round % 6;
+    for (int s = 0; s < series; ++s) {
+      ChartSeries cs{"series " + std::to_string(s), {}};
+      const int points = round % 7;  // includes empty series
+      for (int p = 0; p < points; ++p) {
+        const double x =
+            chart.x.kind == AxisKind::kNines ? unit(rng) * 99.99 : 1 + unit(rng) * scale;
+        cs.points.emplace_back(x, unit(rng) < 0.1 ? 0 : unit(rng) * scale);
+      }
+      chart.series.push_back(std::move(cs));
+    }
+    const ChartLayout l = LayoutLineChart(chart);
+    ASSERT_TRUE(std::isfinite(l.height) && l.height > 0);
+    const std::vector<Box> boxes = TextBoxes(l);
+    for (size_t i = 0; i < boxes.size(); ++i) {
+      for (size_t j = i + 1; j < boxes.size(); ++j) {
+        ASSERT_FALSE(boxes[i].Overlaps(boxes[j])) << "round " << round << ": " << i << ", " << j;
+      }
+    }
+    const std::string svg = RenderLineChart(chart);
+    ASSERT_THAT(svg, Not(HasSubstr("nan"))) << round;
+    ASSERT_THAT(svg, Not(HasSubstr("inf"))) << round;
+  }
+}
+
 TEST(PaletteTest, HasEightDistinctColours) {
   std::set<std::string> colours(kChartPalette.begin(), kChartPalette.end());
   EXPECT_EQ(colours.size(), 8u);
