@@ -43,7 +43,8 @@ constexpr char kUsage[] =
     "  plan CAMPAIGN.yaml              validate and print the expanded scenarios; runs nothing\n"
     "  run CAMPAIGN.yaml [--resume] [--allow-missing] [--db FILE] [--quiet]\n"
     "                                  run every scenario, store results as each one ends\n"
-    "  report RESULTS.db [--format terminal|md|csv|json|html] [-o FILE] [--keep all|last|median]\n"
+    "  report RESULTS.db [--format terminal|md|csv|json] [-o FILE] [--keep all|last|median]\n"
+    "  report RESULTS.db --format html [-o FILE] [--keep ...]  one page with SVG charts\n"
     "  compare A.db B.db [--format terminal|md] [-o FILE] [--keep all|last|median]\n"
     "                                  matching scenarios side by side, deltas flagged beyond the\n"
     "                                  spread of the repeats\n"
@@ -392,6 +393,42 @@ int RunCommand(const std::vector<std::string>& raw) {
   return 0;
 }
 
+// --keep all|last|median, or nullopt when not given.
+absl::StatusOr<std::optional<KeepPolicy>> KeepFlag(const Args& args) {
+  const std::string* k = args.Get("--keep");
+  if (k == nullptr) return std::optional<KeepPolicy>();
+  if (*k == "all") return std::optional<KeepPolicy>(KeepPolicy::kAll);
+  if (*k == "last") return std::optional<KeepPolicy>(KeepPolicy::kLast);
+  if (*k == "median") return std::optional<KeepPolicy>(KeepPolicy::kMedian);
+  return absl::InvalidArgumentError(
+      absl::StrCat("--keep '", *k, "' is not one of: all, last, median"));
+}
+
+// Writes `text` to -o/--output, or to stdout without one.
+int WriteOutput(const std::string& command, const Args& args, const std::string& text) {
+  const std::string* out_path = args.Has("-o") ? args.Get("-o") : args.Get("--output");
+  if (out_path == nullptr) {
+    std::cout << text;
+    return 0;
+  }
+  std::ofstream out(*out_path);
+  out << text;
+  if (!out) {
+    return Fail(command, absl::InternalError(absl::StrCat("cannot write '", *out_path, "'")));
+  }
+  return 0;
+}
+
+// report --format html: the report input plus the stored campaign's context.
+int HtmlReportCommand(const Args& args) {
+  absl::StatusOr<std::optional<KeepPolicy>> keep = KeepFlag(args);
+  if (!keep.ok()) return Fail("report", keep.status(), 2);
+  absl::StatusOr<StoredReport> report = LoadStoredReport(args.positional[0], *keep);
+  if (!report.ok()) return Fail("report", report.status());
+  return WriteOutput("report", args,
+                     RenderHtmlReport(report->input, MakeHtmlReportContext(report->campaign)));
+}
+
 int ReportCommand(const std::vector<std::string>& raw) {
   absl::StatusOr<Args> args = ParseArgs(raw, {"--format", "-o", "--output", "--keep"}, {});
   if (!args.ok()) return Fail("report", args.status(), 2);
@@ -399,11 +436,11 @@ int ReportCommand(const std::vector<std::string>& raw) {
     return Fail("report", absl::InvalidArgumentError("give exactly one results database"), 2);
   }
   const std::string format = args->Has("--format") ? *args->Get("--format") : "terminal";
-  if (format != "terminal" && format != "md" && format != "csv" && format != "json" &&
-      format != "html") {
+  if (format == "html") return HtmlReportCommand(*args);
+  if (format != "terminal" && format != "md" && format != "csv" && format != "json") {
     return Fail("report",
-                absl::InvalidArgumentError(absl::StrCat(
-                    "--format '", format, "' is not one of: terminal, md, csv, json, html")),
+                absl::InvalidArgumentError(
+                    absl::StrCat("--format '", format, "' is not one of: terminal, md, csv, json")),
                 2);
   }
   absl::StatusOr<std::unique_ptr<Store>> store = Store::OpenExisting(args->positional[0]);
@@ -442,8 +479,6 @@ int ReportCommand(const std::vector<std::string>& raw) {
     text = RenderCsvReport(input);
   } else if (format == "json") {
     text = RenderJsonReport(input);
-  } else if (format == "html") {
-    text = RenderHtmlReport(input, MakeHtmlReportContext(*record));
   } else {
     text = RenderTerminalReport(input);
   }
@@ -472,41 +507,18 @@ int CompareCommand(const std::vector<std::string>& raw) {
                     absl::StrCat("--format '", format, "' is not one of: terminal, md")),
                 2);
   }
-  std::optional<KeepPolicy> keep;
-  if (const std::string* k = args->Get("--keep")) {
-    if (*k == "all") {
-      keep = KeepPolicy::kAll;
-    } else if (*k == "last") {
-      keep = KeepPolicy::kLast;
-    } else if (*k == "median") {
-      keep = KeepPolicy::kMedian;
-    } else {
-      return Fail("compare",
-                  absl::InvalidArgumentError(
-                      absl::StrCat("--keep '", *k, "' is not one of: all, last, median")),
-                  2);
-    }
-  }
-  absl::StatusOr<StoredReport> a = LoadStoredReport(args->positional[0], keep);
+  absl::StatusOr<std::optional<KeepPolicy>> keep = KeepFlag(*args);
+  if (!keep.ok()) return Fail("compare", keep.status(), 2);
+  absl::StatusOr<StoredReport> a = LoadStoredReport(args->positional[0], *keep);
   if (!a.ok()) return Fail("compare", a.status());
-  absl::StatusOr<StoredReport> b = LoadStoredReport(args->positional[1], keep);
+  absl::StatusOr<StoredReport> b = LoadStoredReport(args->positional[1], *keep);
   if (!b.ok()) return Fail("compare", b.status());
   Comparison comparison = CompareReports(a->input, b->input);
   comparison.a_name = absl::StrCat(args->positional[0], " (campaign ", a->campaign.name, ")");
   comparison.b_name = absl::StrCat(args->positional[1], " (campaign ", b->campaign.name, ")");
   const std::string text =
       format == "md" ? RenderComparisonMarkdown(comparison) : RenderComparisonText(comparison);
-  const std::string* out_path = args->Has("-o") ? args->Get("-o") : args->Get("--output");
-  if (out_path == nullptr) {
-    std::cout << text;
-    return 0;
-  }
-  std::ofstream out(*out_path);
-  out << text;
-  if (!out) {
-    return Fail("compare", absl::InternalError(absl::StrCat("cannot write '", *out_path, "'")));
-  }
-  return 0;
+  return WriteOutput("compare", *args, text);
 }
 
 }  // namespace
