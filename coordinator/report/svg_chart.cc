@@ -139,7 +139,7 @@ double TextWidth(std::string_view text, double font_px) {
   // Count code points, not bytes ("µs" is three bytes, two characters).
   size_t chars = 0;
   for (unsigned char c : text) chars += (c & 0xC0) != 0x80;
-  return 0.6 * font_px * static_cast<double>(chars);
+  return 0.64 * font_px * static_cast<double>(chars);
 }
 
 void ThinTickLabels(std::vector<Tick>& ticks, double font_px, bool horizontal, double gap_px) {
