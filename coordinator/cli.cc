@@ -21,12 +21,14 @@
 #include "common/units.h"
 #include "common/version.h"
 #include "coordinator/campaign.h"
+#include "coordinator/compare.h"
 #include "coordinator/fio_job_run.h"
 #include "coordinator/fleet.h"
 #include "coordinator/local_fleet.h"
 #include "coordinator/plan.h"
 #include "coordinator/report/csv_report.h"
 #include "coordinator/report/fio_json_report.h"
+#include "coordinator/report/html_report.h"
 #include "coordinator/report/json_report.h"
 #include "coordinator/report/markdown_report.h"
 #include "coordinator/report/report_input.h"
@@ -49,8 +51,11 @@ constexpr char kUsage[] =
     "      [--azs a,b]] [--directory DIR] [--db FILE] [--resume] [--allow-missing] [--quiet]\n"
     "                                  a fio job file or command line, unchanged, on every agent\n"
     "                                  at once (default fleet: --local 1)\n"
-    "  report RESULTS.db [--format terminal|md|csv|json|fio-json] [-o FILE|DIR]\n"
-    "      [--keep all|last|median]\n"
+    "  report RESULTS.db [--format terminal|md|csv|json|fio-json|html] [-o FILE|DIR]\n"
+    "      [--keep all|last|median]      html: one self-contained page with SVG charts\n"
+    "  compare A.db B.db [--format terminal|md] [-o FILE] [--keep all|last|median]\n"
+    "                                  matching scenarios side by side, deltas flagged beyond the\n"
+    "                                  spread of the repeats\n"
     "  version\n";
 
 std::atomic<bool> g_interrupted{false};
@@ -494,6 +499,42 @@ int RunCommand(const std::vector<std::string>& raw_all) {
   return 0;
 }
 
+// --keep all|last|median, or nullopt when not given.
+absl::StatusOr<std::optional<KeepPolicy>> KeepFlag(const Args& args) {
+  const std::string* k = args.Get("--keep");
+  if (k == nullptr) return std::optional<KeepPolicy>();
+  if (*k == "all") return std::optional<KeepPolicy>(KeepPolicy::kAll);
+  if (*k == "last") return std::optional<KeepPolicy>(KeepPolicy::kLast);
+  if (*k == "median") return std::optional<KeepPolicy>(KeepPolicy::kMedian);
+  return absl::InvalidArgumentError(
+      absl::StrCat("--keep '", *k, "' is not one of: all, last, median"));
+}
+
+// Writes `text` to -o/--output, or to stdout without one.
+int WriteOutput(const std::string& command, const Args& args, const std::string& text) {
+  const std::string* out_path = args.Has("-o") ? args.Get("-o") : args.Get("--output");
+  if (out_path == nullptr) {
+    std::cout << text;
+    return 0;
+  }
+  std::ofstream out(*out_path);
+  out << text;
+  if (!out) {
+    return Fail(command, absl::InternalError(absl::StrCat("cannot write '", *out_path, "'")));
+  }
+  return 0;
+}
+
+// report --format html: the report input plus the stored campaign's context.
+int HtmlReportCommand(const Args& args) {
+  absl::StatusOr<std::optional<KeepPolicy>> keep = KeepFlag(args);
+  if (!keep.ok()) return Fail("report", keep.status(), 2);
+  absl::StatusOr<StoredReport> report = LoadStoredReport(args.positional[0], *keep);
+  if (!report.ok()) return Fail("report", report.status());
+  return WriteOutput("report", args,
+                     RenderHtmlReport(report->input, MakeHtmlReportContext(report->campaign)));
+}
+
 int ReportCommand(const std::vector<std::string>& raw) {
   absl::StatusOr<Args> args = ParseArgs(raw, {"--format", "-o", "--output", "--keep"}, {});
   if (!args.ok()) return Fail("report", args.status(), 2);
@@ -501,12 +542,14 @@ int ReportCommand(const std::vector<std::string>& raw) {
     return Fail("report", absl::InvalidArgumentError("give exactly one results database"), 2);
   }
   const std::string format = args->Has("--format") ? *args->Get("--format") : "terminal";
+  if (format == "html") return HtmlReportCommand(*args);
   if (format != "terminal" && format != "md" && format != "csv" && format != "json" &&
       format != "fio-json") {
-    return Fail("report",
-                absl::InvalidArgumentError(absl::StrCat(
-                    "--format '", format, "' is not one of: terminal, md, csv, json, fio-json")),
-                2);
+    return Fail(
+        "report",
+        absl::InvalidArgumentError(absl::StrCat(
+            "--format '", format, "' is not one of: terminal, md, csv, json, fio-json, html")),
+        2);
   }
   absl::StatusOr<std::unique_ptr<Store>> store = Store::OpenExisting(args->positional[0]);
   if (!store.ok()) return Fail("report", store.status());
@@ -564,6 +607,33 @@ int ReportCommand(const std::vector<std::string>& raw) {
   return 0;
 }
 
+int CompareCommand(const std::vector<std::string>& raw) {
+  absl::StatusOr<Args> args = ParseArgs(raw, {"--format", "-o", "--output", "--keep"}, {});
+  if (!args.ok()) return Fail("compare", args.status(), 2);
+  if (args->positional.size() != 2) {
+    return Fail("compare", absl::InvalidArgumentError("give two results databases: A.db B.db"), 2);
+  }
+  const std::string format = args->Has("--format") ? *args->Get("--format") : "terminal";
+  if (format != "terminal" && format != "md") {
+    return Fail("compare",
+                absl::InvalidArgumentError(
+                    absl::StrCat("--format '", format, "' is not one of: terminal, md")),
+                2);
+  }
+  absl::StatusOr<std::optional<KeepPolicy>> keep = KeepFlag(*args);
+  if (!keep.ok()) return Fail("compare", keep.status(), 2);
+  absl::StatusOr<StoredReport> a = LoadStoredReport(args->positional[0], *keep);
+  if (!a.ok()) return Fail("compare", a.status());
+  absl::StatusOr<StoredReport> b = LoadStoredReport(args->positional[1], *keep);
+  if (!b.ok()) return Fail("compare", b.status());
+  Comparison comparison = CompareReports(a->input, b->input);
+  comparison.a_name = absl::StrCat(args->positional[0], " (campaign ", a->campaign.name, ")");
+  comparison.b_name = absl::StrCat(args->positional[1], " (campaign ", b->campaign.name, ")");
+  const std::string text =
+      format == "md" ? RenderComparisonMarkdown(comparison) : RenderComparisonText(comparison);
+  return WriteOutput("compare", *args, text);
+}
+
 }  // namespace
 
 int RunCli(const std::vector<std::string>& all) {
@@ -577,6 +647,7 @@ int RunCli(const std::vector<std::string>& all) {
   if (command == "plan") return PlanCommand(rest);
   if (command == "run") return RunCommand(rest);
   if (command == "report") return ReportCommand(rest);
+  if (command == "compare") return CompareCommand(rest);
   if (command == "version" || command == "--version") {
     std::cout << "azbench " << kAzbenchVersion << " (protocol " << kProtocolVersion << ")\n";
     return 0;

@@ -15,6 +15,9 @@ packages=(
   liburing-dev libaio-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev fio iproute2 procps sqlite3
+  # HTML report browser test (tests/integration/html_report_browser_test.cc): headless Chromium
+  # driven over the DevTools pipe by a dependency-free node script
+  chromium nodejs fonts-dejavu-core
 )
 
 missing=()

@@ -1,0 +1,333 @@
+#include "coordinator/compare.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "common/stats.h"
+#include "common/units.h"
+#include "coordinator/campaign.h"
+
+namespace azbench {
+
+namespace {
+
+std::string CellLabel(const std::string& workload,
+                      const std::vector<std::pair<std::string, std::string>>& parameters) {
+  const std::string p = ParametersText(parameters);
+  return p.empty() ? workload : absl::StrCat(workload, " (", p, ")");
+}
+
+const TargetColumn* FindColumn(const std::vector<ReportCell>& cells, const ReportCell& like,
+                               const std::string& target) {
+  for (const ReportCell& cell : cells) {
+    if (cell.workload != like.workload || cell.parameters != like.parameters) continue;
+    for (const TargetColumn& c : cell.targets) {
+      if (c.target == target && !c.repeats.empty()) return &c;
+    }
+  }
+  return nullptr;
+}
+
+struct MetricSpec {
+  std::string name;
+  bool higher_is_better;
+  bool latency;
+  std::function<std::optional<double>(const KeptOp&)> kept;
+  std::function<std::optional<double>(const OpFigures&)> repeat;
+};
+
+std::vector<MetricSpec> Metrics(bool bytes) {
+  std::vector<MetricSpec> specs;
+  specs.push_back({"IOPS", true, false, [](const KeptOp& op) { return op.iops; },
+                   [](const OpFigures& f) { return f.full_iops; }});
+  if (bytes) {
+    specs.push_back({"MiB/s", true, false, [](const KeptOp& op) { return op.mib_s; },
+                     [](const OpFigures& f) { return f.full_bytes_per_s / kMiB; }});
+  }
+  auto latency = [](double p) {
+    return [p](const Histogram& h) -> std::optional<double> {
+      if (h.count() == 0) return std::nullopt;
+      return p < 0 ? h.mean_ns() : static_cast<double>(h.Percentile(p));
+    };
+  };
+  const std::pair<const char*, double> percentiles[] = {
+      {"mean lat", -1}, {"p50", 50}, {"p99", 99}, {"p99.9", 99.9}};
+  for (const auto& [name, p] : percentiles) {
+    auto of = latency(p);
+    specs.push_back({name, false, true, [of](const KeptOp& op) { return of(op.lat); },
+                     [of](const OpFigures& f) { return of(f.lat); }});
+  }
+  return specs;
+}
+
+// Per-repeat values of one metric: a repeat without the op kind counts 0 for throughput (as
+// report_input's ranges) and is left out for latency.
+std::vector<double> RepeatValues(const TargetColumn& column,
+                                 const std::vector<ScenarioFigures>& figures, OpKind kind,
+                                 const MetricSpec& spec) {
+  std::vector<double> values;
+  for (size_t i : column.repeats) {
+    const OpFigures* f = figures[i].Find(kind);
+    if (f == nullptr) {
+      if (!spec.latency) values.push_back(0);
+      continue;
+    }
+    if (std::optional<double> v = spec.repeat(*f)) values.push_back(*v);
+  }
+  return values;
+}
+
+std::string FormatValue(const MetricComparison& m, double v) {
+  if (m.latency) return FormatNanos(v);
+  return m.metric.find("MiB/s") != std::string::npos ? FormatMibPerSecond(v) : FormatIops(v);
+}
+
+std::string FormatDelta(const MetricComparison& m) {
+  if (m.delta == 0) return "0";
+  const std::string magnitude = FormatValue(m, std::fabs(m.delta));
+  return absl::StrCat(m.delta < 0 ? "-" : "+", magnitude);
+}
+
+std::string WithRange(const MetricComparison& m, double value, const std::vector<double>& r) {
+  std::string text = FormatValue(m, value);
+  if (r.size() > 1) {
+    const auto [lo, hi] = std::minmax_element(r.begin(), r.end());
+    absl::StrAppend(&text, " [", FormatValue(m, *lo), "-", FormatValue(m, *hi), "]");
+  }
+  return text;
+}
+
+std::vector<std::vector<std::string>> Rows(const Comparison& c) {
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back({"scenario", "target", "metric", "A", "B", "delta", "ratio B/A", "verdict"});
+  for (const ScenarioComparison& s : c.matched) {
+    for (const MetricComparison& m : s.metrics) {
+      rows.push_back({CellLabel(s.workload, s.parameters), s.target, m.metric,
+                      WithRange(m, m.a, m.a_repeats), WithRange(m, m.b, m.b_repeats),
+                      FormatDelta(m), m.ratio ? absl::StrFormat("%.2fx", *m.ratio) : "-",
+                      CompareVerdictName(m.verdict)});
+    }
+  }
+  return rows;
+}
+
+std::string Summary(const Comparison& c) {
+  int n = 0, better = 0, worse = 0, within = 0, unknown = 0;
+  for (const ScenarioComparison& s : c.matched) {
+    for (const MetricComparison& m : s.metrics) {
+      ++n;
+      switch (m.verdict) {
+        case CompareVerdict::kBetter:
+          ++better;
+          break;
+        case CompareVerdict::kWorse:
+          ++worse;
+          break;
+        case CompareVerdict::kWithinSpread:
+          ++within;
+          break;
+        case CompareVerdict::kNoSpreadKnown:
+          ++unknown;
+          break;
+      }
+    }
+  }
+  return absl::StrCat(c.matched.size(), " matching scenarios, ", n, " figures: ", better + worse,
+                      " flagged (B better: ", better, ", B worse: ", worse, "), ", within,
+                      " within the spread of the repeats, ", unknown,
+                      " with no spread known (fewer than 2 repeats on a side).");
+}
+
+std::string Header(const Comparison& c) {
+  return absl::StrCat("A: ", c.a_name, "\nB: ", c.b_name, "\n");
+}
+
+std::string Unmatched(const Comparison& c, const std::string& bullet) {
+  std::string out;
+  for (const std::string& s : c.only_a) absl::StrAppend(&out, bullet, "only in A: ", s, "\n");
+  for (const std::string& s : c.only_b) absl::StrAppend(&out, bullet, "only in B: ", s, "\n");
+  return out;
+}
+
+constexpr char kRule[] =
+    "A difference is flagged only when both sides have at least 2 repeats and their min-max "
+    "ranges over the repeats do not overlap.";
+
+}  // namespace
+
+absl::StatusOr<StoredReport> LoadStoredReport(const std::string& path,
+                                              std::optional<KeepPolicy> keep) {
+  absl::StatusOr<std::unique_ptr<Store>> store = Store::OpenExisting(path);
+  if (!store.ok()) return store.status();
+  StoredReport report;
+  absl::StatusOr<CampaignRecord> record = (*store)->LoadCampaign();
+  if (!record.ok()) return record.status();
+  report.campaign = std::move(*record);
+  absl::StatusOr<std::vector<AgentInfo>> agents = (*store)->LoadAgents();
+  if (!agents.ok()) return agents.status();
+  absl::StatusOr<std::vector<ScenarioResult>> scenarios = (*store)->LoadScenarios();
+  if (!scenarios.ok()) return scenarios.status();
+  KeepPolicy policy = KeepPolicy::kAll;
+  if (absl::StatusOr<Campaign> c =
+          ParseCampaign(report.campaign.campaign_yaml, report.campaign.file);
+      c.ok()) {
+    policy = c->keep;
+  }
+  if (keep) policy = *keep;
+  report.input =
+      MakeReportInput(report.campaign.name, std::move(*agents), std::move(*scenarios), policy);
+  return report;
+}
+
+const char* CompareVerdictName(CompareVerdict verdict) {
+  switch (verdict) {
+    case CompareVerdict::kNoSpreadKnown:
+      return "no spread known";
+    case CompareVerdict::kWithinSpread:
+      return "within spread";
+    case CompareVerdict::kBetter:
+      return "B better";
+    case CompareVerdict::kWorse:
+      return "B worse";
+  }
+  return "";
+}
+
+CompareVerdict Judge(const std::vector<double>& a_repeats, const std::vector<double>& b_repeats,
+                     bool higher_is_better) {
+  if (a_repeats.size() < 2 || b_repeats.size() < 2) return CompareVerdict::kNoSpreadKnown;
+  const auto [a_lo, a_hi] = std::minmax_element(a_repeats.begin(), a_repeats.end());
+  const auto [b_lo, b_hi] = std::minmax_element(b_repeats.begin(), b_repeats.end());
+  const bool b_higher = *b_lo > *a_hi;
+  const bool b_lower = *b_hi < *a_lo;
+  if (!b_higher && !b_lower) return CompareVerdict::kWithinSpread;
+  return b_higher == higher_is_better ? CompareVerdict::kBetter : CompareVerdict::kWorse;
+}
+
+Comparison CompareReports(const ReportInput& a, const ReportInput& b) {
+  Comparison out;
+  out.a_name = a.campaign_name;
+  out.b_name = b.campaign_name;
+  std::vector<ScenarioFigures> a_storage, b_storage;
+  const std::vector<ScenarioFigures>& fa = FiguresOf(a, a_storage);
+  const std::vector<ScenarioFigures>& fb = FiguresOf(b, b_storage);
+  const std::vector<ReportCell> cells_a = BuildCells(a, fa);
+  const std::vector<ReportCell> cells_b = BuildCells(b, fb);
+
+  for (const ReportCell& cell : cells_a) {
+    for (const TargetColumn& ca : cell.targets) {
+      if (ca.repeats.empty()) continue;
+      const TargetColumn* cb = FindColumn(cells_b, cell, ca.target);
+      if (cb == nullptr) {
+        out.only_a.push_back(
+            absl::StrCat(CellLabel(cell.workload, cell.parameters), " ", ca.target));
+        continue;
+      }
+      ScenarioComparison s{cell.workload, cell.parameters, ca.target, {}};
+      std::vector<OpKind> kinds;
+      for (const KeptOp& op : ca.ops) {
+        if (cb->Find(op.kind) != nullptr) kinds.push_back(op.kind);
+      }
+      for (OpKind kind : kinds) {
+        const KeptOp& oa = *ca.Find(kind);
+        const KeptOp& ob = *cb->Find(kind);
+        const std::string prefix = kinds.size() > 1 || kind != OpKind::kRead
+                                       ? absl::StrCat(std::string(OpKindName(kind)), " ")
+                                       : "";
+        for (const MetricSpec& spec : Metrics(oa.bytes > 0 || ob.bytes > 0)) {
+          std::optional<double> va = spec.kept(oa), vb = spec.kept(ob);
+          if (!va || !vb) continue;
+          MetricComparison m;
+          m.metric = prefix + spec.name;
+          m.higher_is_better = spec.higher_is_better;
+          m.latency = spec.latency;
+          m.a = *va;
+          m.b = *vb;
+          m.a_repeats = RepeatValues(ca, fa, kind, spec);
+          m.b_repeats = RepeatValues(*cb, fb, kind, spec);
+          m.delta = m.b - m.a;
+          if (m.a != 0) m.ratio = m.b / m.a;
+          m.verdict = Judge(m.a_repeats, m.b_repeats, m.higher_is_better);
+          s.metrics.push_back(std::move(m));
+        }
+      }
+      out.matched.push_back(std::move(s));
+    }
+  }
+  for (const ReportCell& cell : cells_b) {
+    for (const TargetColumn& cb : cell.targets) {
+      if (cb.repeats.empty()) continue;
+      if (FindColumn(cells_a, cell, cb.target) == nullptr) {
+        out.only_b.push_back(
+            absl::StrCat(CellLabel(cell.workload, cell.parameters), " ", cb.target));
+      }
+    }
+  }
+  return out;
+}
+
+std::string RenderComparisonText(const Comparison& c) {
+  const std::vector<std::vector<std::string>> rows = Rows(c);
+  std::vector<size_t> widths;
+  for (const auto& row : rows) {
+    widths.resize(std::max(widths.size(), row.size()), 0);
+    for (size_t i = 0; i < row.size(); ++i) {
+      // Count characters, not bytes, so "µ" does not shift columns.
+      size_t chars = 0;
+      for (unsigned char ch : row[i]) chars += (ch & 0xC0) != 0x80;
+      widths[i] = std::max(widths[i], chars);
+    }
+  }
+  std::string out = Header(c) + "\n";
+  if (c.matched.empty()) {
+    absl::StrAppend(&out, "No scenarios in common.\n\n", Unmatched(c, ""));
+    return out;
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      size_t chars = 0;
+      for (unsigned char ch : row[i]) chars += (ch & 0xC0) != 0x80;
+      const std::string pad(widths[i] - chars, ' ');
+      const bool number = i >= 3 && i <= 6;
+      if (i > 0) line += "  ";
+      line += number ? pad + row[i] : row[i] + (i + 1 == row.size() ? "" : pad);
+    }
+    absl::StrAppend(&out, line, "\n");
+  }
+  absl::StrAppend(&out, "\n", Unmatched(c, ""), Summary(c), "\n", kRule, "\n");
+  return out;
+}
+
+std::string RenderComparisonMarkdown(const Comparison& c) {
+  auto escape = [](const std::string& s) {
+    std::string e;
+    for (char ch : s) {
+      if (ch == '|') {
+        e += "\\|";
+      } else {
+        e += ch == '\n' ? ' ' : ch;
+      }
+    }
+    return e;
+  };
+  std::string out = absl::StrCat("# azbench compare\n\n- A: ", escape(c.a_name),
+                                 "\n- B: ", escape(c.b_name), "\n\n");
+  if (c.matched.empty()) {
+    absl::StrAppend(&out, "No scenarios in common.\n\n", Unmatched(c, "- "));
+    return out;
+  }
+  const std::vector<std::vector<std::string>> rows = Rows(c);
+  for (size_t r = 0; r < rows.size(); ++r) {
+    out += "|";
+    for (const std::string& cell : rows[r]) absl::StrAppend(&out, " ", escape(cell), " |");
+    out += "\n";
+    if (r == 0) out += "|---|---|---|---:|---:|---:|---:|---|\n";
+  }
+  absl::StrAppend(&out, "\n", Unmatched(c, "- "), "\n", Summary(c), " ", kRule, "\n");
+  return out;
+}
+
+}  // namespace azbench

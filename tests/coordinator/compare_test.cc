@@ -1,0 +1,195 @@
+#include "coordinator/compare.h"
+
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/report_scenarios.h"
+#include "tests/testing/temp_dir.h"
+
+// FakeScenario is filled with designated initializers that leave the other fields at their
+// defaults on purpose; GCC 12 warns about exactly that.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace azbench {
+namespace {
+
+using testing::FakeScenario;
+using ::testing::HasSubstr;
+using testing::MakeFakeScenario;
+using testing::TempDir;
+
+constexpr char kCampaignYaml[] =
+    "name: NAME\nfleet: {local: {agents: 1}}\n"
+    "targets:\n  - {name: efs, path: efs, kind: efs}\n  - {name: fsx, path: fsx, kind: "
+    "fsx-openzfs}\n"
+    "workloads:\n  - {name: randread, options: {rw: randread, bs: 4k, size: 1m}}\n"
+    "repeats: 2\nkeep: KEEP\n";
+
+// Writes a real results database holding `scenarios`.
+void WriteStore(const std::string& path, const std::string& name,
+                const std::vector<ScenarioResult>& scenarios, const std::string& keep = "last") {
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  std::string yaml = kCampaignYaml;
+  yaml.replace(yaml.find("NAME"), 4, name);
+  yaml.replace(yaml.find("KEEP"), 4, keep);
+  ASSERT_TRUE((*store)->BeginCampaign(name, name + ".yaml", yaml).ok());
+  for (const ScenarioResult& s : scenarios) {
+    absl::Status saved = (*store)->SaveScenario(s);
+    ASSERT_TRUE(saved.ok()) << saved;
+  }
+}
+
+// Repeats of efs randread with these op counts (over 2 s) and latencies.
+std::vector<ScenarioResult> Repeats(const std::vector<uint64_t>& ops,
+                                    const std::vector<uint64_t>& latency_ns,
+                                    const std::string& target = "efs") {
+  std::vector<ScenarioResult> out;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    out.push_back(MakeFakeScenario({.target = target,
+                                    .repeat = static_cast<int>(i + 1),
+                                    .ops_per_agent = ops[i],
+                                    .latency_ns = latency_ns[i]}));
+  }
+  return out;
+}
+
+const MetricComparison* Metric(const Comparison& c, const std::string& target,
+                               const std::string& metric) {
+  for (const ScenarioComparison& s : c.matched) {
+    if (s.target != target) continue;
+    for (const MetricComparison& m : s.metrics) {
+      if (m.metric == metric) return &m;
+    }
+  }
+  return nullptr;
+}
+
+class CompareTest : public ::testing::Test {
+ protected:
+  Comparison CompareFiles(const std::vector<ScenarioResult>& a,
+                          const std::vector<ScenarioResult>& b,
+                          std::optional<KeepPolicy> keep = std::nullopt) {
+    WriteStore(dir_.File("a.db"), "before", a);
+    WriteStore(dir_.File("b.db"), "after", b);
+    auto ra = LoadStoredReport(dir_.File("a.db"), keep);
+    auto rb = LoadStoredReport(dir_.File("b.db"), keep);
+    EXPECT_TRUE(ra.ok()) << ra.status();
+    EXPECT_TRUE(rb.ok()) << rb.status();
+    if (!ra.ok() || !rb.ok()) return {};
+    return CompareReports(ra->input, rb->input);
+  }
+  TempDir dir_;
+};
+
+TEST(JudgeTest, FlagsOnlyWhenTheRangesOfTheRepeatsAreDisjoint) {
+  EXPECT_EQ(Judge({100, 110}, {120, 130}, true), CompareVerdict::kBetter);
+  EXPECT_EQ(Judge({100, 110}, {80, 90}, true), CompareVerdict::kWorse);
+  EXPECT_EQ(Judge({100, 110}, {105, 130}, true), CompareVerdict::kWithinSpread);
+  EXPECT_EQ(Judge({100, 110}, {110, 130}, true), CompareVerdict::kWithinSpread) << "touching";
+  // Latency: lower is better.
+  EXPECT_EQ(Judge({100, 110}, {80, 90}, false), CompareVerdict::kBetter);
+  EXPECT_EQ(Judge({100, 110}, {120, 130}, false), CompareVerdict::kWorse);
+  // Fewer than two repeats on either side: no spread known, whatever the difference.
+  EXPECT_EQ(Judge({100}, {1000, 1001}, true), CompareVerdict::kNoSpreadKnown);
+  EXPECT_EQ(Judge({100, 101}, {1000}, true), CompareVerdict::kNoSpreadKnown);
+  EXPECT_EQ(Judge({}, {}, true), CompareVerdict::kNoSpreadKnown);
+}
+
+TEST_F(CompareTest, ADifferenceBeyondTheSpreadOfTheRepeatsIsFlagged) {
+  // A: 1,000 and 1,100 IOPS at 2 ms; B: 2,000 and 2,200 IOPS at 1 ms (ops over 2 s).
+  const Comparison c = CompareFiles(Repeats({2000, 2200}, {2'000'000, 2'000'000}),
+                                    Repeats({4000, 4400}, {1'000'000, 1'000'000}));
+  ASSERT_EQ(c.matched.size(), 1u);
+  const MetricComparison* iops = Metric(c, "efs", "IOPS");
+  ASSERT_NE(iops, nullptr);
+  // keep: last, so the shown figures are the second repeats.
+  EXPECT_DOUBLE_EQ(iops->a, 1100);
+  EXPECT_DOUBLE_EQ(iops->b, 2200);
+  EXPECT_DOUBLE_EQ(iops->delta, 1100);
+  ASSERT_TRUE(iops->ratio.has_value());
+  EXPECT_DOUBLE_EQ(*iops->ratio, 2.0);
+  EXPECT_THAT(iops->a_repeats, ::testing::ElementsAre(1000, 1100));
+  EXPECT_EQ(iops->verdict, CompareVerdict::kBetter);
+  const MetricComparison* p99 = Metric(c, "efs", "p99");
+  ASSERT_NE(p99, nullptr);
+  EXPECT_EQ(p99->verdict, CompareVerdict::kBetter) << "lower latency is better";
+  EXPECT_LT(p99->delta, 0);
+  ASSERT_NE(Metric(c, "efs", "MiB/s"), nullptr);
+
+  const std::string text = RenderComparisonText(c);
+  EXPECT_THAT(text, HasSubstr("B better"));
+  EXPECT_THAT(text, HasSubstr("1,100 [1,000-1,100]"));
+  EXPECT_THAT(text, HasSubstr("2.00x"));
+  EXPECT_THAT(text, HasSubstr("+1,100"));
+  EXPECT_THAT(text, HasSubstr("do not overlap"));
+}
+
+TEST_F(CompareTest, OverlappingRepeatsAreWithinSpreadEvenWhenTheShownFiguresDiffer) {
+  const Comparison c = CompareFiles(Repeats({2000, 3000}, {1'000'000, 1'000'000}),
+                                    Repeats({2800, 2200}, {1'000'000, 1'000'000}));
+  const MetricComparison* iops = Metric(c, "efs", "IOPS");
+  ASSERT_NE(iops, nullptr);
+  EXPECT_DOUBLE_EQ(iops->a, 1500);
+  EXPECT_DOUBLE_EQ(iops->b, 1100);
+  EXPECT_EQ(iops->verdict, CompareVerdict::kWithinSpread);
+}
+
+TEST_F(CompareTest, WithoutRepeatsNothingIsFlaggedAndTheOutputSaysNoSpreadIsKnown) {
+  const Comparison c = CompareFiles(Repeats({2000}, {1'000'000}), Repeats({8000}, {100'000}));
+  const MetricComparison* iops = Metric(c, "efs", "IOPS");
+  ASSERT_NE(iops, nullptr);
+  EXPECT_DOUBLE_EQ(*iops->ratio, 4.0);
+  EXPECT_EQ(iops->verdict, CompareVerdict::kNoSpreadKnown);
+  const std::string md = RenderComparisonMarkdown(c);
+  EXPECT_THAT(md,
+              HasSubstr("| scenario | target | metric | A | B | delta | ratio B/A | verdict |"));
+  EXPECT_THAT(md, HasSubstr("| randread | efs | IOPS | 1,000 | 4,000 | +3,000 | 4.00x | no spread "
+                            "known |"));
+  EXPECT_THAT(md, HasSubstr("0 flagged"));
+}
+
+TEST_F(CompareTest, ScenariosOnOneSideOnlyAreListedNotCompared) {
+  std::vector<ScenarioResult> a = Repeats({2000, 2000}, {1'000'000, 1'000'000});
+  std::vector<ScenarioResult> fsx = Repeats({1000, 1000}, {1'000'000, 1'000'000}, "fsx");
+  a.insert(a.end(), std::make_move_iterator(fsx.begin()), std::make_move_iterator(fsx.end()));
+  std::vector<ScenarioResult> b = Repeats({2000, 2000}, {1'000'000, 1'000'000});
+  b.push_back(MakeFakeScenario({.target = "efs", .parameters = {{"iodepth", "8"}}}));
+  const Comparison c = CompareFiles(a, b);
+  ASSERT_EQ(c.matched.size(), 1u);
+  EXPECT_THAT(c.only_a, ::testing::ElementsAre("randread fsx"));
+  EXPECT_THAT(c.only_b, ::testing::ElementsAre("randread (iodepth=8) efs"));
+  EXPECT_THAT(RenderComparisonText(c), HasSubstr("only in A: randread fsx"));
+}
+
+TEST_F(CompareTest, CampaignsWithNothingInCommonSaySo) {
+  const Comparison c =
+      CompareFiles(Repeats({2000}, {1'000'000}, "efs"), Repeats({2000}, {1'000'000}, "fsx"));
+  EXPECT_TRUE(c.matched.empty());
+  const std::string text = RenderComparisonText(c);
+  EXPECT_THAT(text, HasSubstr("No scenarios in common."));
+  EXPECT_THAT(text, HasSubstr("only in A: randread efs"));
+  EXPECT_THAT(text, HasSubstr("only in B: randread fsx"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("| scenario |")));
+  EXPECT_THAT(RenderComparisonMarkdown(c), HasSubstr("- only in B: randread fsx"));
+}
+
+TEST_F(CompareTest, KeepGivenToTheCommandOverridesTheStoredOne) {
+  const Comparison c =
+      CompareFiles(Repeats({2000, 4000}, {1'000'000, 1'000'000}),
+                   Repeats({2000, 4000}, {1'000'000, 1'000'000}), KeepPolicy::kAll);
+  const MetricComparison* iops = Metric(c, "efs", "IOPS");
+  ASSERT_NE(iops, nullptr);
+  EXPECT_DOUBLE_EQ(iops->a, 1500) << "keep all: the mean of the repeats";
+}
+
+TEST(LoadStoredReportTest, AMissingFileIsNotFound) {
+  TempDir dir;
+  auto report = LoadStoredReport(dir.File("missing.db"), std::nullopt);
+  EXPECT_EQ(report.status().code(), absl::StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace azbench
