@@ -285,6 +285,7 @@ absl::StatusOr<VisibilityResult> RunClientToClientProbe(const ClientToClientOpti
     return absl::StrCat(options.name_prefix, "-", options.first_sequence + trial);
   };
   TrialCallbacks callbacks;
+  callbacks.cancelled = options.cancelled;
   callbacks.start = [&](int trial) -> absl::StatusOr<absl::Time> {
     int fd = -1;
     absl::StatusOr<absl::Time> t =
@@ -319,6 +320,7 @@ absl::StatusOr<VisibilityResult> RunExportProbe(const ExportProbeOptions& option
   std::vector<std::string> contents(options.schedule.trials);
   auto rel = [&](int trial) { return RelPath(t, absl::StrCat(t.run_id, "-export-", trial)); };
   TrialCallbacks callbacks;
+  callbacks.cancelled = options.cancelled;
   callbacks.start = [&](int trial) -> absl::StatusOr<absl::Time> {
     contents[trial] = MakeProbeContent(trial + 1, options.size_bytes);
     int fd = -1;
@@ -349,6 +351,7 @@ absl::StatusOr<VisibilityResult> RunImportProbe(const ImportProbeOptions& option
   RETURN_IF_ERROR(CheckTarget(t));
   auto rel = [&](int trial) { return RelPath(t, absl::StrCat(t.run_id, "-import-", trial)); };
   TrialCallbacks callbacks;
+  callbacks.cancelled = options.cancelled;
   callbacks.start = [&](int trial) -> absl::StatusOr<absl::Time> {
     RETURN_IF_ERROR(s3.PutObject(t.bucket, t.key_prefix + rel(trial),
                                  MakeProbeContent(trial + 1, options.size_bytes))
@@ -396,6 +399,10 @@ absl::StatusOr<VisibilityResult> RunAppendProbe(const AppendProbeOptions& option
   outcome.state = TrialState::kTimedOut;
   absl::Status status;
   while (true) {
+    if (options.cancelled && options.cancelled()) {
+      outcome.error = "cancelled";
+      break;
+    }
     const absl::Time now = clock.Now();
     const int done = static_cast<int>(append_times.size());
     if (done < appends && now >= first + options.append_interval * done) {
@@ -496,6 +503,11 @@ absl::StatusOr<VisibilityResult> RunConflictProbe(const ConflictProbeOptions& op
     absl::Time next_poll = t0;
     outcome.state = TrialState::kTimedOut;
     while (true) {
+      if (options.cancelled && options.cancelled()) {
+        if (outcome.state != TrialState::kVisible) outcome.state = TrialState::kTimedOut;
+        outcome.error = "cancelled";
+        break;
+      }
       const absl::Time now = clock.Now();
       if (!put_done && now >= t0 + options.put_delay) {
         absl::StatusOr<std::string> etag = s3.PutObject(t.bucket, key, s3_content);

@@ -88,6 +88,7 @@ struct ClientToClientOptions {
   VisibilityReadMethod read_method = VisibilityReadMethod::kOpenRead;
   TrialSchedule schedule;
   uint64_t first_sequence = 1;
+  std::function<bool()> cancelled;  // optional, see TrialCallbacks
 };
 
 // Writer and reader in one process (both views mounted here). Trial i writes
@@ -110,6 +111,7 @@ struct ExportProbeOptions {
   S3ProbeTarget target;
   TrialSchedule schedule;  // study D: 20 trials 5 s apart, poll 0.5 s
   size_t size_bytes = 1024;
+  std::function<bool()> cancelled;  // optional, see TrialCallbacks
 };
 // Visible when HeadObject answers the expected size and (single-part) ETag = MD5 of the content.
 absl::StatusOr<VisibilityResult> RunExportProbe(const ExportProbeOptions& options, s3::S3Client& s3,
@@ -120,6 +122,7 @@ struct ImportProbeOptions {
   TrialSchedule schedule = {20, absl::Seconds(3), absl::Milliseconds(200), absl::Seconds(180)};
   size_t size_bytes = 1024;
   VisibilityReadMethod read_method = VisibilityReadMethod::kOpenRead;
+  std::function<bool()> cancelled;  // optional, see TrialCallbacks
 };
 absl::StatusOr<VisibilityResult> RunImportProbe(const ImportProbeOptions& options, s3::S3Client& s3,
                                                 ProbeClock& clock);
@@ -132,6 +135,7 @@ struct AppendProbeOptions {
   // After the last append: how long to wait for S3 to show the final content.
   absl::Duration timeout = absl::Seconds(180);
   size_t append_bytes = 64;
+  std::function<bool()> cancelled;  // optional: ends the probe early (trial timed out, "cancelled")
 };
 // One trial: latency = first poll showing the final size and ETag - last append. Timeline:
 // every append and every distinct S3 state (size, ETag) first seen, offsets relative to the last
@@ -149,6 +153,7 @@ struct ConflictProbeOptions {
   std::string lost_found_pattern = ".s3files-lost+found-*";
   size_t size_bytes = 1024;
   int trials = 1;
+  std::function<bool()> cancelled;  // optional: ends the probe early (trial timed out, "cancelled")
 };
 // Per trial: the FS file gets content seq=A, D s later S3 gets seq=B for the same key. Polls until
 // the FS shows B and a copy of A is found under a lost+found directory, or the timeout. Latency =
