@@ -195,7 +195,8 @@ absl::StatusOr<S3Client::Answer> S3Client::Send(const std::string& method,
   if (!creds.session_token.empty()) {
     add_header(absl::StrCat("x-amz-security-token: ", creds.session_token));
   }
-  add_header("Expect:");  // no 100-continue round trip for small probe objects
+  // No "Expect:" override here: libcurl would sign the empty header it then leaves out, and S3
+  // would reject the signature. curl adds "Expect: 100-continue" (unsigned) only to large uploads.
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(raw_headers,
                                                                       curl_slist_free_all);
 
