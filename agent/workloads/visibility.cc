@@ -312,6 +312,89 @@ absl::StatusOr<VisibilityResult> RunClientToClientProbe(const ClientToClientOpti
   return result;
 }
 
+absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientWriter(
+    const ClientToClientOptions& options, absl::Time start_at, ProbeClock& clock) {
+  if (options.write_dir.empty()) {
+    return absl::InvalidArgumentError("client_to_client writer: write_dir must be set");
+  }
+  RETURN_IF_ERROR(MakeDirs(options.write_dir));
+  std::vector<TrialOutcome> outcomes(options.schedule.trials);
+  std::vector<int> held_fds;
+  for (int i = 0; i < options.schedule.trials; ++i) {
+    if (options.cancelled && options.cancelled()) break;
+    clock.SleepUntil(start_at + options.schedule.spacing * i);
+    TrialOutcome& o = outcomes[i];
+    o.index = i;
+    int fd = -1;
+    absl::StatusOr<absl::Time> written = WriteProbeFile(
+        Join(options.write_dir, absl::StrCat(options.name_prefix, "-", options.first_sequence + i)),
+        options.first_sequence + i, options.write, clock, &fd);
+    if (fd >= 0) held_fds.push_back(fd);
+    if (written.ok()) {
+      o.state = TrialState::kVisible;  // "written"; the join decides visibility
+      o.started = *written;
+    } else {
+      o.error = std::string(written.status().message());
+    }
+  }
+  // Keep unclosed files open until the readers' timeout has passed for the last trial.
+  if (!held_fds.empty()) {
+    clock.SleepUntil(start_at + options.schedule.spacing * (options.schedule.trials - 1) +
+                     options.schedule.timeout);
+  }
+  for (int fd : held_fds) close(fd);
+  return outcomes;
+}
+
+absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientReader(
+    const ClientToClientOptions& options, absl::Time start_at, ProbeClock& clock) {
+  if (options.read_dir.empty()) {
+    return absl::InvalidArgumentError("client_to_client reader: read_dir must be set");
+  }
+  clock.SleepUntil(start_at);
+  TrialCallbacks callbacks;
+  callbacks.cancelled = options.cancelled;
+  callbacks.start = [&](int trial) -> absl::StatusOr<absl::Time> {
+    return start_at + options.schedule.spacing * trial;
+  };
+  callbacks.poll = [&](int trial) {
+    return CheckProbeVisible(
+        Join(options.read_dir,
+             absl::StrCat(options.name_prefix, "-", options.first_sequence + trial)),
+        options.first_sequence + trial, options.write.size_bytes, options.read_method);
+  };
+  return RunOverlappingTrials(options.schedule, clock, callbacks);
+}
+
+absl::StatusOr<VisibilityResult> JoinClientToClient(const std::vector<TrialOutcome>& writer,
+                                                    const std::vector<TrialOutcome>& reader,
+                                                    absl::Duration reader_clock_offset,
+                                                    absl::Duration poll_interval) {
+  if (writer.size() != reader.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "client_to_client join: writer has ", writer.size(), " trials, reader ", reader.size()));
+  }
+  VisibilityResult result;
+  result.probe = "client_to_client";
+  result.resolution = poll_interval;
+  for (size_t i = 0; i < writer.size(); ++i) {
+    TrialOutcome o = reader[i];
+    o.index = static_cast<int>(i);
+    if (writer[i].state == TrialState::kFailed) {
+      o.state = TrialState::kFailed;
+      o.error = absl::StrCat("writer: ", writer[i].error);
+    } else {
+      const absl::Time written = writer[i].started + reader_clock_offset;  // on the reader's clock
+      o.last_miss_latency =
+          std::max(absl::ZeroDuration(), reader[i].started + reader[i].last_miss_latency - written);
+      o.started = written;
+      if (o.state == TrialState::kVisible) o.latency = o.visible_at - written;
+    }
+    result.trials.push_back(o);
+  }
+  return result;
+}
+
 absl::StatusOr<VisibilityResult> RunExportProbe(const ExportProbeOptions& options, s3::S3Client& s3,
                                                 ProbeClock& clock) {
   const S3ProbeTarget& t = options.target;

@@ -97,6 +97,24 @@ struct ClientToClientOptions {
 absl::StatusOr<VisibilityResult> RunClientToClientProbe(const ClientToClientOptions& options,
                                                         ProbeClock& clock);
 
+// Client to client across agents: the writer agent and each reader agent run their half against a
+// common start instant (the coordinator's, corrected to each agent's clock); trial i's file is
+// "<name_prefix>-<first_sequence+i>", written at start_at + i * spacing.
+// Writer half: trial outcomes whose `started` is when the write returned (kFailed on error).
+absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientWriter(
+    const ClientToClientOptions& options, absl::Time start_at, ProbeClock& clock);
+// Reader half: polls read_dir for trial i from start_at + i * spacing; `started` is that scheduled
+// instant, `visible_at` the first poll that saw the expected content.
+absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientReader(
+    const ClientToClientOptions& options, absl::Time start_at, ProbeClock& clock);
+// Joins both halves: latency = reader visible_at - writer started - reader_clock_offset (the
+// reader's clock minus the writer's, as the coordinator measured it). A trial the writer failed is
+// kFailed; one the reader never saw is kTimedOut. InvalidArgument when the trial counts differ.
+absl::StatusOr<VisibilityResult> JoinClientToClient(const std::vector<TrialOutcome>& writer,
+                                                    const std::vector<TrialOutcome>& reader,
+                                                    absl::Duration reader_clock_offset,
+                                                    absl::Duration poll_interval);
+
 // ---- file system <-> S3 -----------------------------------------------------------------------
 
 struct S3ProbeTarget {

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <thread>
 
 #include "agent/workloads/probe_content.h"
 #include "tests/testing/s3_sync_fixture.h"
@@ -124,6 +125,47 @@ TEST(ClientToClientProbeTest, NeverVisibleTrialsAreCountedAsTimedOut) {
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->trials.size(), 2u);
   EXPECT_EQ(r->timed_out_count(), 2);
+}
+
+TEST(ClientToClientProbeTest, WriterAndReaderHalvesJoinToTheInjectedDelay) {
+  const absl::Duration delay = absl::Milliseconds(700);
+  testing::TempDir writer_dir, reader_dir;
+  testing::DelayedMirrorFixture mirror(writer_dir.path(), reader_dir.path(), delay);
+  ClientToClientOptions o;
+  o.write_dir = writer_dir.path();
+  o.read_dir = reader_dir.path();
+  o.read_method = VisibilityReadMethod::kOpenRead;
+  o.schedule = {3, absl::Milliseconds(300), absl::Milliseconds(100), absl::Seconds(10)};
+  const absl::Time start_at = absl::Now() + absl::Milliseconds(200);
+  absl::StatusOr<std::vector<TrialOutcome>> written, read;
+  {
+    // Two "agents": separate threads with their own clocks, as on two hosts.
+    std::thread writer([&] {
+      RealProbeClock clock;
+      written = RunClientToClientWriter(o, start_at, clock);
+    });
+    RealProbeClock clock;
+    read = RunClientToClientReader(o, start_at, clock);
+    writer.join();
+  }
+  ASSERT_TRUE(written.ok()) << written.status();
+  ASSERT_TRUE(read.ok()) << read.status();
+  absl::StatusOr<VisibilityResult> r =
+      JoinClientToClient(*written, *read, absl::ZeroDuration(), o.schedule.poll_interval);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->trials.size(), 3u);
+  ExpectWithinResolution(*r, delay);
+  // A reader clock 5 s ahead of the writer's is corrected by the offset the coordinator measured.
+  std::vector<TrialOutcome> shifted = *read;
+  for (TrialOutcome& t : shifted) {
+    t.started += absl::Seconds(5);
+    t.visible_at += absl::Seconds(5);
+  }
+  absl::StatusOr<VisibilityResult> corrected =
+      JoinClientToClient(*written, shifted, absl::Seconds(5), o.schedule.poll_interval);
+  ASSERT_TRUE(corrected.ok());
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(corrected->trials[i].latency, r->trials[i].latency);
+  EXPECT_FALSE(JoinClientToClient(*written, {}, absl::ZeroDuration(), absl::Seconds(1)).ok());
 }
 
 class SyncProbeTest : public ::testing::Test {
