@@ -41,6 +41,14 @@ absl::StatusOr<Credentials> EnvCredentialsProvider::Get() {
 }
 
 absl::StatusOr<Credentials> ChainCredentialsProvider::Get() {
+  CredentialsProvider* chosen = nullptr;
+  {
+    absl::MutexLock lock(&mu_);
+    chosen = chosen_;
+  }
+  // The chosen provider is asked outside the lock: the role provider has its own.
+  if (chosen != nullptr) return chosen->Get();
+  absl::MutexLock lock(&mu_);
   if (chosen_ != nullptr) return chosen_->Get();
   std::vector<std::string> tried;
   for (auto& provider : providers_) {

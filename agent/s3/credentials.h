@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 
 namespace azbench::s3 {
@@ -60,7 +61,7 @@ class EnvCredentialsProvider : public CredentialsProvider {
 
 // Tries providers in order; the first that answers anything but NotFound wins and is remembered
 // (later Get() calls go straight to it, so an instance role is refreshed by its own provider).
-// NotFound from all gives NotFound listing every source tried and why.
+// NotFound from all gives NotFound listing every source tried and why. Thread-safe.
 class ChainCredentialsProvider : public CredentialsProvider {
  public:
   explicit ChainCredentialsProvider(std::vector<std::unique_ptr<CredentialsProvider>> providers)
@@ -70,7 +71,8 @@ class ChainCredentialsProvider : public CredentialsProvider {
 
  private:
   std::vector<std::unique_ptr<CredentialsProvider>> providers_;
-  CredentialsProvider* chosen_ = nullptr;
+  absl::Mutex mu_;
+  CredentialsProvider* chosen_ ABSL_GUARDED_BY(mu_) = nullptr;
 };
 
 }  // namespace azbench::s3

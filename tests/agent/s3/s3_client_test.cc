@@ -4,6 +4,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
+#include "agent/s3/default_credentials.h"
 #include "agent/s3/payload_hash.h"
 #include "tests/testing/s3rver_fixture.h"
 
@@ -136,6 +140,35 @@ TEST_F(S3ClientTest, NothingListeningIsUnavailable) {
                .path_style = true},
               testing::S3rverCredentials());
   EXPECT_EQ(s3.HeadObject(kBucket, "k").status().code(), absl::StatusCode::kUnavailable);
+}
+
+TEST_F(S3ClientTest, OneClientServesSeveralThreadsAtOnce) {
+  S3Client s3({.endpoint = server_->endpoint(), .path_style = true},
+              MakeDefaultCredentialsChain(
+                  {.env = [](const std::string& name) -> std::optional<std::string> {
+                    if (name == "AWS_ACCESS_KEY_ID" || name == "AWS_SECRET_ACCESS_KEY") {
+                      return "S3RVER";
+                    }
+                    return std::nullopt;
+                  }}));
+  std::vector<std::thread> threads;
+  std::atomic<int> round_trips{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 5; ++i) {
+        const std::string key = absl::StrCat("threads/", t, "/", i);
+        const std::string body = absl::StrCat("thread ", t, " item ", i);
+        const bool put = s3.PutObject(kBucket, key, body).ok();
+        absl::StatusOr<std::string> got = s3.GetObject(kBucket, key);
+        if (put && got.ok() && *got == body) ++round_trips;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(round_trips, 20);
+  absl::StatusOr<std::vector<ObjectSummary>> list = s3.ListObjectsV2(kBucket, "threads/");
+  ASSERT_TRUE(list.ok()) << list.status();
+  EXPECT_EQ(list->size(), 20u);
 }
 
 TEST(S3ClientUrlTest, PathStyleVirtualHostedAndDefaultEndpoint) {
