@@ -331,8 +331,13 @@ absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientWriter(
         options.first_sequence + i, options.write, clock, &fd);
     if (fd >= 0) held_fds.push_back(fd);
     if (written.ok()) {
-      o.state = TrialState::kVisible;  // "written"; the join decides visibility
+      // "Written"; the join decides visibility. latency = how long after the scheduled instant the
+      // write returned, so a reader's latency (also from the scheduled instant) minus this one is
+      // the visibility latency, whatever the two agents' clock offsets.
+      o.state = TrialState::kVisible;
       o.started = *written;
+      o.visible_at = *written;
+      o.latency = *written - (start_at + options.schedule.spacing * i);
     } else {
       o.error = std::string(written.status().message());
     }

@@ -100,11 +100,14 @@ absl::StatusOr<VisibilityResult> RunClientToClientProbe(const ClientToClientOpti
 // Client to client across agents: the writer agent and each reader agent run their half against a
 // common start instant (the coordinator's, corrected to each agent's clock); trial i's file is
 // "<name_prefix>-<first_sequence+i>", written at start_at + i * spacing.
-// Writer half: trial outcomes whose `started` is when the write returned (kFailed on error).
+// Writer half: trial outcomes whose `started` is when the write returned and whose `latency` is
+// that instant minus the scheduled one (kFailed on error).
 absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientWriter(
     const ClientToClientOptions& options, absl::Time start_at, ProbeClock& clock);
 // Reader half: polls read_dir for trial i from start_at + i * spacing; `started` is that scheduled
-// instant, `visible_at` the first poll that saw the expected content.
+// instant, `visible_at` the first poll that saw the expected content, `latency` their difference.
+// With start_at already corrected to each agent's clock, reader latency - writer latency of the
+// same trial is the visibility latency (the clock offsets cancel).
 absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientReader(
     const ClientToClientOptions& options, absl::Time start_at, ProbeClock& clock);
 // Joins both halves: latency = reader visible_at - writer started - reader_clock_offset (the

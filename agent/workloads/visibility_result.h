@@ -4,7 +4,10 @@
 // kind with a warning saying how many and why (never dropped), and each trial is one raw OpRecord
 // (start = trial start since the first trial, latency; error ETIMEDOUT for a timeout, EIO for a
 // failure) for the op_log path. The resolution (poll interval) and the timeline go into warnings
-// until results carry them natively.
+// until results carry them natively. For the client_to_client writer/reader halves the latencies
+// are measured from the common scheduled instant (writer: until the write returned; reader: until
+// it saw the file); the visibility latency of a trial is reader minus writer, which the coordinator
+// computes from the two agents' records of the same trial index.
 #ifndef AZBENCH_AGENT_WORKLOADS_VISIBILITY_RESULT_H_
 #define AZBENCH_AGENT_WORKLOADS_VISIBILITY_RESULT_H_
 

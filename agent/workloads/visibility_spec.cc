@@ -113,6 +113,16 @@ absl::StatusOr<VisibilitySpec> ParseVisibilityOptions(
       RETURN_IF_ERROR(boolean(&spec.write.rename_into_place));
     } else if (key == "read_dir") {
       spec.read_dir = value;
+    } else if (key == "role") {
+      if (value == "local") {
+        spec.role = VisibilityRole::kLocal;
+      } else if (value == "writer") {
+        spec.role = VisibilityRole::kWriter;
+      } else if (value == "reader") {
+        spec.role = VisibilityRole::kReader;
+      } else {
+        return fail(absl::InvalidArgumentError("allowed are local, writer, reader"));
+      }
     } else if (key == "bucket") {
       spec.target.bucket = value;
     } else if (key == "key_prefix") {
@@ -143,7 +153,8 @@ absl::StatusOr<VisibilitySpec> ParseVisibilityOptions(
       return absl::InvalidArgumentError(absl::StrCat(
           "visibility option '", key,
           "' is unknown; allowed: probe, trials, spacing, poll_interval, timeout, size, "
-          "read_method, fsync, close, rename_into_place, read_dir, bucket, key_prefix, rel_dir, "
+          "read_method, fsync, close, rename_into_place, read_dir, role, bucket, key_prefix, "
+          "rel_dir, "
           "run_id, append_interval, append_duration, put_delay, lost_found_pattern, s3_region, "
           "s3_endpoint, s3_path_style, s3_profile, s3_credentials_file"));
     }
@@ -160,7 +171,8 @@ absl::StatusOr<VisibilitySpec> ParseVisibilityOptions(
 absl::StatusOr<VisibilityResult> RunVisibility(const VisibilitySpec& spec,
                                                const std::string& directory,
                                                s3::MetadataSource* metadata, ProbeClock& clock,
-                                               std::function<bool()> cancelled) {
+                                               std::function<bool()> cancelled,
+                                               absl::Time start_at) {
   if (spec.probe == VisibilityProbe::kClientToClient) {
     ClientToClientOptions o;
     o.write_dir = directory;
@@ -170,7 +182,18 @@ absl::StatusOr<VisibilityResult> RunVisibility(const VisibilitySpec& spec,
     o.read_method = spec.read_method;
     o.schedule = spec.schedule;
     o.cancelled = cancelled;
-    return RunClientToClientProbe(o, clock);
+    if (spec.role == VisibilityRole::kLocal) return RunClientToClientProbe(o, clock);
+    if (start_at == absl::InfinitePast()) start_at = clock.Now();
+    absl::StatusOr<std::vector<TrialOutcome>> half =
+        spec.role == VisibilityRole::kWriter ? RunClientToClientWriter(o, start_at, clock)
+                                             : RunClientToClientReader(o, start_at, clock);
+    RETURN_IF_ERROR(half.status());
+    VisibilityResult result;
+    result.probe = spec.role == VisibilityRole::kWriter ? "client_to_client_writer"
+                                                        : "client_to_client_reader";
+    result.resolution = spec.schedule.poll_interval;
+    result.trials = std::move(*half);
+    return result;
   }
   s3::DefaultChainOptions chain;
   chain.credentials_file = spec.s3_credentials_file;

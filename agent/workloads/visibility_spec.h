@@ -13,6 +13,7 @@
 //   read_method         stat | open_read | readdir (client_to_client, import)
 //   fsync, close, rename_into_place            writer options (client_to_client)
 //   read_dir            the reader's view of the directory (client_to_client; default: the target)
+//   role                client_to_client: local (writer and reader here, default) | writer | reader
 //   bucket, key_prefix  where the mount's files appear in S3: <key_prefix><rel_dir>/<name>
 //   rel_dir, run_id     probe file sub-directory (default azbench-visibility) and name prefix
 //   append_interval, append_duration           continuous append (default 5s for 115s)
@@ -33,6 +34,8 @@
 namespace azbench {
 
 enum class VisibilityProbe { kClientToClient, kExport, kImport, kAppend, kConflict };
+// client_to_client across agents: one agent writes, the others read (see visibility.h).
+enum class VisibilityRole { kLocal, kWriter, kReader };
 const char* VisibilityProbeName(VisibilityProbe probe);
 
 struct VisibilitySpec {
@@ -42,6 +45,7 @@ struct VisibilitySpec {
   VisibilityReadMethod read_method = VisibilityReadMethod::kOpenRead;
   ProbeWriteOptions write;
   std::string read_dir;
+  VisibilityRole role = VisibilityRole::kLocal;
   S3ProbeTarget target;  // mount_dir is filled in by RunVisibility
   absl::Duration append_interval = absl::Seconds(5);
   absl::Duration append_duration = absl::Seconds(115);
@@ -58,11 +62,14 @@ absl::StatusOr<VisibilitySpec> ParseVisibilityOptions(
     const std::vector<std::pair<std::string, std::string>>& options);
 
 // Runs spec.probe on `directory`. S3 credentials come from the default chain (environment, profile
-// file, then the instance role through `metadata` when it is not null). `cancelled` is optional.
+// file, then the instance role through `metadata` when it is not null). `start_at` is the run's
+// start instant on this agent's clock (InfinitePast: now); the client_to_client writer and reader
+// halves schedule trial i at start_at + i * spacing. `cancelled` is optional.
 absl::StatusOr<VisibilityResult> RunVisibility(const VisibilitySpec& spec,
                                                const std::string& directory,
                                                s3::MetadataSource* metadata, ProbeClock& clock,
-                                               std::function<bool()> cancelled);
+                                               std::function<bool()> cancelled,
+                                               absl::Time start_at = absl::InfinitePast());
 
 }  // namespace azbench
 

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <thread>
 
 #include "agent/workloads/visibility_result.h"
 #include "tests/testing/s3_sync_fixture.h"
@@ -125,6 +126,51 @@ TEST(RunVisibilityTest, ClientToClientRunsOnTheTargetDirectory) {
   absl::StatusOr<VisibilityResult> r = RunVisibility(*spec, dir.path(), nullptr, clock, {});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->visible_count(), 2);
+}
+
+TEST(RunVisibilityTest, WriterAndReaderRolesOnOneStartInstantGiveTheDelayByRecordDifference) {
+  const absl::Duration delay = absl::Milliseconds(600);
+  testing::TempDir writer_dir, reader_dir;
+  testing::DelayedMirrorFixture mirror(writer_dir.path(), reader_dir.path(), delay);
+  const std::vector<std::pair<std::string, std::string>> common = {
+      {"probe", "client_to_client"}, {"trials", "2"},    {"spacing", "200ms"},
+      {"poll_interval", "100ms"},    {"timeout", "10s"}, {"run_id", "pair"}};
+  auto with = [&](std::vector<std::pair<std::string, std::string>> extra) {
+    extra.insert(extra.end(), common.begin(), common.end());
+    return ParseVisibilityOptions(extra);
+  };
+  absl::StatusOr<VisibilitySpec> writer = with({{"role", "writer"}});
+  absl::StatusOr<VisibilitySpec> reader =
+      with({{"role", "reader"}, {"read_dir", reader_dir.path()}});
+  ASSERT_TRUE(writer.ok() && reader.ok());
+  const absl::Time start_at = absl::Now() + absl::Milliseconds(100);
+  absl::StatusOr<VisibilityResult> w;
+  std::thread writer_agent([&] {
+    RealProbeClock clock;
+    w = RunVisibility(*writer, writer_dir.path(), nullptr, clock, {}, start_at);
+  });
+  RealProbeClock clock;
+  absl::StatusOr<VisibilityResult> r =
+      RunVisibility(*reader, "/nonexistent-unused", nullptr, clock, {}, start_at);
+  writer_agent.join();
+  ASSERT_TRUE(w.ok()) << w.status();
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(w->probe, "client_to_client_writer");
+  EXPECT_EQ(r->probe, "client_to_client_reader");
+  // What the coordinator does with the two agents' raw records: reader minus writer, per trial.
+  JobResult wj, rj;
+  std::vector<OpRecord> wr = AddVisibilityToJobResult(*w, &wj);
+  std::vector<OpRecord> rr = AddVisibilityToJobResult(*r, &rj);
+  ASSERT_EQ(wr.size(), 2u);
+  ASSERT_EQ(rr.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    ASSERT_EQ(rr[i].error, 0) << "trial " << i;
+    const absl::Duration latency = absl::Nanoseconds(static_cast<int64_t>(rr[i].latency_ns) -
+                                                     static_cast<int64_t>(wr[i].latency_ns));
+    EXPECT_GE(latency, delay - absl::Milliseconds(50)) << "trial " << i;
+    EXPECT_LE(latency, delay + absl::Milliseconds(100) + absl::Milliseconds(600)) << "trial " << i;
+  }
+  EXPECT_FALSE(ParseVisibilityOptions({{"probe", "client_to_client"}, {"role", "both"}}).ok());
 }
 
 TEST(RunVisibilityTest, ExportThroughOptionsUsesEnvironmentCredentialsAndEndpoint) {
