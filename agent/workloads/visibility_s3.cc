@@ -196,7 +196,7 @@ absl::StatusOr<VisibilityResult> RunAppendProbe(const AppendProbeOptions& option
   const absl::Time first = clock.Now();
   const int appends = 1 + static_cast<int>(options.append_duration / options.append_interval);
   absl::Time next_poll = first;
-  absl::Time last_append;
+  absl::Time last_append = first;  // the reference for offsets, even if cancelled before any append
   TrialOutcome outcome;
   outcome.state = TrialState::kTimedOut;
   absl::Status status;
@@ -243,7 +243,8 @@ absl::StatusOr<VisibilityResult> RunAppendProbe(const AppendProbeOptions& option
   if (!status.ok()) {
     outcome.state = TrialState::kFailed;
     outcome.error = std::string(status.message());
-  } else if (outcome.state != TrialState::kVisible && tracker.errors() > 0) {
+  } else if (outcome.state != TrialState::kVisible && tracker.errors() > 0 &&
+             outcome.error.empty()) {
     outcome.error = tracker.last_error();
   }
   VisibilityResult result;

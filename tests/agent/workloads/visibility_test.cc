@@ -168,6 +168,38 @@ TEST(ClientToClientProbeTest, WriterAndReaderHalvesJoinToTheInjectedDelay) {
   EXPECT_FALSE(JoinClientToClient(*written, {}, absl::ZeroDuration(), absl::Seconds(1)).ok());
 }
 
+TEST(AppendProbeTest, CancellationEndsTheProbeAndKeepsWhatWasObserved) {
+  testing::TempDir mount;
+  // Nothing listens there: every HeadObject fails fast and is counted as a poll error.
+  s3::S3Client s3({.endpoint = absl::StrCat("http://127.0.0.1:", testing::UnusedLoopbackPort()),
+                   .path_style = true},
+                  testing::S3rverCredentials());
+  RealProbeClock clock;
+  AppendProbeOptions o;
+  o.target.mount_dir = mount.path();
+  o.target.bucket = "b";
+  o.append_interval = absl::Milliseconds(50);
+  o.append_duration = absl::Seconds(10);
+  o.poll_interval = absl::Milliseconds(20);
+  int checks = 0;
+  o.cancelled = [&] { return ++checks > 12; };
+  absl::StatusOr<VisibilityResult> r = RunAppendProbe(o, s3, clock);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->trials.size(), 1u);
+  EXPECT_EQ(r->trials[0].state, TrialState::kTimedOut);
+  EXPECT_EQ(r->trials[0].error, "cancelled");
+  EXPECT_GT(r->trials[0].poll_errors, 0);
+  int appends = 0;
+  for (const ProbeEvent& e : r->timeline) {
+    if (e.kind != "append") continue;
+    ++appends;
+    EXPECT_LE(e.offset, absl::ZeroDuration());
+    EXPECT_GT(e.offset, -absl::Seconds(10));
+  }
+  EXPECT_GE(appends, 1);
+  EXPECT_LT(appends, 200);
+}
+
 class SyncProbeTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { server_ = new testing::S3rverProcess(kBucket); }
