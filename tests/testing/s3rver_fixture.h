@@ -5,7 +5,8 @@
 // account is S3RVER / S3RVER.
 //
 //   S3rverProcess server("probe-bucket");
-//   if (!server.ok()) GTEST_SKIP() << server.error();
+//   if (!server.installed()) GTEST_SKIP() << server.error();
+//   ASSERT_TRUE(server.ok()) << server.error();
 //   S3Client s3({.endpoint = server.endpoint(), .path_style = true}, S3rverCredentials());
 #ifndef AZBENCH_TESTS_TESTING_S3RVER_FIXTURE_H_
 #define AZBENCH_TESTS_TESTING_S3RVER_FIXTURE_H_
@@ -18,6 +19,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -75,6 +78,7 @@ class S3rverProcess {
   explicit S3rverProcess(const std::string& bucket) {
     const std::optional<std::string> launcher = FindS3rver();
     if (!launcher.has_value()) {
+      installed_ = false;
       error_ =
           "s3rver is not installed (run scripts/setup.sh, which runs npm ci in tests/s3server)";
       return;
@@ -83,28 +87,43 @@ class S3rverProcess {
       error_ = "cannot create a temporary directory for s3rver";
       return;
     }
-    port_ = UnusedLoopbackPort();
-    process_ = std::make_unique<Subprocess>(
-        std::vector<std::string>{*launcher, "-d", data_.File("data"), "-a", "127.0.0.1", "-p",
-                                 std::to_string(port_), "--silent", "--configure-bucket", bucket},
-        data_.File("s3rver.log"));
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (Listening()) return;
-      if (process_->Wait(std::chrono::seconds(0)) != -1) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    // A port free a moment ago may be taken by the time s3rver binds it: try a few.
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      port_ = UnusedLoopbackPort();
+      process_ = std::make_unique<Subprocess>(
+          std::vector<std::string>{*launcher, "-d", data_.File("data"), "-a", "127.0.0.1", "-p",
+                                   std::to_string(port_), "--silent", "--configure-bucket", bucket},
+          data_.File("s3rver.log"));
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+      while (std::chrono::steady_clock::now() < deadline) {
+        if (Listening()) {
+          error_.clear();
+          return;
+        }
+        if (Exited(process_->pid())) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+      error_ = "s3rver did not start listening on port " + std::to_string(port_) + ": " +
+               process_->Output();
+      process_.reset();
     }
-    error_ = "s3rver did not start listening on port " + std::to_string(port_) + ": " +
-             process_->Output();
-    process_.reset();
   }
 
+  // Tests skip when s3rver is not installed and fail when it is but does not start.
+  bool installed() const { return installed_; }
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
   std::string endpoint() const { return "http://127.0.0.1:" + std::to_string(port_); }
   int port() const { return port_; }
 
  private:
+  // True once `pid` has exited (a zombie until Subprocess reaps it), without reaping it.
+  static bool Exited(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const size_t paren = text.rfind(')');
+    return paren == std::string::npos || paren + 2 >= text.size() || text[paren + 2] == 'Z';
+  }
   bool Listening() const {
     const int fd = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
@@ -120,6 +139,7 @@ class S3rverProcess {
   int port_ = 0;
   std::unique_ptr<Subprocess> process_;
   std::string error_;
+  bool installed_ = true;
 };
 
 }  // namespace azbench::testing

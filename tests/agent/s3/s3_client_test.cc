@@ -32,7 +32,8 @@ class S3ClientTest : public ::testing::Test {
     server_ = nullptr;
   }
   void SetUp() override {
-    if (!server_->ok()) GTEST_SKIP() << server_->error();
+    if (!server_->installed()) GTEST_SKIP() << server_->error();
+    ASSERT_TRUE(server_->ok()) << server_->error();
   }
   S3Client Client() {
     return S3Client({.region = "us-east-1", .endpoint = server_->endpoint(), .path_style = true},

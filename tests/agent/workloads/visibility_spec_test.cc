@@ -175,7 +175,8 @@ TEST(RunVisibilityTest, WriterAndReaderRolesOnOneStartInstantGiveTheDelayByRecor
 
 TEST(RunVisibilityTest, ExportThroughOptionsUsesEnvironmentCredentialsAndEndpoint) {
   testing::S3rverProcess server("spec-bucket");
-  if (!server.ok()) GTEST_SKIP() << server.error();
+  if (!server.installed()) GTEST_SKIP() << server.error();
+  ASSERT_TRUE(server.ok()) << server.error();
   testing::TempDir mount;
   setenv("AWS_ACCESS_KEY_ID", "S3RVER", 1);
   setenv("AWS_SECRET_ACCESS_KEY", "S3RVER", 1);
