@@ -34,3 +34,19 @@ if [ ${#missing[@]} -gt 0 ]; then
 else
   echo "setup: all packages present"
 fi
+
+# Test-only S3-protocol server (npm's s3rver, pinned in tests/s3server/package-lock.json) for the S3
+# client and visibility-probe tests. Debian's nodejs + npm, unless a node with npm is already there.
+if ! command -v npm >/dev/null 2>&1; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends nodejs npm
+fi
+s3server_dir="$(cd "$(dirname "$0")/.." && pwd)/tests/s3server"
+if [ ! -x "$s3server_dir/node_modules/.bin/s3rver" ]; then
+  echo "setup: installing s3rver (tests/s3server)"
+  (cd "$s3server_dir" && npm ci --prefer-offline --no-audit --no-fund --loglevel=error)
+else
+  echo "setup: s3rver present"
+fi

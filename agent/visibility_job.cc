@@ -1,0 +1,92 @@
+#include "agent/visibility_job.h"
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "agent/mounts.h"
+#include "agent/workloads/probe_clock.h"
+#include "agent/workloads/visibility_result.h"
+#include "common/clock.h"
+
+namespace azbench {
+
+absl::StatusOr<VisibilityJob> PrepareVisibilityJob(
+    const std::string& name, const std::vector<std::pair<std::string, std::string>>& options,
+    const std::string& agent_subdir) {
+  VisibilityJob job;
+  job.name = name;
+  std::vector<std::pair<std::string, std::string>> probe_options;
+  for (const auto& [key, value] : options) {
+    if (key == "directory") {
+      job.directory = value;
+    } else if (key == "runtime" || key == "time_based" || key == "stonewall" || key == "name") {
+      job.warnings.push_back(
+          absl::StrCat("job '", name, "': option ", key, " does not apply to visibility probes"));
+    } else {
+      probe_options.emplace_back(key, value);
+    }
+  }
+  if (job.directory.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("job '", name, "': visibility needs a directory (the target's mount path)"));
+  }
+  absl::StatusOr<VisibilitySpec> spec = ParseVisibilityOptions(probe_options);
+  if (!spec.ok()) {
+    return absl::Status(spec.status().code(),
+                        absl::StrCat("job '", name, "': ", spec.status().message()));
+  }
+  job.spec = *std::move(spec);
+  const bool shared_dir =
+      job.spec.probe == VisibilityProbe::kClientToClient && job.spec.role != VisibilityRole::kLocal;
+  if (!agent_subdir.empty() && !shared_dir) {
+    job.spec.target.rel_dir = job.spec.target.rel_dir.empty()
+                                  ? agent_subdir
+                                  : absl::StrCat(job.spec.target.rel_dir, "/", agent_subdir);
+  }
+  return job;
+}
+
+absl::StatusOr<VisibilityJobOutput> RunVisibilityJob(const VisibilityJob& job,
+                                                     s3::MetadataSource* metadata,
+                                                     int64_t start_at_realtime_ns,
+                                                     std::function<bool()> cancelled,
+                                                     const std::string& mountinfo_path) {
+  VisibilityJobOutput out;
+  out.result.name = job.name;
+  out.result.warnings = job.warnings;
+  // Mount options beside the results: they decide the S3 -> FS latency (study D: acdirmin=30).
+  absl::StatusOr<std::vector<MountEntry>> mounts = ReadMounts(mountinfo_path);
+  std::optional<MountEntry> mount;
+  if (mounts.ok()) mount = FindMountFor(*mounts, job.directory);
+  if (mount.has_value()) {
+    std::vector<std::string> opts;
+    for (const auto& [key, value] : mount->options) {
+      opts.push_back(value.empty() ? key : absl::StrCat(key, "=", value));
+    }
+    out.result.warnings.push_back(absl::StrCat("mount ", mount->mount_point, " ", mount->fstype,
+                                               " ", mount->source, " ", absl::StrJoin(opts, ",")));
+  } else {
+    out.result.warnings.push_back(
+        absl::StrCat("mount of ", job.directory,
+                     " unknown: ", mounts.ok() ? "no entry" : mounts.status().message()));
+  }
+  RealProbeClock clock;
+  const absl::Time start_at =
+      start_at_realtime_ns > 0 ? absl::FromUnixNanos(start_at_realtime_ns) : absl::InfinitePast();
+  if (start_at != absl::InfinitePast()) clock.SleepUntil(start_at);
+  out.result.start_realtime_ns = RealtimeNanos();
+  const uint64_t start_ns = MonotonicNanos();
+  absl::StatusOr<VisibilityResult> probe =
+      RunVisibility(job.spec, job.directory, metadata, clock, std::move(cancelled), start_at);
+  out.result.runtime_ns = MonotonicNanos() - start_ns;
+  out.result.end_realtime_ns = RealtimeNanos();
+  if (!probe.ok()) {
+    return absl::Status(probe.status().code(),
+                        absl::StrCat("job '", job.name, "': ", probe.status().message()));
+  }
+  out.records = AddVisibilityToJobResult(*probe, &out.result);
+  out.probe = *std::move(probe);
+  return out;
+}
+
+}  // namespace azbench

@@ -1,0 +1,58 @@
+// The `visibility` workload as an agent job: what the runner calls for a JobRequest whose workload
+// is "visibility" (the block_io path is untouched). Prepare parses and validates the options; Run
+// runs the probe at the run's start instant and returns a JobResult (op kind `probe`, see
+// agent/workloads/visibility_result.h) plus the per-trial raw records, with the mount that holds
+// the target (device, type, options such as actimeo / noac / lookupcache) recorded as a warning so
+// every result carries the mount-option set it was measured with.
+//
+//   ASSIGN_OR_RETURN(VisibilityJob job, PrepareVisibilityJob("export", request.options,
+//   "local-1")); ASSIGN_OR_RETURN(VisibilityJobOutput out, RunVisibilityJob(job, nullptr, start_ns,
+//   cancelled));
+#ifndef AZBENCH_AGENT_VISIBILITY_JOB_H_
+#define AZBENCH_AGENT_VISIBILITY_JOB_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "agent/s3/role_credentials.h"
+#include "agent/workloads/visibility_spec.h"
+#include "common/job_result.h"
+
+namespace azbench {
+
+struct VisibilityJob {
+  std::string name;
+  VisibilitySpec spec;
+  // The target path (the mount root as the bucket sees it); probes are NOT moved into a per-agent
+  // subdirectory, because file paths must map to S3 keys. The agent id goes into the probe's
+  // rel_dir instead (except for client_to_client writer/reader roles, which share one directory).
+  std::string directory;
+  std::vector<std::string> warnings;  // options accepted but ignored (runtime, time_based)
+};
+
+// Options: the visibility options (visibility_spec.h) plus `directory` (required; the campaign
+// sets it from the target). fio keys the coordinator may add (runtime, time_based, stonewall,
+// name) are ignored with a warning. Errors: InvalidArgument naming the job and the option.
+absl::StatusOr<VisibilityJob> PrepareVisibilityJob(
+    const std::string& name, const std::vector<std::pair<std::string, std::string>>& options,
+    const std::string& agent_subdir);
+
+struct VisibilityJobOutput {
+  JobResult result;
+  std::vector<OpRecord> records;  // one per trial, for the op_log stream
+  VisibilityResult probe;         // the full outcome (timeline included)
+};
+
+// Runs the probe; start_at_realtime_ns is the instant on this agent's clock (0 = now). `metadata`
+// may be null (no instance-role credentials). `mountinfo_path` is for tests.
+absl::StatusOr<VisibilityJobOutput> RunVisibilityJob(
+    const VisibilityJob& job, s3::MetadataSource* metadata, int64_t start_at_realtime_ns,
+    std::function<bool()> cancelled, const std::string& mountinfo_path = "/proc/self/mountinfo");
+
+}  // namespace azbench
+
+#endif  // AZBENCH_AGENT_VISIBILITY_JOB_H_

@@ -1,0 +1,252 @@
+#include "agent/workloads/visibility.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+#include <optional>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "agent/workloads/probe_content.h"
+#include "agent/workloads/probe_file_io.h"
+#include "common/status_macros.h"
+
+namespace azbench {
+
+const char* VisibilityReadMethodName(VisibilityReadMethod method) {
+  switch (method) {
+    case VisibilityReadMethod::kStat:
+      return "stat";
+    case VisibilityReadMethod::kOpenRead:
+      return "open_read";
+    case VisibilityReadMethod::kReaddir:
+      return "readdir";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<VisibilityReadMethod> ParseVisibilityReadMethod(const std::string& text) {
+  if (text == "stat") return VisibilityReadMethod::kStat;
+  if (text == "open_read") return VisibilityReadMethod::kOpenRead;
+  if (text == "readdir") return VisibilityReadMethod::kReaddir;
+  return absl::InvalidArgumentError(
+      absl::StrCat("read method '", text, "' is not one of stat, open_read, readdir"));
+}
+
+int VisibilityResult::visible_count() const {
+  int n = 0;
+  for (const TrialOutcome& t : trials) n += t.state == TrialState::kVisible;
+  return n;
+}
+int VisibilityResult::timed_out_count() const {
+  int n = 0;
+  for (const TrialOutcome& t : trials) n += t.state == TrialState::kTimedOut;
+  return n;
+}
+int VisibilityResult::failed_count() const {
+  int n = 0;
+  for (const TrialOutcome& t : trials) n += t.state == TrialState::kFailed;
+  return n;
+}
+
+absl::StatusOr<absl::Time> WriteProbeFile(const std::string& path, uint64_t sequence,
+                                          const ProbeWriteOptions& options, ProbeClock& clock,
+                                          int* open_fd) {
+  *open_fd = -1;
+  const std::filesystem::path final_path(path);
+  const std::string target =
+      options.rename_into_place
+          ? (final_path.parent_path() / ("." + final_path.filename().string() + ".azbench-tmp"))
+                .string()
+          : path;
+  const std::string content = MakeProbeContent(sequence, options.size_bytes);
+  const int fd = open(target.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoError("open", target);
+  absl::Status s = WriteAll(fd, content, target);
+  if (s.ok() && options.fsync && fsync(fd) != 0) s = ErrnoError("fsync", target);
+  if (s.ok() && options.rename_into_place && rename(target.c_str(), path.c_str()) != 0) {
+    s = ErrnoError("rename onto " + path + " from", target);
+  }
+  if (!s.ok() || options.close) {
+    if (close(fd) != 0 && s.ok()) s = ErrnoError("close", target);
+  } else {
+    *open_fd = fd;
+  }
+  RETURN_IF_ERROR(s);
+  return clock.Now();
+}
+
+absl::StatusOr<bool> CheckProbeVisible(const std::string& path, uint64_t sequence,
+                                       size_t size_bytes, VisibilityReadMethod method) {
+  switch (method) {
+    case VisibilityReadMethod::kStat: {
+      struct stat st;
+      if (stat(path.c_str(), &st) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR) return false;
+        return ErrnoError("stat", path);
+      }
+      return static_cast<size_t>(st.st_size) == std::max(size_bytes, kMinProbeContentBytes);
+    }
+    case VisibilityReadMethod::kOpenRead: {
+      ASSIGN_OR_RETURN(std::optional<std::string> content, ReadIfExists(path));
+      if (!content.has_value()) return false;
+      absl::StatusOr<uint64_t> seq = ParseProbeContent(*content);
+      return seq.ok() && *seq == sequence;
+    }
+    case VisibilityReadMethod::kReaddir: {
+      const std::filesystem::path p(path);
+      const std::string dir = p.parent_path().string();
+      const std::string name = p.filename().string();
+      DIR* d = opendir(dir.c_str());
+      if (d == nullptr) {
+        if (errno == ENOENT) return false;
+        return ErrnoError("opendir", dir);
+      }
+      bool found = false;
+      while (dirent* e = readdir(d)) {
+        if (name == e->d_name) {
+          found = true;
+          break;
+        }
+      }
+      closedir(d);
+      return found;
+    }
+  }
+  return absl::InvalidArgumentError("unknown read method");
+}
+
+absl::StatusOr<VisibilityResult> RunClientToClientProbe(const ClientToClientOptions& options,
+                                                        ProbeClock& clock) {
+  if (options.write_dir.empty() || options.read_dir.empty()) {
+    return absl::InvalidArgumentError("client_to_client probe: write_dir and read_dir must be set");
+  }
+  RETURN_IF_ERROR(MakeDirs(options.write_dir));
+  std::vector<int> held_fds;
+  auto name = [&](int trial) {
+    return absl::StrCat(options.name_prefix, "-", options.first_sequence + trial);
+  };
+  TrialCallbacks callbacks;
+  callbacks.cancelled = options.cancelled;
+  callbacks.start = [&](int trial) -> absl::StatusOr<absl::Time> {
+    int fd = -1;
+    absl::StatusOr<absl::Time> t =
+        WriteProbeFile(JoinPath(options.write_dir, name(trial)), options.first_sequence + trial,
+                       options.write, clock, &fd);
+    if (fd >= 0) held_fds.push_back(fd);
+    return t;
+  };
+  callbacks.poll = [&](int trial) {
+    return CheckProbeVisible(JoinPath(options.read_dir, name(trial)),
+                             options.first_sequence + trial, options.write.size_bytes,
+                             options.read_method);
+  };
+  absl::StatusOr<std::vector<TrialOutcome>> outcomes =
+      RunOverlappingTrials(options.schedule, clock, callbacks);
+  for (int fd : held_fds) close(fd);
+  for (int i = 0; i < options.schedule.trials; ++i) {
+    unlink(JoinPath(options.write_dir, name(i)).c_str());
+  }
+  RETURN_IF_ERROR(outcomes.status());
+  VisibilityResult result;
+  result.probe = "client_to_client";
+  result.resolution = options.schedule.poll_interval;
+  result.trials = std::move(*outcomes);
+  return result;
+}
+
+absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientWriter(
+    const ClientToClientOptions& options, absl::Time start_at, ProbeClock& clock) {
+  if (options.write_dir.empty()) {
+    return absl::InvalidArgumentError("client_to_client writer: write_dir must be set");
+  }
+  RETURN_IF_ERROR(MakeDirs(options.write_dir));
+  std::vector<TrialOutcome> outcomes(options.schedule.trials);
+  std::vector<int> held_fds;
+  for (int i = 0; i < options.schedule.trials; ++i) {
+    if (options.cancelled && options.cancelled()) break;
+    clock.SleepUntil(start_at + options.schedule.spacing * i);
+    TrialOutcome& o = outcomes[i];
+    o.index = i;
+    int fd = -1;
+    absl::StatusOr<absl::Time> written =
+        WriteProbeFile(JoinPath(options.write_dir,
+                                absl::StrCat(options.name_prefix, "-", options.first_sequence + i)),
+                       options.first_sequence + i, options.write, clock, &fd);
+    if (fd >= 0) held_fds.push_back(fd);
+    if (written.ok()) {
+      // "Written"; the join decides visibility. latency = how long after the scheduled instant the
+      // write returned, so a reader's latency (also from the scheduled instant) minus this one is
+      // the visibility latency, whatever the two agents' clock offsets.
+      o.state = TrialState::kVisible;
+      o.started = *written;
+      o.visible_at = *written;
+      o.latency = *written - (start_at + options.schedule.spacing * i);
+    } else {
+      o.error = std::string(written.status().message());
+    }
+  }
+  // Keep unclosed files open until the readers' timeout has passed for the last trial.
+  if (!held_fds.empty()) {
+    clock.SleepUntil(start_at + options.schedule.spacing * (options.schedule.trials - 1) +
+                     options.schedule.timeout);
+  }
+  for (int fd : held_fds) close(fd);
+  return outcomes;
+}
+
+absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientReader(
+    const ClientToClientOptions& options, absl::Time start_at, ProbeClock& clock) {
+  if (options.read_dir.empty()) {
+    return absl::InvalidArgumentError("client_to_client reader: read_dir must be set");
+  }
+  clock.SleepUntil(start_at);
+  TrialCallbacks callbacks;
+  callbacks.cancelled = options.cancelled;
+  callbacks.start = [&](int trial) -> absl::StatusOr<absl::Time> {
+    return start_at + options.schedule.spacing * trial;
+  };
+  callbacks.poll = [&](int trial) {
+    return CheckProbeVisible(
+        JoinPath(options.read_dir,
+                 absl::StrCat(options.name_prefix, "-", options.first_sequence + trial)),
+        options.first_sequence + trial, options.write.size_bytes, options.read_method);
+  };
+  return RunOverlappingTrials(options.schedule, clock, callbacks);
+}
+
+absl::StatusOr<VisibilityResult> JoinClientToClient(const std::vector<TrialOutcome>& writer,
+                                                    const std::vector<TrialOutcome>& reader,
+                                                    absl::Duration reader_clock_offset,
+                                                    absl::Duration poll_interval) {
+  if (writer.size() != reader.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "client_to_client join: writer has ", writer.size(), " trials, reader ", reader.size()));
+  }
+  VisibilityResult result;
+  result.probe = "client_to_client";
+  result.resolution = poll_interval;
+  for (size_t i = 0; i < writer.size(); ++i) {
+    TrialOutcome o = reader[i];
+    o.index = static_cast<int>(i);
+    if (writer[i].state == TrialState::kFailed) {
+      o.state = TrialState::kFailed;
+      o.error = absl::StrCat("writer: ", writer[i].error);
+    } else {
+      const absl::Time written = writer[i].started + reader_clock_offset;  // on the reader's clock
+      o.last_miss_latency =
+          std::max(absl::ZeroDuration(), reader[i].started + reader[i].last_miss_latency - written);
+      o.started = written;
+      if (o.state == TrialState::kVisible) o.latency = o.visible_at - written;
+    }
+    result.trials.push_back(o);
+  }
+  return result;
+}
+
+}  // namespace azbench

@@ -1,0 +1,380 @@
+// The file system <-> S3 probes of visibility.h: export, import, continuous append, conflict.
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "agent/s3/payload_hash.h"
+#include "agent/workloads/probe_content.h"
+#include "agent/workloads/probe_file_io.h"
+#include "agent/workloads/visibility.h"
+#include "common/status_macros.h"
+
+namespace azbench {
+namespace {
+
+std::string RelPath(const S3ProbeTarget& t, const std::string& name) {
+  return t.rel_dir.empty() ? name : absl::StrCat(t.rel_dir, "/", name);
+}
+
+absl::Status CheckTarget(const S3ProbeTarget& t) {
+  if (t.mount_dir.empty())
+    return absl::InvalidArgumentError("visibility probe: mount_dir is empty");
+  if (t.bucket.empty()) return absl::InvalidArgumentError("visibility probe: bucket is empty");
+  return absl::OkStatus();
+}
+
+// A readable summary of an FS file's probe content.
+std::string DescribeContent(const std::optional<std::string>& content) {
+  if (!content.has_value()) return "absent";
+  absl::StatusOr<uint64_t> seq = ParseProbeContent(*content);
+  if (!seq.ok()) return absl::StrCat("other (", content->size(), " bytes)");
+  return absl::StrCat("seq=", *seq);
+}
+
+// Records each change of an S3 object's (size, ETag) with the instant it was first seen.
+class S3StateTracker {
+ public:
+  S3StateTracker(s3::S3Client& s3, std::string bucket, std::string key)
+      : s3_(s3), bucket_(std::move(bucket)), key_(std::move(key)) {}
+  // Returns the current state ("absent" or "size=N etag=E"); errors leave the state unchanged.
+  std::string Observe(absl::Time now) {
+    absl::StatusOr<s3::ObjectInfo> info = s3_.HeadObject(bucket_, key_);
+    std::string state;
+    if (info.ok()) {
+      state = absl::StrCat("size=", info->size_bytes, " etag=", info->etag);
+      if (!info->version_id.empty()) absl::StrAppend(&state, " version=", info->version_id);
+    } else if (absl::IsNotFound(info.status())) {
+      state = "absent";
+    } else {
+      ++errors_;
+      last_error_ = std::string(info.status().message());
+      return last_;
+    }
+    if (state != last_) {
+      if (!(last_.empty() && state == "absent")) changes_.push_back({now, state});
+      last_ = state;
+    }
+    return state;
+  }
+  const std::vector<std::pair<absl::Time, std::string>>& changes() const { return changes_; }
+  int errors() const { return errors_; }
+  const std::string& last_error() const { return last_error_; }
+
+ private:
+  s3::S3Client& s3_;
+  std::string bucket_, key_;
+  std::string last_;
+  std::vector<std::pair<absl::Time, std::string>> changes_;
+  int errors_ = 0;
+  std::string last_error_;
+};
+
+std::string ExpectedS3State(const std::string& content) {
+  return absl::StrCat("size=", content.size(), " etag=", s3::Md5Hex(content));
+}
+
+// The bucket's version listing for `key`, as one timeline detail.
+std::string DescribeVersions(s3::S3Client& s3, const std::string& bucket, const std::string& key) {
+  absl::StatusOr<std::vector<s3::ObjectVersion>> versions = s3.ListObjectVersions(bucket, key);
+  if (!versions.ok()) {
+    return absl::StrCat("unsupported or failed: ", versions.status().message());
+  }
+  std::string detail;
+  int count = 0;
+  for (const s3::ObjectVersion& v : *versions) {
+    if (v.key != key) continue;
+    ++count;
+    absl::StrAppend(&detail, detail.empty() ? "" : "; ", v.version_id,
+                    v.is_delete_marker ? " delete-marker"
+                                       : absl::StrCat(" size=", v.size_bytes, " etag=", v.etag),
+                    v.is_latest ? " latest" : "", " at ", v.last_modified);
+  }
+  return absl::StrCat(count, " version(s)", count > 0 ? ": " : "", detail);
+}
+
+// A regular file named `name` under a directory at `root` matching `pattern`; its path or "".
+std::string FindLostFoundCopy(const std::string& root, const std::string& pattern,
+                              const std::string& name) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(root, ec)) {
+    const std::string dir_name = entry.path().filename().string();
+    if (!entry.is_directory(ec) || fnmatch(pattern.c_str(), dir_name.c_str(), 0) != 0) continue;
+    for (const auto& f : std::filesystem::recursive_directory_iterator(entry.path(), ec)) {
+      if (f.is_regular_file(ec) && f.path().filename().string() == name) return f.path().string();
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+absl::StatusOr<VisibilityResult> RunExportProbe(const ExportProbeOptions& options, s3::S3Client& s3,
+                                                ProbeClock& clock) {
+  const S3ProbeTarget& t = options.target;
+  RETURN_IF_ERROR(CheckTarget(t));
+  RETURN_IF_ERROR(MakeDirs(JoinPath(t.mount_dir, t.rel_dir)));
+  std::vector<std::string> contents(options.schedule.trials);
+  auto rel = [&](int trial) { return RelPath(t, absl::StrCat(t.run_id, "-export-", trial)); };
+  TrialCallbacks callbacks;
+  callbacks.cancelled = options.cancelled;
+  callbacks.start = [&](int trial) -> absl::StatusOr<absl::Time> {
+    contents[trial] = MakeProbeContent(trial + 1, options.size_bytes);
+    int fd = -1;
+    ProbeWriteOptions write;
+    write.size_bytes = options.size_bytes;
+    return WriteProbeFile(JoinPath(t.mount_dir, rel(trial)), trial + 1, write, clock, &fd);
+  };
+  callbacks.poll = [&](int trial) -> absl::StatusOr<bool> {
+    absl::StatusOr<s3::ObjectInfo> info = s3.HeadObject(t.bucket, t.key_prefix + rel(trial));
+    if (absl::IsNotFound(info.status())) return false;
+    RETURN_IF_ERROR(info.status());
+    const bool etag_matches = info->etag == s3::Md5Hex(contents[trial]) ||
+                              info->etag.find('-') != std::string::npos;  // multipart: no MD5
+    return info->size_bytes == contents[trial].size() && etag_matches;
+  };
+  ASSIGN_OR_RETURN(std::vector<TrialOutcome> outcomes,
+                   RunOverlappingTrials(options.schedule, clock, callbacks));
+  VisibilityResult result;
+  result.probe = "export";
+  result.resolution = options.schedule.poll_interval;
+  result.trials = std::move(outcomes);
+  return result;
+}
+
+absl::StatusOr<VisibilityResult> RunImportProbe(const ImportProbeOptions& options, s3::S3Client& s3,
+                                                ProbeClock& clock) {
+  const S3ProbeTarget& t = options.target;
+  RETURN_IF_ERROR(CheckTarget(t));
+  auto rel = [&](int trial) { return RelPath(t, absl::StrCat(t.run_id, "-import-", trial)); };
+  TrialCallbacks callbacks;
+  callbacks.cancelled = options.cancelled;
+  callbacks.start = [&](int trial) -> absl::StatusOr<absl::Time> {
+    RETURN_IF_ERROR(s3.PutObject(t.bucket, t.key_prefix + rel(trial),
+                                 MakeProbeContent(trial + 1, options.size_bytes))
+                        .status());
+    return clock.Now();
+  };
+  callbacks.poll = [&](int trial) {
+    return CheckProbeVisible(JoinPath(t.mount_dir, rel(trial)), trial + 1, options.size_bytes,
+                             options.read_method);
+  };
+  ASSIGN_OR_RETURN(std::vector<TrialOutcome> outcomes,
+                   RunOverlappingTrials(options.schedule, clock, callbacks));
+  VisibilityResult result;
+  result.probe = "import";
+  result.resolution = options.schedule.poll_interval;
+  result.trials = std::move(outcomes);
+  return result;
+}
+
+absl::StatusOr<VisibilityResult> RunAppendProbe(const AppendProbeOptions& options, s3::S3Client& s3,
+                                                ProbeClock& clock) {
+  const S3ProbeTarget& t = options.target;
+  RETURN_IF_ERROR(CheckTarget(t));
+  if (options.append_interval <= absl::ZeroDuration() ||
+      options.poll_interval <= absl::ZeroDuration() ||
+      options.append_duration < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        "append probe: append_interval and poll_interval must be positive, append_duration >= 0");
+  }
+  RETURN_IF_ERROR(MakeDirs(JoinPath(t.mount_dir, t.rel_dir)));
+  const std::string rel = RelPath(t, absl::StrCat(t.run_id, "-append"));
+  const std::string path = JoinPath(t.mount_dir, rel);
+  const std::string key = t.key_prefix + rel;
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoError("open", path);
+
+  S3StateTracker tracker(s3, t.bucket, key);
+  std::vector<absl::Time> append_times;
+  std::string content;
+  const absl::Time first = clock.Now();
+  const int appends = 1 + static_cast<int>(options.append_duration / options.append_interval);
+  absl::Time next_poll = first;
+  absl::Time last_append = first;  // the reference for offsets, even if cancelled before any append
+  TrialOutcome outcome;
+  outcome.state = TrialState::kTimedOut;
+  absl::Status status;
+  while (true) {
+    if (options.cancelled && options.cancelled()) {
+      outcome.error = "cancelled";
+      break;
+    }
+    const absl::Time now = clock.Now();
+    const int done = static_cast<int>(append_times.size());
+    if (done < appends && now >= first + options.append_interval * done) {
+      const std::string chunk = MakeProbeContent(done + 1, options.append_bytes);
+      status = WriteAll(fd, chunk, path);
+      if (status.ok() && fsync(fd) != 0) status = ErrnoError("fsync", path);
+      if (!status.ok()) break;
+      content += chunk;
+      last_append = clock.Now();
+      append_times.push_back(last_append);
+      if (done + 1 == appends) outcome.started = last_append;
+      continue;
+    }
+    if (now >= next_poll) {
+      const std::string state = tracker.Observe(clock.Now());
+      ++outcome.polls;
+      const absl::Time polled = clock.Now();
+      if (done == appends) {
+        if (state == ExpectedS3State(content)) {
+          outcome.state = TrialState::kVisible;
+          outcome.visible_at = polled;
+          outcome.latency = polled - last_append;
+          break;
+        }
+        outcome.last_miss_latency = polled - last_append;
+        if (polled - last_append >= options.timeout) break;
+      }
+      next_poll = std::max(next_poll + options.poll_interval, polled);
+    }
+    absl::Time wake = next_poll;
+    if (done < appends) wake = std::min(wake, first + options.append_interval * done);
+    clock.SleepUntil(wake);
+  }
+  close(fd);
+  outcome.poll_errors = tracker.errors();
+  if (!status.ok()) {
+    outcome.state = TrialState::kFailed;
+    outcome.error = std::string(status.message());
+  } else if (outcome.state != TrialState::kVisible && tracker.errors() > 0 &&
+             outcome.error.empty()) {
+    outcome.error = tracker.last_error();
+  }
+  VisibilityResult result;
+  result.probe = "append";
+  result.resolution = options.poll_interval;
+  for (size_t i = 0; i < append_times.size(); ++i) {
+    result.timeline.push_back(
+        {0, append_times[i] - last_append, "append", absl::StrCat("seq=", i + 1)});
+  }
+  for (const auto& [when, state] : tracker.changes()) {
+    result.timeline.push_back({0, when - last_append, "s3_version", state});
+  }
+  result.timeline.push_back(
+      {0, clock.Now() - last_append, "versions", DescribeVersions(s3, t.bucket, key)});
+  result.trials.push_back(outcome);
+  return result;
+}
+
+absl::StatusOr<VisibilityResult> RunConflictProbe(const ConflictProbeOptions& options,
+                                                  s3::S3Client& s3, ProbeClock& clock) {
+  const S3ProbeTarget& t = options.target;
+  RETURN_IF_ERROR(CheckTarget(t));
+  if (options.trials < 1 || options.poll_interval <= absl::ZeroDuration() ||
+      options.put_delay < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        "conflict probe: trials >= 1, poll_interval > 0 and put_delay >= 0 are required");
+  }
+  RETURN_IF_ERROR(MakeDirs(JoinPath(t.mount_dir, t.rel_dir)));
+  VisibilityResult result;
+  result.probe = "conflict";
+  result.resolution = options.poll_interval;
+  for (int trial = 0; trial < options.trials; ++trial) {
+    const std::string name = absl::StrCat(t.run_id, "-conflict-", trial);
+    const std::string rel = RelPath(t, name);
+    const std::string path = JoinPath(t.mount_dir, rel);
+    const std::string key = t.key_prefix + rel;
+    const uint64_t fs_seq = 2 * trial + 1, s3_seq = 2 * trial + 2;
+    const std::string s3_content = MakeProbeContent(s3_seq, options.size_bytes);
+    const std::string s3_seen = absl::StrCat("seq=", s3_seq);
+    TrialOutcome outcome;
+    outcome.index = trial;
+    int fd = -1;
+    ProbeWriteOptions write;
+    write.size_bytes = options.size_bytes;
+    absl::StatusOr<absl::Time> written = WriteProbeFile(path, fs_seq, write, clock, &fd);
+    if (!written.ok()) {
+      outcome.error = std::string(written.status().message());
+      result.trials.push_back(outcome);
+      continue;
+    }
+    const absl::Time t0 = *written;
+    auto event = [&](absl::Time when, std::string kind, std::string detail) {
+      result.timeline.push_back({trial, when - t0, std::move(kind), std::move(detail)});
+    };
+    S3StateTracker tracker(s3, t.bucket, key);
+    std::string fs_state;
+    std::string lost_found;
+    bool put_done = false;
+    absl::Time next_poll = t0;
+    outcome.state = TrialState::kTimedOut;
+    while (true) {
+      if (options.cancelled && options.cancelled()) {
+        if (outcome.state != TrialState::kVisible) outcome.state = TrialState::kTimedOut;
+        outcome.error = "cancelled";
+        break;
+      }
+      const absl::Time now = clock.Now();
+      if (!put_done && now >= t0 + options.put_delay) {
+        absl::StatusOr<std::string> etag = s3.PutObject(t.bucket, key, s3_content);
+        put_done = true;
+        if (!etag.ok()) {
+          outcome.state = TrialState::kFailed;
+          outcome.error = std::string(etag.status().message());
+          break;
+        }
+        outcome.started = clock.Now();
+        event(outcome.started, "s3_put", absl::StrCat(s3_seen, " etag=", *etag));
+        continue;
+      }
+      if (now >= next_poll) {
+        ++outcome.polls;
+        absl::StatusOr<std::optional<std::string>> content = ReadIfExists(path);
+        const absl::Time polled = clock.Now();
+        if (content.ok()) {
+          const std::string state = DescribeContent(*content);
+          if (state != fs_state) {
+            event(polled, "fs_content", state);
+            fs_state = state;
+          }
+        } else {
+          ++outcome.poll_errors;
+          outcome.error = std::string(content.status().message());
+        }
+        tracker.Observe(polled);
+        if (lost_found.empty()) {
+          lost_found = FindLostFoundCopy(t.mount_dir, options.lost_found_pattern,
+                                         std::filesystem::path(path).filename().string());
+          if (!lost_found.empty()) {
+            absl::StatusOr<std::optional<std::string>> copy = ReadIfExists(lost_found);
+            event(polled, "lost_found",
+                  absl::StrCat(lost_found, " ",
+                               copy.ok() ? DescribeContent(*copy) : std::string("unreadable")));
+          }
+        }
+        if (put_done && fs_state == s3_seen && outcome.state != TrialState::kVisible) {
+          outcome.state = TrialState::kVisible;
+          outcome.visible_at = polled;
+          outcome.latency = polled - outcome.started;
+        } else if (put_done && outcome.state != TrialState::kVisible) {
+          outcome.last_miss_latency = polled - outcome.started;
+        }
+        if (outcome.state == TrialState::kVisible && !lost_found.empty()) break;
+        if (polled - t0 >= options.timeout) break;
+        next_poll = std::max(next_poll + options.poll_interval, polled);
+      }
+      absl::Time wake = next_poll;
+      if (!put_done) wake = std::min(wake, t0 + options.put_delay);
+      clock.SleepUntil(wake);
+    }
+    for (const auto& [when, state] : tracker.changes()) event(when, "s3_version", state);
+    event(clock.Now(), "versions", DescribeVersions(s3, t.bucket, key));
+    if (outcome.state == TrialState::kVisible && lost_found.empty()) {
+      // The FS took the S3 content but the FS copy was not found: keep the trial, say so.
+      outcome.error = absl::StrCat("no copy in a lost+found directory matching '",
+                                   options.lost_found_pattern, "' before the timeout");
+    }
+    outcome.poll_errors += tracker.errors();
+    result.trials.push_back(outcome);
+  }
+  return result;
+}
+
+}  // namespace azbench

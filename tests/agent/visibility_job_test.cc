@@ -1,0 +1,76 @@
+#include "agent/visibility_job.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "tests/testing/temp_dir.h"
+
+namespace azbench {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(VisibilityJobTest, PrepareTakesTheDirectoryAndIgnoresFioRuntimeKeysWithAWarning) {
+  absl::StatusOr<VisibilityJob> job = PrepareVisibilityJob(
+      "export", {{"probe", "export"}, {"bucket", "b"}, {"directory", "/mnt/s3"}, {"runtime", "5s"}},
+      "local-1");
+  ASSERT_TRUE(job.ok()) << job.status();
+  EXPECT_EQ(job->directory, "/mnt/s3");
+  EXPECT_EQ(job->spec.target.rel_dir, "azbench-visibility/local-1");  // keys stay mappable
+  ASSERT_EQ(job->warnings.size(), 1u);
+  EXPECT_THAT(job->warnings[0], HasSubstr("runtime does not apply"));
+}
+
+TEST(VisibilityJobTest, WriterAndReaderRolesShareOneDirectory) {
+  absl::StatusOr<VisibilityJob> job = PrepareVisibilityJob(
+      "c2c", {{"probe", "client_to_client"}, {"role", "reader"}, {"directory", "/mnt/x"}},
+      "local-2");
+  ASSERT_TRUE(job.ok()) << job.status();
+  EXPECT_EQ(job->spec.target.rel_dir, "azbench-visibility");
+}
+
+TEST(VisibilityJobTest, ErrorsNameTheJob) {
+  absl::Status missing_dir =
+      PrepareVisibilityJob("j1", {{"probe", "export"}, {"bucket", "b"}}, "").status();
+  EXPECT_THAT(std::string(missing_dir.message()),
+              HasSubstr("job 'j1': visibility needs a directory"));
+  absl::Status bad =
+      PrepareVisibilityJob("j2", {{"probe", "nope"}, {"directory", "/d"}}, "").status();
+  EXPECT_EQ(bad.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(bad.message()), HasSubstr("job 'j2': visibility option probe=nope"));
+}
+
+TEST(VisibilityJobTest, RunRecordsTheMountOptionsAndTheProbeHistogram) {
+  testing::TempDir dir;
+  // A mountinfo fixture whose entry holds the temp dir, with NFS-like options.
+  const std::string mountinfo = dir.File("mountinfo");
+  std::ofstream(mountinfo) << "36 1 0:40 / " << dir.path()
+                           << " rw,relatime shared:1 - nfs4 fs-1.example:/ rw,vers=4.2,noac\n";
+  absl::StatusOr<VisibilityJob> job = PrepareVisibilityJob("c2c",
+                                                           {{"probe", "client_to_client"},
+                                                            {"trials", "3"},
+                                                            {"spacing", "0s"},
+                                                            {"poll_interval", "10ms"},
+                                                            {"directory", dir.path()}},
+                                                           "local-1");
+  ASSERT_TRUE(job.ok()) << job.status();
+  absl::StatusOr<VisibilityJobOutput> out = RunVisibilityJob(*job, nullptr, 0, {}, mountinfo);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(out->result.name, "c2c");
+  const OpStats* probe = out->result.Find(OpKind::kProbe);
+  ASSERT_NE(probe, nullptr);
+  EXPECT_EQ(probe->ops, 3u);
+  EXPECT_EQ(out->records.size(), 3u);
+  bool mount_recorded = false;
+  for (const std::string& w : out->result.warnings) {
+    mount_recorded = mount_recorded || (w.find("nfs4 fs-1.example:/") != std::string::npos &&
+                                        w.find("noac") != std::string::npos);
+  }
+  EXPECT_TRUE(mount_recorded);
+  EXPECT_GT(out->result.end_realtime_ns, out->result.start_realtime_ns);
+}
+
+}  // namespace
+}  // namespace azbench

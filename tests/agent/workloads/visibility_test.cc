@@ -1,0 +1,344 @@
+// Visibility probes end to end: real files, a real S3-protocol server (s3rver) and the test-only
+// synchroniser fixture with known delays. Each latency must land within the probe's resolution of
+// the configured delay: [delay - 50 ms, delay + poll interval + slack], where the slack (0.6 s)
+// covers the fixture's own scan tick and S3 calls on a loaded 2-core machine.
+#include "agent/workloads/visibility.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "agent/workloads/probe_content.h"
+#include "tests/testing/s3_sync_fixture.h"
+#include "tests/testing/s3rver_fixture.h"
+#include "tests/testing/temp_dir.h"
+
+namespace azbench {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr char kBucket[] = "vis-bucket";
+const absl::Duration kSlack = absl::Milliseconds(600);
+
+void ExpectWithinResolution(const VisibilityResult& r, absl::Duration delay) {
+  for (const TrialOutcome& t : r.trials) {
+    ASSERT_EQ(t.state, TrialState::kVisible) << r.probe << " trial " << t.index << ": " << t.error;
+    EXPECT_GE(t.latency, delay - absl::Milliseconds(50)) << r.probe << " trial " << t.index;
+    EXPECT_LE(t.latency, delay + r.resolution + kSlack) << r.probe << " trial " << t.index;
+    std::cout << r.probe << " trial " << t.index << ": latency " << absl::FormatDuration(t.latency)
+              << " (configured " << absl::FormatDuration(delay) << ", resolution "
+              << absl::FormatDuration(r.resolution) << ")\n";
+  }
+}
+
+TEST(CheckProbeVisibleTest, EachMethodSeesWhatItShould) {
+  testing::TempDir dir;
+  RealProbeClock clock;
+  const std::string path = dir.File("p");
+  for (auto m : {VisibilityReadMethod::kStat, VisibilityReadMethod::kOpenRead,
+                 VisibilityReadMethod::kReaddir}) {
+    EXPECT_FALSE(*CheckProbeVisible(path, 5, 256, m)) << VisibilityReadMethodName(m);
+  }
+  int fd = -1;
+  ASSERT_TRUE(WriteProbeFile(path, 5, {.size_bytes = 256}, clock, &fd).ok());
+  EXPECT_EQ(fd, -1);
+  EXPECT_TRUE(*CheckProbeVisible(path, 5, 256, VisibilityReadMethod::kStat));
+  EXPECT_TRUE(*CheckProbeVisible(path, 5, 256, VisibilityReadMethod::kOpenRead));
+  EXPECT_TRUE(*CheckProbeVisible(path, 5, 256, VisibilityReadMethod::kReaddir));
+  // An older trial's content is not the expected content.
+  EXPECT_FALSE(*CheckProbeVisible(path, 6, 256, VisibilityReadMethod::kOpenRead));
+  // A partly written file is not visible to open+read, nor to stat (size differs).
+  std::ofstream(path, std::ios::trunc) << MakeProbeContent(5, 256).substr(0, 100);
+  EXPECT_FALSE(*CheckProbeVisible(path, 5, 256, VisibilityReadMethod::kOpenRead));
+  EXPECT_FALSE(*CheckProbeVisible(path, 5, 256, VisibilityReadMethod::kStat));
+}
+
+TEST(WriteProbeFileTest, RenameIntoPlaceAndKeepOpenLeaveNoTemporaryBehind) {
+  testing::TempDir dir;
+  RealProbeClock clock;
+  int fd = -1;
+  ASSERT_TRUE(
+      WriteProbeFile(dir.File("r"), 9,
+                     {.fsync = false, .close = false, .rename_into_place = true, .size_bytes = 128},
+                     clock, &fd)
+          .ok());
+  EXPECT_GE(fd, 0);
+  close(fd);
+  EXPECT_TRUE(*CheckProbeVisible(dir.File("r"), 9, 128, VisibilityReadMethod::kOpenRead));
+  EXPECT_FALSE(std::filesystem::exists(dir.File(".r.azbench-tmp")));
+  EXPECT_EQ(WriteProbeFile(dir.File("no/such/dir/x"), 1, {}, clock, &fd).status().code(),
+            absl::StatusCode::kInternal);
+}
+
+TEST(ParseVisibilityReadMethodTest, NamesAllowedValues) {
+  EXPECT_EQ(*ParseVisibilityReadMethod("readdir"), VisibilityReadMethod::kReaddir);
+  EXPECT_THAT(std::string(ParseVisibilityReadMethod("ls").status().message()),
+              HasSubstr("stat, open_read, readdir"));
+}
+
+TEST(ClientToClientProbeTest, SameDirectoryIsVisibleAtFirstPoll) {
+  testing::TempDir dir;
+  RealProbeClock clock;
+  ClientToClientOptions o;
+  o.write_dir = o.read_dir = dir.path();
+  o.schedule = {3, absl::Milliseconds(100), absl::Milliseconds(50), absl::Seconds(5)};
+  absl::StatusOr<VisibilityResult> r = RunClientToClientProbe(o, clock);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->visible_count(), 3);
+  for (const TrialOutcome& t : r->trials) EXPECT_EQ(t.polls, 1);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));  // probe files removed
+}
+
+TEST(ClientToClientProbeTest, KnownInjectedDelayIsMeasuredForEveryReadMethod) {
+  const absl::Duration delay = absl::Milliseconds(800);
+  for (auto method : {VisibilityReadMethod::kStat, VisibilityReadMethod::kOpenRead,
+                      VisibilityReadMethod::kReaddir}) {
+    testing::TempDir writer, reader;
+    testing::DelayedMirrorFixture mirror(writer.path(), reader.path(), delay);
+    RealProbeClock clock;
+    ClientToClientOptions o;
+    o.write_dir = writer.path();
+    o.read_dir = reader.path();
+    o.read_method = method;
+    o.write.rename_into_place = true;
+    o.schedule = {2, absl::Milliseconds(300), absl::Milliseconds(100), absl::Seconds(10)};
+    absl::StatusOr<VisibilityResult> r = RunClientToClientProbe(o, clock);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->resolution, absl::Milliseconds(100));
+    ExpectWithinResolution(*r, delay);
+  }
+}
+
+TEST(ClientToClientProbeTest, NeverVisibleTrialsAreCountedAsTimedOut) {
+  testing::TempDir writer, reader;
+  RealProbeClock clock;
+  ClientToClientOptions o;
+  o.write_dir = writer.path();
+  o.read_dir = reader.path();  // nothing mirrors: never visible
+  o.schedule = {2, absl::Milliseconds(50), absl::Milliseconds(50), absl::Milliseconds(200)};
+  absl::StatusOr<VisibilityResult> r = RunClientToClientProbe(o, clock);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->trials.size(), 2u);
+  EXPECT_EQ(r->timed_out_count(), 2);
+}
+
+TEST(ClientToClientProbeTest, WriterAndReaderHalvesJoinToTheInjectedDelay) {
+  const absl::Duration delay = absl::Milliseconds(700);
+  testing::TempDir writer_dir, reader_dir;
+  testing::DelayedMirrorFixture mirror(writer_dir.path(), reader_dir.path(), delay);
+  ClientToClientOptions o;
+  o.write_dir = writer_dir.path();
+  o.read_dir = reader_dir.path();
+  o.read_method = VisibilityReadMethod::kOpenRead;
+  o.schedule = {3, absl::Milliseconds(300), absl::Milliseconds(100), absl::Seconds(10)};
+  const absl::Time start_at = absl::Now() + absl::Milliseconds(200);
+  absl::StatusOr<std::vector<TrialOutcome>> written, read;
+  {
+    // Two "agents": separate threads with their own clocks, as on two hosts.
+    std::thread writer([&] {
+      RealProbeClock clock;
+      written = RunClientToClientWriter(o, start_at, clock);
+    });
+    RealProbeClock clock;
+    read = RunClientToClientReader(o, start_at, clock);
+    writer.join();
+  }
+  ASSERT_TRUE(written.ok()) << written.status();
+  ASSERT_TRUE(read.ok()) << read.status();
+  absl::StatusOr<VisibilityResult> r =
+      JoinClientToClient(*written, *read, absl::ZeroDuration(), o.schedule.poll_interval);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->trials.size(), 3u);
+  ExpectWithinResolution(*r, delay);
+  // A reader clock 5 s ahead of the writer's is corrected by the offset the coordinator measured.
+  std::vector<TrialOutcome> shifted = *read;
+  for (TrialOutcome& t : shifted) {
+    t.started += absl::Seconds(5);
+    t.visible_at += absl::Seconds(5);
+  }
+  absl::StatusOr<VisibilityResult> corrected =
+      JoinClientToClient(*written, shifted, absl::Seconds(5), o.schedule.poll_interval);
+  ASSERT_TRUE(corrected.ok());
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(corrected->trials[i].latency, r->trials[i].latency);
+  EXPECT_FALSE(JoinClientToClient(*written, {}, absl::ZeroDuration(), absl::Seconds(1)).ok());
+}
+
+TEST(AppendProbeTest, CancellationEndsTheProbeAndKeepsWhatWasObserved) {
+  testing::TempDir mount;
+  // Nothing listens there: every HeadObject fails fast and is counted as a poll error.
+  s3::S3Client s3({.endpoint = absl::StrCat("http://127.0.0.1:", testing::UnusedLoopbackPort()),
+                   .path_style = true},
+                  testing::S3rverCredentials());
+  RealProbeClock clock;
+  AppendProbeOptions o;
+  o.target.mount_dir = mount.path();
+  o.target.bucket = "b";
+  o.append_interval = absl::Milliseconds(50);
+  o.append_duration = absl::Seconds(10);
+  o.poll_interval = absl::Milliseconds(20);
+  int checks = 0;
+  o.cancelled = [&] { return ++checks > 12; };
+  absl::StatusOr<VisibilityResult> r = RunAppendProbe(o, s3, clock);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->trials.size(), 1u);
+  EXPECT_EQ(r->trials[0].state, TrialState::kTimedOut);
+  EXPECT_EQ(r->trials[0].error, "cancelled");
+  EXPECT_GT(r->trials[0].poll_errors, 0);
+  int appends = 0;
+  for (const ProbeEvent& e : r->timeline) {
+    if (e.kind != "append") continue;
+    ++appends;
+    EXPECT_LE(e.offset, absl::ZeroDuration());
+    EXPECT_GT(e.offset, -absl::Seconds(10));
+  }
+  EXPECT_GE(appends, 1);
+  EXPECT_LT(appends, 200);
+}
+
+class SyncProbeTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { server_ = new testing::S3rverProcess(kBucket); }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+  void SetUp() override {
+    if (!server_->installed()) GTEST_SKIP() << server_->error();
+    ASSERT_TRUE(server_->ok()) << server_->error();
+    s3_ = std::make_unique<s3::S3Client>(
+        s3::S3ClientOptions{.endpoint = server_->endpoint(), .path_style = true},
+        testing::S3rverCredentials());
+    // Each test has its own prefix so objects of earlier tests are not imported.
+    target_.mount_dir = mount_.path();
+    target_.bucket = kBucket;
+    target_.key_prefix =
+        std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "/";
+  }
+  testing::S3SyncFixtureOptions SyncOptions(absl::Duration export_inactivity,
+                                            absl::Duration import_delay) {
+    testing::S3SyncFixtureOptions o;
+    o.dir = mount_.path();
+    o.bucket = kBucket;
+    o.key_prefix = target_.key_prefix;
+    o.export_inactivity = export_inactivity;
+    o.import_delay = import_delay;
+    return o;
+  }
+  static testing::S3rverProcess* server_;
+  testing::TempDir mount_;
+  std::unique_ptr<s3::S3Client> s3_;
+  S3ProbeTarget target_;
+  RealProbeClock clock_;
+};
+testing::S3rverProcess* SyncProbeTest::server_ = nullptr;
+
+TEST_F(SyncProbeTest, ExportLatencyMatchesTheInactivityDelay) {
+  const absl::Duration delay = absl::Seconds(1);
+  testing::S3SyncFixture sync(s3_.get(), SyncOptions(delay, absl::Seconds(1)));
+  ExportProbeOptions o;
+  o.target = target_;
+  o.schedule = {3, absl::Milliseconds(400), absl::Milliseconds(200), absl::Seconds(10)};
+  absl::StatusOr<VisibilityResult> r = RunExportProbe(o, *s3_, clock_);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->probe, "export");
+  ExpectWithinResolution(*r, delay);
+  EXPECT_EQ(sync.last_error(), "");
+}
+
+TEST_F(SyncProbeTest, ExportWithoutSynchroniserTimesOutEveryTrial) {
+  ExportProbeOptions o;
+  o.target = target_;
+  o.schedule = {2, absl::Milliseconds(100), absl::Milliseconds(100), absl::Milliseconds(500)};
+  absl::StatusOr<VisibilityResult> r = RunExportProbe(o, *s3_, clock_);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->timed_out_count(), 2);
+  EXPECT_EQ(r->trials[0].poll_errors, 0);  // 404 is "not yet", not an error
+}
+
+TEST_F(SyncProbeTest, ImportLatencyMatchesTheImportDelayForEachReadMethod) {
+  const absl::Duration delay = absl::Milliseconds(1500);
+  testing::S3SyncFixture sync(s3_.get(), SyncOptions(absl::Seconds(1), delay));
+  for (auto method : {VisibilityReadMethod::kStat, VisibilityReadMethod::kOpenRead}) {
+    ImportProbeOptions o;
+    o.target = target_;
+    o.target.run_id = VisibilityReadMethodName(method);
+    o.read_method = method;
+    o.schedule = {2, absl::Milliseconds(300), absl::Milliseconds(200), absl::Seconds(10)};
+    absl::StatusOr<VisibilityResult> r = RunImportProbe(o, *s3_, clock_);
+    ASSERT_TRUE(r.ok()) << r.status();
+    ExpectWithinResolution(*r, delay);
+  }
+  EXPECT_EQ(sync.last_error(), "");
+}
+
+TEST_F(SyncProbeTest, AppendVersionAppearsInactivityDelayAfterLastAppend) {
+  const absl::Duration delay = absl::Seconds(1);
+  testing::S3SyncFixture sync(s3_.get(), SyncOptions(delay, absl::Seconds(1)));
+  AppendProbeOptions o;
+  o.target = target_;
+  o.append_interval = absl::Milliseconds(300);
+  o.append_duration = absl::Milliseconds(1200);  // 5 appends, each sooner than the delay
+  o.poll_interval = absl::Milliseconds(200);
+  o.timeout = absl::Seconds(10);
+  absl::StatusOr<VisibilityResult> r = RunAppendProbe(o, *s3_, clock_);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->trials.size(), 1u);
+  ExpectWithinResolution(*r, delay);
+  int appends = 0, versions_before_last_append = 0;
+  for (const ProbeEvent& e : r->timeline) {
+    appends += e.kind == "append";
+    if (e.kind == "s3_version" && e.offset < absl::ZeroDuration()) ++versions_before_last_append;
+  }
+  EXPECT_EQ(appends, 5);
+  // Appends 300 ms apart never leave 1 s of inactivity: nothing is exported before the last one.
+  EXPECT_EQ(versions_before_last_append, 0);
+  EXPECT_EQ(r->timeline.back().kind, "versions");
+}
+
+TEST_F(SyncProbeTest, ConflictS3WinsAndTheFileSystemCopyGoesToLostAndFound) {
+  const absl::Duration import_delay = absl::Seconds(1);
+  // The FS write is never idle long enough to export before S3's version arrives.
+  testing::S3SyncFixture sync(s3_.get(), SyncOptions(absl::Seconds(5), import_delay));
+  ConflictProbeOptions o;
+  o.target = target_;
+  o.put_delay = absl::Milliseconds(500);
+  o.poll_interval = absl::Milliseconds(200);
+  o.timeout = absl::Seconds(10);
+  o.lost_found_pattern = ".s3files-lost+found-*";
+  absl::StatusOr<VisibilityResult> r = RunConflictProbe(o, *s3_, clock_);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->trials.size(), 1u);
+  ExpectWithinResolution(*r, import_delay);
+  EXPECT_EQ(r->trials[0].error, "");
+  std::vector<std::string> fs_states;
+  std::string lost_found;
+  for (const ProbeEvent& e : r->timeline) {
+    if (e.kind == "fs_content") fs_states.push_back(e.detail);
+    if (e.kind == "lost_found") lost_found = e.detail;
+  }
+  EXPECT_THAT(fs_states, ::testing::ElementsAre("seq=1", "seq=2"));
+  EXPECT_THAT(lost_found, HasSubstr(".s3files-lost+found-fixture/"));
+  EXPECT_THAT(lost_found, HasSubstr("seq=1"));  // the FS version is kept there
+}
+
+TEST_F(SyncProbeTest, ConflictWithoutLostAndFoundSaysSo) {
+  testing::S3SyncFixture sync(s3_.get(), SyncOptions(absl::Seconds(5), absl::Milliseconds(300)));
+  ConflictProbeOptions o;
+  o.target = target_;
+  o.put_delay = absl::Milliseconds(200);
+  o.poll_interval = absl::Milliseconds(100);
+  o.timeout = absl::Seconds(2);
+  o.lost_found_pattern = "lost+found-other-*";  // the fixture's directory does not match
+  absl::StatusOr<VisibilityResult> r = RunConflictProbe(o, *s3_, clock_);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->trials[0].state, TrialState::kVisible);
+  EXPECT_THAT(r->trials[0].error, HasSubstr("no copy in a lost+found directory"));
+}
+
+}  // namespace
+}  // namespace azbench
