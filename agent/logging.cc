@@ -106,8 +106,12 @@ void ConfigureAgentLogging(const LogSettings& settings) {
         if (spdlog::get(component) == nullptr) spdlog::register_logger(logger);
       }
       auto it = settings.component_levels.find(component);
-      logger->set_level(
-          LevelOf(it != settings.component_levels.end() ? it->second : settings.level));
+      spdlog::level::level_enum level = LevelOf(settings.level);
+      // gRPC's own info messages (epoll fd, poller counts) are noise at info: unless asked for,
+      // the grpc component shows warnings and errors only, or more when the agent is at debug.
+      if (component == "grpc" && level == spdlog::level::info) level = spdlog::level::warn;
+      if (it != settings.component_levels.end()) level = LevelOf(it->second);
+      logger->set_level(level);
       logger->set_formatter(MakeFormatter(settings.tag));
       logger->flush_on(spdlog::level::info);
     }

@@ -4,7 +4,8 @@
 //   AgentLogger("rpc")->info("prepared run {}", id);
 //
 // Components: "agent" (the default logger: start, stop, reload, signals), "rpc" (the gRPC
-// handlers' messages), "grpc" (the gRPC library's own messages, routed here from gpr_log).
+// handlers' messages), "grpc" (the gRPC library's own messages, routed here from gpr_log; at the
+// default level info it shows warnings and errors only).
 // Under systemd (JOURNAL_STREAM set) lines carry a "<N>" syslog priority prefix and no timestamp,
 // so journald records the level; elsewhere they carry an ISO timestamp.
 // Calling ConfigureAgentLogging again (SIGHUP) changes the levels of the existing loggers.

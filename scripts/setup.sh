@@ -31,3 +31,6 @@ if [ ${#missing[@]} -gt 0 ]; then
 else
   echo "setup: all packages present"
 fi
+
+# npm packages of the CDK testbed (deploy/cdk), pinned by its package-lock.json.
+bash "$(dirname "$0")/../deploy/cdk/scripts/install-deps.sh"
