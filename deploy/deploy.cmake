@@ -54,8 +54,8 @@ if(AZBENCH_BUILD_TESTS)
   add_test(NAME deploy_cdk COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/deploy/cdk_test.sh
                                    ${CMAKE_CURRENT_SOURCE_DIR}/deploy/cdk)
   set_tests_properties(deploy_cdk PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77)
-  # deploy_cloud_init: the agent user-data parses and passes `cloud-init schema`.
+  # deploy_cloud_init: the agent user-data parses, passes `cloud-init schema` and a structure test.
   add_test(NAME deploy_cloud_init COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/deploy/cloud_init_test.sh
-                                          ${CMAKE_CURRENT_SOURCE_DIR})
+                                          ${CMAKE_CURRENT_SOURCE_DIR} $<TARGET_FILE:azbench-agent>)
   set_tests_properties(deploy_cloud_init PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
 endif()
