@@ -12,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <thread>
 
 #include "absl/strings/match.h"
@@ -204,6 +205,20 @@ TEST_F(AgentLifecycleTest, SigtermStopsARunningJobAndRemovesTheFilesOfEveryRun) 
   runner.join();
   EXPECT_EQ(exit_code, 0) << agent_->Output();
   EXPECT_EQ(CountFiles(dir_.File("data")), 0u) << agent_->Output();
+}
+
+TEST_F(AgentLifecycleTest, UnderJournaldLinesCarryTheSyslogPriority) {
+  WriteConfig("log_level: info\n");
+  setenv("JOURNAL_STREAM", "8:12345", 1);  // what systemd sets when stderr goes to the journal
+  StartAgent(nullptr);
+  unsetenv("JOURNAL_STREAM");
+  agent_->Signal(SIGTERM);
+  ASSERT_EQ(agent_->Wait(std::chrono::seconds(30)), 0) << agent_->Output();
+  const std::string log = agent_->Output();
+  EXPECT_TRUE(absl::StrContains(log, "<6>info [a1 agent] listening on 127.0.0.1:0")) << log;
+  EXPECT_FALSE(std::regex_search(log, std::regex("[0-9]{4}-[0-9]{2}-[0-9]{2}T")))
+      << "no timestamps: journald adds its own\n"
+      << log;
 }
 
 }  // namespace

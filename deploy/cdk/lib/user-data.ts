@@ -107,7 +107,8 @@ export interface CoordinatorUserData extends BootstrapOptions {
 export function coordinatorUserData(o: CoordinatorUserData): string[] {
   return [
     ...fetchAndInstall(o),
-    'install -d -m 0755 /etc/azbench /var/lib/azbench',
+    // Session Manager users (ssm-user) run campaigns and write results here.
+    'install -d -m 0755 /etc/azbench && install -d -m 1777 /var/lib/azbench',
     `cat >/etc/azbench/hosts.txt <<'HOSTS'\n${o.hostsFile}\nHOSTS`,
     `cat >/etc/azbench/campaign.yaml <<'CAMPAIGN'\n${o.campaign}\nCAMPAIGN`,
     'echo "azbench bootstrap done $(date -u +%FT%TZ)"',
