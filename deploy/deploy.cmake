@@ -52,7 +52,7 @@ if(AZBENCH_BUILD_TESTS)
   # deploy_cdk: compiles the CDK app, runs its template tests (node:test) and `cdk synth` with
   # cdk-nag, without AWS credentials. Needs the npm packages scripts/setup.sh installs.
   add_test(NAME deploy_cdk COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/deploy/cdk_test.sh
-                                   ${CMAKE_CURRENT_SOURCE_DIR}/deploy/cdk)
+                                   ${CMAKE_CURRENT_SOURCE_DIR}/deploy/cdk $<TARGET_FILE:azbench>)
   set_tests_properties(deploy_cdk PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77)
   # deploy_cloud_init: the agent user-data parses, passes `cloud-init schema` and a structure test.
   add_test(NAME deploy_cloud_init COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/deploy/cloud_init_test.sh

@@ -2,6 +2,18 @@
 // (write/read, 4 MiB blocks, buffered and O_DIRECT) against every file system of the testbed.
 import { MountSpec, MOUNT_ROOT } from './mounts';
 
+export interface HostEntry {
+  readonly agentId: string;
+  readonly availabilityZone: string;
+  /** The private IP (a CloudFormation token in the stack). */
+  readonly address: string;
+}
+
+/** The hosts file `azbench` reads (`fleet: {hosts_file: ...}`): a comment and host:port per agent. */
+export function hostsFile(hosts: HostEntry[], port: number): string {
+  return hosts.map((h) => `# ${h.agentId} in ${h.availabilityZone}\n${h.address}:${port}`).join('\n');
+}
+
 export function campaignSkeleton(mounts: MountSpec[], hostsFilePath: string): string {
   const targets = mounts
     .map((m) => `  - {name: ${m.name}, path: ${MOUNT_ROOT}/${m.name}/azbench, kind: ${m.kind}}`)

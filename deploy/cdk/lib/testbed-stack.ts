@@ -13,7 +13,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3files from 'aws-cdk-lib/aws-s3files';
 import { Construct } from 'constructs';
-import { campaignSkeleton } from './campaign';
+import { campaignSkeleton, HostEntry, hostsFile as formatHostsFile } from './campaign';
 import { TestbedConfig } from './config';
 import { efsMount, lustreMount, MountSpec, openZfsMount, s3FilesMount } from './mounts';
 import { agentUserData, BUNDLE_KEY, coordinatorUserData } from './user-data';
@@ -273,7 +273,7 @@ export class TestbedStack extends cdk.Stack {
       blockDevices: [{ deviceName: '/dev/xvda', volume: ec2.BlockDeviceVolume.ebs(16, { encrypted: true, volumeType: ec2.EbsDeviceVolumeType.GP3 }) }],
     });
 
-    const hosts: string[] = [];
+    const hosts: HostEntry[] = [];
     subnets.forEach((subnet, az) => {
       for (let n = 1; n <= c.agentsPerAz; ++n) {
         const agentId = `agent-az${az}-${n}`;
@@ -288,11 +288,10 @@ export class TestbedStack extends cdk.Stack {
         // The file systems must accept mounts before the agents boot.
         agent.node.addDependency(fileSystem.mountTargetsAvailable, openZfs);
         this.agents.push(agent);
-        hosts.push(`# ${agentId} in ${subnet.availabilityZone}`);
-        hosts.push(cdk.Fn.join('', [agent.instancePrivateIp, `:${c.agentPort}`]));
+        hosts.push({ agentId, availabilityZone: subnet.availabilityZone, address: agent.instancePrivateIp });
       }
     });
-    const hostsFile = cdk.Fn.join('\n', hosts);
+    const hostsFile = formatHostsFile(hosts, c.agentPort);
     const campaign = campaignSkeleton(mounts, '/etc/azbench/hosts.txt');
 
     const coordinatorData = ec2.UserData.forLinux();
