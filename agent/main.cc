@@ -1,9 +1,10 @@
-// azbench-agent: the per-instance agent. `run` executes jobs once, locally; `serve` (the gRPC
-// server) comes with the distributed path.
+// azbench-agent: the per-instance agent. `run` executes jobs once, locally; `serve` is the gRPC
+// agent (a systemd service in deployments); `check-config` validates the config file.
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "agent/check_config.h"
 #include "agent/one_shot.h"
 #include "agent/serve.h"
 
@@ -15,7 +16,10 @@ constexpr char kUsage[] =
     "  run JOBFILE | run --name=NAME --rw=... [fio options]   run jobs once, print results\n"
     "      --output-format=normal|json  --output=FILE  --interval=1s  --unlink\n"
     "  serve [--config FILE] [--listen HOST:PORT] [--port-file F] [--agent-id ID] [--az AZ]\n"
-    "                                                       run the gRPC agent\n"
+    "        [--region R] [--az-id ID] [--log-level L]      run the gRPC agent (SIGTERM stops,\n"
+    "                                                       SIGHUP reloads the config)\n"
+    "  check-config [FILE]                                  validate an agent config\n"
+    "                                                       (default /etc/azbench/agent.yaml)\n"
     "  version                                              print the version\n";
 
 }  // namespace
@@ -30,6 +34,7 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   if (command == "run") return azbench::RunOneShotCommand(args);
   if (command == "serve") return azbench::RunServeCommand(args);
+  if (command == "check-config") return azbench::RunCheckConfigCommand(args);
   if (command == "version" || command == "--version") {
     std::cout << "azbench-agent 0.1.0\n";
     return 0;

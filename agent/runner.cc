@@ -287,6 +287,11 @@ void Runner::CancelAll() {
   for (auto& [id, run] : runs_) run->cancel.store(true);
 }
 
+void Runner::SetMaxConcurrentRuns(uint64_t max_concurrent_runs) {
+  absl::MutexLock lock(&mu_);
+  config_.max_concurrent_runs = max_concurrent_runs;
+}
+
 absl::StatusOr<int> Runner::Cleanup(const std::string& run_id, bool remove_files) {
   std::shared_ptr<PreparedRun> run;
   {

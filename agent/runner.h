@@ -102,6 +102,9 @@ class Runner {
   // Cancels everything (SIGTERM).
   void CancelAll();
 
+  // Changes the limit on runs held at once (SIGHUP reload). Runs already held stay.
+  void SetMaxConcurrentRuns(uint64_t max_concurrent_runs);
+
  private:
   struct PreparedRun;
   absl::Mutex mu_;

@@ -11,6 +11,10 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "agent/lifecycle.h"
+#include "agent/logging.h"
+#include "agent/reload.h"
 #include "common/status_macros.h"
 #include "grpcpp/grpcpp.h"
 #include "spdlog/spdlog.h"
@@ -66,11 +70,16 @@ absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
     const YAML::Mark mark = kv.first.Mark();
+    if (IsAgentSettingsKey(key)) {
+      RETURN_IF_ERROR(ApplyAgentSettingsKey(path, key, mark, kv.second, config.settings));
+      continue;
+    }
     if (kKeys.count(key) == 0) {
       return absl::InvalidArgumentError(absl::StrCat(
           path, ":", mark.line + 1, ":", mark.column + 1, ": unknown key '", key,
           "' (allowed: listen, agent_id, region, availability_zone, availability_zone_id, "
-          "instance_type, log_level, max_concurrent_runs)"));
+          "instance_type, log_level, max_concurrent_runs, ",
+          absl::StrJoin(AgentSettingsKeys(), ", "), ")"));
     }
     if (!kv.second.IsScalar()) {
       return absl::InvalidArgumentError(absl::StrCat(path, ":", mark.line + 1, ":", mark.column + 1,
@@ -86,7 +95,13 @@ absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
     }
     if (key == "availability_zone_id") config.identity.availability_zone_id = value;
     if (key == "instance_type") config.identity.instance_type = value;
-    if (key == "log_level") config.log_level = value;
+    if (key == "log_level") {
+      if (absl::Status s = ValidateLogLevel(value); !s.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            path, ":", mark.line + 1, ":", mark.column + 1, ": log_level: ", s.message()));
+      }
+      config.log_level = value;
+    }
     if (key == "max_concurrent_runs") {
       char* end = nullptr;
       const long n = std::strtol(value.c_str(), &end, 10);
@@ -136,6 +151,7 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
     } else if (flag == "--region") {
       config.identity.region = value;
     } else if (flag == "--log-level") {
+      RETURN_IF_ERROR(ValidateLogLevel(value));
       config.log_level = value;
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -157,21 +173,41 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
   return config;
 }
 
+namespace {
+
+// SIGHUP: read the config again and apply what can change live (agent/reload.h). A config that
+// no longer parses is refused whole; the agent keeps running with the old one.
+void ReloadServeConfig(const std::vector<std::string>& args, ServeConfig& config, Runner& runner) {
+  absl::StatusOr<ServeConfig> loaded = ParseServeArgs(args);
+  if (!loaded.ok()) {
+    spdlog::error("reload refused, keeping the running config: {}",
+                  std::string(loaded.status().message()));
+    return;
+  }
+  ReloadOutcome outcome = MergeReloadedConfig(config, *loaded);
+  config = outcome.config;
+  ConfigureAgentLogging({config.log_level, config.settings.log_levels, config.identity.agent_id});
+  runner.SetMaxConcurrentRuns(static_cast<uint64_t>(config.max_concurrent_runs));
+  spdlog::info("reloaded: applied [{}]; needs a restart: [{}]",
+               absl::StrJoin(outcome.changed_live, ", "),
+               absl::StrJoin(outcome.needs_restart, ", "));
+  for (const std::string& note : AgentSettingsNotes(config.settings)) spdlog::info("{}", note);
+}
+
+}  // namespace
+
 int RunServeCommand(const std::vector<std::string>& args) {
   absl::StatusOr<ServeConfig> config = ParseServeArgs(args);
   if (!config.ok()) {
     std::cerr << "azbench-agent serve: " << config.status().message() << "\n";
     return 2;
   }
-  spdlog::set_level(spdlog::level::from_str(config->log_level));
-  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ [agent " + config->identity.agent_id + "] %v");
+  ConfigureAgentLogging(
+      {config->log_level, config->settings.log_levels, config->identity.agent_id});
+  for (const std::string& note : AgentSettingsNotes(config->settings)) spdlog::info("{}", note);
 
-  // Block the stop signals in every thread; one thread waits for them.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  // Block the stop and reload signals in every thread; this thread waits for them.
+  StopAndReloadSignals signals;
 
   RunnerConfig runner_config;
   runner_config.max_concurrent_runs = static_cast<uint64_t>(config->max_concurrent_runs);
@@ -206,8 +242,16 @@ int RunServeCommand(const std::vector<std::string>& args) {
       return 1;
     }
   }
+  const std::string status_line =
+      absl::StrCat("STATUS=listening on ", config->listen, " (port ", port, ")");
+  NotifySystemd("READY=1\n" + status_line);
   int signal_number = 0;
-  sigwait(&stop_signals, &signal_number);
+  while ((signal_number = signals.Wait()) == SIGHUP) {
+    NotifySystemd("RELOADING=1\nSTATUS=reloading the config");
+    ReloadServeConfig(args, *config, runner);
+    NotifySystemd("READY=1\n" + status_line);
+  }
+  NotifySystemd("STOPPING=1\nSTATUS=stopping: cancelling runs and removing their files");
   spdlog::info("signal {}: cancelling runs and stopping", signal_number);
   runner.CancelAll();
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(10));

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "agent/agent_settings.h"
 #include "agent/service.h"
 
 namespace azbench {
@@ -22,17 +23,20 @@ struct ServeConfig {
   AgentIdentity identity;
   std::string log_level = "info";
   int max_concurrent_runs = 4;
+  AgentSettings settings;  // allowed_roots, min_free_space, tls, token_file, log_levels
 };
 
 // Reads the YAML config (keys: listen, agent_id, region, availability_zone, availability_zone_id,
-// instance_type, log_level, max_concurrent_runs). Errors: InvalidArgument naming file:line and the
-// key.
+// instance_type, log_level, max_concurrent_runs, and agent/agent_settings.h's keys). Errors:
+// InvalidArgument naming file:line and the key.
 absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path);
 
 // Parses the serve arguments (after "serve"), loading --config first when given.
 absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args);
 
-// Runs the server until SIGTERM/SIGINT. Returns the process exit code.
+// Runs the server until SIGTERM/SIGINT; SIGHUP reloads the config (agent/reload.h). Tells systemd
+// READY=1 once listening and STOPPING=1 on the way out (Type=notify). Returns the process exit
+// code.
 int RunServeCommand(const std::vector<std::string>& args);
 
 }  // namespace azbench

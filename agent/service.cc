@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "agent/logging.h"
 #include "agent/mounts.h"
 #include "common/clock.h"
 #include "common/proto_convert.h"
@@ -67,7 +68,7 @@ grpc::Status AgentService::Describe(grpc::ServerContext*, const v1::DescribeRequ
       for (const auto& [k, v] : m->options) (*info->mutable_options())[k] = v;
     }
   } else {
-    spdlog::warn("describe: {}", std::string(mounts.status().message()));
+    AgentLogger("rpc")->warn("describe: {}", std::string(mounts.status().message()));
   }
   response->set_agent_realtime_ns(RealtimeNanos());
   return grpc::Status::OK;
@@ -88,7 +89,8 @@ grpc::Status AgentService::Prepare(grpc::ServerContext*, const v1::PrepareReques
       (request->interval_ms() == 0 ? 1000 : request->interval_ms()) * 1'000'000ULL;
   absl::StatusOr<PrepareOutcome> outcome = runner_.Prepare(request->run_id(), jobs, interval_ns);
   if (!outcome.ok()) {
-    spdlog::warn("prepare {}: {}", request->run_id(), std::string(outcome.status().message()));
+    AgentLogger("rpc")->warn("prepare {}: {}", request->run_id(),
+                             std::string(outcome.status().message()));
     return ToGrpcStatus(outcome.status());
   }
   for (const auto& w : outcome->warnings) response->add_warnings(w);
@@ -97,7 +99,7 @@ grpc::Status AgentService::Prepare(grpc::ServerContext*, const v1::PrepareReques
     file->set_path(f.path);
     file->set_created(f.created);
   }
-  spdlog::info("prepared run {} ({} jobs)", request->run_id(), jobs.size());
+  AgentLogger("rpc")->info("prepared run {} ({} jobs)", request->run_id(), jobs.size());
   return grpc::Status::OK;
 }
 
@@ -164,7 +166,7 @@ class StreamSink final : public RunEventSink {
 grpc::Status AgentService::Run(grpc::ServerContext* context, const v1::RunRequest* request,
                                grpc::ServerWriter<v1::RunEvent>* writer) {
   StreamSink sink(context, writer);
-  spdlog::info("run {} starting", request->run_id());
+  AgentLogger("rpc")->info("run {} starting", request->run_id());
   // 0 = the runner's default; below 10 ms progress would only load the stream.
   const uint64_t progress_ns =
       request->progress_interval_ms() == 0
@@ -173,9 +175,9 @@ grpc::Status AgentService::Run(grpc::ServerContext* context, const v1::RunReques
   absl::Status status =
       runner_.Run(request->run_id(), request->start_at_agent_realtime_ns(), sink, progress_ns);
   if (!status.ok()) {
-    spdlog::warn("run {}: {}", request->run_id(), std::string(status.message()));
+    AgentLogger("rpc")->warn("run {}: {}", request->run_id(), std::string(status.message()));
   } else {
-    spdlog::info("run {} finished", request->run_id());
+    AgentLogger("rpc")->info("run {} finished", request->run_id());
   }
   return ToGrpcStatus(status);
 }

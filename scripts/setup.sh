@@ -50,3 +50,16 @@ if [ ! -x "$s3server_dir/node_modules/.bin/s3rver" ]; then
 else
   echo "setup: s3rver present"
 fi
+
+# npm packages of the CDK testbed (deploy/cdk), pinned by its package-lock.json.
+bash "$(dirname "$0")/../deploy/cdk/scripts/install-deps.sh"
+
+# Deployment tests: `cloud-init schema` checks deploy/cloud-init/agent.yaml (Debian's cloud-init;
+# it does nothing at boot on a machine whose init is not systemd).
+if ! dpkg-query -W -f='${Status}' cloud-init 2>/dev/null | grep -q "install ok installed"; then
+  echo "setup: installing cloud-init"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends cloud-init
+fi

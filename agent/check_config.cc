@@ -1,0 +1,53 @@
+#include "agent/check_config.h"
+
+#include <iostream>
+
+#include "absl/strings/str_join.h"
+#include "agent/agent_settings.h"
+#include "agent/serve.h"
+#include "common/units.h"
+
+namespace azbench {
+
+int RunCheckConfigCommand(const std::vector<std::string>& args) {
+  if (args.size() > 1 || (!args.empty() && !args[0].empty() && args[0][0] == '-')) {
+    std::cerr << "usage: azbench-agent check-config [FILE]   (default " << kDefaultAgentConfigPath
+              << ")\n";
+    return 2;
+  }
+  const std::string path = args.empty() ? kDefaultAgentConfigPath : args[0];
+  // The same path `serve --config FILE` takes, so check-config accepts exactly what serve accepts.
+  absl::StatusOr<ServeConfig> config = ParseServeArgs({"--config", path});
+  if (!config.ok()) {
+    std::cerr << "azbench-agent check-config: " << config.status().message() << "\n";
+    return 1;
+  }
+  const SettingsFindings findings = CheckAgentSettingsFiles(config->settings);
+  for (const std::string& error : findings.errors) {
+    std::cerr << "azbench-agent check-config: " << path << ": " << error << "\n";
+  }
+  if (!findings.errors.empty()) return 1;
+  for (const std::string& warning : findings.warnings) {
+    std::cout << "warning: " << warning << "\n";
+  }
+  const AgentIdentity& id = config->identity;
+  std::cout << path << ": valid\n"
+            << "  listen: " << config->listen << "\n"
+            << "  agent_id: " << id.agent_id << "\n"
+            << "  availability_zone: "
+            << (id.availability_zone.empty() ? "(not pinned: discovered at start)"
+                                             : id.availability_zone + " (pinned)")
+            << "\n"
+            << "  log_level: " << config->log_level << "\n"
+            << "  max_concurrent_runs: " << config->max_concurrent_runs << "\n";
+  for (const std::string& note : AgentSettingsNotes(config->settings)) {
+    std::cout << "  " << note << "\n";
+  }
+  std::cout << "SIGHUP (systemctl reload azbench-agent) applies: log_level, log_levels, "
+               "max_concurrent_runs, allowed_roots, min_free_space\n"
+               "a restart is needed for: listen, agent_id, region, availability_zone, "
+               "availability_zone_id, instance_type, tls, token_file\n";
+  return 0;
+}
+
+}  // namespace azbench

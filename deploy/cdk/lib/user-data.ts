@@ -1,0 +1,116 @@
+// The instances' boot scripts. Agents and the coordinator sit in isolated subnets: no internet,
+// no Debian mirror. Everything they install comes from one bundle in the artifact bucket
+// (scripts/make-bundle.sh: the azbench .debs plus their Debian dependencies and nfs-common),
+// fetched through the S3 gateway endpoint. The bucket policy lets that endpoint read the bundle,
+// so the fetch needs no AWS CLI and no signing (python3 is on every Debian cloud image).
+import { MountSpec, MOUNT_ROOT } from './mounts';
+
+export const BUNDLE_KEY = 'bundle/azbench-bundle.tar';
+
+export interface BootstrapOptions {
+  readonly bucketName: string;
+  readonly region: string;
+  /** Which .deb of the bundle to install: azbench-agent or azbench. */
+  readonly packageName: 'azbench-agent' | 'azbench';
+}
+
+function fetchAndInstall(o: BootstrapOptions): string[] {
+  const url = `https://${o.bucketName}.s3.${o.region}.amazonaws.com/${BUNDLE_KEY}`;
+  return [
+    'set -euo pipefail',
+    'exec >>/var/log/azbench-bootstrap.log 2>&1',
+    'echo "azbench bootstrap start $(date -u +%FT%TZ)"',
+    // Upload the bundle after `cdk deploy` (README): poll for it for up to an hour.
+    `python3 - <<'PY'
+import time, urllib.request, sys
+url = "${url}"
+for attempt in range(360):
+    try:
+        urllib.request.urlretrieve(url, "/var/tmp/azbench-bundle.tar")
+        sys.exit(0)
+    except Exception as e:
+        print(f"bundle not there yet ({e}); retrying in 10 s", flush=True)
+        time.sleep(10)
+sys.exit("gave up waiting for the bundle at " + url)
+PY`,
+    'rm -rf /var/tmp/azbench-bundle && mkdir -p /var/tmp/azbench-bundle',
+    'tar -xf /var/tmp/azbench-bundle.tar -C /var/tmp/azbench-bundle',
+    // Install only the dependency packages the image lacks (never downgrade what it has).
+    'debs=()',
+    'for f in /var/tmp/azbench-bundle/deps/*.deb; do',
+    '  [ -e "$f" ] || continue',
+    '  p=$(dpkg-deb -f "$f" Package)',
+    '  dpkg-query -W -f=\'${Status}\' "$p" 2>/dev/null | grep -q "install ok installed" || debs+=("$f")',
+    'done',
+    `debs+=(/var/tmp/azbench-bundle/${o.packageName}_*.deb)`,
+    'DEBIAN_FRONTEND=noninteractive dpkg -i --force-confold "${debs[@]}"',
+  ];
+}
+
+function mountCommands(mounts: MountSpec[]): string[] {
+  const lines: string[] = [];
+  for (const m of mounts) {
+    const dir = `${MOUNT_ROOT}/${m.name}`;
+    lines.push(`mkdir -p ${dir}`);
+    const fstab = `${m.source} ${dir} ${m.fstype} ${m.options} 0 0`;
+    const mountIt = [
+      `grep -qF " ${dir} " /etc/fstab || echo "${fstab}" >>/etc/fstab`,
+      `mountpoint -q ${dir} || mount ${dir}`,
+      // Each agent works in <target>/<agent_id>; the shared parent must be writable by every
+      // agent's azbench user (uids may differ between instances): sticky and world-writable.
+      `install -d -m 1777 ${dir}/azbench`,
+    ];
+    if (m.requiresHelper) {
+      lines.push(`if [ -x ${m.requiresHelper} ]; then`);
+      lines.push(...mountIt.map((l) => '  ' + l));
+      lines.push('else');
+      lines.push(`  echo "azbench: ${m.requiresHelper} is not installed: ${m.name} (${m.kind}) NOT mounted"`);
+      lines.push('fi');
+    } else {
+      lines.push(...mountIt);
+    }
+  }
+  return lines;
+}
+
+export interface AgentUserData extends BootstrapOptions {
+  readonly agentId: string;
+  readonly port: number;
+  readonly mounts: MountSpec[];
+}
+
+export function agentUserData(o: AgentUserData): string[] {
+  return [
+    ...fetchAndInstall(o),
+    ...mountCommands(o.mounts),
+    `cat >/etc/azbench/agent.yaml <<'YAML'
+# Written by the azbench testbed user data. See azbench-agent check-config.
+listen: 0.0.0.0:${o.port}
+agent_id: ${o.agentId}
+allowed_roots: [${MOUNT_ROOT}]
+min_free_space: 1g
+log_level: info
+log_levels: {grpc: warn}
+max_concurrent_runs: 4
+YAML`,
+    'azbench-agent check-config /etc/azbench/agent.yaml',
+    'systemctl enable --now azbench-agent',
+    'echo "azbench bootstrap done $(date -u +%FT%TZ)"',
+  ];
+}
+
+export interface CoordinatorUserData extends BootstrapOptions {
+  readonly hostsFile: string;
+  readonly campaign: string;
+}
+
+export function coordinatorUserData(o: CoordinatorUserData): string[] {
+  return [
+    ...fetchAndInstall(o),
+    // Session Manager users (ssm-user) run campaigns and write results here.
+    'install -d -m 0755 /etc/azbench && install -d -m 1777 /var/lib/azbench',
+    `cat >/etc/azbench/hosts.txt <<'HOSTS'\n${o.hostsFile}\nHOSTS`,
+    `cat >/etc/azbench/campaign.yaml <<'CAMPAIGN'\n${o.campaign}\nCAMPAIGN`,
+    'echo "azbench bootstrap done $(date -u +%FT%TZ)"',
+  ];
+}

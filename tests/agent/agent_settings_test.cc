@@ -1,0 +1,154 @@
+// The deployment keys of the agent config (allowed roots, free space, TLS, token, per-component
+// log levels), `check-config`, and what a SIGHUP reload applies live.
+#include "agent/agent_settings.h"
+
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "absl/strings/match.h"
+#include "agent/check_config.h"
+#include "agent/reload.h"
+#include "agent/serve.h"
+#include "gtest/gtest.h"
+#include "tests/testing/temp_dir.h"
+
+namespace azbench {
+namespace {
+
+using testing::TempDir;
+
+class AgentSettingsTest : public ::testing::Test {
+ protected:
+  std::string Write(const std::string& name, const std::string& body, mode_t mode = 0644) {
+    const std::string path = dir_.File(name);
+    std::ofstream(path) << body;
+    chmod(path.c_str(), mode);
+    return path;
+  }
+  absl::StatusOr<ServeConfig> Load(const std::string& body) {
+    return LoadServeConfig(Write("agent.yaml", body));
+  }
+  std::string ErrorOf(const std::string& body) {
+    absl::StatusOr<ServeConfig> config = Load(body);
+    EXPECT_FALSE(config.ok()) << body;
+    EXPECT_EQ(config.status().code(), absl::StatusCode::kInvalidArgument);
+    return std::string(config.status().message());
+  }
+  TempDir dir_;
+};
+
+TEST_F(AgentSettingsTest, ReadsEveryDeploymentKey) {
+  const std::string cert = Write("agent.crt", "c");
+  const std::string key = Write("agent.key", "k", 0600);
+  absl::StatusOr<ServeConfig> config = Load(
+      "allowed_roots: [/mnt/azbench/efs/, /mnt/azbench/fsx]\n"
+      "min_free_space: 2g\n"
+      "tls: {cert_file: " +
+      cert + ", key_file: " + key +
+      "}\n"
+      "token_file: /etc/azbench/token\n"
+      "log_levels: {grpc: error, rpc: debug}\n");
+  ASSERT_TRUE(config.ok()) << config.status();
+  const AgentSettings& s = config->settings;
+  EXPECT_EQ(s.allowed_roots, (std::vector<std::string>{"/mnt/azbench/efs", "/mnt/azbench/fsx"}));
+  EXPECT_EQ(s.min_free_space_bytes, 2ull << 30);
+  EXPECT_EQ(s.tls.cert_file, cert);
+  EXPECT_EQ(s.tls.key_file, key);
+  EXPECT_EQ(s.token_file, "/etc/azbench/token");
+  EXPECT_EQ(s.log_levels.at("grpc"), "error");
+  EXPECT_EQ(s.log_levels.at("rpc"), "debug");
+}
+
+TEST_F(AgentSettingsTest, ErrorsNameFileLineColumnKeyAndWhatIsAllowed) {
+  std::string e = ErrorOf("listen: 0.0.0.0:7480\nallowed_roots:\n  - /ok\n  - data/rel\n");
+  EXPECT_TRUE(absl::StrContains(e, "agent.yaml:4:5: allowed_roots: 'data/rel' is not an absolute"))
+      << e;
+  e = ErrorOf("allowed_roots: [/mnt/../etc]\n");
+  EXPECT_TRUE(absl::StrContains(e, "contains '.' or '..'")) << e;
+  e = ErrorOf("allowed_roots: [/]\n");
+  EXPECT_TRUE(absl::StrContains(e, "'/' is not allowed")) << e;
+  e = ErrorOf("allowed_roots: /mnt\n");
+  EXPECT_TRUE(absl::StrContains(e, ":1:1: allowed_roots: must be a non-empty list")) << e;
+  e = ErrorOf("min_free_space: lots\n");
+  EXPECT_TRUE(absl::StrContains(e, ":1:1: min_free_space:")) << e;
+  e = ErrorOf("tls: {cert_file: /a.crt}\n");
+  EXPECT_TRUE(absl::StrContains(e, "tls: cert_file and key_file go together")) << e;
+  e = ErrorOf("tls:\n  cert: /a.crt\n");
+  EXPECT_TRUE(absl::StrContains(e,
+                                ":2:3: tls.cert: unknown key (allowed: cert_file, key_file, "
+                                "ca_file)"))
+      << e;
+  e = ErrorOf("log_levels: {disk: debug}\n");
+  EXPECT_TRUE(
+      absl::StrContains(e, "log_levels.disk: unknown component (allowed: agent, rpc, grpc)"))
+      << e;
+  e = ErrorOf("log_levels: {grpc: chatty}\n");
+  EXPECT_TRUE(absl::StrContains(e, "log level 'chatty' is not one of trace, debug, info")) << e;
+  e = ErrorOf("\nlog_level: verbose\n");
+  EXPECT_TRUE(absl::StrContains(e, "agent.yaml:2:1: log_level: log level 'verbose'")) << e;
+  e = ErrorOf("allowed_root: [/mnt]\n");
+  EXPECT_TRUE(absl::StrContains(e, "unknown key 'allowed_root' (allowed: ")) << e;
+  EXPECT_TRUE(absl::StrContains(e, "allowed_roots, min_free_space, tls, token_file, log_levels"))
+      << e;
+}
+
+TEST_F(AgentSettingsTest, NotesSayWhatIsNotEnforcedYet) {
+  absl::StatusOr<ServeConfig> config =
+      Load("allowed_roots: [/mnt/azbench]\nmin_free_space: 1g\ntoken_file: /t\n");
+  ASSERT_TRUE(config.ok()) << config.status();
+  int not_enforced = 0;
+  for (const std::string& note : AgentSettingsNotes(config->settings)) {
+    if (absl::StrContains(note, "NOT ENFORCED YET")) ++not_enforced;
+  }
+  EXPECT_EQ(not_enforced, 3);
+}
+
+TEST_F(AgentSettingsTest, FileChecksFindUnreadableSecretsAndLooseModes) {
+  const std::string key = Write("agent.key", "k", 0644);
+  AgentSettings settings;
+  settings.tls = {Write("agent.crt", "c"), key, dir_.File("missing-ca.crt")};
+  settings.allowed_roots = {dir_.path(), dir_.File("not-there")};
+  SettingsFindings findings = CheckAgentSettingsFiles(settings);
+  ASSERT_EQ(findings.errors.size(), 1u);
+  EXPECT_TRUE(absl::StrContains(findings.errors[0], "tls.ca_file")) << findings.errors[0];
+  ASSERT_EQ(findings.warnings.size(), 2u);
+  EXPECT_TRUE(absl::StrContains(findings.warnings[0], "not-there")) << findings.warnings[0];
+  EXPECT_TRUE(absl::StrContains(findings.warnings[1], "chmod 600")) << findings.warnings[1];
+}
+
+TEST_F(AgentSettingsTest, CheckConfigExitCodes) {
+  EXPECT_EQ(RunCheckConfigCommand({Write("good.yaml", "allowed_roots: [" + dir_.path() + "]\n")}),
+            0);
+  EXPECT_EQ(RunCheckConfigCommand({Write("bad.yaml", "max_concurrent_runs: 0\n")}), 1);
+  EXPECT_EQ(RunCheckConfigCommand({Write("tls.yaml",
+                                         "tls: {cert_file: /no.crt, key_file: "
+                                         "/no.key}\n")}),
+            1);
+  EXPECT_EQ(RunCheckConfigCommand({dir_.File("absent.yaml")}), 1);
+  EXPECT_EQ(RunCheckConfigCommand({"--bogus"}), 2);
+}
+
+TEST_F(AgentSettingsTest, ReloadAppliesLiveKeysAndNamesTheOnesNeedingARestart) {
+  ServeConfig current;
+  current.settings.allowed_roots = {"/mnt/a"};
+  ServeConfig loaded = current;
+  loaded.log_level = "debug";
+  loaded.max_concurrent_runs = 9;
+  loaded.settings.allowed_roots = {"/mnt/a", "/mnt/b"};
+  loaded.listen = "0.0.0.0:9999";
+  loaded.identity.availability_zone = "use1-az1";
+  loaded.settings.token_file = "/etc/azbench/token";
+  const ReloadOutcome outcome = MergeReloadedConfig(current, loaded);
+  EXPECT_EQ(outcome.changed_live,
+            (std::vector<std::string>{"log_level", "max_concurrent_runs", "allowed_roots"}));
+  EXPECT_EQ(outcome.needs_restart,
+            (std::vector<std::string>{"listen", "availability_zone", "token_file"}));
+  EXPECT_EQ(outcome.config.log_level, "debug");
+  EXPECT_EQ(outcome.config.max_concurrent_runs, 9);
+  EXPECT_EQ(outcome.config.listen, current.listen);  // kept until a restart
+  EXPECT_TRUE(outcome.config.settings.token_file.empty());
+}
+
+}  // namespace
+}  // namespace azbench
