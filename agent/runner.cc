@@ -96,7 +96,12 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareSpecs(
   PrepareOutcome outcome;
   for (const auto& [original, group_id] : specs) {
     JobSpec spec = original;
-    if (!config_.agent_subdir.empty() && spec.filename.empty() && !spec.directory.empty()) {
+    // `sharing` (job_spec.h): shared-dir names the files after the agent instead.
+    if (spec.sharing == FileSharing::kSharedDir && !config_.agent_subdir.empty()) {
+      spec.file_name_prefix = absl::StrCat(config_.agent_subdir, ".");
+    }
+    if (!config_.agent_subdir.empty() && spec.filename.empty() && !spec.directory.empty() &&
+        spec.sharing == FileSharing::kFilePerAgent) {
       spec.directory = absl::StrCat(spec.directory, "/", config_.agent_subdir);
       if (mkdir(spec.directory.c_str(), 0755) == 0) {
         run->created_dirs.push_back(spec.directory);

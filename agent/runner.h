@@ -58,7 +58,8 @@ struct RunnerConfig {
   // When set, a job that names a `directory` (and no filename) works in
   // `<directory>/<agent_subdir>`, created if missing and removed at cleanup if it is then empty, so
   // agents that share a file system never share files. The server sets it to the agent id; the
-  // one-shot command leaves it empty.
+  // one-shot command leaves it empty. Jobs with `sharing=shared-dir` stay in `<directory>` with
+  // file names prefixed "<agent_subdir>."; `sharing=shared-file` jobs stay there with plain names.
   std::string agent_subdir;
 };
 

@@ -9,6 +9,14 @@
 //       limited to 2,000 IOPS per agent with 100 ms intervals (so each agent streams 10 interval
 //       events and 4 progress events a second), and reports the coordinator's CPU seconds and peak
 //       RSS per agent and the time from the last agent's finish to the merged result being stored.
+//   build/bench/coordinator_cost simulate [--agents 256] [--jobs 4] [--seconds 10]
+//       Forks a process serving that many simulated agents (bench/synthetic_fleet.h: real gRPC on
+//       loopback, no I/O) and runs one synchronized scenario against them with 100 ms intervals:
+//       every agent streams one interval event per job and one progress event per interval, then
+//       its results. Reports this (the coordinator's) process: CPU seconds and peak RSS per agent,
+//       and the time from the last agent's finish to the merged result being stored.
+//   merge takes --fold 0 to skip the per-agent interval-latency fold the coordinator now does as
+//   results arrive (coordinator/interval_fold.h), for the old figures.
 //
 // Not a test: it prints figures.
 #include <sys/resource.h>
@@ -22,8 +30,10 @@
 #include <string>
 #include <vector>
 
+#include "bench/synthetic_fleet.h"
 #include "common/clock.h"
 #include "coordinator/fleet.h"
+#include "coordinator/interval_fold.h"
 #include "coordinator/local_fleet.h"
 #include "coordinator/merge.h"
 #include "coordinator/run.h"
@@ -43,6 +53,19 @@ long PeakRssKiB() {
   rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   return ru.ru_maxrss;
+}
+
+// Resident set now (VmRSS), KiB.
+long CurrentRssKiB() {
+  FILE* f = std::fopen("/proc/self/status", "r");
+  if (f == nullptr) return 0;
+  char line[256];
+  long kib = 0;
+  while (std::fgets(line, sizeof(line), f) != nullptr) {
+    if (std::sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
+  }
+  std::fclose(f);
+  return kib;
 }
 
 int Flag(int argc, char** argv, const std::string& name, int fallback) {
@@ -99,6 +122,14 @@ int Merge(int argc, char** argv) {
       JobResult r = pool[(a * jobs + j) % pool.size()].Clone();
       r.name = "job" + std::to_string(j);
       result.results.push_back({"agent-" + std::to_string(a), std::move(r)});
+    }
+  }
+  const bool fold = Flag(argc, argv, "--fold", 1) != 0;
+  if (fold) {  // as coordinator/run.cc does on arrival: each agent's first job carries its latency
+    for (size_t i = 0; i < result.results.size(); i += static_cast<size_t>(jobs)) {
+      for (int j = 1; j < jobs; ++j) {
+        FoldIntervalLatency(result.results[i].result, result.results[i + j].result);
+      }
     }
   }
   size_t buckets = 0;
@@ -208,6 +239,93 @@ int Ingest(int argc, char** argv) {
   return saved.ok() && result.status == ScenarioStatus::kComplete ? 0 : 1;
 }
 
+int Simulate(int argc, char** argv) {
+  const int agents = Flag(argc, argv, "--agents", 256);
+  const int jobs = Flag(argc, argv, "--jobs", 4);
+  const int seconds = Flag(argc, argv, "--seconds", 10);
+  SyntheticFleetOptions fleet_options;
+  fleet_options.agents = agents;
+  SyntheticFleetProcess fleet = StartSyntheticFleet(fleet_options);  // before gRPC is used here
+  if (fleet.pid < 0) return 1;
+  const std::string dir =
+      std::filesystem::temp_directory_path() / ("azbench-simulate-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  int rc = 1;
+  {
+    ConnectOptions connect;
+    connect.timeout = absl::Seconds(30);
+    auto connected = ConnectFleet(fleet.addresses, connect);
+    if (!connected.ok()) {
+      std::fprintf(stderr, "%s\n", std::string(connected.status().message()).c_str());
+      StopSyntheticFleet(fleet);
+      return 1;
+    }
+    Scenario scenario;
+    scenario.key = "bench/simulate";
+    for (const auto& m : connected->members) scenario.agent_ids.push_back(m.info.agent_id);
+    for (int j = 0; j < jobs; ++j) {
+      scenario.jobs.push_back({"job" + std::to_string(j),
+                               "block_io",
+                               {{"ioengine", "null"},
+                                {"rw", "randread"},
+                                {"bs", "4k"},
+                                {"size", "1g"},
+                                {"time_based", "1"},
+                                {"runtime", std::to_string(seconds) + "s"}},
+                               0});
+    }
+    RunOptions run;
+    run.interval_ms = 100;
+    run.start_margin = absl::Seconds(2);
+    run.prepare_timeout = absl::Seconds(60);
+    const long rss_before = PeakRssKiB();
+    const double cpu0 = CpuSeconds();
+    ScenarioResult result = RunScenario(*connected, scenario, run);
+    const int64_t returned = RealtimeNanos();
+    const double cpu1 = CpuSeconds();
+    const long rss_returned = CurrentRssKiB();
+    const long peak_returned = PeakRssKiB();
+    auto store = Store::Open(dir + "/simulate.db");
+    if (store.ok()) {
+      (void)(*store)->BeginCampaign("bench", "bench", "");
+      ScenarioFigures figures = ComputeFigures(result);
+      absl::Status saved = (*store)->SaveScenario(result);
+      const int64_t stored = RealtimeNanos();
+      const double cpu2 = CpuSeconds();
+      uint64_t interval_records = 0;
+      for (const auto& r : result.results) interval_records += r.result.intervals.size();
+      const OpFigures* read = figures.Find(OpKind::kRead);
+      std::printf(
+          "%d simulated agents x %d jobs, %d s of 100 ms intervals: status %s, %d agents "
+          "with results, %llu ops, %llu interval records stored\n",
+          agents, jobs, seconds, ScenarioStatusName(result.status), figures.agents,
+          static_cast<unsigned long long>(figures.TotalOps()),
+          static_cast<unsigned long long>(interval_records));
+      std::printf("coordinator CPU during the run: %.3f s (%.2f ms per agent)\n", cpu1 - cpu0,
+                  (cpu1 - cpu0) * 1000 / agents);
+      std::printf("merge + store CPU: %.3f s; database %.1f MiB\n", cpu2 - cpu1,
+                  std::filesystem::file_size(dir + "/simulate.db") / 1048576.0);
+      std::printf("last agent finish -> run returned: %.1f ms; -> merged and stored: %.1f ms%s\n",
+                  (returned - result.last_end_realtime_ns) / 1e6,
+                  (stored - result.last_end_realtime_ns) / 1e6,
+                  saved.ok() ? "" : " (store failed)");
+      std::printf("start skew %.2f ms; read p99 %.1f us; fairness CoV %.4f\n",
+                  result.start_skew_ns() / 1e6,
+                  read != nullptr ? read->lat.Percentile(99) / 1e3 : 0.0,
+                  read != nullptr ? read->agent_iops.cv : 0.0);
+      std::printf(
+          "peak RSS: %ld MiB (%.2f MiB per agent; %ld MiB before the run, peak %ld MiB "
+          "until the run returned, %ld MiB resident then, holding the results)\n",
+          PeakRssKiB() / 1024, PeakRssKiB() / 1024.0 / agents, rss_before / 1024,
+          peak_returned / 1024, rss_returned / 1024);
+      rc = saved.ok() && result.status == ScenarioStatus::kComplete ? 0 : 1;
+    }
+  }
+  StopSyntheticFleet(fleet);
+  std::filesystem::remove_all(dir);
+  return rc;
+}
+
 }  // namespace
 }  // namespace azbench
 
@@ -215,6 +333,7 @@ int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "merge") return azbench::Merge(argc, argv);
   if (mode == "ingest") return azbench::Ingest(argc, argv);
-  std::fprintf(stderr, "usage: coordinator_cost merge|ingest [--agents N] ...\n");
+  if (mode == "simulate") return azbench::Simulate(argc, argv);
+  std::fprintf(stderr, "usage: coordinator_cost merge|ingest|simulate [--agents N] ...\n");
   return 2;
 }

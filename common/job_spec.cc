@@ -63,6 +63,7 @@ constexpr absl::string_view kOptionNames[] = {
     "rate_iops",
     "op_log",
     "op_log_rate",
+    "sharing",
     "invalidate",
     "buffer_compress_percentage",
     "refill_buffers",
@@ -215,6 +216,18 @@ absl::Status SetKbBase(JobSpec& job, absl::string_view value) {
   return absl::OkStatus();
 }
 
+absl::Status SetSharing(JobSpec& job, absl::string_view value) {
+  for (FileSharing sharing :
+       {FileSharing::kFilePerAgent, FileSharing::kSharedDir, FileSharing::kSharedFile}) {
+    if (std::string(value) == FileSharingName(sharing)) {
+      job.sharing = sharing;
+      return absl::OkStatus();
+    }
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "'", value, "' is not supported; allowed: file-per-agent, shared-dir, shared-file"));
+}
+
 // Applies a canonical option. Returns NotFound for a name that is not in kOptionNames.
 absl::Status ApplyCanonical(JobSpec& job, absl::string_view key, absl::string_view value) {
   if (key == "name") return SetString(job.name, value);
@@ -285,6 +298,7 @@ absl::Status ApplyCanonical(JobSpec& job, absl::string_view key, absl::string_vi
   if (key == "scramble_buffers") return SetBool(job.scramble_buffers, value);
   if (key == "group_reporting") return SetBool(job.group_reporting, value);
   if (key == "stonewall") return SetBool(job.stonewall, value);
+  if (key == "sharing") return SetSharing(job, value);
   if (key == "new_group") return SetBool(job.new_group, value);
   if (key == "kb_base") return SetKbBase(job, value);
   return absl::NotFoundError(absl::StrCat("unknown option '", key, "'"));
@@ -349,6 +363,18 @@ std::string_view RwPatternName(RwPattern rw) {
   return "unknown";
 }
 
+std::string_view FileSharingName(FileSharing sharing) {
+  switch (sharing) {
+    case FileSharing::kFilePerAgent:
+      return "file-per-agent";
+    case FileSharing::kSharedDir:
+      return "shared-dir";
+    case FileSharing::kSharedFile:
+      return "shared-file";
+  }
+  return "unknown";
+}
+
 std::vector<std::string> JobSpec::FilePaths(int clone_index) const {
   std::vector<std::string> paths;
   if (!filename.empty()) {
@@ -358,7 +384,8 @@ std::vector<std::string> JobSpec::FilePaths(int clone_index) const {
     return paths;
   }
   for (int file_index = 0; file_index < nrfiles; ++file_index) {
-    paths.push_back(JoinPath(directory, absl::StrCat(name, ".", clone_index, ".", file_index)));
+    paths.push_back(JoinPath(
+        directory, absl::StrCat(file_name_prefix, name, ".", clone_index, ".", file_index)));
   }
   return paths;
 }

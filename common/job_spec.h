@@ -36,6 +36,15 @@ bool DoesWrite(RwPattern rw);
 // fio's spelling: read, write, randread, randwrite, rw, randrw.
 std::string_view RwPatternName(RwPattern rw);
 
+// azbench `sharing`: how the agents of a multi-agent scenario use a job's generated files
+// (`directory` without `filename`). file-per-agent: each agent in its own subdirectory
+// `<directory>/<agent_id>`; shared-dir: all agents in `<directory>`, files named
+// "<agent_id>.<name>.<clone>.<file>"; shared-file: all agents on the same files
+// `<directory>/<name>.<clone>.<file>` (one agent lays them out first, see coordinator/run.cc).
+enum class FileSharing { kFilePerAgent, kSharedDir, kSharedFile };
+// "file-per-agent", "shared-dir", "shared-file".
+std::string_view FileSharingName(FileSharing sharing);
+
 // How the next file is chosen when a job has several files (fio's file_service_type).
 enum class FileServiceType { kRoundRobin, kSequential, kRandom };
 
@@ -85,6 +94,9 @@ struct JobSpec {
   bool stonewall = false;  // wait for the previous jobs to finish before this one starts
   bool new_group = false;
   int kb_base = 1024;
+  FileSharing sharing = FileSharing::kFilePerAgent;  // azbench `sharing` (see FileSharing)
+  // Prepended to generated file names (not to `filename`); the agent sets it for shared-dir.
+  std::string file_name_prefix;
 
   // File names this job clone will use, in order (index = numjobs clone number, 0-based).
   std::vector<std::string> FilePaths(int clone_index) const;

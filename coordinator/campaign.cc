@@ -716,11 +716,12 @@ class CampaignParser {
                                   key == "name" ? "jobs are named after their workload"
                                                 : "list the directories as targets instead"));
       }
-      const bool is_nodes = key == kNodesAxis;
+      const bool is_nodes = key == kNodesAxis || key == kNodesPerAzAxis;
       if (!is_nodes && !IsSupportedJobOption(key)) {
-        return Error(entry.first, "matrix",
-                     absl::StrCat("unknown axis '", key, "'; allowed: nodes or a job option (",
-                                  absl::StrJoin(SupportedJobOptionNames(), ", "), ")"));
+        return Error(
+            entry.first, "matrix",
+            absl::StrCat("unknown axis '", key, "'; allowed: nodes, nodes_per_az or a job option (",
+                         absl::StrJoin(SupportedJobOptionNames(), ", "), ")"));
       }
       const std::string field = absl::StrCat("matrix.", key);
       MatrixAxis axis;
@@ -759,7 +760,7 @@ class CampaignParser {
   absl::Status ValidateCells(const Campaign& campaign) const {
     std::vector<MatrixAxis> job_axes;
     for (const MatrixAxis& axis : campaign.matrix) {
-      if (axis.key != kNodesAxis) job_axes.push_back(axis);
+      if (axis.key != kNodesAxis && axis.key != kNodesPerAzAxis) job_axes.push_back(axis);
     }
     const std::vector<MatrixCell> cells = MatrixCells(job_axes);
     for (size_t w = 0; w < campaign.workloads.size(); ++w) {
@@ -868,7 +869,7 @@ JobOptions CellJobOptions(const WorkloadJob& job, const MatrixCell& cell,
     if (!overridden) options.emplace_back(key, value);
   }
   for (const auto& [axis, value] : cell) {
-    if (axis != kNodesAxis) options.emplace_back(axis, value);
+    if (axis != kNodesAxis && axis != kNodesPerAzAxis) options.emplace_back(axis, value);
   }
   std::string directory = target.path;
   if (!subdirectory.empty()) {

@@ -30,7 +30,8 @@
 //     iodepth: [1, 16]            # first axis outermost. An axis is a job option (fio name; set
 //     nodes: [1, 2, all]          # on every job of every workload, overriding the workload's own
 //                                 # value) or `nodes` (a count >= 1 or `all`: how many agents run
-//                                 # the scenario, chosen balanced over AZs, see plan.h).
+//                                 # the scenario, chosen balanced over AZs, see plan.h) or
+//                                 # `nodes_per_az` (a count >= 1 or `all` per AZ, see plan.h).
 //                                 # `placement` is not supported yet; `directory` and `name` belong
 //                                 # to targets and workloads and are refused as axes.
 //   repeats: 3                    # measured runs of each scenario, 1..1000 (default 1)
@@ -128,6 +129,9 @@ struct Workload {
 
 inline constexpr char kNodesAxis[] = "nodes";
 inline constexpr char kNodesAll[] = "all";
+// `nodes_per_az: N` (a count >= 1 or `all`): N agents from every AZ (plan.h); with `nodes` too,
+// `nodes` then takes the first agents of that selection.
+inline constexpr char kNodesPerAzAxis[] = "nodes_per_az";
 
 struct MatrixAxis {
   std::string key;                  // a job option (fio name) or kNodesAxis

@@ -32,6 +32,7 @@
 #include "coordinator/report/json_report.h"
 #include "coordinator/report/markdown_report.h"
 #include "coordinator/report/report_input.h"
+#include "coordinator/report/scaling_rows.h"
 #include "coordinator/report/terminal_report.h"
 #include "coordinator/run.h"
 #include "coordinator/store.h"
@@ -51,7 +52,7 @@ constexpr char kUsage[] =
     "      [--azs a,b]] [--directory DIR] [--db FILE] [--resume] [--allow-missing] [--quiet]\n"
     "                                  a fio job file or command line, unchanged, on every agent\n"
     "                                  at once (default fleet: --local 1)\n"
-    "  report RESULTS.db [--format terminal|md|csv|json|fio-json|html] [-o FILE|DIR]\n"
+    "  report RESULTS.db [--format terminal|md|csv|json|fio-json|html|scaling-csv] [-o FILE|DIR]\n"
     "      [--keep all|last|median]      html: one self-contained page with SVG charts\n"
     "  compare A.db B.db [--format terminal|md] [-o FILE] [--keep all|last|median]\n"
     "                                  matching scenarios side by side, deltas flagged beyond the\n"
@@ -544,12 +545,13 @@ int ReportCommand(const std::vector<std::string>& raw) {
   const std::string format = args->Has("--format") ? *args->Get("--format") : "terminal";
   if (format == "html") return HtmlReportCommand(*args);
   if (format != "terminal" && format != "md" && format != "csv" && format != "json" &&
-      format != "fio-json") {
-    return Fail(
-        "report",
-        absl::InvalidArgumentError(absl::StrCat(
-            "--format '", format, "' is not one of: terminal, md, csv, json, fio-json, html")),
-        2);
+      format != "fio-json" && format != "scaling-csv") {
+    return Fail("report",
+                absl::InvalidArgumentError(
+                    absl::StrCat("--format '", format,
+                                 "' is not one of: terminal, md, csv, json, fio-json, html, "
+                                 "scaling-csv")),
+                2);
   }
   absl::StatusOr<std::unique_ptr<Store>> store = Store::OpenExisting(args->positional[0]);
   if (!store.ok()) return Fail("report", store.status());
@@ -592,6 +594,10 @@ int ReportCommand(const std::vector<std::string>& raw) {
     text = RenderCsvReport(input);
   } else if (format == "json") {
     text = RenderJsonReport(input);
+  } else if (format == "scaling-csv") {
+    std::vector<ScenarioFigures> storage;
+    const std::vector<ScenarioFigures>& figures = FiguresOf(input, storage);
+    text = RenderScalingCsv(BuildScalingRows(input, BuildCells(input, figures), figures));
   } else {
     text = RenderTerminalReport(input);
   }

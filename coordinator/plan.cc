@@ -53,28 +53,60 @@ std::string CellKey(const std::string& workload, const MatrixCell& cell) {
   return key;
 }
 
-// The agents for a cell: every agent, or the first N of the balanced order. nullopt when there are
-// too few (the reason goes to `reason`).
+// The count an agent axis asks for: nullopt for `all`; 0 (with `reason` set) when not a count.
+std::optional<size_t> AxisCount(const std::string& axis, const std::string& value,
+                                std::string* reason) {
+  if (value == kNodesAll) return std::nullopt;
+  int64_t n = 0;
+  if (!absl::SimpleAtoi(value, &n) || n < 1) {
+    *reason = absl::StrCat(axis, "=", value, " is not a count of agents");
+    return 0;
+  }
+  return static_cast<size_t>(n);
+}
+
+// The agents for a cell, in the balanced order: every agent; with `nodes_per_az: M`, the first M
+// of every AZ group (AZ order and agent_id order as BalancedAgentOrder); then with `nodes: N`, the
+// first N of that. nullopt when there are too few (the reason goes to `reason`).
 std::optional<std::vector<std::string>> ChooseAgents(const std::vector<AgentInfo>& ordered,
                                                      const MatrixCell& cell, std::string* reason) {
-  size_t wanted = ordered.size();
+  std::vector<const AgentInfo*> chosen;
+  for (const AgentInfo& agent : ordered) chosen.push_back(&agent);
+  std::optional<size_t> per_az, total;
   for (const auto& [axis, value] : cell) {
-    if (axis != kNodesAxis || value == kNodesAll) continue;
-    int64_t n = 0;
-    if (!absl::SimpleAtoi(value, &n) || n < 1) {
-      *reason = absl::StrCat("nodes=", value, " is not a count of agents");
+    if (axis != kNodesAxis && axis != kNodesPerAzAxis) continue;
+    const std::optional<size_t> n = AxisCount(axis, value, reason);
+    if (n.has_value() && *n == 0) return std::nullopt;
+    (axis == kNodesAxis ? total : per_az) = n;
+  }
+  if (per_az.has_value()) {
+    std::map<std::string, size_t> taken;  // AZ -> agents taken ("" = no AZ, one group)
+    std::vector<const AgentInfo*> kept;
+    for (const AgentInfo* agent : chosen) {
+      if (taken[agent->availability_zone]++ < *per_az) kept.push_back(agent);
+    }
+    for (const auto& [az, count] : taken) {
+      if (count < *per_az) {
+        *reason = absl::StrCat("nodes_per_az=", *per_az, " needs ", *per_az, " agents in ",
+                               az.empty() ? "the group without an AZ" : absl::StrCat("AZ ", az),
+                               "; it has ", count);
+        return std::nullopt;
+      }
+    }
+    chosen = std::move(kept);
+  }
+  if (total.has_value()) {
+    if (*total > chosen.size()) {
+      *reason = absl::StrCat("nodes=", *total, " needs ", *total, " agents; ",
+                             per_az.has_value() ? "nodes_per_az selects " : "the fleet has ",
+                             chosen.size());
       return std::nullopt;
     }
-    wanted = static_cast<size_t>(n);
-  }
-  if (wanted > ordered.size()) {
-    *reason = absl::StrCat("nodes=", wanted, " needs ", wanted, " agents; the fleet has ",
-                           ordered.size());
-    return std::nullopt;
+    chosen.resize(*total);
   }
   std::vector<std::string> ids;
-  ids.reserve(wanted);
-  for (size_t i = 0; i < wanted; ++i) ids.push_back(ordered[i].agent_id);
+  ids.reserve(chosen.size());
+  for (const AgentInfo* agent : chosen) ids.push_back(agent->agent_id);
   return ids;
 }
 

@@ -23,7 +23,11 @@
 // balanced over AZs: AZs sorted by name (agents with no AZ last, as one group), agents inside an AZ
 // sorted by agent_id, then one agent from each AZ in turn until N are taken; `all` takes every
 // agent. With fewer agents than N the scenario is kept but skipped, with the reason. agent_ids are
-// always in that balanced order.
+// always in that balanced order. The order depends only on agent_ids and AZ names (never on the
+// order agents were listed or answered), so the same fleet always gives the same selection.
+// `nodes_per_az: M` takes the first M agents (by agent_id) of every AZ group, `all` every agent;
+// an AZ with fewer than M agents skips the scenario. With both axes, `nodes: N` then takes the
+// first N of the nodes_per_az selection in the balanced order.
 //
 // Example:
 //   ASSIGN_OR_RETURN(std::vector<Scenario> plan, ExpandCampaign(campaign, fleet_agents));

@@ -1,10 +1,13 @@
 #include "coordinator/run.h"
 
+#include <algorithm>
+#include <condition_variable>
 #include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -12,6 +15,7 @@
 #include "common/clock.h"
 #include "common/op_log_writer.h"
 #include "common/proto_convert.h"
+#include "coordinator/interval_fold.h"
 
 namespace azbench {
 
@@ -35,6 +39,8 @@ struct AgentRun {
   std::vector<JobResult> results;
   // Interval events per job (clones merged), kept so a lost agent's measurements survive.
   std::map<std::string, std::map<int64_t, IntervalStats>> streamed;
+  // Their latency histograms, all jobs merged (interval_fold.h); both dropped once it finished.
+  std::map<int64_t, IntervalStats> streamed_latency;
   std::map<std::string, std::unique_ptr<OpLogWriter>> op_logs;  // by job name
   std::vector<std::string> errors;
 };
@@ -68,6 +74,37 @@ JobResult PartialFromIntervals(const std::string& job,
   r.end_realtime_ns = start_ns + static_cast<int64_t>(r.runtime_ns);
   r.warnings.push_back("partial: the agent was lost; figures cover its streamed intervals only");
   return r;
+}
+
+// Adds an agent's streamed interval latency (all jobs, interval_fold.h) to a partial result: to
+// its intervals and to its total latency histograms.
+void AttachLatency(JobResult& partial, const std::map<int64_t, IntervalStats>& latency) {
+  for (const auto& [index, interval] : latency) {
+    auto it =
+        std::lower_bound(partial.intervals.begin(), partial.intervals.end(), index,
+                         [](const IntervalStats& s, int64_t wanted) { return s.index < wanted; });
+    if (it == partial.intervals.end() || it->index != index) {
+      it = partial.intervals.insert(it, IntervalStats{});
+      it->index = index;
+    }
+    it->Merge(interval);  // latency only: its counts are zero
+    for (int k = 0; k < kOpKindCount; ++k) {
+      if (interval.by_kind[k].lat.count == 0) continue;
+      (void)partial.Stats(static_cast<OpKind>(k)).lat.MergeSparse(interval.by_kind[k].lat);
+    }
+  }
+}
+
+// True when a job of `scenario` says sharing=shared-file (the last value of the option wins).
+bool UsesSharedFiles(const Scenario& scenario) {
+  for (const ScenarioJob& job : scenario.jobs) {
+    bool shared = false;
+    for (const auto& [key, value] : job.options) {
+      if (key == "sharing") shared = value == "shared-file";
+    }
+    if (shared) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -112,18 +149,31 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
     }
   }
   {
+    auto prepare_one = [&](AgentRun& r) {
+      absl::StatusOr<v1::PrepareResponse> response =
+          r.member->client->Prepare(prepare, options.prepare_timeout);
+      if (response.ok()) {
+        r.prepared = true;
+      } else {
+        r.errors.push_back(std::string(response.status().message()));
+      }
+    };
+    // sharing=shared-file: the first agent lays the shared files out alone; the others then find
+    // them complete and skip the layout (file_layout.cc), so no two agents ever write a layout.
+    AgentRun* layout_first = nullptr;
+    if (UsesSharedFiles(scenario)) {
+      for (AgentRun& r : runs) {
+        if (r.member != nullptr) {
+          layout_first = &r;
+          break;
+        }
+      }
+      if (layout_first != nullptr) prepare_one(*layout_first);
+    }
     std::vector<std::thread> threads;
     for (AgentRun& r : runs) {
-      if (r.member == nullptr) continue;
-      threads.emplace_back([&] {
-        absl::StatusOr<v1::PrepareResponse> response =
-            r.member->client->Prepare(prepare, options.prepare_timeout);
-        if (response.ok()) {
-          r.prepared = true;
-        } else {
-          r.errors.push_back(std::string(response.status().message()));
-        }
-      });
+      if (r.member == nullptr || &r == layout_first) continue;
+      threads.emplace_back([&] { prepare_one(r); });
     }
     for (auto& t : threads) t.join();
   }
@@ -131,11 +181,13 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
     v1::CleanupRequest cleanup;
     cleanup.set_run_id(run_id);
     cleanup.set_remove_files(true);
+    std::vector<std::thread> threads;  // in parallel: one slow agent must not hold the others
     for (AgentRun& r : runs) {
       if (r.member != nullptr && r.prepared && !r.lost) {
-        (void)r.member->client->Cleanup(cleanup, absl::Seconds(30));
+        threads.emplace_back([&] { (void)r.member->client->Cleanup(cleanup, absl::Seconds(30)); });
       }
     }
+    for (auto& t : threads) t.join();
   };
   std::vector<std::string> prepare_errors;
   for (const AgentRun& r : runs) {
@@ -153,6 +205,8 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
   out.planned_start_realtime_ns = start_ns;
   std::mutex mu;  // guards every AgentRun's streamed state below
   std::atomic<bool> all_done{false};
+  std::mutex done_mu;  // with done_cv: wakes the watcher as soon as every stream has ended
+  std::condition_variable done_cv;
   std::vector<std::thread> streams;
   for (AgentRun& r : runs) {
     if (r.member == nullptr) continue;
@@ -175,6 +229,8 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
           case v1::RunEvent::kInterval: {
             absl::StatusOr<IntervalStats> interval = IntervalFromProto(event.interval().interval());
             if (interval.ok()) {
+              // Interval latency histograms are kept once per agent (interval_fold.h).
+              FoldStreamedLatency(r.streamed_latency, *interval);
               auto& series = r.streamed[event.interval().job_name()];
               auto [it, inserted] = series.try_emplace(interval->index, *interval);
               if (!inserted) it->second.Merge(*interval);
@@ -187,6 +243,8 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
               // Agent clock -> coordinator clock.
               result->start_realtime_ns -= r.offset_ns;
               result->end_realtime_ns -= r.offset_ns;
+              // Its interval latency histograms go to the agent's first result (interval_fold.h).
+              if (!r.results.empty()) FoldIntervalLatency(r.results.front(), *result);
               r.results.push_back(std::move(*result));
             } else {
               r.errors.push_back(std::string(result.status().message()));
@@ -221,6 +279,8 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
           case v1::RunEvent::kFinished:
             r.finished = true;
             r.end_ns = event.finished().end_realtime_ns() - r.offset_ns;
+            r.streamed.clear();  // only a lost agent needs them
+            r.streamed_latency.clear();
             break;
           default:
             break;
@@ -245,7 +305,11 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
     int64_t last_ns = RealtimeNanos();
     bool cancelled = false;
     while (!all_done.load()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(options.progress_interval_ms));
+      {
+        std::unique_lock<std::mutex> lock(done_mu);
+        done_cv.wait_for(lock, std::chrono::milliseconds(options.progress_interval_ms),
+                         [&] { return all_done.load(); });
+      }
       if (options.interrupt != nullptr && options.interrupt->load() && !cancelled) {
         cancelled = true;
         for (AgentRun& r : runs) {
@@ -288,7 +352,11 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
       if (absl::Status s = writer->Close(); !s.ok()) r.errors.push_back(std::string(s.message()));
     }
   }
-  all_done.store(true);
+  {
+    std::lock_guard<std::mutex> lock(done_mu);
+    all_done.store(true);
+  }
+  done_cv.notify_all();
   watcher.join();
   cleanup_all();
 
@@ -298,10 +366,15 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
   for (AgentRun& r : runs) {
     if (r.lost) {
       out.lost.push_back({r.agent_id, r.lost_at_ns, r.lost_reason});
+      const size_t first_partial = out.results.size();
       for (const auto& [job, series] : r.streamed) {
         out.results.push_back(
             {r.agent_id,
              PartialFromIntervals(job, series, r.start_ns, options.interval_ms * 1'000'000ULL)});
+      }
+      // The streamed latency of all its jobs goes with its first partial result.
+      if (out.results.size() > first_partial) {
+        AttachLatency(out.results[first_partial].result, r.streamed_latency);
       }
     } else {
       for (JobResult& result : r.results) out.results.push_back({r.agent_id, std::move(result)});

@@ -20,9 +20,10 @@
 //   - sweeps: for every matrix axis that is a job option (iodepth, numjobs, bs, size, ...) with two
 //     or more values, per workload and per combination of the other axes: throughput and p99
 //     latency against the swept value, one line per target.
-//   - scaling: for the `nodes` axis, aggregate throughput and efficiency against the agent count
-//     that really ran; efficiency(n) = (throughput(n) / n) / (throughput(n0) / n0) for the smallest
-//     count n0 of that target, in percent (100% = perfect linear scaling).
+//   - scaling: for the `nodes` / `nodes_per_az` axes, the rows of scaling_rows.h: aggregate
+//     throughput and efficiency against the agent count that really ran; efficiency(N) =
+//     aggregate(N) / (N x aggregate(1)) with the one-agent run of the same target and other matrix
+//     values, in percent (100% = perfect linear scaling); "no N=1 run" without one.
 //   - visibility probes: for scenarios whose jobs report op kind `probe`, the latency distribution
 //     per probe (job name) and reader (agent), as a percentile chart and a table.
 //

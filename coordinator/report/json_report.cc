@@ -3,6 +3,7 @@
 #include "absl/strings/str_format.h"
 #include "common/result_json.h"
 #include "common/stats.h"
+#include "coordinator/report/scaling_rows.h"
 
 namespace azbench {
 
@@ -115,6 +116,40 @@ json ScenarioJson(const ScenarioResult& r, const ScenarioFigures& f) {
           {"results", results}};
 }
 
+// The scaling table (scaling_rows.h): efficiencies as fractions, null without an N=1 run.
+json ScalingJson(const std::vector<ScalingRow>& rows) {
+  json out = json::array();
+  auto opt = [](const std::optional<double>& v) { return v.has_value() ? json(*v) : json(); };
+  for (const ScalingRow& row : rows) {
+    json r = {{"workload", row.workload},
+              {"where", row.where},
+              {"target", row.target},
+              {"nodes", row.nodes},
+              {"agents", row.agents},
+              {"partial", row.partial},
+              {"full", {{"mib_s", row.full_mib_s}, {"iops", row.full_iops}}},
+              {"stonewall",
+               {{"valid", row.stonewall_valid},
+                {"mib_s", row.stonewall_mib_s},
+                {"iops", row.stonewall_iops}}},
+              {"op", std::string(OpKindName(row.op))},
+              {"fairness",
+               {{"unit", row.moves_bytes ? "MiB/s" : "IOPS"},
+                {"min", row.fairness.min},
+                {"max", row.fairness.max},
+                {"mean", row.fairness.mean},
+                {"cv", row.fairness.cv}}},
+              {"start_skew_ns", row.start_skew_ns},
+              {"efficiency", opt(row.efficiency)},
+              {"stonewall_efficiency", opt(row.stonewall_efficiency)}};
+    if (row.has_latency) {
+      r["latency_ns"] = {{"p50", row.p50_ns}, {"p99", row.p99_ns}, {"p99.9", row.p999_ns}};
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 }  // namespace
 
 json JsonReport(const ReportInput& input) {
@@ -141,7 +176,8 @@ json JsonReport(const ReportInput& input) {
           {"campaign", input.campaign_name},
           {"keep", std::string(KeepPolicyName(input.keep))},
           {"agents", agents},
-          {"scenarios", scenarios}};
+          {"scenarios", scenarios},
+          {"scaling", ScalingJson(BuildScalingRows(input, BuildCells(input, figures), figures))}};
 }
 
 std::string RenderJsonReport(const ReportInput& input) {

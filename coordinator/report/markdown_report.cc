@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "common/units.h"
+#include "coordinator/report/scaling_rows.h"
 
 namespace azbench {
 
@@ -300,7 +301,9 @@ std::string RenderMarkdownReport(const ReportInput& input) {
   if (!azs.empty()) absl::StrAppend(&out, " in ", absl::StrJoin(azs, ", "));
   absl::StrAppend(&out, ". Repeats: keep ", std::string(KeepPolicyName(input.keep)), ".\n\n");
 
-  for (const ReportCell& cell : BuildCells(input, figures)) RenderCell(input, figures, cell, out);
+  const std::vector<ReportCell> cells = BuildCells(input, figures);
+  for (const ReportCell& cell : cells) RenderCell(input, figures, cell, out);
+  out += RenderScalingMarkdown(BuildScalingRows(input, cells, figures));
 
   if (!input.agents.empty()) {
     out += "## Agents\n\n| agent | host | AZ | AZ id | instance | version | clock offset |\n";

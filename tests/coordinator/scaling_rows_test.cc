@@ -1,0 +1,135 @@
+// The scaling table: aggregate, efficiency against the N=1 run, fairness and skew, and its
+// Markdown, CSV, JSON and HTML forms agree.
+#include "coordinator/report/scaling_rows.h"
+
+#include <string>
+#include <vector>
+
+#include "coordinator/report/html_report.h"
+#include "coordinator/report/json_report.h"
+#include "coordinator/report/markdown_report.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/report_scenarios.h"
+
+namespace azbench {
+namespace {
+
+using testing::FakeScenario;
+using ::testing::HasSubstr;
+using testing::MakeFakeScenario;
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// efs: nodes 1, 2, 4 (agent 2 of the 2-agent run does 3x the ops; the 4-agent run does half the
+// ops per agent with 100 ms of skew between agents). fsx: nodes 2 and 4, no N=1 run.
+ReportInput Input() {
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(MakeFakeScenario({.target = "efs", .parameters = {{"nodes", "1"}}}));
+  ScenarioResult two =
+      MakeFakeScenario({.target = "efs", .parameters = {{"nodes", "2"}}, .agents = 2});
+  OpStats& fast = two.results[1].result.Stats(OpKind::kRead);
+  fast.ops = 3000;
+  fast.bytes = 3000 * 4096;
+  for (int i = 0; i < 2000; ++i) fast.lat.Record(1'000'000);
+  for (IntervalStats& in : two.results[1].result.intervals) {
+    in.by_kind[0].ops = 1500;
+    in.by_kind[0].bytes = 1500 * 4096;
+  }
+  scenarios.push_back(std::move(two));
+  scenarios.push_back(MakeFakeScenario({.target = "efs",
+                                        .parameters = {{"nodes", "all"}},
+                                        .agents = 4,
+                                        .ops_per_agent = 500,
+                                        .agent_skew_ns = 100'000'000}));
+  for (int n : {2, 4}) {
+    scenarios.push_back(MakeFakeScenario(
+        {.target = "fsx", .parameters = {{"nodes", std::to_string(n)}}, .agents = n}));
+  }
+  return MakeReportInput("scale", {}, std::move(scenarios), KeepPolicy::kLast);
+}
+
+std::vector<ScalingRow> Rows(const ReportInput& input) {
+  std::vector<ScenarioFigures> storage;
+  const std::vector<ScenarioFigures>& figures = FiguresOf(input, storage);
+  return BuildScalingRows(input, BuildCells(input, figures), figures);
+}
+
+TEST(ScalingRowsTest, EfficiencyIsAggregateOverNTimesTheOneAgentRun) {
+  const ReportInput input = Input();
+  const std::vector<ScalingRow> rows = Rows(input);
+  ASSERT_EQ(rows.size(), 5u);
+  const ScalingRow& one = rows[0];
+  EXPECT_EQ(one.target, "efs");
+  EXPECT_EQ(one.agents, 1);
+  EXPECT_DOUBLE_EQ(one.full_iops, 500);  // 1000 ops in 2 s
+  EXPECT_DOUBLE_EQ(one.full_mib_s, 500 * 4096 / kMiB);
+  ASSERT_TRUE(one.efficiency.has_value());
+  EXPECT_DOUBLE_EQ(*one.efficiency, 1.0);
+  // 2 agents: 4000 ops in 2 s = 2000 IOPS = 2 x 2 x 500 -> 200%.
+  const ScalingRow& two = rows[1];
+  EXPECT_EQ(two.agents, 2);
+  EXPECT_DOUBLE_EQ(two.full_iops, 2000);
+  ASSERT_TRUE(two.efficiency.has_value());
+  EXPECT_DOUBLE_EQ(*two.efficiency, 2.0);
+  ASSERT_TRUE(two.stonewall_efficiency.has_value());
+  EXPECT_NEAR(*two.stonewall_efficiency, 2.0, 1e-9);
+  // Fairness in MiB/s: per agent 1000 and 3000 ops over 2 s.
+  EXPECT_DOUBLE_EQ(two.fairness.min, 500 * 4096 / kMiB);
+  EXPECT_DOUBLE_EQ(two.fairness.max, 1500 * 4096 / kMiB);
+  EXPECT_DOUBLE_EQ(two.fairness.cv, 0.5);
+  // all = 4 agents, 500 ops each, staggered by 100 ms: full window 2.3 s.
+  const ScalingRow& four = rows[2];
+  EXPECT_EQ(four.nodes, "nodes=all");
+  EXPECT_EQ(four.agents, 4);
+  EXPECT_EQ(four.start_skew_ns, 300'000'000);
+  EXPECT_DOUBLE_EQ(four.full_iops, 2000 / 2.3);
+  ASSERT_TRUE(four.efficiency.has_value());
+  EXPECT_DOUBLE_EQ(*four.efficiency, (2000 / 2.3) / (4 * 500.0));
+  EXPECT_DOUBLE_EQ(four.fairness.cv, 0.0);
+  EXPECT_TRUE(four.has_latency);
+  EXPECT_EQ(four.op, OpKind::kRead);
+  EXPECT_NEAR(static_cast<double>(four.p99_ns), 1e6, 1e6 * Histogram::kMaxRelativeError);
+  // fsx has no N=1 run.
+  EXPECT_EQ(rows[3].target, "fsx");
+  EXPECT_FALSE(rows[3].efficiency.has_value());
+  EXPECT_FALSE(rows[4].efficiency.has_value());
+}
+
+TEST(ScalingRowsTest, MarkdownCsvJsonAndHtmlShowTheSameTable) {
+  const ReportInput input = Input();
+  const std::string md = RenderMarkdownReport(input);
+  EXPECT_THAT(md, HasSubstr("## Scaling"));
+  EXPECT_THAT(md, HasSubstr("### randread on efs"));
+  EXPECT_THAT(md, HasSubstr("| 2 | nodes=2 |"));
+  EXPECT_THAT(md, HasSubstr("| 200% |"));
+  EXPECT_THAT(md, HasSubstr("no N=1 run"));
+
+  const std::string csv = RenderScalingCsv(Rows(input));
+  EXPECT_THAT(csv, HasSubstr("workload,where,target,nodes,agents,full_mib_s,full_iops,"));
+  EXPECT_THAT(csv, HasSubstr("randread,,efs,nodes=2,2,7.812500,2000.000000,"));
+  EXPECT_THAT(csv, HasSubstr(",5.859375,0.500000,0.000,2.000000,2.000000\n"));  // cv, skew, eff
+
+  const nlohmann::json json = JsonReport(input);
+  ASSERT_TRUE(json.contains("scaling"));
+  ASSERT_EQ(json["scaling"].size(), 5u);
+  EXPECT_DOUBLE_EQ(json["scaling"][1]["efficiency"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(json["scaling"][1]["fairness"]["cv"].get<double>(), 0.5);
+  EXPECT_TRUE(json["scaling"][3]["efficiency"].is_null());
+
+  const std::string html = RenderHtmlReport(input, {});
+  EXPECT_THAT(html, HasSubstr("<section id=\"scaling\">"));
+  EXPECT_THAT(html, HasSubstr(">200%</td>"));
+  EXPECT_THAT(html, HasSubstr(">no N=1 run</td>"));
+}
+
+TEST(ScalingRowsTest, NoAgentAxisMeansNoScalingSection) {
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(MakeFakeScenario({.parameters = {{"iodepth", "4"}}}));
+  const ReportInput input = MakeReportInput("x", {}, std::move(scenarios), KeepPolicy::kLast);
+  EXPECT_TRUE(Rows(input).empty());
+  EXPECT_THAT(RenderMarkdownReport(input), ::testing::Not(HasSubstr("## Scaling")));
+}
+
+}  // namespace
+}  // namespace azbench
