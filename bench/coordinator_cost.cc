@@ -15,10 +15,11 @@
 //       every agent streams one interval event per job and one progress event per interval, then
 //       its results. Reports this (the coordinator's) process: CPU seconds and peak RSS per agent,
 //       and the time from the last agent's finish to the merged result being stored.
-//   merge takes --fold 0 to skip the per-agent interval-latency fold the coordinator now does as
-//   results arrive (coordinator/interval_fold.h), for the old figures.
+//   merge and simulate take --fold 0 to skip the per-agent interval-latency fold the coordinator
+//   now does as results arrive (coordinator/interval_fold.h), for the old figures.
 //
 // Not a test: it prints figures.
+#include <malloc.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -278,11 +279,13 @@ int Simulate(int argc, char** argv) {
     run.interval_ms = 100;
     run.start_margin = absl::Seconds(2);
     run.prepare_timeout = absl::Seconds(60);
+    run.fold_interval_latency = Flag(argc, argv, "--fold", 1) != 0;
     const long rss_before = PeakRssKiB();
     const double cpu0 = CpuSeconds();
     ScenarioResult result = RunScenario(*connected, scenario, run);
     const int64_t returned = RealtimeNanos();
     const double cpu1 = CpuSeconds();
+    malloc_trim(0);  // what is live, not what malloc keeps cached
     const long rss_returned = CurrentRssKiB();
     const long peak_returned = PeakRssKiB();
     auto store = Store::Open(dir + "/simulate.db");
@@ -315,7 +318,7 @@ int Simulate(int argc, char** argv) {
                   read != nullptr ? read->agent_iops.cv : 0.0);
       std::printf(
           "peak RSS: %ld MiB (%.2f MiB per agent; %ld MiB before the run, peak %ld MiB "
-          "until the run returned, %ld MiB resident then, holding the results)\n",
+          "until the run returned, %ld MiB live then, holding the results)\n",
           PeakRssKiB() / 1024, PeakRssKiB() / 1024.0 / agents, rss_before / 1024,
           peak_returned / 1024, rss_returned / 1024);
       rc = saved.ok() && result.status == ScenarioStatus::kComplete ? 0 : 1;

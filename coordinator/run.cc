@@ -230,7 +230,9 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
             absl::StatusOr<IntervalStats> interval = IntervalFromProto(event.interval().interval());
             if (interval.ok()) {
               // Interval latency histograms are kept once per agent (interval_fold.h).
-              FoldStreamedLatency(r.streamed_latency, *interval);
+              if (options.fold_interval_latency) {
+                FoldStreamedLatency(r.streamed_latency, *interval);
+              }
               auto& series = r.streamed[event.interval().job_name()];
               auto [it, inserted] = series.try_emplace(interval->index, *interval);
               if (!inserted) it->second.Merge(*interval);
@@ -244,7 +246,9 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
               result->start_realtime_ns -= r.offset_ns;
               result->end_realtime_ns -= r.offset_ns;
               // Its interval latency histograms go to the agent's first result (interval_fold.h).
-              if (!r.results.empty()) FoldIntervalLatency(r.results.front(), *result);
+              if (!r.results.empty() && options.fold_interval_latency) {
+                FoldIntervalLatency(r.results.front(), *result);
+              }
               r.results.push_back(std::move(*result));
             } else {
               r.errors.push_back(std::string(result.status().message()));

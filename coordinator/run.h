@@ -45,6 +45,9 @@ struct RunOptions {
   // Where jobs with `op_log` have their raw records written, as "<agent>.<job>.csv.gz" (created on
   // the first record). Empty: records are received and counted but not written.
   std::string op_log_dir;
+  // Keep interval latency per agent, not per job (coordinator/interval_fold.h). false only to
+  // measure the old behaviour (bench/coordinator_cost simulate --fold 0).
+  bool fold_interval_latency = true;
 };
 
 ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOptions& options);

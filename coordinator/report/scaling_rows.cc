@@ -156,6 +156,7 @@ std::string RenderScalingMarkdown(const std::vector<ScalingRow>& rows) {
   for (const ScalingRow& row : rows) {
     const std::string group = absl::StrCat(row.workload, "\n", row.where, "\n", row.target);
     if (group != current) {
+      if (!current.empty()) out += "\n";
       current = group;
       absl::StrAppend(&out, "### ", row.workload, row.where.empty() ? "" : " (", row.where,
                       row.where.empty() ? "" : ")", " on ", row.target, "\n\n");

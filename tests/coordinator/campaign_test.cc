@@ -506,7 +506,7 @@ TEST(CampaignErrorTest, UnknownMatrixAxisIsRefused) {
   EXPECT_THAT(ParseMinimalPlus("matrix:\n  clients: [1, 2]\n"),
               StatusIs(kInvalid, AllOf(StartsWith("test.yaml:11:3: "), HasSubstr("matrix:"),
                                        HasSubstr("unknown axis 'clients'"),
-                                       HasSubstr("allowed: nodes or a job option"))));
+                                       HasSubstr("allowed: nodes, nodes_per_az or a job option"))));
 }
 
 TEST(CampaignErrorTest, PlacementAxisIsNotSupportedYet) {
