@@ -25,7 +25,12 @@
 //      "intervals": [{"index", "ops": {"read": {"ops", "bytes", "errors", "lat": sparse}}}]
 //          (the merged series, merge.h rule 6),
 //      "results": [{"agent_id", "job": fio-style job object with its "azbench" extras
-//          (common/result_json.h)}]}]}
+//          (common/result_json.h)}]}],
+//    "scaling": [{"workload", "where", "target", "nodes", "agents", "partial",
+//                 "full": {"mib_s", "iops"}, "stonewall": {"valid", "mib_s", "iops"}, "op",
+//                 "latency_ns": {"p50", "p99", "p99.9"}, "fairness": {"unit", "min", "max",
+//                 "mean", "cv"}, "start_skew_ns", "efficiency", "stonewall_efficiency"}]
+//        (coordinator/report/scaling_rows.h; efficiencies are fractions, null without N=1)}
 //
 // slat/clat objects appear only when non-empty. Every scenario is there: keep does not filter.
 #ifndef AZBENCH_COORDINATOR_REPORT_JSON_REPORT_H_
