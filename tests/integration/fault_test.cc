@@ -70,6 +70,8 @@ class Agent {
                 {AZBENCH_AGENT_BIN, "serve", "--listen=" + address(), "--agent-id=" + id_,
                  "--az=" + az_, "--region=local", "--log-level=warn"});
     process_ = std::make_unique<Subprocess>(args, log_path_ + "." + std::to_string(++starts_));
+    // The coordinator's Hello does not wait for a listener: start it only once this one is up.
+    EXPECT_TRUE(testing::WaitForLoopbackPort(port_, std::chrono::seconds(10))) << address();
   }
   pid_t pid() const { return process_ ? process_->pid() : -1; }
   void Kill() {

@@ -88,6 +88,24 @@ inline int UnusedLoopbackPort() {
   return port;
 }
 
+// Waits until something accepts TCP connections on 127.0.0.1:`port` (a freshly started agent has
+// bound its listener); false after `timeout`.
+inline bool WaitForLoopbackPort(int port, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    const bool ok = connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+    close(fd);
+    if (ok) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
 }  // namespace azbench::testing
 
 #endif  // AZBENCH_TESTS_TESTING_SUBPROCESS_H_
