@@ -7,7 +7,6 @@
 #include <map>
 #include <mutex>
 #include <random>
-#include <set>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
