@@ -30,8 +30,8 @@ IdentityDiscovery DiscoverIdentity(MetadataClient* imds, AgentIdentity pinned) {
   absl::StatusOr<std::string> az = Optional(*imds, "placement/availability-zone");
   if (!az.ok()) {
     out.imds_status = az.status();
-    out.notes.push_back(absl::StrCat("instance metadata: ", az.status().message(),
-                                     "; AZ source: ", id.az_source));
+    out.notes.push_back(
+        absl::StrCat("instance metadata: ", az.status().message(), "; AZ source: ", id.az_source));
     return out;
   }
   auto fetch = [&](const std::string& path) -> std::string {
@@ -83,8 +83,8 @@ IdentityDiscovery DiscoverIdentity(MetadataClient* imds, AgentIdentity pinned) {
   }
   out.notes.push_back(absl::StrCat("instance metadata: ", id.instance_id, " ", id.instance_type,
                                    " in ", id.availability_zone, " (", id.availability_zone_id,
-                                   "), ", id.subnets.size(), " subnet(s); AZ source: ",
-                                   id.az_source));
+                                   "), ", id.subnets.size(),
+                                   " subnet(s); AZ source: ", id.az_source));
   return out;
 }
 

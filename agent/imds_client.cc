@@ -50,8 +50,8 @@ class CurlImdsClient final : public MetadataClient {
                                absl::StrCat("X-aws-ec2-metadata-token: ", token)));
       if (answer.status == 200) return answer.body;
       if (answer.status == 404) {
-        return absl::NotFoundError(
-            absl::StrCat("instance metadata ", settings_.endpoint, "/latest/", path, ": not found"));
+        return absl::NotFoundError(absl::StrCat("instance metadata ", settings_.endpoint,
+                                                "/latest/", path, ": not found"));
       }
       if (answer.status != 401) {
         return absl::InternalError(absl::StrCat("instance metadata ", settings_.endpoint,
@@ -73,13 +73,12 @@ class CurlImdsClient final : public MetadataClient {
                              absl::StrCat("X-aws-ec2-metadata-token-ttl-seconds: ",
                                           settings_.token_ttl_seconds)));
     if (answer.status != 200 || answer.body.empty()) {
-      return absl::UnavailableError(
-          absl::StrCat("not on EC2: ", settings_.endpoint,
-                       " answered the IMDSv2 token request with HTTP ", answer.status));
+      return absl::UnavailableError(absl::StrCat("not on EC2: ", settings_.endpoint,
+                                                 " answered the IMDSv2 token request with HTTP ",
+                                                 answer.status));
     }
     token_ = answer.body;
-    token_expiry_ =
-        asked + absl::Seconds(std::max(1, settings_.token_ttl_seconds - 60));
+    token_expiry_ = asked + absl::Seconds(std::max(1, settings_.token_ttl_seconds - 60));
     return token_;
   }
 
@@ -109,9 +108,9 @@ class CurlImdsClient final : public MetadataClient {
     curl_slist_free_all(headers);
     curl_easy_cleanup(curl);
     if (code != CURLE_OK) {
-      return absl::UnavailableError(absl::StrCat(
-          "not on EC2: no instance metadata service answered at ", settings_.endpoint, " (",
-          curl_easy_strerror(code), ", timeout ", settings_.timeout_ms, " ms)"));
+      return absl::UnavailableError(
+          absl::StrCat("not on EC2: no instance metadata service answered at ", settings_.endpoint,
+                       " (", curl_easy_strerror(code), ", timeout ", settings_.timeout_ms, " ms)"));
     }
     return answer;
   }
@@ -130,8 +129,7 @@ bool Truthy(const char* value) {
 
 }  // namespace
 
-ImdsSettings ImdsSettingsFromEnvironment(const std::string& config_endpoint,
-                                         bool config_disabled) {
+ImdsSettings ImdsSettingsFromEnvironment(const std::string& config_endpoint, bool config_disabled) {
   ImdsSettings settings;
   if (const char* env = std::getenv("AWS_EC2_METADATA_SERVICE_ENDPOINT");
       env != nullptr && *env != '\0') {
@@ -145,8 +143,8 @@ ImdsSettings ImdsSettingsFromEnvironment(const std::string& config_endpoint,
 absl::StatusOr<std::unique_ptr<MetadataClient>> MakeImdsClient(const ImdsSettings& settings) {
   if (!absl::StartsWith(settings.endpoint, "http://") &&
       !absl::StartsWith(settings.endpoint, "https://")) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "IMDS endpoint '", settings.endpoint, "' must be an http:// or https:// URL"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("IMDS endpoint '", settings.endpoint, "' must be an http:// or https:// URL"));
   }
   if (settings.timeout_ms < 1) {
     return absl::InvalidArgumentError("IMDS timeout_ms must be at least 1");

@@ -12,8 +12,9 @@
 // role credentials under iam/security-credentials/) use; tests implement it or point ImdsClient at
 // a fake server (tests/testing/fake_http_server.h).
 //
-//   ASSIGN_OR_RETURN(std::unique_ptr<MetadataClient> imds, MakeImdsClient(ImdsSettingsFromEnvironment()));
-//   ASSIGN_OR_RETURN(std::string az, imds->Get("meta-data/placement/availability-zone"));
+//   ASSIGN_OR_RETURN(std::unique_ptr<MetadataClient> imds,
+//   MakeImdsClient(ImdsSettingsFromEnvironment())); ASSIGN_OR_RETURN(std::string az,
+//   imds->Get("meta-data/placement/availability-zone"));
 #ifndef AZBENCH_AGENT_IMDS_CLIENT_H_
 #define AZBENCH_AGENT_IMDS_CLIENT_H_
 
@@ -29,8 +30,8 @@ inline constexpr char kDefaultImdsEndpoint[] = "http://169.254.169.254";
 struct ImdsSettings {
   std::string endpoint = kDefaultImdsEndpoint;  // scheme://host[:port], no path
   bool disabled = false;
-  int timeout_ms = 1000;            // per request: connect and total
-  int token_ttl_seconds = 21600;    // the session token's lifetime (IMDS allows 1..21600)
+  int timeout_ms = 1000;          // per request: connect and total
+  int token_ttl_seconds = 21600;  // the session token's lifetime (IMDS allows 1..21600)
 };
 
 // The settings from the environment, with `config_endpoint` (when not empty) taking precedence
@@ -44,7 +45,8 @@ class MetadataClient {
   virtual ~MetadataClient() = default;
   // The body of `GET /latest/<path>` (e.g. "meta-data/instance-id"). Errors:
   //   FailedPrecondition  the service is disabled (nothing was contacted);
-  //   Unavailable         not on EC2 (or IMDS unreachable): no answer within the timeout, connection
+  //   Unavailable         not on EC2 (or IMDS unreachable): no answer within the timeout,
+  //   connection
   //                       refused, or the token PUT was refused; the message says so;
   //   NotFound            the path does not exist (404);
   //   Internal            any other HTTP status, naming it.

@@ -41,8 +41,8 @@ absl::Status WritePortFile(const std::string& path, int port) {
 
 // The configured identity completed from instance metadata (about a second when not on EC2).
 AgentIdentity DiscoverServeIdentity(const ServeConfig& config) {
-  absl::StatusOr<std::unique_ptr<MetadataClient>> imds = MakeImdsClient(
-      ImdsSettingsFromEnvironment(config.imds_endpoint, config.imds_disabled));
+  absl::StatusOr<std::unique_ptr<MetadataClient>> imds =
+      MakeImdsClient(ImdsSettingsFromEnvironment(config.imds_endpoint, config.imds_disabled));
   if (!imds.ok()) spdlog::warn("{}", std::string(imds.status().message()));
   IdentityDiscovery found = DiscoverIdentity(imds.ok() ? imds->get() : nullptr, config.identity);
   for (const std::string& note : found.notes) spdlog::info("{}", note);

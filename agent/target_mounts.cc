@@ -49,9 +49,9 @@ absl::StatusOr<std::vector<std::string>> StaticResolver::Resolve(const std::stri
 
 const std::vector<std::string>& ResultChangingMountOptions() {
   static const std::vector<std::string> kOptions = {
-      "vers",     "proto",    "rsize",    "wsize",    "hard",     "soft",     "timeo",
-      "retrans",  "nconnect", "actimeo",  "acregmin", "acregmax", "acdirmin", "acdirmax",
-      "noac",     "lookupcache", "sync",  "noresvport", "fsc", "flock",   "localflock"};
+      "vers",    "proto",       "rsize",   "wsize",      "hard",     "soft",     "timeo",
+      "retrans", "nconnect",    "actimeo", "acregmin",   "acregmax", "acdirmin", "acdirmax",
+      "noac",    "lookupcache", "sync",    "noresvport", "fsc",      "flock",    "localflock"};
   return kOptions;
 }
 

@@ -13,9 +13,9 @@
 namespace azbench {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::FakeHttpServer;
 using testing::FakeImdsHandler;
+using ::testing::HasSubstr;
 using testing::HttpRequest;
 using testing::HttpResponse;
 

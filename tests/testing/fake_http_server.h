@@ -3,9 +3,9 @@
 // instance metadata service (IMDS) in unit tests (on loopback) and in network-namespace tests (on
 // an address only the namespace that should see it can reach). Stopped and joined on destruction.
 //
-//   FakeHttpServer server("127.0.0.1", [](const HttpRequest& r) { return HttpResponse{200, "ok"}; });
-//   ASSERT_TRUE(server.ok()) << server.error();
-//   std::string url = server.url();  // "http://127.0.0.1:41234"
+//   FakeHttpServer server("127.0.0.1", [](const HttpRequest& r) { return HttpResponse{200, "ok"};
+//   }); ASSERT_TRUE(server.ok()) << server.error(); std::string url = server.url();  //
+//   "http://127.0.0.1:41234"
 #ifndef AZBENCH_TESTS_TESTING_FAKE_HTTP_SERVER_H_
 #define AZBENCH_TESTS_TESTING_FAKE_HTTP_SERVER_H_
 
