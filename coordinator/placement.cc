@@ -289,6 +289,28 @@ PlacementTable ClassifyPlacements(const std::vector<PlacementAgent>& agents,
   return table;
 }
 
+PlacementTable ClassifyCampaignPlacements(const Campaign& campaign,
+                                          const std::vector<PlacementAgent>& agents) {
+  std::vector<PlacementTargetSpec> targets;
+  for (const CampaignTarget& t : campaign.targets) targets.push_back({t.name, t.path, t.server_az});
+  std::vector<DeclaredSubnet> subnets;
+  for (const TopologySubnet& s : campaign.topology_subnets) subnets.push_back({s.cidr, s.az});
+  return ClassifyPlacements(agents, targets, subnets);
+}
+
+std::vector<PlacementAgent> PlacementAgentsFromInfos(const std::vector<AgentInfo>& agents) {
+  std::vector<PlacementAgent> out;
+  for (const AgentInfo& a : agents) {
+    PlacementAgent p;
+    p.agent_id = a.agent_id;
+    p.availability_zone = a.availability_zone;
+    p.availability_zone_id = a.availability_zone_id;
+    p.az_source = a.availability_zone.empty() && a.availability_zone_id.empty() ? "none" : "config";
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 PlacementAgent PlacementAgentFromDescribe(const std::string& agent_id,
                                           const v1::DescribeResponse& description) {
   PlacementAgent agent;

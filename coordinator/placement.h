@@ -34,6 +34,8 @@
 #include <vector>
 
 #include "azbench/v1/agent.pb.h"
+#include "coordinator/campaign.h"
+#include "coordinator/scenario.h"
 
 namespace azbench {
 
@@ -41,8 +43,6 @@ enum class Placement { kSameAz, kCrossAz, kUnknown };
 // "same-az", "cross-az", "unknown".
 std::string_view PlacementName(Placement placement);
 std::optional<Placement> ParsePlacement(std::string_view name);
-
-inline constexpr char kPlacementAxis[] = "placement";
 
 // What the coordinator learned of an agent from Describe.
 struct PlacementAgent {
@@ -97,6 +97,14 @@ struct PlacementTable {
 PlacementTable ClassifyPlacements(const std::vector<PlacementAgent>& agents,
                                   const std::vector<PlacementTargetSpec>& targets,
                                   const std::vector<DeclaredSubnet>& declared_subnets);
+
+// The campaign's targets (name, path, server_az) and `topology.subnets` applied to `agents`.
+PlacementTable ClassifyCampaignPlacements(const Campaign& campaign,
+                                          const std::vector<PlacementAgent>& agents);
+
+// Agents known only by AgentInfo (no Describe: `azbench plan`): their AZ, no subnets, no mounts.
+// Only targets with server_az can then be placed.
+std::vector<PlacementAgent> PlacementAgentsFromInfos(const std::vector<AgentInfo>& agents);
 
 // The agent as Describe answered.
 PlacementAgent PlacementAgentFromDescribe(const std::string& agent_id,
