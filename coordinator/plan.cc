@@ -244,6 +244,13 @@ absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
           }
           if (chosen.has_value()) {
             s.agent_ids = *chosen;
+            if (placements != nullptr) {
+              for (const std::string& id : s.agent_ids) {
+                if (const PlacementEvidence* e = placements->Find(id, target.name)) {
+                  s.placements.push_back(*e);
+                }
+              }
+            }
           } else {
             s.skipped = true;
             s.skip_reason = skip_reason;

@@ -423,8 +423,12 @@ TEST(PlanPlacementTest, EachTargetGetsOnlyAgentsWithThePlacementOfTheCell) {
   const std::string p = "workload=read/placement=";
   EXPECT_THAT(ByKey(*plan, p + "same-az/nodes=all/target=fsx/repeat=1").agent_ids,
               ElementsAre("a1", "a2"));
-  EXPECT_THAT(ByKey(*plan, p + "cross-az/nodes=all/target=fsx/repeat=1").agent_ids,
-              ElementsAre("b1", "b2"));
+  const Scenario& fsx_cross = ByKey(*plan, p + "cross-az/nodes=all/target=fsx/repeat=1");
+  EXPECT_THAT(fsx_cross.agent_ids, ElementsAre("b1", "b2"));
+  ASSERT_EQ(fsx_cross.placements.size(), 2u) << "the evidence travels with the scenario";
+  EXPECT_EQ(fsx_cross.placements[0].agent_id, "b1");
+  EXPECT_EQ(fsx_cross.placements[0].placement, Placement::kCrossAz);
+  EXPECT_EQ(fsx_cross.placements[0].server_address, "10.0.1.20");
   EXPECT_THAT(ByKey(*plan, p + "same-az/nodes=all/target=efs/repeat=1").agent_ids,
               ElementsAre("a1", "b1", "a2", "b2"))
       << "balanced over AZs among the candidates";
