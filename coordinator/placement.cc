@@ -311,6 +311,10 @@ std::vector<PlacementAgent> PlacementAgentsFromInfos(const std::vector<AgentInfo
   return out;
 }
 
+std::string FormatPlacementEvidence(const PlacementEvidence& e) {
+  return absl::StrCat(std::string(PlacementName(e.placement)), ": ", e.reason);
+}
+
 PlacementAgent PlacementAgentFromDescribe(const std::string& agent_id,
                                           const v1::DescribeResponse& description) {
   PlacementAgent agent;

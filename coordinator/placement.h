@@ -84,6 +84,10 @@ PlacementTable ClassifyCampaignPlacements(const Campaign& campaign,
 // Only targets with server_az can then be placed.
 std::vector<PlacementAgent> PlacementAgentsFromInfos(const std::vector<AgentInfo>& agents);
 
+// One line for people: "cross-az: addr=10.0.1.20 in 10.0.1.0/24 (az-a, imds a1); agent in az-b
+// (imds)".
+std::string FormatPlacementEvidence(const PlacementEvidence& evidence);
+
 // The agent as Describe answered.
 PlacementAgent PlacementAgentFromDescribe(const std::string& agent_id,
                                           const v1::DescribeResponse& description);
