@@ -163,11 +163,17 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
       config.imds_endpoint = value;
     } else if (flag == "--mountinfo") {
       config.mountinfo_path = value;
+    } else if (flag == "--imds") {
+      if (value != "enabled" && value != "disabled") {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--imds must be enabled or disabled, got '", value, "'"));
+      }
+      config.imds_disabled = value == "disabled";
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
           "unknown flag '", flag,
           "' (allowed: --config, --listen, --port-file, --agent-id, --az, --az-id, --region, "
-          "--log-level, --imds-endpoint, --mountinfo)"));
+          "--log-level, --imds-endpoint, --imds, --mountinfo)"));
     }
   }
   if (config.identity.hostname.empty()) config.identity.hostname = Hostname();

@@ -88,6 +88,11 @@ void RenderComparison(const ReportInput& input, const Comparison& c, std::string
     const bool cross_ok = cross != nullptr && !cross->repeats.empty();
     absl::StrAppend(&out, "### ", c.workload, params.empty() ? "" : absl::StrCat(" (", params, ")"),
                     ": ", target, "\n\n");
+    if (!same_ok && !cross_ok) {
+      absl::StrAppend(&out, "same-az: ", Escape(MissingReason(input, same)),
+                      "\n\ncross-az: ", Escape(MissingReason(input, cross)), "\n\n");
+      continue;
+    }
     absl::StrAppend(&out, "| metric | same-az | cross-az | cross/same |\n|---|---:|---:|---:|\n");
     std::vector<OpKind> kinds;
     for (const TargetColumn* t : {same, cross}) {
