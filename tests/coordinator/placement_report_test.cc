@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "coordinator/report/json_report.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -122,6 +123,19 @@ TEST(PlacementReportTest, EvidenceIsListedOncePerAgentAndTarget) {
   const size_t first = view.find(row);
   ASSERT_NE(first, std::string::npos) << view;
   EXPECT_EQ(view.find(row, first + 1), std::string::npos) << "listed twice:\n" << view;
+}
+
+TEST(PlacementReportTest, JsonCarriesTheEvidenceOfEachScenario) {
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(Scenario("fsx", "cross-az", {"b1"}, 1000, 1'000'000));
+  const nlohmann::json json =
+      JsonReport(MakeReportInput("a", {}, std::move(scenarios), KeepPolicy::kAll));
+  const nlohmann::json& evidence = json["scenarios"][0]["placements"];
+  ASSERT_EQ(evidence.size(), 1u) << json.dump(2);
+  EXPECT_EQ(evidence[0]["agent_id"], "b1");
+  EXPECT_EQ(evidence[0]["placement"], "cross-az");
+  EXPECT_EQ(evidence[0]["server_address"], "10.0.1.20");
+  EXPECT_EQ(evidence[0]["subnet_source"], "imds a1");
 }
 
 TEST(PlacementReportTest, NothingWithoutPlacement) {
