@@ -92,10 +92,18 @@ class SubnetMap {
     if (std::find(e.sources.begin(), e.sources.end(), source) == e.sources.end()) {
       e.sources.push_back(source);
     }
-    const bool same =
-        e.az == az || AzAliases::Compare(aliases_.FromString(e.az), aliases_.FromString(az)) ==
-                          Placement::kSameAz;
-    if (!same && !e.conflicting) {
+    if (e.az == az) return;
+    const Placement relation =
+        AzAliases::Compare(aliases_.FromString(e.az), aliases_.FromString(az));
+    if (relation == Placement::kSameAz) return;
+    if (relation == Placement::kUnknown) {
+      // "us-east-1a" vs "use1-az1" with no agent knowing both: probably one AZ named twice.
+      warnings.push_back(absl::StrCat("subnet ", key, ": cannot tell whether ", e.az, " (",
+                                      absl::StrJoin(e.sources, ", "), ") and ", az, " (", source,
+                                      ") are the same AZ; using ", e.az));
+      return;
+    }
+    if (!e.conflicting) {
       e.conflicting = true;
       warnings.push_back(absl::StrCat("subnet ", key, " is in ", e.az, " (",
                                       absl::StrJoin(e.sources, ", "), ") and in ", az, " (", source,

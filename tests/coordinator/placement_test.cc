@@ -146,6 +146,19 @@ TEST(PlacementTest, ASubnetClaimedForTwoAzsDecidesNothing) {
   EXPECT_EQ(t.Find("b", "t")->placement, Placement::kUnknown);
 }
 
+TEST(PlacementTest, ASubnetNamedByAzNameAndByIdIsKeptWithAWarning) {
+  // The campaign gives the id, the agent (knowing only its name) reports the same subnet.
+  const std::vector<PlacementAgent> agents = {
+      Agent("a", "us-east-1a", "", "10.0.1.0/24", {NfsMount("/m", "s", "10.0.1.10")})};
+  const PlacementTable t =
+      ClassifyPlacements(agents, {{"t", "/m", ""}}, {{"10.0.1.0/24", "use1-az1"}});
+  ASSERT_EQ(t.warnings.size(), 1u);
+  EXPECT_THAT(t.warnings[0], HasSubstr("cannot tell whether use1-az1"));
+  // The first claim (the campaign's id) stays; the agent knows only its name: unknown.
+  EXPECT_EQ(t.Find("a", "t")->placement, Placement::kUnknown);
+  EXPECT_EQ(t.Find("a", "t")->subnet, "10.0.1.0/24");
+}
+
 TEST(PlacementTest, AzNamesAndIdsAreRelatedOnlyThroughAgentsThatKnowBoth) {
   // Agent "n" knows only its name; agent "i" only its id; nobody relates them.
   std::vector<PlacementAgent> agents = {
