@@ -485,6 +485,28 @@ TEST(PlanPlacementTest, WithoutDescribedAgentsPlacementCellsAreSkippedWithTheRea
   }
 }
 
+TEST(PlanPlacementTest, StudyAExampleExpandsForItsFleet) {
+  absl::StatusOr<Campaign> campaign =
+      ParseCampaignFile((std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() /
+                         "examples" / "study-a-cross-az.yaml")
+                            .string());
+  ASSERT_TRUE(campaign.ok()) << campaign.status();
+  absl::StatusOr<std::vector<Scenario>> plan =
+      ExpandCampaign(*campaign, ExpectedAgents(campaign->fleet));
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  // 2 workloads x 2 direct x 2 placements x 3 repeats x 2 targets.
+  ASSERT_THAT(*plan, SizeIs(48));
+  EXPECT_EQ((*plan)[0].key,
+            "workload=write-4m/direct=0/placement=same-az/target=fsx-openzfs/repeat=1");
+  const Scenario& direct = (*plan)[12];
+  EXPECT_THAT(direct.jobs[0].options, Contains(Pair("direct", "1")));
+  EXPECT_THAT(direct.jobs[0].options, Contains(Pair("bs", "4m")));
+  EXPECT_THAT(direct.jobs[0].options, Contains(Pair("ioengine", "libaio")));
+  for (const auto& option : direct.jobs[0].options) EXPECT_NE(option.first, "placement");
+  // Remote agents are placed once described: the plan says so instead of guessing.
+  EXPECT_THAT(direct.skip_reason, HasSubstr("known only once they are described"));
+}
+
 TEST(PlanPlacementTest, PlanPreviewPlacesTargetsWithServerAz) {
   const Campaign campaign = Parse(absl::StrReplaceAll(
       kPlacementCampaign,
