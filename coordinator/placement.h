@@ -10,9 +10,9 @@
 //      else the addresses the server name resolved to on that agent. No network mount -> unknown.
 //   4. The address is looked up in the subnet map (longest prefix): CIDR -> AZ from every agent's
 //      IMDS subnets (each in that agent's AZ) and the campaign's `topology.subnets`. No match, or
-//      resolved addresses in several AZs -> unknown. A CIDR claimed for two different AZs is dropped
-//      (with a warning) so it can never decide anything; claimed under an AZ name and an AZ id that
-//      cannot be related, the first claim (campaign before agents) is kept, with a warning.
+//      resolved addresses in several AZs -> unknown. A CIDR claimed for two different AZs is
+//      dropped (with a warning) so it can never decide anything; claimed under an AZ name and an AZ
+//      id that cannot be related, the first claim (campaign before agents) is kept, with a warning.
 //   5. Same AZ -> same-az, another AZ -> cross-az. AZ names (us-east-1a) and AZ ids (use1-az1)
 //      are compared like with like; a name and an id are related through agents that know both
 //      (AZ names are account-specific, ids are not). When they cannot be related -> unknown.

@@ -1,9 +1,10 @@
 // Test helper: a small multi-AZ network on this machine. One network namespace per simulated AZ,
 // each joined by a veth pair to a bridge in the root namespace; the bridge holds the gateway
 // address of every AZ's subnet, so the root namespace (the coordinator) routes to every AZ and
-// each AZ has a default route through the bridge. Names carry the process id so concurrent runs
-// never collide; the destructor removes the namespaces, links and /etc/netns files even when the
-// test failed. Needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN): `error()` says why when it cannot.
+// each AZ has a default route through the bridge. Names carry the process id; the subnets are the
+// test's own, so topologies are built one at a time (an exclusive flock); the destructor removes
+// the namespaces, links and /etc/netns files even when the test failed. Needs root (CAP_NET_ADMIN
+// and CAP_SYS_ADMIN): `error()` says why when it cannot.
 //
 //   NetnsTopology net({{"az-a", "198.18.1"}, {"az-b", "198.18.2"}});
 //   if (!net.ok()) GTEST_SKIP() << net.error();
@@ -14,6 +15,7 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -65,6 +67,10 @@ struct SimulatedAz {
 class NetnsTopology {
  public:
   explicit NetnsTopology(std::vector<SimulatedAz> azs) : azs_(std::move(azs)) {
+    // The subnets are fixed and the routes live in the root namespace: two topologies at once
+    // (ctest -j) would route the same subnet to two bridges. One at a time, machine-wide.
+    lock_fd_ = open("/var/tmp/azbench-netns-test.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock_fd_ >= 0) flock(lock_fd_, LOCK_EX);
     if (geteuid() != 0) {
       error_ = "network namespaces need root (CAP_NET_ADMIN); this test runs as uid " +
                std::to_string(geteuid());
@@ -123,6 +129,7 @@ class NetnsTopology {
     std::error_code ec;
     for (const std::string& dir : etc_dirs_) std::filesystem::remove_all(dir, ec);
     std::filesystem::remove("/etc/netns", ec);  // only if empty
+    if (lock_fd_ >= 0) close(lock_fd_);         // releases the lock
   }
   NetnsTopology(const NetnsTopology&) = delete;
   NetnsTopology& operator=(const NetnsTopology&) = delete;
@@ -172,6 +179,7 @@ class NetnsTopology {
   std::vector<std::string> etc_dirs_;
   std::string error_;
   bool ok_ = false;
+  int lock_fd_ = -1;
 };
 
 }  // namespace azbench::testing
