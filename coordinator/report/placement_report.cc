@@ -185,7 +185,10 @@ std::string RenderPlacementView(const ReportInput& input) {
   bool any_axis = false, any_evidence = false;
   for (const ScenarioResult& r : input.scenarios) {
     any_axis = any_axis || !PlacementOf(r.scenario.parameters).empty();
-    any_evidence = any_evidence || !r.scenario.placements.empty();
+    // Evidence that only says "unknown" (local disks, a local fleet) is no view of its own.
+    for (const PlacementEvidence& e : r.scenario.placements) {
+      any_evidence = any_evidence || e.placement != Placement::kUnknown;
+    }
   }
   if (!any_axis && !any_evidence) return "";
   std::vector<ScenarioFigures> storage;

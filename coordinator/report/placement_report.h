@@ -9,7 +9,8 @@
 // e.g. after a failover): placement, the agent's AZ and its source, the server address and how
 // it was found, the matching subnet and where it came from, the server's AZ, and the reason.
 //
-// Empty when no stored scenario has a placement axis value or placement evidence.
+// Empty when no stored scenario has a placement axis value or evidence other than `unknown` (a
+// local fleet on local disks has nothing to compare).
 #ifndef AZBENCH_COORDINATOR_REPORT_PLACEMENT_REPORT_H_
 #define AZBENCH_COORDINATOR_REPORT_PLACEMENT_REPORT_H_
 

@@ -148,6 +148,16 @@ TEST(PlacementReportTest, NothingWithoutPlacement) {
               IsEmpty());
 }
 
+TEST(PlacementReportTest, OnlyUnknownEvidenceWithoutAnAxisIsNoView) {
+  ScenarioResult plain = Scenario("disk", "same-az", {"a1"}, 10, 1000);
+  plain.scenario.parameters = {};
+  plain.scenario.placements[0].placement = Placement::kUnknown;
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(std::move(plain));
+  EXPECT_THAT(RenderPlacementView(MakeReportInput("a", {}, std::move(scenarios), KeepPolicy::kAll)),
+              IsEmpty());
+}
+
 TEST(PlacementReportTest, EvidenceWithoutAnAxisStillShowsWhereAgentsRan) {
   ScenarioResult plain = Scenario("fsx", "same-az", {"a1"}, 10, 1000);
   plain.scenario.parameters = {{"direct", "1"}};
