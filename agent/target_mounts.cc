@@ -5,12 +5,18 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <chrono>
+#include <future>
+#include <memory>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 
 namespace azbench {
 
-absl::StatusOr<std::vector<std::string>> SystemResolver::Resolve(const std::string& host) {
+namespace {
+
+absl::StatusOr<std::vector<std::string>> ResolveNow(const std::string& host) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -37,6 +43,20 @@ absl::StatusOr<std::vector<std::string>> SystemResolver::Resolve(const std::stri
   }
   freeaddrinfo(result);
   return addresses;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::string>> SystemResolver::Resolve(const std::string& host) {
+  using Result = absl::StatusOr<std::vector<std::string>>;
+  auto promise = std::make_shared<std::promise<Result>>();
+  std::future<Result> future = promise->get_future();
+  std::thread([promise, host] { promise->set_value(ResolveNow(host)); }).detach();
+  if (future.wait_for(std::chrono::milliseconds(timeout_ms_)) != std::future_status::ready) {
+    return absl::DeadlineExceededError(
+        absl::StrCat("resolving '", host, "' took longer than ", timeout_ms_, " ms"));
+  }
+  return future.get();
 }
 
 absl::StatusOr<std::vector<std::string>> StaticResolver::Resolve(const std::string& host) {

@@ -27,10 +27,16 @@ class HostResolver {
   virtual absl::StatusOr<std::vector<std::string>> Resolve(const std::string& host) = 0;
 };
 
-// getaddrinfo(3); IP literals come back as themselves.
+// getaddrinfo(3); IP literals come back as themselves. A lookup that takes longer than
+// `timeout_ms` (a dead DNS server) is DeadlineExceeded, so Describe answers within the
+// coordinator's deadline; the lookup finishes in the background.
 class SystemResolver final : public HostResolver {
  public:
+  explicit SystemResolver(int timeout_ms = 2000) : timeout_ms_(timeout_ms) {}
   absl::StatusOr<std::vector<std::string>> Resolve(const std::string& host) override;
+
+ private:
+  int timeout_ms_;
 };
 
 // A fixed name -> addresses table (tests); unknown names are NotFound.
