@@ -43,6 +43,16 @@ absl::Status WritePortFile(const std::string& path, int port) {
   return absl::OkStatus();
 }
 
+// The configured identity completed from instance metadata (about a second when not on EC2).
+AgentIdentity DiscoverServeIdentity(const ServeConfig& config) {
+  absl::StatusOr<std::unique_ptr<MetadataClient>> imds =
+      MakeImdsClient(ImdsSettingsFromEnvironment(config.imds_endpoint, config.imds_disabled));
+  if (!imds.ok()) spdlog::warn("{}", std::string(imds.status().message()));
+  IdentityDiscovery found = DiscoverIdentity(imds.ok() ? imds->get() : nullptr, config.identity);
+  for (const std::string& note : found.notes) spdlog::info("{}", note);
+  return found.identity;
+}
+
 }  // namespace
 
 absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
@@ -66,7 +76,10 @@ absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                               "availability_zone_id",
                                               "instance_type",
                                               "log_level",
-                                              "max_concurrent_runs"};
+                                              "max_concurrent_runs",
+                                              "imds_endpoint",
+                                              "imds",
+                                              "mountinfo_path"};
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
     const YAML::Mark mark = kv.first.Mark();
@@ -78,7 +91,7 @@ absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
       return absl::InvalidArgumentError(absl::StrCat(
           path, ":", mark.line + 1, ":", mark.column + 1, ": unknown key '", key,
           "' (allowed: listen, agent_id, region, availability_zone, availability_zone_id, "
-          "instance_type, log_level, max_concurrent_runs, ",
+          "instance_type, log_level, max_concurrent_runs, imds_endpoint, imds, mountinfo_path, ",
           absl::StrJoin(AgentSettingsKeys(), ", "), ")"));
     }
     if (!kv.second.IsScalar()) {
@@ -101,6 +114,15 @@ absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
             path, ":", mark.line + 1, ":", mark.column + 1, ": log_level: ", s.message()));
       }
       config.log_level = value;
+    }
+    if (key == "imds_endpoint") config.imds_endpoint = value;
+    if (key == "mountinfo_path") config.mountinfo_path = value;
+    if (key == "imds") {
+      if (value != "enabled" && value != "disabled") {
+        return absl::InvalidArgumentError(absl::StrCat(
+            path, ":", mark.line + 1, ": imds must be enabled or disabled, got '", value, "'"));
+      }
+      config.imds_disabled = value == "disabled";
     }
     if (key == "max_concurrent_runs") {
       char* end = nullptr;
@@ -153,11 +175,21 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
     } else if (flag == "--log-level") {
       RETURN_IF_ERROR(ValidateLogLevel(value));
       config.log_level = value;
+    } else if (flag == "--imds-endpoint") {
+      config.imds_endpoint = value;
+    } else if (flag == "--mountinfo") {
+      config.mountinfo_path = value;
+    } else if (flag == "--imds") {
+      if (value != "enabled" && value != "disabled") {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--imds must be enabled or disabled, got '", value, "'"));
+      }
+      config.imds_disabled = value == "disabled";
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
           "unknown flag '", flag,
           "' (allowed: --config, --listen, --port-file, --agent-id, --az, --az-id, --region, "
-          "--log-level)"));
+          "--log-level, --imds-endpoint, --imds, --mountinfo)"));
     }
   }
   if (config.identity.hostname.empty()) config.identity.hostname = Hostname();
@@ -213,7 +245,8 @@ int RunServeCommand(const std::vector<std::string>& args) {
   runner_config.max_concurrent_runs = static_cast<uint64_t>(config->max_concurrent_runs);
   runner_config.agent_subdir = config->identity.agent_id;
   Runner runner(runner_config);
-  AgentService service(runner, config->identity);
+  AgentService service(runner, DiscoverServeIdentity(*config), config->mountinfo_path,
+                       std::make_shared<SystemResolver>());
   grpc::ServerBuilder builder;
   int port = 0;
   // TLS and authentication come with the security work; until then the agent speaks plaintext.

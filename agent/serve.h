@@ -24,11 +24,18 @@ struct ServeConfig {
   std::string log_level = "info";
   int max_concurrent_runs = 4;
   AgentSettings settings;  // allowed_roots, min_free_space, tls, token_file, log_levels
+  // Instance metadata (agent/imds_client.h): endpoint override ("" = environment or default) and
+  // an off switch (config `imds: disabled`, or AWS_EC2_METADATA_DISABLED=true).
+  std::string imds_endpoint;
+  bool imds_disabled = false;
+  // The mount table Describe reads (a fixture file in tests).
+  std::string mountinfo_path = "/proc/self/mountinfo";
 };
 
 // Reads the YAML config (keys: listen, agent_id, region, availability_zone, availability_zone_id,
-// instance_type, log_level, max_concurrent_runs, and agent/agent_settings.h's keys). Errors:
-// InvalidArgument naming file:line and the key.
+// instance_type, log_level, max_concurrent_runs, imds_endpoint, imds (enabled|disabled),
+// mountinfo_path, and agent/agent_settings.h's keys). Errors: InvalidArgument naming file:line and
+// the key.
 absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path);
 
 // Parses the serve arguments (after "serve"), loading --config first when given.

@@ -21,7 +21,16 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
 }
 
 AgentService::AgentService(Runner& runner, AgentIdentity identity)
-    : runner_(runner), identity_(std::move(identity)) {}
+    : runner_(runner),
+      identity_(std::move(identity)),
+      resolver_(std::make_shared<SystemResolver>()) {}
+
+AgentService::AgentService(Runner& runner, AgentIdentity identity, std::string mountinfo_path,
+                           std::shared_ptr<HostResolver> resolver)
+    : runner_(runner),
+      identity_(std::move(identity)),
+      mountinfo_path_(std::move(mountinfo_path)),
+      resolver_(resolver != nullptr ? std::move(resolver) : std::make_shared<SystemResolver>()) {}
 
 grpc::Status AgentService::Hello(grpc::ServerContext*, const v1::HelloRequest* request,
                                  v1::HelloResponse* response) {
@@ -53,19 +62,30 @@ grpc::Status AgentService::Describe(grpc::ServerContext*, const v1::DescribeRequ
   id->set_availability_zone_id(identity_.availability_zone_id);
   id->set_instance_type(identity_.instance_type);
   id->set_az_source(identity_.az_source);
-  absl::StatusOr<std::vector<MountEntry>> mounts = ReadMounts();
+  id->set_instance_id(identity_.instance_id);
+  id->set_local_ipv4(identity_.local_ipv4);
+  for (const AgentSubnet& s : identity_.subnets) {
+    v1::Subnet* subnet = id->add_subnets();
+    subnet->set_subnet_id(s.subnet_id);
+    subnet->set_cidr(s.cidr);
+  }
+  absl::StatusOr<std::vector<MountEntry>> mounts = ReadMounts(mountinfo_path_);
   if (mounts.ok()) {
     for (const std::string& path : request->target_paths()) {
-      std::optional<MountEntry> m = FindMountFor(*mounts, path);
-      if (!m) continue;
+      const TargetMount m = DescribeTargetMount(*mounts, path, *resolver_);
+      if (!m.found) continue;
       v1::MountInfo* info = response->add_mounts();
       info->set_target_path(path);
-      info->set_mount_point(m->mount_point);
-      info->set_fstype(m->fstype);
-      info->set_source(m->source);
-      info->set_server(m->server);
-      info->set_export_path(m->export_path);
-      for (const auto& [k, v] : m->options) (*info->mutable_options())[k] = v;
+      info->set_mount_point(m.mount.mount_point);
+      info->set_fstype(m.mount.fstype);
+      info->set_source(m.mount.source);
+      info->set_server(m.mount.server);
+      info->set_export_path(m.mount.export_path);
+      for (const auto& [k, v] : m.mount.options) (*info->mutable_options())[k] = v;
+      for (const auto& a : m.server_addresses) info->add_server_addresses(a);
+      info->set_addr(m.addr);
+      info->set_client_addr(m.client_addr);
+      info->set_resolve_error(m.resolve_error);
     }
   } else {
     AgentLogger("rpc")->warn("describe: {}", std::string(mounts.status().message()));

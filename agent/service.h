@@ -6,24 +6,20 @@
 #include <memory>
 #include <string>
 
+#include "agent/identity.h"
 #include "agent/runner.h"
+#include "agent/target_mounts.h"
 #include "azbench/v1/agent.grpc.pb.h"
 
 namespace azbench {
 
-struct AgentIdentity {
-  std::string agent_id;
-  std::string hostname;
-  std::string region;
-  std::string availability_zone;
-  std::string availability_zone_id;
-  std::string instance_type;
-  std::string az_source = "none";  // "config", "imds", "none"
-};
-
 class AgentService final : public v1::Agent::Service {
  public:
   AgentService(Runner& runner, AgentIdentity identity);
+  // Where Describe reads the mount table and how it resolves server names (default:
+  // /proc/self/mountinfo and getaddrinfo).
+  AgentService(Runner& runner, AgentIdentity identity, std::string mountinfo_path,
+               std::shared_ptr<HostResolver> resolver);
 
   grpc::Status Hello(grpc::ServerContext* context, const v1::HelloRequest* request,
                      v1::HelloResponse* response) override;
@@ -41,6 +37,8 @@ class AgentService final : public v1::Agent::Service {
  private:
   Runner& runner_;
   AgentIdentity identity_;
+  std::string mountinfo_path_ = "/proc/self/mountinfo";
+  std::shared_ptr<HostResolver> resolver_;
 };
 
 // The one place where absl::Status becomes grpc::Status (and back, for the coordinator).

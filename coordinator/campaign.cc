@@ -27,6 +27,7 @@
 #include "common/job_spec.h"
 #include "common/status_macros.h"
 #include "common/units.h"
+#include "coordinator/cidr.h"
 
 namespace azbench {
 namespace {
@@ -36,12 +37,12 @@ absl::string_view Av(std::string_view s) { return absl::string_view(s.data(), s.
 
 constexpr absl::string_view kCampaignKeys[] = {"name",     "fleet",   "targets", "workloads",
                                                "matrix",   "repeats", "keep",    "warmup",
-                                               "cooldown", "results"};
+                                               "cooldown", "results", "topology"};
+constexpr absl::string_view kTopologyKeys[] = {"subnets"};
 constexpr absl::string_view kFleetKeys[] = {"local", "hosts", "hosts_file"};
 constexpr absl::string_view kLocalFleetKeys[] = {"agents", "azs"};
 constexpr absl::string_view kTargetKeys[] = {"name", "path", "kind", "labels", "server_az"};
 constexpr absl::string_view kWorkloadKeys[] = {"name", "options", "fio_job"};
-constexpr absl::string_view kPlacementAxis = "placement";
 constexpr int64_t kMaxNodes = 1'000'000;
 
 struct KindName {
@@ -245,6 +246,9 @@ class CampaignParser {
       if (results.empty()) return Error(field->value, "results", "must not be empty");
     }
     campaign.results_path = ResolveRelativeTo(file_, results);
+    if (const Field* topology = top.Find("topology")) {
+      ASSIGN_OR_RETURN(campaign.topology_subnets, ParseTopology(topology->value));
+    }
 
     RETURN_IF_ERROR(ValidateCells(campaign));
     return campaign;
@@ -688,6 +692,37 @@ class CampaignParser {
     return absl::OkStatus();
   }
 
+  // --- topology -----------------------------------------------------------------------------
+
+  absl::StatusOr<std::vector<TopologySubnet>> ParseTopology(const YAML::Node& node) const {
+    ASSIGN_OR_RETURN(MapFields map, ReadMap(node, "topology", kTopologyKeys));
+    std::vector<TopologySubnet> subnets;
+    const Field* field = map.Find("subnets");
+    if (field == nullptr) return subnets;
+    if (!field->value.IsMap()) {
+      return Error(field->value, "topology.subnets",
+                   absl::StrCat("must be a map of CIDR -> AZ, e.g. {10.0.1.0/24: us-east-1a}; got ",
+                                NodeTypeName(field->value)));
+    }
+    for (const auto& entry : field->value) {
+      ASSIGN_OR_RETURN(std::string cidr_text, Scalar(entry.first, "topology.subnets", "a CIDR"));
+      absl::StatusOr<Cidr> cidr = ParseCidr(cidr_text);
+      if (!cidr.ok()) return Error(entry.first, "topology.subnets", cidr.status().message());
+      const std::string where = absl::StrCat("topology.subnets.", cidr_text);
+      ASSIGN_OR_RETURN(std::string az, Name(entry.second, where));
+      TopologySubnet subnet{cidr->ToString(), az, Location(entry.first)};
+      for (const TopologySubnet& seen : subnets) {
+        if (seen.cidr == subnet.cidr) {
+          return Error(entry.first, "topology.subnets",
+                       absl::StrCat("subnet ", subnet.cidr, " is already given at ",
+                                    seen.location.ToString()));
+        }
+      }
+      subnets.push_back(std::move(subnet));
+    }
+    return subnets;
+  }
+
   // --- matrix -------------------------------------------------------------------------------
 
   absl::StatusOr<std::vector<MatrixAxis>> ParseMatrix(const YAML::Node& node) const {
@@ -705,11 +740,6 @@ class CampaignParser {
           return Error(entry.first, "matrix", absl::StrCat("axis '", key, "' is given twice"));
         }
       }
-      if (key == kPlacementAxis) {
-        return Error(entry.first, "matrix",
-                     "axis 'placement' is not supported yet (same-AZ / cross-AZ scheduling "
-                     "comes with placement discovery); allowed axes: nodes and job options");
-      }
       if (key == "directory" || key == "name") {
         return Error(entry.first, "matrix",
                      absl::StrCat("'", key, "' cannot be a matrix axis: ",
@@ -717,10 +747,12 @@ class CampaignParser {
                                                 : "list the directories as targets instead"));
       }
       const bool is_nodes = key == kNodesAxis;
-      if (!is_nodes && !IsSupportedJobOption(key)) {
-        return Error(entry.first, "matrix",
-                     absl::StrCat("unknown axis '", key, "'; allowed: nodes or a job option (",
-                                  absl::StrJoin(SupportedJobOptionNames(), ", "), ")"));
+      const bool is_placement = key == kPlacementAxis;
+      if (!is_nodes && !is_placement && !IsSupportedJobOption(key)) {
+        return Error(
+            entry.first, "matrix",
+            absl::StrCat("unknown axis '", key, "'; allowed: nodes, placement or a job option (",
+                         absl::StrJoin(SupportedJobOptionNames(), ", "), ")"));
       }
       const std::string field = absl::StrCat("matrix.", key);
       MatrixAxis axis;
@@ -730,7 +762,13 @@ class CampaignParser {
                        List(entry.second, field, is_nodes ? "[1, 2, all]" : "[1, 16]"));
       for (const YAML::Node& item : items) {
         ASSIGN_OR_RETURN(std::string value, Scalar(item, field, "a value"));
-        if (is_nodes) {
+        if (is_placement) {
+          if (value != kPlacementSameAz && value != kPlacementCrossAz) {
+            return Error(item, field,
+                         absl::StrCat("'", value, "' is not allowed; allowed: ", kPlacementSameAz,
+                                      ", ", kPlacementCrossAz));
+          }
+        } else if (is_nodes) {
           if (value != kNodesAll) {
             absl::StatusOr<int64_t> n = ParseInt(value, 1, kMaxNodes);
             if (!n.ok()) {
@@ -759,7 +797,7 @@ class CampaignParser {
   absl::Status ValidateCells(const Campaign& campaign) const {
     std::vector<MatrixAxis> job_axes;
     for (const MatrixAxis& axis : campaign.matrix) {
-      if (axis.key != kNodesAxis) job_axes.push_back(axis);
+      if (axis.key != kNodesAxis && axis.key != kPlacementAxis) job_axes.push_back(axis);
     }
     const std::vector<MatrixCell> cells = MatrixCells(job_axes);
     for (size_t w = 0; w < campaign.workloads.size(); ++w) {
@@ -868,7 +906,7 @@ JobOptions CellJobOptions(const WorkloadJob& job, const MatrixCell& cell,
     if (!overridden) options.emplace_back(key, value);
   }
   for (const auto& [axis, value] : cell) {
-    if (axis != kNodesAxis) options.emplace_back(axis, value);
+    if (axis != kNodesAxis && axis != kPlacementAxis) options.emplace_back(axis, value);
   }
   std::string directory = target.path;
   if (!subdirectory.empty()) {

@@ -31,8 +31,12 @@
 //     nodes: [1, 2, all]          # on every job of every workload, overriding the workload's own
 //                                 # value) or `nodes` (a count >= 1 or `all`: how many agents run
 //                                 # the scenario, chosen balanced over AZs, see plan.h).
-//                                 # `placement` is not supported yet; `directory` and `name` belong
-//                                 # to targets and workloads and are refused as axes.
+//     placement: [same-az, cross-az]  # or `placement`: for each target, only the agents whose
+//                                 # placement to it is that value (coordinator/placement.h; never
+//                                 # `unknown`); `nodes` then counts among them. A scenario without
+//                                 # such agents is kept as skipped, with the reason.
+//                                 # `directory` and `name` belong to targets and workloads and are
+//                                 # refused as axes.
 //   repeats: 3                    # measured runs of each scenario, 1..1000 (default 1)
 //   keep: last                    # all | last | median (default all): which repeat reports show;
 //                                 # every repeat is stored
@@ -40,6 +44,9 @@
 //                                 # target, one discarded run whose jobs run time_based for this
 //                                 # long (fio's ramp_time is the in-job alternative)
 //   cooldown: 2s                  # pause before every scenario but the first (default 0)
+//   topology:                     # optional: what agents' instance metadata does not tell
+//     subnets:                    # CIDR -> AZ (name or id) of subnets holding file servers,
+//       10.0.9.0/24: use1-az1     # e.g. a storage subnet no agent is in (placement.h)
 //   results: results.db           # SQLite path, relative to this file
 //                                 # (default: <name>.db beside this file)
 //
@@ -128,6 +135,18 @@ struct Workload {
 
 inline constexpr char kNodesAxis[] = "nodes";
 inline constexpr char kNodesAll[] = "all";
+// The placement axis: which agents run a scenario, by their placement to its target
+// (coordinator/placement.h). Values kPlacementSameAz, kPlacementCrossAz.
+inline constexpr char kPlacementAxis[] = "placement";
+inline constexpr char kPlacementSameAz[] = "same-az";
+inline constexpr char kPlacementCrossAz[] = "cross-az";
+
+// A subnet declared in `topology.subnets`: CIDR -> AZ (name or id).
+struct TopologySubnet {
+  std::string cidr;  // canonical, e.g. "10.0.1.0/24"
+  std::string az;
+  SourceLocation location;
+};
 
 struct MatrixAxis {
   std::string key;                  // a job option (fio name) or kNodesAxis
@@ -154,7 +173,8 @@ struct Campaign {
   KeepPolicy keep = KeepPolicy::kAll;
   absl::Duration warmup = absl::ZeroDuration();
   absl::Duration cooldown = absl::ZeroDuration();
-  std::string results_path;  // resolved against the campaign file's directory
+  std::string results_path;                      // resolved against the campaign file's directory
+  std::vector<TopologySubnet> topology_subnets;  // `topology.subnets`, in file order
 };
 
 // Parses campaign text. `file_name` prefixes errors and is the base for relative paths (fio_job,

@@ -31,6 +31,7 @@
 #include "coordinator/report/html_report.h"
 #include "coordinator/report/json_report.h"
 #include "coordinator/report/markdown_report.h"
+#include "coordinator/report/placement_report.h"
 #include "coordinator/report/report_input.h"
 #include "coordinator/report/terminal_report.h"
 #include "coordinator/run.h"
@@ -42,8 +43,9 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: azbench <command> [options]\n"
-    "  agents (--hosts FILE|host:port,... | --local N [--azs a,b]) [--allow-missing]\n"
-    "                                  who is there: version, host, AZ, clock offset\n"
+    "  agents (--hosts FILE|host:port,... | --local N [--azs a,b] | --campaign FILE)\n"
+    "         [--allow-missing]        who is there: version, host, AZ, subnets, clock offset;\n"
+    "                                  with --campaign, each target's mount and placement\n"
     "  plan CAMPAIGN.yaml              validate and print the expanded scenarios; runs nothing\n"
     "  run CAMPAIGN.yaml [--resume] [--allow-missing] [--db FILE] [--quiet]\n"
     "                                  run every scenario, store results as each one ends\n"
@@ -149,7 +151,47 @@ absl::StatusOr<FleetHandle> OpenFleet(const FleetSpec& spec,
   return handle;
 }
 
-std::string AgentsTable(const Fleet& fleet) {
+// Under an agent's row: its AZ source and subnets, then each target's mount (server, addr=,
+// clientaddr=, resolved addresses, options that change results) and placement with evidence.
+void AppendAgentTopology(const FleetMember& m, const PlacementTable* placements, std::string& out) {
+  const v1::Identity& id = m.description.identity();
+  std::vector<std::string> subnets;
+  for (const v1::Subnet& s : id.subnets()) {
+    subnets.push_back(s.subnet_id().empty() ? s.cidr()
+                                            : absl::StrCat(s.subnet_id(), " ", s.cidr()));
+  }
+  absl::StrAppend(&out, "    AZ source: ", id.az_source().empty() ? "none" : id.az_source(),
+                  id.instance_id().empty() ? "" : absl::StrCat("; instance ", id.instance_id()),
+                  id.local_ipv4().empty() ? "" : absl::StrCat("; ", id.local_ipv4()),
+                  "; subnets: ", subnets.empty() ? "-" : absl::StrJoin(subnets, ", "), "\n");
+  for (const auto& mount : m.description.mounts()) {
+    absl::StrAppend(&out, absl::StrFormat("    %s on %s (%s, %s)", mount.target_path(),
+                                          mount.mount_point(), mount.fstype(), mount.source()));
+    if (!mount.addr().empty()) absl::StrAppend(&out, " addr=", mount.addr());
+    if (!mount.client_addr().empty()) absl::StrAppend(&out, " clientaddr=", mount.client_addr());
+    if (mount.server_addresses_size() > 0) {
+      absl::StrAppend(&out, " resolves to ", absl::StrJoin(mount.server_addresses(), ","));
+    } else if (!mount.resolve_error().empty()) {
+      absl::StrAppend(&out, " (", mount.resolve_error(), ")");
+    }
+    std::vector<std::string> options;
+    for (const char* name : {"vers", "proto", "rsize", "wsize", "hard", "soft", "timeo", "nconnect",
+                             "actimeo", "noac", "lookupcache"}) {
+      auto it = mount.options().find(name);
+      if (it == mount.options().end()) continue;
+      options.push_back(it->second.empty() ? name : absl::StrCat(name, "=", it->second));
+    }
+    if (!options.empty()) absl::StrAppend(&out, " [", absl::StrJoin(options, ","), "]");
+    absl::StrAppend(&out, "\n");
+  }
+  if (placements == nullptr) return;
+  for (const PlacementEvidence& e : placements->entries) {
+    if (e.agent_id != m.info.agent_id) continue;
+    absl::StrAppend(&out, "    target ", e.target, ": ", FormatPlacementEvidence(e), "\n");
+  }
+}
+
+std::string AgentsTable(const Fleet& fleet, const PlacementTable* placements = nullptr) {
   std::string out =
       absl::StrFormat("%-14s %-22s %-8s %-16s %-12s %-10s %14s %10s\n", "AGENT", "ADDRESS",
                       "VERSION", "HOST", "AZ", "AZ-ID", "CLOCK-OFFSET", "RTT");
@@ -162,19 +204,34 @@ std::string AgentsTable(const Fleet& fleet) {
                                     a.availability_zone_id.empty() ? "-" : a.availability_zone_id,
                                     FormatNanos(static_cast<double>(a.clock_offset_ns)),
                                     FormatNanos(static_cast<double>(a.clock_rtt_ns))));
-    for (const auto& mount : m.description.mounts()) {
-      absl::StrAppend(&out, absl::StrFormat("    %s on %s (%s, %s)\n", mount.target_path(),
-                                            mount.mount_point(), mount.fstype(), mount.source()));
-    }
+    AppendAgentTopology(m, placements, out);
   }
   for (const auto& missing : fleet.missing) absl::StrAppend(&out, "missing: ", missing, "\n");
+  if (placements != nullptr) {
+    for (const auto& w : placements->warnings) absl::StrAppend(&out, "warning: ", w, "\n");
+  }
   return out;
 }
 
 int AgentsCommand(const std::vector<std::string>& raw) {
-  absl::StatusOr<Args> args = ParseArgs(raw, {"--hosts", "--local", "--azs"}, {"--allow-missing"});
+  absl::StatusOr<Args> args =
+      ParseArgs(raw, {"--hosts", "--local", "--azs", "--campaign"}, {"--allow-missing"});
   if (!args.ok()) return Fail("agents", args.status(), 2);
   FleetSpec spec;
+  if (const std::string* file = args->Get("--campaign")) {
+    // The campaign's fleet, described with its target paths and placed with its topology.
+    absl::StatusOr<Campaign> campaign = ParseCampaignFile(*file);
+    if (!campaign.ok()) return Fail("agents", campaign.status(), 2);
+    std::vector<std::string> target_paths;
+    for (const auto& t : campaign->targets) target_paths.push_back(t.path);
+    absl::StatusOr<FleetHandle> handle =
+        OpenFleet(campaign->fleet, target_paths, args->Has("--allow-missing"));
+    if (!handle.ok()) return Fail("agents", handle.status());
+    const PlacementTable placements =
+        ClassifyCampaignPlacements(*campaign, PlacementAgentsFromFleet(handle->fleet));
+    std::cout << AgentsTable(handle->fleet, &placements);
+    return 0;
+  }
   if (const std::string* local = args->Get("--local")) {
     absl::StatusOr<int64_t> n = ParseInt(*local, 1, kMaxLocalAgents);
     if (!n.ok()) return Fail("agents", n.status(), 2);
@@ -198,7 +255,9 @@ int AgentsCommand(const std::vector<std::string>& raw) {
       }
     }
   } else {
-    return Fail("agents", absl::InvalidArgumentError("give --hosts FILE|LIST or --local N"), 2);
+    return Fail("agents",
+                absl::InvalidArgumentError("give --hosts FILE|LIST, --local N or --campaign FILE"),
+                2);
   }
   absl::StatusOr<FleetHandle> handle = OpenFleet(spec, {}, args->Has("--allow-missing"));
   if (!handle.ok()) return Fail("agents", handle.status());
@@ -214,8 +273,13 @@ int PlanCommand(const std::vector<std::string>& raw) {
   }
   absl::StatusOr<Campaign> campaign = ParseCampaignFile(args->positional[0]);
   if (!campaign.ok()) return Fail("plan", campaign.status(), 2);
-  absl::StatusOr<std::vector<Scenario>> plan =
-      ExpandCampaign(*campaign, ExpectedAgents(campaign->fleet));
+  // A local fleet's AZs are known without starting it, so targets with server_az can be placed;
+  // remote agents' placement is known only once they are described (azbench run).
+  const std::vector<AgentInfo> expected = ExpectedAgents(campaign->fleet);
+  const PlacementTable preview =
+      ClassifyCampaignPlacements(*campaign, PlacementAgentsFromInfos(expected));
+  absl::StatusOr<std::vector<Scenario>> plan = ExpandCampaign(
+      *campaign, expected, campaign->fleet.kind == FleetSpec::Kind::kLocal ? &preview : nullptr);
   if (!plan.ok()) return Fail("plan", plan.status(), 2);
   std::cout << FormatPlan(*plan);
   return 0;
@@ -430,8 +494,12 @@ int RunCommand(const std::vector<std::string>& raw_all) {
   if (absl::Status s = (*store)->SaveAgents(fleet.Infos()); !s.ok()) return Fail("run", s);
   for (const auto& missing : fleet.missing) std::cout << "missing agent: " << missing << "\n";
 
+  const PlacementTable placements =
+      ClassifyCampaignPlacements(*campaign, PlacementAgentsFromFleet(fleet));
+  for (const auto& w : placements.warnings) std::cout << "placement warning: " << w << "\n";
   absl::StatusOr<std::vector<Scenario>> plan =
-      fio_run ? ExpandFioJobRun(*fio_run, fleet.Infos()) : ExpandCampaign(*campaign, fleet.Infos());
+      fio_run ? ExpandFioJobRun(*fio_run, fleet.Infos())
+              : ExpandCampaign(*campaign, fleet.Infos(), &placements);
   if (!plan.ok()) return Fail("run", plan.status(), 2);
 
   std::signal(SIGINT, OnSignal);
@@ -490,6 +558,9 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     ReportInput input =
         MakeReportInput(campaign->name, fleet.Infos(), std::move(*stored), campaign->keep);
     std::cout << "\n" << RenderTerminalReport(input);
+    if (const std::string view = RenderPlacementView(input); !view.empty()) {
+      std::cout << "\n" << view;
+    }
   }
   std::cout << "results: " << db_path << "\n";
   if (incomplete > 0) {
@@ -588,12 +659,18 @@ int ReportCommand(const std::vector<std::string>& raw) {
   std::string text;
   if (format == "md") {
     text = RenderMarkdownReport(input);
+    if (const std::string view = RenderPlacementView(input); !view.empty()) {
+      absl::StrAppend(&text, "\n", view);
+    }
   } else if (format == "csv") {
     text = RenderCsvReport(input);
   } else if (format == "json") {
     text = RenderJsonReport(input);
   } else {
     text = RenderTerminalReport(input);
+    if (const std::string view = RenderPlacementView(input); !view.empty()) {
+      absl::StrAppend(&text, "\n", view);
+    }
   }
   const std::string* out_path = args->Has("-o") ? args->Get("-o") : args->Get("--output");
   if (out_path == nullptr) {

@@ -27,6 +27,14 @@ std::vector<AgentInfo> Fleet::Infos() const {
   return out;
 }
 
+std::vector<PlacementAgent> PlacementAgentsFromFleet(const Fleet& fleet) {
+  std::vector<PlacementAgent> agents;
+  for (const FleetMember& m : fleet.members) {
+    agents.push_back(PlacementAgentFromDescribe(m.info.agent_id, m.description));
+  }
+  return agents;
+}
+
 absl::StatusOr<std::string> NormalizeAddress(const std::string& raw) {
   const std::string entry(absl::StripAsciiWhitespace(raw));
   if (entry.empty()) return absl::InvalidArgumentError("empty host entry");

@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "azbench/v1/agent.pb.h"
 #include "coordinator/agent_client.h"
+#include "coordinator/placement.h"
 #include "coordinator/scenario.h"
 
 namespace azbench {
@@ -45,6 +46,9 @@ absl::StatusOr<Fleet> ConnectFleet(const std::vector<std::string>& addresses,
 // Measures one agent's clock offset. Errors: as Hello.
 absl::Status MeasureClockOffset(AgentClient& client, int samples, absl::Duration timeout,
                                 AgentInfo& info);
+
+// Each member as placement sees it (its Describe answer).
+std::vector<PlacementAgent> PlacementAgentsFromFleet(const Fleet& fleet);
 
 // Reads a hosts file: one host[:port] per line, '#' comments, blank lines ignored; the default port
 // is 7480. Errors: NotFound for a missing file, InvalidArgument naming file:line for a bad entry.

@@ -55,8 +55,10 @@ std::string CellKey(const std::string& workload, const MatrixCell& cell) {
 
 // The agents for a cell: every agent, or the first N of the balanced order. nullopt when there are
 // too few (the reason goes to `reason`).
+// `pool` describes `ordered` in the reason ("the fleet has 3", "2 are cross-az to 'fsx'").
 std::optional<std::vector<std::string>> ChooseAgents(const std::vector<AgentInfo>& ordered,
-                                                     const MatrixCell& cell, std::string* reason) {
+                                                     const MatrixCell& cell, std::string* reason,
+                                                     const std::string& pool = "") {
   size_t wanted = ordered.size();
   for (const auto& [axis, value] : cell) {
     if (axis != kNodesAxis || value == kNodesAll) continue;
@@ -68,14 +70,46 @@ std::optional<std::vector<std::string>> ChooseAgents(const std::vector<AgentInfo
     wanted = static_cast<size_t>(n);
   }
   if (wanted > ordered.size()) {
-    *reason = absl::StrCat("nodes=", wanted, " needs ", wanted, " agents; the fleet has ",
-                           ordered.size());
+    *reason = absl::StrCat("nodes=", wanted, " needs ", wanted, " agents; ",
+                           pool.empty() ? absl::StrCat("the fleet has ", ordered.size()) : pool);
     return std::nullopt;
   }
   std::vector<std::string> ids;
   ids.reserve(wanted);
   for (size_t i = 0; i < wanted; ++i) ids.push_back(ordered[i].agent_id);
   return ids;
+}
+
+// The agents of `ordered` whose placement to `target` is `wanted`, in the same order. Empty, with
+// the reason, when there are none.
+std::vector<AgentInfo> FilterByPlacement(const std::vector<AgentInfo>& ordered,
+                                         const std::string& target, const std::string& wanted,
+                                         const PlacementTable* placements, std::string* reason) {
+  if (placements == nullptr) {
+    *reason = absl::StrCat("placement=", wanted, ": the agents' placement to '", target,
+                           "' is known only once they are described (azbench run)");
+    return {};
+  }
+  std::vector<AgentInfo> out;
+  std::map<std::string, std::vector<std::string>> others;  // placement -> agents
+  for (const AgentInfo& agent : ordered) {
+    const PlacementEvidence* e = placements->Find(agent.agent_id, target);
+    const std::string_view got = e == nullptr ? "unknown" : PlacementName(e->placement);
+    if (got == wanted) {
+      out.push_back(agent);
+    } else {
+      others[std::string(got)].push_back(agent.agent_id);
+    }
+  }
+  if (out.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& [p, ids] : others) {
+      parts.push_back(absl::StrCat(p, ": ", absl::StrJoin(ids, ",")));
+    }
+    *reason = absl::StrCat("placement=", wanted, ": no agent is ", wanted, " to target '", target,
+                           "' (", absl::StrJoin(parts, "; "), ")");
+  }
+  return out;
 }
 
 absl::Status CheckAgents(const std::vector<AgentInfo>& agents) {
@@ -140,7 +174,8 @@ std::vector<AgentInfo> BalancedAgentOrder(const std::vector<AgentInfo>& agents) 
 }
 
 absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
-                                                     const std::vector<AgentInfo>& agents) {
+                                                     const std::vector<AgentInfo>& agents,
+                                                     const PlacementTable* placements) {
   RETURN_IF_ERROR(CheckAgents(agents));
   const std::vector<AgentInfo> ordered = BalancedAgentOrder(agents);
   const std::vector<MatrixCell> cells = MatrixCells(campaign.matrix);
@@ -152,12 +187,29 @@ absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
   std::set<std::string> keys;
   for (const Workload& workload : campaign.workloads) {
     for (const MatrixCell& cell : cells) {
-      std::string skip_reason;
-      const std::optional<std::vector<std::string>> chosen =
-          ChooseAgents(ordered, cell, &skip_reason);
+      std::string placement;
+      for (const auto& [axis, value] : cell) {
+        if (axis == kPlacementAxis) placement = value;
+      }
+      std::string cell_skip_reason;
+      const std::optional<std::vector<std::string>> cell_chosen =
+          ChooseAgents(ordered, cell, &cell_skip_reason);
       const std::string cell_key = CellKey(workload.name, cell);
       for (int repeat = with_warmup ? 0 : 1; repeat <= campaign.repeats; ++repeat) {
         for (const CampaignTarget& target : campaign.targets) {
+          std::string skip_reason = cell_skip_reason;
+          std::optional<std::vector<std::string>> chosen = cell_chosen;
+          if (!placement.empty()) {
+            const std::vector<AgentInfo> candidates =
+                FilterByPlacement(ordered, target.name, placement, placements, &skip_reason);
+            chosen.reset();
+            if (!candidates.empty()) {
+              chosen = ChooseAgents(
+                  candidates, cell, &skip_reason,
+                  absl::StrCat(candidates.size(), candidates.size() == 1 ? " is " : " are ",
+                               placement, " to '", target.name, "'"));
+            }
+          }
           Scenario s;
           s.index = static_cast<int>(scenarios.size());
           s.target = target.name;
@@ -192,6 +244,13 @@ absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
           }
           if (chosen.has_value()) {
             s.agent_ids = *chosen;
+            if (placements != nullptr) {
+              for (const std::string& id : s.agent_ids) {
+                if (const PlacementEvidence* e = placements->Find(id, target.name)) {
+                  s.placements.push_back(*e);
+                }
+              }
+            }
           } else {
             s.skipped = true;
             s.skip_reason = skip_reason;

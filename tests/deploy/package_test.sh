@@ -86,7 +86,7 @@ step "the service user can serve and stop cleanly (SIGTERM)"
 chmod 0755 "$work"
 install -d -o azbench -g azbench "$work/run"
 setpriv --reuid=azbench --regid=azbench --init-groups \
-  /usr/bin/azbench-agent serve --config /etc/azbench/agent.yaml --listen 127.0.0.1:0 \
+  /usr/bin/azbench-agent serve --config /etc/azbench/agent.yaml --listen 127.0.0.1:0 --imds disabled \
   --port-file "$work/run/port" >"$work/serve.log" 2>&1 &
 serve_pid=$!
 for _ in $(seq 1 500); do [ -s "$work/run/port" ] && break; sleep 0.02; done

@@ -68,7 +68,7 @@ class Agent {
     }
     args.insert(args.end(),
                 {AZBENCH_AGENT_BIN, "serve", "--listen=" + address(), "--agent-id=" + id_,
-                 "--az=" + az_, "--region=local", "--log-level=warn"});
+                 "--az=" + az_, "--region=local", "--log-level=warn", "--imds=disabled"});
     process_ = std::make_unique<Subprocess>(args, log_path_ + "." + std::to_string(++starts_));
   }
   pid_t pid() const { return process_ ? process_->pid() : -1; }
