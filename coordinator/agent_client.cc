@@ -91,6 +91,13 @@ class GrpcAgentClient final : public AgentClient {
     return response;
   }
 
+  absl::Status Proceed(const v1::ProceedRequest& request, absl::Duration timeout) override {
+    grpc::ClientContext context;
+    SetDeadline(context, timeout);
+    v1::ProceedResponse response;
+    return FromGrpc(stub_->Proceed(&context, request, &response), address_, "Proceed");
+  }
+
  private:
   std::string address_;
   std::unique_ptr<v1::Agent::Stub> stub_;

@@ -120,6 +120,9 @@ struct WorkloadJob {
 
 struct Workload {
   std::string name;
+  // The family (`workload:` key): block_io (default), metadata, small_files, large_stream
+  // (common/workload_spec.h). Only block_io takes fio_job.
+  std::string family = "block_io";
   std::string fio_job_path;  // resolved path of `fio_job`; empty for `options`
   std::vector<WorkloadJob> jobs;
   SourceLocation location;
@@ -177,6 +180,17 @@ JobOptions CellJobOptions(const WorkloadJob& job, const MatrixCell& cell,
 // ValidateJobSpec). Errors: InvalidArgument naming the option (unknown ones as "unknown job option
 // 'X'") and what is allowed.
 absl::Status ValidateJobOptions(const JobOptions& options, std::string_view job_name);
+
+// The matrix axes that vary `workload`'s scenarios: `nodes`, the axes naming an option its family
+// accepts (the others do not multiply its scenarios), and for small_files without a `filesizes`
+// axis one axis over its own `filesizes` list (default 4k, 64k, 128k, 256k, 1m), so every size is
+// its own scenario and reports key sizes by that parameter.
+std::vector<MatrixAxis> WorkloadAxes(const Workload& workload,
+                                     const std::vector<MatrixAxis>& matrix);
+
+// ValidateJobOptions for the workload's family.
+absl::Status ValidateWorkloadJobOptions(const Workload& workload, const JobOptions& options,
+                                        std::string_view job_name);
 
 }  // namespace azbench
 
