@@ -143,7 +143,6 @@ absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
                                                      const std::vector<AgentInfo>& agents) {
   RETURN_IF_ERROR(CheckAgents(agents));
   const std::vector<AgentInfo> ordered = BalancedAgentOrder(agents);
-  const std::vector<MatrixCell> cells = MatrixCells(campaign.matrix);
   const bool with_warmup = campaign.warmup > absl::ZeroDuration();
   const double cooldown_s = absl::ToDoubleSeconds(campaign.cooldown);
   const std::string warmup_runtime = DurationOption(campaign.warmup);
@@ -154,8 +153,7 @@ absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
     // Axes of options the workload's family lacks do not multiply its scenarios; small_files
     // gets one scenario per file size (campaign.h, WorkloadAxes).
     const std::vector<MatrixCell> workload_cells =
-        workload.family == "block_io" ? cells
-                                      : MatrixCells(WorkloadAxes(workload, campaign.matrix));
+        MatrixCells(WorkloadAxes(workload, campaign.matrix));
     for (const MatrixCell& cell : workload_cells) {
       std::string skip_reason;
       const std::optional<std::vector<std::string>> chosen =
