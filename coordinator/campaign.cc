@@ -968,6 +968,29 @@ class CampaignParser {
                          "' is an option of no workload in this campaign"));
       }
     }
+    // metadata's stride reads other agents' files: it needs a target every agent sees.
+    for (size_t w = 0; w < campaign.workloads.size(); ++w) {
+      const Workload& workload = campaign.workloads[w];
+      if (workload.family != "metadata") continue;
+      bool strided = false;
+      for (const WorkloadJob& job : workload.jobs) {
+        for (const auto& [key, value] : job.options)
+          strided = strided || (key == "stride" && value != "0");
+      }
+      for (const MatrixAxis& axis : campaign.matrix) {
+        for (const std::string& v : axis.values)
+          strided = strided || (axis.key == "stride" && v != "0");
+      }
+      for (const CampaignTarget& target : campaign.targets) {
+        if (strided && !std::filesystem::path(target.path).is_absolute()) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              workload.location.ToString(), ": workloads[", w, "] '", workload.name,
+              "': stride makes agents read each other's files, but target '", target.name,
+              "' has a relative path, which is each local agent's own directory; give an "
+              "absolute path that every agent shares"));
+        }
+      }
+    }
     for (size_t w = 0; w < campaign.workloads.size(); ++w) {
       const Workload& workload = campaign.workloads[w];
       std::vector<MatrixAxis> axes;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_replace.h"
 #include "coordinator/campaign.h"
 #include "coordinator/plan.h"
 #include "gmock/gmock.h"
@@ -21,7 +22,7 @@ fleet:
   local: {agents: 2}
 targets:
   - name: scratch
-    path: scratch
+    path: /mnt/shared/fam
 workloads:
 )";
 
@@ -63,7 +64,7 @@ TEST(CampaignFamiliesTest, EachFamilyParsesAndItsJobsCarryTheFamily) {
   EXPECT_EQ((*plan)[1].jobs[0].workload, "large_stream");
   EXPECT_EQ((*plan)[2].jobs[0].workload, "block_io");
   EXPECT_THAT((*plan)[0].jobs[0].options,
-              ::testing::Contains(::testing::Pair("directory", "scratch")));
+              ::testing::Contains(::testing::Pair("directory", "/mnt/shared/fam")));
 }
 
 TEST(CampaignFamiliesTest, SmallFilesGetOneScenarioPerSizeByDefaultAndFromTheirList) {
@@ -136,6 +137,15 @@ TEST(CampaignFamiliesErrorTest, BadValuesNameTheOptionAndTheAllowedValues) {
       Message(Parse("  - {name: md, workload: metadata, options: {stride: 1, stonewall: 5s}}\n")
                   .status()),
       HasSubstr("stride and stonewall cannot be combined"));
+}
+
+TEST(CampaignFamiliesErrorTest, StrideNeedsATargetEveryAgentShares) {
+  const std::string relative = absl::StrReplaceAll(
+      std::string(kHead) + "  - {name: md, workload: metadata, options: {stride: 1}}\n",
+      {{"/mnt/shared/fam", "scratch"}});
+  EXPECT_THAT(Message(ParseCampaign(relative, "fam.yaml").status()),
+              HasSubstr("stride makes agents read each other's files, but target 'scratch' has a "
+                        "relative path"));
 }
 
 TEST(CampaignFamiliesErrorTest, FioJobIsOnlyForBlockIo) {
