@@ -1,5 +1,7 @@
 // Campaigns with workload families other than block_io: the `workload:` key, per-family option
 // checks, family-aware matrix axes and small_files' per-size scenarios.
+#include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -104,6 +106,23 @@ TEST(CampaignFamiliesTest, MatrixAxesMultiplyOnlyTheWorkloadsWhoseFamilyHasTheOp
   ASSERT_EQ(plan->size(), 8u);
   EXPECT_EQ((*plan)[0].key, "workload=md/numjobs=1/files=10/target=scratch/repeat=1");
   EXPECT_EQ((*plan)[4].key, "workload=rr/numjobs=1/iodepth=1/target=scratch/repeat=1");
+}
+
+TEST(CampaignFamiliesTest, StudyBExampleParsesAndPlansEveryFamilyOnEveryTarget) {
+  const std::string root =
+      std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
+  absl::StatusOr<Campaign> c =
+      ParseCampaignFile(root + "/examples/study-b-lustre-s3files-efs.yaml");
+  ASSERT_TRUE(c.ok()) << c.status();
+  std::vector<AgentInfo> agents = TwoAgents();
+  absl::StatusOr<std::vector<Scenario>> plan = ExpandCampaign(*c, agents);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  // (8 block_io workloads x 4 iodepths + 2 dd + 1 metadata + 5 sizes) x 3 repeats x 3 targets.
+  EXPECT_EQ(plan->size(), (8u * 4u + 2u + 1u + 5u) * 3u * 3u);
+  std::set<std::string> families;
+  for (const Scenario& s : *plan) families.insert(s.jobs[0].workload);
+  EXPECT_EQ(families,
+            (std::set<std::string>{"block_io", "large_stream", "metadata", "small_files"}));
 }
 
 TEST(CampaignFamiliesErrorTest, UnknownFamilyListsTheFamilies) {
