@@ -150,7 +150,9 @@ TEST_F(DistributedTest, AnAgentKilledMidRunIsRecordedAsLostAndTheCampaignContinu
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   ASSERT_EQ(CountFiles(shm_.path()), 2u) << azbench.Output();
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  // The run starts 0.5 s after the prepare barrier and streams its first interval 1 s later: kill
+  // at ~2 s into the run (1.5 s raced the first interval within the 20 ms polling jitter).
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
   ASSERT_EQ(kill(fleet_->pid(1), SIGKILL), 0);
 
   const int rc = azbench.Wait(std::chrono::seconds(60));
