@@ -22,6 +22,9 @@
 //     - name: randread            # required, unique, [A-Za-z0-9._-]+
 //       options: {rw: randread, bs: 4k, size: 64m, runtime: 5s, time_based: true}
 //                                 # fio option names, values and units (common/job_spec.h)
+//     - name: md
+//       workload: metadata        # block_io (default) | metadata | small_files | large_stream;
+//       options: {files: 5000}    # options are then that family's (common/workload_spec.h)
 //     - name: study-c
 //       fio_job: study-c.fio      # or a fio job file, relative to this file: every job of the
 //                                 # file is one job of the workload (they run at once, in fio's
@@ -29,7 +32,9 @@
 //   matrix:                       # optional map: axis -> non-empty list of values. Cross product,
 //     iodepth: [1, 16]            # first axis outermost. An axis is a job option (fio name; set
 //     nodes: [1, 2, all]          # on every job of every workload, overriding the workload's own
-//                                 # value) or `nodes` (a count >= 1 or `all`: how many agents run
+//                                 # value; it varies only workloads whose family has that option,
+//                                 # and small_files get an implied per-size `filesizes` axis) or
+//                                 # `nodes` (a count >= 1 or `all`: how many agents run
 //                                 # the scenario, chosen balanced over AZs, see plan.h).
 //                                 # `placement` is not supported yet; `directory` and `name` belong
 //                                 # to targets and workloads and are refused as axes.
