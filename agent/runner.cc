@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 #include <thread>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "agent/workloads/large_stream.h"
@@ -75,6 +76,16 @@ absl::Status ApplyAll(Spec& spec, const JobRequest& request, Apply apply) {
   }
   spec.name = request.name;
   return absl::OkStatus();
+}
+
+template <typename T>
+absl::StatusOr<std::unique_ptr<Workload>> AsWorkload(absl::StatusOr<std::unique_ptr<T>> job) {
+  if (!job.ok()) return job.status();
+  if constexpr (std::is_same_v<T, BlockIoJob>) {
+    return WrapBlockIoJob(std::move(*job));
+  } else {
+    return std::unique_ptr<Workload>(std::move(*job));
+  }
 }
 
 absl::Status Named(const std::string& job, const absl::Status& status) {
@@ -194,12 +205,7 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
           // No agent subdirectory: the stride needs every agent's paths (they carry the agent
           // index instead).
           name = f.metadata.name;
-          absl::StatusOr<std::unique_ptr<MetadataJob>> md =
-              MetadataJob::Prepare(f.metadata, f.group_id);
-          if (md.ok())
-            job = std::unique_ptr<Workload>(std::move(*md));
-          else
-            job = md.status();
+          job = AsWorkload(MetadataJob::Prepare(f.metadata, f.group_id));
           break;
         }
         case WorkloadFamily::kSmallFiles: {
@@ -209,12 +215,7 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
             job = st;
             break;
           }
-          absl::StatusOr<std::unique_ptr<SmallFilesJob>> sf =
-              SmallFilesJob::Prepare(f.small_files, f.group_id);
-          if (sf.ok())
-            job = std::unique_ptr<Workload>(std::move(*sf));
-          else
-            job = sf.status();
+          job = AsWorkload(SmallFilesJob::Prepare(f.small_files, f.group_id));
           break;
         }
         case WorkloadFamily::kLargeStream: {
@@ -227,12 +228,7 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
             job = st;
             break;
           }
-          absl::StatusOr<std::unique_ptr<LargeStreamJob>> ls =
-              LargeStreamJob::Prepare(f.large_stream, f.group_id);
-          if (ls.ok())
-            job = std::unique_ptr<Workload>(std::move(*ls));
-          else
-            job = ls.status();
+          job = AsWorkload(LargeStreamJob::Prepare(f.large_stream, f.group_id));
           break;
         }
         case WorkloadFamily::kBlockIo:
@@ -246,11 +242,7 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
       absl::Status st =
           spec.filename.empty() ? agent_directory(spec.directory, name) : absl::OkStatus();
       if (st.ok()) {
-        absl::StatusOr<std::unique_ptr<BlockIoJob>> block = BlockIoJob::Prepare(spec, group_id);
-        if (block.ok())
-          job = WrapBlockIoJob(std::move(*block));
-        else
-          job = block.status();
+        job = AsWorkload(BlockIoJob::Prepare(spec, group_id));
       } else {
         job = st;
       }
