@@ -150,8 +150,15 @@ absl::Status ApplyMetadata(MetadataSpec& spec, std::string_view key, std::string
   }
   if (key == "phases") return SetPhases(spec, value);
   if (key == "stride") return SetInt(spec.stride, value, 0, 1'000'000);
-  if (key == "write_bytes") return SetSizeField(spec.write_bytes, value);
-  if (key == "read_bytes") return SetSizeField(spec.read_bytes, value);
+  if (key == "write_bytes") {
+    RETURN_IF_ERROR(SetSizeField(spec.write_bytes, value));
+    if (!spec.read_bytes_given) spec.read_bytes = spec.write_bytes;
+    return absl::OkStatus();
+  }
+  if (key == "read_bytes") {
+    spec.read_bytes_given = true;
+    return SetSizeField(spec.read_bytes, value);
+  }
   if (key == "stonewall") {
     ASSIGN_OR_RETURN(spec.stonewall, ParseDuration(value, absl::Seconds(1)));
     return absl::OkStatus();

@@ -63,7 +63,9 @@ struct MetadataSpec {
   // (i + stride) % agents created, so it cannot answer from its own cache. 0 = own files.
   int stride = 0;
   uint64_t write_bytes = 4096;  // written into every file when it is created (mdtest -w)
-  uint64_t read_bytes = 4096;   // read from every file in the read phase (mdtest -e)
+  uint64_t read_bytes = 4096;   // read from every file in the read phase (mdtest -e); follows
+                                // write_bytes unless given
+  bool read_bytes_given = false;
   // mdtest -W: a phase stops issuing new ops after this long; later phases only touch the files
   // that were created. 0 = every phase does all its files.
   absl::Duration stonewall = absl::ZeroDuration();

@@ -30,6 +30,20 @@ TEST(WorkloadSpecTest, MetadataDefaultsFollowTheIssueAndOptionsApply) {
   EXPECT_EQ(md.stonewall, absl::Seconds(30)) << "a bare number is seconds";
 }
 
+TEST(WorkloadSpecTest, ReadBytesFollowsWriteBytesUnlessGiven) {
+  MetadataSpec md;
+  ASSERT_TRUE(ApplyMetadataOption(md, "write_bytes", "0").ok());
+  EXPECT_EQ(md.read_bytes, 0u);
+  md.directory = "/x";
+  EXPECT_TRUE(ValidateMetadataSpec(md).ok());
+  ASSERT_TRUE(ApplyMetadataOption(md, "read_bytes", "100").ok());
+  ASSERT_TRUE(ApplyMetadataOption(md, "write_bytes", "3901").ok());
+  EXPECT_EQ(md.read_bytes, 100u);
+  ASSERT_TRUE(ApplyMetadataOption(md, "write_bytes", "50").ok());
+  EXPECT_NE(ValidateMetadataSpec(md).message().find("read_bytes (100) must not exceed write_bytes"),
+            std::string::npos);
+}
+
 TEST(WorkloadSpecTest, AFailedOptionLeavesTheSpecUnchanged) {
   MetadataSpec md;
   EXPECT_FALSE(ApplyMetadataOption(md, "files", "0").ok());

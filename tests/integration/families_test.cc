@@ -1,9 +1,13 @@
 // The workload families through the real coordinator and real agent processes on loopback:
 // metadata's phase barrier across agents and its stride, small_files' one scenario per size, and
 // large_stream's passes, with matrix axes applied only where a family has the option.
+#include <signal.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -127,6 +131,46 @@ TEST_F(FamiliesTest, MetadataPhasesAreSeparatedByABarrierAcrossAgentsAndTheStrid
     EXPECT_GT(op->full_iops, figures.TotalOps() / 6.0 * 1e9 / figures.full_window_ns) << phase;
   }
   EXPECT_EQ(CountEntries(shm_.path()), 0u) << "files and directories are gone";
+}
+
+TEST_F(FamiliesTest, AnAgentLostDuringMetadataDoesNotHoldTheOthersAtTheBarrier) {
+  StartAgents(3);
+  const std::string path = dir_.File("campaign.yaml");
+  {
+    std::ofstream out(path);
+    out << "name: families\nfleet:\n  hosts: [" << absl::StrJoin(fleet_->addresses(), ", ")
+        << "]\nresults: results.db\ntargets:\n  - {name: shm, path: " << shm_.path()
+        << ", kind: local}\nworkloads:\n  - name: md\n    workload: metadata\n"
+        << "    options: {files: 20000, dirs: 8, write_bytes: 0}\n";
+  }
+  Subprocess azbench({AZBENCH_BIN, "run", path, "--quiet"}, dir_.File("out.txt"));
+  // Kill one agent as soon as the create phase has begun.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (CountEntries(shm_.path()) < 100 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ASSERT_GE(CountEntries(shm_.path()), 100u) << azbench.Output();
+  ASSERT_EQ(kill(fleet_->pid(1), SIGKILL), 0);
+  EXPECT_NE(azbench.Wait(std::chrono::seconds(120)), 0) << "a partial campaign is not a success";
+  auto store = Store::OpenExisting(dir_.File("results.db"));
+  ASSERT_TRUE(store.ok()) << store.status() << azbench.Output();
+  auto scenarios = (*store)->LoadScenarios();
+  ASSERT_TRUE(scenarios.ok());
+  ASSERT_EQ(scenarios->size(), 1u);
+  const ScenarioResult& s = (*scenarios)[0];
+  EXPECT_EQ(s.status, ScenarioStatus::kPartial) << s.status_detail;
+  ASSERT_EQ(s.lost.size(), 1u);
+  EXPECT_EQ(s.lost[0].agent_id, "local-2");
+  for (const std::string& agent : {std::string("local-1"), std::string("local-3")}) {
+    for (const char* phase : {"create", "stat", "open", "read", "rename", "delete"}) {
+      const JobResult* r = Find(s, agent, std::string("md.") + phase);
+      ASSERT_NE(r, nullptr) << agent << " did not finish " << phase;
+      uint64_t ops = 0;
+      for (const auto& k : r->by_kind) ops += k ? k->ops : 0;
+      EXPECT_EQ(ops, 20000u) << agent << " " << phase;
+      EXPECT_EQ(r->TotalErrors(), 0u) << agent << " " << phase;
+    }
+  }
 }
 
 TEST_F(FamiliesTest, SmallFilesRunOneScenarioPerSizeAndAxesApplyOnlyWhereTheFamilyHasTheOption) {
