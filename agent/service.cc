@@ -46,7 +46,8 @@ grpc::Status AgentService::Hello(grpc::ServerContext*, const v1::HelloRequest* r
                      kProtocolVersion, " (azbench ", kAzbenchVersion, ")"));
   }
   for (const char* cap :
-       {"engine:psync", "engine:libaio", "engine:io_uring", "engine:null", "workload:block_io"}) {
+       {"engine:psync", "engine:libaio", "engine:io_uring", "engine:null", "workload:block_io",
+        "workload:metadata", "workload:small_files", "workload:large_stream", "phase_barrier"}) {
     response->add_capabilities(cap);
   }
   return grpc::Status::OK;
@@ -107,7 +108,11 @@ grpc::Status AgentService::Prepare(grpc::ServerContext*, const v1::PrepareReques
   }
   const uint64_t interval_ns =
       (request->interval_ms() == 0 ? 1000 : request->interval_ms()) * 1'000'000ULL;
-  absl::StatusOr<PrepareOutcome> outcome = runner_.Prepare(request->run_id(), jobs, interval_ns);
+  RunPlacement placement;
+  placement.agent_index = request->agent_index();
+  placement.agent_count = std::max(1, request->agent_count());
+  absl::StatusOr<PrepareOutcome> outcome =
+      runner_.Prepare(request->run_id(), jobs, interval_ns, placement);
   if (!outcome.ok()) {
     AgentLogger("rpc")->warn("prepare {}: {}", request->run_id(),
                              std::string(outcome.status().message()));
@@ -170,6 +175,14 @@ class StreamSink final : public RunEventSink {
     event.mutable_finished()->set_cancelled(cancelled);
     return Write(event);
   }
+  bool OnPhaseDone(int phase_index, const std::string& phase) override {
+    v1::RunEvent event;
+    event.mutable_phase_done()->set_phase_index(phase_index);
+    event.mutable_phase_done()->set_phase(phase);
+    return Write(event);
+  }
+  // The coordinator releases every phase with Proceed (a barrier across all agents).
+  bool DrivesPhases() const override { return true; }
   bool Alive() override { return !context_->IsCancelled(); }
 
  private:
@@ -205,6 +218,15 @@ grpc::Status AgentService::Run(grpc::ServerContext* context, const v1::RunReques
 grpc::Status AgentService::Cancel(grpc::ServerContext*, const v1::CancelRequest* request,
                                   v1::CancelResponse* response) {
   response->set_was_running(runner_.Cancel(request->run_id()));
+  return grpc::Status::OK;
+}
+
+grpc::Status AgentService::Proceed(grpc::ServerContext*, const v1::ProceedRequest* request,
+                                   v1::ProceedResponse* response) {
+  absl::StatusOr<bool> waiting = runner_.Proceed(request->run_id(), request->phase_index(),
+                                                 request->start_at_agent_realtime_ns());
+  if (!waiting.ok()) return ToGrpcStatus(waiting.status());
+  response->set_was_waiting(*waiting);
   return grpc::Status::OK;
 }
 

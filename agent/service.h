@@ -33,6 +33,8 @@ class AgentService final : public v1::Agent::Service {
                       v1::CancelResponse* response) override;
   grpc::Status Cleanup(grpc::ServerContext* context, const v1::CleanupRequest* request,
                        v1::CleanupResponse* response) override;
+  grpc::Status Proceed(grpc::ServerContext* context, const v1::ProceedRequest* request,
+                       v1::ProceedResponse* response) override;
 
  private:
   Runner& runner_;

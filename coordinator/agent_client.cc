@@ -100,6 +100,13 @@ class GrpcAgentClient final : public AgentClient {
     return response;
   }
 
+  absl::Status Proceed(const v1::ProceedRequest& request, absl::Duration timeout) override {
+    grpc::ClientContext context;
+    SetDeadline(context, timeout);
+    v1::ProceedResponse response;
+    return FromGrpc(stub_->Proceed(&context, request, &response), address_, "Proceed");
+  }
+
  private:
   static constexpr std::chrono::seconds kReconnectGrace{10};
   std::string address_;

@@ -34,6 +34,10 @@ class AgentClient {
   virtual absl::Status Cancel(const std::string& run_id, absl::Duration timeout) = 0;
   virtual absl::StatusOr<v1::CleanupResponse> Cleanup(const v1::CleanupRequest& request,
                                                       absl::Duration timeout) = 0;
+  // Releases the next phase of a phased run (metadata's barrier). Default: Unimplemented.
+  virtual absl::Status Proceed(const v1::ProceedRequest& /*request*/, absl::Duration /*timeout*/) {
+    return absl::UnimplementedError("this agent client does not support phase barriers");
+  }
 };
 
 // Builds the channel (keepalive so a dead agent is noticed within seconds, 64 MiB messages) and the

@@ -22,6 +22,9 @@
 //     - name: randread            # required, unique, [A-Za-z0-9._-]+
 //       options: {rw: randread, bs: 4k, size: 64m, runtime: 5s, time_based: true}
 //                                 # fio option names, values and units (common/job_spec.h)
+//     - name: md
+//       workload: metadata        # block_io (default) | metadata | small_files | large_stream;
+//       options: {files: 5000}    # options are then that family's (common/workload_spec.h)
 //     - name: study-c
 //       fio_job: study-c.fio      # or a fio job file, relative to this file: every job of the
 //                                 # file is one job of the workload (they run at once, in fio's
@@ -29,7 +32,9 @@
 //   matrix:                       # optional map: axis -> non-empty list of values. Cross product,
 //     iodepth: [1, 16]            # first axis outermost. An axis is a job option (fio name; set
 //     nodes: [1, 2, all]          # on every job of every workload, overriding the workload's own
-//                                 # value) or `nodes` (a count >= 1 or `all`: how many agents run
+//                                 # value; it varies only workloads whose family has that option,
+//                                 # and small_files get an implied per-size `filesizes` axis) or
+//                                 # `nodes` (a count >= 1 or `all`: how many agents run
 //                                 # the scenario, chosen balanced over AZs, see plan.h).
 //     placement: [same-az, cross-az]  # or `placement`: for each target, only the agents whose
 //                                 # placement to it is that value (coordinator/placement.h; never
@@ -128,6 +133,9 @@ struct WorkloadJob {
 
 struct Workload {
   std::string name;
+  // The family (`workload:` key): block_io (default), metadata, small_files, large_stream
+  // (common/workload_spec.h). Only block_io takes fio_job.
+  std::string family = "block_io";
   std::string fio_job_path;  // resolved path of `fio_job`; empty for `options`
   std::vector<WorkloadJob> jobs;
   SourceLocation location;
@@ -204,6 +212,16 @@ absl::Status ValidateJobOptions(const JobOptions& options, std::string_view job_
 // and `azbench run --fio-job`. Errors: InvalidArgument "file:line: job 'x': ..." for a job whose
 // sizes agents could not reproduce from one flat option list (see FlatOptionsMatchSpec).
 absl::StatusOr<std::vector<WorkloadJob>> WorkloadJobsFromFioJobs(const std::vector<FioJob>& jobs);
+// The matrix axes that vary `workload`'s scenarios: `nodes`, the axes naming an option its family
+// accepts (the others do not multiply its scenarios), and for small_files without a `filesizes`
+// axis one axis over its own `filesizes` list (default 4k, 64k, 128k, 256k, 1m), so every size is
+// its own scenario and reports key sizes by that parameter.
+std::vector<MatrixAxis> WorkloadAxes(const Workload& workload,
+                                     const std::vector<MatrixAxis>& matrix);
+
+// ValidateJobOptions for the workload's family.
+absl::Status ValidateWorkloadJobOptions(const Workload& workload, const JobOptions& options,
+                                        std::string_view job_name);
 
 }  // namespace azbench
 

@@ -178,7 +178,6 @@ absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
                                                      const PlacementTable* placements) {
   RETURN_IF_ERROR(CheckAgents(agents));
   const std::vector<AgentInfo> ordered = BalancedAgentOrder(agents);
-  const std::vector<MatrixCell> cells = MatrixCells(campaign.matrix);
   const bool with_warmup = campaign.warmup > absl::ZeroDuration();
   const double cooldown_s = absl::ToDoubleSeconds(campaign.cooldown);
   const std::string warmup_runtime = DurationOption(campaign.warmup);
@@ -186,7 +185,11 @@ absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
   std::vector<Scenario> scenarios;
   std::set<std::string> keys;
   for (const Workload& workload : campaign.workloads) {
-    for (const MatrixCell& cell : cells) {
+    // Axes of options the workload's family lacks do not multiply its scenarios; small_files
+    // gets one scenario per file size (campaign.h, WorkloadAxes).
+    const std::vector<MatrixCell> workload_cells =
+        MatrixCells(WorkloadAxes(workload, campaign.matrix));
+    for (const MatrixCell& cell : workload_cells) {
       std::string placement;
       for (const auto& [axis, value] : cell) {
         if (axis == kPlacementAxis) placement = value;
@@ -230,12 +233,14 @@ absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
             ScenarioJob scenario_job;
             scenario_job.name = job.name;
             scenario_job.options = CellJobOptions(job, cell, target);
-            if (s.warmup) {
+            scenario_job.workload = workload.family;
+            if (s.warmup && workload.family == "block_io") {
               scenario_job.options.emplace_back("runtime", warmup_runtime);
               scenario_job.options.emplace_back("time_based", "1");
             }
             scenario_job.group_id = job.group_id;
-            absl::Status valid = ValidateJobOptions(scenario_job.options, job.name);
+            absl::Status valid =
+                ValidateWorkloadJobOptions(workload, scenario_job.options, job.name);
             if (!valid.ok()) {
               return absl::InvalidArgumentError(
                   absl::StrCat("scenario ", s.key, ": job '", job.name, "': ", valid.message()));

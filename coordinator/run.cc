@@ -1,5 +1,6 @@
 #include "coordinator/run.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -37,6 +38,7 @@ struct AgentRun {
   std::map<std::string, std::map<int64_t, IntervalStats>> streamed;
   std::map<std::string, std::unique_ptr<OpLogWriter>> op_logs;  // by job name
   std::vector<std::string> errors;
+  int phases_done = 0;  // PhaseDone events received (metadata's barrier)
 };
 
 std::string MakeRunId(const std::string& prefix, const Scenario& scenario) {
@@ -113,11 +115,17 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
   }
   {
     std::vector<std::thread> threads;
-    for (AgentRun& r : runs) {
+    for (size_t index = 0; index < runs.size(); ++index) {
+      AgentRun& r = runs[index];
       if (r.member == nullptr) continue;
-      threads.emplace_back([&] {
+      threads.emplace_back([&, index] {
+        // Each agent learns its place among the scenario's agents (metadata's stride and shared
+        // directories).
+        v1::PrepareRequest mine = prepare;
+        mine.set_agent_index(static_cast<int32_t>(index));
+        mine.set_agent_count(static_cast<int32_t>(runs.size()));
         absl::StatusOr<v1::PrepareResponse> response =
-            r.member->client->Prepare(prepare, options.prepare_timeout);
+            r.member->client->Prepare(mine, options.prepare_timeout);
         if (response.ok()) {
           r.prepared = true;
         } else {
@@ -218,6 +226,9 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
             }
             break;
           }
+          case v1::RunEvent::kPhaseDone:
+            r.phases_done = std::max(r.phases_done, event.phase_done().phase_index() + 1);
+            break;
           case v1::RunEvent::kFinished:
             r.finished = true;
             r.end_ns = event.finished().end_realtime_ns() - r.offset_ns;
@@ -238,6 +249,48 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
       }
     });
   }
+
+  // Phase barrier (metadata): once every agent still running reported PhaseDone(k), release phase
+  // k+1 everywhere at one instant (like the first start, in each agent's own clock). Agents that
+  // finished or were lost do not hold the others back.
+  std::thread phase_driver([&] {
+    int released = 0;  // barriers released so far
+    while (!all_done.load()) {
+      bool ready = false;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        int waiting = 0, active = 0;
+        for (const AgentRun& r : runs) {
+          if (r.member == nullptr || r.lost || r.finished) continue;
+          ++active;
+          if (r.phases_done > released) ++waiting;
+        }
+        ready = active > 0 && waiting == active;
+      }
+      if (!ready) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        continue;
+      }
+      const int64_t at = RealtimeNanos() + absl::ToInt64Nanoseconds(options.phase_start_margin);
+      std::vector<std::thread> calls;
+      for (AgentRun& r : runs) {
+        if (r.member == nullptr) continue;
+        calls.emplace_back([&, at] {
+          v1::ProceedRequest proceed;
+          proceed.set_run_id(run_id);
+          proceed.set_phase_index(released);
+          proceed.set_start_at_agent_realtime_ns(at + r.offset_ns);
+          absl::Status s = r.member->client->Proceed(proceed, absl::Seconds(10));
+          if (!s.ok()) {
+            std::lock_guard<std::mutex> lock(mu);
+            if (!r.finished && !r.lost) r.errors.push_back(std::string(s.message()));
+          }
+        });
+      }
+      for (auto& t : calls) t.join();
+      ++released;
+    }
+  });
 
   // Live progress and interrupt handling, until every stream has ended.
   std::thread watcher([&] {
@@ -290,6 +343,7 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
   }
   all_done.store(true);
   watcher.join();
+  phase_driver.join();
   cleanup_all();
 
   // Assemble.

@@ -150,8 +150,8 @@ TEST_F(DistributedTest, AnAgentKilledMidRunIsRecordedAsLostAndTheCampaignContinu
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   ASSERT_EQ(CountFiles(shm_.path()), 2u) << azbench.Output();
-  // Late enough that the agent has streamed intervals (1 s each) even on a loaded machine, where the
-  // prepare barrier and the start delay take a while.
+  // Late enough that the agent has streamed intervals (1 s each) even on a loaded machine, where
+  // the prepare barrier and the start delay take a while.
   std::this_thread::sleep_for(std::chrono::milliseconds(4000));
   ASSERT_EQ(kill(fleet_->pid(1), SIGKILL), 0);
 
