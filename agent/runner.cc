@@ -8,6 +8,8 @@
 #include <thread>
 #include <type_traits>
 
+#include <spdlog/spdlog.h>
+
 #include "absl/strings/str_cat.h"
 #include "agent/workloads/large_stream.h"
 #include "agent/workloads/metadata.h"
@@ -27,6 +29,7 @@ struct Runner::PreparedRun {
   std::atomic<bool> cancel{false};
   bool running = false;
   bool ran = false;
+  uint64_t lease_end_ns = 0;  // monotonic; 0 = no lease (guarded by Runner::mu_)
 
   // Phase barrier state of the stonewall group that is running (see Runner::Run).
   absl::Mutex barrier_mu;
@@ -52,9 +55,18 @@ struct Runner::PreparedRun {
   }
 };
 
-Runner::Runner(RunnerConfig config) : config_(config) {}
+Runner::Runner(RunnerConfig config) : config_(config) {
+  if (config_.reap_interval_ns > 0 && config_.prepared_lease_ns > 0) {
+    reaper_ = std::thread([this] { ReapLoop(); });
+  }
+}
 
 Runner::~Runner() {
+  {
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+  }
+  if (reaper_.joinable()) reaper_.join();
   CancelAll();
   absl::MutexLock lock(&mu_);
   for (auto& [id, run] : runs_) {
@@ -266,6 +278,8 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
     run->RemoveFiles(nullptr);
     return absl::AlreadyExistsError(absl::StrCat("run '", run_id, "' is already prepared"));
   }
+  if (config_.prepared_lease_ns > 0)
+    run->lease_end_ns = MonotonicNanos() + config_.prepared_lease_ns;
   runs_[run_id] = std::move(run);
   return outcome;
 }
@@ -456,6 +470,10 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
     absl::MutexLock lock(&mu_);
     run->running = false;
     run->ran = true;
+    // Now waiting for Cleanup: a coordinator that died after the run still gets its files removed.
+    if (config_.prepared_lease_ns > 0) {
+      run->lease_end_ns = MonotonicNanos() + config_.prepared_lease_ns;
+    }
   }
   if (lease_lost) {
     // The coordinator is gone: nobody will call Cleanup. Remove what this run created, forget it.
@@ -497,6 +515,56 @@ bool Runner::Cancel(const std::string& run_id) {
   if (it == runs_.end()) return false;
   it->second->cancel.store(true);
   return it->second->running;
+}
+
+absl::Status Runner::Renew(const std::string& run_id, uint64_t lease_ns) {
+  absl::MutexLock lock(&mu_);
+  auto it = runs_.find(run_id);
+  if (it == runs_.end()) {
+    return absl::NotFoundError(
+        absl::StrCat("run '", run_id, "' is not known to this agent (never prepared, or expired)"));
+  }
+  const uint64_t lease = lease_ns > 0 ? lease_ns : config_.prepared_lease_ns;
+  if (lease > 0) it->second->lease_end_ns = MonotonicNanos() + lease;
+  return absl::OkStatus();
+}
+
+std::vector<std::string> Runner::ReapExpired(uint64_t now_monotonic_ns) {
+  std::vector<std::pair<std::string, std::shared_ptr<PreparedRun>>> expired;
+  {
+    absl::MutexLock lock(&mu_);
+    for (auto it = runs_.begin(); it != runs_.end();) {
+      const PreparedRun& run = *it->second;
+      if (!run.running && run.lease_end_ns != 0 && run.lease_end_ns < now_monotonic_ns) {
+        expired.emplace_back(it->first, it->second);
+        it = runs_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  std::vector<std::string> ids;
+  for (auto& [id, run] : expired) {
+    int removed = 0;
+    run->RemoveFiles(&removed);
+    spdlog::warn(
+        "run {}: its lease expired before {} (the coordinator is gone?); forgot it and "
+        "removed {} files",
+        id, run->ran ? "Cleanup" : "Run", removed);
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+void Runner::ReapLoop() {
+  const absl::Duration tick = absl::Nanoseconds(config_.reap_interval_ns);
+  while (true) {
+    {
+      absl::MutexLock lock(&mu_);
+      if (mu_.AwaitWithTimeout(absl::Condition(&stopping_), tick)) return;
+    }
+    ReapExpired(MonotonicNanos());
+  }
 }
 
 void Runner::CancelAll() {

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -69,6 +70,13 @@ struct RunnerConfig {
   // agents that share a file system never share files. The server sets it to the agent id; the
   // one-shot command leaves it empty.
   std::string agent_subdir;
+  // Lease of a run that is not running (prepared and waiting for Run, or finished and waiting for
+  // Cleanup): a run that neither starts nor is renewed (Renew) within it is forgotten and its files
+  // are removed, so a coordinator that died between Prepare and Run leaves no files behind.
+  // A Prepare or Renew may ask for another lease. 0 = never expire.
+  uint64_t prepared_lease_ns = 60'000'000'000;
+  // How often a background thread looks for expired runs; 0 = no thread (call ReapExpired).
+  uint64_t reap_interval_ns = 1'000'000'000;
 };
 
 // This agent's place among the agents of a scenario (metadata's shared directories and stride).
@@ -121,6 +129,14 @@ class Runner {
   // FailedPrecondition while it runs.
   absl::StatusOr<int> Cleanup(const std::string& run_id, bool remove_files);
 
+  // Extends the lease of a run that is not running to `lease_ns` from now (0 = the config's).
+  // NotFound for an unknown (or already expired) run.
+  absl::Status Renew(const std::string& run_id, uint64_t lease_ns = 0);
+
+  // Forgets every run that is not running and whose lease ended before `now_monotonic_ns`,
+  // removing its files; returns the run ids. The background thread calls it.
+  std::vector<std::string> ReapExpired(uint64_t now_monotonic_ns);
+
   // Cancels everything (SIGTERM).
   void CancelAll();
 
@@ -142,9 +158,12 @@ class Runner {
                                             const std::vector<std::pair<JobSpec, int>>& specs,
                                             const std::vector<FamilyRequest>& families,
                                             uint64_t interval_ns);
+  void ReapLoop();
   absl::Mutex mu_;
   std::map<std::string, std::shared_ptr<PreparedRun>> runs_ ABSL_GUARDED_BY(mu_);
   RunnerConfig config_;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::thread reaper_;
 };
 
 }  // namespace azbench

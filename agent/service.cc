@@ -113,6 +113,9 @@ grpc::Status AgentService::Prepare(grpc::ServerContext*, const v1::PrepareReques
   placement.agent_count = std::max(1, request->agent_count());
   absl::StatusOr<PrepareOutcome> outcome =
       runner_.Prepare(request->run_id(), jobs, interval_ns, placement);
+  if (outcome.ok() && request->lease_ms() > 0) {
+    (void)runner_.Renew(request->run_id(), request->lease_ms() * 1'000'000ULL);
+  }
   if (!outcome.ok()) {
     AgentLogger("rpc")->warn("prepare {}: {}", request->run_id(),
                              std::string(outcome.status().message()));
@@ -236,6 +239,11 @@ grpc::Status AgentService::Cleanup(grpc::ServerContext*, const v1::CleanupReques
   if (!removed.ok()) return ToGrpcStatus(removed.status());
   response->set_files_removed(static_cast<uint32_t>(*removed));
   return grpc::Status::OK;
+}
+
+grpc::Status AgentService::Renew(grpc::ServerContext*, const v1::RenewRequest* request,
+                                 v1::RenewResponse*) {
+  return ToGrpcStatus(runner_.Renew(request->run_id(), request->lease_ms() * 1'000'000ULL));
 }
 
 }  // namespace azbench

@@ -31,6 +31,8 @@ class AgentService final : public v1::Agent::Service {
                    grpc::ServerWriter<v1::RunEvent>* writer) override;
   grpc::Status Cancel(grpc::ServerContext* context, const v1::CancelRequest* request,
                       v1::CancelResponse* response) override;
+  grpc::Status Renew(grpc::ServerContext* context, const v1::RenewRequest* request,
+                     v1::RenewResponse* response) override;
   grpc::Status Cleanup(grpc::ServerContext* context, const v1::CleanupRequest* request,
                        v1::CleanupResponse* response) override;
   grpc::Status Proceed(grpc::ServerContext* context, const v1::ProceedRequest* request,

@@ -107,6 +107,13 @@ class GrpcAgentClient final : public AgentClient {
     return FromGrpc(stub_->Proceed(&context, request, &response), address_, "Proceed");
   }
 
+  absl::Status Renew(const v1::RenewRequest& request, absl::Duration timeout) override {
+    grpc::ClientContext context;
+    SetDeadline(context, timeout);
+    v1::RenewResponse response;
+    return FromGrpc(stub_->Renew(&context, request, &response), address_, "Renew");
+  }
+
  private:
   static constexpr std::chrono::seconds kReconnectGrace{10};
   std::string address_;

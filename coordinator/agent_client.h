@@ -38,6 +38,8 @@ class AgentClient {
   virtual absl::Status Proceed(const v1::ProceedRequest& /*request*/, absl::Duration /*timeout*/) {
     return absl::UnimplementedError("this agent client does not support phase barriers");
   }
+  // Extends a prepared run's lease (see PrepareRequest.lease_ms).
+  virtual absl::Status Renew(const v1::RenewRequest& request, absl::Duration timeout) = 0;
 };
 
 // Builds the channel (keepalive so a dead agent is noticed within seconds, 64 MiB messages) and the

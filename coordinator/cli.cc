@@ -48,7 +48,7 @@ constexpr char kUsage[] =
     "                                  with --campaign, each target's mount and placement\n"
     "  plan CAMPAIGN.yaml              validate and print the expanded scenarios; runs nothing\n"
     "  run CAMPAIGN.yaml [--resume] [--allow-missing] [--db FILE] [--quiet]\n"
-    "                                  run every scenario, store results as each one ends\n"
+    "      [--prepared-lease 30s]      run every scenario, store results as each one ends\n"
     "  run (--fio-job JOB.fio | -- FIO-COMMAND-LINE) [--hosts FILE|host:port,... | --local N\n"
     "      [--azs a,b]] [--directory DIR] [--db FILE] [--resume] [--allow-missing] [--quiet]\n"
     "                                  a fio job file or command line, unchanged, on every agent\n"
@@ -416,9 +416,9 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     fio_args.assign(dashes + 1, raw.end());
     raw.erase(dashes, raw.end());
   }
-  absl::StatusOr<Args> args =
-      ParseArgs(raw, {"--db", "--fio-job", "--hosts", "--local", "--azs", "--directory"},
-                {"--resume", "--allow-missing", "--quiet"});
+  absl::StatusOr<Args> args = ParseArgs(
+      raw, {"--db", "--fio-job", "--hosts", "--local", "--azs", "--directory", "--prepared-lease"},
+      {"--resume", "--allow-missing", "--quiet"});
   if (!args.ok()) return Fail("run", args.status(), 2);
   std::optional<FioJobRun> fio_run;
   absl::StatusOr<Campaign> campaign;
@@ -506,6 +506,17 @@ int RunCommand(const std::vector<std::string>& raw_all) {
   std::signal(SIGTERM, OnSignal);
   ProgressPrinter printer(args->Has("--quiet"));
   RunOptions options;
+  if (args->Has("--prepared-lease")) {
+    absl::StatusOr<absl::Duration> lease = ParseDuration(*args->Get("--prepared-lease"));
+    if (!lease.ok() || *lease < absl::Seconds(1)) {
+      return Fail("run",
+                  absl::InvalidArgumentError(
+                      absl::StrCat("--prepared-lease '", *args->Get("--prepared-lease"),
+                                   "': give a duration of at least 1s (e.g. 30s, the default)")),
+                  2);
+    }
+    options.prepared_lease = *lease;
+  }
   options.interrupt = &g_interrupted;
   options.on_progress = [&](const LiveProgress& p) { printer.Update(p); };
   options.run_id_prefix = campaign->name;

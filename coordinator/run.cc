@@ -113,7 +113,29 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
       opt->set_value(v);
     }
   }
+  prepare.set_lease_ms(static_cast<uint32_t>(absl::ToInt64Milliseconds(options.prepared_lease)));
   {
+    // While the slowest agent still prepares, the others' prepared runs are kept alive with Renew
+    // (a quarter of the lease apart); if this process dies here, they expire and remove their
+    // files.
+    std::vector<std::atomic<bool>> prepared(runs.size());
+    std::atomic<bool> barrier_done{false};
+    std::thread renewer([&] {
+      const absl::Duration every = options.prepared_lease / 4;
+      absl::Time next = absl::Now() + every;
+      while (!barrier_done.load()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (absl::Now() < next) continue;
+        next = absl::Now() + every;
+        for (size_t i = 0; i < runs.size(); ++i) {
+          if (!prepared[i].load() || runs[i].member == nullptr) continue;
+          v1::RenewRequest renew;
+          renew.set_run_id(run_id);
+          renew.set_lease_ms(prepare.lease_ms());
+          (void)runs[i].member->client->Renew(renew, absl::Seconds(5));
+        }
+      }
+    });
     std::vector<std::thread> threads;
     for (size_t index = 0; index < runs.size(); ++index) {
       AgentRun& r = runs[index];
@@ -128,12 +150,15 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
             r.member->client->Prepare(mine, options.prepare_timeout);
         if (response.ok()) {
           r.prepared = true;
+          prepared[index].store(true);
         } else {
           r.errors.push_back(std::string(response.status().message()));
         }
       });
     }
     for (auto& t : threads) t.join();
+    barrier_done.store(true);
+    renewer.join();
   }
   auto cleanup_all = [&] {
     v1::CleanupRequest cleanup;

@@ -40,6 +40,9 @@ struct LiveProgress {
 
 struct RunOptions {
   absl::Duration prepare_timeout = absl::Minutes(30);  // laying out large files takes time
+  // How long a prepared run waits on an agent for its Run (renewed while other agents prepare):
+  // if the coordinator dies in between, the agents remove the run's files after this.
+  absl::Duration prepared_lease = absl::Seconds(30);
   // How far in the future the common start is set: covers the Run RPC reaching every agent.
   absl::Duration start_margin = absl::Milliseconds(500);
   // The same for each later phase of a phased workload (metadata), after its barrier.

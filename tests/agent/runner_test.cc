@@ -232,3 +232,58 @@ TEST(RunnerTest, CancelReleasesAJobWaitingAtABarrier) {
 
 }  // namespace
 }  // namespace azbench
+
+namespace azbench {
+namespace {
+
+TEST(RunnerLeaseTest, APreparedRunThatNeverStartsExpiresAndItsFilesAreRemoved) {
+  TempDir dir(testing::kTmpfsBase);
+  // No background thread: the test moves time by passing "now" to ReapExpired.
+  Runner runner(RunnerConfig{.prepared_lease_ns = 1'000'000'000, .reap_interval_ns = 0});
+  ASSERT_TRUE(runner.Prepare("p", Jobs(dir.path(), "1s"), 1'000'000'000).ok());
+  ASSERT_GT(FilesIn(dir.path()), 0u);
+  EXPECT_TRUE(runner.ReapExpired(MonotonicNanos()).empty()) << "the lease has not ended yet";
+  // Renewed for an hour: still there two seconds later.
+  ASSERT_TRUE(runner.Renew("p", 3600'000'000'000ULL).ok());
+  EXPECT_TRUE(runner.ReapExpired(MonotonicNanos() + 2'000'000'000ULL).empty());
+  EXPECT_GT(FilesIn(dir.path()), 0u);
+  // Past the renewed lease: forgotten, files removed, Run and Renew say so.
+  EXPECT_EQ(runner.ReapExpired(MonotonicNanos() + 3601'000'000'000ULL),
+            std::vector<std::string>{"p"});
+  EXPECT_EQ(FilesIn(dir.path()), 0u);
+  CountingSink sink;
+  EXPECT_EQ(runner.Run("p", 0, sink).code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(runner.Renew("p").code(), absl::StatusCode::kNotFound);
+}
+
+TEST(RunnerLeaseTest, ARunningRunNeverExpiresAndAFinishedOneWaitsForCleanupOnlyForTheLease) {
+  TempDir dir(testing::kTmpfsBase);
+  Runner runner(RunnerConfig{.prepared_lease_ns = 1'000'000'000, .reap_interval_ns = 0});
+  ASSERT_TRUE(runner.Prepare("r", Jobs(dir.path(), "300ms"), 1'000'000'000).ok());
+  CountingSink sink;
+  std::thread run([&] { EXPECT_TRUE(runner.Run("r", 0, sink).ok()); });
+  // While it runs, even a "now" far in the future reaps nothing.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_TRUE(runner.ReapExpired(MonotonicNanos() + 3600'000'000'000ULL).empty());
+  run.join();
+  // Finished and never cleaned up (the coordinator died after the run): expires like a prepared
+  // one.
+  EXPECT_TRUE(runner.ReapExpired(MonotonicNanos()).empty());
+  EXPECT_EQ(runner.ReapExpired(MonotonicNanos() + 2'000'000'000ULL), std::vector<std::string>{"r"});
+  EXPECT_EQ(FilesIn(dir.path()), 0u);
+}
+
+TEST(RunnerLeaseTest, TheBackgroundThreadReapsWithoutBeingAsked) {
+  TempDir dir(testing::kTmpfsBase);
+  Runner runner(RunnerConfig{.prepared_lease_ns = 50'000'000, .reap_interval_ns = 10'000'000});
+  ASSERT_TRUE(runner.Prepare("t", Jobs(dir.path(), "1s"), 1'000'000'000).ok());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (FilesIn(dir.path()) > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(FilesIn(dir.path()), 0u);
+  EXPECT_EQ(runner.Renew("t").code(), absl::StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace azbench

@@ -206,6 +206,33 @@ TEST_F(FaultTest, ACoordinatorKilledMidRunResumesWithoutLosingStoredScenarios) {
   EXPECT_EQ(CountFiles(shm_.path()), 0u);
 }
 
+TEST_F(FaultTest, ACoordinatorKilledBetweenPrepareAndRunLeavesNoFiles) {
+  StartAgents(2);
+  const std::string campaign =
+      WriteCampaign(shm_.path(), "rw: randread, bs: 4k, size: 1m, runtime: 2s, time_based: 1");
+  // Agent 2 is stopped, so its Prepare hangs and the coordinator waits at the prepare barrier while
+  // agent 1 holds a prepared run and its files. The coordinator dies there: no Run stream is ever
+  // opened, so only the prepared run's lease (2 s here) can tell agent 1 to remove them.
+  ASSERT_EQ(kill(agents_[1]->pid(), SIGSTOP), 0);
+  Subprocess azbench({AZBENCH_BIN, "run", campaign, "--prepared-lease", "2s"},
+                     dir_.File("out.txt"));
+  ASSERT_TRUE(WaitFor([&] { return CountFiles(shm_.path()) == 1; }, std::chrono::seconds(30)))
+      << azbench.Output();
+  // Past two renewals (every lease / 4), so the renewing is exercised, then the kill.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  EXPECT_EQ(CountFiles(shm_.path()), 1u) << "renewed: the prepared run is still there";
+  azbench.Signal(SIGKILL);
+  ASSERT_NE(azbench.Wait(std::chrono::seconds(10)), -1);
+  EXPECT_TRUE(WaitFor([&] { return CountFiles(shm_.path()) == 0; }, std::chrono::seconds(15)))
+      << "agent 1 removed the files of the run that never started";
+  ASSERT_EQ(kill(agents_[1]->pid(), SIGCONT), 0);
+  // Agent 2 finishes the Prepare nobody waits for any more; its run expires the same way.
+  EXPECT_TRUE(WaitFor([&] { return CountFiles(shm_.path()) == 0; }, std::chrono::seconds(20)));
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  EXPECT_TRUE(WaitFor([&] { return CountFiles(shm_.path()) == 0; }, std::chrono::seconds(20)))
+      << "no orphan files";
+}
+
 TEST_F(FaultTest, AStoppedAgentIsLostAfterTheLeaseAndTheOtherAgentsResultIsKept) {
   StartAgents(2);
   const std::string campaign =
