@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <thread>
@@ -15,6 +16,7 @@
 namespace azbench {
 
 struct Runner::PreparedRun {
+  std::vector<ConfinedJob> confined;  // directory descriptors the jobs' paths go through
   std::vector<std::unique_ptr<BlockIoJob>> jobs;
   std::vector<std::string> created_dirs;  // per-agent subdirectories this run made
   std::vector<bool> stonewall;            // per job: waits for every job before it
@@ -94,9 +96,30 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareSpecs(
   auto run = std::make_shared<PreparedRun>();
   run->interval_ns = interval_ns;
   PrepareOutcome outcome;
+  JobPolicy policy;
+  bool enforce_policy = false;
+  {
+    absl::MutexLock lock(&mu_);
+    policy = config_.policy;
+    enforce_policy = config_.enforce_policy;
+  }
+  if (enforce_policy) {
+    uint64_t clones = 0;
+    for (const auto& spec : specs) clones += static_cast<uint64_t>(std::max(1, spec.first.numjobs));
+    RETURN_IF_ERROR(CheckRunJobCount(clones, policy.limits));
+  }
   for (const auto& [original, group_id] : specs) {
     JobSpec spec = original;
-    if (!config_.agent_subdir.empty() && spec.filename.empty() && !spec.directory.empty()) {
+    if (enforce_policy) {
+      // Confinement replaces the plain mkdir below: the subdirectory is made beneath the root.
+      absl::StatusOr<ConfinedJob> confined = ConfineJob(spec, policy, config_.agent_subdir);
+      if (!confined.ok()) {
+        run->RemoveFiles(nullptr);
+        return confined.status();
+      }
+      for (const std::string& dir : confined->created_dirs) run->created_dirs.push_back(dir);
+      run->confined.push_back(std::move(*confined));
+    } else if (!config_.agent_subdir.empty() && spec.filename.empty() && !spec.directory.empty()) {
       spec.directory = absl::StrCat(spec.directory, "/", config_.agent_subdir);
       if (mkdir(spec.directory.c_str(), 0755) == 0) {
         run->created_dirs.push_back(spec.directory);
@@ -110,12 +133,19 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareSpecs(
       }
     }
     absl::StatusOr<std::unique_ptr<BlockIoJob>> job = BlockIoJob::Prepare(spec, group_id);
+    // Messages and file lists name the directories, not the descriptors they go through.
+    auto display = [&](std::string text) {
+      return enforce_policy ? run->confined.back().DisplayText(std::move(text)) : text;
+    };
     if (!job.ok()) {
       run->RemoveFiles(nullptr);
       return absl::Status(job.status().code(),
-                          absl::StrCat("job '", spec.name, "': ", job.status().message()));
+                          display(absl::StrCat("job '", spec.name, "': ", job.status().message())));
     }
-    for (const auto& f : (*job)->files()) outcome.files.push_back(f);
+    for (const auto& f : (*job)->files()) {
+      outcome.files.push_back(f);
+      outcome.files.back().path = display(f.path);
+    }
     for (const auto& w : (*job)->warnings()) {
       outcome.warnings.push_back(absl::StrCat("job '", spec.name, "': ", w));
     }
@@ -285,6 +315,11 @@ bool Runner::Cancel(const std::string& run_id) {
 void Runner::CancelAll() {
   absl::MutexLock lock(&mu_);
   for (auto& [id, run] : runs_) run->cancel.store(true);
+}
+
+void Runner::SetJobPolicy(JobPolicy policy) {
+  absl::MutexLock lock(&mu_);
+  config_.policy = std::move(policy);
 }
 
 void Runner::SetMaxConcurrentRuns(uint64_t max_concurrent_runs) {

@@ -18,6 +18,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "agent/job_confinement.h"
 #include "agent/workloads/block_io.h"
 #include "common/job_result.h"
 #include "common/job_spec.h"
@@ -60,6 +61,10 @@ struct RunnerConfig {
   // agents that share a file system never share files. The server sets it to the agent id; the
   // one-shot command leaves it empty.
   std::string agent_subdir;
+  // The serving agent: every job is checked by ConfineJob (agent/job_confinement.h) before its
+  // layout: allowed roots, limits, free space. The one-shot command leaves it off.
+  bool enforce_policy = false;
+  JobPolicy policy;
 };
 
 struct PrepareOutcome {
@@ -104,6 +109,10 @@ class Runner {
 
   // Changes the limit on runs held at once (SIGHUP reload). Runs already held stay.
   void SetMaxConcurrentRuns(uint64_t max_concurrent_runs);
+
+  // Replaces the job policy (SIGHUP reload of allowed_roots, min_free_space, limits). Runs already
+  // prepared keep the checks they passed.
+  void SetJobPolicy(JobPolicy policy);
 
  private:
   struct PreparedRun;

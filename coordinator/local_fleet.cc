@@ -99,7 +99,12 @@ absl::StatusOr<std::unique_ptr<LocalFleet>> LocalFleet::Start(const LocalFleetOp
                                      absl::StrCat("--agent-id=local-", i + 1),
                                      "--az=" + options.azs[i % options.azs.size()],
                                      "--region=local",
-                                     "--log-level=" + options.log_level};
+                                     "--log-level=" + options.log_level,
+                                     "--insecure-loopback-only",
+                                     "--allowed-root=" + agent.work_dir};
+    for (const std::string& root : options.allowed_roots) {
+      args.push_back("--allowed-root=" + root);
+    }
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
