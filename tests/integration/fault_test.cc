@@ -68,7 +68,9 @@ class Agent {
     }
     args.insert(args.end(),
                 {AZBENCH_AGENT_BIN, "serve", "--listen=" + address(), "--agent-id=" + id_,
-                 "--az=" + az_, "--region=local", "--log-level=warn"});
+                 "--az=" + az_, "--region=local", "--log-level=warn",
+                 // Plaintext on loopback; the tests' directories live under these roots.
+                 "--insecure-loopback-only", "--allowed-root=/var/tmp", "--allowed-root=/dev/shm"});
     process_ = std::make_unique<Subprocess>(args, log_path_ + "." + std::to_string(++starts_));
   }
   pid_t pid() const { return process_ ? process_->pid() : -1; }
