@@ -168,3 +168,30 @@ TEST_F(JobConfinementTest, RunnerRefusesAndReportsRealPaths) {
 
 }  // namespace
 }  // namespace azbench
+
+namespace azbench {
+namespace {
+
+// fio's remote-execution and file-reading options (exec engine, triggers, pre/post commands, iolog
+// replay, log and verify-state files) are not job options of azbench: they are refused, not
+// ignored, so no request can make an agent run a command or read a file it names.
+TEST(JobOptionsTest, NoOptionExecutesCommandsOrReadsNamedFiles) {
+  for (const char* option :
+       {"exec_prerun", "exec_postrun", "trigger", "trigger-remote", "trigger-file", "read_iolog",
+        "replay_redirect", "write_iolog", "write_bw_log", "write_lat_log", "write_iops_log",
+        "verify_state_load", "verify_state_save", "ioscheduler", "cgroup", "opendir", "include"}) {
+    JobSpec spec;
+    EXPECT_EQ(ApplyJobOption(spec, option, "/etc/shadow").code(), absl::StatusCode::kNotFound)
+        << option;
+  }
+  JobSpec spec;
+  ASSERT_TRUE(ApplyJobOption(spec, "ioengine", "exec").ok() ||
+              ApplyJobOption(spec, "ioengine", "exec").code() == absl::StatusCode::kNotFound);
+  spec.ioengine = "exec";
+  spec.size_bytes = 4096;
+  spec.directory = "/var/tmp";
+  EXPECT_FALSE(BlockIoJob::Prepare(spec).ok()) << "there is no exec engine";
+}
+
+}  // namespace
+}  // namespace azbench
