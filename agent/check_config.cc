@@ -30,6 +30,9 @@ int RunCheckConfigCommand(const std::vector<std::string>& args) {
   if (!findings.errors.empty()) return 1;
   // The transport serve would use: a config that serve would refuse fails here too.
   absl::StatusOr<ServerSecurity> security = MakeServerSecurity(config->settings, config->listen);
+  if (security.ok()) {
+    if (absl::Status files = CheckTlsFiles(config->settings.tls); !files.ok()) security = files;
+  }
   if (!security.ok()) {
     std::cerr << "azbench-agent check-config: " << path << ": " << security.status().message()
               << "\n";

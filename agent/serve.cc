@@ -266,6 +266,9 @@ int RunServeCommand(const std::vector<std::string>& args) {
 
   // Transport security first: an agent without it does not start (agent/transport_security.h).
   absl::StatusOr<ServerSecurity> security = MakeServerSecurity(config->settings, config->listen);
+  if (security.ok()) {
+    if (absl::Status files = CheckTlsFiles(config->settings.tls); !files.ok()) security = files;
+  }
   if (!security.ok()) {
     spdlog::error("{}", std::string(security.status().message()));
     std::cerr << "azbench-agent serve: " << security.status().message() << "\n";

@@ -1,11 +1,15 @@
 #include "agent/transport_security.h"
 
 #include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
 #include <openssl/sha.h>
+#include <openssl/x509.h>
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "absl/strings/ascii.h"
@@ -38,6 +42,46 @@ constexpr char kWhatToSet[] =
     "insecure_loopback_only: true (--insecure-loopback-only) with a loopback listen address";
 
 }  // namespace
+
+absl::Status CheckTlsFiles(const TlsFiles& tls) {
+  if (tls.cert_file.empty()) return absl::OkStatus();
+  auto bio_of = [](const std::string& text) {
+    return std::unique_ptr<BIO, decltype(&BIO_free)>(
+        BIO_new_mem_buf(text.data(), static_cast<int>(text.size())), &BIO_free);
+  };
+  ASSIGN_OR_RETURN(std::string cert_pem, ReadFile("tls.cert_file", tls.cert_file));
+  ASSIGN_OR_RETURN(std::string key_pem, ReadFile("tls.key_file", tls.key_file));
+  auto cert_bio = bio_of(cert_pem);
+  std::unique_ptr<X509, decltype(&X509_free)> cert(
+      PEM_read_bio_X509(cert_bio.get(), nullptr, nullptr, nullptr), &X509_free);
+  if (!cert) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "tls.cert_file '", tls.cert_file, "' holds no PEM certificate (BEGIN CERTIFICATE)"));
+  }
+  auto key_bio = bio_of(key_pem);
+  std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(
+      PEM_read_bio_PrivateKey(key_bio.get(), nullptr, nullptr, nullptr), &EVP_PKEY_free);
+  if (!key) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tls.key_file '", tls.key_file, "' holds no unencrypted PEM private key"));
+  }
+  if (X509_check_private_key(cert.get(), key.get()) != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "tls.key_file '", tls.key_file, "' is not the key of tls.cert_file '", tls.cert_file, "'"));
+  }
+  ERR_clear_error();
+  if (!tls.ca_file.empty()) {
+    ASSIGN_OR_RETURN(std::string ca_pem, ReadFile("tls.ca_file", tls.ca_file));
+    auto ca_bio = bio_of(ca_pem);
+    std::unique_ptr<X509, decltype(&X509_free)> ca(
+        PEM_read_bio_X509(ca_bio.get(), nullptr, nullptr, nullptr), &X509_free);
+    if (!ca) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "tls.ca_file '", tls.ca_file, "' holds no PEM certificate (BEGIN CERTIFICATE)"));
+    }
+  }
+  return absl::OkStatus();
+}
 
 bool TokensEqual(const std::string& given, const std::string& expected) {
   unsigned char a[SHA256_DIGEST_LENGTH], b[SHA256_DIGEST_LENGTH];

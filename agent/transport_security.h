@@ -37,6 +37,11 @@ struct ServerSecurity {
 absl::StatusOr<ServerSecurity> MakeServerSecurity(const AgentSettings& settings,
                                                   const std::string& listen);
 
+// Parses the TLS files as OpenSSL would when the port is bound: the certificate, the key (and that
+// they belong together), the CA. Without this a bad file only shows as "cannot listen". Errors:
+// InvalidArgument naming the file and what is wrong; OK when tls is not configured.
+absl::Status CheckTlsFiles(const TlsFiles& tls);
+
 // True when `given` equals `expected`, comparing in time independent of where they differ (SHA-256
 // of both, then CRYPTO_memcmp), so the token cannot be guessed byte by byte from response times.
 bool TokensEqual(const std::string& given, const std::string& expected);

@@ -119,7 +119,7 @@ TEST_F(AgentSettingsTest, ReadsLimitsAndTheLoopbackSwitch) {
   EXPECT_EQ(l.max_message_size_bytes, 1u << 20);
   EXPECT_TRUE(config->settings.insecure_loopback_only);
   std::string e = ErrorOf("limits: {max_threads: 4}\n");
-  EXPECT_TRUE(absl::StrContains(e, ":1:11: limits.max_threads: unknown key (allowed: ")) << e;
+  EXPECT_TRUE(absl::StrContains(e, ":1:10: limits.max_threads: unknown key (allowed: ")) << e;
   e = ErrorOf("limits: {max_message_size: 1k}\n");
   EXPECT_TRUE(absl::StrContains(e, "limits.max_message_size: must be 64k..1g")) << e;
   e = ErrorOf("insecure_loopback_only: maybe\n");

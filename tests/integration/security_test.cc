@@ -32,8 +32,11 @@ int ReadPort(const std::string& port_file, Subprocess& process) {
     std::ifstream in(port_file);
     int port = 0;
     if (in >> port && port > 0) return port;
-    int status = 0;
-    if (waitpid(process.pid(), &status, WNOHANG) == process.pid()) return 0;
+    siginfo_t info{};  // exited? (WNOWAIT: left for Subprocess::Wait to reap)
+    if (waitid(P_PID, process.pid(), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        info.si_pid == process.pid()) {
+      return 0;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return 0;
@@ -208,6 +211,19 @@ TEST_F(SecurityTest, AgentWithoutTransportSecurityOrPlaintextOffLoopbackDoesNotS
   EXPECT_THAT(agent_output_, HasSubstr("no transport security configured"));
   EXPECT_EQ(StartAgent({"--insecure-loopback-only"}, "0.0.0.0:0"), 0);
   EXPECT_THAT(agent_output_, HasSubstr("refusing to serve plaintext on '0.0.0.0:0'"));
+}
+
+TEST_F(SecurityTest, AgentWithAKeyThatIsNotItsCertificatesDoesNotStart) {
+  EXPECT_EQ(StartAgent({"--tls-cert=" + dir_.File("certs/agents/localhost.crt"),
+                        "--tls-key=" + dir_.File("certs/agents/agent-x.key"),
+                        "--tls-ca=" + dir_.File("certs/ca.crt")}),
+            0);
+  EXPECT_THAT(agent_output_, HasSubstr("is not the key of tls.cert_file"));
+  EXPECT_EQ(StartAgent({"--tls-cert=" + dir_.File("certs/agents/localhost.key"),
+                        "--tls-key=" + dir_.File("certs/agents/localhost.key"),
+                        "--tls-ca=" + dir_.File("certs/ca.crt")}),
+            0);
+  EXPECT_THAT(agent_output_, HasSubstr("holds no PEM certificate"));
 }
 
 TEST_F(SecurityTest, CoordinatorRefusesPlaintextToARemoteAgentBeforeConnecting) {
