@@ -86,6 +86,20 @@ TEST_F(JobConfinementTest, AnExistingSymlinkOrFifoUnderAJobFileNameIsRefused) {
               HasSubstr("not a regular file"));
 }
 
+TEST_F(JobConfinementTest, ASymlinkSwappedInAfterTheCheckIsNotFollowed) {
+  std::ofstream(dir_.File("outside/secret")) << "do not touch";
+  JobSpec spec = Spec(root_ + "/target");
+  spec.filename = "data";
+  spec.rw = RwPattern::kWrite;
+  absl::StatusOr<ConfinedJob> confined = ConfineJob(spec, policy_, "");
+  ASSERT_TRUE(confined.ok()) << confined.status();
+  // The race: the name becomes a symlink out of the root between the check and the layout.
+  fs::create_symlink(dir_.File("outside/secret"), root_ + "/target/data");
+  absl::StatusOr<std::unique_ptr<BlockIoJob>> job = BlockIoJob::Prepare(spec);
+  EXPECT_FALSE(job.ok());
+  EXPECT_EQ(fs::file_size(dir_.File("outside/secret")), 12u) << "the outside file is untouched";
+}
+
 TEST_F(JobConfinementTest, AbsoluteFilenamesAreConfinedToo) {
   JobSpec inside = Spec("");
   inside.filename = root_ + "/target/a:" + root_ + "/target/b";
