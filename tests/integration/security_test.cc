@@ -14,6 +14,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "coordinator/agent_client.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/subprocess.h"
@@ -224,6 +225,40 @@ TEST_F(SecurityTest, AgentWithAKeyThatIsNotItsCertificatesDoesNotStart) {
                         "--tls-ca=" + dir_.File("certs/ca.crt")}),
             0);
   EXPECT_THAT(agent_output_, HasSubstr("holds no PEM certificate"));
+}
+
+TEST_F(SecurityTest, RequestsAboveMaxMessageSizeAndRunsAboveTheJobLimitAreRefusedWithTheNumbers) {
+  std::ofstream(dir_.File("limits.yaml"))
+      << "insecure_loopback_only: true\nlimits: {max_message_size: 64k, max_jobs_per_run: 4}\n";
+  const int port = StartAgent({"--config=" + dir_.File("limits.yaml")});
+  ASSERT_GT(port, 0) << agent_output_;
+  std::unique_ptr<AgentClient> client = MakeGrpcAgentClient(absl::StrCat("127.0.0.1:", port));
+  auto request = [&](const std::string& description, const std::string& numjobs) {
+    v1::PrepareRequest prepare;
+    prepare.set_run_id("r-" + numjobs);
+    prepare.set_interval_ms(1000);
+    v1::JobSpec* job = prepare.add_jobs();
+    job->set_name("j");
+    for (const auto& [key, value] :
+         std::vector<std::pair<std::string, std::string>>{{"directory", dir_.File("root/target")},
+                                                          {"size", "64k"},
+                                                          {"numjobs", numjobs},
+                                                          {"description", description}}) {
+      v1::JobOption* option = job->add_options();
+      option->set_key(key);
+      option->set_value(value);
+    }
+    return client->Prepare(prepare, absl::Seconds(30));
+  };
+  absl::StatusOr<v1::PrepareResponse> big = request(std::string(100 << 10, 'x'), "1");
+  ASSERT_EQ(big.status().code(), absl::StatusCode::kResourceExhausted) << big.status();
+  EXPECT_THAT(std::string(big.status().message()), HasSubstr("65536"));
+
+  absl::StatusOr<v1::PrepareResponse> many = request("", "5");
+  ASSERT_EQ(many.status().code(), absl::StatusCode::kResourceExhausted) << many.status();
+  EXPECT_THAT(std::string(many.status().message()), HasSubstr("5 job clones"));
+  EXPECT_THAT(std::string(many.status().message()), HasSubstr("at most 4"));
+  EXPECT_TRUE(request("", "4").ok());
 }
 
 TEST_F(SecurityTest, CoordinatorRefusesPlaintextToARemoteAgentBeforeConnecting) {
