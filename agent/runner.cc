@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <thread>
@@ -22,6 +23,7 @@
 namespace azbench {
 
 struct Runner::PreparedRun {
+  std::vector<ConfinedJob> confined;  // directory descriptors the jobs' paths go through
   std::vector<std::unique_ptr<Workload>> jobs;
   std::vector<std::string> created_dirs;  // per-agent subdirectories this run made
   std::vector<bool> stonewall;            // per job: waits for every job before it
@@ -190,7 +192,26 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
   auto run = std::make_shared<PreparedRun>();
   run->interval_ns = interval_ns;
   PrepareOutcome outcome;
-  // Gives a job that names a directory (and no filename) its per-agent subdirectory.
+  JobPolicy policy;
+  bool enforce_policy = false;
+  {
+    absl::MutexLock lock(&mu_);
+    policy = config_.policy;
+    enforce_policy = config_.enforce_policy;
+  }
+  if (enforce_policy) {
+    uint64_t clones = 0;
+    for (const auto& spec : specs) clones += static_cast<uint64_t>(std::max(1, spec.first.numjobs));
+    for (const FamilyRequest& f : families) {
+      clones += static_cast<uint64_t>(
+          std::max(1, f.family == WorkloadFamily::kMetadata     ? f.metadata.numjobs
+                      : f.family == WorkloadFamily::kSmallFiles ? f.small_files.numjobs
+                                                                : 1));
+    }
+    RETURN_IF_ERROR(CheckRunJobCount(clones, policy.limits));
+  }
+  // Gives a job that names a directory (and no filename) its per-agent subdirectory (without the
+  // policy; with it, ConfineJob does that beneath the allowed root).
   auto agent_directory = [&](std::string& directory, const std::string& name) -> absl::Status {
     if (config_.agent_subdir.empty() || directory.empty()) return absl::OkStatus();
     directory = absl::StrCat(directory, "/", config_.agent_subdir);
@@ -205,11 +226,31 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
     }
     return absl::OkStatus();
   };
+  // A family job's directory (and file name) through the policy: confined as a block_io job with
+  // the same paths and the family's file count and bytes would be.
+  auto confine_family = [&](const std::string& name, std::string& directory, std::string* filename,
+                            uint64_t files, uint64_t bytes, bool subdir) -> absl::Status {
+    JobSpec scratch;
+    scratch.name = name;
+    scratch.directory = directory;
+    if (filename != nullptr) scratch.filename = *filename;
+    scratch.nrfiles = static_cast<int>(std::min<uint64_t>(std::max<uint64_t>(files, 1), 1 << 30));
+    scratch.size_bytes = std::max<uint64_t>(bytes, 1);
+    absl::StatusOr<ConfinedJob> confined =
+        ConfineJob(scratch, policy, subdir ? config_.agent_subdir : std::string());
+    if (!confined.ok()) return confined.status();
+    for (const std::string& dir : confined->created_dirs) run->created_dirs.push_back(dir);
+    run->confined.push_back(std::move(*confined));
+    directory = scratch.directory;
+    if (filename != nullptr) *filename = scratch.filename;
+    return absl::OkStatus();
+  };
   size_t next_spec = 0, next_family = 0;
   const size_t total = specs.size() + families.size();
   for (size_t position = 0; position < total; ++position) {
     absl::StatusOr<std::unique_ptr<Workload>> job;
     std::string name;
+    const size_t confined_before = run->confined.size();
     if (next_family < families.size() && families[next_family].position == position) {
       FamilyRequest f = families[next_family++];
       switch (f.family) {
@@ -217,30 +258,45 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
           // No agent subdirectory: the stride needs every agent's paths (they carry the agent
           // index instead).
           name = f.metadata.name;
-          job = AsWorkload(MetadataJob::Prepare(f.metadata, f.group_id));
+          absl::Status st =
+              enforce_policy
+                  ? confine_family(name, f.metadata.directory, nullptr,
+                                   f.metadata.files * static_cast<uint64_t>(f.metadata.numjobs),
+                                   f.metadata.files * f.metadata.write_bytes *
+                                       static_cast<uint64_t>(f.metadata.numjobs),
+                                   false)
+                  : absl::OkStatus();
+          job = st.ok() ? AsWorkload(MetadataJob::Prepare(f.metadata, f.group_id))
+                        : absl::StatusOr<std::unique_ptr<Workload>>(st);
           break;
         }
         case WorkloadFamily::kSmallFiles: {
           name = f.small_files.name;
-          absl::Status st = agent_directory(f.small_files.directory, name);
-          if (!st.ok()) {
-            job = st;
-            break;
-          }
-          job = AsWorkload(SmallFilesJob::Prepare(f.small_files, f.group_id));
+          uint64_t bytes = 0;
+          for (uint64_t size : f.small_files.file_sizes_bytes) bytes += size * f.small_files.files;
+          const uint64_t files = f.small_files.files * f.small_files.file_sizes_bytes.size();
+          const uint64_t clones = static_cast<uint64_t>(f.small_files.numjobs);
+          absl::Status st = enforce_policy ? confine_family(name, f.small_files.directory, nullptr,
+                                                            files * clones, bytes * clones, true)
+                                           : agent_directory(f.small_files.directory, name);
+          job = st.ok() ? AsWorkload(SmallFilesJob::Prepare(f.small_files, f.group_id))
+                        : absl::StatusOr<std::unique_ptr<Workload>>(st);
           break;
         }
         case WorkloadFamily::kLargeStream: {
           name = f.large_stream.name;
+          const bool own_dir =
+              f.large_stream.filename.empty() || f.large_stream.filename.front() != '/';
           absl::Status st = absl::OkStatus();
-          if (f.large_stream.filename.empty() || f.large_stream.filename.front() != '/') {
+          if (enforce_policy) {
+            st = confine_family(name, f.large_stream.directory,
+                                own_dir ? nullptr : &f.large_stream.filename, 1,
+                                f.large_stream.size_bytes, own_dir);
+          } else if (own_dir) {
             st = agent_directory(f.large_stream.directory, name);
           }
-          if (!st.ok()) {
-            job = st;
-            break;
-          }
-          job = AsWorkload(LargeStreamJob::Prepare(f.large_stream, f.group_id));
+          job = st.ok() ? AsWorkload(LargeStreamJob::Prepare(f.large_stream, f.group_id))
+                        : absl::StatusOr<std::unique_ptr<Workload>>(st);
           break;
         }
         case WorkloadFamily::kBlockIo:
@@ -251,22 +307,39 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
       const auto& [original, group_id] = specs[next_spec++];
       JobSpec spec = original;
       name = spec.name;
-      absl::Status st =
-          spec.filename.empty() ? agent_directory(spec.directory, name) : absl::OkStatus();
-      if (st.ok()) {
-        job = AsWorkload(BlockIoJob::Prepare(spec, group_id));
-      } else {
-        job = st;
+      absl::Status st = absl::OkStatus();
+      if (enforce_policy) {
+        // Confinement replaces the plain mkdir: the subdirectory is made beneath the root.
+        absl::StatusOr<ConfinedJob> confined = ConfineJob(spec, policy, config_.agent_subdir);
+        if (confined.ok()) {
+          for (const std::string& dir : confined->created_dirs) run->created_dirs.push_back(dir);
+          run->confined.push_back(std::move(*confined));
+        } else {
+          st = confined.status();
+        }
+      } else if (spec.filename.empty()) {
+        st = agent_directory(spec.directory, name);
       }
+      job = st.ok() ? AsWorkload(BlockIoJob::Prepare(spec, group_id))
+                    : absl::StatusOr<std::unique_ptr<Workload>>(st);
     }
+    // Messages and file lists name the directories, not the descriptors they go through.
+    const bool confined_now = run->confined.size() > confined_before;
+    auto display = [&](std::string text) {
+      return confined_now ? run->confined.back().DisplayText(std::move(text)) : text;
+    };
     if (!job.ok()) {
       run->RemoveFiles(nullptr);
       const std::string prefix = absl::StrCat("job '", name, "': ");
       const std::string message(job.status().message());
-      return absl::Status(job.status().code(),
-                          message.rfind(prefix, 0) == 0 ? message : absl::StrCat(prefix, message));
+      return absl::Status(
+          job.status().code(),
+          display(message.rfind(prefix, 0) == 0 ? message : absl::StrCat(prefix, message)));
     }
-    for (const auto& f : (*job)->files()) outcome.files.push_back(f);
+    for (const auto& f : (*job)->files()) {
+      outcome.files.push_back(f);
+      outcome.files.back().path = display(f.path);
+    }
     for (const auto& w : (*job)->warnings()) {
       outcome.warnings.push_back(absl::StrCat("job '", name, "': ", w));
     }
@@ -570,6 +643,11 @@ void Runner::ReapLoop() {
 void Runner::CancelAll() {
   absl::MutexLock lock(&mu_);
   for (auto& [id, run] : runs_) run->cancel.store(true);
+}
+
+void Runner::SetJobPolicy(JobPolicy policy) {
+  absl::MutexLock lock(&mu_);
+  config_.policy = std::move(policy);
 }
 
 void Runner::SetMaxConcurrentRuns(uint64_t max_concurrent_runs) {

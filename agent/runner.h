@@ -19,6 +19,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "agent/job_confinement.h"
 #include "agent/workloads/block_io.h"
 #include "agent/workloads/workload.h"
 #include "common/job_result.h"
@@ -77,6 +78,10 @@ struct RunnerConfig {
   uint64_t prepared_lease_ns = 60'000'000'000;
   // How often a background thread looks for expired runs; 0 = no thread (call ReapExpired).
   uint64_t reap_interval_ns = 1'000'000'000;
+  // The serving agent: every job is checked by ConfineJob (agent/job_confinement.h) before its
+  // layout: allowed roots, limits, free space. The one-shot command leaves it off.
+  bool enforce_policy = false;
+  JobPolicy policy;
 };
 
 // This agent's place among the agents of a scenario (metadata's shared directories and stride).
@@ -142,6 +147,10 @@ class Runner {
 
   // Changes the limit on runs held at once (SIGHUP reload). Runs already held stay.
   void SetMaxConcurrentRuns(uint64_t max_concurrent_runs);
+
+  // Replaces the job policy (SIGHUP reload of allowed_roots, min_free_space, limits). Runs already
+  // prepared keep the checks they passed.
+  void SetJobPolicy(JobPolicy policy);
 
  private:
   struct PreparedRun;

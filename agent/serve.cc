@@ -15,7 +15,9 @@
 #include "agent/lifecycle.h"
 #include "agent/logging.h"
 #include "agent/reload.h"
+#include "agent/transport_security.h"
 #include "common/status_macros.h"
+#include "common/units.h"
 #include "grpcpp/grpcpp.h"
 #include "spdlog/spdlog.h"
 #include "yaml-cpp/yaml.h"
@@ -51,6 +53,51 @@ AgentIdentity DiscoverServeIdentity(const ServeConfig& config) {
   IdentityDiscovery found = DiscoverIdentity(imds.ok() ? imds->get() : nullptr, config.identity);
   for (const std::string& note : found.notes) spdlog::info("{}", note);
   return found.identity;
+}
+
+// The transport and confinement flags; NotFound for any other flag.
+absl::Status ApplySecurityFlag(const std::string& flag, const std::string& value,
+                               AgentSettings& settings, bool& roots_from_flags) {
+  auto absolute = [&](std::string& target) -> absl::Status {
+    if (value.empty() || value.front() != '/') {
+      return absl::InvalidArgumentError(
+          absl::StrCat(flag, " '", value, "': give an absolute path"));
+    }
+    target = value;
+    return absl::OkStatus();
+  };
+  if (flag == "--tls-cert") return absolute(settings.tls.cert_file);
+  if (flag == "--tls-key") return absolute(settings.tls.key_file);
+  if (flag == "--tls-ca") return absolute(settings.tls.ca_file);
+  if (flag == "--token-file") return absolute(settings.token_file);
+  if (flag == "--insecure-loopback-only") {
+    absl::StatusOr<bool> on = ParseBool(value);
+    if (!on.ok()) return absl::InvalidArgumentError("--insecure-loopback-only takes true or false");
+    settings.insecure_loopback_only = *on;
+    return absl::OkStatus();
+  }
+  if (flag == "--allowed-root") {
+    std::string root;
+    RETURN_IF_ERROR(absolute(root));
+    if (!roots_from_flags) settings.allowed_roots.clear();
+    roots_from_flags = true;
+    settings.allowed_roots.push_back(root);
+    return absl::OkStatus();
+  }
+  if (flag == "--min-free-space") {
+    absl::StatusOr<uint64_t> bytes = ParseSize(value);
+    if (!bytes.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--min-free-space: ", bytes.status().message()));
+    }
+    settings.min_free_space_bytes = *bytes;
+    return absl::OkStatus();
+  }
+  return absl::NotFoundError(flag);
+}
+
+JobPolicy PolicyOf(const AgentSettings& settings) {
+  return JobPolicy{settings.allowed_roots, settings.min_free_space_bytes, settings.limits};
 }
 
 }  // namespace
@@ -147,12 +194,15 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
       ASSIGN_OR_RETURN(config, LoadServeConfig(args[i].substr(9)));
     }
   }
+  bool roots_from_flags = false;  // the first --allowed-root replaces the config's list
   for (size_t i = 0; i < args.size(); ++i) {
     std::string flag = args[i], value;
     const size_t eq = flag.find('=');
     if (eq != std::string::npos) {
       value = flag.substr(eq + 1);
       flag = flag.substr(0, eq);
+    } else if (flag == "--insecure-loopback-only") {
+      value = "true";  // a switch: takes no value unless written --insecure-loopback-only=false
     } else if (i + 1 < args.size()) {
       value = args[++i];
     } else {
@@ -185,11 +235,15 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
             absl::StrCat("--imds must be enabled or disabled, got '", value, "'"));
       }
       config.imds_disabled = value == "disabled";
+    } else if (absl::Status s = ApplySecurityFlag(flag, value, config.settings, roots_from_flags);
+               s.code() != absl::StatusCode::kNotFound) {
+      RETURN_IF_ERROR(s);
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
           "unknown flag '", flag,
           "' (allowed: --config, --listen, --port-file, --agent-id, --az, --az-id, --region, "
-          "--log-level, --imds-endpoint, --imds, --mountinfo)"));
+          "--log-level, --imds-endpoint, --imds, --mountinfo, --tls-cert, --tls-key, --tls-ca, "
+          "--token-file, --insecure-loopback-only, --allowed-root, --min-free-space)"));
     }
   }
   if (config.identity.hostname.empty()) config.identity.hostname = Hostname();
@@ -220,6 +274,7 @@ void ReloadServeConfig(const std::vector<std::string>& args, ServeConfig& config
   config = outcome.config;
   ConfigureAgentLogging({config.log_level, config.settings.log_levels, config.identity.agent_id});
   runner.SetMaxConcurrentRuns(static_cast<uint64_t>(config.max_concurrent_runs));
+  runner.SetJobPolicy(PolicyOf(config.settings));
   spdlog::info("reloaded: applied [{}]; needs a restart: [{}]",
                absl::StrJoin(outcome.changed_live, ", "),
                absl::StrJoin(outcome.needs_restart, ", "));
@@ -241,18 +296,33 @@ int RunServeCommand(const std::vector<std::string>& args) {
   // Block the stop and reload signals in every thread; this thread waits for them.
   StopAndReloadSignals signals;
 
+  // Transport security first: an agent without it does not start (agent/transport_security.h).
+  absl::StatusOr<ServerSecurity> security = MakeServerSecurity(config->settings, config->listen);
+  if (security.ok()) {
+    if (absl::Status files = CheckTlsFiles(config->settings.tls); !files.ok()) security = files;
+  }
+  if (!security.ok()) {
+    spdlog::error("{}", std::string(security.status().message()));
+    std::cerr << "azbench-agent serve: " << security.status().message() << "\n";
+    return 2;
+  }
+
   RunnerConfig runner_config;
   runner_config.max_concurrent_runs = static_cast<uint64_t>(config->max_concurrent_runs);
   runner_config.agent_subdir = config->identity.agent_id;
+  runner_config.enforce_policy = true;
+  runner_config.policy = PolicyOf(config->settings);
   Runner runner(runner_config);
   AgentService service(runner, DiscoverServeIdentity(*config), config->mountinfo_path,
                        std::make_shared<SystemResolver>());
   grpc::ServerBuilder builder;
   int port = 0;
-  // TLS and authentication come with the security work; until then the agent speaks plaintext.
-  builder.AddListeningPort(config->listen, grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort(config->listen, security->credentials, &port);
   builder.RegisterService(&service);
-  builder.SetMaxReceiveMessageSize(64 << 20);
+  // Requests are small (job options); a larger one is refused by gRPC with RESOURCE_EXHAUSTED
+  // naming both sizes. Events going out (histograms, op logs) may be large.
+  builder.SetMaxReceiveMessageSize(
+      static_cast<int>(config->settings.limits.max_message_size_bytes));
   builder.SetMaxSendMessageSize(64 << 20);
   // Keepalive both ways: the coordinator pings every 5 s; the agent pings too, so a coordinator
   // that vanished without closing its socket breaks the lease within ~10 s.
@@ -267,7 +337,7 @@ int RunServeCommand(const std::vector<std::string>& args) {
     std::cerr << "azbench-agent serve: cannot listen on '" << config->listen << "'\n";
     return 1;
   }
-  spdlog::info("listening on {} (port {})", config->listen, port);
+  spdlog::info("listening on {} (port {}), {}", config->listen, port, security->description);
   if (!config->port_file.empty()) {
     if (absl::Status s = WritePortFile(config->port_file, port); !s.ok()) {
       spdlog::error("{}", std::string(s.message()));

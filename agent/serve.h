@@ -2,9 +2,15 @@
 //
 //   azbench-agent serve --config /etc/azbench/agent.yaml
 //   azbench-agent serve --listen 127.0.0.1:0 --port-file /tmp/a1.port --agent-id a1 --az local-a
+//       --insecure-loopback-only --allowed-root /var/tmp/a1     (one command line)
+//   azbench-agent serve --listen 0.0.0.0:7480 --tls-cert /etc/azbench/tls/agent.crt
+//       --tls-key /etc/azbench/tls/agent.key --tls-ca /etc/azbench/tls/ca.crt
+//       --allowed-root /mnt/azbench                              (one command line)
 //
-// Flags override the config file. SIGTERM/SIGINT cancel running jobs, remove the files of every run
-// the agent still holds, and stop the server.
+// Flags override the config file (the first --allowed-root replaces the config's list; more add
+// to it). The agent refuses to start without transport security (agent/transport_security.h).
+// SIGTERM/SIGINT cancel running jobs, remove the files of every run the agent still holds, and stop
+// the server.
 #ifndef AZBENCH_AGENT_SERVE_H_
 #define AZBENCH_AGENT_SERVE_H_
 

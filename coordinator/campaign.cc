@@ -41,7 +41,8 @@ constexpr absl::string_view kCampaignKeys[] = {"name",     "fleet",   "targets",
                                                "matrix",   "repeats", "keep",    "warmup",
                                                "cooldown", "results", "topology"};
 constexpr absl::string_view kTopologyKeys[] = {"subnets"};
-constexpr absl::string_view kFleetKeys[] = {"local", "hosts", "hosts_file"};
+constexpr absl::string_view kFleetKeys[] = {"local", "hosts", "hosts_file", "tls", "token_file"};
+constexpr absl::string_view kFleetTlsKeys[] = {"ca_file", "cert_file", "key_file", "server_name"};
 constexpr absl::string_view kLocalFleetKeys[] = {"agents", "azs"};
 constexpr absl::string_view kTargetKeys[] = {"name", "path", "kind", "labels", "server_az"};
 constexpr absl::string_view kWorkloadKeys[] = {"name", "workload", "options", "fio_job"};
@@ -406,8 +407,48 @@ class CampaignParser {
     return absl::StrCat(host, ":", port_number);
   }
 
+  // fleet.tls {ca_file, cert_file, key_file, server_name} and fleet.token_file (files relative to
+  // the campaign), then the agents (local, hosts or hosts_file).
   absl::StatusOr<FleetSpec> ParseFleet(const YAML::Node& node) const {
-    ASSIGN_OR_RETURN(MapFields map, ReadMap(node, "fleet", kFleetKeys));
+    ASSIGN_OR_RETURN(MapFields all, ReadMap(node, "fleet", kFleetKeys));
+    MapFields source;
+    source.node = all.node;
+    ClientSecurity security;
+    for (const Field& f : all.fields) {
+      if (f.key == "token_file") {
+        ASSIGN_OR_RETURN(std::string file, Scalar(f.value, "fleet.token_file", "a file path"));
+        security.token_file = ResolveRelativeTo(file_, file);
+      } else if (f.key == "tls") {
+        ASSIGN_OR_RETURN(MapFields tls, ReadMap(f.value, "fleet.tls", kFleetTlsKeys));
+        for (const Field& t : tls.fields) {
+          const std::string field = absl::StrCat("fleet.tls.", t.key);
+          ASSIGN_OR_RETURN(std::string value, Scalar(t.value, field, "a file path"));
+          if (t.key == "server_name") {
+            security.server_name = value;
+          } else {
+            (t.key == "ca_file"     ? security.ca_file
+             : t.key == "cert_file" ? security.cert_file
+                                    : security.key_file) = ResolveRelativeTo(file_, value);
+          }
+        }
+      } else {
+        source.fields.push_back(f);
+      }
+    }
+    if (absl::Status s = ValidateClientSecurity(security, "fleet.tls"); !s.ok()) {
+      return Error(node, "fleet", s.message());
+    }
+    ASSIGN_OR_RETURN(FleetSpec fleet, ParseFleetSource(source, node));
+    if (fleet.kind == FleetSpec::Kind::kLocal && !security.empty()) {
+      return Error(node, "fleet",
+                   "tls and token_file are for remote agents (hosts, hosts_file); the local fleet "
+                   "talks plaintext over loopback");
+    }
+    fleet.security = security;
+    return fleet;
+  }
+
+  absl::StatusOr<FleetSpec> ParseFleetSource(const MapFields& map, const YAML::Node& node) const {
     if (map.fields.size() != 1) {
       return Error(node, "fleet",
                    absl::StrCat("give exactly one of local, hosts, hosts_file; got ",

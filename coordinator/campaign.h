@@ -9,6 +9,11 @@
 //                                 # azs optional, default [local]: agents are labelled with them)
 //     # hosts: [10.0.1.5:7480, "[fd00::5]:7480"]   # host[:port]; default port 7480
 //     # hosts_file: hosts.txt     # one host[:port] per line, '#' comments; relative to this file
+//     # tls: {ca_file: certs/ca.crt, cert_file: certs/coordinator.crt,
+//     #       key_file: certs/coordinator.key, server_name: agent-1}
+//     #                           # hosts only: TLS to the agents (files relative to this file);
+//     #                           # server_name overrides the name checked in agent certificates
+//     # token_file: token         # hosts only: bearer token sent over TLS
 //   targets:                      # required, non-empty list
 //     - name: scratch             # required, unique, [A-Za-z0-9._-]+
 //       path: /mnt/efs/azbench    # required; directory on the agents. Absolute, except with
@@ -84,6 +89,7 @@
 #include "absl/time/time.h"
 #include "common/fio_jobfile.h"
 #include "common/version.h"  // kDefaultAgentPort
+#include "coordinator/client_security.h"
 #include "coordinator/scenario.h"
 
 namespace azbench {
@@ -111,7 +117,8 @@ struct FleetSpec {
   std::vector<std::string> local_azs;  // never empty after parsing (default {"local"})
   // kHosts: "host:port" (default port filled in), in file order, unique.
   std::vector<std::string> hosts;
-  std::string hosts_file;  // resolved path when the hosts came from hosts_file
+  std::string hosts_file;   // resolved path when the hosts came from hosts_file
+  ClientSecurity security;  // fleet.tls / fleet.token_file (paths resolved); kHosts only
 };
 
 struct CampaignTarget {

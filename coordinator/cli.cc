@@ -18,9 +18,11 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "common/clock.h"
+#include "common/status_macros.h"
 #include "common/units.h"
 #include "common/version.h"
 #include "coordinator/campaign.h"
+#include "coordinator/certs.h"
 #include "coordinator/compare.h"
 #include "coordinator/fio_job_run.h"
 #include "coordinator/fleet.h"
@@ -44,8 +46,10 @@ namespace {
 constexpr char kUsage[] =
     "usage: azbench <command> [options]\n"
     "  agents (--hosts FILE|host:port,... | --local N [--azs a,b] | --campaign FILE)\n"
-    "         [--allow-missing]        who is there: version, host, AZ, subnets, clock offset;\n"
+    "      [--allow-missing] [--tls-ca CA --tls-cert CRT --tls-key KEY] [--token-file F]\n"
+    "      [--tls-server-name N]       who is there: version, host, AZ, subnets, clock offset;\n"
     "                                  with --campaign, each target's mount and placement\n"
+    "                                  (the TLS flags also apply to `run`; see certs init)\n"
     "  plan CAMPAIGN.yaml              validate and print the expanded scenarios; runs nothing\n"
     "  run CAMPAIGN.yaml [--resume] [--allow-missing] [--db FILE] [--quiet]\n"
     "      [--prepared-lease 30s]      run every scenario, store results as each one ends\n"
@@ -55,6 +59,9 @@ constexpr char kUsage[] =
     "                                  at once (default fleet: --local 1)\n"
     "  report RESULTS.db [--format terminal|md|csv|json|fio-json|html] [-o FILE|DIR]\n"
     "      [--keep all|last|median]      html: one self-contained page with SVG charts\n"
+    "  certs init --dir DIR --agent NAME_OR_IP[=ALT,...] ... [--days N] [--force]\n"
+    "                                  a CA, a coordinator client certificate and one server\n"
+    "                                  certificate per agent, for mutual TLS\n"
     "  compare A.db B.db [--format terminal|md] [-o FILE] [--keep all|last|median]\n"
     "                                  matching scenarios side by side, deltas flagged beyond the\n"
     "                                  spread of the repeats\n"
@@ -124,14 +131,70 @@ struct FleetHandle {
   Fleet fleet;
 };
 
+// --tls-ca, --tls-cert, --tls-key, --token-file, --tls-server-name (coordinator/client_security.h).
+const std::vector<std::string> kSecurityFlags = {"--tls-ca", "--tls-cert", "--tls-key",
+                                                 "--token-file", "--tls-server-name"};
+
+ClientSecurity SecurityFromFlags(const Args& args) {
+  ClientSecurity security;
+  const std::pair<const char*, std::string*> fields[] = {
+      {"--tls-ca", &security.ca_file},
+      {"--tls-cert", &security.cert_file},
+      {"--tls-key", &security.key_file},
+      {"--token-file", &security.token_file},
+      {"--tls-server-name", &security.server_name}};
+  for (const auto& [flag, field] : fields) {
+    if (const std::string* value = args.Get(flag)) *field = *value;
+  }
+  return security;
+}
+
+std::vector<std::string> WithSecurityFlags(std::vector<std::string> flags) {
+  flags.insert(flags.end(), kSecurityFlags.begin(), kSecurityFlags.end());
+  return flags;
+}
+
+// The directories a local fleet's agents may use besides their work directories: the campaign's
+// absolute target paths and the absolute `directory` / `filename` parents its jobs name.
+std::vector<std::string> LocalFleetRoots(const Campaign& campaign) {
+  std::vector<std::string> roots;
+  auto add = [&](const std::string& path) {
+    if (path.empty() || path.front() != '/') return;
+    if (std::find(roots.begin(), roots.end(), path) == roots.end()) roots.push_back(path);
+  };
+  for (const auto& t : campaign.targets) add(t.path);
+  for (const auto& w : campaign.workloads) {
+    for (const auto& job : w.jobs) {
+      for (const auto& [key, value] : job.options) {
+        if (key == "directory") add(value);
+        if (key == "filename") {
+          for (absl::string_view name : absl::StrSplit(value, ':', absl::SkipEmpty())) {
+            const std::string n(name);
+            if (!n.empty() && n.front() == '/') add(n.substr(0, std::max<size_t>(1, n.rfind('/'))));
+          }
+        }
+      }
+    }
+  }
+  return roots;
+}
+
 absl::StatusOr<FleetHandle> OpenFleet(const FleetSpec& spec,
-                                      const std::vector<std::string>& targets, bool allow_missing) {
+                                      const std::vector<std::string>& targets, bool allow_missing,
+                                      const ClientSecurity& flag_security = {},
+                                      const std::vector<std::string>& local_roots = {}) {
   FleetHandle handle;
   std::vector<std::string> addresses;
+  if (spec.kind == FleetSpec::Kind::kLocal && !flag_security.empty()) {
+    return absl::InvalidArgumentError(
+        "--tls-* and --token-file are for remote agents (--hosts or a campaign's fleet.hosts); "
+        "the local fleet talks plaintext over loopback");
+  }
   if (spec.kind == FleetSpec::Kind::kLocal) {
     LocalFleetOptions options;
     options.agents = spec.local_agents;
     options.azs = spec.local_azs;
+    options.allowed_roots = local_roots;
     for (const auto& t : targets) {
       if (!t.empty() && t.front() != '/') options.target_dirs.push_back(t);
     }
@@ -143,6 +206,8 @@ absl::StatusOr<FleetHandle> OpenFleet(const FleetSpec& spec,
     addresses = spec.hosts;
   }
   ConnectOptions connect;
+  connect.security = MergeClientSecurity(spec.security, flag_security);
+  RETURN_IF_ERROR(ValidateClientSecurity(connect.security, "--tls-* / fleet.tls"));
   connect.allow_missing = allow_missing;
   connect.target_paths = targets;
   absl::StatusOr<Fleet> fleet = ConnectFleet(addresses, connect);
@@ -214,8 +279,8 @@ std::string AgentsTable(const Fleet& fleet, const PlacementTable* placements = n
 }
 
 int AgentsCommand(const std::vector<std::string>& raw) {
-  absl::StatusOr<Args> args =
-      ParseArgs(raw, {"--hosts", "--local", "--azs", "--campaign"}, {"--allow-missing"});
+  absl::StatusOr<Args> args = ParseArgs(
+      raw, WithSecurityFlags({"--hosts", "--local", "--azs", "--campaign"}), {"--allow-missing"});
   if (!args.ok()) return Fail("agents", args.status(), 2);
   FleetSpec spec;
   if (const std::string* file = args->Get("--campaign")) {
@@ -225,7 +290,8 @@ int AgentsCommand(const std::vector<std::string>& raw) {
     std::vector<std::string> target_paths;
     for (const auto& t : campaign->targets) target_paths.push_back(t.path);
     absl::StatusOr<FleetHandle> handle =
-        OpenFleet(campaign->fleet, target_paths, args->Has("--allow-missing"));
+        OpenFleet(campaign->fleet, target_paths, args->Has("--allow-missing"),
+                  SecurityFromFlags(*args), LocalFleetRoots(*campaign));
     if (!handle.ok()) return Fail("agents", handle.status());
     const PlacementTable placements =
         ClassifyCampaignPlacements(*campaign, PlacementAgentsFromFleet(handle->fleet));
@@ -259,7 +325,8 @@ int AgentsCommand(const std::vector<std::string>& raw) {
                 absl::InvalidArgumentError("give --hosts FILE|LIST, --local N or --campaign FILE"),
                 2);
   }
-  absl::StatusOr<FleetHandle> handle = OpenFleet(spec, {}, args->Has("--allow-missing"));
+  absl::StatusOr<FleetHandle> handle =
+      OpenFleet(spec, {}, args->Has("--allow-missing"), SecurityFromFlags(*args));
   if (!handle.ok()) return Fail("agents", handle.status());
   std::cout << AgentsTable(handle->fleet);
   return 0;
@@ -416,9 +483,11 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     fio_args.assign(dashes + 1, raw.end());
     raw.erase(dashes, raw.end());
   }
-  absl::StatusOr<Args> args = ParseArgs(
-      raw, {"--db", "--fio-job", "--hosts", "--local", "--azs", "--directory", "--prepared-lease"},
-      {"--resume", "--allow-missing", "--quiet"});
+  absl::StatusOr<Args> args =
+      ParseArgs(raw,
+                WithSecurityFlags({"--db", "--fio-job", "--hosts", "--local", "--azs",
+                                   "--directory", "--prepared-lease"}),
+                {"--resume", "--allow-missing", "--quiet"});
   if (!args.ok()) return Fail("run", args.status(), 2);
   std::optional<FioJobRun> fio_run;
   absl::StatusOr<Campaign> campaign;
@@ -488,7 +557,8 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     if (!t.path.empty()) target_paths.push_back(t.path);  // empty: fio jobs keep their own
   }
   absl::StatusOr<FleetHandle> handle =
-      OpenFleet(campaign->fleet, target_paths, args->Has("--allow-missing"));
+      OpenFleet(campaign->fleet, target_paths, args->Has("--allow-missing"),
+                SecurityFromFlags(*args), LocalFleetRoots(*campaign));
   if (!handle.ok()) return Fail("run", handle.status());
   Fleet& fleet = handle->fleet;
   if (absl::Status s = (*store)->SaveAgents(fleet.Infos()); !s.ok()) return Fail("run", s);
@@ -736,6 +806,7 @@ int RunCli(const std::vector<std::string>& all) {
   if (command == "run") return RunCommand(rest);
   if (command == "report") return ReportCommand(rest);
   if (command == "compare") return CompareCommand(rest);
+  if (command == "certs") return CertsCommand(rest);
   if (command == "version" || command == "--version") {
     std::cout << "azbench " << kAzbenchVersion << " (protocol " << kProtocolVersion << ")\n";
     return 0;

@@ -35,11 +35,14 @@ struct ConnectOptions {
   bool allow_missing = false;
   int clock_samples = 8;
   absl::Duration timeout = absl::Seconds(5);
+  ClientSecurity security;  // TLS / token (coordinator/client_security.h); empty = plaintext
 };
 
 // Errors: Unavailable naming every unreachable address (unless allow_missing, which records them in
 // `missing`; still an error when no agent at all answers), FailedPrecondition on a protocol
-// mismatch, AlreadyExists when two agents report the same agent_id.
+// mismatch, AlreadyExists when two agents report the same agent_id, Unauthenticated when an agent
+// refuses the bearer token, and MakeAgentClient's errors (plaintext to a remote agent, unreadable
+// certificate files) before any connection is tried.
 absl::StatusOr<Fleet> ConnectFleet(const std::vector<std::string>& addresses,
                                    const ConnectOptions& options);
 

@@ -107,8 +107,9 @@ class AgentLifecycleTest : public ::testing::Test {
 
   void WriteConfig(const std::string& body) {
     std::ofstream out(dir_.File("agent.yaml"));
-    out << "listen: 127.0.0.1:0\nagent_id: a1\nimds: disabled\nallowed_roots: [" << dir_.path()
-        << "]\n"
+    out << "listen: 127.0.0.1:0\nagent_id: a1\ninsecure_loopback_only: true\nimds: "
+           "disabled\nallowed_roots: ["
+        << dir_.path() << "]\n"
         << body;
   }
 

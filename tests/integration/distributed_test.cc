@@ -48,6 +48,7 @@ class DistributedTest : public ::testing::Test {
     options.azs = {"az-a", "az-b"};
     options.agent_binary = AZBENCH_AGENT_BIN;
     options.work_root = dir_.File("agents");
+    options.allowed_roots = {dir_.path(), shm_.path()};  // the campaigns' targets
     auto fleet = LocalFleet::Start(options);
     ASSERT_TRUE(fleet.ok()) << fleet.status();
     fleet_ = std::move(*fleet);

@@ -2,9 +2,13 @@
 // real `azbench` coordinator binary, a real SQLite results file. Each case ends with: results
 // already stored intact, a clear record of what was lost, no orphan files, and a non-zero exit
 // where the campaign is incomplete.
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -52,11 +56,13 @@ bool WaitFor(Predicate done, std::chrono::milliseconds timeout) {
 // One agent process on a fixed loopback port, so it can be restarted at the same address.
 class Agent {
  public:
-  Agent(std::string id, std::string az, std::string log_path, std::vector<std::string> env = {})
+  Agent(std::string id, std::string az, std::string log_path, std::vector<std::string> env = {},
+        std::vector<std::string> extra_flags = {})
       : id_(std::move(id)),
         az_(std::move(az)),
         log_path_(std::move(log_path)),
         env_(std::move(env)),
+        extra_flags_(std::move(extra_flags)),
         port_(testing::UnusedLoopbackPort()) {}
   std::string address() const { return absl::StrCat("127.0.0.1:", port_); }
 
@@ -68,8 +74,24 @@ class Agent {
     }
     args.insert(args.end(),
                 {AZBENCH_AGENT_BIN, "serve", "--listen=" + address(), "--agent-id=" + id_,
-                 "--az=" + az_, "--region=local", "--log-level=warn", "--imds=disabled"});
+                 "--az=" + az_, "--region=local", "--log-level=warn", "--imds=disabled",
+                 // Plaintext on loopback; the tests' directories live under these roots.
+                 "--insecure-loopback-only", "--allowed-root=/var/tmp", "--allowed-root=/dev/shm"});
+    args.insert(args.end(), extra_flags_.begin(), extra_flags_.end());
     process_ = std::make_unique<Subprocess>(args, log_path_ + "." + std::to_string(++starts_));
+    // Ready once the port accepts connections (bounded): on a loaded machine the coordinator
+    // started right after could otherwise find nobody there.
+    WaitFor([&] { return Accepts(port_); }, std::chrono::seconds(15));
+  }
+  static bool Accepts(int port) {
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    const bool ok = connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+    close(fd);
+    return ok;
   }
   pid_t pid() const { return process_ ? process_->pid() : -1; }
   void Kill() {
@@ -89,6 +111,7 @@ class Agent {
  private:
   std::string id_, az_, log_path_;
   std::vector<std::string> env_;
+  std::vector<std::string> extra_flags_;
   int port_;
   int starts_ = 0;
   std::unique_ptr<Subprocess> process_;
@@ -103,10 +126,10 @@ class FaultTest : public ::testing::Test {
 
   void StartAgents(int n, std::vector<std::string> env_for_second = {}) {
     for (int i = 0; i < n; ++i) {
-      agents_.push_back(
-          std::make_unique<Agent>(absl::StrCat("agent-", i + 1), i % 2 == 0 ? "az-a" : "az-b",
-                                  dir_.File(absl::StrCat("agent", i + 1, ".log")),
-                                  i == 1 ? env_for_second : std::vector<std::string>{}));
+      agents_.push_back(std::make_unique<Agent>(
+          absl::StrCat("agent-", i + 1), i % 2 == 0 ? "az-a" : "az-b",
+          dir_.File(absl::StrCat("agent", i + 1, ".log")),
+          i == 1 ? env_for_second : std::vector<std::string>{}, extra_agent_flags_));
       agents_.back()->Start();
     }
   }
@@ -134,6 +157,7 @@ class FaultTest : public ::testing::Test {
 
   TempDir dir_{testing::kDiskBase};
   TempDir shm_{testing::kTmpfsBase};
+  std::vector<std::string> extra_agent_flags_;  // e.g. --allowed-root for a test's own mount
   std::vector<std::unique_ptr<Agent>> agents_;
 };
 
@@ -267,6 +291,8 @@ TEST_F(FaultTest, AStoppedAgentIsLostAfterTheLeaseAndTheOtherAgentsResultIsKept)
 TEST_F(FaultTest, ADiskFullTargetFailsTheScenarioWithTheReasonAndLeavesNoFiles) {
   testing::ScopedMount small("tmpfs", "4m");
   if (!small.mounted()) GTEST_SKIP() << "cannot mount a small tmpfs: " << small.error();
+  // A mount beneath /var/tmp is its own file system: the agents need it as its own allowed root.
+  extra_agent_flags_ = {"--allowed-root=" + small.path()};
   StartAgents(2);
   // Two agents x 3 MiB do not fit in 4 MiB: one layout hits ENOSPC.
   const std::string campaign =
