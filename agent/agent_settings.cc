@@ -62,8 +62,9 @@ std::string CheckReadable(const std::string& what, const std::string& file) {
 }  // namespace
 
 const std::vector<std::string>& AgentSettingsKeys() {
-  static const std::vector<std::string> kKeys = {"allowed_roots", "min_free_space", "tls",
-                                                 "token_file", "log_levels"};
+  static const std::vector<std::string> kKeys = {
+      "allowed_roots", "min_free_space",         "limits",    "tls",
+      "token_file",    "insecure_loopback_only", "log_levels"};
   return kKeys;
 }
 
@@ -128,6 +129,47 @@ absl::Status ApplyAgentSettingsKey(const std::string& path, const std::string& k
     return absl::OkStatus();
   }
   if (key == "token_file") return ParseFileKey(path, mark, key, value, settings.token_file);
+  if (key == "insecure_loopback_only") {
+    const std::string text = value.IsScalar() ? value.as<std::string>() : "";
+    absl::StatusOr<bool> flag = ParseBool(text);
+    if (!flag.ok()) return Error(path, mark, key, "must be true or false");
+    settings.insecure_loopback_only = *flag;
+    return absl::OkStatus();
+  }
+  if (key == "limits") {
+    if (!value.IsMap()) {
+      return Error(path, mark, key,
+                   "must be a mapping of max_jobs_per_run, max_files_per_job, max_job_size, "
+                   "max_message_size");
+    }
+    JobLimits limits;
+    for (const auto& kv : value) {
+      const std::string sub = kv.first.as<std::string>();
+      const YAML::Mark sub_mark = kv.first.Mark();
+      const std::string field = "limits." + sub;
+      const std::string text = kv.second.IsScalar() ? kv.second.as<std::string>() : "";
+      if (sub == "max_jobs_per_run" || sub == "max_files_per_job") {
+        absl::StatusOr<int64_t> n = ParseInt(text, 1, 100'000'000);
+        if (!n.ok()) return Error(path, sub_mark, field, std::string(n.status().message()));
+        (sub == "max_jobs_per_run" ? limits.max_jobs_per_run : limits.max_files_per_job) =
+            static_cast<uint64_t>(*n);
+      } else if (sub == "max_job_size" || sub == "max_message_size") {
+        absl::StatusOr<uint64_t> bytes = ParseSize(text);
+        if (!bytes.ok()) return Error(path, sub_mark, field, std::string(bytes.status().message()));
+        if (sub == "max_message_size" && (*bytes < (64 << 10) || *bytes > (1ULL << 30))) {
+          return Error(path, sub_mark, field, "must be 64k..1g");
+        }
+        (sub == "max_job_size" ? limits.max_job_size_bytes : limits.max_message_size_bytes) =
+            *bytes;
+      } else {
+        return Error(path, sub_mark, field,
+                     "unknown key (allowed: max_jobs_per_run, max_files_per_job, max_job_size, "
+                     "max_message_size)");
+      }
+    }
+    settings.limits = limits;
+    return absl::OkStatus();
+  }
   if (key == "log_levels") {
     if (!value.IsMap()) {
       return Error(path, mark, key,
@@ -188,28 +230,39 @@ std::vector<std::string> AgentSettingsNotes(const AgentSettings& settings) {
   std::vector<std::string> notes;
   if (settings.allowed_roots.empty()) {
     notes.push_back(
-        "allowed_roots: not set; not enforced yet either way (under systemd, the unit's "
-        "ReadWritePaths= is what limits writes)");
+        "allowed_roots: not set -- every job that uses files is refused (set allowed_roots)");
   } else {
     notes.push_back(absl::StrCat("allowed_roots: ", absl::StrJoin(settings.allowed_roots, ", "),
-                                 " -- NOT ENFORCED YET by the agent (security issue); under "
-                                 "systemd the unit's ReadWritePaths= must list the same roots"));
+                                 " (jobs outside them, or escaping through a symlink, '..' or "
+                                 "another mount, are refused)"));
   }
-  if (settings.min_free_space_bytes > 0) {
-    notes.push_back(absl::StrCat("min_free_space: ", FormatBytes(settings.min_free_space_bytes),
-                                 " -- NOT ENFORCED YET (jobs are not refused for space)"));
-  }
+  notes.push_back(absl::StrCat("min_free_space: ",
+                               settings.min_free_space_bytes > 0
+                                   ? FormatBytes(settings.min_free_space_bytes)
+                                   : std::string("0"),
+                               " (a job whose layout would leave less free space is refused)"));
+  const JobLimits& l = settings.limits;
+  notes.push_back(absl::StrCat(
+      "limits: max_jobs_per_run ", l.max_jobs_per_run, ", max_files_per_job ", l.max_files_per_job,
+      ", max_job_size ",
+      l.max_job_size_bytes > 0 ? FormatBytes(l.max_job_size_bytes) : std::string("unlimited"),
+      ", max_message_size ", FormatBytes(l.max_message_size_bytes)));
   if (!settings.tls.empty()) {
-    notes.push_back(absl::StrCat("tls: cert ", settings.tls.cert_file, ", key ",
-                                 settings.tls.key_file,
-                                 settings.tls.ca_file.empty() ? "" : ", ca " + settings.tls.ca_file,
-                                 " -- NOT ENFORCED YET: the agent still serves plaintext gRPC"));
-  } else {
-    notes.push_back("tls: not set; the agent serves plaintext gRPC (keep it on a private network)");
+    notes.push_back(absl::StrCat(
+        "tls: cert ", settings.tls.cert_file, ", key ", settings.tls.key_file,
+        settings.tls.ca_file.empty()
+            ? " (no ca_file: coordinators are not asked for a certificate)"
+            : absl::StrCat(", ca ", settings.tls.ca_file,
+                           " (mutual TLS: coordinators need a certificate signed by it)")));
   }
   if (!settings.token_file.empty()) {
     notes.push_back(absl::StrCat("token_file: ", settings.token_file,
-                                 " -- NOT ENFORCED YET: requests are not authenticated"));
+                                 " (every request needs 'authorization: Bearer <token>')"));
+  }
+  if (settings.insecure_loopback_only) {
+    notes.push_back(
+        "insecure_loopback_only: true -- plaintext gRPC, allowed only on a loopback listen "
+        "address");
   }
   for (const auto& [component, level] : settings.log_levels) {
     notes.push_back(absl::StrCat("log_levels.", component, ": ", level));

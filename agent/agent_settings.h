@@ -1,17 +1,20 @@
 // The agent config keys that belong to deployment and security: allowed roots, minimum free space,
-// TLS files, a token file and per-component log levels. agent/serve.cc's LoadServeConfig hands
-// every key named here to ApplyAgentSettingsKey; `azbench-agent check-config` reports them.
+// resource limits, TLS files, a token file, the plaintext-on-loopback switch and per-component log
+// levels. agent/serve.cc's LoadServeConfig hands every key named here to ApplyAgentSettingsKey;
+// `azbench-agent check-config` reports them.
 //
-// Enforcement: these keys are parsed and validated now. The agent does NOT yet confine I/O to
-// allowed_roots, keep min_free_space, or speak TLS / check a token: that is the security issue's
-// work. Until then AgentSettingsNotes() says "not enforced yet" for every key that is set, and the
-// systemd unit's ProtectSystem=strict + ReadWritePaths= is what confines writes.
+// Enforcement: the transport (tls, token_file, insecure_loopback_only) is chosen by
+// agent/transport_security.h: serve refuses to start without one. allowed_roots, min_free_space and
+// limits are enforced on every job by agent/job_confinement.h (a job is refused before it starts).
 //
 //   allowed_roots: [/mnt/azbench]
 //   min_free_space: 1g
+//   limits: {max_jobs_per_run: 256, max_files_per_job: 65536, max_job_size: 1t,
+//            max_message_size: 4m}
 //   tls: {cert_file: /etc/azbench/agent.crt, key_file: /etc/azbench/agent.key,
 //         ca_file: /etc/azbench/ca.crt}
 //   token_file: /etc/azbench/token
+//   insecure_loopback_only: false
 //   log_levels: {grpc: warn, rpc: debug}
 #ifndef AZBENCH_AGENT_AGENT_SETTINGS_H_
 #define AZBENCH_AGENT_AGENT_SETTINGS_H_
@@ -33,11 +36,23 @@ struct TlsFiles {
   bool empty() const { return cert_file.empty() && key_file.empty() && ca_file.empty(); }
 };
 
+// Per-job and per-run limits; a job beyond one is refused at Prepare, naming the number.
+struct JobLimits {
+  uint64_t max_jobs_per_run = 256;     // numjobs clones over all jobs of a run (one thread each)
+  uint64_t max_files_per_job = 65536;  // distinct files of one job (all clones)
+  uint64_t max_job_size_bytes = 0;     // bytes laid out by one job (all files); 0 = no limit
+  uint64_t max_message_size_bytes = 4 << 20;  // largest gRPC request the agent accepts
+  bool operator==(const JobLimits&) const = default;
+};
+
 struct AgentSettings {
   std::vector<std::string> allowed_roots;  // absolute, normalised; empty = not configured
   uint64_t min_free_space_bytes = 0;       // 0 = not configured
+  JobLimits limits;
   TlsFiles tls;
   std::string token_file;
+  // Plaintext gRPC, allowed only on loopback listen addresses (local fleets, tests).
+  bool insecure_loopback_only = false;
   std::map<std::string, std::string> log_levels;  // component -> level (see agent/logging.h)
 };
 
@@ -59,8 +74,8 @@ struct SettingsFindings {
 };
 SettingsFindings CheckAgentSettingsFiles(const AgentSettings& settings);
 
-// One line per configured key saying what it does today, e.g.
-// "allowed_roots /mnt/azbench: not enforced yet (...)".
+// One line per configured key saying what it does, e.g.
+// "allowed_roots: /mnt/azbench (jobs outside are refused)".
 std::vector<std::string> AgentSettingsNotes(const AgentSettings& settings);
 
 }  // namespace azbench

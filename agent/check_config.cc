@@ -5,6 +5,7 @@
 #include "absl/strings/str_join.h"
 #include "agent/agent_settings.h"
 #include "agent/serve.h"
+#include "agent/transport_security.h"
 #include "common/units.h"
 
 namespace azbench {
@@ -27,6 +28,16 @@ int RunCheckConfigCommand(const std::vector<std::string>& args) {
     std::cerr << "azbench-agent check-config: " << path << ": " << error << "\n";
   }
   if (!findings.errors.empty()) return 1;
+  // The transport serve would use: a config that serve would refuse fails here too.
+  absl::StatusOr<ServerSecurity> security = MakeServerSecurity(config->settings, config->listen);
+  if (security.ok()) {
+    if (absl::Status files = CheckTlsFiles(config->settings.tls); !files.ok()) security = files;
+  }
+  if (!security.ok()) {
+    std::cerr << "azbench-agent check-config: " << path << ": " << security.status().message()
+              << "\n";
+    return 1;
+  }
   for (const std::string& warning : findings.warnings) {
     std::cout << "warning: " << warning << "\n";
   }
@@ -38,15 +49,17 @@ int RunCheckConfigCommand(const std::vector<std::string>& args) {
             << (id.availability_zone.empty() ? "(not pinned: discovered at start)"
                                              : id.availability_zone + " (pinned)")
             << "\n"
+            << "  transport: " << security->description << "\n"
             << "  log_level: " << config->log_level << "\n"
             << "  max_concurrent_runs: " << config->max_concurrent_runs << "\n";
   for (const std::string& note : AgentSettingsNotes(config->settings)) {
     std::cout << "  " << note << "\n";
   }
   std::cout << "SIGHUP (systemctl reload azbench-agent) applies: log_level, log_levels, "
-               "max_concurrent_runs, allowed_roots, min_free_space\n"
+               "max_concurrent_runs, allowed_roots, min_free_space, limits\n"
                "a restart is needed for: listen, agent_id, region, availability_zone, "
-               "availability_zone_id, instance_type, tls, token_file\n";
+               "availability_zone_id, instance_type, tls, token_file, insecure_loopback_only, "
+               "limits.max_message_size\n";
   return 0;
 }
 

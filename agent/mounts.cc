@@ -63,14 +63,20 @@ absl::StatusOr<std::vector<MountEntry>> ParseMountInfo(const std::string& text) 
     e.fstype = fields[sep + 1];
     e.source = Unescape(fields[sep + 2]);
     if (sep + 3 < fields.size()) AddOptions(fields[sep + 3], e.options);
-    if (e.fstype.rfind("nfs", 0) == 0 || e.fstype == "lustre") {
+    if (e.fstype == "lustre") {
+      // "10.0.1.5@tcp:/fsname" or, with failover, "10.0.1.5@tcp:10.0.1.6@tcp:/fsname": the server
+      // is the first NID's address.
+      const size_t colon = e.source.find(":/");
+      if (colon != std::string::npos) {
+        const std::string nids = e.source.substr(0, colon);
+        e.server = nids.substr(0, nids.find_first_of("@:"));
+        e.export_path = e.source.substr(colon + 1);
+      }
+    } else if (e.fstype.rfind("nfs", 0) == 0) {
       const size_t colon = e.source.find(":/");
       if (colon != std::string::npos) {
         e.server = e.source.substr(0, colon);
         e.export_path = e.source.substr(colon + 1);
-      } else if (const size_t at = e.source.find("@tcp:/"); at != std::string::npos) {
-        e.server = e.source.substr(0, at);
-        e.export_path = e.source.substr(at + 5);
       }
     }
     mounts.push_back(std::move(e));

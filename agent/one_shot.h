@@ -2,6 +2,7 @@
 // results.
 //
 //   azbench-agent run study-c.fio
+//   azbench-agent run --workload=metadata --directory=/mnt/efs --files=1000 --dirs=10
 //   azbench-agent run --name=w --rw=write --bs=4m --size=4g --ioengine=libaio --direct=1
 //                     --runtime=60 --time_based --output-format=json
 //
@@ -28,7 +29,16 @@ struct OneShotOptions {
   std::string output_path;               // empty: stdout
   uint64_t interval_ns = 1'000'000'000;
   bool remove_files = false;  // remove the files the run created (fio's unlink=1)
+  // block_io (fio options) or another family (common/workload_spec.h), whose options then come
+  // from fio_args as --key=value.
+  std::string workload = "block_io";
 };
+
+// Runs one job of a family other than block_io (one-shot mode); results as RunJobs.
+absl::StatusOr<std::vector<JobResult>> RunFamilyJob(const std::string& workload,
+                                                    const std::vector<std::string>& args,
+                                                    const std::atomic<bool>* cancel,
+                                                    uint64_t interval_ns);
 
 // Parses `azbench-agent run` arguments (everything after "run"). Errors: InvalidArgument naming the
 // argument and what is allowed.

@@ -15,6 +15,10 @@ ReloadOutcome MergeReloadedConfig(const ServeConfig& current, const ServeConfig&
   live("allowed_roots", out.config.settings.allowed_roots, loaded.settings.allowed_roots);
   live("min_free_space", out.config.settings.min_free_space_bytes,
        loaded.settings.min_free_space_bytes);
+  // max_message_size is fixed when the server starts: the rest of limits applies live.
+  JobLimits limits = loaded.settings.limits;
+  limits.max_message_size_bytes = current.settings.limits.max_message_size_bytes;
+  live("limits", out.config.settings.limits, limits);
 
   auto restart = [&](const char* key, bool differs) {
     if (differs) out.needs_restart.push_back(key);
@@ -32,6 +36,10 @@ ReloadOutcome MergeReloadedConfig(const ServeConfig& current, const ServeConfig&
   restart("tls",
           ta.cert_file != tb.cert_file || ta.key_file != tb.key_file || ta.ca_file != tb.ca_file);
   restart("token_file", current.settings.token_file != loaded.settings.token_file);
+  restart("insecure_loopback_only",
+          current.settings.insecure_loopback_only != loaded.settings.insecure_loopback_only);
+  restart("limits.max_message_size", current.settings.limits.max_message_size_bytes !=
+                                         loaded.settings.limits.max_message_size_bytes);
   return out;
 }
 

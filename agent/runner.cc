@@ -3,25 +3,45 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <thread>
+#include <type_traits>
+
+#include <spdlog/spdlog.h>
 
 #include "absl/strings/str_cat.h"
+#include "agent/workloads/large_stream.h"
+#include "agent/workloads/metadata.h"
+#include "agent/workloads/small_files.h"
 #include "common/clock.h"
 #include "common/job_spec.h"
 #include "common/status_macros.h"
+#include "common/workload_spec.h"
 
 namespace azbench {
 
 struct Runner::PreparedRun {
-  std::vector<std::unique_ptr<BlockIoJob>> jobs;
+  std::vector<ConfinedJob> confined;  // directory descriptors the jobs' paths go through
+  std::vector<std::unique_ptr<Workload>> jobs;
   std::vector<std::string> created_dirs;  // per-agent subdirectories this run made
   std::vector<bool> stonewall;            // per job: waits for every job before it
   uint64_t interval_ns = 1'000'000'000;
   std::atomic<bool> cancel{false};
   bool running = false;
   bool ran = false;
+  uint64_t lease_end_ns = 0;  // monotonic; 0 = no lease (guarded by Runner::mu_)
+
+  // Phase barrier state of the stonewall group that is running (see Runner::Run).
+  absl::Mutex barrier_mu;
+  int barrier_seq ABSL_GUARDED_BY(barrier_mu) = 0;    // barriers completed so far in the run
+  int phased_active ABSL_GUARDED_BY(barrier_mu) = 0;  // phased jobs still running
+  int arrived ABSL_GUARDED_BY(barrier_mu) = 0;        // of them, waiting at barrier_seq
+  std::string arrived_phase ABSL_GUARDED_BY(barrier_mu);
+  bool reported ABSL_GUARDED_BY(barrier_mu) = false;  // PhaseDone(barrier_seq) was sent
+  int released ABSL_GUARDED_BY(barrier_mu) = -1;      // highest barrier released
+  int64_t release_at_realtime_ns ABSL_GUARDED_BY(barrier_mu) = 0;
 
   void RemoveFiles(int* removed) {
     for (auto& job : jobs) {
@@ -37,9 +57,18 @@ struct Runner::PreparedRun {
   }
 };
 
-Runner::Runner(RunnerConfig config) : config_(config) {}
+Runner::Runner(RunnerConfig config) : config_(config) {
+  if (config_.reap_interval_ns > 0 && config_.prepared_lease_ns > 0) {
+    reaper_ = std::thread([this] { ReapLoop(); });
+  }
+}
 
 Runner::~Runner() {
+  {
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+  }
+  if (reaper_.joinable()) reaper_.join();
   CancelAll();
   absl::MutexLock lock(&mu_);
   for (auto& [id, run] : runs_) {
@@ -47,15 +76,50 @@ Runner::~Runner() {
   }
 }
 
+namespace {
+
+// Applies a family's options in order; errors name the job and the option.
+template <typename Spec, typename Apply>
+absl::Status ApplyAll(Spec& spec, const JobRequest& request, Apply apply) {
+  spec.name = request.name;
+  for (const auto& [key, value] : request.options) {
+    absl::Status s = apply(spec, key, value);
+    if (!s.ok()) {
+      return absl::Status(s.code(), absl::StrCat("job '", request.name, "': ", s.message()));
+    }
+  }
+  spec.name = request.name;
+  return absl::OkStatus();
+}
+
+template <typename T>
+absl::StatusOr<std::unique_ptr<Workload>> AsWorkload(absl::StatusOr<std::unique_ptr<T>> job) {
+  if (!job.ok()) return job.status();
+  if constexpr (std::is_same_v<T, BlockIoJob>) {
+    return WrapBlockIoJob(std::move(*job));
+  } else {
+    return std::unique_ptr<Workload>(std::move(*job));
+  }
+}
+
+absl::Status Named(const std::string& job, const absl::Status& status) {
+  if (status.ok()) return status;
+  return absl::Status(status.code(), absl::StrCat("job '", job, "': ", status.message()));
+}
+
+}  // namespace
+
 absl::StatusOr<PrepareOutcome> Runner::Prepare(const std::string& run_id,
                                                const std::vector<JobRequest>& jobs,
-                                               uint64_t interval_ns) {
+                                               uint64_t interval_ns, RunPlacement placement) {
   std::vector<std::pair<JobSpec, int>> specs;
+  std::vector<std::pair<size_t, const JobRequest*>> family_jobs;  // position among all jobs
   for (const JobRequest& request : jobs) {
-    if (request.workload != "block_io") {
-      return absl::InvalidArgumentError(absl::StrCat("job '", request.name, "': workload '",
-                                                     request.workload,
-                                                     "' is not supported (supported: block_io)"));
+    absl::StatusOr<WorkloadFamily> family = ParseWorkloadFamily(request.workload);
+    if (!family.ok()) return Named(request.name, family.status());
+    if (*family != WorkloadFamily::kBlockIo) {
+      family_jobs.emplace_back(specs.size() + family_jobs.size(), &request);
+      continue;
     }
     specs.emplace_back(JobSpec{}, request.group_id);
     JobSpec& spec = specs.back().first;
@@ -67,14 +131,48 @@ absl::StatusOr<PrepareOutcome> Runner::Prepare(const std::string& run_id,
     }
     spec.name = request.name;
   }
-  return PrepareSpecs(run_id, specs, interval_ns);
+  // Other families: parsed and validated here, prepared with the block-I/O jobs below.
+  std::vector<FamilyRequest> families;
+  for (const auto& [position, request] : family_jobs) {
+    FamilyRequest f;
+    f.position = position;
+    f.group_id = request->group_id;
+    f.family = *ParseWorkloadFamily(request->workload);
+    switch (f.family) {
+      case WorkloadFamily::kMetadata:
+        RETURN_IF_ERROR(ApplyAll(f.metadata, *request, ApplyMetadataOption));
+        f.metadata.agent_index = placement.agent_index;
+        f.metadata.agent_count = std::max(1, placement.agent_count);
+        RETURN_IF_ERROR(Named(request->name, ValidateMetadataSpec(f.metadata)));
+        break;
+      case WorkloadFamily::kSmallFiles:
+        RETURN_IF_ERROR(ApplyAll(f.small_files, *request, ApplySmallFilesOption));
+        RETURN_IF_ERROR(Named(request->name, ValidateSmallFilesSpec(f.small_files)));
+        break;
+      case WorkloadFamily::kLargeStream:
+        RETURN_IF_ERROR(ApplyAll(f.large_stream, *request, ApplyLargeStreamOption));
+        RETURN_IF_ERROR(Named(request->name, ValidateLargeStreamSpec(f.large_stream)));
+        break;
+      case WorkloadFamily::kBlockIo:
+        break;
+    }
+    families.push_back(std::move(f));
+  }
+  return PrepareAll(run_id, specs, families, interval_ns);
 }
 
 absl::StatusOr<PrepareOutcome> Runner::PrepareSpecs(
     const std::string& run_id, const std::vector<std::pair<JobSpec, int>>& specs,
     uint64_t interval_ns) {
+  return PrepareAll(run_id, specs, {}, interval_ns);
+}
+
+absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
+                                                  const std::vector<std::pair<JobSpec, int>>& specs,
+                                                  const std::vector<FamilyRequest>& families,
+                                                  uint64_t interval_ns) {
   if (run_id.empty()) return absl::InvalidArgumentError("run_id must not be empty");
-  if (specs.empty()) {
+  if (specs.empty() && families.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("run '", run_id, "' has no jobs"));
   }
   if (interval_ns < 10'000'000) {
@@ -94,37 +192,165 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareSpecs(
   auto run = std::make_shared<PreparedRun>();
   run->interval_ns = interval_ns;
   PrepareOutcome outcome;
-  for (const auto& [original, group_id] : specs) {
-    JobSpec spec = original;
-    // `sharing` (job_spec.h): shared-dir names the files after the agent instead.
-    if (spec.sharing == FileSharing::kSharedDir && !config_.agent_subdir.empty()) {
-      spec.file_name_prefix = absl::StrCat(config_.agent_subdir, ".");
+  JobPolicy policy;
+  bool enforce_policy = false;
+  {
+    absl::MutexLock lock(&mu_);
+    policy = config_.policy;
+    enforce_policy = config_.enforce_policy;
+  }
+  if (enforce_policy) {
+    uint64_t clones = 0;
+    for (const auto& spec : specs) clones += static_cast<uint64_t>(std::max(1, spec.first.numjobs));
+    for (const FamilyRequest& f : families) {
+      clones += static_cast<uint64_t>(
+          std::max(1, f.family == WorkloadFamily::kMetadata     ? f.metadata.numjobs
+                      : f.family == WorkloadFamily::kSmallFiles ? f.small_files.numjobs
+                                                                : 1));
     }
-    if (!config_.agent_subdir.empty() && spec.filename.empty() && !spec.directory.empty() &&
-        spec.sharing == FileSharing::kFilePerAgent) {
-      spec.directory = absl::StrCat(spec.directory, "/", config_.agent_subdir);
-      if (mkdir(spec.directory.c_str(), 0755) == 0) {
-        run->created_dirs.push_back(spec.directory);
-      } else if (errno != EEXIST) {
-        const int err = errno;
-        run->RemoveFiles(nullptr);
-        return absl::Status(err == ENOENT ? absl::StatusCode::kFailedPrecondition
-                                          : absl::StatusCode::kPermissionDenied,
-                            absl::StrCat("job '", spec.name, "': cannot create '", spec.directory,
-                                         "': ", strerror(err)));
+    RETURN_IF_ERROR(CheckRunJobCount(clones, policy.limits));
+  }
+  // Gives a job that names a directory (and no filename) its per-agent subdirectory (without the
+  // policy; with it, ConfineJob does that beneath the allowed root).
+  auto agent_directory = [&](std::string& directory, const std::string& name) -> absl::Status {
+    if (config_.agent_subdir.empty() || directory.empty()) return absl::OkStatus();
+    directory = absl::StrCat(directory, "/", config_.agent_subdir);
+    if (mkdir(directory.c_str(), 0755) == 0) {
+      run->created_dirs.push_back(directory);
+    } else if (errno != EEXIST) {
+      const int err = errno;
+      return absl::Status(
+          err == ENOENT ? absl::StatusCode::kFailedPrecondition
+                        : absl::StatusCode::kPermissionDenied,
+          absl::StrCat("job '", name, "': cannot create '", directory, "': ", strerror(err)));
+    }
+    return absl::OkStatus();
+  };
+  // A family job's directory (and file name) through the policy: confined as a block_io job with
+  // the same paths and the family's file count and bytes would be.
+  auto confine_family = [&](const std::string& name, std::string& directory, std::string* filename,
+                            uint64_t files, uint64_t bytes, bool subdir) -> absl::Status {
+    JobSpec scratch;
+    scratch.name = name;
+    scratch.directory = directory;
+    if (filename != nullptr) scratch.filename = *filename;
+    scratch.nrfiles = static_cast<int>(std::min<uint64_t>(std::max<uint64_t>(files, 1), 1 << 30));
+    scratch.size_bytes = std::max<uint64_t>(bytes, 1);
+    absl::StatusOr<ConfinedJob> confined =
+        ConfineJob(scratch, policy, subdir ? config_.agent_subdir : std::string());
+    if (!confined.ok()) return confined.status();
+    for (const std::string& dir : confined->created_dirs) run->created_dirs.push_back(dir);
+    run->confined.push_back(std::move(*confined));
+    directory = scratch.directory;
+    if (filename != nullptr) *filename = scratch.filename;
+    return absl::OkStatus();
+  };
+  size_t next_spec = 0, next_family = 0;
+  const size_t total = specs.size() + families.size();
+  for (size_t position = 0; position < total; ++position) {
+    absl::StatusOr<std::unique_ptr<Workload>> job;
+    std::string name;
+    const size_t confined_before = run->confined.size();
+    if (next_family < families.size() && families[next_family].position == position) {
+      FamilyRequest f = families[next_family++];
+      switch (f.family) {
+        case WorkloadFamily::kMetadata: {
+          // No agent subdirectory: the stride needs every agent's paths (they carry the agent
+          // index instead).
+          name = f.metadata.name;
+          absl::Status st =
+              enforce_policy
+                  ? confine_family(name, f.metadata.directory, nullptr,
+                                   f.metadata.files * static_cast<uint64_t>(f.metadata.numjobs),
+                                   f.metadata.files * f.metadata.write_bytes *
+                                       static_cast<uint64_t>(f.metadata.numjobs),
+                                   false)
+                  : absl::OkStatus();
+          job = st.ok() ? AsWorkload(MetadataJob::Prepare(f.metadata, f.group_id))
+                        : absl::StatusOr<std::unique_ptr<Workload>>(st);
+          break;
+        }
+        case WorkloadFamily::kSmallFiles: {
+          name = f.small_files.name;
+          uint64_t bytes = 0;
+          for (uint64_t size : f.small_files.file_sizes_bytes) bytes += size * f.small_files.files;
+          const uint64_t files = f.small_files.files * f.small_files.file_sizes_bytes.size();
+          const uint64_t clones = static_cast<uint64_t>(f.small_files.numjobs);
+          absl::Status st = enforce_policy ? confine_family(name, f.small_files.directory, nullptr,
+                                                            files * clones, bytes * clones, true)
+                                           : agent_directory(f.small_files.directory, name);
+          job = st.ok() ? AsWorkload(SmallFilesJob::Prepare(f.small_files, f.group_id))
+                        : absl::StatusOr<std::unique_ptr<Workload>>(st);
+          break;
+        }
+        case WorkloadFamily::kLargeStream: {
+          name = f.large_stream.name;
+          const bool own_dir =
+              f.large_stream.filename.empty() || f.large_stream.filename.front() != '/';
+          absl::Status st = absl::OkStatus();
+          if (enforce_policy) {
+            st = confine_family(name, f.large_stream.directory,
+                                own_dir ? nullptr : &f.large_stream.filename, 1,
+                                f.large_stream.size_bytes, own_dir);
+          } else if (own_dir) {
+            st = agent_directory(f.large_stream.directory, name);
+          }
+          job = st.ok() ? AsWorkload(LargeStreamJob::Prepare(f.large_stream, f.group_id))
+                        : absl::StatusOr<std::unique_ptr<Workload>>(st);
+          break;
+        }
+        case WorkloadFamily::kBlockIo:
+          job = absl::InternalError("block_io is not a family request");
+          break;
       }
+    } else {
+      const auto& [original, group_id] = specs[next_spec++];
+      JobSpec spec = original;
+      name = spec.name;
+      // `sharing` (job_spec.h): shared-dir names the files after the agent instead of a per-agent
+      // subdirectory; shared-file uses the same files as every other agent.
+      if (spec.sharing == FileSharing::kSharedDir && !config_.agent_subdir.empty()) {
+        spec.file_name_prefix = absl::StrCat(config_.agent_subdir, ".");
+      }
+      const std::string subdir =
+          spec.sharing == FileSharing::kFilePerAgent ? config_.agent_subdir : std::string();
+      absl::Status st = absl::OkStatus();
+      if (enforce_policy) {
+        // Confinement replaces the plain mkdir: the subdirectory is made beneath the root.
+        absl::StatusOr<ConfinedJob> confined = ConfineJob(spec, policy, subdir);
+        if (confined.ok()) {
+          for (const std::string& dir : confined->created_dirs) run->created_dirs.push_back(dir);
+          run->confined.push_back(std::move(*confined));
+        } else {
+          st = confined.status();
+        }
+      } else if (spec.filename.empty() && !subdir.empty()) {
+        st = agent_directory(spec.directory, name);
+      }
+      job = st.ok() ? AsWorkload(BlockIoJob::Prepare(spec, group_id))
+                    : absl::StatusOr<std::unique_ptr<Workload>>(st);
     }
-    absl::StatusOr<std::unique_ptr<BlockIoJob>> job = BlockIoJob::Prepare(spec, group_id);
+    // Messages and file lists name the directories, not the descriptors they go through.
+    const bool confined_now = run->confined.size() > confined_before;
+    auto display = [&](std::string text) {
+      return confined_now ? run->confined.back().DisplayText(std::move(text)) : text;
+    };
     if (!job.ok()) {
       run->RemoveFiles(nullptr);
-      return absl::Status(job.status().code(),
-                          absl::StrCat("job '", spec.name, "': ", job.status().message()));
+      const std::string prefix = absl::StrCat("job '", name, "': ");
+      const std::string message(job.status().message());
+      return absl::Status(
+          job.status().code(),
+          display(message.rfind(prefix, 0) == 0 ? message : absl::StrCat(prefix, message)));
     }
-    for (const auto& f : (*job)->files()) outcome.files.push_back(f);
+    for (const auto& f : (*job)->files()) {
+      outcome.files.push_back(f);
+      outcome.files.back().path = display(f.path);
+    }
     for (const auto& w : (*job)->warnings()) {
-      outcome.warnings.push_back(absl::StrCat("job '", spec.name, "': ", w));
+      outcome.warnings.push_back(absl::StrCat("job '", name, "': ", w));
     }
-    run->stonewall.push_back(spec.stonewall);
+    run->stonewall.push_back((*job)->stonewall());
     run->jobs.push_back(std::move(*job));
   }
   absl::MutexLock lock(&mu_);
@@ -132,6 +358,8 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareSpecs(
     run->RemoveFiles(nullptr);
     return absl::AlreadyExistsError(absl::StrCat("run '", run_id, "' is already prepared"));
   }
+  if (config_.prepared_lease_ns > 0)
+    run->lease_end_ns = MonotonicNanos() + config_.prepared_lease_ns;
   runs_[run_id] = std::move(run);
   return outcome;
 }
@@ -207,8 +435,27 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
     }
   });
 
-  std::vector<absl::StatusOr<JobResult>> results;
+  std::vector<absl::StatusOr<std::vector<JobResult>>> results;
   for (size_t i = 0; i < run->jobs.size(); ++i) results.emplace_back(absl::UnknownError("not run"));
+  const bool drives_phases = sink.DrivesPhases();
+  // Sends PhaseDone when every phased job still running waits at the current barrier; without a
+  // driving sink, releases it at once. Called with barrier_mu held.
+  auto maybe_complete_barrier = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(run->barrier_mu) {
+    if (run->arrived == 0 || run->arrived < run->phased_active || run->reported) return;
+    run->reported = true;
+    const int seq = run->barrier_seq;
+    if (!drives_phases) {
+      run->released = seq;
+      run->release_at_realtime_ns = 0;
+      return;
+    }
+    const std::string phase = run->arrived_phase;
+    run->barrier_mu.Unlock();
+    if (!serial.Call([&](RunEventSink& s) { return s.OnPhaseDone(seq, phase); })) {
+      run->cancel.store(true);
+    }
+    run->barrier_mu.Lock();
+  };
   bool started_sent = false;
   size_t begin = 0;
   while (begin < run->jobs.size() && !run->cancel.load()) {
@@ -219,8 +466,13 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
     control.cancel = &run->cancel;
     control.interval_ns = run->interval_ns;
     std::vector<std::thread> threads;
+    {
+      absl::MutexLock lock(&run->barrier_mu);
+      run->phased_active = 0;
+      for (size_t i = begin; i < end; ++i) run->phased_active += run->jobs[i]->phased() ? 1 : 0;
+    }
     for (size_t i = begin; i < end; ++i) {
-      const std::string name = run->jobs[i]->spec().name;
+      const std::string name = run->jobs[i]->name();
       RunControl job_control = control;
       job_control.on_interval = [&serial, &run, name](int clone, const IntervalStats& interval) {
         if (!serial.Call([&](RunEventSink& s) { return s.OnInterval(name, clone, interval); })) {
@@ -232,10 +484,42 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
           run->cancel.store(true);
         }
       };
-      threads.emplace_back([&, i, job_control] {
+      if (run->jobs[i]->phased()) {
+        job_control.await_phase = [&](int, const std::string& phase) -> absl::StatusOr<uint64_t> {
+          absl::MutexLock lock(&run->barrier_mu);
+          const int seq = run->barrier_seq;
+          ++run->arrived;
+          run->arrived_phase = phase;
+          maybe_complete_barrier();
+          auto released = [&]() ABSL_SHARED_LOCKS_REQUIRED(run->barrier_mu) {
+            return run->released >= seq || run->cancel.load();
+          };
+          while (!released()) {
+            run->barrier_mu.AwaitWithTimeout(absl::Condition(&released), absl::Milliseconds(20));
+          }
+          if (run->barrier_seq == seq) {  // the first job through opens the next barrier
+            run->barrier_seq = seq + 1;
+            run->arrived = 0;
+            run->reported = false;
+          }
+          if (run->cancel.load()) return absl::CancelledError("run cancelled at a phase barrier");
+          // Agent realtime -> monotonic.
+          const int64_t at = run->release_at_realtime_ns;
+          const int64_t now_real = RealtimeNanos();
+          const uint64_t now_mono = MonotonicNanos();
+          return at > now_real ? now_mono + static_cast<uint64_t>(at - now_real) : now_mono;
+        };
+      }
+      const bool phased = run->jobs[i]->phased();
+      threads.emplace_back([&, i, job_control, phased] {
         ++jobs_running;
         results[i] = run->jobs[i]->Run(job_control);
         --jobs_running;
+        if (phased) {
+          absl::MutexLock lock(&run->barrier_mu);
+          --run->phased_active;
+          maybe_complete_barrier();  // the others may be waiting for this job only
+        }
       });
     }
     if (!started_sent) {
@@ -249,8 +533,10 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
     for (auto& t : threads) t.join();
     for (size_t i = begin; i < end; ++i) {
       if (!results[i].ok()) continue;
-      if (!serial.Call([&](RunEventSink& s) { return s.OnResult(*results[i]); })) {
-        run->cancel.store(true);
+      for (const JobResult& result : *results[i]) {
+        if (!serial.Call([&](RunEventSink& s) { return s.OnResult(result); })) {
+          run->cancel.store(true);
+        }
       }
     }
     begin = end;
@@ -264,6 +550,10 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
     absl::MutexLock lock(&mu_);
     run->running = false;
     run->ran = true;
+    // Now waiting for Cleanup: a coordinator that died after the run still gets its files removed.
+    if (config_.prepared_lease_ns > 0) {
+      run->lease_end_ns = MonotonicNanos() + config_.prepared_lease_ns;
+    }
   }
   if (lease_lost) {
     // The coordinator is gone: nobody will call Cleanup. Remove what this run created, forget it.
@@ -279,6 +569,26 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
   return absl::OkStatus();
 }
 
+absl::StatusOr<bool> Runner::Proceed(const std::string& run_id, int phase_index,
+                                     int64_t start_at_realtime_ns) {
+  std::shared_ptr<PreparedRun> run;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = runs_.find(run_id);
+    if (it == runs_.end()) {
+      return absl::NotFoundError(absl::StrCat("run '", run_id, "' is not known to this agent"));
+    }
+    run = it->second;
+  }
+  absl::MutexLock lock(&run->barrier_mu);
+  const bool waiting = run->reported && run->barrier_seq == phase_index;
+  if (phase_index > run->released) {
+    run->released = phase_index;
+    run->release_at_realtime_ns = start_at_realtime_ns;
+  }
+  return waiting;
+}
+
 bool Runner::Cancel(const std::string& run_id) {
   absl::MutexLock lock(&mu_);
   auto it = runs_.find(run_id);
@@ -287,9 +597,64 @@ bool Runner::Cancel(const std::string& run_id) {
   return it->second->running;
 }
 
+absl::Status Runner::Renew(const std::string& run_id, uint64_t lease_ns) {
+  absl::MutexLock lock(&mu_);
+  auto it = runs_.find(run_id);
+  if (it == runs_.end()) {
+    return absl::NotFoundError(
+        absl::StrCat("run '", run_id, "' is not known to this agent (never prepared, or expired)"));
+  }
+  const uint64_t lease = lease_ns > 0 ? lease_ns : config_.prepared_lease_ns;
+  if (lease > 0) it->second->lease_end_ns = MonotonicNanos() + lease;
+  return absl::OkStatus();
+}
+
+std::vector<std::string> Runner::ReapExpired(uint64_t now_monotonic_ns) {
+  std::vector<std::pair<std::string, std::shared_ptr<PreparedRun>>> expired;
+  {
+    absl::MutexLock lock(&mu_);
+    for (auto it = runs_.begin(); it != runs_.end();) {
+      const PreparedRun& run = *it->second;
+      if (!run.running && run.lease_end_ns != 0 && run.lease_end_ns < now_monotonic_ns) {
+        expired.emplace_back(it->first, it->second);
+        it = runs_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  std::vector<std::string> ids;
+  for (auto& [id, run] : expired) {
+    int removed = 0;
+    run->RemoveFiles(&removed);
+    spdlog::warn(
+        "run {}: its lease expired before {} (the coordinator is gone?); forgot it and "
+        "removed {} files",
+        id, run->ran ? "Cleanup" : "Run", removed);
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+void Runner::ReapLoop() {
+  const absl::Duration tick = absl::Nanoseconds(config_.reap_interval_ns);
+  while (true) {
+    {
+      absl::MutexLock lock(&mu_);
+      if (mu_.AwaitWithTimeout(absl::Condition(&stopping_), tick)) return;
+    }
+    ReapExpired(MonotonicNanos());
+  }
+}
+
 void Runner::CancelAll() {
   absl::MutexLock lock(&mu_);
   for (auto& [id, run] : runs_) run->cancel.store(true);
+}
+
+void Runner::SetJobPolicy(JobPolicy policy) {
+  absl::MutexLock lock(&mu_);
+  config_.policy = std::move(policy);
 }
 
 void Runner::SetMaxConcurrentRuns(uint64_t max_concurrent_runs) {

@@ -13,19 +13,25 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "agent/job_confinement.h"
 #include "agent/workloads/block_io.h"
+#include "agent/workloads/workload.h"
 #include "common/job_result.h"
 #include "common/job_spec.h"
+#include "common/workload_spec.h"
 
 namespace azbench {
 
 struct JobRequest {
   std::string name;
+  // block_io, metadata, small_files or large_stream (common/workload_spec.h); options are that
+  // family's.
   std::string workload = "block_io";
   std::vector<std::pair<std::string, std::string>> options;  // fio names and values
   int group_id = 0;
@@ -47,6 +53,11 @@ class RunEventSink {
                        const std::vector<OpRecord>& records) = 0;
   virtual bool OnResult(const JobResult& result) = 0;
   virtual bool OnFinished(int64_t end_realtime_ns, bool cancelled) = 0;
+  // Phase barrier (metadata): every phased job of the run finished barrier `phase_index` (0-based,
+  // counted over the run). When DrivesPhases() is true the runner then waits for
+  // Runner::Proceed; otherwise the next phase starts at once (one-shot mode, tests).
+  virtual bool OnPhaseDone(int /*phase_index*/, const std::string& /*phase*/) { return true; }
+  virtual bool DrivesPhases() const { return false; }
   // Polled about every progress interval; false ends the run as a broken lease.
   virtual bool Alive() { return true; }
 };
@@ -60,7 +71,24 @@ struct RunnerConfig {
   // agents that share a file system never share files. The server sets it to the agent id; the
   // one-shot command leaves it empty. Jobs with `sharing=shared-dir` stay in `<directory>` with
   // file names prefixed "<agent_subdir>."; `sharing=shared-file` jobs stay there with plain names.
-  std::string agent_subdir;
+  std::string agent_subdir = {};
+  // Lease of a run that is not running (prepared and waiting for Run, or finished and waiting for
+  // Cleanup): a run that neither starts nor is renewed (Renew) within it is forgotten and its files
+  // are removed, so a coordinator that died between Prepare and Run leaves no files behind.
+  // A Prepare or Renew may ask for another lease. 0 = never expire.
+  uint64_t prepared_lease_ns = 60'000'000'000;
+  // How often a background thread looks for expired runs; 0 = no thread (call ReapExpired).
+  uint64_t reap_interval_ns = 1'000'000'000;
+  // The serving agent: every job is checked by ConfineJob (agent/job_confinement.h) before its
+  // layout: allowed roots, limits, free space. The one-shot command leaves it off.
+  bool enforce_policy = false;
+  JobPolicy policy = {};
+};
+
+// This agent's place among the agents of a scenario (metadata's shared directories and stride).
+struct RunPlacement {
+  int agent_index = 0;
+  int agent_count = 1;
 };
 
 struct PrepareOutcome {
@@ -78,7 +106,8 @@ class Runner {
   // ResourceExhausted (too many runs, or ENOSPC), and the BlockIoJob::Prepare errors. On error
   // nothing of this run is left behind.
   absl::StatusOr<PrepareOutcome> Prepare(const std::string& run_id,
-                                         const std::vector<JobRequest>& jobs, uint64_t interval_ns);
+                                         const std::vector<JobRequest>& jobs, uint64_t interval_ns,
+                                         RunPlacement placement = {});
 
   // The same with jobs already parsed (the one-shot command's fio job files).
   absl::StatusOr<PrepareOutcome> PrepareSpecs(const std::string& run_id,
@@ -93,6 +122,12 @@ class Runner {
   absl::Status Run(const std::string& run_id, int64_t start_at_realtime_ns, RunEventSink& sink,
                    uint64_t progress_interval_ns = 0);
 
+  // Releases the phase after barrier `phase_index` of a running run, starting it at
+  // `start_at_realtime_ns` (agent clock; 0 = now). Returns whether the run was waiting at that
+  // barrier. NotFound for an unknown run.
+  absl::StatusOr<bool> Proceed(const std::string& run_id, int phase_index,
+                               int64_t start_at_realtime_ns);
+
   // Asks a running run to stop; its result covers what was done. Returns whether it was running.
   bool Cancel(const std::string& run_id);
 
@@ -100,17 +135,45 @@ class Runner {
   // FailedPrecondition while it runs.
   absl::StatusOr<int> Cleanup(const std::string& run_id, bool remove_files);
 
+  // Extends the lease of a run that is not running to `lease_ns` from now (0 = the config's).
+  // NotFound for an unknown (or already expired) run.
+  absl::Status Renew(const std::string& run_id, uint64_t lease_ns = 0);
+
+  // Forgets every run that is not running and whose lease ended before `now_monotonic_ns`,
+  // removing its files; returns the run ids. The background thread calls it.
+  std::vector<std::string> ReapExpired(uint64_t now_monotonic_ns);
+
   // Cancels everything (SIGTERM).
   void CancelAll();
 
   // Changes the limit on runs held at once (SIGHUP reload). Runs already held stay.
   void SetMaxConcurrentRuns(uint64_t max_concurrent_runs);
 
+  // Replaces the job policy (SIGHUP reload of allowed_roots, min_free_space, limits). Runs already
+  // prepared keep the checks they passed.
+  void SetJobPolicy(JobPolicy policy);
+
  private:
   struct PreparedRun;
+  // A parsed job of a family other than block_io, and its place among the run's jobs.
+  struct FamilyRequest {
+    size_t position = 0;
+    int group_id = 0;
+    WorkloadFamily family = WorkloadFamily::kMetadata;
+    MetadataSpec metadata;
+    SmallFilesSpec small_files;
+    LargeStreamSpec large_stream;
+  };
+  absl::StatusOr<PrepareOutcome> PrepareAll(const std::string& run_id,
+                                            const std::vector<std::pair<JobSpec, int>>& specs,
+                                            const std::vector<FamilyRequest>& families,
+                                            uint64_t interval_ns);
+  void ReapLoop();
   absl::Mutex mu_;
   std::map<std::string, std::shared_ptr<PreparedRun>> runs_ ABSL_GUARDED_BY(mu_);
   RunnerConfig config_;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::thread reaper_;
 };
 
 }  // namespace azbench

@@ -15,7 +15,9 @@
 #include "agent/lifecycle.h"
 #include "agent/logging.h"
 #include "agent/reload.h"
+#include "agent/transport_security.h"
 #include "common/status_macros.h"
+#include "common/units.h"
 #include "grpcpp/grpcpp.h"
 #include "spdlog/spdlog.h"
 #include "yaml-cpp/yaml.h"
@@ -43,6 +45,61 @@ absl::Status WritePortFile(const std::string& path, int port) {
   return absl::OkStatus();
 }
 
+// The configured identity completed from instance metadata (about a second when not on EC2).
+AgentIdentity DiscoverServeIdentity(const ServeConfig& config) {
+  absl::StatusOr<std::unique_ptr<MetadataClient>> imds =
+      MakeImdsClient(ImdsSettingsFromEnvironment(config.imds_endpoint, config.imds_disabled));
+  if (!imds.ok()) spdlog::warn("{}", std::string(imds.status().message()));
+  IdentityDiscovery found = DiscoverIdentity(imds.ok() ? imds->get() : nullptr, config.identity);
+  for (const std::string& note : found.notes) spdlog::info("{}", note);
+  return found.identity;
+}
+
+// The transport and confinement flags; NotFound for any other flag.
+absl::Status ApplySecurityFlag(const std::string& flag, const std::string& value,
+                               AgentSettings& settings, bool& roots_from_flags) {
+  auto absolute = [&](std::string& target) -> absl::Status {
+    if (value.empty() || value.front() != '/') {
+      return absl::InvalidArgumentError(
+          absl::StrCat(flag, " '", value, "': give an absolute path"));
+    }
+    target = value;
+    return absl::OkStatus();
+  };
+  if (flag == "--tls-cert") return absolute(settings.tls.cert_file);
+  if (flag == "--tls-key") return absolute(settings.tls.key_file);
+  if (flag == "--tls-ca") return absolute(settings.tls.ca_file);
+  if (flag == "--token-file") return absolute(settings.token_file);
+  if (flag == "--insecure-loopback-only") {
+    absl::StatusOr<bool> on = ParseBool(value);
+    if (!on.ok()) return absl::InvalidArgumentError("--insecure-loopback-only takes true or false");
+    settings.insecure_loopback_only = *on;
+    return absl::OkStatus();
+  }
+  if (flag == "--allowed-root") {
+    std::string root;
+    RETURN_IF_ERROR(absolute(root));
+    if (!roots_from_flags) settings.allowed_roots.clear();
+    roots_from_flags = true;
+    settings.allowed_roots.push_back(root);
+    return absl::OkStatus();
+  }
+  if (flag == "--min-free-space") {
+    absl::StatusOr<uint64_t> bytes = ParseSize(value);
+    if (!bytes.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--min-free-space: ", bytes.status().message()));
+    }
+    settings.min_free_space_bytes = *bytes;
+    return absl::OkStatus();
+  }
+  return absl::NotFoundError(flag);
+}
+
+JobPolicy PolicyOf(const AgentSettings& settings) {
+  return JobPolicy{settings.allowed_roots, settings.min_free_space_bytes, settings.limits};
+}
+
 }  // namespace
 
 absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
@@ -66,7 +123,10 @@ absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                               "availability_zone_id",
                                               "instance_type",
                                               "log_level",
-                                              "max_concurrent_runs"};
+                                              "max_concurrent_runs",
+                                              "imds_endpoint",
+                                              "imds",
+                                              "mountinfo_path"};
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
     const YAML::Mark mark = kv.first.Mark();
@@ -78,7 +138,7 @@ absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
       return absl::InvalidArgumentError(absl::StrCat(
           path, ":", mark.line + 1, ":", mark.column + 1, ": unknown key '", key,
           "' (allowed: listen, agent_id, region, availability_zone, availability_zone_id, "
-          "instance_type, log_level, max_concurrent_runs, ",
+          "instance_type, log_level, max_concurrent_runs, imds_endpoint, imds, mountinfo_path, ",
           absl::StrJoin(AgentSettingsKeys(), ", "), ")"));
     }
     if (!kv.second.IsScalar()) {
@@ -101,6 +161,15 @@ absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
             path, ":", mark.line + 1, ":", mark.column + 1, ": log_level: ", s.message()));
       }
       config.log_level = value;
+    }
+    if (key == "imds_endpoint") config.imds_endpoint = value;
+    if (key == "mountinfo_path") config.mountinfo_path = value;
+    if (key == "imds") {
+      if (value != "enabled" && value != "disabled") {
+        return absl::InvalidArgumentError(absl::StrCat(
+            path, ":", mark.line + 1, ": imds must be enabled or disabled, got '", value, "'"));
+      }
+      config.imds_disabled = value == "disabled";
     }
     if (key == "max_concurrent_runs") {
       char* end = nullptr;
@@ -125,12 +194,15 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
       ASSIGN_OR_RETURN(config, LoadServeConfig(args[i].substr(9)));
     }
   }
+  bool roots_from_flags = false;  // the first --allowed-root replaces the config's list
   for (size_t i = 0; i < args.size(); ++i) {
     std::string flag = args[i], value;
     const size_t eq = flag.find('=');
     if (eq != std::string::npos) {
       value = flag.substr(eq + 1);
       flag = flag.substr(0, eq);
+    } else if (flag == "--insecure-loopback-only") {
+      value = "true";  // a switch: takes no value unless written --insecure-loopback-only=false
     } else if (i + 1 < args.size()) {
       value = args[++i];
     } else {
@@ -153,11 +225,25 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
     } else if (flag == "--log-level") {
       RETURN_IF_ERROR(ValidateLogLevel(value));
       config.log_level = value;
+    } else if (flag == "--imds-endpoint") {
+      config.imds_endpoint = value;
+    } else if (flag == "--mountinfo") {
+      config.mountinfo_path = value;
+    } else if (flag == "--imds") {
+      if (value != "enabled" && value != "disabled") {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--imds must be enabled or disabled, got '", value, "'"));
+      }
+      config.imds_disabled = value == "disabled";
+    } else if (absl::Status s = ApplySecurityFlag(flag, value, config.settings, roots_from_flags);
+               s.code() != absl::StatusCode::kNotFound) {
+      RETURN_IF_ERROR(s);
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
           "unknown flag '", flag,
           "' (allowed: --config, --listen, --port-file, --agent-id, --az, --az-id, --region, "
-          "--log-level)"));
+          "--log-level, --imds-endpoint, --imds, --mountinfo, --tls-cert, --tls-key, --tls-ca, "
+          "--token-file, --insecure-loopback-only, --allowed-root, --min-free-space)"));
     }
   }
   if (config.identity.hostname.empty()) config.identity.hostname = Hostname();
@@ -188,6 +274,7 @@ void ReloadServeConfig(const std::vector<std::string>& args, ServeConfig& config
   config = outcome.config;
   ConfigureAgentLogging({config.log_level, config.settings.log_levels, config.identity.agent_id});
   runner.SetMaxConcurrentRuns(static_cast<uint64_t>(config.max_concurrent_runs));
+  runner.SetJobPolicy(PolicyOf(config.settings));
   spdlog::info("reloaded: applied [{}]; needs a restart: [{}]",
                absl::StrJoin(outcome.changed_live, ", "),
                absl::StrJoin(outcome.needs_restart, ", "));
@@ -209,17 +296,33 @@ int RunServeCommand(const std::vector<std::string>& args) {
   // Block the stop and reload signals in every thread; this thread waits for them.
   StopAndReloadSignals signals;
 
+  // Transport security first: an agent without it does not start (agent/transport_security.h).
+  absl::StatusOr<ServerSecurity> security = MakeServerSecurity(config->settings, config->listen);
+  if (security.ok()) {
+    if (absl::Status files = CheckTlsFiles(config->settings.tls); !files.ok()) security = files;
+  }
+  if (!security.ok()) {
+    spdlog::error("{}", std::string(security.status().message()));
+    std::cerr << "azbench-agent serve: " << security.status().message() << "\n";
+    return 2;
+  }
+
   RunnerConfig runner_config;
   runner_config.max_concurrent_runs = static_cast<uint64_t>(config->max_concurrent_runs);
   runner_config.agent_subdir = config->identity.agent_id;
+  runner_config.enforce_policy = true;
+  runner_config.policy = PolicyOf(config->settings);
   Runner runner(runner_config);
-  AgentService service(runner, config->identity);
+  AgentService service(runner, DiscoverServeIdentity(*config), config->mountinfo_path,
+                       std::make_shared<SystemResolver>());
   grpc::ServerBuilder builder;
   int port = 0;
-  // TLS and authentication come with the security work; until then the agent speaks plaintext.
-  builder.AddListeningPort(config->listen, grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort(config->listen, security->credentials, &port);
   builder.RegisterService(&service);
-  builder.SetMaxReceiveMessageSize(64 << 20);
+  // Requests are small (job options); a larger one is refused by gRPC with RESOURCE_EXHAUSTED
+  // naming both sizes. Events going out (histograms, op logs) may be large.
+  builder.SetMaxReceiveMessageSize(
+      static_cast<int>(config->settings.limits.max_message_size_bytes));
   builder.SetMaxSendMessageSize(64 << 20);
   // Keepalive both ways: the coordinator pings every 5 s; the agent pings too, so a coordinator
   // that vanished without closing its socket breaks the lease within ~10 s.
@@ -234,7 +337,7 @@ int RunServeCommand(const std::vector<std::string>& args) {
     std::cerr << "azbench-agent serve: cannot listen on '" << config->listen << "'\n";
     return 1;
   }
-  spdlog::info("listening on {} (port {})", config->listen, port);
+  spdlog::info("listening on {} (port {}), {}", config->listen, port, security->description);
   if (!config->port_file.empty()) {
     if (absl::Status s = WritePortFile(config->port_file, port); !s.ok()) {
       spdlog::error("{}", std::string(s.message()));

@@ -2,9 +2,15 @@
 //
 //   azbench-agent serve --config /etc/azbench/agent.yaml
 //   azbench-agent serve --listen 127.0.0.1:0 --port-file /tmp/a1.port --agent-id a1 --az local-a
+//       --insecure-loopback-only --allowed-root /var/tmp/a1     (one command line)
+//   azbench-agent serve --listen 0.0.0.0:7480 --tls-cert /etc/azbench/tls/agent.crt
+//       --tls-key /etc/azbench/tls/agent.key --tls-ca /etc/azbench/tls/ca.crt
+//       --allowed-root /mnt/azbench                              (one command line)
 //
-// Flags override the config file. SIGTERM/SIGINT cancel running jobs, remove the files of every run
-// the agent still holds, and stop the server.
+// Flags override the config file (the first --allowed-root replaces the config's list; more add
+// to it). The agent refuses to start without transport security (agent/transport_security.h).
+// SIGTERM/SIGINT cancel running jobs, remove the files of every run the agent still holds, and stop
+// the server.
 #ifndef AZBENCH_AGENT_SERVE_H_
 #define AZBENCH_AGENT_SERVE_H_
 
@@ -24,11 +30,18 @@ struct ServeConfig {
   std::string log_level = "info";
   int max_concurrent_runs = 4;
   AgentSettings settings;  // allowed_roots, min_free_space, tls, token_file, log_levels
+  // Instance metadata (agent/imds_client.h): endpoint override ("" = environment or default) and
+  // an off switch (config `imds: disabled`, or AWS_EC2_METADATA_DISABLED=true).
+  std::string imds_endpoint;
+  bool imds_disabled = false;
+  // The mount table Describe reads (a fixture file in tests).
+  std::string mountinfo_path = "/proc/self/mountinfo";
 };
 
 // Reads the YAML config (keys: listen, agent_id, region, availability_zone, availability_zone_id,
-// instance_type, log_level, max_concurrent_runs, and agent/agent_settings.h's keys). Errors:
-// InvalidArgument naming file:line and the key.
+// instance_type, log_level, max_concurrent_runs, imds_endpoint, imds (enabled|disabled),
+// mountinfo_path, and agent/agent_settings.h's keys). Errors: InvalidArgument naming file:line and
+// the key.
 absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path);
 
 // Parses the serve arguments (after "serve"), loading --config first when given.

@@ -21,7 +21,16 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
 }
 
 AgentService::AgentService(Runner& runner, AgentIdentity identity)
-    : runner_(runner), identity_(std::move(identity)) {}
+    : runner_(runner),
+      identity_(std::move(identity)),
+      resolver_(std::make_shared<SystemResolver>()) {}
+
+AgentService::AgentService(Runner& runner, AgentIdentity identity, std::string mountinfo_path,
+                           std::shared_ptr<HostResolver> resolver)
+    : runner_(runner),
+      identity_(std::move(identity)),
+      mountinfo_path_(std::move(mountinfo_path)),
+      resolver_(resolver != nullptr ? std::move(resolver) : std::make_shared<SystemResolver>()) {}
 
 grpc::Status AgentService::Hello(grpc::ServerContext*, const v1::HelloRequest* request,
                                  v1::HelloResponse* response) {
@@ -37,7 +46,8 @@ grpc::Status AgentService::Hello(grpc::ServerContext*, const v1::HelloRequest* r
                      kProtocolVersion, " (azbench ", kAzbenchVersion, ")"));
   }
   for (const char* cap :
-       {"engine:psync", "engine:libaio", "engine:io_uring", "engine:null", "workload:block_io"}) {
+       {"engine:psync", "engine:libaio", "engine:io_uring", "engine:null", "workload:block_io",
+        "workload:metadata", "workload:small_files", "workload:large_stream", "phase_barrier"}) {
     response->add_capabilities(cap);
   }
   return grpc::Status::OK;
@@ -53,19 +63,30 @@ grpc::Status AgentService::Describe(grpc::ServerContext*, const v1::DescribeRequ
   id->set_availability_zone_id(identity_.availability_zone_id);
   id->set_instance_type(identity_.instance_type);
   id->set_az_source(identity_.az_source);
-  absl::StatusOr<std::vector<MountEntry>> mounts = ReadMounts();
+  id->set_instance_id(identity_.instance_id);
+  id->set_local_ipv4(identity_.local_ipv4);
+  for (const AgentSubnet& s : identity_.subnets) {
+    v1::Subnet* subnet = id->add_subnets();
+    subnet->set_subnet_id(s.subnet_id);
+    subnet->set_cidr(s.cidr);
+  }
+  absl::StatusOr<std::vector<MountEntry>> mounts = ReadMounts(mountinfo_path_);
   if (mounts.ok()) {
     for (const std::string& path : request->target_paths()) {
-      std::optional<MountEntry> m = FindMountFor(*mounts, path);
-      if (!m) continue;
+      const TargetMount m = DescribeTargetMount(*mounts, path, *resolver_);
+      if (!m.found) continue;
       v1::MountInfo* info = response->add_mounts();
       info->set_target_path(path);
-      info->set_mount_point(m->mount_point);
-      info->set_fstype(m->fstype);
-      info->set_source(m->source);
-      info->set_server(m->server);
-      info->set_export_path(m->export_path);
-      for (const auto& [k, v] : m->options) (*info->mutable_options())[k] = v;
+      info->set_mount_point(m.mount.mount_point);
+      info->set_fstype(m.mount.fstype);
+      info->set_source(m.mount.source);
+      info->set_server(m.mount.server);
+      info->set_export_path(m.mount.export_path);
+      for (const auto& [k, v] : m.mount.options) (*info->mutable_options())[k] = v;
+      for (const auto& a : m.server_addresses) info->add_server_addresses(a);
+      info->set_addr(m.addr);
+      info->set_client_addr(m.client_addr);
+      info->set_resolve_error(m.resolve_error);
     }
   } else {
     AgentLogger("rpc")->warn("describe: {}", std::string(mounts.status().message()));
@@ -87,7 +108,14 @@ grpc::Status AgentService::Prepare(grpc::ServerContext*, const v1::PrepareReques
   }
   const uint64_t interval_ns =
       (request->interval_ms() == 0 ? 1000 : request->interval_ms()) * 1'000'000ULL;
-  absl::StatusOr<PrepareOutcome> outcome = runner_.Prepare(request->run_id(), jobs, interval_ns);
+  RunPlacement placement;
+  placement.agent_index = request->agent_index();
+  placement.agent_count = std::max(1, request->agent_count());
+  absl::StatusOr<PrepareOutcome> outcome =
+      runner_.Prepare(request->run_id(), jobs, interval_ns, placement);
+  if (outcome.ok() && request->lease_ms() > 0) {
+    (void)runner_.Renew(request->run_id(), request->lease_ms() * 1'000'000ULL);
+  }
   if (!outcome.ok()) {
     AgentLogger("rpc")->warn("prepare {}: {}", request->run_id(),
                              std::string(outcome.status().message()));
@@ -150,6 +178,14 @@ class StreamSink final : public RunEventSink {
     event.mutable_finished()->set_cancelled(cancelled);
     return Write(event);
   }
+  bool OnPhaseDone(int phase_index, const std::string& phase) override {
+    v1::RunEvent event;
+    event.mutable_phase_done()->set_phase_index(phase_index);
+    event.mutable_phase_done()->set_phase(phase);
+    return Write(event);
+  }
+  // The coordinator releases every phase with Proceed (a barrier across all agents).
+  bool DrivesPhases() const override { return true; }
   bool Alive() override { return !context_->IsCancelled(); }
 
  private:
@@ -188,12 +224,26 @@ grpc::Status AgentService::Cancel(grpc::ServerContext*, const v1::CancelRequest*
   return grpc::Status::OK;
 }
 
+grpc::Status AgentService::Proceed(grpc::ServerContext*, const v1::ProceedRequest* request,
+                                   v1::ProceedResponse* response) {
+  absl::StatusOr<bool> waiting = runner_.Proceed(request->run_id(), request->phase_index(),
+                                                 request->start_at_agent_realtime_ns());
+  if (!waiting.ok()) return ToGrpcStatus(waiting.status());
+  response->set_was_waiting(*waiting);
+  return grpc::Status::OK;
+}
+
 grpc::Status AgentService::Cleanup(grpc::ServerContext*, const v1::CleanupRequest* request,
                                    v1::CleanupResponse* response) {
   absl::StatusOr<int> removed = runner_.Cleanup(request->run_id(), request->remove_files());
   if (!removed.ok()) return ToGrpcStatus(removed.status());
   response->set_files_removed(static_cast<uint32_t>(*removed));
   return grpc::Status::OK;
+}
+
+grpc::Status AgentService::Renew(grpc::ServerContext*, const v1::RenewRequest* request,
+                                 v1::RenewResponse*) {
+  return ToGrpcStatus(runner_.Renew(request->run_id(), request->lease_ms() * 1'000'000ULL));
 }
 
 }  // namespace azbench

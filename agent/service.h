@@ -6,24 +6,20 @@
 #include <memory>
 #include <string>
 
+#include "agent/identity.h"
 #include "agent/runner.h"
+#include "agent/target_mounts.h"
 #include "azbench/v1/agent.grpc.pb.h"
 
 namespace azbench {
 
-struct AgentIdentity {
-  std::string agent_id;
-  std::string hostname;
-  std::string region;
-  std::string availability_zone;
-  std::string availability_zone_id;
-  std::string instance_type;
-  std::string az_source = "none";  // "config", "imds", "none"
-};
-
 class AgentService final : public v1::Agent::Service {
  public:
   AgentService(Runner& runner, AgentIdentity identity);
+  // Where Describe reads the mount table and how it resolves server names (default:
+  // /proc/self/mountinfo and getaddrinfo).
+  AgentService(Runner& runner, AgentIdentity identity, std::string mountinfo_path,
+               std::shared_ptr<HostResolver> resolver);
 
   grpc::Status Hello(grpc::ServerContext* context, const v1::HelloRequest* request,
                      v1::HelloResponse* response) override;
@@ -35,12 +31,18 @@ class AgentService final : public v1::Agent::Service {
                    grpc::ServerWriter<v1::RunEvent>* writer) override;
   grpc::Status Cancel(grpc::ServerContext* context, const v1::CancelRequest* request,
                       v1::CancelResponse* response) override;
+  grpc::Status Renew(grpc::ServerContext* context, const v1::RenewRequest* request,
+                     v1::RenewResponse* response) override;
   grpc::Status Cleanup(grpc::ServerContext* context, const v1::CleanupRequest* request,
                        v1::CleanupResponse* response) override;
+  grpc::Status Proceed(grpc::ServerContext* context, const v1::ProceedRequest* request,
+                       v1::ProceedResponse* response) override;
 
  private:
   Runner& runner_;
   AgentIdentity identity_;
+  std::string mountinfo_path_ = "/proc/self/mountinfo";
+  std::shared_ptr<HostResolver> resolver_;
 };
 
 // The one place where absl::Status becomes grpc::Status (and back, for the coordinator).

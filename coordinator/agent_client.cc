@@ -1,19 +1,77 @@
 #include "coordinator/agent_client.h"
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "common/loopback.h"
+#include "common/status_macros.h"
 #include "grpcpp/grpcpp.h"
+#include "grpcpp/security/credentials.h"
 
 namespace azbench {
 
 namespace {
 
-absl::Status FromGrpc(const grpc::Status& status, const std::string& address, const char* rpc) {
-  if (status.ok()) return absl::OkStatus();
-  return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
-                      absl::StrCat("agent ", address, " ", rpc, ": ", status.error_message()));
+// What to check when an agent cannot be reached: with TLS most failures are a handshake refused
+// by one side, which gRPC reports only as a failed connection.
+std::string UnavailableHint(const ClientSecurity& security) {
+  if (!security.tls()) {
+    return " [plaintext connection: if the agent serves TLS, give --tls-ca (and --tls-cert/"
+           "--tls-key or --token-file), or fleet.tls in the campaign]";
+  }
+  return absl::StrCat(
+      " [TLS: check that the agent is up and serves TLS, that its certificate is signed by ",
+      security.ca_file, " and names the host you gave",
+      security.server_name.empty() ? ""
+                                   : absl::StrCat(" (checked as '", security.server_name, "')"),
+      security.cert_file.empty()
+          ? ", and whether the agent requires a client certificate (--tls-cert/--tls-key)"
+          : absl::StrCat(", and that the agent's tls.ca_file signed ", security.cert_file),
+      "]");
 }
+
+absl::Status FromGrpc(const grpc::Status& status, const std::string& address, const char* rpc,
+                      const std::string& unavailable_hint = "") {
+  if (status.ok()) return absl::OkStatus();
+  const bool unreachable = status.error_code() == grpc::StatusCode::UNAVAILABLE ||
+                           status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED;
+  return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
+                      absl::StrCat("agent ", address, " ", rpc, ": ", status.error_message(),
+                                   unreachable ? unavailable_hint : ""));
+}
+
+absl::StatusOr<std::string> ReadWholeFile(const std::string& what, const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const int error = errno;
+    const std::string text = absl::StrCat(what, " '", path, "' cannot be read: ", strerror(error));
+    return error == EACCES ? absl::PermissionDeniedError(text) : absl::NotFoundError(text);
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+// Adds "authorization: Bearer <token>" to every call (sent only over TLS: gRPC refuses call
+// credentials on an insecure channel).
+class BearerTokenPlugin final : public grpc::MetadataCredentialsPlugin {
+ public:
+  explicit BearerTokenPlugin(std::string token) : value_("Bearer " + std::move(token)) {}
+  bool IsBlocking() const override { return false; }
+  grpc::Status GetMetadata(grpc::string_ref, grpc::string_ref, const grpc::AuthContext&,
+                           std::multimap<grpc::string, grpc::string>* metadata) override {
+    metadata->insert(std::make_pair("authorization", value_));
+    return grpc::Status::OK;
+  }
+
+ private:
+  std::string value_;
+};
 
 void SetDeadline(grpc::ClientContext& context, absl::Duration timeout) {
   context.set_deadline(std::chrono::system_clock::now() +
@@ -22,8 +80,12 @@ void SetDeadline(grpc::ClientContext& context, absl::Duration timeout) {
 
 class GrpcAgentClient final : public AgentClient {
  public:
-  GrpcAgentClient(std::string address, std::shared_ptr<grpc::Channel> channel)
-      : address_(std::move(address)), channel_(channel), stub_(v1::Agent::NewStub(channel)) {}
+  GrpcAgentClient(std::string address, std::shared_ptr<grpc::Channel> channel,
+                  std::string hint = "")
+      : address_(std::move(address)),
+        hint_(std::move(hint)),
+        channel_(channel),
+        stub_(v1::Agent::NewStub(channel)) {}
 
   const std::string& address() const override { return address_; }
 
@@ -34,7 +96,7 @@ class GrpcAgentClient final : public AgentClient {
     context.set_wait_for_ready(false);
     v1::HelloResponse response;
     grpc::Status s = stub_->Hello(&context, request, &response);
-    if (!s.ok()) return FromGrpc(s, address_, "Hello");
+    if (!s.ok()) return FromGrpc(s, address_, "Hello", hint_);
     return response;
   }
 
@@ -44,7 +106,7 @@ class GrpcAgentClient final : public AgentClient {
     SetDeadline(context, timeout);
     v1::DescribeResponse response;
     grpc::Status s = stub_->Describe(&context, request, &response);
-    if (!s.ok()) return FromGrpc(s, address_, "Describe");
+    if (!s.ok()) return FromGrpc(s, address_, "Describe", hint_);
     return response;
   }
 
@@ -63,7 +125,7 @@ class GrpcAgentClient final : public AgentClient {
     SetDeadline(context, timeout);
     v1::PrepareResponse response;
     grpc::Status s = stub_->Prepare(&context, request, &response);
-    if (!s.ok()) return FromGrpc(s, address_, "Prepare");
+    if (!s.ok()) return FromGrpc(s, address_, "Prepare", hint_);
     return response;
   }
 
@@ -100,16 +162,29 @@ class GrpcAgentClient final : public AgentClient {
     return response;
   }
 
+  absl::Status Proceed(const v1::ProceedRequest& request, absl::Duration timeout) override {
+    grpc::ClientContext context;
+    SetDeadline(context, timeout);
+    v1::ProceedResponse response;
+    return FromGrpc(stub_->Proceed(&context, request, &response), address_, "Proceed");
+  }
+
+  absl::Status Renew(const v1::RenewRequest& request, absl::Duration timeout) override {
+    grpc::ClientContext context;
+    SetDeadline(context, timeout);
+    v1::RenewResponse response;
+    return FromGrpc(stub_->Renew(&context, request, &response), address_, "Renew");
+  }
+
  private:
   static constexpr std::chrono::seconds kReconnectGrace{10};
   std::string address_;
+  std::string hint_;  // appended to "unavailable" errors of the handshake RPCs
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::Agent::Stub> stub_;
 };
 
-}  // namespace
-
-std::unique_ptr<AgentClient> MakeGrpcAgentClient(const std::string& address) {
+grpc::ChannelArguments BaseChannelArguments() {
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(64 << 20);
   args.SetMaxSendMessageSize(64 << 20);
@@ -122,9 +197,57 @@ std::unique_ptr<AgentClient> MakeGrpcAgentClient(const std::string& address) {
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 250);
   args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 250);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 2000);
-  // TLS and authentication come with the security work; until then the channel is plaintext.
-  auto channel = grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
-  return std::make_unique<GrpcAgentClient>(address, std::move(channel));
+  return args;
+}
+
+}  // namespace
+
+std::unique_ptr<AgentClient> MakeGrpcAgentClient(const std::string& address) {
+  auto channel = grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(),
+                                           BaseChannelArguments());
+  return std::make_unique<GrpcAgentClient>(address, std::move(channel),
+                                           UnavailableHint(ClientSecurity{}));
+}
+
+absl::StatusOr<std::unique_ptr<AgentClient>> MakeAgentClient(const std::string& address,
+                                                             const ClientSecurity& security) {
+  RETURN_IF_ERROR(ValidateClientSecurity(security, "agent connection"));
+  if (!security.tls()) {
+    if (!IsLoopbackAddress(address)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "agent ", address,
+          ": no TLS configured, and plaintext is only used for loopback agents; give --tls-ca "
+          "with --tls-cert/--tls-key (mutual TLS) or --token-file, or fleet.tls in the campaign "
+          "(`azbench certs init` makes the files)"));
+    }
+    return MakeGrpcAgentClient(address);
+  }
+  grpc::SslCredentialsOptions options;
+  ASSIGN_OR_RETURN(options.pem_root_certs, ReadWholeFile("CA file", security.ca_file));
+  if (!security.cert_file.empty()) {
+    ASSIGN_OR_RETURN(options.pem_cert_chain,
+                     ReadWholeFile("coordinator certificate", security.cert_file));
+    ASSIGN_OR_RETURN(options.pem_private_key, ReadWholeFile("coordinator key", security.key_file));
+  }
+  std::shared_ptr<grpc::ChannelCredentials> credentials = grpc::SslCredentials(options);
+  if (!security.token_file.empty()) {
+    ASSIGN_OR_RETURN(std::string text, ReadWholeFile("token file", security.token_file));
+    std::string token(absl::StripAsciiWhitespace(text.substr(0, text.find('\n'))));
+    if (token.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("token file '", security.token_file, "' is empty"));
+    }
+    credentials = grpc::CompositeChannelCredentials(
+        credentials,
+        grpc::MetadataCredentialsFromPlugin(std::make_unique<BearerTokenPlugin>(std::move(token))));
+  }
+  grpc::ChannelArguments args = BaseChannelArguments();
+  if (!security.server_name.empty()) {
+    args.SetSslTargetNameOverride(security.server_name);
+  }
+  auto channel = grpc::CreateCustomChannel(address, credentials, args);
+  return std::unique_ptr<AgentClient>(
+      std::make_unique<GrpcAgentClient>(address, std::move(channel), UnavailableHint(security)));
 }
 
 }  // namespace azbench

@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "azbench/v1/agent.grpc.pb.h"
+#include "coordinator/client_security.h"
 
 namespace azbench {
 
@@ -34,10 +35,24 @@ class AgentClient {
   virtual absl::Status Cancel(const std::string& run_id, absl::Duration timeout) = 0;
   virtual absl::StatusOr<v1::CleanupResponse> Cleanup(const v1::CleanupRequest& request,
                                                       absl::Duration timeout) = 0;
+  // Releases the next phase of a phased run (metadata's barrier). Default: Unimplemented.
+  virtual absl::Status Proceed(const v1::ProceedRequest& /*request*/, absl::Duration /*timeout*/) {
+    return absl::UnimplementedError("this agent client does not support phase barriers");
+  }
+  // Extends a prepared run's lease (see PrepareRequest.lease_ms).
+  virtual absl::Status Renew(const v1::RenewRequest& request, absl::Duration timeout) = 0;
 };
 
 // Builds the channel (keepalive so a dead agent is noticed within seconds, 64 MiB messages) and the
-// client. The one place channels are made.
+// client. The one place channels are made. With `security.tls()`: TLS checked against the CA and
+// the agent's name (or security.server_name), the coordinator certificate for mutual TLS, the
+// bearer token on every call. Without: plaintext, refused for an address that is not loopback.
+// Errors: FailedPrecondition (plaintext to a remote agent), InvalidArgument (inconsistent
+// settings), NotFound / PermissionDenied (a certificate, key or token file cannot be read).
+absl::StatusOr<std::unique_ptr<AgentClient>> MakeAgentClient(const std::string& address,
+                                                             const ClientSecurity& security);
+
+// Plaintext, for loopback agents (tests, the local fleet).
 std::unique_ptr<AgentClient> MakeGrpcAgentClient(const std::string& address);
 
 }  // namespace azbench

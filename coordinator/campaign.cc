@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -27,6 +28,8 @@
 #include "common/job_spec.h"
 #include "common/status_macros.h"
 #include "common/units.h"
+#include "common/workload_spec.h"
+#include "coordinator/cidr.h"
 
 namespace azbench {
 namespace {
@@ -36,12 +39,13 @@ absl::string_view Av(std::string_view s) { return absl::string_view(s.data(), s.
 
 constexpr absl::string_view kCampaignKeys[] = {"name",     "fleet",   "targets", "workloads",
                                                "matrix",   "repeats", "keep",    "warmup",
-                                               "cooldown", "results"};
-constexpr absl::string_view kFleetKeys[] = {"local", "hosts", "hosts_file"};
+                                               "cooldown", "results", "topology"};
+constexpr absl::string_view kTopologyKeys[] = {"subnets"};
+constexpr absl::string_view kFleetKeys[] = {"local", "hosts", "hosts_file", "tls", "token_file"};
+constexpr absl::string_view kFleetTlsKeys[] = {"ca_file", "cert_file", "key_file", "server_name"};
 constexpr absl::string_view kLocalFleetKeys[] = {"agents", "azs"};
 constexpr absl::string_view kTargetKeys[] = {"name", "path", "kind", "labels", "server_az"};
-constexpr absl::string_view kWorkloadKeys[] = {"name", "options", "fio_job"};
-constexpr absl::string_view kPlacementAxis = "placement";
+constexpr absl::string_view kWorkloadKeys[] = {"name", "workload", "options", "fio_job"};
 constexpr int64_t kMaxNodes = 1'000'000;
 
 struct KindName {
@@ -245,6 +249,9 @@ class CampaignParser {
       if (results.empty()) return Error(field->value, "results", "must not be empty");
     }
     campaign.results_path = ResolveRelativeTo(file_, results);
+    if (const Field* topology = top.Find("topology")) {
+      ASSIGN_OR_RETURN(campaign.topology_subnets, ParseTopology(topology->value));
+    }
 
     RETURN_IF_ERROR(ValidateCells(campaign));
     return campaign;
@@ -400,8 +407,48 @@ class CampaignParser {
     return absl::StrCat(host, ":", port_number);
   }
 
+  // fleet.tls {ca_file, cert_file, key_file, server_name} and fleet.token_file (files relative to
+  // the campaign), then the agents (local, hosts or hosts_file).
   absl::StatusOr<FleetSpec> ParseFleet(const YAML::Node& node) const {
-    ASSIGN_OR_RETURN(MapFields map, ReadMap(node, "fleet", kFleetKeys));
+    ASSIGN_OR_RETURN(MapFields all, ReadMap(node, "fleet", kFleetKeys));
+    MapFields source;
+    source.node = all.node;
+    ClientSecurity security;
+    for (const Field& f : all.fields) {
+      if (f.key == "token_file") {
+        ASSIGN_OR_RETURN(std::string file, Scalar(f.value, "fleet.token_file", "a file path"));
+        security.token_file = ResolveRelativeTo(file_, file);
+      } else if (f.key == "tls") {
+        ASSIGN_OR_RETURN(MapFields tls, ReadMap(f.value, "fleet.tls", kFleetTlsKeys));
+        for (const Field& t : tls.fields) {
+          const std::string field = absl::StrCat("fleet.tls.", t.key);
+          ASSIGN_OR_RETURN(std::string value, Scalar(t.value, field, "a file path"));
+          if (t.key == "server_name") {
+            security.server_name = value;
+          } else {
+            (t.key == "ca_file"     ? security.ca_file
+             : t.key == "cert_file" ? security.cert_file
+                                    : security.key_file) = ResolveRelativeTo(file_, value);
+          }
+        }
+      } else {
+        source.fields.push_back(f);
+      }
+    }
+    if (absl::Status s = ValidateClientSecurity(security, "fleet.tls"); !s.ok()) {
+      return Error(node, "fleet", s.message());
+    }
+    ASSIGN_OR_RETURN(FleetSpec fleet, ParseFleetSource(source, node));
+    if (fleet.kind == FleetSpec::Kind::kLocal && !security.empty()) {
+      return Error(node, "fleet",
+                   "tls and token_file are for remote agents (hosts, hosts_file); the local fleet "
+                   "talks plaintext over loopback");
+    }
+    fleet.security = security;
+    return fleet;
+  }
+
+  absl::StatusOr<FleetSpec> ParseFleetSource(const MapFields& map, const YAML::Node& node) const {
     if (map.fields.size() != 1) {
       return Error(node, "fleet",
                    absl::StrCat("give exactly one of local, hosts, hosts_file; got ",
@@ -601,8 +648,32 @@ class CampaignParser {
                                     seen.location.ToString()));
         }
       }
+      if (const Field* family = map.Find("workload")) {
+        ASSIGN_OR_RETURN(workload.family,
+                         Scalar(family->value, field + ".workload", "a workload family"));
+        if (absl::Status s = ParseWorkloadFamily(workload.family).status(); !s.ok()) {
+          return Error(family->value, field + ".workload", s.message());
+        }
+      }
       const Field* options = map.Find("options");
       const Field* fio_job = map.Find("fio_job");
+      if (workload.family != "block_io" && fio_job != nullptr) {
+        return Error(fio_job->value, field + ".fio_job",
+                     absl::StrCat("fio_job is only for workload block_io; give ", workload.family,
+                                  "'s options as a map"));
+      }
+      if (workload.family != "block_io") {
+        if (options == nullptr) {
+          return Error(
+              items[i], field,
+              absl::StrCat("workload ", workload.family, " needs options (a map, may be {})"));
+        }
+        ASSIGN_OR_RETURN(JobOptions job_options,
+                         ParseFamilyOptions(options->value, field + ".options", workload.family));
+        workload.jobs.push_back(WorkloadJob{workload.name, std::move(job_options), 0});
+        workloads.push_back(std::move(workload));
+        continue;
+      }
       if ((options == nullptr) == (fio_job == nullptr)) {
         return Error(items[i], field,
                      "give exactly one of options (fio options as a map) or fio_job (a fio job "
@@ -639,6 +710,67 @@ class CampaignParser {
           parsed.status().message(), {{"unknown option '", "unknown job option '"}}));
     }
     return WorkloadJobsFromFioJobsImpl(*parsed);
+  }
+
+  // A non-block_io family's options: each key must be one of the family's, each value valid.
+  absl::StatusOr<JobOptions> ParseFamilyOptions(const YAML::Node& node, const std::string& field,
+                                                const std::string& family_name) const {
+    const WorkloadFamily family = *ParseWorkloadFamily(family_name);
+    if (!node.IsMap()) {
+      return Error(
+          node, field,
+          absl::StrCat("must be a map of ", family_name, " options; got ", NodeTypeName(node)));
+    }
+    JobOptions options;
+    for (const auto& entry : node) {
+      ASSIGN_OR_RETURN(std::string key, Scalar(entry.first, field, "an option name"));
+      for (const auto& [seen, unused] : options) {
+        if (seen == key) {
+          return Error(entry.first, field, absl::StrCat("option '", key, "' is given twice"));
+        }
+      }
+      if (key == "name") {
+        return Error(entry.first, field,
+                     "option 'name' is not allowed here: the job is named after the workload");
+      }
+      std::string value;
+      if (!entry.second.IsNull()) {
+        ASSIGN_OR_RETURN(value, Scalar(entry.second, absl::StrCat(field, ".", key), "a value"));
+      }
+      if (!IsWorkloadOption(family, key)) {
+        return Error(
+            entry.first, field,
+            absl::StrCat("option '", key, "' is not supported by workload ", family_name,
+                         "; supported: ", absl::StrJoin(WorkloadOptionNames(family), ", ")));
+      }
+      absl::Status status = ValidateSingleFamilyOption(family, key, value);
+      if (!status.ok()) {
+        return Error(value.empty() ? entry.first : entry.second, field + "." + key,
+                     status.message());
+      }
+      options.emplace_back(std::move(key), std::move(value));
+    }
+    return options;
+  }
+
+  static absl::Status ValidateSingleFamilyOption(WorkloadFamily family, const std::string& key,
+                                                 const std::string& value) {
+    MetadataSpec md;
+    SmallFilesSpec sf;
+    LargeStreamSpec ls;
+    switch (family) {
+      case WorkloadFamily::kMetadata:
+        return ApplyMetadataOption(md, key, value);
+      case WorkloadFamily::kSmallFiles:
+        return ApplySmallFilesOption(sf, key, value);
+      case WorkloadFamily::kLargeStream:
+        return ApplyLargeStreamOption(ls, key, value);
+      case WorkloadFamily::kBlockIo: {
+        JobSpec spec;
+        return ApplyJobOption(spec, key, value);
+      }
+    }
+    return absl::OkStatus();
   }
 
   absl::StatusOr<JobOptions> ParseOptions(const YAML::Node& node, const std::string& field) const {
@@ -688,6 +820,37 @@ class CampaignParser {
     return absl::OkStatus();
   }
 
+  // --- topology -----------------------------------------------------------------------------
+
+  absl::StatusOr<std::vector<TopologySubnet>> ParseTopology(const YAML::Node& node) const {
+    ASSIGN_OR_RETURN(MapFields map, ReadMap(node, "topology", kTopologyKeys));
+    std::vector<TopologySubnet> subnets;
+    const Field* field = map.Find("subnets");
+    if (field == nullptr) return subnets;
+    if (!field->value.IsMap()) {
+      return Error(field->value, "topology.subnets",
+                   absl::StrCat("must be a map of CIDR -> AZ, e.g. {10.0.1.0/24: us-east-1a}; got ",
+                                NodeTypeName(field->value)));
+    }
+    for (const auto& entry : field->value) {
+      ASSIGN_OR_RETURN(std::string cidr_text, Scalar(entry.first, "topology.subnets", "a CIDR"));
+      absl::StatusOr<Cidr> cidr = ParseCidr(cidr_text);
+      if (!cidr.ok()) return Error(entry.first, "topology.subnets", cidr.status().message());
+      const std::string where = absl::StrCat("topology.subnets.", cidr_text);
+      ASSIGN_OR_RETURN(std::string az, Name(entry.second, where));
+      TopologySubnet subnet{cidr->ToString(), az, Location(entry.first)};
+      for (const TopologySubnet& seen : subnets) {
+        if (seen.cidr == subnet.cidr) {
+          return Error(entry.first, "topology.subnets",
+                       absl::StrCat("subnet ", subnet.cidr, " is already given at ",
+                                    seen.location.ToString()));
+        }
+      }
+      subnets.push_back(std::move(subnet));
+    }
+    return subnets;
+  }
+
   // --- matrix -------------------------------------------------------------------------------
 
   absl::StatusOr<std::vector<MatrixAxis>> ParseMatrix(const YAML::Node& node) const {
@@ -705,11 +868,6 @@ class CampaignParser {
           return Error(entry.first, "matrix", absl::StrCat("axis '", key, "' is given twice"));
         }
       }
-      if (key == kPlacementAxis) {
-        return Error(entry.first, "matrix",
-                     "axis 'placement' is not supported yet (same-AZ / cross-AZ scheduling "
-                     "comes with placement discovery); allowed axes: nodes and job options");
-      }
       if (key == "directory" || key == "name") {
         return Error(entry.first, "matrix",
                      absl::StrCat("'", key, "' cannot be a matrix axis: ",
@@ -717,11 +875,21 @@ class CampaignParser {
                                                 : "list the directories as targets instead"));
       }
       const bool is_nodes = key == kNodesAxis || key == kNodesPerAzAxis;
-      if (!is_nodes && !IsSupportedJobOption(key)) {
-        return Error(
-            entry.first, "matrix",
-            absl::StrCat("unknown axis '", key, "'; allowed: nodes, nodes_per_az or a job option (",
-                         absl::StrJoin(SupportedJobOptionNames(), ", "), ")"));
+      const bool is_placement = key == kPlacementAxis;
+      // A family's own option (metadata's `files`, small_files' `filesizes`, ...) is an axis too.
+      std::optional<WorkloadFamily> axis_family;
+      if (!is_nodes && !is_placement && !IsSupportedJobOption(key)) {
+        for (WorkloadFamily f : {WorkloadFamily::kMetadata, WorkloadFamily::kSmallFiles,
+                                 WorkloadFamily::kLargeStream}) {
+          if (!axis_family && IsWorkloadOption(f, key)) axis_family = f;
+        }
+      }
+      if (!is_nodes && !is_placement && !IsSupportedJobOption(key) && !axis_family) {
+        return Error(entry.first, "matrix",
+                     absl::StrCat("unknown axis '", key,
+                                  "'; allowed: nodes, nodes_per_az, placement, a job option (",
+                                  absl::StrJoin(SupportedJobOptionNames(), ", "),
+                                  ") or a workload family's option (see README)"));
       }
       const std::string field = absl::StrCat("matrix.", key);
       MatrixAxis axis;
@@ -731,7 +899,13 @@ class CampaignParser {
                        List(entry.second, field, is_nodes ? "[1, 2, all]" : "[1, 16]"));
       for (const YAML::Node& item : items) {
         ASSIGN_OR_RETURN(std::string value, Scalar(item, field, "a value"));
-        if (is_nodes) {
+        if (is_placement) {
+          if (value != kPlacementSameAz && value != kPlacementCrossAz) {
+            return Error(item, field,
+                         absl::StrCat("'", value, "' is not allowed; allowed: ", kPlacementSameAz,
+                                      ", ", kPlacementCrossAz));
+          }
+        } else if (is_nodes) {
           if (value != kNodesAll) {
             absl::StatusOr<int64_t> n = ParseInt(value, 1, kMaxNodes);
             if (!n.ok()) {
@@ -739,6 +913,10 @@ class CampaignParser {
                            absl::StrCat("'", value, "' is not allowed; allowed: a count >= 1 or ",
                                         kNodesAll));
             }
+          }
+        } else if (axis_family) {
+          if (absl::Status st = ValidateSingleFamilyOption(*axis_family, key, value); !st.ok()) {
+            return Error(item, field, st.message());
           }
         } else {
           JobSpec scratch;
@@ -760,15 +938,56 @@ class CampaignParser {
   absl::Status ValidateCells(const Campaign& campaign) const {
     std::vector<MatrixAxis> job_axes;
     for (const MatrixAxis& axis : campaign.matrix) {
-      if (axis.key != kNodesAxis && axis.key != kNodesPerAzAxis) job_axes.push_back(axis);
+      if (axis.key != kNodesAxis && axis.key != kNodesPerAzAxis && axis.key != kPlacementAxis) {
+        job_axes.push_back(axis);
+      }
     }
-    const std::vector<MatrixCell> cells = MatrixCells(job_axes);
+    for (const MatrixAxis& axis : job_axes) {
+      bool used = false;
+      for (const Workload& workload : campaign.workloads) {
+        const absl::StatusOr<WorkloadFamily> family = ParseWorkloadFamily(workload.family);
+        used = used || (family.ok() && IsWorkloadOption(*family, axis.key));
+      }
+      if (!used) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(axis.location.ToString(), ": matrix: axis '", axis.key,
+                         "' is an option of no workload in this campaign"));
+      }
+    }
+    // metadata's stride reads other agents' files: it needs a target every agent sees.
     for (size_t w = 0; w < campaign.workloads.size(); ++w) {
       const Workload& workload = campaign.workloads[w];
+      if (workload.family != "metadata") continue;
+      bool strided = false;
+      for (const WorkloadJob& job : workload.jobs) {
+        for (const auto& [key, value] : job.options)
+          strided = strided || (key == "stride" && value != "0");
+      }
+      for (const MatrixAxis& axis : campaign.matrix) {
+        for (const std::string& v : axis.values)
+          strided = strided || (axis.key == "stride" && v != "0");
+      }
+      for (const CampaignTarget& target : campaign.targets) {
+        if (strided && !std::filesystem::path(target.path).is_absolute()) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              workload.location.ToString(), ": workloads[", w, "] '", workload.name,
+              "': stride makes agents read each other's files, but target '", target.name,
+              "' has a relative path, which is each local agent's own directory; give an "
+              "absolute path that every agent shares"));
+        }
+      }
+    }
+    for (size_t w = 0; w < campaign.workloads.size(); ++w) {
+      const Workload& workload = campaign.workloads[w];
+      std::vector<MatrixAxis> axes;
+      for (const MatrixAxis& axis : WorkloadAxes(workload, job_axes)) {
+        if (axis.key != kNodesAxis && axis.key != kNodesPerAzAxis) axes.push_back(axis);
+      }
+      const std::vector<MatrixCell> cells = MatrixCells(axes);
       for (const MatrixCell& cell : cells) {
         for (const WorkloadJob& job : workload.jobs) {
-          absl::Status status =
-              ValidateJobOptions(CellJobOptions(job, cell, campaign.targets.front()), job.name);
+          absl::Status status = ValidateWorkloadJobOptions(
+              workload, CellJobOptions(job, cell, campaign.targets.front()), job.name);
           if (status.ok()) continue;
           std::vector<std::string> parts;
           for (const auto& [key, value] : cell) parts.push_back(absl::StrCat(key, "=", value));
@@ -869,7 +1088,9 @@ JobOptions CellJobOptions(const WorkloadJob& job, const MatrixCell& cell,
     if (!overridden) options.emplace_back(key, value);
   }
   for (const auto& [axis, value] : cell) {
-    if (axis != kNodesAxis && axis != kNodesPerAzAxis) options.emplace_back(axis, value);
+    if (axis != kNodesAxis && axis != kNodesPerAzAxis && axis != kPlacementAxis) {
+      options.emplace_back(axis, value);
+    }
   }
   std::string directory = target.path;
   if (!subdirectory.empty()) {
@@ -885,6 +1106,41 @@ absl::StatusOr<std::vector<WorkloadJob>> WorkloadJobsFromFioJobs(const std::vect
 
 absl::Status ValidateJobOptions(const JobOptions& options, std::string_view job_name) {
   return SpecFromOptions(options, Av(job_name)).status();
+}
+
+std::vector<MatrixAxis> WorkloadAxes(const Workload& workload,
+                                     const std::vector<MatrixAxis>& matrix) {
+  const absl::StatusOr<WorkloadFamily> family = ParseWorkloadFamily(workload.family);
+  std::vector<MatrixAxis> axes;
+  bool has_sizes_axis = false;
+  for (const MatrixAxis& axis : matrix) {
+    if (axis.key == kNodesAxis || axis.key == kNodesPerAzAxis || axis.key == kPlacementAxis ||
+        (family.ok() && IsWorkloadOption(*family, axis.key))) {
+      axes.push_back(axis);
+      has_sizes_axis = has_sizes_axis || axis.key == "filesizes";
+    }
+  }
+  if (family.ok() && *family == WorkloadFamily::kSmallFiles && !has_sizes_axis) {
+    MatrixAxis sizes;
+    sizes.key = "filesizes";
+    sizes.location = workload.location;
+    std::string list = "4k:64k:128k:256k:1m";
+    if (!workload.jobs.empty()) {
+      for (const auto& [key, value] : workload.jobs.front().options) {
+        if (key == "filesizes") list = value;
+      }
+    }
+    sizes.values = SplitSizeList(list);
+    axes.push_back(std::move(sizes));
+  }
+  return axes;
+}
+
+absl::Status ValidateWorkloadJobOptions(const Workload& workload, const JobOptions& options,
+                                        std::string_view job_name) {
+  ASSIGN_OR_RETURN(WorkloadFamily family, ParseWorkloadFamily(workload.family));
+  if (family == WorkloadFamily::kBlockIo) return ValidateJobOptions(options, job_name);
+  return ValidateWorkloadOptions(family, options, job_name);
 }
 
 }  // namespace azbench

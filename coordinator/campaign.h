@@ -9,6 +9,11 @@
 //                                 # azs optional, default [local]: agents are labelled with them)
 //     # hosts: [10.0.1.5:7480, "[fd00::5]:7480"]   # host[:port]; default port 7480
 //     # hosts_file: hosts.txt     # one host[:port] per line, '#' comments; relative to this file
+//     # tls: {ca_file: certs/ca.crt, cert_file: certs/coordinator.crt,
+//     #       key_file: certs/coordinator.key, server_name: agent-1}
+//     #                           # hosts only: TLS to the agents (files relative to this file);
+//     #                           # server_name overrides the name checked in agent certificates
+//     # token_file: token         # hosts only: bearer token sent over TLS
 //   targets:                      # required, non-empty list
 //     - name: scratch             # required, unique, [A-Za-z0-9._-]+
 //       path: /mnt/efs/azbench    # required; directory on the agents. Absolute, except with
@@ -22,6 +27,9 @@
 //     - name: randread            # required, unique, [A-Za-z0-9._-]+
 //       options: {rw: randread, bs: 4k, size: 64m, runtime: 5s, time_based: true}
 //                                 # fio option names, values and units (common/job_spec.h)
+//     - name: md
+//       workload: metadata        # block_io (default) | metadata | small_files | large_stream;
+//       options: {files: 5000}    # options are then that family's (common/workload_spec.h)
 //     - name: study-c
 //       fio_job: study-c.fio      # or a fio job file, relative to this file: every job of the
 //                                 # file is one job of the workload (they run at once, in fio's
@@ -29,11 +37,17 @@
 //   matrix:                       # optional map: axis -> non-empty list of values. Cross product,
 //     iodepth: [1, 16]            # first axis outermost. An axis is a job option (fio name; set
 //     nodes: [1, 2, all]          # on every job of every workload, overriding the workload's own
-//                                 # value) or `nodes` (a count >= 1 or `all`: how many agents run
+//                                 # value; it varies only workloads whose family has that option,
+//                                 # and small_files get an implied per-size `filesizes` axis) or
+//                                 # `nodes` (a count >= 1 or `all`: how many agents run
 //                                 # the scenario, chosen balanced over AZs, see plan.h) or
 //                                 # `nodes_per_az` (a count >= 1 or `all` per AZ, see plan.h).
-//                                 # `placement` is not supported yet; `directory` and `name` belong
-//                                 # to targets and workloads and are refused as axes.
+//     placement: [same-az, cross-az]  # or `placement`: for each target, only the agents whose
+//                                 # placement to it is that value (coordinator/placement.h; never
+//                                 # `unknown`); `nodes` then counts among them. A scenario without
+//                                 # such agents is kept as skipped, with the reason.
+//                                 # `directory` and `name` belong to targets and workloads and are
+//                                 # refused as axes.
 //   repeats: 3                    # measured runs of each scenario, 1..1000 (default 1)
 //   keep: last                    # all | last | median (default all): which repeat reports show;
 //                                 # every repeat is stored
@@ -41,6 +55,9 @@
 //                                 # target, one discarded run whose jobs run time_based for this
 //                                 # long (fio's ramp_time is the in-job alternative)
 //   cooldown: 2s                  # pause before every scenario but the first (default 0)
+//   topology:                     # optional: what agents' instance metadata does not tell
+//     subnets:                    # CIDR -> AZ (name or id) of subnets holding file servers,
+//       10.0.9.0/24: use1-az1     # e.g. a storage subnet no agent is in (placement.h)
 //   results: results.db           # SQLite path, relative to this file
 //                                 # (default: <name>.db beside this file)
 //
@@ -73,6 +90,7 @@
 #include "absl/time/time.h"
 #include "common/fio_jobfile.h"
 #include "common/version.h"  // kDefaultAgentPort
+#include "coordinator/client_security.h"
 #include "coordinator/scenario.h"
 
 namespace azbench {
@@ -100,7 +118,8 @@ struct FleetSpec {
   std::vector<std::string> local_azs;  // never empty after parsing (default {"local"})
   // kHosts: "host:port" (default port filled in), in file order, unique.
   std::vector<std::string> hosts;
-  std::string hosts_file;  // resolved path when the hosts came from hosts_file
+  std::string hosts_file;   // resolved path when the hosts came from hosts_file
+  ClientSecurity security;  // fleet.tls / fleet.token_file (paths resolved); kHosts only
 };
 
 struct CampaignTarget {
@@ -122,6 +141,9 @@ struct WorkloadJob {
 
 struct Workload {
   std::string name;
+  // The family (`workload:` key): block_io (default), metadata, small_files, large_stream
+  // (common/workload_spec.h). Only block_io takes fio_job.
+  std::string family = "block_io";
   std::string fio_job_path;  // resolved path of `fio_job`; empty for `options`
   std::vector<WorkloadJob> jobs;
   SourceLocation location;
@@ -132,6 +154,18 @@ inline constexpr char kNodesAll[] = "all";
 // `nodes_per_az: N` (a count >= 1 or `all`): N agents from every AZ (plan.h); with `nodes` too,
 // `nodes` then takes the first agents of that selection.
 inline constexpr char kNodesPerAzAxis[] = "nodes_per_az";
+// The placement axis: which agents run a scenario, by their placement to its target
+// (coordinator/placement.h). Values kPlacementSameAz, kPlacementCrossAz.
+inline constexpr char kPlacementAxis[] = "placement";
+inline constexpr char kPlacementSameAz[] = "same-az";
+inline constexpr char kPlacementCrossAz[] = "cross-az";
+
+// A subnet declared in `topology.subnets`: CIDR -> AZ (name or id).
+struct TopologySubnet {
+  std::string cidr;  // canonical, e.g. "10.0.1.0/24"
+  std::string az;
+  SourceLocation location;
+};
 
 struct MatrixAxis {
   std::string key;                  // a job option (fio name) or kNodesAxis
@@ -158,7 +192,8 @@ struct Campaign {
   KeepPolicy keep = KeepPolicy::kAll;
   absl::Duration warmup = absl::ZeroDuration();
   absl::Duration cooldown = absl::ZeroDuration();
-  std::string results_path;  // resolved against the campaign file's directory
+  std::string results_path;                      // resolved against the campaign file's directory
+  std::vector<TopologySubnet> topology_subnets;  // `topology.subnets`, in file order
 };
 
 // Parses campaign text. `file_name` prefixes errors and is the base for relative paths (fio_job,
@@ -188,6 +223,16 @@ absl::Status ValidateJobOptions(const JobOptions& options, std::string_view job_
 // and `azbench run --fio-job`. Errors: InvalidArgument "file:line: job 'x': ..." for a job whose
 // sizes agents could not reproduce from one flat option list (see FlatOptionsMatchSpec).
 absl::StatusOr<std::vector<WorkloadJob>> WorkloadJobsFromFioJobs(const std::vector<FioJob>& jobs);
+// The matrix axes that vary `workload`'s scenarios: `nodes`, the axes naming an option its family
+// accepts (the others do not multiply its scenarios), and for small_files without a `filesizes`
+// axis one axis over its own `filesizes` list (default 4k, 64k, 128k, 256k, 1m), so every size is
+// its own scenario and reports key sizes by that parameter.
+std::vector<MatrixAxis> WorkloadAxes(const Workload& workload,
+                                     const std::vector<MatrixAxis>& matrix);
+
+// ValidateJobOptions for the workload's family.
+absl::Status ValidateWorkloadJobOptions(const Workload& workload, const JobOptions& options,
+                                        std::string_view job_name);
 
 }  // namespace azbench
 

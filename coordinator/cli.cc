@@ -18,9 +18,11 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "common/clock.h"
+#include "common/status_macros.h"
 #include "common/units.h"
 #include "common/version.h"
 #include "coordinator/campaign.h"
+#include "coordinator/certs.h"
 #include "coordinator/compare.h"
 #include "coordinator/fio_job_run.h"
 #include "coordinator/fleet.h"
@@ -31,6 +33,7 @@
 #include "coordinator/report/html_report.h"
 #include "coordinator/report/json_report.h"
 #include "coordinator/report/markdown_report.h"
+#include "coordinator/report/placement_report.h"
 #include "coordinator/report/report_input.h"
 #include "coordinator/report/scaling_rows.h"
 #include "coordinator/report/terminal_report.h"
@@ -43,17 +46,23 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: azbench <command> [options]\n"
-    "  agents (--hosts FILE|host:port,... | --local N [--azs a,b]) [--allow-missing]\n"
-    "                                  who is there: version, host, AZ, clock offset\n"
+    "  agents (--hosts FILE|host:port,... | --local N [--azs a,b] | --campaign FILE)\n"
+    "      [--allow-missing] [--tls-ca CA --tls-cert CRT --tls-key KEY] [--token-file F]\n"
+    "      [--tls-server-name N]       who is there: version, host, AZ, subnets, clock offset;\n"
+    "                                  with --campaign, each target's mount and placement\n"
+    "                                  (the TLS flags also apply to `run`; see certs init)\n"
     "  plan CAMPAIGN.yaml              validate and print the expanded scenarios; runs nothing\n"
     "  run CAMPAIGN.yaml [--resume] [--allow-missing] [--db FILE] [--quiet]\n"
-    "                                  run every scenario, store results as each one ends\n"
+    "      [--prepared-lease 30s]      run every scenario, store results as each one ends\n"
     "  run (--fio-job JOB.fio | -- FIO-COMMAND-LINE) [--hosts FILE|host:port,... | --local N\n"
     "      [--azs a,b]] [--directory DIR] [--db FILE] [--resume] [--allow-missing] [--quiet]\n"
     "                                  a fio job file or command line, unchanged, on every agent\n"
     "                                  at once (default fleet: --local 1)\n"
     "  report RESULTS.db [--format terminal|md|csv|json|fio-json|html|scaling-csv] [-o FILE|DIR]\n"
     "      [--keep all|last|median]      html: one self-contained page with SVG charts\n"
+    "  certs init --dir DIR --agent NAME_OR_IP[=ALT,...] ... [--days N] [--force]\n"
+    "                                  a CA, a coordinator client certificate and one server\n"
+    "                                  certificate per agent, for mutual TLS\n"
     "  compare A.db B.db [--format terminal|md] [-o FILE] [--keep all|last|median]\n"
     "                                  matching scenarios side by side, deltas flagged beyond the\n"
     "                                  spread of the repeats\n"
@@ -123,14 +132,70 @@ struct FleetHandle {
   Fleet fleet;
 };
 
+// --tls-ca, --tls-cert, --tls-key, --token-file, --tls-server-name (coordinator/client_security.h).
+const std::vector<std::string> kSecurityFlags = {"--tls-ca", "--tls-cert", "--tls-key",
+                                                 "--token-file", "--tls-server-name"};
+
+ClientSecurity SecurityFromFlags(const Args& args) {
+  ClientSecurity security;
+  const std::pair<const char*, std::string*> fields[] = {
+      {"--tls-ca", &security.ca_file},
+      {"--tls-cert", &security.cert_file},
+      {"--tls-key", &security.key_file},
+      {"--token-file", &security.token_file},
+      {"--tls-server-name", &security.server_name}};
+  for (const auto& [flag, field] : fields) {
+    if (const std::string* value = args.Get(flag)) *field = *value;
+  }
+  return security;
+}
+
+std::vector<std::string> WithSecurityFlags(std::vector<std::string> flags) {
+  flags.insert(flags.end(), kSecurityFlags.begin(), kSecurityFlags.end());
+  return flags;
+}
+
+// The directories a local fleet's agents may use besides their work directories: the campaign's
+// absolute target paths and the absolute `directory` / `filename` parents its jobs name.
+std::vector<std::string> LocalFleetRoots(const Campaign& campaign) {
+  std::vector<std::string> roots;
+  auto add = [&](const std::string& path) {
+    if (path.empty() || path.front() != '/') return;
+    if (std::find(roots.begin(), roots.end(), path) == roots.end()) roots.push_back(path);
+  };
+  for (const auto& t : campaign.targets) add(t.path);
+  for (const auto& w : campaign.workloads) {
+    for (const auto& job : w.jobs) {
+      for (const auto& [key, value] : job.options) {
+        if (key == "directory") add(value);
+        if (key == "filename") {
+          for (absl::string_view name : absl::StrSplit(value, ':', absl::SkipEmpty())) {
+            const std::string n(name);
+            if (!n.empty() && n.front() == '/') add(n.substr(0, std::max<size_t>(1, n.rfind('/'))));
+          }
+        }
+      }
+    }
+  }
+  return roots;
+}
+
 absl::StatusOr<FleetHandle> OpenFleet(const FleetSpec& spec,
-                                      const std::vector<std::string>& targets, bool allow_missing) {
+                                      const std::vector<std::string>& targets, bool allow_missing,
+                                      const ClientSecurity& flag_security = {},
+                                      const std::vector<std::string>& local_roots = {}) {
   FleetHandle handle;
   std::vector<std::string> addresses;
+  if (spec.kind == FleetSpec::Kind::kLocal && !flag_security.empty()) {
+    return absl::InvalidArgumentError(
+        "--tls-* and --token-file are for remote agents (--hosts or a campaign's fleet.hosts); "
+        "the local fleet talks plaintext over loopback");
+  }
   if (spec.kind == FleetSpec::Kind::kLocal) {
     LocalFleetOptions options;
     options.agents = spec.local_agents;
     options.azs = spec.local_azs;
+    options.allowed_roots = local_roots;
     for (const auto& t : targets) {
       if (!t.empty() && t.front() != '/') options.target_dirs.push_back(t);
     }
@@ -142,6 +207,8 @@ absl::StatusOr<FleetHandle> OpenFleet(const FleetSpec& spec,
     addresses = spec.hosts;
   }
   ConnectOptions connect;
+  connect.security = MergeClientSecurity(spec.security, flag_security);
+  RETURN_IF_ERROR(ValidateClientSecurity(connect.security, "--tls-* / fleet.tls"));
   connect.allow_missing = allow_missing;
   connect.target_paths = targets;
   absl::StatusOr<Fleet> fleet = ConnectFleet(addresses, connect);
@@ -150,7 +217,47 @@ absl::StatusOr<FleetHandle> OpenFleet(const FleetSpec& spec,
   return handle;
 }
 
-std::string AgentsTable(const Fleet& fleet) {
+// Under an agent's row: its AZ source and subnets, then each target's mount (server, addr=,
+// clientaddr=, resolved addresses, options that change results) and placement with evidence.
+void AppendAgentTopology(const FleetMember& m, const PlacementTable* placements, std::string& out) {
+  const v1::Identity& id = m.description.identity();
+  std::vector<std::string> subnets;
+  for (const v1::Subnet& s : id.subnets()) {
+    subnets.push_back(s.subnet_id().empty() ? s.cidr()
+                                            : absl::StrCat(s.subnet_id(), " ", s.cidr()));
+  }
+  absl::StrAppend(&out, "    AZ source: ", id.az_source().empty() ? "none" : id.az_source(),
+                  id.instance_id().empty() ? "" : absl::StrCat("; instance ", id.instance_id()),
+                  id.local_ipv4().empty() ? "" : absl::StrCat("; ", id.local_ipv4()),
+                  "; subnets: ", subnets.empty() ? "-" : absl::StrJoin(subnets, ", "), "\n");
+  for (const auto& mount : m.description.mounts()) {
+    absl::StrAppend(&out, absl::StrFormat("    %s on %s (%s, %s)", mount.target_path(),
+                                          mount.mount_point(), mount.fstype(), mount.source()));
+    if (!mount.addr().empty()) absl::StrAppend(&out, " addr=", mount.addr());
+    if (!mount.client_addr().empty()) absl::StrAppend(&out, " clientaddr=", mount.client_addr());
+    if (mount.server_addresses_size() > 0) {
+      absl::StrAppend(&out, " resolves to ", absl::StrJoin(mount.server_addresses(), ","));
+    } else if (!mount.resolve_error().empty()) {
+      absl::StrAppend(&out, " (", mount.resolve_error(), ")");
+    }
+    std::vector<std::string> options;
+    for (const char* name : {"vers", "proto", "rsize", "wsize", "hard", "soft", "timeo", "nconnect",
+                             "actimeo", "noac", "lookupcache"}) {
+      auto it = mount.options().find(name);
+      if (it == mount.options().end()) continue;
+      options.push_back(it->second.empty() ? name : absl::StrCat(name, "=", it->second));
+    }
+    if (!options.empty()) absl::StrAppend(&out, " [", absl::StrJoin(options, ","), "]");
+    absl::StrAppend(&out, "\n");
+  }
+  if (placements == nullptr) return;
+  for (const PlacementEvidence& e : placements->entries) {
+    if (e.agent_id != m.info.agent_id) continue;
+    absl::StrAppend(&out, "    target ", e.target, ": ", FormatPlacementEvidence(e), "\n");
+  }
+}
+
+std::string AgentsTable(const Fleet& fleet, const PlacementTable* placements = nullptr) {
   std::string out =
       absl::StrFormat("%-14s %-22s %-8s %-16s %-12s %-10s %14s %10s\n", "AGENT", "ADDRESS",
                       "VERSION", "HOST", "AZ", "AZ-ID", "CLOCK-OFFSET", "RTT");
@@ -163,19 +270,35 @@ std::string AgentsTable(const Fleet& fleet) {
                                     a.availability_zone_id.empty() ? "-" : a.availability_zone_id,
                                     FormatNanos(static_cast<double>(a.clock_offset_ns)),
                                     FormatNanos(static_cast<double>(a.clock_rtt_ns))));
-    for (const auto& mount : m.description.mounts()) {
-      absl::StrAppend(&out, absl::StrFormat("    %s on %s (%s, %s)\n", mount.target_path(),
-                                            mount.mount_point(), mount.fstype(), mount.source()));
-    }
+    AppendAgentTopology(m, placements, out);
   }
   for (const auto& missing : fleet.missing) absl::StrAppend(&out, "missing: ", missing, "\n");
+  if (placements != nullptr) {
+    for (const auto& w : placements->warnings) absl::StrAppend(&out, "warning: ", w, "\n");
+  }
   return out;
 }
 
 int AgentsCommand(const std::vector<std::string>& raw) {
-  absl::StatusOr<Args> args = ParseArgs(raw, {"--hosts", "--local", "--azs"}, {"--allow-missing"});
+  absl::StatusOr<Args> args = ParseArgs(
+      raw, WithSecurityFlags({"--hosts", "--local", "--azs", "--campaign"}), {"--allow-missing"});
   if (!args.ok()) return Fail("agents", args.status(), 2);
   FleetSpec spec;
+  if (const std::string* file = args->Get("--campaign")) {
+    // The campaign's fleet, described with its target paths and placed with its topology.
+    absl::StatusOr<Campaign> campaign = ParseCampaignFile(*file);
+    if (!campaign.ok()) return Fail("agents", campaign.status(), 2);
+    std::vector<std::string> target_paths;
+    for (const auto& t : campaign->targets) target_paths.push_back(t.path);
+    absl::StatusOr<FleetHandle> handle =
+        OpenFleet(campaign->fleet, target_paths, args->Has("--allow-missing"),
+                  SecurityFromFlags(*args), LocalFleetRoots(*campaign));
+    if (!handle.ok()) return Fail("agents", handle.status());
+    const PlacementTable placements =
+        ClassifyCampaignPlacements(*campaign, PlacementAgentsFromFleet(handle->fleet));
+    std::cout << AgentsTable(handle->fleet, &placements);
+    return 0;
+  }
   if (const std::string* local = args->Get("--local")) {
     absl::StatusOr<int64_t> n = ParseInt(*local, 1, kMaxLocalAgents);
     if (!n.ok()) return Fail("agents", n.status(), 2);
@@ -199,9 +322,12 @@ int AgentsCommand(const std::vector<std::string>& raw) {
       }
     }
   } else {
-    return Fail("agents", absl::InvalidArgumentError("give --hosts FILE|LIST or --local N"), 2);
+    return Fail("agents",
+                absl::InvalidArgumentError("give --hosts FILE|LIST, --local N or --campaign FILE"),
+                2);
   }
-  absl::StatusOr<FleetHandle> handle = OpenFleet(spec, {}, args->Has("--allow-missing"));
+  absl::StatusOr<FleetHandle> handle =
+      OpenFleet(spec, {}, args->Has("--allow-missing"), SecurityFromFlags(*args));
   if (!handle.ok()) return Fail("agents", handle.status());
   std::cout << AgentsTable(handle->fleet);
   return 0;
@@ -215,8 +341,13 @@ int PlanCommand(const std::vector<std::string>& raw) {
   }
   absl::StatusOr<Campaign> campaign = ParseCampaignFile(args->positional[0]);
   if (!campaign.ok()) return Fail("plan", campaign.status(), 2);
-  absl::StatusOr<std::vector<Scenario>> plan =
-      ExpandCampaign(*campaign, ExpectedAgents(campaign->fleet));
+  // A local fleet's AZs are known without starting it, so targets with server_az can be placed;
+  // remote agents' placement is known only once they are described (azbench run).
+  const std::vector<AgentInfo> expected = ExpectedAgents(campaign->fleet);
+  const PlacementTable preview =
+      ClassifyCampaignPlacements(*campaign, PlacementAgentsFromInfos(expected));
+  absl::StatusOr<std::vector<Scenario>> plan = ExpandCampaign(
+      *campaign, expected, campaign->fleet.kind == FleetSpec::Kind::kLocal ? &preview : nullptr);
   if (!plan.ok()) return Fail("plan", plan.status(), 2);
   std::cout << FormatPlan(*plan);
   return 0;
@@ -354,7 +485,9 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     raw.erase(dashes, raw.end());
   }
   absl::StatusOr<Args> args =
-      ParseArgs(raw, {"--db", "--fio-job", "--hosts", "--local", "--azs", "--directory"},
+      ParseArgs(raw,
+                WithSecurityFlags({"--db", "--fio-job", "--hosts", "--local", "--azs",
+                                   "--directory", "--prepared-lease"}),
                 {"--resume", "--allow-missing", "--quiet"});
   if (!args.ok()) return Fail("run", args.status(), 2);
   std::optional<FioJobRun> fio_run;
@@ -425,20 +558,36 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     if (!t.path.empty()) target_paths.push_back(t.path);  // empty: fio jobs keep their own
   }
   absl::StatusOr<FleetHandle> handle =
-      OpenFleet(campaign->fleet, target_paths, args->Has("--allow-missing"));
+      OpenFleet(campaign->fleet, target_paths, args->Has("--allow-missing"),
+                SecurityFromFlags(*args), LocalFleetRoots(*campaign));
   if (!handle.ok()) return Fail("run", handle.status());
   Fleet& fleet = handle->fleet;
   if (absl::Status s = (*store)->SaveAgents(fleet.Infos()); !s.ok()) return Fail("run", s);
   for (const auto& missing : fleet.missing) std::cout << "missing agent: " << missing << "\n";
 
+  const PlacementTable placements =
+      ClassifyCampaignPlacements(*campaign, PlacementAgentsFromFleet(fleet));
+  for (const auto& w : placements.warnings) std::cout << "placement warning: " << w << "\n";
   absl::StatusOr<std::vector<Scenario>> plan =
-      fio_run ? ExpandFioJobRun(*fio_run, fleet.Infos()) : ExpandCampaign(*campaign, fleet.Infos());
+      fio_run ? ExpandFioJobRun(*fio_run, fleet.Infos())
+              : ExpandCampaign(*campaign, fleet.Infos(), &placements);
   if (!plan.ok()) return Fail("run", plan.status(), 2);
 
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
   ProgressPrinter printer(args->Has("--quiet"));
   RunOptions options;
+  if (args->Has("--prepared-lease")) {
+    absl::StatusOr<absl::Duration> lease = ParseDuration(*args->Get("--prepared-lease"));
+    if (!lease.ok() || *lease < absl::Seconds(1)) {
+      return Fail("run",
+                  absl::InvalidArgumentError(
+                      absl::StrCat("--prepared-lease '", *args->Get("--prepared-lease"),
+                                   "': give a duration of at least 1s (e.g. 30s, the default)")),
+                  2);
+    }
+    options.prepared_lease = *lease;
+  }
   options.interrupt = &g_interrupted;
   options.on_progress = [&](const LiveProgress& p) { printer.Update(p); };
   options.run_id_prefix = campaign->name;
@@ -491,6 +640,9 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     ReportInput input =
         MakeReportInput(campaign->name, fleet.Infos(), std::move(*stored), campaign->keep);
     std::cout << "\n" << RenderTerminalReport(input);
+    if (const std::string view = RenderPlacementView(input); !view.empty()) {
+      std::cout << "\n" << view;
+    }
   }
   std::cout << "results: " << db_path << "\n";
   if (incomplete > 0) {
@@ -590,6 +742,9 @@ int ReportCommand(const std::vector<std::string>& raw) {
   std::string text;
   if (format == "md") {
     text = RenderMarkdownReport(input);
+    if (const std::string view = RenderPlacementView(input); !view.empty()) {
+      absl::StrAppend(&text, "\n", view);
+    }
   } else if (format == "csv") {
     text = RenderCsvReport(input);
   } else if (format == "json") {
@@ -600,6 +755,9 @@ int ReportCommand(const std::vector<std::string>& raw) {
     text = RenderScalingCsv(BuildScalingRows(input, BuildCells(input, figures), figures));
   } else {
     text = RenderTerminalReport(input);
+    if (const std::string view = RenderPlacementView(input); !view.empty()) {
+      absl::StrAppend(&text, "\n", view);
+    }
   }
   const std::string* out_path = args->Has("-o") ? args->Get("-o") : args->Get("--output");
   if (out_path == nullptr) {
@@ -654,6 +812,7 @@ int RunCli(const std::vector<std::string>& all) {
   if (command == "run") return RunCommand(rest);
   if (command == "report") return ReportCommand(rest);
   if (command == "compare") return CompareCommand(rest);
+  if (command == "certs") return CertsCommand(rest);
   if (command == "version" || command == "--version") {
     std::cout << "azbench " << kAzbenchVersion << " (protocol " << kProtocolVersion << ")\n";
     return 0;

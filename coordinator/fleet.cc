@@ -27,6 +27,14 @@ std::vector<AgentInfo> Fleet::Infos() const {
   return out;
 }
 
+std::vector<PlacementAgent> PlacementAgentsFromFleet(const Fleet& fleet) {
+  std::vector<PlacementAgent> agents;
+  for (const FleetMember& m : fleet.members) {
+    agents.push_back(PlacementAgentFromDescribe(m.info.agent_id, m.description));
+  }
+  return agents;
+}
+
 absl::StatusOr<std::string> NormalizeAddress(const std::string& raw) {
   const std::string entry(absl::StripAsciiWhitespace(raw));
   if (entry.empty()) return absl::InvalidArgumentError("empty host entry");
@@ -109,11 +117,13 @@ absl::StatusOr<Fleet> ConnectFleet(const std::vector<std::string>& addresses,
     absl::Status status;
   };
   std::vector<Attempt> attempts(addresses.size());
+  for (size_t i = 0; i < addresses.size(); ++i) {
+    ASSIGN_OR_RETURN(attempts[i].member.client, MakeAgentClient(addresses[i], options.security));
+  }
   std::vector<std::thread> threads;
   for (size_t i = 0; i < addresses.size(); ++i) {
     threads.emplace_back([&, i] {
       Attempt& a = attempts[i];
-      a.member.client = MakeGrpcAgentClient(addresses[i]);
       a.member.info.address = addresses[i];
       a.status = MeasureClockOffset(*a.member.client, options.clock_samples, options.timeout,
                                     a.member.info);
@@ -143,6 +153,7 @@ absl::StatusOr<Fleet> ConnectFleet(const std::vector<std::string>& addresses,
   std::vector<std::string> failures;
   for (auto& a : attempts) {
     if (a.status.code() == absl::StatusCode::kFailedPrecondition) return a.status;  // version
+    if (a.status.code() == absl::StatusCode::kUnauthenticated) return a.status;     // token
     if (!a.status.ok()) {
       failures.push_back(std::string(a.status.message()));
       continue;

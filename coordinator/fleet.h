@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "azbench/v1/agent.pb.h"
 #include "coordinator/agent_client.h"
+#include "coordinator/placement.h"
 #include "coordinator/scenario.h"
 
 namespace azbench {
@@ -34,17 +35,23 @@ struct ConnectOptions {
   bool allow_missing = false;
   int clock_samples = 8;
   absl::Duration timeout = absl::Seconds(5);
+  ClientSecurity security;  // TLS / token (coordinator/client_security.h); empty = plaintext
 };
 
 // Errors: Unavailable naming every unreachable address (unless allow_missing, which records them in
 // `missing`; still an error when no agent at all answers), FailedPrecondition on a protocol
-// mismatch, AlreadyExists when two agents report the same agent_id.
+// mismatch, AlreadyExists when two agents report the same agent_id, Unauthenticated when an agent
+// refuses the bearer token, and MakeAgentClient's errors (plaintext to a remote agent, unreadable
+// certificate files) before any connection is tried.
 absl::StatusOr<Fleet> ConnectFleet(const std::vector<std::string>& addresses,
                                    const ConnectOptions& options);
 
 // Measures one agent's clock offset. Errors: as Hello.
 absl::Status MeasureClockOffset(AgentClient& client, int samples, absl::Duration timeout,
                                 AgentInfo& info);
+
+// Each member as placement sees it (its Describe answer).
+std::vector<PlacementAgent> PlacementAgentsFromFleet(const Fleet& fleet);
 
 // Reads a hosts file: one host[:port] per line, '#' comments, blank lines ignored; the default port
 // is 7480. Errors: NotFound for a missing file, InvalidArgument naming file:line for a bad entry.

@@ -92,14 +92,16 @@ absl::StatusOr<std::unique_ptr<LocalFleet>> LocalFleet::Start(const LocalFleetOp
     const std::string port_file = agent.work_dir + "/port";
     const std::string log_file = agent.work_dir + "/agent.log";
     fs::remove(port_file, ec);
-    std::vector<std::string> args = {binary,
-                                     "serve",
-                                     "--listen=127.0.0.1:0",
-                                     "--port-file=" + port_file,
-                                     absl::StrCat("--agent-id=local-", i + 1),
-                                     "--az=" + options.azs[i % options.azs.size()],
-                                     "--region=local",
-                                     "--log-level=" + options.log_level};
+    std::vector<std::string> args = {
+        binary, "serve", "--listen=127.0.0.1:0", "--port-file=" + port_file,
+        absl::StrCat("--agent-id=local-", i + 1), "--az=" + options.azs[i % options.azs.size()],
+        "--region=local", "--log-level=" + options.log_level,
+        // Simulated AZs: this machine's instance metadata (if any)
+        // describes none of them, so it is not asked.
+        "--imds=disabled", "--insecure-loopback-only", "--allowed-root=" + agent.work_dir};
+    for (const std::string& root : options.allowed_roots) {
+      args.push_back("--allowed-root=" + root);
+    }
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

@@ -2,7 +2,9 @@
 // kernel, labelled with simulated AZs (round-robin over `azs`), each in its own work directory.
 // Relative target paths in a campaign mean "inside each agent's work directory". The agents die
 // with the coordinator (PR_SET_PDEATHSIG) and are stopped (SIGTERM, then SIGKILL) when the
-// LocalFleet goes away.
+// LocalFleet goes away. They serve plaintext gRPC on 127.0.0.1 only (insecure_loopback_only: the
+// port is reachable from this machine alone, and the agents run as the user who started them), and
+// are confined to their work directory plus `allowed_roots`.
 //
 //   ASSIGN_OR_RETURN(auto fleet, LocalFleet::Start({.agents = 4, .azs = {"local-a", "local-b"}}));
 //   ConnectFleet(fleet->addresses(), ...);
@@ -25,6 +27,8 @@ struct LocalFleetOptions {
   std::string agent_binary;  // empty: FindAgentBinary()
   std::string work_root;  // empty: a new directory under $TMPDIR (or /var/tmp), removed at the end
   std::vector<std::string> target_dirs;  // relative directories to create in every work directory
+  // Besides its work directory, where each agent may do I/O (absolute; the campaign's targets).
+  std::vector<std::string> allowed_roots;
   std::string log_level = "warn";
 };
 

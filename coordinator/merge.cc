@@ -56,6 +56,51 @@ struct AgentAggregate {
   std::array<uint64_t, kOpKindCount> bytes{};
 };
 
+// Rule 2's instants (and rule 5's per-agent runtimes) over a subset of the results.
+struct Instants {
+  int64_t first_start = 0, last_start = 0, first_end = 0, last_end = 0;
+  std::map<std::string, uint64_t> runtime_ns;  // per agent: the largest runtime of its results
+  bool any = false;
+};
+
+Instants InstantsOf(const std::vector<const AgentJobResult*>& results,
+                    const std::set<std::string>& lost_ids) {
+  std::map<std::string, std::pair<int64_t, int64_t>> span;  // agent -> (start, end)
+  Instants out;
+  for (const AgentJobResult* r : results) {
+    const JobResult& job = r->result;
+    uint64_t runtime = job.runtime_ns;
+    if (runtime == 0 && job.start_realtime_ns != 0) {
+      runtime = static_cast<uint64_t>(std::max<int64_t>(JobEnd(job) - job.start_realtime_ns, 0));
+    }
+    out.runtime_ns[r->agent_id] = std::max(out.runtime_ns[r->agent_id], runtime);
+    if (job.start_realtime_ns == 0) continue;
+    auto [it, inserted] =
+        span.try_emplace(r->agent_id, std::make_pair(job.start_realtime_ns, JobEnd(job)));
+    if (!inserted) {
+      it->second.first = std::min(it->second.first, job.start_realtime_ns);
+      it->second.second = std::max(it->second.second, JobEnd(job));
+    }
+  }
+  for (const bool skip_lost : {true, false}) {
+    for (const auto& [agent, times] : span) {
+      if (skip_lost && lost_ids.count(agent) > 0) continue;
+      if (!out.any) {
+        out.first_start = out.last_start = times.first;
+        out.first_end = out.last_end = times.second;
+        out.any = true;
+        continue;
+      }
+      out.first_start = std::min(out.first_start, times.first);
+      out.last_start = std::max(out.last_start, times.first);
+      out.first_end = std::min(out.first_end, times.second);
+      out.last_end = std::max(out.last_end, times.second);
+    }
+    if (out.any) break;
+  }
+  return out;
+}
+
 }  // namespace
 
 const OpFigures* ScenarioFigures::Find(OpKind kind) const {
@@ -210,6 +255,31 @@ ScenarioFigures ComputeFigures(const ScenarioResult& result,
     if (!used) continue;
     OpFigures& op = figures.ops.emplace_back();
     op.kind = kind;
+    // Rule 7: a kind that only some results carry (metadata phases, small_files passes, fio
+    // stonewall groups) is rated over the window of those results.
+    std::vector<const AgentJobResult*> carrying;
+    for (const AgentJobResult* r : included) {
+      const OpStats* stats = r->result.Find(kind);
+      if (stats != nullptr && KindUsed(*stats)) carrying.push_back(r);
+    }
+    uint64_t kind_full_window = full_window;
+    uint64_t kind_stonewall_window = stonewall_window;
+    int64_t kind_last_start = figures.last_start_ns, kind_first_end = figures.first_end_ns;
+    std::map<std::string, uint64_t> kind_runtime;
+    const bool narrowed = carrying.size() != included.size();
+    if (narrowed) {
+      const Instants in = InstantsOf(carrying, lost_ids);
+      if (in.any) {
+        kind_full_window =
+            static_cast<uint64_t>(std::max<int64_t>(in.last_end - in.first_start, 0));
+        kind_stonewall_window =
+            static_cast<uint64_t>(std::max<int64_t>(in.first_end - in.last_start, 0));
+        kind_last_start = in.last_start;
+        kind_first_end = in.first_end;
+      }
+      kind_runtime = in.runtime_ns;
+    }
+    op.full_window_ns = static_cast<int64_t>(kind_full_window);
     for (const AgentJobResult* r : included) {
       const OpStats* stats = r->result.Find(kind);
       if (stats == nullptr) continue;
@@ -220,18 +290,19 @@ ScenarioFigures ComputeFigures(const ScenarioResult& result,
       op.lat.Merge(stats->lat);
       op.slat.Merge(stats->slat);
       op.clat.Merge(stats->clat);
-      if (figures.stonewall_valid) {
+      if (kind_stonewall_window > 0) {
         const WindowAmount in_window =
-            AmountInWindow(r->result, kind, figures.last_start_ns, figures.first_end_ns);
+            AmountInWindow(r->result, kind, kind_last_start, kind_first_end);
         op.stonewall_ops += in_window.ops;
         op.stonewall_bytes += in_window.bytes;
       }
     }
-    op.full_iops = PerSecond(op.ops, full_window);
-    op.full_bytes_per_s = PerSecond(op.bytes, full_window);
-    if (stonewall_window > 0) {
-      op.stonewall_iops = op.stonewall_ops * 1e9 / static_cast<double>(stonewall_window);
-      op.stonewall_bytes_per_s = op.stonewall_bytes * 1e9 / static_cast<double>(stonewall_window);
+    op.full_iops = PerSecond(op.ops, kind_full_window);
+    op.full_bytes_per_s = PerSecond(op.bytes, kind_full_window);
+    if (kind_stonewall_window > 0) {
+      op.stonewall_iops = op.stonewall_ops * 1e9 / static_cast<double>(kind_stonewall_window);
+      op.stonewall_bytes_per_s =
+          op.stonewall_bytes * 1e9 / static_cast<double>(kind_stonewall_window);
     }
     std::vector<double> agent_bw, agent_iops;
     for (const auto& agent : agents) {
@@ -239,7 +310,7 @@ ScenarioFigures ComputeFigures(const ScenarioResult& result,
       t.agent_id = agent.agent_id;
       t.ops = agent.ops[k];
       t.bytes = agent.bytes[k];
-      t.runtime_ns = agent.runtime_ns;
+      t.runtime_ns = narrowed ? kind_runtime[agent.agent_id] : agent.runtime_ns;
       t.iops = PerSecond(t.ops, t.runtime_ns);
       t.bytes_per_s = PerSecond(t.bytes, t.runtime_ns);
       agent_bw.push_back(t.bytes_per_s);

@@ -30,6 +30,11 @@
 //      its jobs (the measured phase on the agent's monotonic clock; end - start when runtime_ns
 //      is 0). Fairness over agents: min, max, and coefficient of variation = population standard
 //      deviation / mean (0 when the mean is 0 or there is one agent).
+//   7. Per-kind windows. When only some results carry an op kind (metadata's one result per
+//      phase, small_files' write and read passes, large_stream's passes, fio stonewall groups),
+//      rules 2-5 for that kind use the instants and runtimes of those results only, so a phase's
+//      ops/s is over that phase's window across agents (mdtest's rate). With every result
+//      carrying the kind, this is the scenario's window. OpFigures::full_window_ns holds it.
 //   6. Merged interval series: all jobs of all agents bucketed from the scenario's first start
 //      with the scenario's interval length I (the first result's interval_ns): a job's interval
 //      i goes wholly to bucket floor((job_start + i*I_job - first_start) / I). Bucket k thus
@@ -84,7 +89,8 @@ struct OpFigures {
   Histogram slat;
   Histogram clat;
 
-  // Rule 3: over [first_start, last_end].
+  // Rule 3: over [first_start, last_end] (rule 7: of the results carrying this kind).
+  int64_t full_window_ns = 0;
   double full_iops = 0;
   double full_bytes_per_s = 0;
   // Rule 4: over [last_start, first_end].

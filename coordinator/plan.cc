@@ -68,8 +68,10 @@ std::optional<size_t> AxisCount(const std::string& axis, const std::string& valu
 // The agents for a cell, in the balanced order: every agent; with `nodes_per_az: M`, the first M
 // of every AZ group (AZ order and agent_id order as BalancedAgentOrder); then with `nodes: N`, the
 // first N of that. nullopt when there are too few (the reason goes to `reason`).
+// `pool` describes `ordered` in the reason ("the fleet has 3", "2 are cross-az to 'fsx'").
 std::optional<std::vector<std::string>> ChooseAgents(const std::vector<AgentInfo>& ordered,
-                                                     const MatrixCell& cell, std::string* reason) {
+                                                     const MatrixCell& cell, std::string* reason,
+                                                     const std::string& pool = "") {
   std::vector<const AgentInfo*> chosen;
   for (const AgentInfo& agent : ordered) chosen.push_back(&agent);
   std::optional<size_t> per_az, total;
@@ -97,9 +99,11 @@ std::optional<std::vector<std::string>> ChooseAgents(const std::vector<AgentInfo
   }
   if (total.has_value()) {
     if (*total > chosen.size()) {
-      *reason = absl::StrCat("nodes=", *total, " needs ", *total, " agents; ",
-                             per_az.has_value() ? "nodes_per_az selects " : "the fleet has ",
-                             chosen.size());
+      *reason =
+          absl::StrCat("nodes=", *total, " needs ", *total, " agents; ",
+                       per_az.has_value() ? absl::StrCat("nodes_per_az selects ", chosen.size())
+                       : pool.empty()     ? absl::StrCat("the fleet has ", chosen.size())
+                                          : pool);
       return std::nullopt;
     }
     chosen.resize(*total);
@@ -108,6 +112,38 @@ std::optional<std::vector<std::string>> ChooseAgents(const std::vector<AgentInfo
   ids.reserve(chosen.size());
   for (const AgentInfo* agent : chosen) ids.push_back(agent->agent_id);
   return ids;
+}
+
+// The agents of `ordered` whose placement to `target` is `wanted`, in the same order. Empty, with
+// the reason, when there are none.
+std::vector<AgentInfo> FilterByPlacement(const std::vector<AgentInfo>& ordered,
+                                         const std::string& target, const std::string& wanted,
+                                         const PlacementTable* placements, std::string* reason) {
+  if (placements == nullptr) {
+    *reason = absl::StrCat("placement=", wanted, ": the agents' placement to '", target,
+                           "' is known only once they are described (azbench run)");
+    return {};
+  }
+  std::vector<AgentInfo> out;
+  std::map<std::string, std::vector<std::string>> others;  // placement -> agents
+  for (const AgentInfo& agent : ordered) {
+    const PlacementEvidence* e = placements->Find(agent.agent_id, target);
+    const std::string_view got = e == nullptr ? "unknown" : PlacementName(e->placement);
+    if (got == wanted) {
+      out.push_back(agent);
+    } else {
+      others[std::string(got)].push_back(agent.agent_id);
+    }
+  }
+  if (out.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& [p, ids] : others) {
+      parts.push_back(absl::StrCat(p, ": ", absl::StrJoin(ids, ",")));
+    }
+    *reason = absl::StrCat("placement=", wanted, ": no agent is ", wanted, " to target '", target,
+                           "' (", absl::StrJoin(parts, "; "), ")");
+  }
+  return out;
 }
 
 absl::Status CheckAgents(const std::vector<AgentInfo>& agents) {
@@ -172,10 +208,10 @@ std::vector<AgentInfo> BalancedAgentOrder(const std::vector<AgentInfo>& agents) 
 }
 
 absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
-                                                     const std::vector<AgentInfo>& agents) {
+                                                     const std::vector<AgentInfo>& agents,
+                                                     const PlacementTable* placements) {
   RETURN_IF_ERROR(CheckAgents(agents));
   const std::vector<AgentInfo> ordered = BalancedAgentOrder(agents);
-  const std::vector<MatrixCell> cells = MatrixCells(campaign.matrix);
   const bool with_warmup = campaign.warmup > absl::ZeroDuration();
   const double cooldown_s = absl::ToDoubleSeconds(campaign.cooldown);
   const std::string warmup_runtime = DurationOption(campaign.warmup);
@@ -183,13 +219,34 @@ absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
   std::vector<Scenario> scenarios;
   std::set<std::string> keys;
   for (const Workload& workload : campaign.workloads) {
-    for (const MatrixCell& cell : cells) {
-      std::string skip_reason;
-      const std::optional<std::vector<std::string>> chosen =
-          ChooseAgents(ordered, cell, &skip_reason);
+    // Axes of options the workload's family lacks do not multiply its scenarios; small_files
+    // gets one scenario per file size (campaign.h, WorkloadAxes).
+    const std::vector<MatrixCell> workload_cells =
+        MatrixCells(WorkloadAxes(workload, campaign.matrix));
+    for (const MatrixCell& cell : workload_cells) {
+      std::string placement;
+      for (const auto& [axis, value] : cell) {
+        if (axis == kPlacementAxis) placement = value;
+      }
+      std::string cell_skip_reason;
+      const std::optional<std::vector<std::string>> cell_chosen =
+          ChooseAgents(ordered, cell, &cell_skip_reason);
       const std::string cell_key = CellKey(workload.name, cell);
       for (int repeat = with_warmup ? 0 : 1; repeat <= campaign.repeats; ++repeat) {
         for (const CampaignTarget& target : campaign.targets) {
+          std::string skip_reason = cell_skip_reason;
+          std::optional<std::vector<std::string>> chosen = cell_chosen;
+          if (!placement.empty()) {
+            const std::vector<AgentInfo> candidates =
+                FilterByPlacement(ordered, target.name, placement, placements, &skip_reason);
+            chosen.reset();
+            if (!candidates.empty()) {
+              chosen = ChooseAgents(
+                  candidates, cell, &skip_reason,
+                  absl::StrCat(candidates.size(), candidates.size() == 1 ? " is " : " are ",
+                               placement, " to '", target.name, "'"));
+            }
+          }
           Scenario s;
           s.index = static_cast<int>(scenarios.size());
           s.target = target.name;
@@ -210,12 +267,14 @@ absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
             ScenarioJob scenario_job;
             scenario_job.name = job.name;
             scenario_job.options = CellJobOptions(job, cell, target);
-            if (s.warmup) {
+            scenario_job.workload = workload.family;
+            if (s.warmup && workload.family == "block_io") {
               scenario_job.options.emplace_back("runtime", warmup_runtime);
               scenario_job.options.emplace_back("time_based", "1");
             }
             scenario_job.group_id = job.group_id;
-            absl::Status valid = ValidateJobOptions(scenario_job.options, job.name);
+            absl::Status valid =
+                ValidateWorkloadJobOptions(workload, scenario_job.options, job.name);
             if (!valid.ok()) {
               return absl::InvalidArgumentError(
                   absl::StrCat("scenario ", s.key, ": job '", job.name, "': ", valid.message()));
@@ -224,6 +283,13 @@ absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
           }
           if (chosen.has_value()) {
             s.agent_ids = *chosen;
+            if (placements != nullptr) {
+              for (const std::string& id : s.agent_ids) {
+                if (const PlacementEvidence* e = placements->Find(id, target.name)) {
+                  s.placements.push_back(*e);
+                }
+              }
+            }
           } else {
             s.skipped = true;
             s.skip_reason = skip_reason;

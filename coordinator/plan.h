@@ -19,6 +19,11 @@
 // Warmup scenarios run the cell's jobs with `runtime=<warmup>` and `time_based=1` appended (the
 // last value of an option wins), so `warmup: 10s` warms each target for 10 s before measuring.
 //
+// Placement: with a `placement` axis, each target's scenario considers only the agents whose
+// placement to that target (`placements`, coordinator/placement.h) is exactly the cell's value,
+// in the balanced order below; `nodes` then counts among them. No such agent (or placements not
+// given) -> skipped with the reason, listing what the agents are instead.
+//
 // Agents: without a `nodes` axis every agent runs every scenario. `nodes: N` picks N agents
 // balanced over AZs: AZs sorted by name (agents with no AZ last, as one group), agents inside an AZ
 // sorted by agent_id, then one agent from each AZ in turn until N are taken; `all` takes every
@@ -40,6 +45,7 @@
 
 #include "absl/status/statusor.h"
 #include "coordinator/campaign.h"
+#include "coordinator/placement.h"
 #include "coordinator/scenario.h"
 
 namespace azbench {
@@ -50,7 +56,8 @@ namespace azbench {
 // or empty ids, and for a campaign (built by hand, not parsed) whose names collide or whose jobs
 // fail ValidateJobOptions.
 absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
-                                                     const std::vector<AgentInfo>& agents);
+                                                     const std::vector<AgentInfo>& agents,
+                                                     const PlacementTable* placements = nullptr);
 
 // `agents` in the balanced selection order described above.
 std::vector<AgentInfo> BalancedAgentOrder(const std::vector<AgentInfo>& agents);

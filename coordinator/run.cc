@@ -42,6 +42,7 @@ struct AgentRun {
   std::map<int64_t, IntervalStats> streamed_latency;
   std::map<std::string, std::unique_ptr<OpLogWriter>> op_logs;  // by job name
   std::vector<std::string> errors;
+  int phases_done = 0;  // PhaseDone events received (metadata's barrier)
 };
 
 std::string MakeRunId(const std::string& prefix, const Scenario& scenario) {
@@ -147,34 +148,65 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
       opt->set_value(v);
     }
   }
+  prepare.set_lease_ms(static_cast<uint32_t>(absl::ToInt64Milliseconds(options.prepared_lease)));
   {
-    auto prepare_one = [&](AgentRun& r) {
+    // While the slowest agent still prepares, the others' prepared runs are kept alive with Renew
+    // (a quarter of the lease apart); if this process dies here, they expire and remove their
+    // files.
+    std::vector<std::atomic<bool>> prepared(runs.size());
+    std::atomic<bool> barrier_done{false};
+    std::thread renewer([&] {
+      const absl::Duration every = options.prepared_lease / 4;
+      absl::Time next = absl::Now() + every;
+      while (!barrier_done.load()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (absl::Now() < next) continue;
+        next = absl::Now() + every;
+        for (size_t i = 0; i < runs.size(); ++i) {
+          if (!prepared[i].load() || runs[i].member == nullptr) continue;
+          v1::RenewRequest renew;
+          renew.set_run_id(run_id);
+          renew.set_lease_ms(prepare.lease_ms());
+          (void)runs[i].member->client->Renew(renew, absl::Seconds(5));
+        }
+      }
+    });
+    auto prepare_one = [&](size_t index) {
+      AgentRun& r = runs[index];
+      // Each agent learns its place among the scenario's agents (metadata's stride and shared
+      // directories).
+      v1::PrepareRequest mine = prepare;
+      mine.set_agent_index(static_cast<int32_t>(index));
+      mine.set_agent_count(static_cast<int32_t>(runs.size()));
       absl::StatusOr<v1::PrepareResponse> response =
-          r.member->client->Prepare(prepare, options.prepare_timeout);
+          r.member->client->Prepare(mine, options.prepare_timeout);
       if (response.ok()) {
         r.prepared = true;
+        prepared[index].store(true);
       } else {
         r.errors.push_back(std::string(response.status().message()));
       }
     };
     // sharing=shared-file: the first agent lays the shared files out alone; the others then find
     // them complete and skip the layout (file_layout.cc), so no two agents ever write a layout.
-    AgentRun* layout_first = nullptr;
+    size_t layout_first = runs.size();
     if (UsesSharedFiles(scenario)) {
-      for (AgentRun& r : runs) {
-        if (r.member != nullptr) {
-          layout_first = &r;
+      for (size_t index = 0; index < runs.size(); ++index) {
+        if (runs[index].member != nullptr) {
+          layout_first = index;
           break;
         }
       }
-      if (layout_first != nullptr) prepare_one(*layout_first);
+      if (layout_first < runs.size()) prepare_one(layout_first);
     }
     std::vector<std::thread> threads;
-    for (AgentRun& r : runs) {
-      if (r.member == nullptr || &r == layout_first) continue;
-      threads.emplace_back([&] { prepare_one(r); });
+    for (size_t index = 0; index < runs.size(); ++index) {
+      if (runs[index].member == nullptr || index == layout_first) continue;
+      threads.emplace_back([&, index] { prepare_one(index); });
     }
     for (auto& t : threads) t.join();
+    barrier_done.store(true);
+    renewer.join();
   }
   auto cleanup_all = [&] {
     v1::CleanupRequest cleanup;
@@ -279,6 +311,9 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
             }
             break;
           }
+          case v1::RunEvent::kPhaseDone:
+            r.phases_done = std::max(r.phases_done, event.phase_done().phase_index() + 1);
+            break;
           case v1::RunEvent::kFinished:
             r.finished = true;
             r.end_ns = event.finished().end_realtime_ns() - r.offset_ns;
@@ -301,6 +336,48 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
       }
     });
   }
+
+  // Phase barrier (metadata): once every agent still running reported PhaseDone(k), release phase
+  // k+1 everywhere at one instant (like the first start, in each agent's own clock). Agents that
+  // finished or were lost do not hold the others back.
+  std::thread phase_driver([&] {
+    int released = 0;  // barriers released so far
+    while (!all_done.load()) {
+      bool ready = false;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        int waiting = 0, active = 0;
+        for (const AgentRun& r : runs) {
+          if (r.member == nullptr || r.lost || r.finished) continue;
+          ++active;
+          if (r.phases_done > released) ++waiting;
+        }
+        ready = active > 0 && waiting == active;
+      }
+      if (!ready) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        continue;
+      }
+      const int64_t at = RealtimeNanos() + absl::ToInt64Nanoseconds(options.phase_start_margin);
+      std::vector<std::thread> calls;
+      for (AgentRun& r : runs) {
+        if (r.member == nullptr) continue;
+        calls.emplace_back([&, at] {
+          v1::ProceedRequest proceed;
+          proceed.set_run_id(run_id);
+          proceed.set_phase_index(released);
+          proceed.set_start_at_agent_realtime_ns(at + r.offset_ns);
+          absl::Status s = r.member->client->Proceed(proceed, absl::Seconds(10));
+          if (!s.ok()) {
+            std::lock_guard<std::mutex> lock(mu);
+            if (!r.finished && !r.lost) r.errors.push_back(std::string(s.message()));
+          }
+        });
+      }
+      for (auto& t : calls) t.join();
+      ++released;
+    }
+  });
 
   // Live progress and interrupt handling, until every stream has ended.
   std::thread watcher([&] {
@@ -361,6 +438,7 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
   }
   done_cv.notify_all();
   watcher.join();
+  phase_driver.join();
   cleanup_all();
 
   // Assemble.

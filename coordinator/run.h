@@ -3,6 +3,11 @@
 // expressed in each agent's own clock (corrected by its measured offset), stream events, collect
 // results.
 //
+// Phased workloads (metadata): an agent's stream reports PhaseDone after each phase and the agent
+// waits; when every agent still running has reported it, the coordinator releases the next phase
+// on all of them with Proceed at one instant (phase_start_margin ahead), mdtest's barrier across
+// all clients.
+//
 // Failure semantics: an agent whose stream breaks before it finished is recorded as lost (who,
 // when, why); the results of the other agents are complete and kept, and what the lost agent
 // streamed before (its interval series) is kept as its partial result; the scenario is then
@@ -35,8 +40,13 @@ struct LiveProgress {
 
 struct RunOptions {
   absl::Duration prepare_timeout = absl::Minutes(30);  // laying out large files takes time
+  // How long a prepared run waits on an agent for its Run (renewed while other agents prepare):
+  // if the coordinator dies in between, the agents remove the run's files after this.
+  absl::Duration prepared_lease = absl::Seconds(30);
   // How far in the future the common start is set: covers the Run RPC reaching every agent.
   absl::Duration start_margin = absl::Milliseconds(500);
+  // The same for each later phase of a phased workload (metadata), after its barrier.
+  absl::Duration phase_start_margin = absl::Milliseconds(50);
   uint32_t interval_ms = 1000;
   uint32_t progress_interval_ms = 250;
   std::function<void(const LiveProgress&)> on_progress;  // called from one thread

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/job_result.h"
+#include "coordinator/placement_evidence.h"
 
 namespace azbench {
 
@@ -62,6 +63,9 @@ struct Scenario {
   double cooldown_s = 0;
   bool skipped = false;  // plan could not satisfy it (e.g. not enough agents)
   std::string skip_reason;
+  // The placement of each chosen agent to `target`, in agent_ids order, when plan was given the
+  // fleet's placements (coordinator/placement.h); stored with the results.
+  std::vector<PlacementEvidence> placements;
 };
 
 // One agent's result for one job of a scenario.

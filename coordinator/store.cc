@@ -144,6 +144,28 @@ CREATE INDEX agent_result_by_scenario ON agent_result (scenario_id);
 CREATE INDEX event_by_scenario ON event (scenario_id);
 )sql";
 
+// Version 2 adds the placement evidence; applied to new files after kSchema and to version 1 files
+// when they are opened (additive: nothing else changes).
+constexpr char kSchemaV2[] = R"sql(
+CREATE TABLE placement (
+  scenario_id INTEGER NOT NULL REFERENCES scenario(id) ON DELETE CASCADE,
+  agent_id TEXT NOT NULL,
+  target TEXT NOT NULL,
+  placement TEXT NOT NULL CHECK (placement IN ('same-az', 'cross-az', 'unknown')),
+  agent_az TEXT NOT NULL,
+  agent_az_id TEXT NOT NULL,
+  az_source TEXT NOT NULL,
+  server_address TEXT NOT NULL,
+  address_source TEXT NOT NULL,
+  subnet TEXT NOT NULL,
+  subnet_source TEXT NOT NULL,
+  server_az TEXT NOT NULL,
+  server_az_source TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  PRIMARY KEY (scenario_id, agent_id)
+) WITHOUT ROWID;
+)sql";
+
 constexpr char kLatKinds[3][5] = {"lat", "slat", "clat"};
 
 int64_t ToInt64(uint64_t v) { return static_cast<int64_t>(v); }
@@ -442,6 +464,7 @@ absl::Status Store::Initialize() {
     }
     RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
     absl::Status created = Exec(kSchema);
+    if (created.ok()) created = Exec(kSchemaV2);
     if (created.ok()) {
       created = Exec(absl::StrCat("PRAGMA application_id = ", kStoreApplicationId,
                                   "; PRAGMA user_version = ", kStoreSchemaVersion));
@@ -450,6 +473,17 @@ absl::Status Store::Initialize() {
     if (!created.ok()) {
       Exec("ROLLBACK").IgnoreError();
       return created;
+    }
+  } else if (version == 1) {
+    RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
+    absl::Status migrated = Exec(kSchemaV2);
+    if (migrated.ok()) migrated = Exec("PRAGMA user_version = 2");
+    if (migrated.ok()) migrated = Exec("COMMIT");
+    if (!migrated.ok()) {
+      Exec("ROLLBACK").IgnoreError();
+      return absl::Status(migrated.code(), absl::StrCat("upgrading the results database from "
+                                                        "schema version 1 to 2: ",
+                                                        migrated.message()));
     }
   }
   // WAL: a report can read while a run writes. FULL: a commit survives a power loss.
@@ -781,6 +815,31 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
         .Text(5, lost.reason);
     RETURN_IF_ERROR(event.Run());
   }
+
+  if (!s.placements.empty()) {
+    Statement placement(*this);
+    RETURN_IF_ERROR(placement.Prepare(
+        "INSERT INTO placement (scenario_id, agent_id, target, placement, agent_az, agent_az_id, "
+        "az_source, server_address, address_source, subnet, subnet_source, server_az, "
+        "server_az_source, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const PlacementEvidence& e : s.placements) {
+      placement.Int(1, scenario_id)
+          .Text(2, e.agent_id)
+          .Text(3, e.target)
+          .Text(4, PlacementName(e.placement))
+          .Text(5, e.agent_az)
+          .Text(6, e.agent_az_id)
+          .Text(7, e.az_source)
+          .Text(8, e.server_address)
+          .Text(9, e.address_source)
+          .Text(10, e.subnet)
+          .Text(11, e.subnet_source)
+          .Text(12, e.server_az)
+          .Text(13, e.server_az_source)
+          .Text(14, e.reason);
+      RETURN_IF_ERROR(placement.Run());
+    }
+  }
   return absl::OkStatus();
 }
 
@@ -975,6 +1034,40 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
     lost.lost_at_realtime_ns = events.Int(0);
     lost.agent_id = events.Text(1);
     lost.reason = events.Text(2);
+  }
+
+  Statement placements(*this);
+  RETURN_IF_ERROR(placements.Prepare(
+      "SELECT agent_id, target, placement, agent_az, agent_az_id, az_source, server_address, "
+      "address_source, subnet, subnet_source, server_az, server_az_source, reason FROM placement "
+      "WHERE scenario_id = ?"));
+  placements.Int(1, scenario_id);
+  std::vector<PlacementEvidence> loaded;
+  while (true) {
+    ASSIGN_OR_RETURN(bool more, placements.Step());
+    if (!more) break;
+    PlacementEvidence& e = loaded.emplace_back();
+    e.agent_id = placements.Text(0);
+    e.target = placements.Text(1);
+    const std::optional<Placement> p = ParsePlacement(placements.Text(2));
+    if (!p) return corrupt(absl::StrCat("placement '", placements.Text(2), "'"));
+    e.placement = *p;
+    e.agent_az = placements.Text(3);
+    e.agent_az_id = placements.Text(4);
+    e.az_source = placements.Text(5);
+    e.server_address = placements.Text(6);
+    e.address_source = placements.Text(7);
+    e.subnet = placements.Text(8);
+    e.subnet_source = placements.Text(9);
+    e.server_az = placements.Text(10);
+    e.server_az_source = placements.Text(11);
+    e.reason = placements.Text(12);
+  }
+  // In agent_ids order, as planned.
+  for (const std::string& id : result.scenario.agent_ids) {
+    for (PlacementEvidence& e : loaded) {
+      if (e.agent_id == id) result.scenario.placements.push_back(std::move(e));
+    }
   }
   return result;
 }

@@ -15,7 +15,7 @@
 // skips exactly those. Partial, failed and skipped scenarios run again, and saving a key that is
 // already stored replaces its rows (in the same transaction): the file holds the latest attempt.
 //
-// Schema (version 1). Times are CLOCK_REALTIME ns on the coordinator's clock. Columns holding a
+// Schema (version 2). Times are CLOCK_REALTIME ns on the coordinator's clock. Columns holding a
 // uint64 store the int64 with the same bits (values >= 2^63 read back negative in plain SQL; the
 // sum_* words of the wide moments are for azbench, not for SQL arithmetic).
 //
@@ -52,6 +52,12 @@
 //       PK(agent_result_id, idx, op_kind))
 //       One row per interval and op kind with anything in it; an interval in which nothing
 //       happened keeps one all-zero row (the job's first op kind) so a stall stays visible.
+//   placement(scenario_id FK ON DELETE CASCADE, agent_id, target, placement ('same-az' |
+//       'cross-az' | 'unknown'), agent_az, agent_az_id, az_source, server_address,
+//       address_source, subnet, subnet_source, server_az, server_az_source, reason;
+//       PK(scenario_id, agent_id)): Scenario::placements, the evidence each agent was placed on
+//       when the scenario was planned (schema version 2; a version 1 file gains the empty table
+//       when opened).
 //   event(id PK, scenario_id FK ON DELETE CASCADE, at_ns, agent_id, kind, message)
 //       kind 'lost' (ScenarioResult::lost: at_ns = lost_at, message = reason) and 'warning' (a
 //       job's warning, at_ns = the job's end; the warnings are also in agent_result.warnings).
@@ -88,7 +94,7 @@ struct sqlite3_stmt;
 
 namespace azbench {
 
-inline constexpr int kStoreSchemaVersion = 1;
+inline constexpr int kStoreSchemaVersion = 2;
 inline constexpr int32_t kStoreApplicationId = 0x617a6265;  // "azbe"
 
 struct CampaignRecord {

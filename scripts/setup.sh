@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   # toolchain
   build-essential cmake pkg-config clang-format git
+  # sanitizer and libFuzzer builds (scripts/test.sh pass 2): clang, its runtimes, llvm-symbolizer
+  clang libclang-rt-14-dev llvm-14
   # wire contract
   protobuf-compiler libprotobuf-dev protobuf-compiler-grpc libgrpc++-dev libgrpc-dev
   # common libraries

@@ -1,10 +1,37 @@
 #!/usr/bin/env bash
-# Sets up (Debian packages), builds and runs every test: unit tests and the integration tests that start
-# real agent processes on loopback. Usage: bash scripts/test.sh
+# Sets up (Debian and npm packages), builds and runs every test, twice:
+#   1. GCC build: unit tests and the integration tests that start real agent processes.
+#   2. Clang build with AddressSanitizer + UndefinedBehaviorSanitizer: the same tests, plus the
+#      libFuzzer targets (tests/fuzz) for AZBENCH_FUZZ_SECONDS (default 10) each on their corpora.
+# ThreadSanitizer is a third, opt-in pass (AZBENCH_TSAN=1): see README "Tests".
+# Usage: bash scripts/test.sh      AZBENCH_SANITIZERS=0 skips pass 2 (a quicker local loop).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 BUILD_DIR=${BUILD_DIR:-build}
+JOBS=$(nproc)
+
+echo "== pass 1: gcc, RelWithDebInfo"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-cmake --build "$BUILD_DIR" -j"$(nproc)"
-ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" --timeout 600
+cmake --build "$BUILD_DIR" -j"$JOBS"
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$JOBS" --timeout 600
+
+if [ "${AZBENCH_SANITIZERS:-1}" != 0 ]; then
+  echo "== pass 2: clang, ASan + UBSan, fuzzers"
+  CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DAZBENCH_SANITIZE=address,undefined -DAZBENCH_FUZZ=ON \
+    -DAZBENCH_FUZZ_SECONDS="${AZBENCH_FUZZ_SECONDS:-10}"
+  cmake --build "$BUILD_DIR-asan" -j"$JOBS"
+  ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer \
+  ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir "$BUILD_DIR-asan" --output-on-failure -j"$JOBS" --timeout 900
+fi
+
+if [ "${AZBENCH_TSAN:-0}" = 1 ]; then
+  echo "== pass 3: clang, TSan"
+  CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DAZBENCH_SANITIZE=thread
+  cmake --build "$BUILD_DIR-tsan" -j"$JOBS"
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    ctest --test-dir "$BUILD_DIR-tsan" --output-on-failure -j"$JOBS" --timeout 900
+fi

@@ -41,6 +41,11 @@ struct RunControl {
   // With `op_log`, called from clone threads with each batch of raw op records (once per interval
   // and at the end). May be empty: the records are then counted but not kept.
   std::function<void(int, std::vector<OpRecord>&&)> on_op_log;
+  // Multi-phase workloads (metadata) call this after finishing phase `phase_index` (named
+  // `phase`): it blocks until every phased job on every agent of the scenario is done with it and
+  // returns the monotonic instant the next phase starts at, or Cancelled. Empty: phases follow each
+  // other at once.
+  std::function<absl::StatusOr<uint64_t>(int phase_index, const std::string& phase)> await_phase;
 };
 
 class BlockIoJob {

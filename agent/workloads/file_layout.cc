@@ -13,6 +13,15 @@
 
 namespace azbench {
 
+// A path through a directory descriptor the serving agent opened beneath its allowed roots
+// (agent/job_confinement.h rewrites job paths to "/proc/self/fd/N/name") is opened with
+// O_NOFOLLOW: a symlink put under the file's name after the agent checked it makes the open fail
+// (ELOOP) instead of leading outside the roots. Other paths (the one-shot command run by the user
+// on their own files, e.g. /dev/disk/by-id/... links) follow symlinks as fio does.
+static int NoFollowFlag(const std::string& path) {
+  return path.rfind("/proc/self/fd/", 0) == 0 ? O_NOFOLLOW : 0;
+}
+
 namespace {
 
 constexpr uint64_t kLayoutChunkBytes = 1 << 20;
@@ -60,7 +69,8 @@ absl::Status LayOutOne(const LayoutRequest& request, BufferPool& filler, LaidOut
   const uint64_t current = exists ? static_cast<uint64_t>(st.st_size) : 0;
   if (exists && current >= request.required_bytes) return absl::OkStatus();
 
-  const int fd = open(request.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  const int fd =
+      open(request.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | NoFollowFlag(request.path), 0644);
   if (fd < 0) return ErrnoStatus(errno, absl::StrCat("cannot create '", request.path, "'"));
   out.created = !exists;
   out.extended = exists;
@@ -118,7 +128,7 @@ absl::StatusOr<std::vector<LaidOutFile>> LayOutFiles(const std::vector<LayoutReq
 }
 
 absl::StatusOr<int> OpenForRun(const std::string& path, bool read, bool write, bool direct) {
-  int flags = O_CLOEXEC;
+  int flags = O_CLOEXEC | NoFollowFlag(path);
   flags |= (read && write) ? O_RDWR : (write ? O_WRONLY : O_RDONLY);
   if (direct) flags |= O_DIRECT;
   const int fd = open(path.c_str(), flags);

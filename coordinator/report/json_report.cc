@@ -67,6 +67,22 @@ json ScenarioJson(const ScenarioResult& r, const ScenarioFigures& f) {
     lost.push_back(
         {{"agent_id", l.agent_id}, {"lost_at_ns", l.lost_at_realtime_ns}, {"reason", l.reason}});
   }
+  json placements = json::array();
+  for (const PlacementEvidence& e : s.placements) {
+    placements.push_back({{"agent_id", e.agent_id},
+                          {"target", e.target},
+                          {"placement", std::string(PlacementName(e.placement))},
+                          {"agent_az", e.agent_az},
+                          {"agent_az_id", e.agent_az_id},
+                          {"az_source", e.az_source},
+                          {"server_address", e.server_address},
+                          {"address_source", e.address_source},
+                          {"subnet", e.subnet},
+                          {"subnet_source", e.subnet_source},
+                          {"server_az", e.server_az},
+                          {"server_az_source", e.server_az_source},
+                          {"reason", e.reason}});
+  }
   json ops = json::object();
   for (const OpFigures& op : f.ops) ops[std::string(OpKindName(op.kind))] = OpJson(op);
   json intervals = json::array();
@@ -99,6 +115,7 @@ json ScenarioJson(const ScenarioResult& r, const ScenarioFigures& f) {
           {"agent_ids", s.agent_ids},
           {"skip_reason", s.skip_reason},
           {"lost", lost},
+          {"placements", placements},
           {"times",
            {{"planned_start_ns", r.planned_start_realtime_ns},
             {"first_start_ns", f.first_start_ns},

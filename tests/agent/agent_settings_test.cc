@@ -89,19 +89,41 @@ TEST_F(AgentSettingsTest, ErrorsNameFileLineColumnKeyAndWhatIsAllowed) {
   EXPECT_TRUE(absl::StrContains(e, "agent.yaml:2:1: log_level: log level 'verbose'")) << e;
   e = ErrorOf("allowed_root: [/mnt]\n");
   EXPECT_TRUE(absl::StrContains(e, "unknown key 'allowed_root' (allowed: ")) << e;
-  EXPECT_TRUE(absl::StrContains(e, "allowed_roots, min_free_space, tls, token_file, log_levels"))
+  EXPECT_TRUE(absl::StrContains(e,
+                                "allowed_roots, min_free_space, limits, tls, token_file, "
+                                "insecure_loopback_only, log_levels"))
       << e;
 }
 
-TEST_F(AgentSettingsTest, NotesSayWhatIsNotEnforcedYet) {
+TEST_F(AgentSettingsTest, NotesSayWhatIsEnforced) {
   absl::StatusOr<ServeConfig> config =
       Load("allowed_roots: [/mnt/azbench]\nmin_free_space: 1g\ntoken_file: /t\n");
   ASSERT_TRUE(config.ok()) << config.status();
-  int not_enforced = 0;
-  for (const std::string& note : AgentSettingsNotes(config->settings)) {
-    if (absl::StrContains(note, "NOT ENFORCED YET")) ++not_enforced;
-  }
-  EXPECT_EQ(not_enforced, 3);
+  std::string all;
+  for (const std::string& note : AgentSettingsNotes(config->settings)) all += note + "\n";
+  EXPECT_FALSE(absl::StrContains(all, "NOT ENFORCED")) << all;
+  EXPECT_TRUE(absl::StrContains(all, "allowed_roots: /mnt/azbench (jobs outside them")) << all;
+  EXPECT_TRUE(absl::StrContains(all, "min_free_space: 1GiB (a job whose layout")) << all;
+  EXPECT_TRUE(absl::StrContains(all, "token_file: /t (every request needs")) << all;
+}
+
+TEST_F(AgentSettingsTest, ReadsLimitsAndTheLoopbackSwitch) {
+  absl::StatusOr<ServeConfig> config = Load(
+      "limits: {max_jobs_per_run: 8, max_files_per_job: 100, max_job_size: 2g, "
+      "max_message_size: 1m}\ninsecure_loopback_only: true\n");
+  ASSERT_TRUE(config.ok()) << config.status();
+  const JobLimits& l = config->settings.limits;
+  EXPECT_EQ(l.max_jobs_per_run, 8u);
+  EXPECT_EQ(l.max_files_per_job, 100u);
+  EXPECT_EQ(l.max_job_size_bytes, 2ULL << 30);
+  EXPECT_EQ(l.max_message_size_bytes, 1u << 20);
+  EXPECT_TRUE(config->settings.insecure_loopback_only);
+  std::string e = ErrorOf("limits: {max_threads: 4}\n");
+  EXPECT_TRUE(absl::StrContains(e, ":1:10: limits.max_threads: unknown key (allowed: ")) << e;
+  e = ErrorOf("limits: {max_message_size: 1k}\n");
+  EXPECT_TRUE(absl::StrContains(e, "limits.max_message_size: must be 64k..1g")) << e;
+  e = ErrorOf("insecure_loopback_only: maybe\n");
+  EXPECT_TRUE(absl::StrContains(e, "insecure_loopback_only: must be true or false")) << e;
 }
 
 TEST_F(AgentSettingsTest, FileChecksFindUnreadableSecretsAndLooseModes) {
@@ -118,8 +140,16 @@ TEST_F(AgentSettingsTest, FileChecksFindUnreadableSecretsAndLooseModes) {
 }
 
 TEST_F(AgentSettingsTest, CheckConfigExitCodes) {
-  EXPECT_EQ(RunCheckConfigCommand({Write("good.yaml", "allowed_roots: [" + dir_.path() + "]\n")}),
+  EXPECT_EQ(RunCheckConfigCommand({Write("good.yaml", "allowed_roots: [" + dir_.path() +
+                                                          "]\nlisten: 127.0.0.1:7480\n"
+                                                          "insecure_loopback_only: true\n")}),
             0);
+  // serve would refuse these: no transport at all; plaintext on every interface.
+  EXPECT_EQ(RunCheckConfigCommand({Write("none.yaml", "allowed_roots: [" + dir_.path() + "]\n")}),
+            1);
+  EXPECT_EQ(RunCheckConfigCommand(
+                {Write("open.yaml", "listen: 0.0.0.0:7480\ninsecure_loopback_only: true\n")}),
+            1);
   EXPECT_EQ(RunCheckConfigCommand({Write("bad.yaml", "max_concurrent_runs: 0\n")}), 1);
   EXPECT_EQ(RunCheckConfigCommand({Write("tls.yaml",
                                          "tls: {cert_file: /no.crt, key_file: "
@@ -139,11 +169,17 @@ TEST_F(AgentSettingsTest, ReloadAppliesLiveKeysAndNamesTheOnesNeedingARestart) {
   loaded.listen = "0.0.0.0:9999";
   loaded.identity.availability_zone = "use1-az1";
   loaded.settings.token_file = "/etc/azbench/token";
+  loaded.settings.limits.max_files_per_job = 10;
+  loaded.settings.limits.max_message_size_bytes = 1 << 20;
   const ReloadOutcome outcome = MergeReloadedConfig(current, loaded);
-  EXPECT_EQ(outcome.changed_live,
-            (std::vector<std::string>{"log_level", "max_concurrent_runs", "allowed_roots"}));
+  EXPECT_EQ(outcome.changed_live, (std::vector<std::string>{"log_level", "max_concurrent_runs",
+                                                            "allowed_roots", "limits"}));
   EXPECT_EQ(outcome.needs_restart,
-            (std::vector<std::string>{"listen", "availability_zone", "token_file"}));
+            (std::vector<std::string>{"listen", "availability_zone", "token_file",
+                                      "limits.max_message_size"}));
+  EXPECT_EQ(outcome.config.settings.limits.max_files_per_job, 10u);
+  EXPECT_EQ(outcome.config.settings.limits.max_message_size_bytes,
+            current.settings.limits.max_message_size_bytes);
   EXPECT_EQ(outcome.config.log_level, "debug");
   EXPECT_EQ(outcome.config.max_concurrent_runs, 9);
   EXPECT_EQ(outcome.config.listen, current.listen);  // kept until a restart

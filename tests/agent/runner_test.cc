@@ -1,6 +1,12 @@
 #include "agent/runner.h"
 
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
+#include <map>
+#include <thread>
+
+#include "common/clock.h"
 
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
@@ -87,6 +93,196 @@ TEST(RunnerTest, AnUnknownOptionIsRefusedNamingTheJobAndOption) {
   EXPECT_NE(outcome.status().message().find("job 'r'"), std::string::npos);
   EXPECT_NE(outcome.status().message().find("exec_prerun"), std::string::npos);
   EXPECT_EQ(FilesIn(dir.path()), 0u);
+}
+
+TEST(RunnerTest, EachFamilyIsDispatchedAndReportsOneResultPerPart) {
+  TempDir dir(testing::kTmpfsBase);
+  Runner runner(RunnerConfig{.agent_subdir = "agent-x"});
+  std::vector<JobRequest> jobs(3);
+  jobs[0].name = "md";
+  jobs[0].workload = "metadata";
+  jobs[0].options = {{"directory", dir.path()}, {"files", "10"}, {"dirs", "2"}};
+  jobs[1].name = "sf";
+  jobs[1].workload = "small_files";
+  jobs[1].options = {{"directory", dir.path()}, {"filesizes", "4k:8k"}, {"files", "3"}};
+  jobs[2].name = "ls";
+  jobs[2].workload = "large_stream";
+  jobs[2].options = {{"directory", dir.path()}, {"size", "256k"}, {"bs", "64k"}, {"passes", "2"}};
+  auto outcome = runner.Prepare("f", jobs, 1'000'000'000);
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  struct Names : CountingSink {
+    bool OnResult(const JobResult& r) override {
+      names.push_back(r.name);
+      return true;
+    }
+    std::vector<std::string> names;
+  } sink;
+  ASSERT_TRUE(runner.Run("f", 0, sink).ok());
+  std::sort(sink.names.begin(), sink.names.end());
+  EXPECT_EQ(sink.names,
+            (std::vector<std::string>{"ls.pass1", "ls.pass2", "md.create", "md.delete", "md.open",
+                                      "md.read", "md.rename", "md.stat", "sf.4k.read",
+                                      "sf.4k.write", "sf.8k.read", "sf.8k.write"}));
+  ASSERT_TRUE(runner.Cleanup("f", true).ok());
+  EXPECT_EQ(FilesIn(dir.path()), 0u);
+}
+
+TEST(RunnerTest, AnOptionOfAnotherFamilyIsRefusedNamingTheFamilyAndTheAllowedOptions) {
+  TempDir dir(testing::kTmpfsBase);
+  Runner runner;
+  JobRequest job;
+  job.name = "md";
+  job.workload = "metadata";
+  job.options = {{"directory", dir.path()}, {"iodepth", "16"}};
+  auto outcome = runner.Prepare("g", {job}, 1'000'000'000);
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.status().message().find("job 'md': option 'iodepth' is not supported by "
+                                            "workload metadata; supported: name, directory"),
+            std::string::npos)
+      << outcome.status();
+  job.workload = "mdtest";
+  outcome = runner.Prepare("g", {job}, 1'000'000'000);
+  EXPECT_NE(outcome.status().message().find("allowed: block_io, metadata, small_files, "
+                                            "large_stream"),
+            std::string::npos)
+      << outcome.status();
+}
+
+// A sink that drives phases like the coordinator: it answers PhaseDone by calling Proceed after a
+// pause, and records the order of events.
+class DrivingSink : public CountingSink {
+ public:
+  DrivingSink(Runner& runner, std::string run_id) : runner_(runner), run_id_(std::move(run_id)) {}
+  ~DrivingSink() override {
+    for (auto& t : proceeds_) t.join();
+  }
+  bool DrivesPhases() const override { return true; }
+  bool OnPhaseDone(int index, const std::string& phase) override {
+    phases.push_back(phase);
+    EXPECT_EQ(index, static_cast<int>(phases.size()) - 1);
+    proceeds_.emplace_back([this, index] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      released_at.push_back(RealtimeNanos());
+      absl::StatusOr<bool> waiting = runner_.Proceed(run_id_, index, 0);
+      EXPECT_TRUE(waiting.ok() && *waiting) << "the run waits at the barrier it reported";
+    });
+    return true;
+  }
+  bool OnResult(const JobResult& r) override {
+    starts[r.name] = r.start_realtime_ns;
+    return true;
+  }
+  std::vector<std::string> phases;
+  std::vector<int64_t> released_at;
+  std::map<std::string, int64_t> starts;
+
+ private:
+  Runner& runner_;
+  std::string run_id_;
+  std::vector<std::thread> proceeds_;
+};
+
+TEST(RunnerTest, APhasedJobWaitsAtEveryBarrierUntilProceed) {
+  TempDir dir(testing::kTmpfsBase);
+  Runner runner;
+  JobRequest job;
+  job.name = "md";
+  job.workload = "metadata";
+  job.options = {{"directory", dir.path()}, {"files", "5"}, {"phases", "create,stat,delete"}};
+  ASSERT_TRUE(runner.Prepare("h", {job}, 1'000'000'000).ok());
+  DrivingSink sink(runner, "h");
+  ASSERT_TRUE(runner.Run("h", 0, sink).ok());
+  EXPECT_EQ(sink.phases, (std::vector<std::string>{"create", "stat"}));
+  ASSERT_EQ(sink.released_at.size(), 2u);
+  // Causality, not timing: a phase starts only after its release.
+  EXPECT_GE(sink.starts["md.stat"], sink.released_at[0]);
+  EXPECT_GE(sink.starts["md.delete"], sink.released_at[1]);
+  ASSERT_TRUE(runner.Cleanup("h", true).ok());
+  EXPECT_EQ(FilesIn(dir.path()), 0u);
+}
+
+TEST(RunnerTest, CancelReleasesAJobWaitingAtABarrier) {
+  TempDir dir(testing::kTmpfsBase);
+  Runner runner;
+  JobRequest job;
+  job.name = "md";
+  job.workload = "metadata";
+  job.options = {{"directory", dir.path()}, {"files", "5"}};
+  ASSERT_TRUE(runner.Prepare("i", {job}, 1'000'000'000).ok());
+  struct NeverProceeds : CountingSink {
+    bool DrivesPhases() const override { return true; }
+    bool OnPhaseDone(int, const std::string&) override {
+      ++done;
+      return true;
+    }
+    std::atomic<int> done{0};
+  } sink;
+  std::thread cancel([&] {
+    while (sink.done.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    runner.Cancel("i");
+  });
+  ASSERT_TRUE(runner.Run("i", 0, sink).ok());
+  cancel.join();
+  EXPECT_EQ(sink.done.load(), 1);
+  EXPECT_EQ(sink.results, 1) << "the create phase's result is kept";
+  EXPECT_TRUE(sink.cancelled);
+  ASSERT_TRUE(runner.Cleanup("i", true).ok());
+  EXPECT_EQ(FilesIn(dir.path()), 0u) << "cleanup removes the files the cancelled run left";
+}
+
+}  // namespace
+}  // namespace azbench
+
+namespace azbench {
+namespace {
+
+TEST(RunnerLeaseTest, APreparedRunThatNeverStartsExpiresAndItsFilesAreRemoved) {
+  TempDir dir(testing::kTmpfsBase);
+  // No background thread: the test moves time by passing "now" to ReapExpired.
+  Runner runner(RunnerConfig{.prepared_lease_ns = 1'000'000'000, .reap_interval_ns = 0});
+  ASSERT_TRUE(runner.Prepare("p", Jobs(dir.path(), "1s"), 1'000'000'000).ok());
+  ASSERT_GT(FilesIn(dir.path()), 0u);
+  EXPECT_TRUE(runner.ReapExpired(MonotonicNanos()).empty()) << "the lease has not ended yet";
+  // Renewed for an hour: still there two seconds later.
+  ASSERT_TRUE(runner.Renew("p", 3600'000'000'000ULL).ok());
+  EXPECT_TRUE(runner.ReapExpired(MonotonicNanos() + 2'000'000'000ULL).empty());
+  EXPECT_GT(FilesIn(dir.path()), 0u);
+  // Past the renewed lease: forgotten, files removed, Run and Renew say so.
+  EXPECT_EQ(runner.ReapExpired(MonotonicNanos() + 3601'000'000'000ULL),
+            std::vector<std::string>{"p"});
+  EXPECT_EQ(FilesIn(dir.path()), 0u);
+  CountingSink sink;
+  EXPECT_EQ(runner.Run("p", 0, sink).code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(runner.Renew("p").code(), absl::StatusCode::kNotFound);
+}
+
+TEST(RunnerLeaseTest, ARunningRunNeverExpiresAndAFinishedOneWaitsForCleanupOnlyForTheLease) {
+  TempDir dir(testing::kTmpfsBase);
+  Runner runner(RunnerConfig{.prepared_lease_ns = 1'000'000'000, .reap_interval_ns = 0});
+  ASSERT_TRUE(runner.Prepare("r", Jobs(dir.path(), "300ms"), 1'000'000'000).ok());
+  CountingSink sink;
+  std::thread run([&] { EXPECT_TRUE(runner.Run("r", 0, sink).ok()); });
+  // While it runs, even a "now" far in the future reaps nothing.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_TRUE(runner.ReapExpired(MonotonicNanos() + 3600'000'000'000ULL).empty());
+  run.join();
+  // Finished and never cleaned up (the coordinator died after the run): expires like a prepared
+  // one.
+  EXPECT_TRUE(runner.ReapExpired(MonotonicNanos()).empty());
+  EXPECT_EQ(runner.ReapExpired(MonotonicNanos() + 2'000'000'000ULL), std::vector<std::string>{"r"});
+  EXPECT_EQ(FilesIn(dir.path()), 0u);
+}
+
+TEST(RunnerLeaseTest, TheBackgroundThreadReapsWithoutBeingAsked) {
+  TempDir dir(testing::kTmpfsBase);
+  Runner runner(RunnerConfig{.prepared_lease_ns = 50'000'000, .reap_interval_ns = 10'000'000});
+  ASSERT_TRUE(runner.Prepare("t", Jobs(dir.path(), "1s"), 1'000'000'000).ok());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (FilesIn(dir.path()) > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(FilesIn(dir.path()), 0u);
+  EXPECT_EQ(runner.Renew("t").code(), absl::StatusCode::kNotFound);
 }
 
 }  // namespace

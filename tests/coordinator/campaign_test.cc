@@ -504,15 +504,77 @@ TEST(CampaignErrorTest, FioJobErrorsNameTheCampaignFieldAndTheJobFileLine) {
 
 TEST(CampaignErrorTest, UnknownMatrixAxisIsRefused) {
   EXPECT_THAT(ParseMinimalPlus("matrix:\n  clients: [1, 2]\n"),
-              StatusIs(kInvalid, AllOf(StartsWith("test.yaml:11:3: "), HasSubstr("matrix:"),
-                                       HasSubstr("unknown axis 'clients'"),
-                                       HasSubstr("allowed: nodes, nodes_per_az or a job option"))));
+              StatusIs(kInvalid,
+                       AllOf(StartsWith("test.yaml:11:3: "), HasSubstr("matrix:"),
+                             HasSubstr("unknown axis 'clients'"),
+                             HasSubstr("allowed: nodes, nodes_per_az, placement, a job option"))));
 }
 
-TEST(CampaignErrorTest, PlacementAxisIsNotSupportedYet) {
-  EXPECT_THAT(ParseMinimalPlus("matrix:\n  placement: [same-az, cross-az]\n"),
-              StatusIs(kInvalid, AllOf(StartsWith("test.yaml:11:3: "),
-                                       HasSubstr("'placement' is not supported yet"))));
+TEST(CampaignPlacementTest, PlacementAxisIsAMatrixAxisThatChangesNoJobOption) {
+  absl::StatusOr<Campaign> c = ParseMinimalPlus("matrix:\n  placement: [same-az, cross-az]\n");
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_EQ(c->matrix.size(), 1u);
+  EXPECT_EQ(c->matrix[0].key, "placement");
+  EXPECT_THAT(c->matrix[0].values, ElementsAre("same-az", "cross-az"));
+  const std::vector<MatrixCell> cells = MatrixCells(c->matrix);
+  ASSERT_EQ(cells.size(), 2u);
+  for (const auto& [key, value] :
+       CellJobOptions(c->workloads[0].jobs[0], cells[1], c->targets[0])) {
+    EXPECT_NE(key, "placement");
+  }
+}
+
+TEST(CampaignPlacementTest, OnlySameAzAndCrossAzArePlacementValues) {
+  EXPECT_THAT(
+      ParseMinimalPlus("matrix:\n  placement: [same-az, unknown]\n"),
+      StatusIs(kInvalid, AllOf(StartsWith("test.yaml:11:24: "), HasSubstr("matrix.placement"),
+                               HasSubstr("allowed: same-az, cross-az"))));
+}
+
+TEST(CampaignPlacementTest, TopologySubnetsAreCanonicalCidrsWithAnAz) {
+  absl::StatusOr<Campaign> c = ParseMinimalPlus(
+      "topology:\n  subnets:\n    10.0.1.7/24: us-east-1a\n    \"fd00:1::/64\": use1-az2\n");
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_EQ(c->topology_subnets.size(), 2u);
+  EXPECT_EQ(c->topology_subnets[0].cidr, "10.0.1.0/24");
+  EXPECT_EQ(c->topology_subnets[0].az, "us-east-1a");
+  EXPECT_EQ(c->topology_subnets[0].location.line, 12);
+  EXPECT_EQ(c->topology_subnets[1].cidr, "fd00:1::/64");
+}
+
+TEST(CampaignPlacementTest, BadTopologyIsRefusedWithItsPosition) {
+  EXPECT_THAT(ParseMinimalPlus("topology:\n  subnets:\n    10.0.1.0/33: us-east-1a\n"),
+              StatusIs(kInvalid, AllOf(StartsWith("test.yaml:12:5: "),
+                                       HasSubstr("topology.subnets"), HasSubstr("0..32"))));
+  EXPECT_THAT(ParseMinimalPlus("topology:\n  subnets:\n    10.0.1.0/24: a\n    10.0.1.1/24: b\n"),
+              StatusIs(kInvalid, AllOf(StartsWith("test.yaml:13:5: "),
+                                       HasSubstr("already given at test.yaml:12:5"))));
+  EXPECT_THAT(ParseMinimalPlus("topology:\n  zones: {}\n"),
+              StatusIs(kInvalid, AllOf(HasSubstr("unknown key 'zones'"), HasSubstr("subnets"))));
+  EXPECT_THAT(ParseMinimalPlus("topology:\n  subnets: [10.0.1.0/24]\n"),
+              StatusIs(kInvalid, HasSubstr("must be a map of CIDR -> AZ")));
+}
+
+TEST(CampaignExamplesTest, StudyACrossAzParses) {
+  absl::StatusOr<Campaign> c = ParseCampaignFile(SourceRoot() + "/examples/study-a-cross-az.yaml");
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->fleet.kind, FleetSpec::Kind::kHosts);
+  ASSERT_EQ(c->targets.size(), 2u);
+  EXPECT_EQ(TargetKindName(c->targets[0].kind), "fsx-openzfs");
+  EXPECT_EQ(TargetKindName(c->targets[1].kind), "efs");
+  bool has_placement = false, has_direct = false;
+  for (const MatrixAxis& axis : c->matrix) {
+    if (axis.key == "placement") {
+      has_placement = true;
+      EXPECT_THAT(axis.values, ElementsAre("same-az", "cross-az"));
+    }
+    if (axis.key == "direct") {
+      has_direct = true;
+      EXPECT_THAT(axis.values, ElementsAre("0", "1"));
+    }
+  }
+  EXPECT_TRUE(has_placement);
+  EXPECT_TRUE(has_direct);
 }
 
 TEST(CampaignErrorTest, DirectoryAndNameAreNotMatrixAxes) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "coordinator/campaign.h"
@@ -353,6 +354,173 @@ TEST(PlanTest, FormatPlanShortensLongAgentLists) {
   absl::StatusOr<std::vector<Scenario>> plan = ExpandCampaign(campaign, agents);
   ASSERT_TRUE(plan.ok()) << plan.status();
   EXPECT_THAT(FormatPlan(*plan), HasSubstr("10: agent-0,agent-1,agent-2,agent-3,+6 more"));
+}
+
+}  // namespace
+}  // namespace azbench
+
+namespace azbench {
+namespace {
+
+// Study A's shape on four agents: EFS with a mount target per AZ, FSx active in az-a.
+constexpr char kPlacementCampaign[] = R"(name: placed
+fleet: {hosts: [a1, a2, b1, b2]}
+targets:
+  - {name: fsx, path: /mnt/fsx}
+  - {name: efs, path: /mnt/efs}
+workloads:
+  - name: read
+    options: {rw: read, bs: 4m, size: 16m}
+matrix:
+  placement: [same-az, cross-az]
+  nodes: [1, all]
+)";
+
+v1::MountInfo Nfs(const std::string& path, const std::string& addr) {
+  v1::MountInfo m;
+  m.set_target_path(path);
+  m.set_fstype("nfs4");
+  m.set_server("server");
+  m.set_addr(addr);
+  return m;
+}
+
+PlacementTable StudyAPlacements(const std::vector<AgentInfo>& agents) {
+  std::vector<PlacementAgent> described;
+  for (const AgentInfo& a : agents) {
+    PlacementAgent p;
+    p.agent_id = a.agent_id;
+    p.availability_zone = a.availability_zone;
+    p.az_source = "imds";
+    const bool in_a = a.availability_zone == "az-a";
+    p.subnets.push_back({"", in_a ? "10.0.1.0/24" : "10.0.2.0/24"});
+    p.mounts = {Nfs("/mnt/fsx", "10.0.1.20"), Nfs("/mnt/efs", in_a ? "10.0.1.10" : "10.0.2.10")};
+    described.push_back(std::move(p));
+  }
+  return ClassifyPlacements(described, {{"fsx", "/mnt/fsx", ""}, {"efs", "/mnt/efs", ""}}, {});
+}
+
+std::vector<AgentInfo> StudyAAgents() {
+  return {Agent("b2", "az-b"), Agent("a1", "az-a"), Agent("b1", "az-b"), Agent("a2", "az-a")};
+}
+
+const Scenario& ByKey(const std::vector<Scenario>& plan, const std::string& key) {
+  for (const Scenario& s : plan) {
+    if (s.key == key) return s;
+  }
+  static const Scenario kNone;
+  ADD_FAILURE() << "no scenario " << key;
+  return kNone;
+}
+
+TEST(PlanPlacementTest, EachTargetGetsOnlyAgentsWithThePlacementOfTheCell) {
+  const Campaign campaign = Parse(kPlacementCampaign);
+  const std::vector<AgentInfo> agents = StudyAAgents();
+  const PlacementTable placements = StudyAPlacements(agents);
+  absl::StatusOr<std::vector<Scenario>> plan = ExpandCampaign(campaign, agents, &placements);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_THAT(*plan, SizeIs(8));
+  const std::string p = "workload=read/placement=";
+  EXPECT_THAT(ByKey(*plan, p + "same-az/nodes=all/target=fsx/repeat=1").agent_ids,
+              ElementsAre("a1", "a2"));
+  const Scenario& fsx_cross = ByKey(*plan, p + "cross-az/nodes=all/target=fsx/repeat=1");
+  EXPECT_THAT(fsx_cross.agent_ids, ElementsAre("b1", "b2"));
+  ASSERT_EQ(fsx_cross.placements.size(), 2u) << "the evidence travels with the scenario";
+  EXPECT_EQ(fsx_cross.placements[0].agent_id, "b1");
+  EXPECT_EQ(fsx_cross.placements[0].placement, Placement::kCrossAz);
+  EXPECT_EQ(fsx_cross.placements[0].server_address, "10.0.1.20");
+  EXPECT_THAT(ByKey(*plan, p + "same-az/nodes=all/target=efs/repeat=1").agent_ids,
+              ElementsAre("a1", "b1", "a2", "b2"))
+      << "balanced over AZs among the candidates";
+  EXPECT_THAT(ByKey(*plan, p + "same-az/nodes=1/target=efs/repeat=1").agent_ids, ElementsAre("a1"));
+  const Scenario& efs_cross = ByKey(*plan, p + "cross-az/nodes=1/target=efs/repeat=1");
+  EXPECT_TRUE(efs_cross.skipped);
+  EXPECT_THAT(efs_cross.agent_ids, IsEmpty());
+  EXPECT_EQ(efs_cross.skip_reason,
+            "placement=cross-az: no agent is cross-az to target 'efs' (same-az: a1,b1,a2,b2)");
+}
+
+TEST(PlanPlacementTest, NodesCountAmongTheAgentsWithThePlacement) {
+  Campaign campaign = Parse(absl::StrReplaceAll(kPlacementCampaign, {{"[1, all]", "[2, 3]"}}));
+  const std::vector<AgentInfo> agents = StudyAAgents();
+  const PlacementTable placements = StudyAPlacements(agents);
+  absl::StatusOr<std::vector<Scenario>> plan = ExpandCampaign(campaign, agents, &placements);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const Scenario& three =
+      ByKey(*plan, "workload=read/placement=cross-az/nodes=3/target=fsx/repeat=1");
+  EXPECT_TRUE(three.skipped);
+  EXPECT_EQ(three.skip_reason, "nodes=3 needs 3 agents; 2 are cross-az to 'fsx'");
+  EXPECT_THAT(
+      ByKey(*plan, "workload=read/placement=cross-az/nodes=2/target=fsx/repeat=1").agent_ids,
+      ElementsAre("b1", "b2"));
+}
+
+TEST(PlanPlacementTest, UnknownPlacementIsNeverScheduledAsSameAz) {
+  const Campaign campaign = Parse(kPlacementCampaign);
+  std::vector<AgentInfo> agents = StudyAAgents();
+  agents.push_back(Agent("x1", ""));  // no AZ: unknown to everything
+  std::vector<PlacementAgent> described;
+  PlacementTable placements = StudyAPlacements(StudyAAgents());
+  PlacementEvidence unknown;
+  unknown.agent_id = "x1";
+  unknown.target = "efs";
+  placements.entries.push_back(unknown);
+  absl::StatusOr<std::vector<Scenario>> plan = ExpandCampaign(campaign, agents, &placements);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  for (const Scenario& s : *plan) {
+    EXPECT_THAT(s.agent_ids, Not(Contains("x1"))) << s.key;
+  }
+  EXPECT_THAT(
+      ByKey(*plan, "workload=read/placement=cross-az/nodes=all/target=efs/repeat=1").skip_reason,
+      HasSubstr("unknown: x1"));
+}
+
+TEST(PlanPlacementTest, WithoutDescribedAgentsPlacementCellsAreSkippedWithTheReason) {
+  const Campaign campaign = Parse(kPlacementCampaign);
+  absl::StatusOr<std::vector<Scenario>> plan = ExpandCampaign(campaign, StudyAAgents());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  for (const Scenario& s : *plan) {
+    EXPECT_TRUE(s.skipped) << s.key;
+    EXPECT_THAT(s.skip_reason, HasSubstr("known only once they are described")) << s.key;
+  }
+}
+
+TEST(PlanPlacementTest, StudyAExampleExpandsForItsFleet) {
+  absl::StatusOr<Campaign> campaign =
+      ParseCampaignFile((std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() /
+                         "examples" / "study-a-cross-az.yaml")
+                            .string());
+  ASSERT_TRUE(campaign.ok()) << campaign.status();
+  absl::StatusOr<std::vector<Scenario>> plan =
+      ExpandCampaign(*campaign, ExpectedAgents(campaign->fleet));
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  // 2 workloads x 2 direct x 2 placements x 3 repeats x 2 targets.
+  ASSERT_THAT(*plan, SizeIs(48));
+  EXPECT_EQ((*plan)[0].key,
+            "workload=write-4m/direct=0/placement=same-az/target=fsx-openzfs/repeat=1");
+  const Scenario& direct = (*plan)[12];
+  EXPECT_THAT(direct.jobs[0].options, Contains(Pair("direct", "1")));
+  EXPECT_THAT(direct.jobs[0].options, Contains(Pair("bs", "4m")));
+  EXPECT_THAT(direct.jobs[0].options, Contains(Pair("ioengine", "libaio")));
+  for (const auto& option : direct.jobs[0].options) EXPECT_NE(option.first, "placement");
+  // Remote agents are placed once described: the plan says so instead of guessing.
+  EXPECT_THAT(direct.skip_reason, HasSubstr("known only once they are described"));
+}
+
+TEST(PlanPlacementTest, PlanPreviewPlacesTargetsWithServerAz) {
+  const Campaign campaign = Parse(absl::StrReplaceAll(
+      kPlacementCampaign,
+      {{"{name: fsx, path: /mnt/fsx}", "{name: fsx, path: /mnt/fsx, server_az: az-a}"}}));
+  const std::vector<AgentInfo> agents = StudyAAgents();
+  const PlacementTable placements =
+      ClassifyCampaignPlacements(campaign, PlacementAgentsFromInfos(agents));
+  absl::StatusOr<std::vector<Scenario>> plan = ExpandCampaign(campaign, agents, &placements);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_THAT(
+      ByKey(*plan, "workload=read/placement=cross-az/nodes=all/target=fsx/repeat=1").agent_ids,
+      ElementsAre("b1", "b2"));
+  EXPECT_TRUE(
+      ByKey(*plan, "workload=read/placement=same-az/nodes=all/target=efs/repeat=1").skipped);
 }
 
 }  // namespace

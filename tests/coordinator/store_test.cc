@@ -8,6 +8,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -92,6 +93,24 @@ ScenarioResult MakeResult(const std::string& key, int index,
   s.jobs = {ScenarioJob{"rand", "block_io", {{"rw", "randread"}, {"directory", "/mnt/efs"}}, 0},
             ScenarioJob{"seq", "block_io", {{"rw", "read"}}, 1}};
   s.cooldown_s = 2.5;
+  // Placement evidence of each agent, in agent_ids order.
+  for (const std::string& id : {std::string("10.0.0.1:7480"), std::string("10.0.0.2:7480")}) {
+    PlacementEvidence e;
+    e.agent_id = id;
+    e.target = "efs";
+    e.placement = id == "10.0.0.1:7480" ? Placement::kSameAz : Placement::kCrossAz;
+    e.agent_az = id == "10.0.0.1:7480" ? "us-east-1a" : "us-east-1b";
+    e.agent_az_id = id == "10.0.0.1:7480" ? "use1-az1" : "use1-az2";
+    e.az_source = "imds";
+    e.server_address = "10.0.1.10";
+    e.address_source = "addr=";
+    e.subnet = "10.0.1.0/24";
+    e.subnet_source = "imds " + id;
+    e.server_az = "us-east-1a";
+    e.server_az_source = "subnet map";
+    e.reason = "addr=10.0.1.10 in 10.0.1.0/24";
+    s.placements.push_back(e);
+  }
   result.status = status;
   result.status_detail = status == ScenarioStatus::kComplete ? "" : "agent 10.0.0.2:7480 lost";
   result.results.push_back(AgentJobResult{"10.0.0.1:7480", MakeJob("rand", index * 10 + 1)});
@@ -167,6 +186,17 @@ void ExpectSameResult(const ScenarioResult& a, const ScenarioResult& b) {
   EXPECT_EQ(a.scenario.cooldown_s, b.scenario.cooldown_s);
   EXPECT_EQ(a.scenario.skipped, b.scenario.skipped);
   EXPECT_EQ(a.scenario.skip_reason, b.scenario.skip_reason);
+  ASSERT_EQ(a.scenario.placements.size(), b.scenario.placements.size());
+  for (size_t i = 0; i < a.scenario.placements.size(); ++i) {
+    const PlacementEvidence& x = a.scenario.placements[i];
+    const PlacementEvidence& y = b.scenario.placements[i];
+    EXPECT_EQ(std::tie(x.agent_id, x.target, x.placement, x.agent_az, x.agent_az_id, x.az_source,
+                       x.server_address, x.address_source, x.subnet, x.subnet_source, x.server_az,
+                       x.server_az_source, x.reason),
+              std::tie(y.agent_id, y.target, y.placement, y.agent_az, y.agent_az_id, y.az_source,
+                       y.server_address, y.address_source, y.subnet, y.subnet_source, y.server_az,
+                       y.server_az_source, y.reason));
+  }
   EXPECT_EQ(a.status, b.status);
   EXPECT_EQ(a.status_detail, b.status_detail);
   ASSERT_EQ(a.results.size(), b.results.size());
@@ -431,7 +461,35 @@ TEST_F(StoreTest, AFileWithANewerSchemaVersionIsRefusedNamingBothVersions) {
   ASSERT_EQ(store.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(store.status().message(), HasSubstr(path_));
   EXPECT_THAT(store.status().message(), HasSubstr("version 7"));
-  EXPECT_THAT(store.status().message(), HasSubstr("(1)"));
+  EXPECT_THAT(store.status().message(), HasSubstr("(2)"));
+}
+
+TEST_F(StoreTest, AVersion1FileGainsThePlacementTableAndKeepsItsResults) {
+  ScenarioResult old_result = MakeResult("from-v1", 0);
+  {
+    std::unique_ptr<Store> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->BeginCampaign("c", "c.yaml", "name: c\n").ok());
+    old_result.scenario.placements.clear();
+    ASSERT_TRUE(store->SaveScenario(old_result).ok());
+  }
+  // Make it what azbench 0.1 wrote: version 1, no placement table.
+  RawQuery(path_, "DROP TABLE placement");
+  RawQuery(path_, "PRAGMA user_version = 1");
+  ASSERT_EQ(RawQuery(path_, "SELECT count(*) FROM sqlite_schema WHERE name = 'placement'"), 0);
+  std::unique_ptr<Store> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(RawQuery(path_, "PRAGMA user_version"), 2);
+  absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 1u);
+  ExpectSameResult(old_result, (*loaded)[0]);
+  ScenarioResult with_placement = MakeResult("new", 1);
+  ASSERT_TRUE(store->SaveScenario(with_placement).ok());
+  loaded = store->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 2u);
+  ExpectSameResult(with_placement, (*loaded)[1]);
 }
 
 TEST_F(StoreTest, ASqliteFileOfAnotherApplicationIsRefusedAndLeftAlone) {

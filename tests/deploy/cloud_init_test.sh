@@ -66,10 +66,25 @@ install = index_of(r"apt-get install .*force-confold .*azbench-agent")
 check = index_of(r"^azbench-agent check-config /etc/azbench/agent.yaml$")
 mount = index_of(r"mount -a -t nfs4")
 enable = index_of(r"^systemctl enable --now azbench-agent$")
-if not install < check < enable or not mount < enable:
-    fail("runcmd order must be: install, mount, check-config, enable")
+tls = index_of(r"/etc/azbench/tls")
+if not install < check < enable or not mount < enable or not install < tls < check:
+    fail("runcmd order must be: install, mount, TLS files, check-config, enable")
 print(f"structure ok: {len(doc['mounts'])} mounts with '{nfs_options}', config written deferred")
 PY
 
+# The config names /etc/azbench/tls/*: check it against TLS files made here with openssl (a CA and
+# an agent certificate signed by it), at the same names under $work/tls.
+command -v openssl >/dev/null || { echo "SKIP: openssl is needed to make the TLS files" >&2; exit 77; }
+mkdir -p "$work/tls"
+(cd "$work/tls" &&
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca.key -out ca.crt \
+    -subj /CN=test-ca -days 1 2>/dev/null &&
+  openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout agent.key -out agent.csr \
+    -subj /CN=agent-1 2>/dev/null &&
+  openssl x509 -req -in agent.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out agent.crt \
+    -days 1 2>/dev/null && chmod 600 agent.key) || { echo "FAIL: openssl could not make test certificates"; exit 1; }
+grep -q "cert_file: /etc/azbench/tls/agent.crt" "$work/agent-config.yaml" ||
+  { echo "FAIL: the agent config does not use mutual TLS from /etc/azbench/tls"; exit 1; }
+sed -i "s|/etc/azbench/tls/|$work/tls/|" "$work/agent-config.yaml"
 "$agent" check-config "$work/agent-config.yaml" || { echo "FAIL: the config cloud-init writes is rejected"; exit 1; }
 echo "PASS"

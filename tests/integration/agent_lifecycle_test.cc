@@ -107,7 +107,10 @@ class AgentLifecycleTest : public ::testing::Test {
 
   void WriteConfig(const std::string& body) {
     std::ofstream out(dir_.File("agent.yaml"));
-    out << "listen: 127.0.0.1:0\nagent_id: a1\nallowed_roots: [" << dir_.path() << "]\n" << body;
+    out << "listen: 127.0.0.1:0\nagent_id: a1\ninsecure_loopback_only: true\nimds: "
+           "disabled\nallowed_roots: ["
+        << dir_.path() << "]\n"
+        << body;
   }
 
   // Starts `serve`; with a service manager, NOTIFY_SOCKET points the agent at it.

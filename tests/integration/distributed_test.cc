@@ -48,6 +48,7 @@ class DistributedTest : public ::testing::Test {
     options.azs = {"az-a", "az-b"};
     options.agent_binary = AZBENCH_AGENT_BIN;
     options.work_root = dir_.File("agents");
+    options.allowed_roots = {dir_.path(), shm_.path()};  // the campaigns' targets
     auto fleet = LocalFleet::Start(options);
     ASSERT_TRUE(fleet.ok()) << fleet.status();
     fleet_ = std::move(*fleet);
@@ -150,8 +151,8 @@ TEST_F(DistributedTest, AnAgentKilledMidRunIsRecordedAsLostAndTheCampaignContinu
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   ASSERT_EQ(CountFiles(shm_.path()), 2u) << azbench.Output();
-  // Late enough that the agent has streamed intervals (1 s each) even on a loaded machine, where the
-  // prepare barrier and the start delay take a while.
+  // Late enough that the agent has streamed intervals (1 s each) even on a loaded machine, where
+  // the prepare barrier and the start delay take a while.
   std::this_thread::sleep_for(std::chrono::milliseconds(4000));
   ASSERT_EQ(kill(fleet_->pid(1), SIGKILL), 0);
 

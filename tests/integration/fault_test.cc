@@ -2,9 +2,13 @@
 // real `azbench` coordinator binary, a real SQLite results file. Each case ends with: results
 // already stored intact, a clear record of what was lost, no orphan files, and a non-zero exit
 // where the campaign is incomplete.
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -52,11 +56,13 @@ bool WaitFor(Predicate done, std::chrono::milliseconds timeout) {
 // One agent process on a fixed loopback port, so it can be restarted at the same address.
 class Agent {
  public:
-  Agent(std::string id, std::string az, std::string log_path, std::vector<std::string> env = {})
+  Agent(std::string id, std::string az, std::string log_path, std::vector<std::string> env = {},
+        std::vector<std::string> extra_flags = {})
       : id_(std::move(id)),
         az_(std::move(az)),
         log_path_(std::move(log_path)),
         env_(std::move(env)),
+        extra_flags_(std::move(extra_flags)),
         port_(testing::UnusedLoopbackPort()) {}
   std::string address() const { return absl::StrCat("127.0.0.1:", port_); }
 
@@ -68,7 +74,10 @@ class Agent {
     }
     args.insert(args.end(),
                 {AZBENCH_AGENT_BIN, "serve", "--listen=" + address(), "--agent-id=" + id_,
-                 "--az=" + az_, "--region=local", "--log-level=warn"});
+                 "--az=" + az_, "--region=local", "--log-level=warn", "--imds=disabled",
+                 // Plaintext on loopback; the tests' directories live under these roots.
+                 "--insecure-loopback-only", "--allowed-root=/var/tmp", "--allowed-root=/dev/shm"});
+    args.insert(args.end(), extra_flags_.begin(), extra_flags_.end());
     process_ = std::make_unique<Subprocess>(args, log_path_ + "." + std::to_string(++starts_));
     // The coordinator's Hello does not wait for a listener: start it only once this one is up.
     EXPECT_TRUE(testing::WaitForLoopbackPort(port_, std::chrono::seconds(10))) << address();
@@ -91,6 +100,7 @@ class Agent {
  private:
   std::string id_, az_, log_path_;
   std::vector<std::string> env_;
+  std::vector<std::string> extra_flags_;
   int port_;
   int starts_ = 0;
   std::unique_ptr<Subprocess> process_;
@@ -105,23 +115,24 @@ class FaultTest : public ::testing::Test {
 
   void StartAgents(int n, std::vector<std::string> env_for_second = {}) {
     for (int i = 0; i < n; ++i) {
-      agents_.push_back(
-          std::make_unique<Agent>(absl::StrCat("agent-", i + 1), i % 2 == 0 ? "az-a" : "az-b",
-                                  dir_.File(absl::StrCat("agent", i + 1, ".log")),
-                                  i == 1 ? env_for_second : std::vector<std::string>{}));
+      agents_.push_back(std::make_unique<Agent>(
+          absl::StrCat("agent-", i + 1), i % 2 == 0 ? "az-a" : "az-b",
+          dir_.File(absl::StrCat("agent", i + 1, ".log")),
+          i == 1 ? env_for_second : std::vector<std::string>{}, extra_agent_flags_));
       agents_.back()->Start();
     }
   }
 
   std::string WriteCampaign(const std::string& target_path, const std::string& options,
-                            int repeats = 1) {
+                            int repeats = 1, const std::string& extra = "") {
     std::vector<std::string> hosts;
     for (const auto& a : agents_) hosts.push_back(a->address());
     const std::string path = dir_.File("campaign.yaml");
     std::ofstream(path) << "name: faults\nfleet:\n  hosts: [" << absl::StrJoin(hosts, ", ")
                         << "]\nresults: results.db\ntargets:\n  - {name: t, path: " << target_path
                         << ", kind: local}\nworkloads:\n  - name: w\n    options: {" << options
-                        << "}\nrepeats: " << repeats << "\n";
+                        << "}\nrepeats: " << repeats << "\n"
+                        << extra;
     return path;
   }
 
@@ -136,6 +147,7 @@ class FaultTest : public ::testing::Test {
 
   TempDir dir_{testing::kDiskBase};
   TempDir shm_{testing::kTmpfsBase};
+  std::vector<std::string> extra_agent_flags_;  // e.g. --allowed-root for a test's own mount
   std::vector<std::unique_ptr<Agent>> agents_;
 };
 
@@ -208,6 +220,38 @@ TEST_F(FaultTest, ACoordinatorKilledMidRunResumesWithoutLosingStoredScenarios) {
   EXPECT_EQ(CountFiles(shm_.path()), 0u);
 }
 
+TEST_F(FaultTest, ACoordinatorKilledBetweenPrepareAndRunLeavesNoFiles) {
+  StartAgents(2);
+  const std::string campaign =
+      WriteCampaign(shm_.path(), "rw: randread, bs: 4k, size: 1m, runtime: 1s, time_based: 1", 2,
+                    "cooldown: 4s\n");
+  Subprocess azbench({AZBENCH_BIN, "run", campaign, "--prepared-lease", "2s"},
+                     dir_.File("out.txt"));
+  // During the cooldown after the first scenario, agent 2 is stopped: in the second scenario its
+  // Prepare hangs and the coordinator waits at the prepare barrier while agent 1 holds a prepared
+  // run and its files. The coordinator dies there: no Run stream is ever opened, so only the
+  // prepared run's lease (2 s here) can tell agent 1 to remove them.
+  ASSERT_TRUE(
+      WaitFor([&] { return azbench.Output().find("repeat=1: complete") != std::string::npos; },
+              std::chrono::seconds(60)))
+      << azbench.Output();
+  ASSERT_EQ(kill(agents_[1]->pid(), SIGSTOP), 0);
+  ASSERT_TRUE(WaitFor([&] { return CountFiles(shm_.path()) == 1; }, std::chrono::seconds(30)))
+      << azbench.Output();
+  // Past two renewals (every lease / 4), so the renewing is exercised, then the kill.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  EXPECT_EQ(CountFiles(shm_.path()), 1u) << "renewed: the prepared run is still there";
+  azbench.Signal(SIGKILL);
+  ASSERT_NE(azbench.Wait(std::chrono::seconds(10)), -1);
+  EXPECT_TRUE(WaitFor([&] { return CountFiles(shm_.path()) == 0; }, std::chrono::seconds(15)))
+      << "agent 1 removed the files of the run that never started";
+  ASSERT_EQ(kill(agents_[1]->pid(), SIGCONT), 0);
+  // Agent 2 finishes the Prepare nobody waits for any more; its run expires the same way.
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  EXPECT_TRUE(WaitFor([&] { return CountFiles(shm_.path()) == 0; }, std::chrono::seconds(20)))
+      << "no orphan files";
+}
+
 TEST_F(FaultTest, AStoppedAgentIsLostAfterTheLeaseAndTheOtherAgentsResultIsKept) {
   StartAgents(2);
   const std::string campaign =
@@ -242,6 +286,8 @@ TEST_F(FaultTest, AStoppedAgentIsLostAfterTheLeaseAndTheOtherAgentsResultIsKept)
 TEST_F(FaultTest, ADiskFullTargetFailsTheScenarioWithTheReasonAndLeavesNoFiles) {
   testing::ScopedMount small("tmpfs", "4m");
   if (!small.mounted()) GTEST_SKIP() << "cannot mount a small tmpfs: " << small.error();
+  // A mount beneath /var/tmp is its own file system: the agents need it as its own allowed root.
+  extra_agent_flags_ = {"--allowed-root=" + small.path()};
   StartAgents(2);
   // Two agents x 3 MiB do not fit in 4 MiB: one layout hits ENOSPC.
   const std::string campaign =

@@ -1,6 +1,7 @@
 // The campaign skeleton the stack outputs (and writes on the coordinator): study A's fio cases
 // (write/read, 4 MiB blocks, buffered and O_DIRECT) against every file system of the testbed.
 import { MountSpec, MOUNT_ROOT } from './mounts';
+import { AGENT_TLS_NAME } from './user-data';
 
 export interface HostEntry {
   readonly agentId: string;
@@ -34,6 +35,8 @@ export function campaignSkeleton(mounts: MountSpec[], hostsFilePath: string): st
     'name: testbed-study-a',
     'fleet:',
     `  hosts_file: ${hostsFilePath}`,
+    '  tls: {ca_file: /etc/azbench/tls/ca.crt, cert_file: /etc/azbench/tls/coordinator.crt,',
+    `        key_file: /etc/azbench/tls/coordinator.key, server_name: ${AGENT_TLS_NAME}}`,
     'targets:',
     targets,
     'workloads:',

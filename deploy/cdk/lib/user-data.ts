@@ -6,6 +6,10 @@
 import { MountSpec, MOUNT_ROOT } from './mounts';
 
 export const BUNDLE_KEY = 'bundle/azbench-bundle.tar';
+/** Where the bundle's TLS files (scripts/make-bundle.sh: `azbench certs init`) are unpacked. */
+const TLS_DIR = '/var/tmp/azbench-bundle/tls';
+/** The name in the agents' shared certificate; the campaign checks it (fleet.tls.server_name). */
+export const AGENT_TLS_NAME = 'azbench-agent';
 
 export interface BootstrapOptions {
   readonly bucketName: string;
@@ -83,10 +87,20 @@ export function agentUserData(o: AgentUserData): string[] {
   return [
     ...fetchAndInstall(o),
     ...mountCommands(o.mounts),
+    // Mutual TLS: the bundle's CA and the one agent certificate every agent shares (its name is
+    // AGENT_TLS_NAME; the coordinator dials IP addresses and checks that name instead).
+    'install -d -m 0750 -g azbench /etc/azbench/tls',
+    `install -m 0644 ${TLS_DIR}/ca.crt /etc/azbench/tls/ca.crt`,
+    `install -m 0644 ${TLS_DIR}/agents/${AGENT_TLS_NAME}.crt /etc/azbench/tls/agent.crt`,
+    `install -m 0600 -o azbench -g azbench ${TLS_DIR}/agents/${AGENT_TLS_NAME}.key /etc/azbench/tls/agent.key`,
     `cat >/etc/azbench/agent.yaml <<'YAML'
 # Written by the azbench testbed user data. See azbench-agent check-config.
 listen: 0.0.0.0:${o.port}
 agent_id: ${o.agentId}
+tls:
+  cert_file: /etc/azbench/tls/agent.crt
+  key_file: /etc/azbench/tls/agent.key
+  ca_file: /etc/azbench/tls/ca.crt
 allowed_roots: [${MOUNT_ROOT}]
 min_free_space: 1g
 log_level: info
@@ -109,6 +123,10 @@ export function coordinatorUserData(o: CoordinatorUserData): string[] {
     ...fetchAndInstall(o),
     // Session Manager users (ssm-user) run campaigns and write results here.
     'install -d -m 0755 /etc/azbench && install -d -m 1777 /var/lib/azbench',
+    // The coordinator's client certificate; Session Manager users (ssm-user) run azbench.
+    'install -d -m 0755 /etc/azbench/tls',
+    `install -m 0644 ${TLS_DIR}/ca.crt ${TLS_DIR}/coordinator.crt /etc/azbench/tls/`,
+    `install -m 0644 ${TLS_DIR}/coordinator.key /etc/azbench/tls/coordinator.key`,
     `cat >/etc/azbench/hosts.txt <<'HOSTS'\n${o.hostsFile}\nHOSTS`,
     `cat >/etc/azbench/campaign.yaml <<'CAMPAIGN'\n${o.campaign}\nCAMPAIGN`,
     'echo "azbench bootstrap done $(date -u +%FT%TZ)"',

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes the install bundle the testbed's instances fetch (they sit in isolated subnets, without a
 # Debian mirror): the azbench-agent and azbench packages plus every Debian package they need that
-# a Debian 12 cloud image lacks (and nfs-common and awscli). Run it on Debian 12 amd64, the same
+# a Debian 12 cloud image lacks (and nfs-common and awscli), and fresh TLS files for the fleet. Run it on Debian 12 amd64, the same
 # release and architecture as the instances.
 #
 #   deploy/cdk/scripts/make-bundle.sh build azbench-bundle.tar
@@ -32,6 +32,11 @@ while read -r p; do
   case "$prio" in required | important) ;; *) echo "$p" ;; esac
 done <"$work/closure" >"$work/download"
 (cd "$work/bundle/deps" && xargs -a "$work/download" apt-get download -qq)
+# TLS for the testbed: a CA, the coordinator's client certificate and one server certificate all
+# agents share (named azbench-agent; the campaign checks that name). The CA key stays out of the
+# bundle; the bucket admits only the VPC's S3 endpoint.
+"$build/coordinator/azbench" certs init --dir "$work/bundle/tls" --agent azbench-agent --days 90 >/dev/null
+rm -f "$work/bundle/tls/ca.key"
 tar -cf "$out" -C "$work/bundle" .
 echo "bundle: $out ($(ls "$work/bundle/deps" | wc -l) dependency packages)"
 echo "upload: aws s3 cp $out s3://<ArtifactBucket output>/bundle/azbench-bundle.tar"

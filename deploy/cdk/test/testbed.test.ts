@@ -160,6 +160,8 @@ test('outputs: hosts file of every agent and a campaign skeleton over every file
   for (const line of hostLines) assert.match(line, /^<Agent\w+\.PrivateIp>:7480$/);
   const campaign = flatten(outputs.CampaignSkeleton.Value);
   assert.match(campaign, /^fleet:\n  hosts_file: \/etc\/azbench\/hosts.txt$/m);
+  assert.match(campaign, /^  tls: \{ca_file: \/etc\/azbench\/tls\/ca.crt, cert_file: /m);
+  assert.match(campaign, /server_name: azbench-agent\}$/m);
   assert.match(campaign, /\{name: efs, path: \/mnt\/azbench\/efs\/azbench, kind: efs\}/);
   assert.match(campaign, /\{name: fsx, path: \/mnt\/azbench\/fsx\/azbench, kind: fsx-openzfs\}/);
   assert.match(campaign, /rw: write, bs: 4m, size: 4g, numjobs: 1, iodepth: 1, ioengine: libaio, direct: 1/);
@@ -175,6 +177,8 @@ test('agent user data installs the bundle, mounts with study A options, enables 
   assert.match(script, /<OpenZfs\.DNSName>:\/fsx \/mnt\/azbench\/fsx nfs4/);
   assert.match(script, /dpkg -i --force-confold/);
   assert.match(script, /azbench-agent check-config \/etc\/azbench\/agent.yaml/);
+  assert.match(script, /^  ca_file: \/etc\/azbench\/tls\/ca.crt$/m);
+  assert.match(script, /install -m 0600 -o azbench -g azbench \S+\/agents\/azbench-agent.key \/etc\/azbench\/tls\/agent.key/);
   assert.match(script, /systemctl enable --now azbench-agent/);
   assert.match(script, /agent_id: agent-az0-1/);
 });

@@ -325,5 +325,102 @@ TEST(BlockIoTest, OpLogRateCapsRecordsPerSecondAndCountsTheRest) {
   EXPECT_NE(result->warnings.back().find("op_log"), std::string::npos);
 }
 
+// --- The fio options study B relies on (issue 5): each one changes what is measured. ---
+
+TEST(BlockIoTest, SequentialReadWriteMixSplitsTheSizeBudgetByRwmixread) {
+  TempDir dir(kTmpfsBase);
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kReadWrite, 4 << 20, 4096);
+  spec.rwmixread_percent = 70;
+  JobResult r = RunOk(spec);
+  ASSERT_NE(r.Find(OpKind::kRead), nullptr);
+  ASSERT_NE(r.Find(OpKind::kWrite), nullptr);
+  const double reads = static_cast<double>(r.Find(OpKind::kRead)->ops);
+  const double writes = static_cast<double>(r.Find(OpKind::kWrite)->ops);
+  EXPECT_EQ(reads + writes, 1024.0) << "reads and writes share io_size, as in fio";
+  EXPECT_EQ(r.Find(OpKind::kRead)->bytes + r.Find(OpKind::kWrite)->bytes, 4u << 20);
+  EXPECT_NEAR(reads / (reads + writes), 0.70, 0.05);
+}
+
+TEST(BlockIoTest, FdatasyncEveryNWritesIsCountedAsFsync) {
+  TempDir dir(kTmpfsBase);
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kRandWrite, 256 << 10, 4096);
+  spec.fdatasync_every_n = 8;
+  JobResult w = RunOk(spec);
+  EXPECT_EQ(w.Find(OpKind::kWrite)->ops, 64u);
+  ASSERT_NE(w.Find(OpKind::kFsync), nullptr);
+  EXPECT_EQ(w.Find(OpKind::kFsync)->ops, 8u);
+}
+
+TEST(BlockIoTest, RampTimeIsNotPartOfTheMeasuredRuntime) {
+  TempDir dir(kTmpfsBase);
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kRandRead, 1 << 20, 4096);
+  spec.time_based = true;
+  spec.ramp_time = absl::Milliseconds(200);
+  spec.runtime = absl::Milliseconds(100);
+  JobResult r = RunOk(spec);
+  const OpStats* reads = r.Find(OpKind::kRead);
+  ASSERT_NE(reads, nullptr);
+  EXPECT_GT(reads->ops, 0u);
+  // Measured from the end of the ramp: 100 ms plus at most one op, not 300 ms.
+  EXPECT_GE(r.runtime_ns, 100'000'000u);
+  EXPECT_LE(r.runtime_ns, 100'000'000u + reads->lat.max_ns());
+}
+
+TEST(BlockIoTest, RateIopsCapsTheNumberOfOps) {
+  TempDir dir(kTmpfsBase);
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kRandRead, 1 << 20, 4096);
+  spec.time_based = true;
+  spec.runtime = absl::Milliseconds(300);
+  spec.rate_iops = 100;
+  JobResult r = RunOk(spec);
+  const OpStats* reads = r.Find(OpKind::kRead);
+  ASSERT_NE(reads, nullptr);
+  // Paced at one op per 10 ms: at most 30 ops (+1 for the op at t=0) in 300 ms; unpaced it would
+  // be hundreds of thousands on tmpfs.
+  EXPECT_GE(reads->ops, 1u);
+  EXPECT_LE(reads->ops, 31u);
+}
+
+uint64_t AllocatedBytes(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_blocks) * 512 : 0;
+}
+
+class FileServiceTypeTest : public ::testing::TestWithParam<FileServiceType> {};
+
+TEST_P(FileServiceTypeTest, NrfilesSplitTheSizeAndEveryFileIsWrittenInFull) {
+  TempDir dir(kTmpfsBase);
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kWrite, 1 << 20, 4096);
+  spec.nrfiles = 4;
+  spec.file_service_type = GetParam();
+  JobResult w = RunOk(spec);
+  EXPECT_EQ(w.Find(OpKind::kWrite)->ops, 256u);
+  const std::vector<std::string> paths = spec.FilePaths(0);
+  ASSERT_EQ(paths.size(), 4u);
+  for (const std::string& path : paths) {
+    // Laid out sparse (a write-only job), so allocated blocks are what the job wrote.
+    EXPECT_EQ(AllocatedBytes(path), 256u << 10) << path;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Types, FileServiceTypeTest,
+                         ::testing::Values(FileServiceType::kRoundRobin,
+                                           FileServiceType::kSequential));
+
+TEST(BlockIoTest, RandomFileServiceTouchesEveryFile) {
+  TempDir dir(kTmpfsBase);
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kRandWrite, 1 << 20, 4096);
+  spec.nrfiles = 4;
+  spec.file_service_type = FileServiceType::kRandom;
+  JobResult w = RunOk(spec);
+  EXPECT_EQ(w.Find(OpKind::kWrite)->ops, 256u);
+  uint64_t total = 0;
+  for (const std::string& path : spec.FilePaths(0)) {
+    EXPECT_GT(AllocatedBytes(path), 0u) << path;
+    total += AllocatedBytes(path);
+  }
+  EXPECT_LE(total, 1u << 20);
+}
+
 }  // namespace
 }  // namespace azbench

@@ -1,0 +1,128 @@
+#include "agent/workloads/large_stream.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "agent/workloads/buffer_pool.h"
+#include "agent/workloads/op_recorder.h"
+#include "common/clock.h"
+#include "common/status_macros.h"
+
+namespace azbench {
+
+LargeStreamJob::~LargeStreamJob() = default;
+
+absl::StatusOr<std::unique_ptr<LargeStreamJob>> LargeStreamJob::Prepare(const LargeStreamSpec& spec,
+                                                                        int group_id) {
+  RETURN_IF_ERROR(ValidateLargeStreamSpec(spec));
+  std::unique_ptr<LargeStreamJob> job(new LargeStreamJob());
+  job->spec_ = spec;
+  job->group_id_ = group_id;
+  const std::string path = spec.FilePath();
+  ASSIGN_OR_RETURN(BufferPool filler, BufferPool::Create({.count = 1, .size_bytes = 1 << 20}));
+  // Reads need a file of `size` with data; writes start from one extended sparsely (so the free
+  // space check of the layout applies to both).
+  ASSIGN_OR_RETURN(job->files_, LayOutFiles({{path, spec.size_bytes, !spec.write}}, filler));
+  absl::StatusOr<int> fd = OpenForRun(path, true, spec.write, spec.direct);
+  if (!fd.ok()) {
+    (void)job->RemoveCreatedFiles();
+    return fd.status();
+  }
+  close(*fd);
+  return job;
+}
+
+JobResult LargeStreamJob::RunPass(int pass, const RunControl& control, uint64_t start_ns) {
+  const std::string path = spec_.FilePath();
+  const OpKind kind = spec_.write ? OpKind::kWrite : OpKind::kRead;
+  OpRecorder rec(absl::StrCat(spec_.name, ".pass", pass + 1), 0, control, start_ns, &ops_done_,
+                 &bytes_done_, spec_.op_log, spec_.op_log_rate);
+  rec.Activate(kind);
+  if (spec_.write && spec_.end_fsync) rec.Activate(OpKind::kFsync);
+  void* buffer = nullptr;
+  if (posix_memalign(&buffer, 4096, spec_.block_size_bytes) != 0) return rec.Finish();
+  std::memset(buffer, 0x5a, spec_.block_size_bytes);
+  for (uint64_t i = 0; i < spec_.block_size_bytes / 8; ++i) {
+    static_cast<uint64_t*>(buffer)[i] = (i + 1) * 0x9E3779B97F4A7C15ULL ^ pass;
+  }
+  const int flags = (spec_.write ? O_WRONLY : O_RDONLY) | O_CLOEXEC | (spec_.direct ? O_DIRECT : 0);
+  const int fd = open(path.c_str(), flags);
+  if (fd < 0) {
+    rec.Record(kind, start_ns, MonotonicNanos(), -static_cast<int64_t>(errno), 0, path);
+  } else {
+    for (uint64_t offset = 0; offset < spec_.size_bytes; offset += spec_.block_size_bytes) {
+      if ((offset / spec_.block_size_bytes) % 64 == 0 && control.cancel != nullptr &&
+          control.cancel->load()) {
+        break;
+      }
+      const size_t len =
+          static_cast<size_t>(std::min(spec_.block_size_bytes, spec_.size_bytes - offset));
+      const uint64_t t0 = MonotonicNanos();
+      const ssize_t r = spec_.write ? pwrite(fd, buffer, len, static_cast<off_t>(offset))
+                                    : pread(fd, buffer, len, static_cast<off_t>(offset));
+      const int err = errno;
+      const int64_t result =
+          r < 0 ? -static_cast<int64_t>(err) : (static_cast<size_t>(r) == len ? r : -EIO);
+      rec.Record(kind, t0, MonotonicNanos(), result, offset, path);
+      if (result < 0) break;
+    }
+    if (spec_.write && spec_.end_fsync) {
+      const uint64_t t0 = MonotonicNanos();
+      const int r = fsync(fd);
+      rec.Record(OpKind::kFsync, t0, MonotonicNanos(), r < 0 ? -static_cast<int64_t>(errno) : 0, 0,
+                 path);
+    }
+    close(fd);
+  }
+  free(buffer);
+  return rec.Finish();
+}
+
+absl::StatusOr<std::vector<JobResult>> LargeStreamJob::Run(const RunControl& control) {
+  if (control.interval_ns == 0) return absl::InvalidArgumentError("interval must be positive");
+  uint64_t start_ns =
+      control.start_monotonic_ns != 0 ? control.start_monotonic_ns : MonotonicNanos();
+  while (MonotonicNanos() < start_ns) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  std::vector<JobResult> out;
+  for (int pass = 0; pass < spec_.passes; ++pass) {
+    if (control.cancel != nullptr && control.cancel->load()) break;
+    if (pass > 0 && spec_.invalidate && !spec_.direct) {
+      const int fd = open(spec_.FilePath().c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd >= 0) {
+        (void)fdatasync(fd);
+        (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        close(fd);
+      }
+      start_ns = MonotonicNanos();
+    } else if (pass == 0 && spec_.invalidate && !spec_.direct && !spec_.write) {
+      // The layout just wrote the file: drop it before the start instant if there is time.
+      const int fd = open(spec_.FilePath().c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd >= 0) {
+        (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        close(fd);
+      }
+      start_ns = std::max(start_ns, MonotonicNanos());
+    }
+    JobResult result = RunPass(pass, control, start_ns);
+    result.group_id = group_id_;
+    out.push_back(std::move(result));
+    start_ns = MonotonicNanos();
+  }
+  return out;
+}
+
+absl::Status LargeStreamJob::RemoveCreatedFiles() {
+  absl::Status status = azbench::RemoveCreatedFiles(files_);
+  for (auto& f : files_) f.created = false;
+  return status;
+}
+
+}  // namespace azbench

@@ -1,0 +1,253 @@
+#include "agent/workloads/metadata.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "agent/workloads/op_recorder.h"
+#include "common/clock.h"
+#include "common/status_macros.h"
+
+namespace azbench {
+namespace {
+
+void SleepUntilMono(uint64_t monotonic_ns) {
+  timespec ts;
+  ts.tv_sec = static_cast<time_t>(monotonic_ns / 1'000'000'000ULL);
+  ts.tv_nsec = static_cast<long>(monotonic_ns % 1'000'000'000ULL);
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+  }
+}
+
+// mkdir that tolerates an existing directory. Returns whether this call created it.
+absl::StatusOr<bool> MakeDir(const std::string& path) {
+  if (mkdir(path.c_str(), 0755) == 0) return true;
+  const int err = errno;
+  if (err == EEXIST) return false;
+  const std::string msg = absl::StrCat("cannot create directory '", path, "': ", strerror(err));
+  if (err == ENOENT || err == ENOTDIR) return absl::FailedPreconditionError(msg);
+  if (err == EACCES || err == EROFS || err == EPERM) return absl::PermissionDeniedError(msg);
+  if (err == ENOSPC || err == EDQUOT) return absl::ResourceExhaustedError(msg);
+  return absl::InternalError(msg);
+}
+
+// Runs a syscall-returning-int op: >= 0 is success, else -errno.
+inline int64_t Result(int64_t r) { return r < 0 ? -static_cast<int64_t>(errno) : r; }
+
+}  // namespace
+
+MetadataJob::~MetadataJob() = default;
+
+absl::StatusOr<std::unique_ptr<MetadataJob>> MetadataJob::Prepare(const MetadataSpec& spec,
+                                                                  int group_id) {
+  RETURN_IF_ERROR(ValidateMetadataSpec(spec));
+  std::unique_ptr<MetadataJob> job(new MetadataJob());
+  job->spec_ = spec;
+  job->group_id_ = group_id;
+  job->clones_.resize(spec.numjobs);
+  job->write_data_.resize(spec.write_bytes);
+  for (size_t i = 0; i < job->write_data_.size(); ++i) {
+    job->write_data_[i] = static_cast<char>('a' + (i * 7 + 3) % 26);
+  }
+  const std::string base =
+      spec.directory.back() == '/' ? spec.directory : absl::StrCat(spec.directory, "/");
+  job->root_ = absl::StrCat(base, spec.name, ".md");
+  job->dirs_.push_back(job->root_);
+  if (spec.shared_dirs) {
+    for (int d = 0; d < spec.dirs; ++d) job->dirs_.push_back(absl::StrCat(job->root_, "/d", d));
+  } else {
+    for (int c = 0; c < spec.numjobs; ++c) {
+      const std::string tree = absl::StrCat(job->root_, "/a", spec.agent_index, ".c", c);
+      job->dirs_.push_back(tree);
+      for (int d = 0; d < spec.dirs; ++d) job->dirs_.push_back(absl::StrCat(tree, "/d", d));
+    }
+  }
+  for (const std::string& dir : job->dirs_) {
+    absl::StatusOr<bool> made = MakeDir(dir);
+    if (!made.ok()) {
+      (void)job->RemoveCreatedFiles();
+      return made.status();
+    }
+  }
+  if (spec.stride > 0 && spec.stride % spec.agent_count == 0) {
+    job->warnings_.push_back(absl::StrCat("stride=", spec.stride, " with ", spec.agent_count,
+                                          " agent(s) points every agent at its own files"));
+  }
+  return job;
+}
+
+std::vector<std::string> MetadataJob::phase_names() const {
+  std::vector<std::string> names;
+  for (MetadataPhase p : spec_.phases) names.emplace_back(MetadataPhaseName(p));
+  return names;
+}
+
+std::string MetadataJob::FilePath(int agent, int clone, uint64_t n, bool renamed) const {
+  const uint64_t dir = n % static_cast<uint64_t>(spec_.dirs);
+  const char* suffix = renamed ? ".r" : "";
+  if (spec_.shared_dirs) {
+    return absl::StrCat(root_, "/d", dir, "/a", agent, ".c", clone, ".f", n, suffix);
+  }
+  return absl::StrCat(root_, "/a", agent, ".c", clone, "/d", dir, "/f", n, suffix);
+}
+
+JobResult MetadataJob::RunPhase(MetadataPhase phase, int clone, const RunControl& control,
+                                uint64_t start_ns) {
+  const OpKind kind = MetadataPhaseOpKind(phase);
+  OpRecorder rec(absl::StrCat(spec_.name, ".", std::string(MetadataPhaseName(phase))), clone,
+                 control, start_ns, &ops_done_, &bytes_done_, spec_.op_log, spec_.op_log_rate);
+  rec.Activate(kind);
+  SleepUntilMono(start_ns);
+  const int64_t stonewall_ns = absl::ToInt64Nanoseconds(spec_.stonewall);
+  const uint64_t deadline = stonewall_ns > 0 ? start_ns + static_cast<uint64_t>(stonewall_ns)
+                                             : std::numeric_limits<uint64_t>::max();
+  CloneState& state = clones_[clone];
+  const int me = spec_.agent_index;
+  // stat, open and read visit the stride partner's files (all `files` of them: stonewall and
+  // stride exclude each other), the others the clone's own.
+  const bool strided = phase == MetadataPhase::kStat || phase == MetadataPhase::kOpen ||
+                       phase == MetadataPhase::kRead;
+  const int agent = strided ? (me + spec_.stride) % spec_.agent_count : me;
+  uint64_t count = phase == MetadataPhase::kCreate ? spec_.files : state.created;
+  if (strided && agent != me) count = spec_.files;
+  std::vector<char> read_buffer(std::max<uint64_t>(spec_.read_bytes, 1));
+  auto cancelled = [&] { return control.cancel != nullptr && control.cancel->load(); };
+  uint64_t n = 0;
+  for (; n < count; ++n) {
+    if ((n & 63) == 0 && cancelled()) break;
+    const bool renamed = agent == me && n < state.renamed;
+    const std::string path = FilePath(agent, clone, n, renamed);
+    const uint64_t t0 = MonotonicNanos();
+    if (t0 >= deadline) break;
+    int64_t result = 0;
+    switch (phase) {
+      case MetadataPhase::kCreate: {
+        const int fd = open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+        result = Result(fd);
+        if (fd >= 0) {
+          if (!write_data_.empty()) {
+            const ssize_t w = write(fd, write_data_.data(), write_data_.size());
+            result = w < 0 ? -static_cast<int64_t>(errno)
+                           : (static_cast<size_t>(w) == write_data_.size() ? w : -EIO);
+          }
+          if (close(fd) != 0 && result >= 0) result = -static_cast<int64_t>(errno);
+        }
+        break;
+      }
+      case MetadataPhase::kStat: {
+        struct stat st;
+        result = Result(stat(path.c_str(), &st));
+        break;
+      }
+      case MetadataPhase::kOpen: {
+        const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        result = Result(fd);
+        if (fd >= 0) {
+          result = 0;
+          if (close(fd) != 0) result = -static_cast<int64_t>(errno);
+        }
+        break;
+      }
+      case MetadataPhase::kRead: {
+        const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        result = Result(fd);
+        if (fd >= 0) {
+          result = 0;
+          if (spec_.read_bytes > 0) {
+            const ssize_t r = read(fd, read_buffer.data(), spec_.read_bytes);
+            result = r < 0 ? -static_cast<int64_t>(errno)
+                           : (static_cast<uint64_t>(r) == spec_.read_bytes ? r : -EIO);
+          }
+          close(fd);
+        }
+        break;
+      }
+      case MetadataPhase::kRename: {
+        const std::string to = FilePath(me, clone, n, true);
+        result = Result(rename(path.c_str(), to.c_str()));
+        break;
+      }
+      case MetadataPhase::kDelete:
+        if (n < state.deleted) continue;
+        result = Result(unlink(path.c_str()));
+        break;
+    }
+    rec.Record(kind, t0, MonotonicNanos(), result, n, path);
+  }
+  switch (phase) {
+    case MetadataPhase::kCreate:
+      state.created = n;
+      break;
+    case MetadataPhase::kRename:
+      state.renamed = n;
+      break;
+    case MetadataPhase::kDelete:
+      state.deleted = n;
+      break;
+    default:
+      break;
+  }
+  return rec.Finish();
+}
+
+absl::StatusOr<std::vector<JobResult>> MetadataJob::Run(const RunControl& control) {
+  if (control.interval_ns == 0) return absl::InvalidArgumentError("interval must be positive");
+  uint64_t start_ns =
+      control.start_monotonic_ns != 0 ? control.start_monotonic_ns : MonotonicNanos();
+  std::vector<JobResult> out;
+  for (size_t p = 0; p < spec_.phases.size(); ++p) {
+    const MetadataPhase phase = spec_.phases[p];
+    std::vector<JobResult> results(clones_.size());
+    std::vector<std::thread> threads;
+    for (size_t c = 0; c < clones_.size(); ++c) {
+      threads.emplace_back(
+          [&, c] { results[c] = RunPhase(phase, static_cast<int>(c), control, start_ns); });
+    }
+    for (auto& t : threads) t.join();
+    JobResult merged = std::move(results[0]);
+    for (size_t c = 1; c < results.size(); ++c) merged.Merge(results[c]);
+    merged.group_id = group_id_;
+    if (p == 0) {
+      for (const auto& w : warnings_) merged.warnings.push_back(w);
+    }
+    out.push_back(std::move(merged));
+    if (p + 1 == spec_.phases.size()) break;
+    if (control.await_phase) {
+      absl::StatusOr<uint64_t> next =
+          control.await_phase(static_cast<int>(p), std::string(MetadataPhaseName(phase)));
+      if (!next.ok()) break;  // cancelled: the results so far stand
+      start_ns = *next != 0 ? *next : MonotonicNanos();
+    } else {
+      start_ns = MonotonicNanos();
+    }
+    if (control.cancel != nullptr && control.cancel->load()) break;
+  }
+  return out;
+}
+
+absl::Status MetadataJob::RemoveCreatedFiles() {
+  absl::Status first;
+  for (size_t c = 0; c < clones_.size(); ++c) {
+    CloneState& s = clones_[c];
+    for (uint64_t n = s.deleted; n < s.created; ++n) {
+      const std::string path = FilePath(spec_.agent_index, static_cast<int>(c), n, n < s.renamed);
+      if (unlink(path.c_str()) != 0 && errno != ENOENT && first.ok()) {
+        first = absl::InternalError(absl::StrCat("cannot remove '", path, "': ", strerror(errno)));
+      }
+    }
+    s.deleted = s.created;
+  }
+  // Directories: only empty ones go (shared ones still holding another agent's files stay, and
+  // that agent removes them).
+  for (auto it = dirs_.rbegin(); it != dirs_.rend(); ++it) (void)rmdir(it->c_str());
+  return first;
+}
+
+}  // namespace azbench

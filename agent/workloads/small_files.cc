@@ -1,0 +1,190 @@
+#include "agent/workloads/small_files.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "agent/workloads/op_recorder.h"
+#include "common/clock.h"
+#include "common/status_macros.h"
+
+namespace azbench {
+namespace {
+
+struct AlignedBuffer {
+  explicit AlignedBuffer(size_t bytes) {
+    if (posix_memalign(&data, 4096, std::max<size_t>(bytes, 4096)) != 0) data = nullptr;
+    if (data != nullptr) {
+      auto* p = static_cast<unsigned char*>(data);
+      uint64_t x = 0x9E3779B97F4A7C15ULL;
+      for (size_t i = 0; i < bytes; ++i) {  // incompressible enough: xorshift bytes
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        p[i] = static_cast<unsigned char>(x);
+      }
+    }
+  }
+  ~AlignedBuffer() { free(data); }
+  void* data = nullptr;
+};
+
+inline int64_t Neg(int err) { return -static_cast<int64_t>(err); }
+
+}  // namespace
+
+SmallFilesJob::~SmallFilesJob() = default;
+
+absl::StatusOr<std::unique_ptr<SmallFilesJob>> SmallFilesJob::Prepare(const SmallFilesSpec& spec,
+                                                                      int group_id) {
+  RETURN_IF_ERROR(ValidateSmallFilesSpec(spec));
+  struct stat st;
+  if (stat(spec.directory.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("directory '", spec.directory, "' does not exist or is not a directory"));
+  }
+  std::unique_ptr<SmallFilesJob> job(new SmallFilesJob());
+  job->spec_ = spec;
+  job->group_id_ = group_id;
+  job->written_.assign(spec.numjobs, 0);
+  if (spec.direct) {
+    const std::string probe = absl::StrCat(spec.directory, "/", spec.name, ".direct-probe");
+    const int fd = open(probe.c_str(), O_CREAT | O_WRONLY | O_DIRECT | O_CLOEXEC, 0644);
+    const int err = errno;
+    if (fd >= 0) close(fd);
+    unlink(probe.c_str());
+    if (fd < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "direct=1: the file system of '", spec.directory, "' refuses O_DIRECT: ", strerror(err)));
+    }
+  }
+  return job;
+}
+
+std::string SmallFilesJob::FilePath(uint64_t size_bytes, int clone, uint64_t n) const {
+  const std::string& dir = spec_.directory;
+  return absl::StrCat(dir, dir.back() == '/' ? "" : "/", spec_.name, ".", SizeLabel(size_bytes),
+                      ".", clone, ".", n);
+}
+
+JobResult SmallFilesJob::RunPass(uint64_t size, bool write, int clone, const RunControl& control,
+                                 uint64_t start_ns) {
+  OpRecorder rec(absl::StrCat(spec_.name, ".", SizeLabel(size), write ? ".write" : ".read"), clone,
+                 control, start_ns, &ops_done_, &bytes_done_, spec_.op_log, spec_.op_log_rate);
+  const uint64_t block =
+      spec_.block_size_bytes == 0 ? size : std::min(spec_.block_size_bytes, size);
+  if (write) {
+    rec.Activate(OpKind::kCreate);
+    rec.Activate(OpKind::kWrite);
+    if (spec_.fsync) rec.Activate(OpKind::kFsync);
+  } else {
+    rec.Activate(OpKind::kOpen);
+    rec.Activate(OpKind::kRead);
+  }
+  AlignedBuffer buffer(block);
+  const int direct = spec_.direct ? O_DIRECT : 0;
+  const uint64_t count = write ? spec_.files : written_[clone];
+  uint64_t n = 0;
+  for (; n < count; ++n) {
+    if (control.cancel != nullptr && control.cancel->load()) break;
+    const std::string path = FilePath(size, clone, n);
+    uint64_t t0 = MonotonicNanos();
+    const int fd = write
+                       ? open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC | direct, 0644)
+                       : open(path.c_str(), O_RDONLY | O_CLOEXEC | direct);
+    const int open_err = errno;
+    rec.Record(write ? OpKind::kCreate : OpKind::kOpen, t0, MonotonicNanos(),
+               fd < 0 ? Neg(open_err) : 0, 0, path);
+    if (fd < 0) continue;
+    if (write) written_[clone] = n + 1;
+    for (uint64_t offset = 0; offset < size; offset += block) {
+      const size_t len = static_cast<size_t>(std::min(block, size - offset));
+      t0 = MonotonicNanos();
+      const ssize_t r = write ? pwrite(fd, buffer.data, len, static_cast<off_t>(offset))
+                              : pread(fd, buffer.data, len, static_cast<off_t>(offset));
+      const int err = errno;
+      const int64_t result = r < 0 ? Neg(err) : (static_cast<size_t>(r) == len ? r : Neg(EIO));
+      rec.Record(write ? OpKind::kWrite : OpKind::kRead, t0, MonotonicNanos(), result, offset,
+                 path);
+      if (result < 0) break;
+    }
+    if (write && spec_.fsync) {
+      t0 = MonotonicNanos();
+      const int r = fsync(fd);
+      rec.Record(OpKind::kFsync, t0, MonotonicNanos(), r < 0 ? Neg(errno) : 0, 0, path);
+    }
+    close(fd);
+  }
+  return rec.Finish();
+}
+
+void SmallFilesJob::RemoveSize(uint64_t size) {
+  for (size_t c = 0; c < written_.size(); ++c) {
+    for (uint64_t n = 0; n < written_[c]; ++n) {
+      (void)unlink(FilePath(size, static_cast<int>(c), n).c_str());
+    }
+    written_[c] = 0;
+  }
+}
+
+absl::StatusOr<std::vector<JobResult>> SmallFilesJob::Run(const RunControl& control) {
+  if (control.interval_ns == 0) return absl::InvalidArgumentError("interval must be positive");
+  uint64_t start_ns =
+      control.start_monotonic_ns != 0 ? control.start_monotonic_ns : MonotonicNanos();
+  while (MonotonicNanos() < start_ns) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  std::vector<JobResult> out;
+  for (uint64_t size : spec_.file_sizes_bytes) {
+    for (const bool write : {true, false}) {
+      if (!write && spec_.invalidate && !spec_.direct) {
+        for (size_t c = 0; c < written_.size(); ++c) {
+          for (uint64_t n = 0; n < written_[c]; ++n) {
+            const int fd =
+                open(FilePath(size, static_cast<int>(c), n).c_str(), O_RDONLY | O_CLOEXEC);
+            if (fd < 0) continue;
+            (void)fdatasync(fd);  // dirty pages cannot be dropped
+            (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+            close(fd);
+          }
+        }
+        start_ns = MonotonicNanos();
+      }
+      std::vector<JobResult> results(written_.size());
+      std::vector<std::thread> threads;
+      for (size_t c = 0; c < written_.size(); ++c) {
+        threads.emplace_back(
+            [&, c] { results[c] = RunPass(size, write, static_cast<int>(c), control, start_ns); });
+      }
+      for (auto& t : threads) t.join();
+      JobResult merged = std::move(results[0]);
+      for (size_t c = 1; c < results.size(); ++c) merged.Merge(results[c]);
+      merged.group_id = group_id_;
+      out.push_back(std::move(merged));
+      start_ns = MonotonicNanos();
+    }
+    RemoveSize(size);
+    if (control.cancel != nullptr && control.cancel->load()) break;
+  }
+  return out;
+}
+
+absl::Status SmallFilesJob::RemoveCreatedFiles() {
+  for (uint64_t size : spec_.file_sizes_bytes) {
+    for (size_t c = 0; c < written_.size(); ++c) {
+      // written_ only covers the size in progress; an interrupted run leaves at most that one.
+      for (uint64_t n = 0; n < written_[c]; ++n) {
+        (void)unlink(FilePath(size, static_cast<int>(c), n).c_str());
+      }
+    }
+  }
+  std::fill(written_.begin(), written_.end(), 0);
+  return absl::OkStatus();
+}
+
+}  // namespace azbench

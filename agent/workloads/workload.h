@@ -1,0 +1,44 @@
+// One prepared job of any workload family, as the runner sees it: Prepare happened in the family's
+// factory; Run does the measured work and returns one or more results (block_io: one; metadata:
+// one per phase; small_files: one per file size; large_stream: one per pass), each named
+// "<job>" or "<job>.<part>" so reports keep them apart.
+#ifndef AZBENCH_AGENT_WORKLOADS_WORKLOAD_H_
+#define AZBENCH_AGENT_WORKLOADS_WORKLOAD_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "agent/workloads/block_io.h"
+#include "agent/workloads/file_layout.h"
+#include "common/job_result.h"
+
+namespace azbench {
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual const std::string& name() const = 0;
+  // Fails only when the job could not run at all; op errors are inside the results.
+  virtual absl::StatusOr<std::vector<JobResult>> Run(const RunControl& control) = 0;
+  // Removes what Prepare and Run created and did not remove themselves. Safe to call twice.
+  virtual absl::Status RemoveCreatedFiles() = 0;
+  virtual const std::vector<LaidOutFile>& files() const = 0;
+  virtual const std::vector<std::string>& warnings() const = 0;
+  virtual uint64_t ops_done() const = 0;
+  virtual uint64_t bytes_done() const = 0;
+  // Whether Run calls RunControl::await_phase between its phases.
+  virtual bool phased() const { return false; }
+  // The phase names, in order, of a phased workload (for PhaseDone events).
+  virtual std::vector<std::string> phase_names() const { return {}; }
+  virtual bool stonewall() const { return false; }
+};
+
+// The block-I/O job behind the Workload interface.
+std::unique_ptr<Workload> WrapBlockIoJob(std::unique_ptr<BlockIoJob> job);
+
+}  // namespace azbench
+
+#endif  // AZBENCH_AGENT_WORKLOADS_WORKLOAD_H_

@@ -1,0 +1,103 @@
+#include "common/workload_spec.h"
+
+#include "gtest/gtest.h"
+
+namespace azbench {
+namespace {
+
+TEST(WorkloadSpecTest, FamiliesRoundTripByName) {
+  for (WorkloadFamily f : {WorkloadFamily::kBlockIo, WorkloadFamily::kMetadata,
+                           WorkloadFamily::kSmallFiles, WorkloadFamily::kLargeStream}) {
+    absl::StatusOr<WorkloadFamily> parsed = ParseWorkloadFamily(WorkloadFamilyName(f));
+    ASSERT_TRUE(parsed.ok());
+    EXPECT_EQ(*parsed, f);
+  }
+  EXPECT_EQ(ParseWorkloadFamily("ior").status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(WorkloadSpecTest, MetadataDefaultsFollowTheIssueAndOptionsApply) {
+  MetadataSpec md;
+  EXPECT_EQ(md.files, 5000u);
+  EXPECT_EQ(md.phases.size(), 6u);
+  ASSERT_TRUE(ApplyMetadataOption(md, "files", "250").ok());
+  ASSERT_TRUE(ApplyMetadataOption(md, "phases", "create:stat,delete").ok());
+  ASSERT_TRUE(ApplyMetadataOption(md, "write_bytes", "3901").ok());
+  ASSERT_TRUE(ApplyMetadataOption(md, "stonewall", "30").ok());
+  EXPECT_EQ(md.files, 250u);
+  EXPECT_EQ(md.phases, (std::vector<MetadataPhase>{MetadataPhase::kCreate, MetadataPhase::kStat,
+                                                   MetadataPhase::kDelete}));
+  EXPECT_EQ(md.write_bytes, 3901u);
+  EXPECT_EQ(md.stonewall, absl::Seconds(30)) << "a bare number is seconds";
+}
+
+TEST(WorkloadSpecTest, ReadBytesFollowsWriteBytesUnlessGiven) {
+  MetadataSpec md;
+  ASSERT_TRUE(ApplyMetadataOption(md, "write_bytes", "0").ok());
+  EXPECT_EQ(md.read_bytes, 0u);
+  md.directory = "/x";
+  EXPECT_TRUE(ValidateMetadataSpec(md).ok());
+  ASSERT_TRUE(ApplyMetadataOption(md, "read_bytes", "100").ok());
+  ASSERT_TRUE(ApplyMetadataOption(md, "write_bytes", "3901").ok());
+  EXPECT_EQ(md.read_bytes, 100u);
+  ASSERT_TRUE(ApplyMetadataOption(md, "write_bytes", "50").ok());
+  EXPECT_NE(ValidateMetadataSpec(md).message().find("read_bytes (100) must not exceed write_bytes"),
+            std::string::npos);
+}
+
+TEST(WorkloadSpecTest, AFailedOptionLeavesTheSpecUnchanged) {
+  MetadataSpec md;
+  EXPECT_FALSE(ApplyMetadataOption(md, "files", "0").ok());
+  EXPECT_EQ(md.files, 5000u);
+  EXPECT_EQ(ApplyMetadataOption(md, "bs", "4k").code(), absl::StatusCode::kNotFound);
+}
+
+TEST(WorkloadSpecTest, PhasesMustStartWithCreateAndKeepTheirOrder) {
+  MetadataSpec md;
+  md.directory = "/x";
+  ASSERT_TRUE(ApplyMetadataOption(md, "phases", "stat").ok());
+  EXPECT_NE(ValidateMetadataSpec(md).message().find("must start with create"), std::string::npos);
+  EXPECT_NE(ApplyMetadataOption(md, "phases", "create,delete,stat").message().find("in that order"),
+            std::string::npos);
+  EXPECT_NE(ApplyMetadataOption(md, "phases", "create,create").message().find("listed twice"),
+            std::string::npos);
+}
+
+TEST(WorkloadSpecTest, SmallFilesSizesParseWithUnitsAndLabelBack) {
+  SmallFilesSpec sf;
+  EXPECT_EQ(sf.file_sizes_bytes.size(), 5u);
+  ASSERT_TRUE(ApplySmallFilesOption(sf, "filesizes", "4k, 1m:1000").ok());
+  EXPECT_EQ(sf.file_sizes_bytes, (std::vector<uint64_t>{4096, 1 << 20, 1000}));
+  EXPECT_EQ(SizeLabel(4096), "4k");
+  EXPECT_EQ(SizeLabel(1 << 20), "1m");
+  EXPECT_EQ(SizeLabel(1000), "1000");
+  EXPECT_EQ(SizeLabel(1536), "1536");
+  sf.directory = "/x";
+  sf.direct = true;
+  EXPECT_NE(ValidateSmallFilesSpec(sf).message().find("1000 bytes is not a multiple of 512"),
+            std::string::npos);
+}
+
+TEST(WorkloadSpecTest, LargeStreamDefaultsAndChecks) {
+  LargeStreamSpec ls;
+  EXPECT_EQ(ls.size_bytes, 4ULL << 30);
+  ls.directory = "/mnt/x";
+  EXPECT_EQ(ls.FilePath(), "/mnt/x/job.stream");
+  ASSERT_TRUE(ApplyLargeStreamOption(ls, "bs", "8m").ok());
+  ASSERT_TRUE(ApplyLargeStreamOption(ls, "size", "4m").ok());
+  EXPECT_NE(ValidateLargeStreamSpec(ls).message().find("must not exceed size"), std::string::npos);
+}
+
+TEST(WorkloadSpecTest, ValidateWorkloadOptionsNamesTheFamilyForAForeignOption) {
+  absl::Status s = ValidateWorkloadOptions(WorkloadFamily::kSmallFiles,
+                                           {{"directory", "/x"}, {"rw", "read"}}, "sf");
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("option 'rw' is not supported by workload small_files"),
+            std::string::npos)
+      << s;
+  EXPECT_TRUE(
+      ValidateWorkloadOptions(WorkloadFamily::kBlockIo, {{"size", "1m"}, {"kb_base", "1000"}}, "b")
+          .ok());
+}
+
+}  // namespace
+}  // namespace azbench
