@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
+#include "agent/visibility_workload.h"
 #include "agent/workloads/large_stream.h"
 #include "agent/workloads/metadata.h"
 #include "agent/workloads/small_files.h"
@@ -139,6 +140,11 @@ absl::StatusOr<PrepareOutcome> Runner::Prepare(const std::string& run_id,
         RETURN_IF_ERROR(ApplyAll(f.large_stream, *request, ApplyLargeStreamOption));
         RETURN_IF_ERROR(Named(request->name, ValidateLargeStreamSpec(f.large_stream)));
         break;
+      case WorkloadFamily::kVisibility:
+        f.name = request->name;
+        f.visibility_options = request->options;
+        f.placement = placement;
+        break;
       case WorkloadFamily::kBlockIo:
         break;
     }
@@ -229,6 +235,13 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
             break;
           }
           job = AsWorkload(LargeStreamJob::Prepare(f.large_stream, f.group_id));
+          break;
+        }
+        case WorkloadFamily::kVisibility: {
+          name = f.name;
+          VisibilityRunContext context{run_id, config_.agent_subdir, f.placement.agent_index,
+                                       std::max(1, f.placement.agent_count), config_.metadata};
+          job = MakeVisibilityWorkload(f.name, f.visibility_options, context);
           break;
         }
         case WorkloadFamily::kBlockIo:

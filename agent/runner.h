@@ -26,6 +26,10 @@
 
 namespace azbench {
 
+namespace s3 {
+class MetadataSource;
+}  // namespace s3
+
 struct JobRequest {
   std::string name;
   // block_io, metadata, small_files or large_stream (common/workload_spec.h); options are that
@@ -69,6 +73,9 @@ struct RunnerConfig {
   // agents that share a file system never share files. The server sets it to the agent id; the
   // one-shot command leaves it empty.
   std::string agent_subdir;
+  // Instance metadata for the visibility probes' instance-role S3 credentials; may be null. Not
+  // owned; outlives the runner.
+  s3::MetadataSource* metadata = nullptr;
 };
 
 // This agent's place among the agents of a scenario (metadata's shared directories and stride).
@@ -137,6 +144,10 @@ class Runner {
     MetadataSpec metadata;
     SmallFilesSpec small_files;
     LargeStreamSpec large_stream;
+    // visibility: the options as given (agent/visibility_workload.h parses them in PrepareAll).
+    std::string name;
+    std::vector<std::pair<std::string, std::string>> visibility_options;
+    RunPlacement placement;
   };
   absl::StatusOr<PrepareOutcome> PrepareAll(const std::string& run_id,
                                             const std::vector<std::pair<JobSpec, int>>& specs,

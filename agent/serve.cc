@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "agent/imds_metadata_source.h"
 #include "agent/lifecycle.h"
 #include "agent/logging.h"
 #include "agent/reload.h"
@@ -244,6 +245,12 @@ int RunServeCommand(const std::vector<std::string>& args) {
   RunnerConfig runner_config;
   runner_config.max_concurrent_runs = static_cast<uint64_t>(config->max_concurrent_runs);
   runner_config.agent_subdir = config->identity.agent_id;
+  // Instance-role credentials for the visibility probes' S3 client (asked only when a probe needs
+  // S3 and no other credentials are configured).
+  absl::StatusOr<std::unique_ptr<MetadataClient>> probe_imds =
+      MakeImdsClient(ImdsSettingsFromEnvironment(config->imds_endpoint, config->imds_disabled));
+  ImdsMetadataSource probe_metadata(probe_imds.ok() ? probe_imds->get() : nullptr);
+  runner_config.metadata = &probe_metadata;
   Runner runner(runner_config);
   AgentService service(runner, DiscoverServeIdentity(*config), config->mountinfo_path,
                        std::make_shared<SystemResolver>());

@@ -29,7 +29,7 @@
 
 namespace azbench {
 
-enum class WorkloadFamily { kBlockIo, kMetadata, kSmallFiles, kLargeStream };
+enum class WorkloadFamily { kBlockIo, kMetadata, kSmallFiles, kLargeStream, kVisibility };
 
 // "block_io", "metadata", "small_files", "large_stream".
 std::string_view WorkloadFamilyName(WorkloadFamily family);
@@ -126,6 +126,16 @@ struct LargeStreamSpec {
 absl::Status ApplyLargeStreamOption(LargeStreamSpec& spec, std::string_view key,
                                     std::string_view value);
 absl::Status ValidateLargeStreamSpec(const LargeStreamSpec& spec);
+
+// --- visibility -------------------------------------------------------------------------------
+
+// The visibility probes (agent/workloads/visibility_spec.h runs them; the agent's parser is the
+// full check). The coordinator checks here what it can without the agent: every key is a
+// visibility option, `probe` is given and known, `bucket` is given unless the probe is
+// client_to_client, and numbers, sizes, durations, booleans and enums parse. `directory` is set
+// from the target.
+absl::Status ValidateVisibilityOptions(
+    const std::vector<std::pair<std::string, std::string>>& options);
 
 // --- any family -------------------------------------------------------------------------------
 

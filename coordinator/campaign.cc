@@ -728,6 +728,10 @@ class CampaignParser {
         JobSpec spec;
         return ApplyJobOption(spec, key, value);
       }
+      case WorkloadFamily::kVisibility:  // the whole set is checked when the scenarios are built
+        return key == "probe"
+                   ? ValidateVisibilityOptions({{key, value}})
+                   : ValidateVisibilityOptions({{"probe", "client_to_client"}, {key, value}});
     }
     return absl::OkStatus();
   }
@@ -839,7 +843,7 @@ class CampaignParser {
       std::optional<WorkloadFamily> axis_family;
       if (!is_nodes && !is_placement && !IsSupportedJobOption(key)) {
         for (WorkloadFamily f : {WorkloadFamily::kMetadata, WorkloadFamily::kSmallFiles,
-                                 WorkloadFamily::kLargeStream}) {
+                                 WorkloadFamily::kLargeStream, WorkloadFamily::kVisibility}) {
           if (!axis_family && IsWorkloadOption(f, key)) axis_family = f;
         }
       }
