@@ -728,10 +728,8 @@ class CampaignParser {
         JobSpec spec;
         return ApplyJobOption(spec, key, value);
       }
-      case WorkloadFamily::kVisibility:  // the whole set is checked when the scenarios are built
-        return key == "probe"
-                   ? ValidateVisibilityOptions({{key, value}})
-                   : ValidateVisibilityOptions({{"probe", "client_to_client"}, {key, value}});
+      case WorkloadFamily::kVisibility:  // this value alone; the whole set is checked later
+        return ValidateVisibilityOptions({{"probe", "export"}, {"bucket", "b"}, {key, value}});
     }
     return absl::OkStatus();
   }
