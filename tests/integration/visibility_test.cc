@@ -1,6 +1,7 @@
 // Visibility probes from a campaign through the real coordinator and real agent processes on
 // loopback: client_to_client across agents on a shared tmpfs directory (agent index 0 writes, the
-// others read from the same scheduled instants).
+// others read from the same scheduled instants), and the export probe against a real S3-protocol
+// server (s3rver) fed by the test-only synchroniser fixture with a known delay.
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
@@ -12,6 +13,8 @@
 #include "coordinator/merge.h"
 #include "coordinator/store.h"
 #include "gtest/gtest.h"
+#include "tests/testing/s3_sync_fixture.h"
+#include "tests/testing/s3rver_fixture.h"
 #include "tests/testing/subprocess.h"
 #include "tests/testing/temp_dir.h"
 
@@ -154,6 +157,55 @@ TEST_F(VisibilityCampaignRunTest, AReaderPollingAPathNeverWrittenCountsTimeouts)
   }
   EXPECT_TRUE(counted);
   EXPECT_EQ(CountEntries(shm_.path()), 0u);
+}
+
+TEST_F(VisibilityCampaignRunTest, ExportProbeOnTwoAgentsMeasuresTheSynchronisersDelay) {
+  testing::S3rverProcess server("vis-bucket");
+  if (!server.installed()) GTEST_SKIP() << server.error();
+  ASSERT_TRUE(server.ok()) << server.error();
+  // The agents inherit these (environment credentials, the first in the chain).
+  setenv("AWS_ACCESS_KEY_ID", "S3RVER", 1);
+  setenv("AWS_SECRET_ACCESS_KEY", "S3RVER", 1);
+  StartAgents(2);
+  unsetenv("AWS_ACCESS_KEY_ID");
+  unsetenv("AWS_SECRET_ACCESS_KEY");
+  s3::S3Client fixture_client({.endpoint = server.endpoint(), .path_style = true},
+                              testing::S3rverCredentials());
+  testing::S3SyncFixtureOptions sync_options;
+  sync_options.dir = shm_.path();
+  sync_options.bucket = "vis-bucket";
+  sync_options.export_inactivity = absl::Milliseconds(400);
+  sync_options.import_delay = absl::Seconds(60);  // nothing to import in this test
+  std::vector<ScenarioResult> scenarios;
+  {
+    testing::S3SyncFixture sync(&fixture_client, sync_options);
+    scenarios = Run(
+        absl::StrCat("workloads:\n"
+                     "  - name: export\n"
+                     "    workload: visibility\n"
+                     "    options: {probe: export, bucket: vis-bucket, trials: 3, spacing: 100ms,\n"
+                     "              poll_interval: 50ms, timeout: 20s, s3_endpoint: \"",
+                     server.endpoint(), "\", s3_path_style: 1}\n"));
+    EXPECT_EQ(sync.last_error(), "");
+  }
+  ASSERT_EQ(scenarios.size(), 1u);
+  const ScenarioResult& s = scenarios[0];
+  ASSERT_EQ(s.status, ScenarioStatus::kComplete) << s.status_detail;
+  ASSERT_EQ(s.results.size(), 2u);
+  for (const std::string& agent : s.scenario.agent_ids) {
+    const JobResult* r = Find(s, agent);
+    ASSERT_NE(r, nullptr) << agent;
+    const OpStats* probe = r->Find(OpKind::kProbe);
+    ASSERT_NE(probe, nullptr) << agent << ": " << absl::StrJoin(r->warnings, "; ");
+    EXPECT_EQ(probe->ops, 3u) << agent << ": " << absl::StrJoin(r->warnings, "; ");
+    EXPECT_EQ(probe->errors, 0u) << agent;
+    // Each agent probed its own key space (rel_dir azbench-visibility/<agent id>).
+    EXPECT_TRUE(fs::exists(fs::path(shm_.path()) / "azbench-visibility" / agent)) << agent;
+    // Not before the fixture's inactivity window; after it within a poll interval, the fixture's
+    // tick and the S3 calls (generous slack for a loaded 2-core machine).
+    EXPECT_GE(probe->lat.min_ns(), 400'000'000u) << agent;
+    EXPECT_LT(probe->lat.max_ns(), 400'000'000u + 50'000'000u + 2'000'000'000u) << agent;
+  }
 }
 
 }  // namespace
