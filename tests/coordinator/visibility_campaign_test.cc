@@ -8,8 +8,11 @@
 #include "absl/status/status.h"
 #include "coordinator/campaign.h"
 #include "coordinator/plan.h"
+#include "coordinator/report/html_report.h"
+#include "coordinator/report/report_input.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/report_scenarios.h"
 
 namespace azbench {
 namespace {
@@ -100,6 +103,40 @@ TEST(VisibilityCampaignTest, BadOptionsAreRefusedNamingTheLineAndTheOption) {
     EXPECT_THAT(Message(campaign.status()), AllOf(HasSubstr("vis.yaml:"), HasSubstr(c.expected)))
         << c.options;
   }
+}
+
+TEST(VisibilityReportTest, HtmlListsEveryReaderWithItsTimeoutsAndMountEvenWhenNothingWasSeen) {
+  std::vector<ScenarioResult> scenarios;
+  testing::FakeScenario fake;
+  fake.target = "noac";
+  fake.workload = "c2c";
+  fake.agents = 2;
+  fake.ops_per_agent = 5;
+  fake.latency_ns = 120'000'000;
+  fake.bytes_per_op = 0;
+  fake.kind = OpKind::kProbe;
+  scenarios.push_back(testing::MakeFakeScenario(fake));
+  ScenarioResult& s = scenarios[0];
+  s.results[0].result.Stats(OpKind::kProbe).errors = 2;
+  s.results[0].result.warnings.push_back("mount /mnt/s3files-noac nfs4 fs:/ rw,noac");
+  // agent-2 saw nothing: every trial timed out.
+  OpStats& none = s.results[1].result.Stats(OpKind::kProbe);
+  none.lat.Reset();
+  none.ops = 0;
+  none.errors = 5;
+  const std::string html =
+      RenderHtmlReport(MakeReportInput("vis", {}, std::move(scenarios), KeepPolicy::kAll), {});
+  const size_t at = html.find("<section id=\"visibility\"");
+  ASSERT_NE(at, std::string::npos);
+  const std::string section = html.substr(at);
+  EXPECT_THAT(section, HasSubstr("<th>timed out or failed</th><th>mount</th>"));
+  EXPECT_THAT(section, HasSubstr("<td>agent-1</td><td class=\"num\">5</td>"));
+  EXPECT_THAT(section, HasSubstr("120ms"));
+  EXPECT_THAT(section, HasSubstr("<td class=\"num\">2</td><td>/mnt/s3files-noac nfs4 fs:/ "
+                                 "rw,noac</td>"));
+  EXPECT_THAT(section, HasSubstr("<td>agent-2</td><td class=\"num\">0</td><td class=\"num\">-"
+                                 "</td>"));
+  EXPECT_THAT(section, HasSubstr("<td class=\"num\">5</td><td>-</td>"));
 }
 
 }  // namespace
