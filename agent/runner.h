@@ -32,8 +32,8 @@ class MetadataSource;
 
 struct JobRequest {
   std::string name;
-  // block_io, metadata, small_files or large_stream (common/workload_spec.h); options are that
-  // family's.
+  // block_io, metadata, small_files, large_stream or visibility (common/workload_spec.h); options
+  // are that family's.
   std::string workload = "block_io";
   std::vector<std::pair<std::string, std::string>> options;  // fio names and values
   int group_id = 0;

@@ -8,6 +8,8 @@
 //                barrier across all agents of a scenario.
 //   small_files  write then read whole files of each size in a list; one result per size.
 //   large_stream dd-like: one sequential stream over one big file, N passes; one result per pass.
+//   visibility   how long until a write is seen elsewhere (agent/workloads/visibility_spec.h runs
+//                it; only its options are checked here, see ValidateVisibilityOptions).
 //
 // Example:
 //   ASSIGN_OR_RETURN(WorkloadFamily family, ParseWorkloadFamily("metadata"));
@@ -31,11 +33,11 @@ namespace azbench {
 
 enum class WorkloadFamily { kBlockIo, kMetadata, kSmallFiles, kLargeStream, kVisibility };
 
-// "block_io", "metadata", "small_files", "large_stream".
+// "block_io", "metadata", "small_files", "large_stream", "visibility".
 std::string_view WorkloadFamilyName(WorkloadFamily family);
 // InvalidArgument naming the value and the allowed families.
 absl::StatusOr<WorkloadFamily> ParseWorkloadFamily(std::string_view name);
-// "block_io, metadata, small_files, large_stream"
+// "block_io, metadata, small_files, large_stream, visibility"
 std::string WorkloadFamilyNames();
 
 // --- metadata ---------------------------------------------------------------------------------
