@@ -6,7 +6,9 @@
 
 #include "agent/imds_metadata_source.h"
 #include "agent/runner.h"
+#include "agent/workloads/visibility_spec.h"
 #include "common/clock.h"
+#include "common/workload_spec.h"
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
 
@@ -144,6 +146,38 @@ TEST(VisibilityRunnerTest, BadOptionsFailPrepareNamingTheJob) {
   prepared = runner.Prepare("run-d", {s3}, 1'000'000'000);
   EXPECT_NE(prepared.status().message().find("needs option bucket"), std::string::npos)
       << prepared.status();
+}
+
+// The coordinator's check (common/) and the agent's parser agree on what is valid, so a campaign
+// that plans is one every agent accepts.
+TEST(VisibilityOptionsTest, TheCoordinatorsCheckAndTheAgentsParserAgree) {
+  using Options = std::vector<std::pair<std::string, std::string>>;
+  const std::vector<Options> cases = {
+      {{"probe", "client_to_client"}},
+      {{"probe", "export"}, {"bucket", "b"}, {"trials", "3"}, {"spacing", "0s"}},
+      {{"probe", "import"}, {"bucket", "b"}, {"read_method", "readdir"}, {"size", "8k"}},
+      {{"probe", "append"}, {"bucket", "b"}, {"append_interval", "1s"}, {"s3_path_style", "1"}},
+      {{"probe", "conflict"}, {"bucket", "b"}, {"put_delay", "2s"}, {"s3_region", "eu-west-1"}},
+      {{"probe", "client_to_client"}, {"role", "reader"}, {"fsync", "0"}, {"close", "yes"}},
+      {{"probe", "export"}},
+      {{"bucket", "b"}},
+      {{"probe", "warp"}},
+      {{"probe", "client_to_client"}, {"trials", "0"}},
+      {{"probe", "client_to_client"}, {"timeout", "0s"}},
+      {{"probe", "client_to_client"}, {"spacing", "-1s"}},
+      {{"probe", "client_to_client"}, {"poll_interval", "fast"}},
+      {{"probe", "client_to_client"}, {"size", "big"}},
+      {{"probe", "client_to_client"}, {"role", "both"}},
+      {{"probe", "client_to_client"}, {"read_method", "mmap"}},
+      {{"probe", "client_to_client"}, {"rename_into_place", "perhaps"}},
+      {{"probe", "client_to_client"}, {"iodepth", "4"}},
+  };
+  for (const Options& options : cases) {
+    std::string text;
+    for (const auto& [k, v] : options) text += k + "=" + v + " ";
+    EXPECT_EQ(ValidateVisibilityOptions(options).ok(), ParseVisibilityOptions(options).ok())
+        << text;
+  }
 }
 
 class FakeMetadataClient : public MetadataClient {
