@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "absl/strings/str_cat.h"
+#include "agent/visibility_workload.h"
 #include "agent/workloads/large_stream.h"
 #include "agent/workloads/metadata.h"
 #include "agent/workloads/small_files.h"
@@ -152,6 +153,11 @@ absl::StatusOr<PrepareOutcome> Runner::Prepare(const std::string& run_id,
       case WorkloadFamily::kLargeStream:
         RETURN_IF_ERROR(ApplyAll(f.large_stream, *request, ApplyLargeStreamOption));
         RETURN_IF_ERROR(Named(request->name, ValidateLargeStreamSpec(f.large_stream)));
+        break;
+      case WorkloadFamily::kVisibility:
+        f.name = request->name;
+        f.visibility_options = request->options;
+        f.placement = placement;
         break;
       case WorkloadFamily::kBlockIo:
         break;
@@ -297,6 +303,30 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
           }
           job = st.ok() ? AsWorkload(LargeStreamJob::Prepare(f.large_stream, f.group_id))
                         : absl::StatusOr<std::unique_ptr<Workload>>(st);
+          break;
+        }
+        case WorkloadFamily::kVisibility: {
+          name = f.name;
+          // The probe works on the target's path itself (its files map to S3 keys and its mount
+          // is looked up by path): the policy checks that directory (roots, symlinks, mounts,
+          // free space for the probe files) without rewriting it.
+          absl::Status st = absl::OkStatus();
+          if (enforce_policy) {
+            std::string directory;
+            for (const auto& [key, value] : f.visibility_options) {
+              if (key == "directory") directory = value;
+            }
+            if (!directory.empty()) {
+              st = confine_family(name, directory, nullptr, 1, 1 << 20, false);
+            }
+          }
+          if (!st.ok()) {
+            job = st;
+            break;
+          }
+          VisibilityRunContext context{run_id, config_.agent_subdir, f.placement.agent_index,
+                                       std::max(1, f.placement.agent_count), config_.metadata};
+          job = MakeVisibilityWorkload(f.name, f.visibility_options, context);
           break;
         }
         case WorkloadFamily::kBlockIo:

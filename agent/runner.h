@@ -28,10 +28,14 @@
 
 namespace azbench {
 
+namespace s3 {
+class MetadataSource;
+}  // namespace s3
+
 struct JobRequest {
   std::string name;
-  // block_io, metadata, small_files or large_stream (common/workload_spec.h); options are that
-  // family's.
+  // block_io, metadata, small_files, large_stream or visibility (common/workload_spec.h); options
+  // are that family's.
   std::string workload = "block_io";
   std::vector<std::pair<std::string, std::string>> options;  // fio names and values
   int group_id = 0;
@@ -83,6 +87,9 @@ struct RunnerConfig {
   // layout: allowed roots, limits, free space. The one-shot command leaves it off.
   bool enforce_policy = false;
   JobPolicy policy = {};
+  // Instance metadata for the visibility probes' instance-role S3 credentials; may be null. Not
+  // owned; outlives the runner.
+  s3::MetadataSource* metadata = nullptr;
 };
 
 // This agent's place among the agents of a scenario (metadata's shared directories and stride).
@@ -163,6 +170,10 @@ class Runner {
     MetadataSpec metadata;
     SmallFilesSpec small_files;
     LargeStreamSpec large_stream;
+    // visibility: the options as given (agent/visibility_workload.h parses them in PrepareAll).
+    std::string name;
+    std::vector<std::pair<std::string, std::string>> visibility_options;
+    RunPlacement placement;
   };
   absl::StatusOr<PrepareOutcome> PrepareAll(const std::string& run_id,
                                             const std::vector<std::pair<JobSpec, int>>& specs,

@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "agent/imds_metadata_source.h"
 #include "agent/lifecycle.h"
 #include "agent/logging.h"
 #include "agent/reload.h"
@@ -312,6 +313,12 @@ int RunServeCommand(const std::vector<std::string>& args) {
   runner_config.agent_subdir = config->identity.agent_id;
   runner_config.enforce_policy = true;
   runner_config.policy = PolicyOf(config->settings);
+  // Instance-role credentials for the visibility probes' S3 client (asked only when a probe needs
+  // S3 and no other credentials are configured).
+  absl::StatusOr<std::unique_ptr<MetadataClient>> probe_imds =
+      MakeImdsClient(ImdsSettingsFromEnvironment(config->imds_endpoint, config->imds_disabled));
+  ImdsMetadataSource probe_metadata(probe_imds.ok() ? probe_imds->get() : nullptr);
+  runner_config.metadata = &probe_metadata;
   Runner runner(runner_config);
   AgentService service(runner, DiscoverServeIdentity(*config), config->mountinfo_path,
                        std::make_shared<SystemResolver>());

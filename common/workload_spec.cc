@@ -27,7 +27,8 @@ struct FamilyName {
 constexpr FamilyName kFamilies[] = {{WorkloadFamily::kBlockIo, "block_io"},
                                     {WorkloadFamily::kMetadata, "metadata"},
                                     {WorkloadFamily::kSmallFiles, "small_files"},
-                                    {WorkloadFamily::kLargeStream, "large_stream"}};
+                                    {WorkloadFamily::kLargeStream, "large_stream"},
+                                    {WorkloadFamily::kVisibility, "visibility"}};
 
 constexpr std::string_view kMetadataOptions[] = {
     "name",   "directory",   "numjobs",    "files",     "dirs",   "dir_mode",   "phases",
@@ -38,6 +39,33 @@ constexpr std::string_view kSmallFilesOptions[] = {
 constexpr std::string_view kLargeStreamOptions[] = {
     "name",   "directory", "filename",  "size",       "bs",     "rw",
     "direct", "passes",    "end_fsync", "invalidate", "op_log", "op_log_rate"};
+
+constexpr std::string_view kVisibilityOptions[] = {"directory",
+                                                   "probe",
+                                                   "trials",
+                                                   "spacing",
+                                                   "poll_interval",
+                                                   "timeout",
+                                                   "size",
+                                                   "read_method",
+                                                   "fsync",
+                                                   "close",
+                                                   "rename_into_place",
+                                                   "read_dir",
+                                                   "role",
+                                                   "bucket",
+                                                   "key_prefix",
+                                                   "rel_dir",
+                                                   "run_id",
+                                                   "append_interval",
+                                                   "append_duration",
+                                                   "put_delay",
+                                                   "lost_found_pattern",
+                                                   "s3_region",
+                                                   "s3_endpoint",
+                                                   "s3_path_style",
+                                                   "s3_profile",
+                                                   "s3_credentials_file"};
 
 template <size_t N>
 bool In(const std::string_view (&names)[N], std::string_view key) {
@@ -428,6 +456,8 @@ std::vector<std::string> WorkloadOptionNames(WorkloadFamily family) {
       return Names(kSmallFilesOptions);
     case WorkloadFamily::kLargeStream:
       return Names(kLargeStreamOptions);
+    case WorkloadFamily::kVisibility:
+      return Names(kVisibilityOptions);
   }
   return {};
 }
@@ -443,6 +473,8 @@ bool IsWorkloadOption(WorkloadFamily family, std::string_view key) {
       return In(kSmallFilesOptions, key);
     case WorkloadFamily::kLargeStream:
       return In(kLargeStreamOptions, key);
+    case WorkloadFamily::kVisibility:
+      return In(kVisibilityOptions, key);
   }
   return false;
 }
@@ -488,6 +520,72 @@ absl::Status ValidateWorkloadOptions(
       RETURN_IF_ERROR(apply_all(spec, ApplyLargeStreamOption));
       return ValidateLargeStreamSpec(spec);
     }
+    case WorkloadFamily::kVisibility: {
+      for (const auto& [key, value] : options) {
+        if (!IsWorkloadOption(family, key)) {
+          return absl::InvalidArgumentError(Unknown(family, key).message());
+        }
+      }
+      return ValidateVisibilityOptions(options);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateVisibilityOptions(
+    const std::vector<std::pair<std::string, std::string>>& options) {
+  std::string probe;
+  bool has_bucket = false;
+  for (const auto& [key, value] : options) {
+    auto fail = [&](std::string_view why) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("visibility option ", key, "=", value, ": ", std::string(why)));
+    };
+    absl::Status s = absl::OkStatus();
+    if (!IsWorkloadOption(WorkloadFamily::kVisibility, key)) {
+      return absl::InvalidArgumentError(Unknown(WorkloadFamily::kVisibility, key).message());
+    } else if (key == "probe") {
+      if (value != "client_to_client" && value != "export" && value != "import" &&
+          value != "append" && value != "conflict") {
+        return fail("allowed are client_to_client, export, import, append, conflict");
+      }
+      probe = value;
+    } else if (key == "trials") {
+      s = ParseInt(value, 1, 100000).status();
+    } else if (key == "spacing" || key == "append_duration" || key == "put_delay") {
+      absl::StatusOr<absl::Duration> d = ParseDuration(value);
+      if (d.ok() && *d < absl::ZeroDuration()) return fail("must be >= 0");
+      s = d.status();
+    } else if (key == "poll_interval" || key == "timeout" || key == "append_interval") {
+      absl::StatusOr<absl::Duration> d = ParseDuration(value);
+      if (d.ok() && *d <= absl::ZeroDuration()) return fail("must be > 0");
+      s = d.status();
+    } else if (key == "size") {
+      s = ParseSize(value).status();
+    } else if (key == "fsync" || key == "close" || key == "rename_into_place" ||
+               key == "s3_path_style") {
+      s = ParseBool(value).status();
+    } else if (key == "read_method") {
+      if (value != "stat" && value != "open_read" && value != "readdir") {
+        return fail("allowed are stat, open_read, readdir");
+      }
+    } else if (key == "role") {
+      if (value != "local" && value != "writer" && value != "reader") {
+        return fail("allowed are local, writer, reader");
+      }
+    } else if (key == "bucket") {
+      has_bucket = !value.empty();
+    }
+    if (!s.ok()) return fail(std::string(s.message()));
+  }
+  if (probe.empty()) {
+    return absl::InvalidArgumentError(
+        "visibility workload needs option probe: client_to_client, export, import, append or "
+        "conflict");
+  }
+  if (probe != "client_to_client" && !has_bucket) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("visibility probe ", probe, " needs option bucket (the synchronised bucket)"));
   }
   return absl::OkStatus();
 }

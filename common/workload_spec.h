@@ -8,6 +8,8 @@
 //                barrier across all agents of a scenario.
 //   small_files  write then read whole files of each size in a list; one result per size.
 //   large_stream dd-like: one sequential stream over one big file, N passes; one result per pass.
+//   visibility   how long until a write is seen elsewhere (agent/workloads/visibility_spec.h runs
+//                it; only its options are checked here, see ValidateVisibilityOptions).
 //
 // Example:
 //   ASSIGN_OR_RETURN(WorkloadFamily family, ParseWorkloadFamily("metadata"));
@@ -29,13 +31,13 @@
 
 namespace azbench {
 
-enum class WorkloadFamily { kBlockIo, kMetadata, kSmallFiles, kLargeStream };
+enum class WorkloadFamily { kBlockIo, kMetadata, kSmallFiles, kLargeStream, kVisibility };
 
-// "block_io", "metadata", "small_files", "large_stream".
+// "block_io", "metadata", "small_files", "large_stream", "visibility".
 std::string_view WorkloadFamilyName(WorkloadFamily family);
 // InvalidArgument naming the value and the allowed families.
 absl::StatusOr<WorkloadFamily> ParseWorkloadFamily(std::string_view name);
-// "block_io, metadata, small_files, large_stream"
+// "block_io, metadata, small_files, large_stream, visibility"
 std::string WorkloadFamilyNames();
 
 // --- metadata ---------------------------------------------------------------------------------
@@ -126,6 +128,16 @@ struct LargeStreamSpec {
 absl::Status ApplyLargeStreamOption(LargeStreamSpec& spec, std::string_view key,
                                     std::string_view value);
 absl::Status ValidateLargeStreamSpec(const LargeStreamSpec& spec);
+
+// --- visibility -------------------------------------------------------------------------------
+
+// The visibility probes (agent/workloads/visibility_spec.h runs them; the agent's parser is the
+// full check). The coordinator checks here what it can without the agent: every key is a
+// visibility option, `probe` is given and known, `bucket` is given unless the probe is
+// client_to_client, and numbers, sizes, durations, booleans and enums parse. `directory` is set
+// from the target.
+absl::Status ValidateVisibilityOptions(
+    const std::vector<std::pair<std::string, std::string>>& options);
 
 // --- any family -------------------------------------------------------------------------------
 

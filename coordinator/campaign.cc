@@ -769,6 +769,8 @@ class CampaignParser {
         JobSpec spec;
         return ApplyJobOption(spec, key, value);
       }
+      case WorkloadFamily::kVisibility:  // this value alone; the whole set is checked later
+        return ValidateVisibilityOptions({{"probe", "export"}, {"bucket", "b"}, {key, value}});
     }
     return absl::OkStatus();
   }
@@ -880,7 +882,7 @@ class CampaignParser {
       std::optional<WorkloadFamily> axis_family;
       if (!is_nodes && !is_placement && !IsSupportedJobOption(key)) {
         for (WorkloadFamily f : {WorkloadFamily::kMetadata, WorkloadFamily::kSmallFiles,
-                                 WorkloadFamily::kLargeStream}) {
+                                 WorkloadFamily::kLargeStream, WorkloadFamily::kVisibility}) {
           if (!axis_family && IsWorkloadOption(f, key)) axis_family = f;
         }
       }

@@ -824,21 +824,31 @@ void VisibilitySection(const ReportInput& input, const std::vector<ReportCell>& 
           input.keep == KeepPolicy::kAll
               ? column.repeats
               : std::vector<size_t>{ShownRepeat(column, input.keep, figures)};
-      // probe -> reader -> merged histogram, in order of first appearance.
-      std::vector<std::pair<std::string, std::vector<std::pair<std::string, Histogram>>>> probes;
+      // probe -> reader -> merged histogram, trials that never became visible, the reader's
+      // mount line; in order of first appearance. A reader whose every trial timed out is listed.
+      struct Reader {
+        Histogram h;
+        uint64_t not_visible = 0;
+        std::string mount;
+      };
+      std::vector<std::pair<std::string, std::vector<std::pair<std::string, Reader>>>> probes;
       for (size_t i : used) {
         for (const AgentJobResult& r : input.scenarios[i].results) {
           const OpStats* stats = r.result.Find(OpKind::kProbe);
-          if (stats == nullptr || stats->lat.count() == 0) continue;
+          if (stats == nullptr || stats->lat.count() + stats->errors == 0) continue;
           auto p = std::find_if(probes.begin(), probes.end(),
                                 [&](const auto& e) { return e.first == r.result.name; });
           if (p == probes.end()) p = probes.insert(probes.end(), {r.result.name, {}});
           auto reader = std::find_if(p->second.begin(), p->second.end(),
                                      [&](const auto& e) { return e.first == r.agent_id; });
           if (reader == p->second.end()) {
-            reader = p->second.insert(p->second.end(), {r.agent_id, Histogram()});
+            reader = p->second.insert(p->second.end(), {r.agent_id, Reader()});
           }
-          reader->second.Merge(stats->lat);
+          reader->second.h.Merge(stats->lat);
+          reader->second.not_visible += stats->errors;
+          for (const std::string& w : r.result.warnings) {
+            if (w.rfind("mount ", 0) == 0) reader->second.mount = w.substr(6);
+          }
         }
       }
       for (const auto& [probe, readers] : probes) {
@@ -846,22 +856,29 @@ void VisibilitySection(const ReportInput& input, const std::vector<ReportCell>& 
                         Esc(probe), "</h3>");
         body +=
             "<div class=\"table-wrap\"><table><thead><tr><th>reader</th><th>samples</th>"
-            "<th>p50</th><th>p90</th><th>p99</th><th>max</th></tr></thead><tbody>";
+            "<th>p50</th><th>p90</th><th>p99</th><th>max</th><th>timed out or failed</th>"
+            "<th>mount</th></tr></thead><tbody>";
         uint64_t most = 0;
-        for (const auto& [reader, h] : readers) {
+        for (const auto& [reader, data] : readers) {
+          const Histogram& h = data.h;
           most = std::max(most, h.count());
           absl::StrAppend(&body, "<tr><td>", Esc(reader), "</td><td class=\"num\">", h.count(),
                           "</td>");
           for (double p : {50.0, 90.0, 99.0, 100.0}) {
-            absl::StrAppend(&body, "<td class=\"num\">",
-                            Esc(FormatNanos(static_cast<double>(h.Percentile(p)))), "</td>");
+            absl::StrAppend(
+                &body, "<td class=\"num\">",
+                h.count() == 0 ? "-" : Esc(FormatNanos(static_cast<double>(h.Percentile(p)))),
+                "</td>");
           }
-          body += "</tr>";
+          absl::StrAppend(&body, "<td class=\"num\">", data.not_visible, "</td><td>",
+                          Esc(data.mount.empty() ? "-" : data.mount), "</td></tr>");
         }
         body += "</tbody></table></div><div class=\"charts\">";
         LineChart chart = PercentileChart(absl::StrCat(column.target, ": ", probe, " latency"));
-        for (const auto& [reader, h] : readers) {
-          chart.series.push_back(PercentileSeries(reader, h, NinesFor(most)));
+        for (const auto& [reader, data] : readers) {
+          if (data.h.count() > 0) {
+            chart.series.push_back(PercentileSeries(reader, data.h, NinesFor(most)));
+          }
         }
         Figure(chart, "One line per reader: the time until the reader saw the change.", body);
         body += "</div>";

@@ -63,6 +63,7 @@ TEST_F(ScalingTest, SixteenAgentsRunOneSynchronizedTenSecondJob) {
   options.azs = {"az-a", "az-b", "az-c"};
   options.agent_binary = AZBENCH_AGENT_BIN;
   options.work_root = dir_.File("agents");
+  options.allowed_roots = {testing::kDiskBase, testing::kTmpfsBase};  // the campaigns' targets
   auto fleet = LocalFleet::Start(options);
   ASSERT_TRUE(fleet.ok()) << fleet.status();
   const std::string campaign = dir_.File("campaign.yaml");
