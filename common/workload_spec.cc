@@ -536,7 +536,9 @@ absl::Status ValidateVisibilityOptions(
     const std::vector<std::pair<std::string, std::string>>& options) {
   std::string probe;
   bool has_bucket = false;
-  for (const auto& [key, value] : options) {
+  for (const auto& option : options) {
+    const std::string& key = option.first;
+    const std::string& value = option.second;
     auto fail = [&](std::string_view why) {
       return absl::InvalidArgumentError(
           absl::StrCat("visibility option ", key, "=", value, ": ", std::string(why)));
