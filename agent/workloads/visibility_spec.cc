@@ -69,7 +69,9 @@ absl::StatusOr<VisibilitySpec> ParseVisibilityOptions(
         absl::StrCat("visibility option probe=", probe,
                      ": allowed are client_to_client, export, import, append, conflict"));
   }
-  for (const auto& [key, value] : given) {
+  for (const auto& option : given) {
+    const std::string& key = option.first;
+    const std::string& value = option.second;
     auto fail = [&](const absl::Status& s) { return OptionError(key, value, s); };
     auto duration = [&](absl::Duration* out, bool positive) -> absl::Status {
       absl::StatusOr<absl::Duration> d = ParseDuration(value);
