@@ -1,7 +1,6 @@
 #include "coordinator/report/markdown_report.h"
 
 #include <algorithm>
-#include <functional>
 #include <set>
 #include <vector>
 
@@ -9,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "common/units.h"
+#include "coordinator/report/comparison_rows.h"
 #include "coordinator/report/scaling_rows.h"
 
 namespace azbench {
@@ -30,42 +30,6 @@ std::string Escape(const std::string& text) {
   return out;
 }
 
-std::string Ratio(double ratio) {
-  return ratio >= 99.5 ? absl::StrFormat("%.0fx", ratio) : absl::StrFormat("%.1fx", ratio);
-}
-
-struct Value {
-  bool present = false;
-  double number = 0;
-  std::string text;
-};
-
-// "efs 4.5x": the best of `values` (columns in order) and its ratio to the runner-up.
-std::string Fastest(const std::vector<std::string>& names, const std::vector<Value>& values,
-                    bool higher_is_better) {
-  std::vector<size_t> order;
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (values[i].present) order.push_back(i);
-  }
-  if (order.size() < 2) return "-";
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return higher_is_better ? values[a].number > values[b].number
-                            : values[a].number < values[b].number;
-  });
-  const double best = values[order[0]].number, second = values[order[1]].number;
-  const std::string name = Escape(names[order[0]]);
-  if (best == second) return absl::StrCat("tie (", name, ", ", Escape(names[order[1]]), ")");
-  if (higher_is_better) return second > 0 ? absl::StrCat(name, " ", Ratio(best / second)) : name;
-  return best > 0 ? absl::StrCat(name, " ", Ratio(second / best)) : name;
-}
-
-struct Row {
-  std::string label;
-  bool compare = true;  // has a "fastest" entry
-  bool higher_is_better = true;
-  std::vector<Value> values;
-};
-
 std::string RelativeSeconds(int64_t at_ns, int64_t origin_ns) {
   if (origin_ns == 0 || at_ns == 0) return "";
   return absl::StrFormat(" at +%.1fs", static_cast<double>(at_ns - origin_ns) / 1e9);
@@ -86,120 +50,9 @@ void RenderCell(const ReportInput& input, const std::vector<ScenarioFigures>& fi
   }
 
   if (!columns.empty()) {
-    std::vector<OpKind> kinds;
-    for (int k = 0; k < kOpKindCount; ++k) {
-      for (const TargetColumn* column : columns) {
-        if (column->Find(static_cast<OpKind>(k)) != nullptr) {
-          kinds.push_back(static_cast<OpKind>(k));
-          break;
-        }
-      }
-    }
-    bool several_agents = false;
-    for (const TargetColumn* column : columns) several_agents |= column->max_agents > 1;
-
-    std::vector<Row> rows;
-    auto add_row = [&](const std::string& label, bool compare, bool higher_is_better,
-                       const std::function<Value(const TargetColumn&, const KeptOp&)>& value,
-                       OpKind kind) {
-      Row row{label, compare, higher_is_better, {}};
-      bool any = false;
-      for (const TargetColumn* column : columns) {
-        const KeptOp* op = column->Find(kind);
-        row.values.push_back(op != nullptr ? value(*column, *op) : Value{});
-        any |= row.values.back().present;
-      }
-      if (any) rows.push_back(std::move(row));
-    };
-    auto throughput = [](double value, double min, double max, size_t repeats,
-                         std::string (*format)(double)) {
-      std::string text = format(value);
-      if (repeats > 1) absl::StrAppend(&text, " [", format(min), "-", format(max), "]");
-      return Value{true, value, text};
-    };
-    auto latency = [](const Histogram& h, double p) {
-      if (h.count() == 0) return Value{};
-      const double ns = p < 0 ? h.mean_ns() : static_cast<double>(h.Percentile(p));
-      return Value{true, ns, FormatNanos(ns)};
-    };
-
-    for (OpKind kind : kinds) {
-      const std::string prefix =
-          kinds.size() > 1 ? absl::StrCat(std::string(OpKindName(kind)), " ") : "";
-      bool moved_bytes = false, split = false, errors = false;
-      for (const TargetColumn* column : columns) {
-        if (const KeptOp* op = column->Find(kind)) {
-          moved_bytes |= op->bytes > 0;
-          split |= op->clat.count() > 0;
-          errors |= op->errors > 0;
-        }
-      }
-      add_row(
-          prefix + "IOPS", true, true,
-          [&](const TargetColumn& c, const KeptOp& op) {
-            return throughput(op.iops, op.iops_min, op.iops_max, c.repeats.size(), FormatIops);
-          },
-          kind);
-      if (moved_bytes) {
-        add_row(
-            prefix + "MiB/s", true, true,
-            [&](const TargetColumn& c, const KeptOp& op) {
-              return throughput(op.mib_s, op.mib_s_min, op.mib_s_max, c.repeats.size(),
-                                FormatMibPerSecond);
-            },
-            kind);
-      }
-      if (several_agents) {
-        auto stonewall = [](double v, const KeptOp& op, std::string (*format)(double)) {
-          return op.stonewall_valid ? Value{true, v, format(v)} : Value{};
-        };
-        add_row(
-            prefix + "IOPS stonewall", true, true,
-            [&](const TargetColumn&, const KeptOp& op) {
-              return stonewall(op.stonewall_iops, op, FormatIops);
-            },
-            kind);
-        if (moved_bytes) {
-          add_row(
-              prefix + "MiB/s stonewall", true, true,
-              [&](const TargetColumn&, const KeptOp& op) {
-                return stonewall(op.stonewall_mib_s, op, FormatMibPerSecond);
-              },
-              kind);
-        }
-      }
-      const std::pair<const char*, double> latencies[] = {
-          {"mean lat", -1}, {"p50", 50}, {"p90", 90}, {"p99", 99}, {"p99.9", 99.9}, {"max", 100}};
-      for (const auto& [label, p] : latencies) {
-        add_row(
-            prefix + label, true, false,
-            [&, p = p](const TargetColumn&, const KeptOp& op) { return latency(op.lat, p); }, kind);
-      }
-      if (split) {
-        add_row(
-            prefix + "mean slat", true, false,
-            [&](const TargetColumn&, const KeptOp& op) { return latency(op.slat, -1); }, kind);
-        add_row(
-            prefix + "mean clat", true, false,
-            [&](const TargetColumn&, const KeptOp& op) { return latency(op.clat, -1); }, kind);
-      }
-      if (errors) {
-        add_row(
-            prefix + "errors", false, false,
-            [](const TargetColumn&, const KeptOp& op) {
-              return Value{true, static_cast<double>(op.errors), absl::StrCat(op.errors)};
-            },
-            kind);
-      }
-    }
-    Row agents{"agents", false, false, {}}, skew{"start skew", false, false, {}};
-    for (const TargetColumn* column : columns) {
-      agents.values.push_back(Value{true, 0, absl::StrCat(column->max_agents)});
-      skew.values.push_back(
-          Value{true, 0, FormatNanos(static_cast<double>(column->max_start_skew_ns))});
-    }
-    rows.push_back(std::move(agents));
-    rows.push_back(std::move(skew));
+    const std::vector<ComparisonRow> rows = BuildComparisonRows(columns);
+    std::vector<std::string> escaped_names;
+    for (const std::string& name : names) escaped_names.push_back(Escape(name));
 
     out += "| metric |";
     for (const TargetColumn* column : columns) {
@@ -208,11 +61,15 @@ void RenderCell(const ReportInput& input, const std::vector<ScenarioFigures>& fi
     out += " fastest |\n|---|";
     for (size_t i = 0; i < columns.size(); ++i) out += "---:|";
     out += "---|\n";
-    for (const Row& row : rows) {
+    for (const ComparisonRow& row : rows) {
       absl::StrAppend(&out, "| ", row.label, " |");
-      for (const Value& v : row.values) absl::StrAppend(&out, " ", v.present ? v.text : "-", " |");
-      absl::StrAppend(&out, " ",
-                      row.compare ? Fastest(names, row.values, row.higher_is_better) : "", " |\n");
+      for (const ComparisonValue& v : row.values) {
+        absl::StrAppend(&out, " ", v.present ? v.text : "-", " |");
+      }
+      absl::StrAppend(
+          &out, " ",
+          row.compare ? FastestTarget(escaped_names, row.values, row.higher_is_better).second : "",
+          " |\n");
     }
     out += "\n";
 
