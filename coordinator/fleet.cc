@@ -4,10 +4,12 @@
 #include <set>
 #include <thread>
 
+#include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
 #include "common/version.h"
@@ -87,13 +89,36 @@ absl::StatusOr<std::vector<std::string>> ReadHostsFile(const std::string& path) 
   return hosts;
 }
 
+namespace {
+
+// How often a first contact that failed to connect is tried again.
+constexpr absl::Duration kHelloRetryInterval = absl::Milliseconds(200);
+
+// The first contact retries a refused or failed connection until `timeout` has passed: an agent
+// that has just started, or a loaded machine's loopback, can fail one connect, and gRPC's
+// fail-fast call reports that at once. The last error is the one returned.
+absl::Status WaitUntilReachable(AgentClient& client, const v1::HelloRequest& request,
+                                absl::Duration timeout) {
+  const absl::Time give_up = absl::Now() + timeout;
+  absl::StatusOr<v1::HelloResponse> response = client.Hello(request, timeout);
+  while (!response.ok() && absl::IsUnavailable(response.status()) &&
+         absl::Now() + kHelloRetryInterval < give_up) {
+    absl::SleepFor(kHelloRetryInterval);
+    response = client.Hello(request, give_up - absl::Now());
+  }
+  return response.status();
+}
+
+}  // namespace
+
 absl::Status MeasureClockOffset(AgentClient& client, int samples, absl::Duration timeout,
                                 AgentInfo& info) {
+  v1::HelloRequest request;
+  request.set_protocol_version(kProtocolVersion);
+  request.set_coordinator_version(kAzbenchVersion);
+  RETURN_IF_ERROR(WaitUntilReachable(client, request, timeout));
   int64_t best_rtt = -1;
   for (int i = 0; i < std::max(1, samples); ++i) {
-    v1::HelloRequest request;
-    request.set_protocol_version(kProtocolVersion);
-    request.set_coordinator_version(kAzbenchVersion);
     const int64_t sent = RealtimeNanos();
     const uint64_t sent_mono = MonotonicNanos();
     ASSIGN_OR_RETURN(v1::HelloResponse response, client.Hello(request, timeout));
