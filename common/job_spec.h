@@ -63,7 +63,8 @@ struct JobSpec {
   std::string ioengine = "psync";
   int iodepth = 1;
   // Async engines: how many I/Os are submitted per submit call, and reaped per getevents call.
-  // 0 means "the engine's default" (azbench batches up to iodepth; see the engine headers).
+  // 0 means azbench's default: submit every free slot per call (O_DIRECT: one per call, as fio
+  // does), reap between 1 and iodepth completions per call.
   int iodepth_batch_submit = 0;
   int iodepth_batch_complete_min = 0;
   int iodepth_batch_complete_max = 0;

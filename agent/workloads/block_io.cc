@@ -390,15 +390,25 @@ class CloneRunner {
     IoRequest& fsync_req = requests[depth];
     fsync_req.slot = static_cast<uint32_t>(depth);
     bool fsync_in_flight = false;
-    const int batch_submit = spec_.iodepth_batch_submit > 0 ? spec_.iodepth_batch_submit : depth;
+    // Default submit batching: buffered I/O (completing inline, or on tmpfs in io-wq) goes in one
+    // submit call for every free slot; O_DIRECT goes to the device one request per call, as
+    // fio's default does, because the block layer plugs a batch and dispatches it only when the
+    // whole batch has been issued (measured: ~10% fewer IOPS on a virtio disk; bench/README.md).
+    const int batch_submit = spec_.iodepth_batch_submit > 0 ? spec_.iodepth_batch_submit
+                             : spec_.direct                 ? 1
+                                                            : depth;
     const int complete_min = std::max(1, spec_.iodepth_batch_complete_min);
     const int complete_max =
         spec_.iodepth_batch_complete_max > 0 ? spec_.iodepth_batch_complete_max : depth + 1;
     std::vector<IoRequest*> done(std::max(complete_max, depth + 1));
 
+    auto commit = [&] {
+      absl::StatusOr<int> submitted = engine.Commit();
+      if (!submitted.ok()) FailWith(submitted.status());
+    };
     uint64_t now = MonotonicNanos();
     for (;;) {
-      // Issue: fill free slots up to a batch, unless an fsync must first drain the queue.
+      // Issue: fill the free slots, unless an fsync must first drain the queue.
       bool issuing = MayIssue(now);
       int queued = 0;
       // An fsync that the last writes made due is still issued when no more data ops are.
@@ -415,13 +425,15 @@ class CloneRunner {
           }
         }
       } else if (issuing) {
-        const uint64_t batch_start = MonotonicNanos();
+        // Requests share the timestamp of their submit call's batch (one clock read per call).
+        uint64_t batch_start = MonotonicNanos();
         if (batch_start >= end_ns_) {
           issuing = false;
           stop_ns_ = std::max(stop_ns_, batch_start);
         }
-        while (issuing && !free_slots.empty() && queued < batch_submit &&
-               bytes_issued_ < bytes_budget_) {
+        // Every free slot is filled; a submit call goes out every `batch_submit` requests (fio's
+        // iodepth_batch_submit), and once more below for the rest.
+        while (issuing && !free_slots.empty() && bytes_issued_ < bytes_budget_ && !failed_) {
           if (rate_gap_ns_ != 0) Pace(MonotonicNanos());
           IoRequest* req = free_slots.back();
           NextOp(*req, batch_start);
@@ -436,18 +448,15 @@ class CloneRunner {
           if (r == QueueResult::kCompleted) {
             Account(*req);
             free_slots.push_back(req);
-          } else {
-            ++queued;
+          } else if (++queued == batch_submit) {
+            commit();
+            queued = 0;
+            batch_start = MonotonicNanos();
           }
           if (FsyncDue()) break;
         }
       }
-      if (queued > 0) {
-        absl::StatusOr<int> submitted = engine.Commit();
-        if (!submitted.ok()) {
-          FailWith(submitted.status());
-        }
-      }
+      if (queued > 0) commit();
       if (engine.inflight() == 0) {
         now = MonotonicNanos();
         if (!MayIssue(now) || failed_) break;

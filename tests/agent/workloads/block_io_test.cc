@@ -2,7 +2,12 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <tuple>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
 
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
@@ -172,6 +177,62 @@ TEST_P(BlockIoEngineTest, DirectIoOnTheLocalDiskWorks) {
 
 INSTANTIATE_TEST_SUITE_P(Engines, BlockIoEngineTest,
                          ::testing::Values("psync", "libaio", "io_uring"));
+
+// The largest number of ops in flight at one instant, from the op log: every op spans
+// [start_ns, start_ns + latency_ns].
+size_t PeakOverlap(std::vector<OpRecord> records) {
+  std::vector<std::pair<uint64_t, int>> edges;
+  for (const OpRecord& r : records) {
+    edges.emplace_back(r.start_ns, +1);
+    edges.emplace_back(r.start_ns + r.latency_ns, -1);
+  }
+  std::sort(edges.begin(), edges.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : a.second > b.second;
+  });
+  size_t peak = 0;
+  int open = 0;
+  for (const auto& e : edges) {
+    open += e.second;
+    peak = std::max(peak, static_cast<size_t>(std::max(open, 0)));
+  }
+  return peak;
+}
+
+class AsyncDepthTest : public ::testing::TestWithParam<std::tuple<std::string, int, bool>> {};
+
+// Whatever the submit batching (one request per submit call, O_DIRECT's default, or several),
+// the async loop fills every slot before it reaps: iodepth is reached.
+TEST_P(AsyncDepthTest, EverySlotIsInFlightBeforeTheFirstReap) {
+  const auto& [engine, batch_submit, direct] = GetParam();
+  TempDir dir(direct ? kDiskBase : kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kRandRead, 1 << 20, 4096);
+  spec.ioengine = engine;
+  spec.iodepth = 16;
+  spec.iodepth_batch_submit = batch_submit;
+  spec.direct = direct;
+  spec.op_log = true;
+  auto job = BlockIoJob::Prepare(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  std::vector<OpRecord> records;
+  RunControl control;
+  control.on_op_log = [&](int, std::vector<OpRecord>&& batch) {
+    records.insert(records.end(), batch.begin(), batch.end());
+  };
+  absl::StatusOr<JobResult> result = (*job)->Run(control);
+  ASSERT_TRUE(result.ok()) << result.status();
+  ASSERT_EQ(records.size(), 256u);
+  EXPECT_EQ(PeakOverlap(records), 16u) << "iodepth 16 reached";
+}
+
+INSTANTIATE_TEST_SUITE_P(Batching, AsyncDepthTest,
+                         ::testing::Combine(::testing::Values("libaio", "io_uring"),
+                                            ::testing::Values(0, 1, 4), ::testing::Bool()),
+                         [](const auto& info) {
+                           return absl::StrCat(std::get<0>(info.param), "_Batch",
+                                               std::get<1>(info.param),
+                                               std::get<2>(info.param) ? "_Direct" : "_Buffered");
+                         });
 
 // tmpfs accepts O_DIRECT since Linux 6.6; ramfs still refuses it.
 TEST(BlockIoTest, DirectIoOnAFileSystemThatRefusesItIsAnErrorAndLeavesNoFiles) {
