@@ -30,6 +30,7 @@
 #include "common/units.h"
 #include "common/workload_spec.h"
 #include "coordinator/cidr.h"
+#include "coordinator/fleet.h"
 
 namespace azbench {
 namespace {
@@ -357,56 +358,6 @@ class CampaignParser {
 
   // --- fleet --------------------------------------------------------------------------------
 
-  // "host[:port]" or "[v6addr][:port]" -> "host:port".
-  static absl::StatusOr<std::string> HostPort(absl::string_view text) {
-    const absl::string_view t = absl::StripAsciiWhitespace(text);
-    std::string host;
-    absl::string_view port;
-    if (!t.empty() && t.front() == '[') {
-      const size_t close = t.find(']');
-      if (close == absl::string_view::npos) {
-        return absl::InvalidArgumentError(absl::StrCat("'", t, "': missing ']'"));
-      }
-      host = std::string(t.substr(0, close + 1));
-      absl::string_view rest = t.substr(close + 1);
-      if (!rest.empty()) {
-        if (rest.front() != ':') {
-          return absl::InvalidArgumentError(absl::StrCat("'", t, "': expected ':port' after ']'"));
-        }
-        port = rest.substr(1);
-      }
-    } else {
-      const size_t colon = t.rfind(':');
-      if (colon != absl::string_view::npos && t.find(':') != colon) {
-        // A bare IPv6 address: no port.
-        host = absl::StrCat("[", t, "]");
-      } else if (colon != absl::string_view::npos) {
-        host = std::string(t.substr(0, colon));
-        port = t.substr(colon + 1);
-      } else {
-        host = std::string(t);
-      }
-    }
-    if (host.empty() || host == "[]") {
-      return absl::InvalidArgumentError(
-          absl::StrCat("'", t, "': missing host; expected host[:port]"));
-    }
-    for (char c : host) {
-      if (absl::ascii_isspace(static_cast<unsigned char>(c)) || c == '/') {
-        return absl::InvalidArgumentError(
-            absl::StrCat("'", t, "' is not a host name; expected host[:port]"));
-      }
-    }
-    int port_number = kDefaultAgentPort;
-    if (!port.empty() || (t.size() > 0 && t.back() == ':')) {
-      if (!absl::SimpleAtoi(port, &port_number) || port_number < 1 || port_number > 65535) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("'", t, "': port must be a number from 1 to 65535"));
-      }
-    }
-    return absl::StrCat(host, ":", port_number);
-  }
-
   // fleet.tls {ca_file, cert_file, key_file, server_name} and fleet.token_file (files relative to
   // the campaign), then the agents (local, hosts or hosts_file).
   absl::StatusOr<FleetSpec> ParseFleet(const YAML::Node& node) const {
@@ -491,7 +442,7 @@ class CampaignParser {
                        List(f.value, "fleet.hosts", "[10.0.1.5:7480, 10.0.2.7]"));
       for (const YAML::Node& item : items) {
         ASSIGN_OR_RETURN(std::string text, Scalar(item, "fleet.hosts", "host[:port]"));
-        absl::StatusOr<std::string> host = HostPort(text);
+        absl::StatusOr<std::string> host = NormalizeAddress(std::string(text));
         if (!host.ok()) return Error(item, "fleet.hosts", host.status().message());
         RETURN_IF_ERROR(AddHost(fleet, *host, [&](absl::string_view message) {
           return Error(item, "fleet.hosts", message);
@@ -515,7 +466,7 @@ class CampaignParser {
       line = absl::StripAsciiWhitespace(line);
       if (line.empty()) continue;
       const std::string where = absl::StrCat(fleet.hosts_file, ":", line_number);
-      absl::StatusOr<std::string> host = HostPort(line);
+      absl::StatusOr<std::string> host = NormalizeAddress(std::string(line));
       if (!host.ok()) {
         return Error(f.value, "fleet.hosts_file",
                      absl::StrCat(where, ": ", host.status().message()));

@@ -37,32 +37,50 @@ std::vector<PlacementAgent> PlacementAgentsFromFleet(const Fleet& fleet) {
   return agents;
 }
 
-absl::StatusOr<std::string> NormalizeAddress(const std::string& raw) {
-  const std::string entry(absl::StripAsciiWhitespace(raw));
-  if (entry.empty()) return absl::InvalidArgumentError("empty host entry");
-  std::string host = entry, port;
-  if (entry.front() == '[') {
-    const size_t close = entry.find(']');
-    if (close == std::string::npos) {
-      return absl::InvalidArgumentError(absl::StrCat("'", entry, "': unterminated '['"));
+absl::StatusOr<std::string> NormalizeAddress(const std::string& entry) {
+  const absl::string_view t = absl::StripAsciiWhitespace(entry);
+  std::string host;
+  absl::string_view port;
+  if (!t.empty() && t.front() == '[') {
+    const size_t close = t.find(']');
+    if (close == absl::string_view::npos) {
+      return absl::InvalidArgumentError(absl::StrCat("'", t, "': missing ']'"));
     }
-    host = entry.substr(0, close + 1);
-    if (close + 1 < entry.size()) {
-      if (entry[close + 1] != ':') {
-        return absl::InvalidArgumentError(absl::StrCat("'", entry, "': expected ':' after ']'"));
+    host = std::string(t.substr(0, close + 1));
+    absl::string_view rest = t.substr(close + 1);
+    if (!rest.empty()) {
+      if (rest.front() != ':') {
+        return absl::InvalidArgumentError(absl::StrCat("'", t, "': expected ':port' after ']'"));
       }
-      port = entry.substr(close + 2);
+      port = rest.substr(1);
     }
-  } else if (const size_t colon = entry.rfind(':'); colon != std::string::npos) {
-    host = entry.substr(0, colon);
-    port = entry.substr(colon + 1);
+  } else {
+    const size_t colon = t.rfind(':');
+    if (colon != absl::string_view::npos && t.find(':') != colon) {
+      host = absl::StrCat("[", t, "]");  // a bare IPv6 address: no port
+    } else if (colon != absl::string_view::npos) {
+      host = std::string(t.substr(0, colon));
+      port = t.substr(colon + 1);
+    } else {
+      host = std::string(t);
+    }
   }
-  if (host.empty()) return absl::InvalidArgumentError(absl::StrCat("'", entry, "': no host"));
-  if (port.empty()) return absl::StrCat(host, ":", kDefaultAgentPort);
-  int port_number = 0;
-  if (!absl::SimpleAtoi(port, &port_number) || port_number < 1 || port_number > 65535) {
+  if (host.empty() || host == "[]") {
     return absl::InvalidArgumentError(
-        absl::StrCat("'", entry, "': port '", port, "' is not a number in 1..65535"));
+        absl::StrCat("'", t, "': missing host; expected host[:port]"));
+  }
+  for (char c : host) {
+    if (absl::ascii_isspace(static_cast<unsigned char>(c)) || c == '/') {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", t, "' is not a host name; expected host[:port]"));
+    }
+  }
+  int port_number = kDefaultAgentPort;
+  if (!port.empty() || (!t.empty() && t.back() == ':')) {
+    if (!absl::SimpleAtoi(port, &port_number) || port_number < 1 || port_number > 65535) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", t, "': port must be a number from 1 to 65535"));
+    }
   }
   return absl::StrCat(host, ":", port_number);
 }

@@ -1,0 +1,58 @@
+// Agent addresses as users write them in hosts files, `--hosts` and campaign fleets: one parser.
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "coordinator/fleet.h"
+#include "gtest/gtest.h"
+#include "tests/testing/temp_dir.h"
+
+namespace azbench {
+namespace {
+
+using testing::TempDir;
+
+TEST(FleetAddressTest, TheDefaultPortIsAddedWhereNoneIsGiven) {
+  EXPECT_EQ(*NormalizeAddress("10.0.1.5"), absl::StrCat("10.0.1.5:", kDefaultAgentPort));
+  EXPECT_EQ(*NormalizeAddress(" agent-a.internal:9000 "), "agent-a.internal:9000");
+  EXPECT_EQ(*NormalizeAddress("[fd00::2]:7000"), "[fd00::2]:7000");
+  EXPECT_EQ(*NormalizeAddress("[fd00::2]"), absl::StrCat("[fd00::2]:", kDefaultAgentPort));
+}
+
+TEST(FleetAddressTest, ABareIpv6AddressIsAHostWithoutAPort) {
+  // Its last group is not a port: "fd00::2" is not host "fd00:" port 2.
+  EXPECT_EQ(*NormalizeAddress("fd00::2"), absl::StrCat("[fd00::2]:", kDefaultAgentPort));
+}
+
+TEST(FleetAddressTest, BadEntriesSayWhatIsExpected) {
+  for (const char* bad : {"", ":7480", "[fd00::2", "[fd00::2]7000", "host:0", "host:70000",
+                          "host:http", "a b:7480", "http://host:7480"}) {
+    absl::StatusOr<std::string> address = NormalizeAddress(bad);
+    EXPECT_FALSE(address.ok()) << "'" << bad << "' was accepted as " << *address;
+  }
+  EXPECT_NE(NormalizeAddress("host:70000").status().message().find("1 to 65535"),
+            absl::string_view::npos);
+}
+
+TEST(FleetAddressTest, HostsFileErrorsNameTheFileAndLine) {
+  TempDir dir(testing::kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  const std::string path = dir.File("hosts.txt");
+  {
+    std::ofstream out(path);
+    out << "# agents\n10.0.1.5\n\nfd00::2   # IPv6\n10.0.2.7:notaport\n";
+  }
+  absl::StatusOr<std::vector<std::string>> hosts = ReadHostsFile(path);
+  ASSERT_FALSE(hosts.ok());
+  EXPECT_NE(hosts.status().message().find(path + ":5:"), absl::string_view::npos) << hosts.status();
+  {
+    std::ofstream out(path);
+    out << "# agents\n10.0.1.5\n\nfd00::2   # IPv6\n";
+  }
+  hosts = ReadHostsFile(path);
+  ASSERT_TRUE(hosts.ok()) << hosts.status();
+  EXPECT_EQ(*hosts, (std::vector<std::string>{absl::StrCat("10.0.1.5:", kDefaultAgentPort),
+                                              absl::StrCat("[fd00::2]:", kDefaultAgentPort)}));
+}
+
+}  // namespace
+}  // namespace azbench
