@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -43,7 +45,14 @@ std::string ProbeCleanup::Finish() {
   files_.clear();
   if (s3_ != nullptr) {
     for (const std::string& key : keys_) {
-      absl::Status s = s3_->DeleteObject(bucket_, key);
+      // Up to 3 attempts 100 ms apart: S3 asks clients to retry a 500/503 (and s3rver answers 500
+      // to concurrent deletes under one prefix).
+      absl::Status s;
+      for (int attempt = 0; attempt < 3; ++attempt) {
+        if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        s = s3_->DeleteObject(bucket_, key);
+        if (s.ok() || absl::IsNotFound(s)) break;
+      }
       if (!s.ok() && !absl::IsNotFound(s)) {
         failures.push_back(absl::StrCat("DeleteObject ", key, ": ", s.message()));
       }

@@ -29,8 +29,9 @@ class ProbeCleanup {
 
   void AddFile(const std::string& path);
   void AddKey(const std::string& key);
-  // Unlinks the files (absent is fine), deletes the objects (a missing key is fine), then removes
-  // the empty probe directories. Returns "" or a "; "-joined list of what failed and why.
+  // Unlinks the files (absent is fine), deletes the objects (a missing key is fine; a failed delete
+  // is tried 3 times 100 ms apart), then removes the empty probe directories. Returns "" or a
+  // "; "-joined list of what failed and why.
   std::string Finish();
 
  private:

@@ -99,18 +99,30 @@ std::string DescribeVersions(s3::S3Client& s3, const std::string& bucket, const 
   return absl::StrCat(count, " version(s)", count > 0 ? ": " : "", detail);
 }
 
-// A regular file named `name` under a directory at `root` matching `pattern`; its path or "".
+// The probe file `rel` (its path under the mount) moved into a directory at `root` matching
+// `pattern`: a regular file whose path ends with /<rel> (the layout keeps the relative path), or
+// else one with rel's file name (a flattened layout; with several agents' probes in one lost+found
+// the first pass keeps them apart). Its path or "".
 std::string FindLostFoundCopy(const std::string& root, const std::string& pattern,
-                              const std::string& name) {
+                              const std::string& rel) {
+  const std::string name = std::filesystem::path(rel).filename().string();
+  const std::string suffix = "/" + rel;
+  std::string by_name;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(root, ec)) {
     const std::string dir_name = entry.path().filename().string();
     if (!entry.is_directory(ec) || fnmatch(pattern.c_str(), dir_name.c_str(), 0) != 0) continue;
     for (const auto& f : std::filesystem::recursive_directory_iterator(entry.path(), ec)) {
-      if (f.is_regular_file(ec) && f.path().filename().string() == name) return f.path().string();
+      if (!f.is_regular_file(ec)) continue;
+      const std::string path = f.path().string();
+      if (path.size() >= suffix.size() &&
+          path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        return path;
+      }
+      if (by_name.empty() && f.path().filename().string() == name) by_name = path;
     }
   }
-  return "";
+  return by_name;
 }
 
 }  // namespace
@@ -357,8 +369,7 @@ absl::StatusOr<VisibilityResult> RunConflictProbe(const ConflictProbeOptions& op
         }
         tracker.Observe(polled);
         if (lost_found.empty()) {
-          lost_found = FindLostFoundCopy(t.mount_dir, options.lost_found_pattern,
-                                         std::filesystem::path(path).filename().string());
+          lost_found = FindLostFoundCopy(t.mount_dir, options.lost_found_pattern, rel);
           if (!lost_found.empty()) {
             cleanup.AddFile(lost_found);  // the probe's own file, moved there
             absl::StatusOr<std::optional<std::string>> copy = ReadIfExists(lost_found);
