@@ -499,7 +499,10 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
     }
   });
   for (auto& t : streams) t.join();
-  JoinClientToClientRuns(runs, c2c_jobs, options.op_log_dir);
+  {
+    std::lock_guard<std::mutex> lock(mu);  // the watcher and phase driver still read `runs`
+    JoinClientToClientRuns(runs, c2c_jobs, options.op_log_dir);
+  }
   for (AgentRun& r : runs) {
     for (auto& [job, writer] : r.op_logs) {
       if (absl::Status s = writer->Close(); !s.ok()) r.errors.push_back(std::string(s.message()));
