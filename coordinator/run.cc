@@ -149,11 +149,11 @@ void JoinClientToClientRuns(std::vector<AgentRun>& runs, const std::vector<std::
                               r.member != nullptr ? r.member->info.clock_rtt_ns : 0};
       (IsClientToClientWriter(records->second) ? writers : readers).push_back(half);
     }
-    const bool writer_lost =
+    const bool any_lost =
         std::any_of(runs.begin(), runs.end(), [](const AgentRun& r) { return r.lost; });
     if (writers.size() == 1) {
       JoinClientToClient(writers[0], readers);
-    } else if (writers.size() > 1 || writer_lost) {
+    } else if (writers.size() > 1 || any_lost) {  // the writer may be the one lost
       for (ClientToClientHalf& reader : readers) {
         reader.result->warnings.push_back(absl::StrCat(
             "client_to_client: not joined (", writers.size(),
