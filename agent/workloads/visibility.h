@@ -187,10 +187,11 @@ struct ConflictProbeOptions {
   std::function<bool()> cancelled;  // optional: ends the probe early (trial timed out, "cancelled")
 };
 // Per trial: the FS file gets content seq=A, D s later S3 gets seq=B for the same key. Polls until
-// the FS shows B and a copy of A is found under a lost+found directory, or the timeout. Latency =
-// FS shows B - PutObject returned (timed out when the FS never shows B). Timeline (offsets from the
-// FS write): s3_put, every change of FS content ("seq=A", "seq=B", "absent", "other"), every
-// distinct S3 state, lost_found (with the copy's path and seq).
+// the FS shows B and a copy of A is found under a lost+found directory (at <dir>/.../<rel>, the
+// file's path relative to the mount), or the timeout. Latency = FS shows B - PutObject returned
+// (timed out when the FS never shows B). Timeline (offsets from the FS write): s3_put, every change
+// of FS content ("seq=A", "seq=B", "absent", "other"), every distinct S3 state, lost_found (with
+// the copy's path and seq).
 absl::StatusOr<VisibilityResult> RunConflictProbe(const ConflictProbeOptions& options,
                                                   s3::S3Client& s3, ProbeClock& clock);
 

@@ -100,14 +100,12 @@ std::string DescribeVersions(s3::S3Client& s3, const std::string& bucket, const 
 }
 
 // The probe file `rel` (its path under the mount) moved into a directory at `root` matching
-// `pattern`: a regular file whose path ends with /<rel> (the layout keeps the relative path), or
-// else one with rel's file name (a flattened layout; with several agents' probes in one lost+found
-// the first pass keeps them apart). Its path or "".
+// `pattern`: a regular file whose path ends with /<rel> (S3 Files keeps the relative path). Not a
+// file merely of the same name: several agents' probes use the same names in their own rel_dir,
+// and one agent must never take (and later remove) another's copy. Its path or "".
 std::string FindLostFoundCopy(const std::string& root, const std::string& pattern,
                               const std::string& rel) {
-  const std::string name = std::filesystem::path(rel).filename().string();
   const std::string suffix = "/" + rel;
-  std::string by_name;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(root, ec)) {
     const std::string dir_name = entry.path().filename().string();
@@ -119,10 +117,9 @@ std::string FindLostFoundCopy(const std::string& root, const std::string& patter
           path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
         return path;
       }
-      if (by_name.empty() && f.path().filename().string() == name) by_name = path;
     }
   }
-  return by_name;
+  return "";
 }
 
 }  // namespace
