@@ -470,13 +470,14 @@ TEST_F(S3VisibilityCampaignTest, ConflictProbeSeesS3WinWithTheFileSystemCopyInLo
     // From PutObject to the FS showing S3's content: the import delay, within the resolution.
     EXPECT_GE(probe->lat.min_ns(), 300'000'000u) << agent;
     EXPECT_LT(probe->lat.max_ns(), 300'000'000u + 50'000'000u + 2'000'000'000u) << agent;
-    // Both trials found the FS's version (seq 1, seq 3) in the fixture's lost+found directory,
-    // and recorded the S3 states and the version listing.
+    // Both trials found their own FS version (seq 1, seq 3; the other agent's copies have the same
+    // names) in the fixture's lost+found directory, and recorded the S3 states and versions.
     EXPECT_FALSE(HasWarning(*r, "no copy in a lost+found")) << warnings;
     EXPECT_TRUE(HasWarning(*r, "trial 0 ")) << warnings;
     int lost_found = 0, versions = 0;
     for (const std::string& w : r->warnings) {
-      if (w.find(" lost_found: ") != w.npos && w.find(".s3files-lost+found-fixture/") != w.npos &&
+      if (w.find(" lost_found: ") != w.npos &&
+          w.find(".s3files-lost+found-fixture/azbench-visibility/" + agent + "/") != w.npos &&
           (w.find(" seq=1") != w.npos || w.find(" seq=3") != w.npos)) {
         ++lost_found;
       }
