@@ -10,10 +10,11 @@
 // The reader's visibility latency of trial i = reader seen - writer completion. Both instants are
 // corrected by their agent's offset, each uncertain by that agent's clock RTT/2, so a sample is
 // uncertain by (writer RTT + reader RTT) / 2, stated in a warning. A reader that saw the file
-// before the writer's completion (only possible through that clock error) gets latency 0 and is
-// counted ("seen before the write returned"), never a negative or wrapped value. A trial the
-// writer failed is a failed trial for every reader. The latency also over-states the truth by at
-// most one poll interval (the resolution the agent states).
+// before the writer's completion (through that clock error, or because the data reached it while
+// the writer's fsync/close/rename call was still running) gets latency 0 and is counted ("seen
+// before the write returned"), never a negative or wrapped value. A trial the writer failed is a
+// failed trial for every reader. The latency also over-states the truth by at most one poll
+// interval (the resolution the agent states).
 //
 // The join replaces the reader's `probe` counts and histogram by ones built from the joined
 // samples (exact: one Record per sample, so merging readers and repeats stays exact) and rewrites

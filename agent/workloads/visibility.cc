@@ -245,7 +245,7 @@ absl::StatusOr<VisibilityResult> JoinClientToClient(const std::vector<TrialOutco
       o.started = written;
       if (o.state == TrialState::kVisible) {
         o.latency = o.visible_at - written;
-        if (o.latency < absl::ZeroDuration()) {  // seen before the write returned: clock error
+        if (o.latency < absl::ZeroDuration()) {  // seen before the write returned
           o.latency = absl::ZeroDuration();
           ++result.seen_before_write;
         }

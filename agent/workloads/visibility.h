@@ -62,8 +62,9 @@ struct VisibilityResult {
   absl::Duration resolution;  // = the poll interval
   std::vector<TrialOutcome> trials;
   std::vector<ProbeEvent> timeline;
-  // client_to_client joins: trials a reader saw before the writer's write returned (possible only
-  // through clock error); their latency is clamped to 0.
+  // client_to_client joins: trials a reader saw before the writer's write call returned (clock
+  // error, or data that reached the reader while fsync/close/rename was still running); their
+  // latency is clamped to 0.
   int seen_before_write = 0;
   // What the probe could not remove of its files and objects at its end ("" = all removed).
   std::string cleanup_failures;
@@ -120,9 +121,9 @@ absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientReader(
     const ClientToClientOptions& options, absl::Time start_at, ProbeClock& clock);
 // Joins both halves: latency = reader visible_at - (writer visible_at + reader_clock_offset), the
 // offset being the reader's clock minus the writer's, as the coordinator measured it; a negative
-// latency (clock error) is clamped to 0 and counted in seen_before_write. A trial the writer
-// failed is kFailed; one the reader never saw is kTimedOut. InvalidArgument when the trial counts
-// differ.
+// latency (seen before the write call returned) is clamped to 0 and counted in seen_before_write.
+// A trial the writer failed is kFailed; one the reader never saw is kTimedOut. InvalidArgument when
+// the trial counts differ.
 absl::StatusOr<VisibilityResult> JoinClientToClient(const std::vector<TrialOutcome>& writer,
                                                     const std::vector<TrialOutcome>& reader,
                                                     absl::Duration reader_clock_offset,

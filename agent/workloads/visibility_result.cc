@@ -34,9 +34,9 @@ std::vector<OpRecord> AddVisibilityToJobResult(const VisibilityResult& result, a
                    " timed out, ", result.failed_count(), " failed; latency resolution ",
                    absl::FormatDuration(result.resolution), " (the poll interval)"));
   if (result.seen_before_write > 0) {
-    job->warnings.push_back(absl::StrCat(
-        "visibility ", result.probe, ": ", result.seen_before_write,
-        " trial(s) seen before the write returned (clock error), latency clamped to 0"));
+    job->warnings.push_back(
+        absl::StrCat("visibility ", result.probe, ": ", result.seen_before_write,
+                     " trial(s) seen before the write returned, latency clamped to 0"));
   }
   if (!result.cleanup_failures.empty()) {
     job->warnings.push_back(

@@ -1,7 +1,7 @@
 // The coordinator's client_to_client join: reader latencies count from the writer's completion on
-// the coordinator clock, whatever the agents' schedules; clock error that makes a reader "see" a
-// file before the write returned is clamped to 0 and counted; writer failures and reader timeouts
-// are counted, never dropped; the histograms are built from the joined samples exactly.
+// the coordinator clock, whatever the agents' schedules; a reader that "sees" a file before the
+// write returned is clamped to 0 and counted; writer failures and reader timeouts are counted,
+// never dropped; the histograms are built from the joined samples exactly.
 #include "coordinator/visibility_join.h"
 
 #include <cerrno>
@@ -77,7 +77,8 @@ TEST(VisibilityJoinTest, ASeenBeforeTheWriteReturnedIsClampedToZeroAndCounted) {
   JobResult writer_result, reader_result;
   writer_result.start_realtime_ns = reader_result.start_realtime_ns = 5'000 * kMs;
   std::vector<OpRecord> writes = {Rec(OpKind::kWrite, 0, 50), Rec(OpKind::kWrite, 10, 50)};
-  // Trial 0 "seen" 20 ms before the write returned (clock error); trial 1 10 ms after.
+  // Trial 0 "seen" 20 ms before the write returned (clock error, or a slow fsync); trial 1 10 ms
+  // after.
   std::vector<OpRecord> seen = {Rec(OpKind::kProbe, 0, 30), Rec(OpKind::kProbe, 10, 60)};
   ClientToClientHalf writer{"w", &writer_result, &writes, 0};
   std::vector<ClientToClientHalf> readers = {{"r", &reader_result, &seen, 0}};

@@ -7,9 +7,11 @@
 // file on the mount and no object in the bucket, and the reports show each probe per reader.
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -79,18 +81,24 @@ class VisibilityCampaignRunTest : public ::testing::Test {
   }
 
   // Runs the campaign (target: the shared tmpfs dir) and returns its stored scenarios.
-  std::vector<ScenarioResult> Run(const std::string& body) {
+  std::string WriteCampaign(const std::string& body) {
     const std::string path = dir_.File("campaign.yaml");
-    {
-      std::ofstream out(path);
-      out << "name: vis\nfleet:\n  hosts: [" << absl::StrJoin(fleet_->addresses(), ", ")
-          << "]\nresults: results.db\ntargets:\n  - {name: shm, path: " << shm_.path()
-          << ", kind: local}\n"
-          << body;
-    }
-    Subprocess azbench({AZBENCH_BIN, "run", path}, dir_.File("out.txt"));
+    std::ofstream out(path);
+    out << "name: vis\nfleet:\n  hosts: [" << absl::StrJoin(fleet_->addresses(), ", ")
+        << "]\nresults: results.db\ntargets:\n  - {name: shm, path: " << shm_.path()
+        << ", kind: local}\n"
+        << body;
+    return path;
+  }
+
+  std::vector<ScenarioResult> Run(const std::string& body) {
+    Subprocess azbench({AZBENCH_BIN, "run", WriteCampaign(body)}, dir_.File("out.txt"));
     EXPECT_EQ(azbench.Wait(std::chrono::seconds(120)), 0) << azbench.Output();
     output_ = azbench.Output();
+    return Stored();
+  }
+
+  std::vector<ScenarioResult> Stored() {
     auto store = Store::OpenExisting(dir_.File("results.db"));
     EXPECT_TRUE(store.ok()) << store.status();
     if (!store.ok()) return {};
@@ -491,6 +499,53 @@ TEST_F(S3VisibilityCampaignTest, ConflictProbeSeesS3WinWithTheFileSystemCopyInLo
   EXPECT_EQ(sync_error_, "");
   ExpectNothingLeft();  // the lost+found copies too: they are the probe's own files
   ExpectReportedPerReader(s, "conflict");
+}
+
+TEST_F(S3VisibilityCampaignTest, AnInterruptedExportCampaignLeavesNoFileAndNoObjectBehind) {
+  server_ = std::make_unique<testing::S3rverProcess>(kBucket);
+  if (!server_->installed()) GTEST_SKIP() << server_->error();
+  ASSERT_TRUE(server_->ok()) << server_->error();
+  StartAgents(2, {{"AWS_ACCESS_KEY_ID=S3RVER", "AWS_SECRET_ACCESS_KEY=S3RVER"},
+                  {"AWS_ACCESS_KEY_ID=S3RVER", "AWS_SECRET_ACCESS_KEY=S3RVER"}});
+  client_ = std::make_unique<s3::S3Client>(
+      s3::S3ClientOptions{.endpoint = server_->endpoint(), .path_style = true},
+      testing::S3rverCredentials());
+  testing::S3SyncFixtureOptions sync_options;
+  sync_options.dir = shm_.path();
+  sync_options.bucket = kBucket;
+  sync_options.export_inactivity = absl::Milliseconds(200);
+  sync_options.import_delay = absl::Seconds(60);
+  auto sync = std::make_unique<testing::S3SyncFixture>(client_.get(), sync_options);
+  // 100 trials would take 10 s and more: the run is interrupted once objects were exported.
+  Subprocess azbench(
+      {AZBENCH_BIN, "run",
+       WriteCampaign(absl::StrCat(
+           "workloads:\n"
+           "  - name: export\n"
+           "    workload: visibility\n"
+           "    options: {probe: export, bucket: vis-bucket, trials: 100, spacing: 100ms,\n"
+           "      poll_interval: 50ms, timeout: 60s, s3_endpoint: \"",
+           server_->endpoint(), "\", s3_path_style: 1}\n"))},
+      dir_.File("out.txt"));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (sync->exports() < 4 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_GE(sync->exports(), 4) << azbench.Output();
+  sync.reset();  // no export may race the probes' cleanup from here on
+  azbench.Signal(SIGINT);
+  ASSERT_NE(azbench.Wait(std::chrono::seconds(60)), -1) << azbench.Output();
+  std::vector<ScenarioResult> scenarios = Stored();
+  ASSERT_EQ(scenarios.size(), 1u) << azbench.Output();
+  const ScenarioResult& s = scenarios[0];
+  EXPECT_EQ(s.status, ScenarioStatus::kPartial) << s.status_detail;
+  for (const AgentJobResult& r : s.results) {
+    const OpStats* probe = r.result.Find(OpKind::kProbe);
+    ASSERT_NE(probe, nullptr) << r.agent_id;
+    EXPECT_GT(probe->ops, 0u) << r.agent_id;
+    EXPECT_GT(probe->errors, 0u) << r.agent_id << ": cancelled trials are counted";
+  }
+  ExpectNothingLeft();
 }
 
 }  // namespace
