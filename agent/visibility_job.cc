@@ -74,7 +74,10 @@ absl::StatusOr<VisibilityJobOutput> RunVisibilityJob(const VisibilityJob& job,
   const absl::Time start_at =
       start_at_realtime_ns > 0 ? absl::FromUnixNanos(start_at_realtime_ns) : absl::InfinitePast();
   if (start_at != absl::InfinitePast()) clock.SleepUntil(start_at);
-  out.result.start_realtime_ns = RealtimeNanos();
+  // The job's start is its scheduled start when it has one (the common instant every agent's trial
+  // i counts from), so start_realtime_ns + a record's start_ns is the trial's start on this clock.
+  const absl::Time job_start = start_at != absl::InfinitePast() ? start_at : clock.Now();
+  out.result.start_realtime_ns = absl::ToUnixNanos(job_start);
   const uint64_t start_ns = MonotonicNanos();
   absl::StatusOr<VisibilityResult> probe =
       RunVisibility(job.spec, job.directory, metadata, clock, std::move(cancelled), start_at);
@@ -84,7 +87,7 @@ absl::StatusOr<VisibilityJobOutput> RunVisibilityJob(const VisibilityJob& job,
     return absl::Status(probe.status().code(),
                         absl::StrCat("job '", job.name, "': ", probe.status().message()));
   }
-  out.records = AddVisibilityToJobResult(*probe, &out.result);
+  out.records = AddVisibilityToJobResult(*probe, job_start, &out.result);
   out.probe = *std::move(probe);
   return out;
 }

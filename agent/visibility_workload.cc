@@ -38,7 +38,8 @@ class VisibilityWorkload : public Workload {
     trials_done_ = out->records.size();
     if (job_.spec.probe == VisibilityProbe::kClientToClient &&
         job_.spec.role == VisibilityRole::kWriter) {
-      // The writer's trials are writes (latency: scheduled instant -> write returned), not
+      // The writer's trials are writes (latency: scheduled instant -> write returned; the
+      // coordinator counts the readers' latencies from that completion), not
       // visibility: they go to the `write` op kind so the scenario's `probe` histogram holds the
       // readers' latencies only.
       JobResult& r = out->result;

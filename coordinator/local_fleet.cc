@@ -105,6 +105,12 @@ absl::StatusOr<std::unique_ptr<LocalFleet>> LocalFleet::Start(const LocalFleetOp
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
+    std::vector<std::string> env_entries;  // built before fork: the child may only exec
+    if (static_cast<size_t>(i) < options.agent_env.size()) env_entries = options.agent_env[i];
+    std::vector<char*> envp;
+    for (auto& e : env_entries) envp.push_back(e.data());  // first: getenv takes the first match
+    for (char** e = environ; *e != nullptr; ++e) envp.push_back(*e);
+    envp.push_back(nullptr);
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) return absl::InternalError(absl::StrCat("fork: ", strerror(errno)));
@@ -118,7 +124,7 @@ absl::StatusOr<std::unique_ptr<LocalFleet>> LocalFleet::Start(const LocalFleetOp
         dup2(log, STDOUT_FILENO);
         dup2(log, STDERR_FILENO);
       }
-      execv(argv[0], argv.data());
+      execve(argv[0], argv.data(), envp.data());
       _exit(127);
     }
     agent.pid = pid;

@@ -30,6 +30,9 @@ struct LocalFleetOptions {
   // Besides its work directory, where each agent may do I/O (absolute; the campaign's targets).
   std::vector<std::string> allowed_roots;
   std::string log_level = "warn";
+  // Test hook: extra "NAME=value" environment entries for the agent at index i (e.g. the fault
+  // tests' AZBENCH_TEST_ONLY_REALTIME_OFFSET_NS for one agent); empty: the inherited environment.
+  std::vector<std::vector<std::string>> agent_env;
 };
 
 class LocalFleet {

@@ -15,6 +15,7 @@
 #include "common/op_log_writer.h"
 #include "common/proto_convert.h"
 #include "coordinator/interval_fold.h"
+#include "coordinator/visibility_join.h"
 
 namespace azbench {
 
@@ -41,6 +42,9 @@ struct AgentRun {
   // Their latency histograms, all jobs merged (interval_fold.h); both dropped once it finished.
   std::map<int64_t, IntervalStats> streamed_latency;
   std::map<std::string, std::unique_ptr<OpLogWriter>> op_logs;  // by job name
+  // Raw records of client_to_client visibility jobs, kept until the run ends to be joined across
+  // agents (visibility_join.h) before they are written.
+  std::map<std::string, std::vector<OpRecord>> visibility_records;
   std::vector<std::string> errors;
   int phases_done = 0;  // PhaseDone events received (metadata's barrier)
 };
@@ -91,6 +95,79 @@ void AttachLatency(JobResult& partial, const std::map<int64_t, IntervalStats>& l
     for (int k = 0; k < kOpKindCount; ++k) {
       if (interval.by_kind[k].lat.count == 0) continue;
       (void)partial.Stats(static_cast<OpKind>(k)).lat.MergeSparse(interval.by_kind[k].lat);
+    }
+  }
+}
+
+// Appends `records` to the op log file of (agent, job) under `dir`, creating it on first use.
+absl::Status AppendOpLog(AgentRun& r, const std::string& dir, const std::string& job,
+                         const std::vector<OpRecord>& records) {
+  auto it = r.op_logs.find(job);
+  if (it == r.op_logs.end()) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    absl::StatusOr<std::unique_ptr<OpLogWriter>> writer =
+        OpLogWriter::Open(absl::StrCat(dir, "/", r.agent_id, ".", job, ".csv.gz"));
+    if (!writer.ok()) return writer.status();
+    it = r.op_logs.emplace(job, std::move(*writer)).first;
+  }
+  return it->second->Append(records);
+}
+
+// The scenario's client_to_client visibility jobs (their agents' halves are joined after the run).
+std::vector<std::string> ClientToClientJobs(const Scenario& scenario) {
+  std::vector<std::string> jobs;
+  for (const ScenarioJob& job : scenario.jobs) {
+    if (job.workload != "visibility") continue;
+    bool c2c = false;
+    for (const auto& [key, value] : job.options) {
+      if (key == "probe") c2c = value == "client_to_client";
+    }
+    if (c2c) jobs.push_back(job.name);
+  }
+  return jobs;
+}
+
+// Joins each client_to_client job's writer and readers (visibility_join.h), then writes their
+// records to the op log. A job without exactly one writer that finished (e.g. the writer was lost,
+// or every agent is role `local`) is left as the agents reported it, with a warning on the readers.
+void JoinClientToClientRuns(std::vector<AgentRun>& runs, const std::vector<std::string>& jobs,
+                            const std::string& op_log_dir) {
+  for (const std::string& job : jobs) {
+    auto result_of = [&](AgentRun& r) -> JobResult* {
+      for (JobResult& result : r.results) {
+        if (result.name == job) return &result;
+      }
+      return nullptr;
+    };
+    std::vector<ClientToClientHalf> writers, readers;
+    for (AgentRun& r : runs) {
+      auto records = r.visibility_records.find(job);
+      JobResult* result = result_of(r);
+      if (records == r.visibility_records.end() || result == nullptr || r.lost) continue;
+      ClientToClientHalf half{r.agent_id, result, &records->second,
+                              r.member != nullptr ? r.member->info.clock_rtt_ns : 0};
+      (IsClientToClientWriter(records->second) ? writers : readers).push_back(half);
+    }
+    const bool any_lost =
+        std::any_of(runs.begin(), runs.end(), [](const AgentRun& r) { return r.lost; });
+    if (writers.size() == 1) {
+      JoinClientToClient(writers[0], readers);
+    } else if (writers.size() > 1 || any_lost) {  // the writer may be the one lost
+      for (ClientToClientHalf& reader : readers) {
+        reader.result->warnings.push_back(absl::StrCat(
+            "client_to_client: not joined (", writers.size(),
+            " writer results): latency counted from the scheduled instant, so it includes the "
+            "write time"));
+      }
+    }
+    if (op_log_dir.empty()) continue;
+    for (AgentRun& r : runs) {
+      auto records = r.visibility_records.find(job);
+      if (records == r.visibility_records.end()) continue;
+      if (absl::Status s = AppendOpLog(r, op_log_dir, job, records->second); !s.ok()) {
+        r.errors.push_back(std::string(s.message()));
+      }
     }
   }
 }
@@ -234,6 +311,7 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
   // The common start, in the coordinator's clock, and per agent in its own.
   const int64_t start_ns = RealtimeNanos() + absl::ToInt64Nanoseconds(options.start_margin);
   out.planned_start_realtime_ns = start_ns;
+  const std::vector<std::string> c2c_jobs = ClientToClientJobs(scenario);
   std::mutex mu;  // guards every AgentRun's streamed state below
   std::atomic<bool> all_done{false};
   std::mutex done_mu;  // with done_cv: wakes the watcher as soon as every stream has ended
@@ -287,26 +365,20 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
             break;
           }
           case v1::RunEvent::kOpLog: {
-            if (options.op_log_dir.empty()) break;
+            const std::string& job = event.op_log().job_name();
+            const bool joined = std::find(c2c_jobs.begin(), c2c_jobs.end(), job) != c2c_jobs.end();
+            if (options.op_log_dir.empty() && !joined) break;
             absl::StatusOr<std::vector<OpRecord>> records = OpLogFromProto(event.op_log());
             if (!records.ok()) {
               r.errors.push_back(std::string(records.status().message()));
               break;
             }
-            const std::string& job = event.op_log().job_name();
-            auto it = r.op_logs.find(job);
-            if (it == r.op_logs.end()) {
-              std::error_code ec;
-              std::filesystem::create_directories(options.op_log_dir, ec);
-              absl::StatusOr<std::unique_ptr<OpLogWriter>> writer = OpLogWriter::Open(
-                  absl::StrCat(options.op_log_dir, "/", r.agent_id, ".", job, ".csv.gz"));
-              if (!writer.ok()) {
-                r.errors.push_back(std::string(writer.status().message()));
-                break;
-              }
-              it = r.op_logs.emplace(job, std::move(*writer)).first;
+            if (joined) {  // written after the run, once joined across agents
+              std::vector<OpRecord>& kept = r.visibility_records[job];
+              kept.insert(kept.end(), records->begin(), records->end());
+              break;
             }
-            if (absl::Status s = it->second->Append(*records); !s.ok()) {
+            if (absl::Status s = AppendOpLog(r, options.op_log_dir, job, *records); !s.ok()) {
               r.errors.push_back(std::string(s.message()));
             }
             break;
@@ -427,6 +499,10 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
     }
   });
   for (auto& t : streams) t.join();
+  {
+    std::lock_guard<std::mutex> lock(mu);  // the watcher and phase driver still read `runs`
+    JoinClientToClientRuns(runs, c2c_jobs, options.op_log_dir);
+  }
   for (AgentRun& r : runs) {
     for (auto& [job, writer] : r.op_logs) {
       if (absl::Status s = writer->Close(); !s.ok()) r.errors.push_back(std::string(s.message()));

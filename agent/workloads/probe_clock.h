@@ -1,11 +1,14 @@
 // The clock visibility probes schedule and time trials with. Wall-clock (absl::Time) because a
 // writer on one host and a reader on another compare instants; the coordinator corrects each
-// agent's offset. Tests use a fake whose SleepUntil advances time instantly.
+// agent's offset. Tests use a fake whose SleepUntil advances time instantly. The real clock reads
+// common/clock.h's RealtimeNanos (so the fault tests' simulated clock offset applies to probes as
+// to every other realtime reading of the agent).
 #ifndef AZBENCH_AGENT_WORKLOADS_PROBE_CLOCK_H_
 #define AZBENCH_AGENT_WORKLOADS_PROBE_CLOCK_H_
 
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "common/clock.h"
 
 namespace azbench {
 
@@ -19,9 +22,9 @@ class ProbeClock {
 
 class RealProbeClock : public ProbeClock {
  public:
-  absl::Time Now() override { return absl::Now(); }
+  absl::Time Now() override { return absl::FromUnixNanos(RealtimeNanos()); }
   void SleepUntil(absl::Time when) override {
-    const absl::Duration left = when - absl::Now();
+    const absl::Duration left = when - Now();
     if (left > absl::ZeroDuration()) absl::SleepFor(left);
   }
 };

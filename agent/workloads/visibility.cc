@@ -77,6 +77,7 @@ absl::StatusOr<absl::Time> WriteProbeFile(const std::string& path, uint64_t sequ
   } else {
     *open_fd = fd;
   }
+  if (!s.ok() && options.rename_into_place) (void)unlink(target.c_str());  // no temp file left
   RETURN_IF_ERROR(s);
   return clock.Now();
 }
@@ -173,6 +174,7 @@ absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientWriter(
     clock.SleepUntil(start_at + options.schedule.spacing * i);
     TrialOutcome& o = outcomes[i];
     o.index = i;
+    o.started = start_at + options.schedule.spacing * i;
     int fd = -1;
     absl::StatusOr<absl::Time> written =
         WriteProbeFile(JoinPath(options.write_dir,
@@ -180,13 +182,11 @@ absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientWriter(
                        options.first_sequence + i, options.write, clock, &fd);
     if (fd >= 0) held_fds.push_back(fd);
     if (written.ok()) {
-      // "Written"; the join decides visibility. latency = how long after the scheduled instant the
-      // write returned, so a reader's latency (also from the scheduled instant) minus this one is
-      // the visibility latency, whatever the two agents' clock offsets.
+      // "Written"; the join decides visibility. started = the scheduled instant, visible_at = the
+      // completion instant (what reader latencies count from), latency = the write time.
       o.state = TrialState::kVisible;
-      o.started = *written;
       o.visible_at = *written;
-      o.latency = *written - (start_at + options.schedule.spacing * i);
+      o.latency = *written - o.started;
     } else {
       o.error = std::string(written.status().message());
     }
@@ -238,11 +238,18 @@ absl::StatusOr<VisibilityResult> JoinClientToClient(const std::vector<TrialOutco
       o.state = TrialState::kFailed;
       o.error = absl::StrCat("writer: ", writer[i].error);
     } else {
-      const absl::Time written = writer[i].started + reader_clock_offset;  // on the reader's clock
+      // The writer's completion instant, on the reader's clock.
+      const absl::Time written = writer[i].visible_at + reader_clock_offset;
       o.last_miss_latency =
           std::max(absl::ZeroDuration(), reader[i].started + reader[i].last_miss_latency - written);
       o.started = written;
-      if (o.state == TrialState::kVisible) o.latency = o.visible_at - written;
+      if (o.state == TrialState::kVisible) {
+        o.latency = o.visible_at - written;
+        if (o.latency < absl::ZeroDuration()) {  // seen before the write returned
+          o.latency = absl::ZeroDuration();
+          ++result.seen_before_write;
+        }
+      }
     }
     result.trials.push_back(o);
   }

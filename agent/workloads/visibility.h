@@ -10,7 +10,10 @@
 //     last append;
 //   - conflict: write through the FS, PutObject the same key D s later, record the FS content over
 //     time, a copy in a lost+found directory at the FS root (fnmatch pattern) and the S3 versions.
-// The mount directory maps to the bucket as <mount_dir>/<rel> <-> <key_prefix><rel>.
+// The mount directory maps to the bucket as <mount_dir>/<rel> <-> <key_prefix><rel>. Every probe
+// removes what it created when it ends, also on an error or a cancellation (probe_cleanup.h): its
+// files, their S3 objects and its empty probe directories; the client_to_client writer's files go
+// at the run's cleanup, after the readers ended (agent/visibility_workload.cc).
 //
 //   S3Client s3(...);  RealProbeClock clock;
 //   ASSIGN_OR_RETURN(VisibilityResult r, RunExportProbe(options, s3, clock));
@@ -59,6 +62,12 @@ struct VisibilityResult {
   absl::Duration resolution;  // = the poll interval
   std::vector<TrialOutcome> trials;
   std::vector<ProbeEvent> timeline;
+  // client_to_client joins: trials a reader saw before the writer's write call returned (clock
+  // error, or data that reached the reader while fsync/close/rename was still running); their
+  // latency is clamped to 0.
+  int seen_before_write = 0;
+  // What the probe could not remove of its files and objects at its end ("" = all removed).
+  std::string cleanup_failures;
   int visible_count() const;
   int timed_out_count() const;
   int failed_count() const;
@@ -100,19 +109,21 @@ absl::StatusOr<VisibilityResult> RunClientToClientProbe(const ClientToClientOpti
 // Client to client across agents: the writer agent and each reader agent run their half against a
 // common start instant (the coordinator's, corrected to each agent's clock); trial i's file is
 // "<name_prefix>-<first_sequence+i>", written at start_at + i * spacing.
-// Writer half: trial outcomes whose `started` is when the write returned and whose `latency` is
-// that instant minus the scheduled one (kFailed on error).
+// Writer half: trial outcomes whose `started` is the scheduled instant, `visible_at` the instant
+// the write (with fsync, close, rename as asked) returned and `latency` the write time between
+// them (kFailed on error).
 absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientWriter(
     const ClientToClientOptions& options, absl::Time start_at, ProbeClock& clock);
 // Reader half: polls read_dir for trial i from start_at + i * spacing; `started` is that scheduled
 // instant, `visible_at` the first poll that saw the expected content, `latency` their difference.
-// With start_at already corrected to each agent's clock, reader latency - writer latency of the
-// same trial is the visibility latency (the clock offsets cancel).
+// The coordinator joins both halves on the common clock (coordinator/visibility_join.h).
 absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientReader(
     const ClientToClientOptions& options, absl::Time start_at, ProbeClock& clock);
-// Joins both halves: latency = reader visible_at - writer started - reader_clock_offset (the
-// reader's clock minus the writer's, as the coordinator measured it). A trial the writer failed is
-// kFailed; one the reader never saw is kTimedOut. InvalidArgument when the trial counts differ.
+// Joins both halves: latency = reader visible_at - (writer visible_at + reader_clock_offset), the
+// offset being the reader's clock minus the writer's, as the coordinator measured it; a negative
+// latency (seen before the write call returned) is clamped to 0 and counted in seen_before_write.
+// A trial the writer failed is kFailed; one the reader never saw is kTimedOut. InvalidArgument when
+// the trial counts differ.
 absl::StatusOr<VisibilityResult> JoinClientToClient(const std::vector<TrialOutcome>& writer,
                                                     const std::vector<TrialOutcome>& reader,
                                                     absl::Duration reader_clock_offset,
@@ -177,10 +188,11 @@ struct ConflictProbeOptions {
   std::function<bool()> cancelled;  // optional: ends the probe early (trial timed out, "cancelled")
 };
 // Per trial: the FS file gets content seq=A, D s later S3 gets seq=B for the same key. Polls until
-// the FS shows B and a copy of A is found under a lost+found directory, or the timeout. Latency =
-// FS shows B - PutObject returned (timed out when the FS never shows B). Timeline (offsets from the
-// FS write): s3_put, every change of FS content ("seq=A", "seq=B", "absent", "other"), every
-// distinct S3 state, lost_found (with the copy's path and seq).
+// the FS shows B and a copy of A is found under a lost+found directory (at <dir>/.../<rel>, the
+// file's path relative to the mount), or the timeout. Latency = FS shows B - PutObject returned
+// (timed out when the FS never shows B). Timeline (offsets from the FS write): s3_put, every change
+// of FS content ("seq=A", "seq=B", "absent", "other"), every distinct S3 state, lost_found (with
+// the copy's path and seq).
 absl::StatusOr<VisibilityResult> RunConflictProbe(const ConflictProbeOptions& options,
                                                   s3::S3Client& s3, ProbeClock& clock);
 

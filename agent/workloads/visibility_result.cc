@@ -6,18 +6,16 @@
 
 namespace azbench {
 
-std::vector<OpRecord> AddVisibilityToJobResult(const VisibilityResult& result, JobResult* job) {
+std::vector<OpRecord> AddVisibilityToJobResult(const VisibilityResult& result, absl::Time job_start,
+                                               JobResult* job) {
   OpStats& stats = job->Stats(OpKind::kProbe);
   std::vector<OpRecord> records;
-  absl::Time first = absl::InfiniteFuture();
-  for (const TrialOutcome& t : result.trials) {
-    if (t.state != TrialState::kFailed) first = std::min(first, t.started);
-  }
   for (const TrialOutcome& t : result.trials) {
     OpRecord r;
     r.kind = OpKind::kProbe;
-    if (t.state != TrialState::kFailed && first != absl::InfiniteFuture()) {
-      r.start_ns = static_cast<uint64_t>(absl::ToInt64Nanoseconds(t.started - first));
+    // A trial that failed before it started has no start (0).
+    if (t.started > job_start) {
+      r.start_ns = static_cast<uint64_t>(absl::ToInt64Nanoseconds(t.started - job_start));
     }
     if (t.state == TrialState::kVisible) {
       r.latency_ns = static_cast<uint64_t>(absl::ToInt64Nanoseconds(t.latency));
@@ -35,6 +33,15 @@ std::vector<OpRecord> AddVisibilityToJobResult(const VisibilityResult& result, J
                    result.trials.size(), " trials visible, ", result.timed_out_count(),
                    " timed out, ", result.failed_count(), " failed; latency resolution ",
                    absl::FormatDuration(result.resolution), " (the poll interval)"));
+  if (result.seen_before_write > 0) {
+    job->warnings.push_back(
+        absl::StrCat("visibility ", result.probe, ": ", result.seen_before_write,
+                     " trial(s) seen before the write returned, latency clamped to 0"));
+  }
+  if (!result.cleanup_failures.empty()) {
+    job->warnings.push_back(
+        absl::StrCat("visibility ", result.probe, ": cleanup left ", result.cleanup_failures));
+  }
   for (const TrialOutcome& t : result.trials) {
     if (!t.error.empty()) {
       job->warnings.push_back(absl::StrCat("visibility ", result.probe, " trial ", t.index, " ",

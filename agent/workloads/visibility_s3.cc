@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "agent/s3/payload_hash.h"
+#include "agent/workloads/probe_cleanup.h"
 #include "agent/workloads/probe_content.h"
 #include "agent/workloads/probe_file_io.h"
 #include "agent/workloads/visibility.h"
@@ -98,15 +99,24 @@ std::string DescribeVersions(s3::S3Client& s3, const std::string& bucket, const 
   return absl::StrCat(count, " version(s)", count > 0 ? ": " : "", detail);
 }
 
-// A regular file named `name` under a directory at `root` matching `pattern`; its path or "".
+// The probe file `rel` (its path under the mount) moved into a directory at `root` matching
+// `pattern`: a regular file whose path ends with /<rel> (S3 Files keeps the relative path). Not a
+// file merely of the same name: several agents' probes use the same names in their own rel_dir,
+// and one agent must never take (and later remove) another's copy. Its path or "".
 std::string FindLostFoundCopy(const std::string& root, const std::string& pattern,
-                              const std::string& name) {
+                              const std::string& rel) {
+  const std::string suffix = "/" + rel;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(root, ec)) {
     const std::string dir_name = entry.path().filename().string();
     if (!entry.is_directory(ec) || fnmatch(pattern.c_str(), dir_name.c_str(), 0) != 0) continue;
     for (const auto& f : std::filesystem::recursive_directory_iterator(entry.path(), ec)) {
-      if (f.is_regular_file(ec) && f.path().filename().string() == name) return f.path().string();
+      if (!f.is_regular_file(ec)) continue;
+      const std::string path = f.path().string();
+      if (path.size() >= suffix.size() &&
+          path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        return path;
+      }
     }
   }
   return "";
@@ -118,6 +128,7 @@ absl::StatusOr<VisibilityResult> RunExportProbe(const ExportProbeOptions& option
                                                 ProbeClock& clock) {
   const S3ProbeTarget& t = options.target;
   RETURN_IF_ERROR(CheckTarget(t));
+  ProbeCleanup cleanup(&s3, t.bucket, t.mount_dir, t.rel_dir);
   RETURN_IF_ERROR(MakeDirs(JoinPath(t.mount_dir, t.rel_dir)));
   std::vector<std::string> contents(options.schedule.trials);
   auto rel = [&](int trial) { return RelPath(t, absl::StrCat(t.run_id, "-export-", trial)); };
@@ -128,6 +139,8 @@ absl::StatusOr<VisibilityResult> RunExportProbe(const ExportProbeOptions& option
     int fd = -1;
     ProbeWriteOptions write;
     write.size_bytes = options.size_bytes;
+    cleanup.AddFile(JoinPath(t.mount_dir, rel(trial)));
+    cleanup.AddKey(t.key_prefix + rel(trial));  // exported from the probe's file
     return WriteProbeFile(JoinPath(t.mount_dir, rel(trial)), trial + 1, write, clock, &fd);
   };
   callbacks.poll = [&](int trial) -> absl::StatusOr<bool> {
@@ -144,6 +157,7 @@ absl::StatusOr<VisibilityResult> RunExportProbe(const ExportProbeOptions& option
   result.probe = "export";
   result.resolution = options.schedule.poll_interval;
   result.trials = std::move(outcomes);
+  result.cleanup_failures = cleanup.Finish();
   return result;
 }
 
@@ -151,10 +165,14 @@ absl::StatusOr<VisibilityResult> RunImportProbe(const ImportProbeOptions& option
                                                 ProbeClock& clock) {
   const S3ProbeTarget& t = options.target;
   RETURN_IF_ERROR(CheckTarget(t));
+  // The directories are the synchroniser's (imported with the objects); removed when empty.
+  ProbeCleanup cleanup(&s3, t.bucket, t.mount_dir, t.rel_dir);
   auto rel = [&](int trial) { return RelPath(t, absl::StrCat(t.run_id, "-import-", trial)); };
   TrialCallbacks callbacks;
   callbacks.cancelled = options.cancelled;
   callbacks.start = [&](int trial) -> absl::StatusOr<absl::Time> {
+    cleanup.AddFile(JoinPath(t.mount_dir, rel(trial)));  // imported from the probe's object
+    cleanup.AddKey(t.key_prefix + rel(trial));
     RETURN_IF_ERROR(s3.PutObject(t.bucket, t.key_prefix + rel(trial),
                                  MakeProbeContent(trial + 1, options.size_bytes))
                         .status());
@@ -170,6 +188,7 @@ absl::StatusOr<VisibilityResult> RunImportProbe(const ImportProbeOptions& option
   result.probe = "import";
   result.resolution = options.schedule.poll_interval;
   result.trials = std::move(outcomes);
+  result.cleanup_failures = cleanup.Finish();
   return result;
 }
 
@@ -183,10 +202,13 @@ absl::StatusOr<VisibilityResult> RunAppendProbe(const AppendProbeOptions& option
     return absl::InvalidArgumentError(
         "append probe: append_interval and poll_interval must be positive, append_duration >= 0");
   }
+  ProbeCleanup cleanup(&s3, t.bucket, t.mount_dir, t.rel_dir);
   RETURN_IF_ERROR(MakeDirs(JoinPath(t.mount_dir, t.rel_dir)));
   const std::string rel = RelPath(t, absl::StrCat(t.run_id, "-append"));
   const std::string path = JoinPath(t.mount_dir, rel);
   const std::string key = t.key_prefix + rel;
+  cleanup.AddFile(path);
+  cleanup.AddKey(key);
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return ErrnoError("open", path);
 
@@ -260,6 +282,7 @@ absl::StatusOr<VisibilityResult> RunAppendProbe(const AppendProbeOptions& option
   result.timeline.push_back(
       {0, clock.Now() - last_append, "versions", DescribeVersions(s3, t.bucket, key)});
   result.trials.push_back(outcome);
+  result.cleanup_failures = cleanup.Finish();
   return result;
 }
 
@@ -272,6 +295,7 @@ absl::StatusOr<VisibilityResult> RunConflictProbe(const ConflictProbeOptions& op
     return absl::InvalidArgumentError(
         "conflict probe: trials >= 1, poll_interval > 0 and put_delay >= 0 are required");
   }
+  ProbeCleanup cleanup(&s3, t.bucket, t.mount_dir, t.rel_dir);
   RETURN_IF_ERROR(MakeDirs(JoinPath(t.mount_dir, t.rel_dir)));
   VisibilityResult result;
   result.probe = "conflict";
@@ -289,6 +313,8 @@ absl::StatusOr<VisibilityResult> RunConflictProbe(const ConflictProbeOptions& op
     int fd = -1;
     ProbeWriteOptions write;
     write.size_bytes = options.size_bytes;
+    cleanup.AddFile(path);
+    cleanup.AddKey(key);
     absl::StatusOr<absl::Time> written = WriteProbeFile(path, fs_seq, write, clock, &fd);
     if (!written.ok()) {
       outcome.error = std::string(written.status().message());
@@ -340,9 +366,9 @@ absl::StatusOr<VisibilityResult> RunConflictProbe(const ConflictProbeOptions& op
         }
         tracker.Observe(polled);
         if (lost_found.empty()) {
-          lost_found = FindLostFoundCopy(t.mount_dir, options.lost_found_pattern,
-                                         std::filesystem::path(path).filename().string());
+          lost_found = FindLostFoundCopy(t.mount_dir, options.lost_found_pattern, rel);
           if (!lost_found.empty()) {
+            cleanup.AddFile(lost_found);  // the probe's own file, moved there
             absl::StatusOr<std::optional<std::string>> copy = ReadIfExists(lost_found);
             event(polled, "lost_found",
                   absl::StrCat(lost_found, " ",
@@ -374,6 +400,7 @@ absl::StatusOr<VisibilityResult> RunConflictProbe(const ConflictProbeOptions& op
     outcome.poll_errors += tracker.errors();
     result.trials.push_back(outcome);
   }
+  result.cleanup_failures = cleanup.Finish();
   return result;
 }
 

@@ -830,6 +830,7 @@ void VisibilitySection(const ReportInput& input, const std::vector<ReportCell>& 
         Histogram h;
         uint64_t not_visible = 0;
         std::string mount;
+        std::string join_note;  // client_to_client readers: what the latency counts from
       };
       std::vector<std::pair<std::string, std::vector<std::pair<std::string, Reader>>>> probes;
       for (size_t i : used) {
@@ -848,6 +849,7 @@ void VisibilitySection(const ReportInput& input, const std::vector<ReportCell>& 
           reader->second.not_visible += stats->errors;
           for (const std::string& w : r.result.warnings) {
             if (w.rfind("mount ", 0) == 0) reader->second.mount = w.substr(6);
+            if (w.rfind("client_to_client: ", 0) == 0) reader->second.join_note = w.substr(18);
           }
         }
       }
@@ -873,7 +875,13 @@ void VisibilitySection(const ReportInput& input, const std::vector<ReportCell>& 
           absl::StrAppend(&body, "<td class=\"num\">", data.not_visible, "</td><td>",
                           Esc(data.mount.empty() ? "-" : data.mount), "</td></tr>");
         }
-        body += "</tbody></table></div><div class=\"charts\">";
+        body += "</tbody></table></div>";
+        for (const auto& [reader, data] : readers) {
+          if (data.join_note.empty()) continue;
+          absl::StrAppend(&body, "<p class=\"note\">", Esc(reader), ": ", Esc(data.join_note),
+                          "</p>");
+        }
+        body += "<div class=\"charts\">";
         LineChart chart = PercentileChart(absl::StrCat(column.target, ": ", probe, " latency"));
         for (const auto& [reader, data] : readers) {
           if (data.h.count() > 0) {

@@ -1,11 +1,17 @@
 // Visibility probes from a campaign through the real coordinator and real agent processes on
 // loopback: client_to_client across agents on a shared tmpfs directory (agent index 0 writes, the
-// others read from the same scheduled instants), and the export probe against a real S3-protocol
-// server (s3rver) fed by the test-only synchroniser fixture with a known delay.
+// others read from the same scheduled instants; joined on the coordinator clock, also with a
+// reader whose clock is seconds off, and with a known delay injected by a mirror fixture), and
+// the export, import, append and conflict probes against a real S3-protocol server (s3rver) fed by
+// the test-only synchroniser fixture with known delays. Every test checks that the probes left no
+// file on the mount and no object in the bucket, and the reports show each probe per reader.
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -25,6 +31,24 @@ namespace fs = std::filesystem;
 using testing::Subprocess;
 using testing::TempDir;
 
+// Regular files under `dir` (directories made by the synchroniser fixture do not count).
+std::vector<std::string> RegularFiles(const std::string& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_regular_file(ec)) files.push_back(it->path().string());
+  }
+  return files;
+}
+
+bool HasWarning(const JobResult& r, const std::string& text) {
+  for (const std::string& w : r.warnings) {
+    if (w.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
 size_t CountEntries(const std::string& dir) {
   size_t n = 0;
   std::error_code ec;
@@ -43,9 +67,10 @@ class VisibilityCampaignRunTest : public ::testing::Test {
     ASSERT_TRUE(empty_.ok());
   }
 
-  void StartAgents(int n) {
+  void StartAgents(int n, std::vector<std::vector<std::string>> agent_env = {}) {
     LocalFleetOptions options;
     options.agents = n;
+    options.agent_env = std::move(agent_env);
     options.azs = {"az-a", "az-b"};
     options.agent_binary = AZBENCH_AGENT_BIN;
     options.work_root = dir_.File("agents");
@@ -56,24 +81,54 @@ class VisibilityCampaignRunTest : public ::testing::Test {
   }
 
   // Runs the campaign (target: the shared tmpfs dir) and returns its stored scenarios.
-  std::vector<ScenarioResult> Run(const std::string& body) {
+  std::string WriteCampaign(const std::string& body) {
     const std::string path = dir_.File("campaign.yaml");
-    {
-      std::ofstream out(path);
-      out << "name: vis\nfleet:\n  hosts: [" << absl::StrJoin(fleet_->addresses(), ", ")
-          << "]\nresults: results.db\ntargets:\n  - {name: shm, path: " << shm_.path()
-          << ", kind: local}\n"
-          << body;
-    }
-    Subprocess azbench({AZBENCH_BIN, "run", path}, dir_.File("out.txt"));
+    std::ofstream out(path);
+    out << "name: vis\nfleet:\n  hosts: [" << absl::StrJoin(fleet_->addresses(), ", ")
+        << "]\nresults: results.db\ntargets:\n  - {name: shm, path: " << shm_.path()
+        << ", kind: local}\n"
+        << body;
+    return path;
+  }
+
+  std::vector<ScenarioResult> Run(const std::string& body) {
+    Subprocess azbench({AZBENCH_BIN, "run", WriteCampaign(body)}, dir_.File("out.txt"));
     EXPECT_EQ(azbench.Wait(std::chrono::seconds(120)), 0) << azbench.Output();
     output_ = azbench.Output();
+    return Stored();
+  }
+
+  std::vector<ScenarioResult> Stored() {
     auto store = Store::OpenExisting(dir_.File("results.db"));
     EXPECT_TRUE(store.ok()) << store.status();
     if (!store.ok()) return {};
     auto scenarios = (*store)->LoadScenarios();
     EXPECT_TRUE(scenarios.ok()) << scenarios.status();
     return scenarios.ok() ? std::move(*scenarios) : std::vector<ScenarioResult>{};
+  }
+
+  // `azbench report --format html` of the results; "" on failure (with a test failure).
+  std::string HtmlReport() {
+    const std::string out = dir_.File("report.html");
+    Subprocess report(
+        {AZBENCH_BIN, "report", dir_.File("results.db"), "--format", "html", "-o", out},
+        dir_.File("report.txt"));
+    EXPECT_EQ(report.Wait(std::chrono::seconds(60)), 0) << report.Output();
+    std::ifstream in(out);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+
+  // The HTML report's visibility section lists `probe` with a line per agent and its mount.
+  void ExpectReportedPerReader(const ScenarioResult& s, const std::string& probe) {
+    const std::string html = HtmlReport();
+    const size_t at = html.find("<section id=\"visibility\"");
+    ASSERT_NE(at, std::string::npos);
+    const std::string section = html.substr(at, html.find("</section>", at) - at);
+    EXPECT_NE(section.find(": probe " + probe + "</h3>"), std::string::npos) << section;
+    for (const std::string& agent : s.scenario.agent_ids) {
+      EXPECT_NE(section.find("<td>" + agent + "</td>"), std::string::npos) << agent;
+    }
+    EXPECT_NE(section.find("tmpfs"), std::string::npos) << "the mount line: " << section;
   }
 
   const JobResult* Find(const ScenarioResult& s, const std::string& agent) {
@@ -200,13 +255,297 @@ TEST_F(VisibilityCampaignRunTest, ExportProbeOnTwoAgentsMeasuresTheSynchronisers
     ASSERT_NE(probe, nullptr) << agent << ": " << absl::StrJoin(r->warnings, "; ");
     EXPECT_EQ(probe->ops, 3u) << agent << ": " << absl::StrJoin(r->warnings, "; ");
     EXPECT_EQ(probe->errors, 0u) << agent;
-    // Each agent probed its own key space (rel_dir azbench-visibility/<agent id>).
-    EXPECT_TRUE(fs::exists(fs::path(shm_.path()) / "azbench-visibility" / agent)) << agent;
     // Not before the fixture's inactivity window; after it within a poll interval, the fixture's
     // tick and the S3 calls (generous slack for a loaded 2-core machine).
     EXPECT_GE(probe->lat.min_ns(), 400'000'000u) << agent;
     EXPECT_LT(probe->lat.max_ns(), 400'000'000u + 50'000'000u + 2'000'000'000u) << agent;
   }
+  // The probes removed their files and the exported objects.
+  EXPECT_EQ(RegularFiles(shm_.path()), std::vector<std::string>{});
+  absl::StatusOr<std::vector<s3::ObjectSummary>> objects =
+      fixture_client.ListObjectsV2("vis-bucket", "");
+  ASSERT_TRUE(objects.ok()) << objects.status();
+  EXPECT_EQ(objects->size(), 0u);
+  ExpectReportedPerReader(s, "export");
+}
+
+TEST_F(VisibilityCampaignRunTest, ClientToClientCountsFromTheWritersCompletionOnTheCommonClock) {
+  // The reader's clock runs 3 s ahead; its view of the directory lags the writer's by a known
+  // 300 ms (a mirror fixture copies each file 300 ms after its last write).
+  StartAgents(2, {{}, {"AZBENCH_TEST_ONLY_REALTIME_OFFSET_NS=3000000000"}});
+  TempDir mirror_dir(testing::kTmpfsBase);
+  ASSERT_TRUE(mirror_dir.ok());
+  const absl::Duration delay = absl::Milliseconds(300);
+  std::vector<ScenarioResult> scenarios;
+  {
+    testing::DelayedMirrorFixture mirror(shm_.path(), mirror_dir.path(), delay);
+    scenarios = Run(absl::StrCat(
+        "workloads:\n"
+        "  - name: c2c\n"
+        "    workload: visibility\n"
+        "    options: {probe: client_to_client, trials: 4, spacing: 200ms, poll_interval: 20ms,\n"
+        "              timeout: 5s, read_method: open_read, read_dir: ",
+        mirror_dir.path(), "}\n"));
+  }
+  ASSERT_EQ(scenarios.size(), 1u);
+  const ScenarioResult& s = scenarios[0];
+  ASSERT_EQ(s.status, ScenarioStatus::kComplete) << s.status_detail;
+  const std::string writer_id = s.scenario.agent_ids[0];
+  const JobResult* writer = Find(s, writer_id);
+  const JobResult* reader = Find(s, s.scenario.agent_ids[1]);
+  ASSERT_NE(writer, nullptr);
+  ASSERT_NE(reader, nullptr);
+  // The writer's write time is its own op kind.
+  ASSERT_NE(writer->Find(OpKind::kWrite), nullptr);
+  EXPECT_EQ(writer->Find(OpKind::kWrite)->ops, 4u);
+  const OpStats* probe = reader->Find(OpKind::kProbe);
+  ASSERT_NE(probe, nullptr);
+  EXPECT_EQ(probe->ops, 4u) << absl::StrJoin(reader->warnings, "; ");
+  EXPECT_EQ(probe->errors, 0u);
+  // From the write's completion (after the file's mtime) to the first poll that saw the copy: the
+  // mirror's delay less the write's own tail, plus at most a poll interval, the mirror's tick and
+  // scheduling slack. An uncorrected 3 s clock offset would show here as ~3 s or as 0.
+  EXPECT_GE(probe->lat.min_ns(),
+            static_cast<uint64_t>(absl::ToInt64Nanoseconds(delay)) - 30'000'000u);
+  EXPECT_LT(probe->lat.max_ns(), static_cast<uint64_t>(absl::ToInt64Nanoseconds(delay)) +
+                                     20'000'000u + 10'000'000u + 1'500'000'000u);
+  EXPECT_TRUE(HasWarning(*reader, "counted from writer " + writer_id + "'s write completion"))
+      << absl::StrJoin(reader->warnings, "; ");
+  EXPECT_TRUE(HasWarning(*reader, "clock-offset uncertainty +-"));
+  EXPECT_TRUE(HasWarning(*reader, "0 trial(s) seen before the write returned"));
+  // The raw samples: one op log per agent, the reader's joined.
+  int op_logs = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir_.File("results.db.oplog"), ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    op_logs += it->path().string().ends_with(".c2c.csv.gz");
+  }
+  EXPECT_EQ(op_logs, 2);
+  EXPECT_EQ(RegularFiles(shm_.path()), std::vector<std::string>{});
+  // The HTML report lists the reader (not the writer) under the probe, with what its latency
+  // counts from.
+  const std::string html = HtmlReport();
+  const size_t at = html.find("<section id=\"visibility\"");
+  ASSERT_NE(at, std::string::npos);
+  const std::string section = html.substr(at, html.find("</section>", at) - at);
+  EXPECT_NE(section.find("<td>" + s.scenario.agent_ids[1] + "</td>"), std::string::npos);
+  EXPECT_EQ(section.find("<td>" + writer_id + "</td>"), std::string::npos);
+  EXPECT_NE(section.find("write completion, on the coordinator clock; clock-offset uncertainty"),
+            std::string::npos)
+      << section;
+}
+
+// The S3 probes: a real s3rver, the synchroniser fixture on the shared tmpfs directory (the
+// "mount"), two agents each probing its own key space.
+class S3VisibilityCampaignTest : public VisibilityCampaignRunTest {
+ protected:
+  static constexpr char kBucket[] = "vis-bucket";
+
+  std::vector<ScenarioResult> RunWithSync(testing::S3SyncFixtureOptions sync_options,
+                                          const std::string& workload) {
+    server_ = std::make_unique<testing::S3rverProcess>(kBucket);
+    if (!server_->installed()) {
+      skipped_ = server_->error();
+      return {};
+    }
+    EXPECT_TRUE(server_->ok()) << server_->error();
+    StartAgents(2, {{"AWS_ACCESS_KEY_ID=S3RVER", "AWS_SECRET_ACCESS_KEY=S3RVER"},
+                    {"AWS_ACCESS_KEY_ID=S3RVER", "AWS_SECRET_ACCESS_KEY=S3RVER"}});
+    client_ = std::make_unique<s3::S3Client>(
+        s3::S3ClientOptions{.endpoint = server_->endpoint(), .path_style = true},
+        testing::S3rverCredentials());
+    sync_options.dir = shm_.path();
+    sync_options.bucket = kBucket;
+    std::vector<ScenarioResult> scenarios;
+    {
+      testing::S3SyncFixture sync(client_.get(), sync_options);
+      scenarios = Run(absl::StrCat("workloads:\n", workload, "      s3_endpoint: \"",
+                                   server_->endpoint(), "\", s3_path_style: 1}\n"));
+      sync_error_ = sync.last_error();
+    }
+    return scenarios;
+  }
+
+  // What the probes left behind: regular files on the mount and objects in the bucket.
+  void ExpectNothingLeft() {
+    EXPECT_EQ(RegularFiles(shm_.path()), std::vector<std::string>{});
+    EXPECT_FALSE(fs::exists(fs::path(shm_.path()) / "azbench-visibility"));
+    absl::StatusOr<std::vector<s3::ObjectSummary>> objects = client_->ListObjectsV2(kBucket, "");
+    ASSERT_TRUE(objects.ok()) << objects.status();
+    std::vector<std::string> keys;
+    for (const s3::ObjectSummary& o : *objects) keys.push_back(o.key);
+    EXPECT_EQ(keys, std::vector<std::string>{});
+  }
+
+  std::unique_ptr<testing::S3rverProcess> server_;
+  std::unique_ptr<s3::S3Client> client_;
+  std::string skipped_;
+  std::string sync_error_;
+};
+
+TEST_F(S3VisibilityCampaignTest, ImportProbeMeasuresTheSynchronisersImportDelayAndCleansUp) {
+  testing::S3SyncFixtureOptions sync;
+  sync.export_inactivity = absl::Seconds(60);  // nothing is exported in this test
+  sync.import_delay = absl::Milliseconds(300);
+  std::vector<ScenarioResult> scenarios =
+      RunWithSync(sync,
+                  "  - name: import\n"
+                  "    workload: visibility\n"
+                  "    options: {probe: import, bucket: vis-bucket, trials: 3, spacing: 100ms,\n"
+                  "      poll_interval: 50ms, timeout: 20s,\n");
+  if (!skipped_.empty()) GTEST_SKIP() << skipped_;
+  ASSERT_EQ(scenarios.size(), 1u);
+  const ScenarioResult& s = scenarios[0];
+  ASSERT_EQ(s.status, ScenarioStatus::kComplete) << s.status_detail;
+  ASSERT_EQ(s.results.size(), 2u);
+  for (const std::string& agent : s.scenario.agent_ids) {
+    const JobResult* r = Find(s, agent);
+    ASSERT_NE(r, nullptr) << agent;
+    const OpStats* probe = r->Find(OpKind::kProbe);
+    ASSERT_NE(probe, nullptr) << agent;
+    EXPECT_EQ(probe->ops, 3u) << agent << ": " << absl::StrJoin(r->warnings, "; ");
+    EXPECT_EQ(probe->errors, 0u) << agent;
+    // Not before the import delay; after it within a poll interval, the fixture's tick, its S3
+    // calls and slack for a loaded machine.
+    EXPECT_GE(probe->lat.min_ns(), 300'000'000u) << agent;
+    EXPECT_LT(probe->lat.max_ns(), 300'000'000u + 50'000'000u + 2'000'000'000u) << agent;
+    EXPECT_TRUE(HasWarning(*r, "3 of 3 trials visible, 0 timed out"));
+    EXPECT_FALSE(HasWarning(*r, "cleanup left")) << absl::StrJoin(r->warnings, "; ");
+  }
+  EXPECT_EQ(sync_error_, "");
+  ExpectNothingLeft();
+  ExpectReportedPerReader(s, "import");
+}
+
+TEST_F(S3VisibilityCampaignTest, AppendProbeTimesTheLastAppendToS3AndRecordsTheTimeline) {
+  testing::S3SyncFixtureOptions sync;
+  sync.export_inactivity = absl::Milliseconds(300);
+  sync.import_delay = absl::Seconds(60);
+  std::vector<ScenarioResult> scenarios =
+      RunWithSync(sync,
+                  "  - name: append\n"
+                  "    workload: visibility\n"
+                  "    options: {probe: append, bucket: vis-bucket, append_interval: 100ms,\n"
+                  "      append_duration: 300ms, poll_interval: 50ms, timeout: 20s,\n");
+  if (!skipped_.empty()) GTEST_SKIP() << skipped_;
+  ASSERT_EQ(scenarios.size(), 1u);
+  const ScenarioResult& s = scenarios[0];
+  ASSERT_EQ(s.status, ScenarioStatus::kComplete) << s.status_detail;
+  for (const std::string& agent : s.scenario.agent_ids) {
+    const JobResult* r = Find(s, agent);
+    ASSERT_NE(r, nullptr) << agent;
+    const OpStats* probe = r->Find(OpKind::kProbe);
+    ASSERT_NE(probe, nullptr) << agent;
+    EXPECT_EQ(probe->ops, 1u) << agent << ": " << absl::StrJoin(r->warnings, "; ");
+    EXPECT_EQ(probe->errors, 0u) << agent;
+    // The synchroniser exports 300 ms after the last append (the file's last write).
+    EXPECT_GE(probe->lat.min_ns(), 300'000'000u - 20'000'000u) << agent;
+    EXPECT_LT(probe->lat.max_ns(), 300'000'000u + 50'000'000u + 2'000'000'000u) << agent;
+    // The timeline: the 4 appends and the S3 state that matched, then the version listing.
+    int appends = 0;
+    for (const std::string& w : r->warnings) appends += w.find(" append: seq=") != w.npos;
+    EXPECT_EQ(appends, 4) << absl::StrJoin(r->warnings, "; ");
+    EXPECT_TRUE(HasWarning(*r, " s3_version: size="));
+    EXPECT_TRUE(HasWarning(*r, " versions: ")) << absl::StrJoin(r->warnings, "; ");
+  }
+  EXPECT_EQ(sync_error_, "");
+  ExpectNothingLeft();
+  ExpectReportedPerReader(s, "append");
+}
+
+TEST_F(S3VisibilityCampaignTest, ConflictProbeSeesS3WinWithTheFileSystemCopyInLostAndFound) {
+  testing::S3SyncFixtureOptions sync;
+  sync.export_inactivity = absl::Seconds(30);  // the FS write is never exported: a conflict
+  sync.import_delay = absl::Milliseconds(300);
+  std::vector<ScenarioResult> scenarios = RunWithSync(
+      sync,
+      "  - name: conflict\n"
+      "    workload: visibility\n"
+      "    options: {probe: conflict, bucket: vis-bucket, trials: 2, put_delay: 200ms,\n"
+      "      poll_interval: 50ms, timeout: 20s,\n");
+  if (!skipped_.empty()) GTEST_SKIP() << skipped_;
+  ASSERT_EQ(scenarios.size(), 1u);
+  const ScenarioResult& s = scenarios[0];
+  ASSERT_EQ(s.status, ScenarioStatus::kComplete) << s.status_detail;
+  for (const std::string& agent : s.scenario.agent_ids) {
+    const JobResult* r = Find(s, agent);
+    ASSERT_NE(r, nullptr) << agent;
+    const std::string warnings = absl::StrJoin(r->warnings, "\n");
+    const OpStats* probe = r->Find(OpKind::kProbe);
+    ASSERT_NE(probe, nullptr) << agent;
+    EXPECT_EQ(probe->ops, 2u) << agent << ": " << warnings;
+    EXPECT_EQ(probe->errors, 0u) << agent;
+    // From PutObject to the FS showing S3's content: the import delay, within the resolution.
+    EXPECT_GE(probe->lat.min_ns(), 300'000'000u) << agent;
+    EXPECT_LT(probe->lat.max_ns(), 300'000'000u + 50'000'000u + 2'000'000'000u) << agent;
+    // Both trials found their own FS version (seq 1, seq 3; the other agent's copies have the same
+    // names) in the fixture's lost+found directory, and recorded the S3 states and versions.
+    EXPECT_FALSE(HasWarning(*r, "no copy in a lost+found")) << warnings;
+    EXPECT_TRUE(HasWarning(*r, "trial 0 ")) << warnings;
+    int lost_found = 0, versions = 0;
+    for (const std::string& w : r->warnings) {
+      if (w.find(" lost_found: ") != w.npos &&
+          w.find(".s3files-lost+found-fixture/azbench-visibility/" + agent + "/") != w.npos &&
+          (w.find(" seq=1") != w.npos || w.find(" seq=3") != w.npos)) {
+        ++lost_found;
+      }
+      versions += w.find(" versions: ") != w.npos;
+    }
+    EXPECT_EQ(lost_found, 2) << warnings;
+    EXPECT_EQ(versions, 2) << warnings;
+    EXPECT_TRUE(HasWarning(*r, " s3_put: seq=2 etag=")) << warnings;
+    EXPECT_TRUE(HasWarning(*r, " fs_content: seq=2")) << warnings;
+  }
+  EXPECT_EQ(sync_error_, "");
+  ExpectNothingLeft();  // the lost+found copies too: they are the probe's own files
+  ExpectReportedPerReader(s, "conflict");
+}
+
+TEST_F(S3VisibilityCampaignTest, AnInterruptedExportCampaignLeavesNoFileAndNoObjectBehind) {
+  server_ = std::make_unique<testing::S3rverProcess>(kBucket);
+  if (!server_->installed()) GTEST_SKIP() << server_->error();
+  ASSERT_TRUE(server_->ok()) << server_->error();
+  StartAgents(2, {{"AWS_ACCESS_KEY_ID=S3RVER", "AWS_SECRET_ACCESS_KEY=S3RVER"},
+                  {"AWS_ACCESS_KEY_ID=S3RVER", "AWS_SECRET_ACCESS_KEY=S3RVER"}});
+  client_ = std::make_unique<s3::S3Client>(
+      s3::S3ClientOptions{.endpoint = server_->endpoint(), .path_style = true},
+      testing::S3rverCredentials());
+  testing::S3SyncFixtureOptions sync_options;
+  sync_options.dir = shm_.path();
+  sync_options.bucket = kBucket;
+  sync_options.export_inactivity = absl::Milliseconds(200);
+  sync_options.import_delay = absl::Seconds(60);
+  auto sync = std::make_unique<testing::S3SyncFixture>(client_.get(), sync_options);
+  // 100 trials would take 10 s and more: the run is interrupted once objects were exported.
+  Subprocess azbench(
+      {AZBENCH_BIN, "run",
+       WriteCampaign(absl::StrCat(
+           "workloads:\n"
+           "  - name: export\n"
+           "    workload: visibility\n"
+           "    options: {probe: export, bucket: vis-bucket, trials: 100, spacing: 100ms,\n"
+           "      poll_interval: 50ms, timeout: 60s, s3_endpoint: \"",
+           server_->endpoint(), "\", s3_path_style: 1}\n"))},
+      dir_.File("out.txt"));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (sync->exports() < 4 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_GE(sync->exports(), 4) << azbench.Output();
+  sync.reset();  // no export may race the probes' cleanup from here on
+  azbench.Signal(SIGINT);
+  ASSERT_NE(azbench.Wait(std::chrono::seconds(60)), -1) << azbench.Output();
+  std::vector<ScenarioResult> scenarios = Stored();
+  ASSERT_EQ(scenarios.size(), 1u) << azbench.Output();
+  const ScenarioResult& s = scenarios[0];
+  EXPECT_EQ(s.status, ScenarioStatus::kPartial) << s.status_detail;
+  for (const AgentJobResult& r : s.results) {
+    const OpStats* probe = r.result.Find(OpKind::kProbe);
+    ASSERT_NE(probe, nullptr) << r.agent_id;
+    EXPECT_GT(probe->ops, 0u) << r.agent_id;
+    EXPECT_GT(probe->errors, 0u) << r.agent_id << ": cancelled trials are counted";
+  }
+  ExpectNothingLeft();
 }
 
 }  // namespace

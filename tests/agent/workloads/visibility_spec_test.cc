@@ -100,7 +100,8 @@ TEST(VisibilityResultTest, VisibleTrialsAreHistogrammedAndTimeoutsCountedWithThe
   b.last_miss_latency = absl::Seconds(180);
   r.trials = {a, b};
   JobResult job;
-  std::vector<OpRecord> records = AddVisibilityToJobResult(r, &job);
+  // Record starts count from the job's start (here 1 s before the first trial).
+  std::vector<OpRecord> records = AddVisibilityToJobResult(r, t0 - absl::Seconds(1), &job);
   const OpStats* stats = job.Find(OpKind::kProbe);
   ASSERT_NE(stats, nullptr);
   EXPECT_EQ(stats->ops, 1u);
@@ -108,7 +109,8 @@ TEST(VisibilityResultTest, VisibleTrialsAreHistogrammedAndTimeoutsCountedWithThe
   EXPECT_EQ(stats->lat.count(), 1u);
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(records[0].latency_ns, 62'000'000'000u);
-  EXPECT_EQ(records[1].start_ns, 5'000'000'000u);
+  EXPECT_EQ(records[0].start_ns, 1'000'000'000u);
+  EXPECT_EQ(records[1].start_ns, 6'000'000'000u);
   EXPECT_EQ(records[1].error, ETIMEDOUT);
   ASSERT_FALSE(job.warnings.empty());
   EXPECT_THAT(job.warnings[0], HasSubstr("1 of 2 trials visible, 1 timed out"));
@@ -159,12 +161,14 @@ TEST(RunVisibilityTest, WriterAndReaderRolesOnOneStartInstantGiveTheDelayByRecor
   EXPECT_EQ(r->probe, "client_to_client_reader");
   // What the coordinator does with the two agents' raw records: reader minus writer, per trial.
   JobResult wj, rj;
-  std::vector<OpRecord> wr = AddVisibilityToJobResult(*w, &wj);
-  std::vector<OpRecord> rr = AddVisibilityToJobResult(*r, &rj);
+  std::vector<OpRecord> wr = AddVisibilityToJobResult(*w, start_at, &wj);
+  std::vector<OpRecord> rr = AddVisibilityToJobResult(*r, start_at, &rj);
   ASSERT_EQ(wr.size(), 2u);
   ASSERT_EQ(rr.size(), 2u);
   for (size_t i = 0; i < 2; ++i) {
     ASSERT_EQ(rr[i].error, 0) << "trial " << i;
+    // Both halves' trial i start at the same scheduled instant.
+    EXPECT_EQ(wr[i].start_ns, rr[i].start_ns) << "trial " << i;
     const absl::Duration latency = absl::Nanoseconds(static_cast<int64_t>(rr[i].latency_ns) -
                                                      static_cast<int64_t>(wr[i].latency_ns));
     EXPECT_GE(latency, delay - absl::Milliseconds(50)) << "trial " << i;

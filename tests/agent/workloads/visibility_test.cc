@@ -12,6 +12,7 @@
 #include <iostream>
 #include <thread>
 
+#include "agent/workloads/probe_cleanup.h"
 #include "agent/workloads/probe_content.h"
 #include "tests/testing/s3_sync_fixture.h"
 #include "tests/testing/s3rver_fixture.h"
@@ -338,6 +339,88 @@ TEST_F(SyncProbeTest, ConflictWithoutLostAndFoundSaysSo) {
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->trials[0].state, TrialState::kVisible);
   EXPECT_THAT(r->trials[0].error, HasSubstr("no copy in a lost+found directory"));
+}
+
+// ---- cleanup: a probe removes its files, objects and directories however it ends ----------------
+
+size_t RegularFilesUnder(const std::string& dir) {
+  size_t n = 0;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+       it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    n += it->is_regular_file(ec);
+  }
+  return n;
+}
+
+TEST_F(SyncProbeTest, ACancelledExportRemovesItsFilesItsObjectsAndItsDirectory) {
+  // No synchroniser: the "exported" objects of trials 0 and 1 are put beforehand (with other
+  // content, so they never match) and must go with the probe's files when it is cancelled.
+  target_.run_id = "cancelled";
+  for (int trial : {0, 1}) {
+    ASSERT_TRUE(s3_->PutObject(kBucket,
+                               absl::StrCat(target_.key_prefix, target_.rel_dir,
+                                            "/cancelled-export-", trial),
+                               "stale")
+                    .ok());
+  }
+  ExportProbeOptions o;
+  o.target = target_;
+  o.schedule = {5, absl::Milliseconds(100), absl::Milliseconds(20), absl::Seconds(10)};
+  const absl::Time cancel_at = absl::Now() + absl::Milliseconds(250);
+  o.cancelled = [&] { return absl::Now() >= cancel_at; };
+  absl::StatusOr<VisibilityResult> r = RunExportProbe(o, *s3_, clock_);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->visible_count(), 0);
+  EXPECT_GE(r->timed_out_count(), 2);
+  EXPECT_EQ(r->cleanup_failures, "");
+  EXPECT_EQ(RegularFilesUnder(mount_.path()), 0u);
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(mount_.path()) / target_.rel_dir));
+  absl::StatusOr<std::vector<s3::ObjectSummary>> objects =
+      s3_->ListObjectsV2(kBucket, target_.key_prefix);
+  ASSERT_TRUE(objects.ok()) << objects.status();
+  EXPECT_TRUE(objects->empty()) << objects->front().key;
+}
+
+TEST_F(SyncProbeTest, AConflictWhosePutFailsLeavesNoFileBehind) {
+  ConflictProbeOptions o;
+  o.target = target_;
+  o.target.bucket = "no-such-bucket";  // PutObject fails: the trial fails
+  o.put_delay = absl::Milliseconds(10);
+  o.poll_interval = absl::Milliseconds(10);
+  o.timeout = absl::Seconds(5);
+  absl::StatusOr<VisibilityResult> r = RunConflictProbe(o, *s3_, clock_);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->trials.size(), 1u);
+  EXPECT_EQ(r->trials[0].state, TrialState::kFailed);
+  EXPECT_EQ(RegularFilesUnder(mount_.path()), 0u);
+}
+
+TEST(ProbeCleanupTest, AnEarlyReturnStillRemovesFilesAndEmptyDirectoriesButNotOthers) {
+  testing::TempDir mount;
+  const std::string probe_dir = mount.path() + "/azbench-visibility/agent-1";
+  std::filesystem::create_directories(probe_dir);
+  std::filesystem::create_directories(mount.path() + "/kept");
+  std::ofstream(probe_dir + "/f1") << "x";
+  std::ofstream(mount.path() + "/kept/user-file") << "x";
+  {
+    ProbeCleanup cleanup(nullptr, "b", mount.path(), "azbench-visibility/agent-1");
+    cleanup.AddFile(probe_dir + "/f1");
+    cleanup.AddFile(probe_dir + "/never-created");  // absent is fine
+  }                                                 // no Finish: the destructor cleans up
+  EXPECT_FALSE(std::filesystem::exists(mount.path() + "/azbench-visibility"));
+  EXPECT_TRUE(std::filesystem::exists(mount.path() + "/kept/user-file"));
+}
+
+TEST(ProbeCleanupTest, WhatCouldNotBeRemovedIsReported) {
+  testing::TempDir mount;
+  // Nothing listens there: DeleteObject fails.
+  s3::S3Client s3({.endpoint = absl::StrCat("http://127.0.0.1:", testing::UnusedLoopbackPort()),
+                   .path_style = true},
+                  testing::S3rverCredentials());
+  ProbeCleanup cleanup(&s3, "b", mount.path(), "d");
+  cleanup.AddKey("d/run-export-0");
+  EXPECT_THAT(cleanup.Finish(), HasSubstr("DeleteObject d/run-export-0: "));
 }
 
 }  // namespace

@@ -1,0 +1,47 @@
+// What a visibility probe created and must remove when it ends, however it ends (done, failed on
+// an error, cancelled): its files on the mount, the S3 objects of its keys (those it PUT and those
+// the synchroniser exported from its files) and the probe directories it made, if empty. Probes
+// register what they create as they go; Finish removes it all and reports what could not be
+// removed; the destructor does the same, silently, when Finish was not reached (an early return).
+//
+//   ProbeCleanup cleanup(&s3, bucket, mount_dir, rel_dir);
+//   cleanup.AddFile(path);  cleanup.AddKey(key);
+//   ...
+//   std::string failures = cleanup.Finish();  // "" when everything went
+#ifndef AZBENCH_AGENT_WORKLOADS_PROBE_CLEANUP_H_
+#define AZBENCH_AGENT_WORKLOADS_PROBE_CLEANUP_H_
+
+#include <string>
+#include <vector>
+
+#include "agent/s3/s3_client.h"
+
+namespace azbench {
+
+class ProbeCleanup {
+ public:
+  // `s3` may be null (no objects to remove). `rel_dir` ("a/b") is removed from the deepest part up
+  // to `mount_dir`, each only when empty (other agents' probes may still use a parent).
+  ProbeCleanup(s3::S3Client* s3, std::string bucket, std::string mount_dir, std::string rel_dir);
+  ~ProbeCleanup();
+  ProbeCleanup(const ProbeCleanup&) = delete;
+  ProbeCleanup& operator=(const ProbeCleanup&) = delete;
+
+  void AddFile(const std::string& path);
+  void AddKey(const std::string& key);
+  // Unlinks the files (absent is fine), deletes the objects (a missing key is fine; a failed delete
+  // is tried 3 times 100 ms apart), then removes the empty probe directories. Returns "" or a
+  // "; "-joined list of what failed and why.
+  std::string Finish();
+
+ private:
+  s3::S3Client* s3_;
+  std::string bucket_, mount_dir_, rel_dir_;
+  std::vector<std::string> files_;
+  std::vector<std::string> keys_;
+  bool finished_ = false;
+};
+
+}  // namespace azbench
+
+#endif  // AZBENCH_AGENT_WORKLOADS_PROBE_CLEANUP_H_
