@@ -114,17 +114,24 @@ class GrpcAgentClient final : public AgentClient {
                                               absl::Duration timeout) override {
     // Every scenario starts with a Prepare: an agent that restarted since the last one (systemd
     // brings it back in about a second) gets a bounded wait for the channel to reconnect instead
-    // of failing on the channel's cached connection error.
-    if (!channel_->WaitForConnected(std::chrono::system_clock::now() + kReconnectGrace)) {
-      return absl::UnavailableError(
-          absl::StrCat("agent ", address_, " Prepare: not reachable (no connection within ",
-                       std::chrono::duration_cast<std::chrono::seconds>(kReconnectGrace).count(),
-                       " s: down, restarting or partitioned)"));
-    }
-    grpc::ClientContext context;
-    SetDeadline(context, timeout);
+    // of failing on the channel's cached connection error. A call that met the old process's
+    // connection (reset, or refused while the new one came up) is tried once more on the new
+    // connection; the agent refuses a run id it already holds, so a retry never prepares twice.
+    const auto give_up = std::chrono::system_clock::now() + kReconnectGrace;
+    grpc::Status s;
     v1::PrepareResponse response;
-    grpc::Status s = stub_->Prepare(&context, request, &response);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      if (!channel_->WaitForConnected(give_up)) {
+        return absl::UnavailableError(
+            absl::StrCat("agent ", address_, " Prepare: not reachable (no connection within ",
+                         std::chrono::duration_cast<std::chrono::seconds>(kReconnectGrace).count(),
+                         " s: down, restarting or partitioned)"));
+      }
+      grpc::ClientContext context;
+      SetDeadline(context, timeout);
+      s = stub_->Prepare(&context, request, &response);
+      if (s.error_code() != grpc::StatusCode::UNAVAILABLE) break;
+    }
     if (!s.ok()) return FromGrpc(s, address_, "Prepare", hint_);
     return response;
   }

@@ -34,7 +34,8 @@ struct ConnectOptions {
   std::vector<std::string> target_paths;  // for Describe's mount lookup
   bool allow_missing = false;
   int clock_samples = 8;
-  absl::Duration timeout = absl::Seconds(5);
+  // Per call, and the window in which a first contact that fails to connect is retried.
+  absl::Duration timeout = absl::Seconds(10);
   ClientSecurity security;  // TLS / token (coordinator/client_security.h); empty = plaintext
 };
 

@@ -109,9 +109,10 @@ class CloneRunner {
     if (spec_.end_fsync && DoesWrite(spec_.rw) && !failed_) EndFsync();
     const uint64_t now = MonotonicNanos();
     CloseIntervals(std::max(now, last_complete_ns_), /*final=*/true);
-    // The measured phase lasts until the last completion, or until the loop saw the runtime end
-    // with nothing in flight, whichever is later.
-    const uint64_t last = std::max(last_complete_ns_, stop_ns_);
+    // The measured phase lasts until the last completion, or until the runtime ended with nothing
+    // in flight, whichever is later. A loop that noticed the end late (its thread was descheduled)
+    // issued nothing after it, so that delay is not part of the runtime.
+    const uint64_t last = std::max(last_complete_ns_, std::min(stop_ns_, end_ns_));
     result_.runtime_ns = last > measure_start_ns_ ? last - measure_start_ns_ : 0;
     result_.end_realtime_ns = RealtimeNanos();
     if (result_.op_log_dropped > 0) {
