@@ -28,7 +28,11 @@
 //      "intervals": [{"index", "ops": {"read": {"ops", "bytes", "errors", "lat": sparse}}}]
 //          (the merged series, merge.h rule 6),
 //      "results": [{"agent_id", "job": fio-style job object with its "azbench" extras
-//          (common/result_json.h)}]}],
+//          (common/result_json.h)}],
+//      "passes": [{"job", "passes": n,          (large_stream scenarios only; stream_passes.h)
+//          "agents": [{"agent_id", "passes": [{"pass", "bytes", "runtime_ns", "errors", "mib_s"}
+//                      or null when the agent did not report that pass], "mean_mib_s"}],
+//          "all_agents": {"mib_s": [per pass, null when missing], "mean_mib_s"}}]}],
 //    "scaling": [{"workload", "where", "target", "nodes", "agents", "partial",
 //                 "full": {"mib_s", "iops"}, "stonewall": {"valid", "mib_s", "iops"}, "op",
 //                 "latency_ns": {"p50", "p99", "p99.9"}, "fairness": {"unit", "min", "max",
