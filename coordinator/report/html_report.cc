@@ -14,7 +14,9 @@
 #include "common/stats.h"
 #include "common/units.h"
 #include "coordinator/report/comparison_rows.h"
+#include "coordinator/report/placement_report.h"
 #include "coordinator/report/scaling_rows.h"
+#include "coordinator/report/stream_passes.h"
 #include "coordinator/report/svg_chart.h"
 #include "yaml-cpp/yaml.h"
 
@@ -38,6 +40,7 @@ th{background:#f2f5f8;text-align:left}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.best{font-weight:bold;background:#eaf4fb}
 td.fastest{white-space:nowrap}
+td.mount,#placement td{overflow-wrap:anywhere;min-width:12em}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,440px),1fr));gap:12px;margin:.5em 0}
 figure{margin:0;min-width:0}
 figcaption{font-size:.85em;color:#444}
@@ -302,6 +305,25 @@ std::vector<std::pair<std::string, Histogram>> PlacementHistograms(
 
 // ----- Sections -----
 
+// The distinct mounts of `target` in the stored placement evidence, each with the agents that
+// reported it, in order of first appearance.
+std::vector<std::pair<std::string, std::vector<std::string>>> TargetMounts(
+    const ReportInput& input, const std::string& target) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  for (const ScenarioResult& r : input.scenarios) {
+    for (const PlacementEvidence& e : r.scenario.placements) {
+      if (e.target != target || e.mount.empty()) continue;
+      auto it =
+          std::find_if(out.begin(), out.end(), [&](const auto& m) { return m.first == e.mount; });
+      if (it == out.end()) it = out.insert(out.end(), {e.mount, {}});
+      if (std::find(it->second.begin(), it->second.end(), e.agent_id) == it->second.end()) {
+        it->second.push_back(e.agent_id);
+      }
+    }
+  }
+  return out;
+}
+
 void CampaignSection(const ReportInput& input, const HtmlReportContext& context, std::string& out) {
   out += "<section id=\"campaign\"><h2>Campaign</h2><div class=\"table-wrap\"><table>";
   auto row = [&](const std::string& k, const std::string& v) {
@@ -359,15 +381,29 @@ void CampaignSection(const ReportInput& input, const HtmlReportContext& context,
   out += "<h3>Targets</h3>";
   if (context.campaign) {
     out +=
-        "<div class=\"table-wrap\"><table><thead><tr><th>target</th><th>kind</th><th>path</th>"
-        "<th>server AZ</th><th>labels</th></tr></thead><tbody>";
+        "<div class=\"table-wrap\"><table class=\"targets\"><thead><tr><th>target</th>"
+        "<th>kind</th><th>path</th><th>server AZ</th><th>labels</th><th>mount and options "
+        "(as the agents saw them)</th></tr></thead><tbody>";
     for (const CampaignTarget& t : context.campaign->targets) {
       std::vector<std::string> labels;
       for (const auto& [k, v] : t.labels) labels.push_back(absl::StrCat(k, "=", v));
       absl::StrAppend(&out, "<tr><td>", Esc(t.name), "</td><td>",
                       Esc(std::string(TargetKindName(t.kind))), "</td><td>", Esc(t.path),
                       "</td><td>", Esc(t.server_az.empty() ? "-" : t.server_az), "</td><td>",
-                      Esc(absl::StrJoin(labels, ", ")), "</td></tr>");
+                      Esc(absl::StrJoin(labels, ", ")), "</td><td class=\"mount\">");
+      const std::vector<std::pair<std::string, std::vector<std::string>>> mounts =
+          TargetMounts(input, t.name);
+      if (mounts.empty()) out += "-";
+      for (size_t i = 0; i < mounts.size(); ++i) {
+        if (i > 0) out += "<br>";
+        out += Esc(mounts[i].first);
+        // Which agents saw it, when they did not all see the same.
+        if (mounts.size() > 1) {
+          absl::StrAppend(&out, " <span class=\"note\">(",
+                          Esc(absl::StrJoin(mounts[i].second, ", ")), ")</span>");
+        }
+      }
+      out += "</td></tr>";
     }
     out += "</tbody></table></div>";
     if (context.campaign_read_leniently) {
@@ -389,10 +425,10 @@ void CampaignSection(const ReportInput& input, const HtmlReportContext& context,
   out += "</section>";
 }
 
-void PlacementSection(const HtmlReportContext& context, std::string& out) {
-  if (context.placement.empty()) return;
+void PlacementSection(const std::vector<PlacementEvidenceRow>& placement, std::string& out) {
+  if (placement.empty()) return;
   std::vector<std::string> fact_names;
-  for (const PlacementEvidenceRow& r : context.placement) {
+  for (const PlacementEvidenceRow& r : placement) {
     for (const auto& [k, v] : r.facts) {
       if (std::find(fact_names.begin(), fact_names.end(), k) == fact_names.end()) {
         fact_names.push_back(k);
@@ -404,7 +440,7 @@ void PlacementSection(const HtmlReportContext& context, std::string& out) {
       "<th>agent</th><th>target</th><th>placement</th>";
   for (const std::string& k : fact_names) absl::StrAppend(&out, "<th>", Esc(k), "</th>");
   out += "</tr></thead><tbody>";
-  for (const PlacementEvidenceRow& r : context.placement) {
+  for (const PlacementEvidenceRow& r : placement) {
     absl::StrAppend(&out, "<tr><td>", Esc(r.agent_id), "</td><td>", Esc(r.target), "</td><td>",
                     Esc(r.placement), "</td>");
     for (const std::string& k : fact_names) {
@@ -416,7 +452,13 @@ void PlacementSection(const HtmlReportContext& context, std::string& out) {
     }
     out += "</tr>";
   }
-  out += "</tbody></table></div></section>";
+  out += "</tbody></table></div>";
+  out +=
+      "<p class=\"note\">How each agent was placed relative to each target: the agent's AZ and "
+      "where it came from (config or the instance metadata service), the server address the "
+      "mount is connected to and how it was found, the subnet (and its AZ) that address is in, "
+      "and the mount with its options. same-az / cross-az is decided from these; unknown means "
+      "they did not decide it (the reason says why).</p></section>";
 }
 
 std::string RelativeSeconds(int64_t at_ns, int64_t origin_ns) {
@@ -467,6 +509,58 @@ void CellNotes(const ReportInput& input, const std::vector<ScenarioFigures>& fig
   out += "</ul>";
 }
 
+// large_stream: the MiB/s per pass table (stream_passes.h) and a chart of it, one line per target
+// and repeat (the all-agents figures, or the one agent's). False when the cell streamed nothing.
+bool StreamPassesBlock(const ReportInput& input, const ReportCell& cell, std::string& table,
+                       LineChart& chart) {
+  const StreamPassTable passes = BuildStreamPassTable(input, cell);
+  if (passes.rows.empty()) return false;
+  table =
+      "<h3>MiB/s per pass</h3><div class=\"table-wrap\"><table class=\"passes\"><thead><tr>"
+      "<th>target</th><th>repeat</th><th>job</th><th>agent</th>";
+  for (int p = 1; p <= passes.passes; ++p) absl::StrAppend(&table, "<th>pass ", p, "</th>");
+  table += "<th>mean</th></tr></thead><tbody>";
+  std::set<std::pair<std::string, int>> repeats;  // (target, repeat)
+  for (const StreamPassRow& row : passes.rows) repeats.insert({row.target, row.repeat});
+  std::map<std::string, int> repeats_per_target;
+  for (const auto& [target, repeat] : repeats) ++repeats_per_target[target];
+  chart.title = absl::StrCat(cell.workload, ": MiB/s per pass");
+  chart.x = MakeAxis("pass", AxisKind::kLinear, nullptr, false);
+  chart.y = MakeAxis("MiB/s", AxisKind::kLinear, FormatSiShort, true);
+  for (int p = 1; p <= passes.passes; ++p) chart.x.ticks.push_back(p);
+  chart.x.min = 0.5;
+  chart.x.max = passes.passes + 0.5;
+  for (const StreamPassRow& row : passes.rows) {
+    absl::StrAppend(&table, "<tr", row.aggregate ? " class=\"all-agents\"" : "", "><td>",
+                    Esc(row.target), "</td><td class=\"num\">", row.repeat, "</td><td>",
+                    Esc(row.job), "</td><td>", row.aggregate ? "<b>all agents</b>" : Esc(row.who),
+                    "</td>");
+    for (const auto& v : row.mib_s) {
+      absl::StrAppend(&table, "<td class=\"num\">", FormatPassMibPerSecond(v), "</td>");
+    }
+    absl::StrAppend(&table, "<td class=\"num\"><b>", FormatPassMibPerSecond(row.mean_mib_s),
+                    "</b></td></tr>");
+    // The chart's line: the all-agents row, or the agent's when it ran alone.
+    const bool alone =
+        std::count_if(passes.rows.begin(), passes.rows.end(), [&](const auto& r) {
+          return r.target == row.target && r.repeat == row.repeat && r.job == row.job;
+        }) == 1;
+    if (!row.aggregate && !alone) continue;
+    ChartSeries series{row.target, {}};
+    if (repeats_per_target[row.target] > 1) absl::StrAppend(&series.name, " #", row.repeat);
+    for (size_t p = 0; p < row.mib_s.size(); ++p) {
+      if (row.mib_s[p]) series.points.emplace_back(static_cast<double>(p + 1), *row.mib_s[p]);
+    }
+    chart.series.push_back(std::move(series));
+  }
+  table +=
+      "</tbody></table></div><p class=\"note\">Per agent: the pass's bytes divided by its "
+      "runtime (dd's figure). <b>mean</b>: the mean of the passes. <b>all agents</b>: the bytes "
+      "of every agent's pass divided by that pass's window, from the first agent's start to the "
+      "last agent's end.</p>";
+  return true;
+}
+
 void CellSection(const ReportInput& input, const HtmlReportContext& context,
                  const std::vector<ScenarioFigures>& figures, const ReportCell& cell, size_t index,
                  std::string& out) {
@@ -505,8 +599,15 @@ void CellSection(const ReportInput& input, const HtmlReportContext& context,
     absl::StrAppend(&out, "<p class=\"note\">", Esc(text), "</p>");
   }
   CellNotes(input, figures, cell, out);
+  std::string passes_table;
+  LineChart passes_chart;
+  const bool streamed = StreamPassesBlock(input, cell, passes_table, passes_chart);
+  out += passes_table;
 
   out += "<div class=\"charts\">";
+  if (streamed) {
+    Figure(passes_chart, "large_stream: MiB/s of each pass, all agents together.", out);
+  }
   for (OpKind kind : OpKindsOf(columns)) {
     LineChart chart =
         PercentileChart(absl::StrCat(std::string(OpKindName(kind)), " latency percentiles"));
@@ -908,6 +1009,31 @@ constexpr char kHowToRead[] =
 
 }  // namespace
 
+std::vector<PlacementEvidenceRow> PlacementEvidenceRows(const ReportInput& input) {
+  auto with_source = [](const std::string& value, const std::string& source) {
+    if (value.empty()) return std::string("-");
+    return source.empty() ? value : absl::StrCat(value, " (", source, ")");
+  };
+  std::vector<PlacementEvidenceRow> rows;
+  for (const PlacementEvidence* e : DistinctPlacementEvidence(input)) {
+    std::string agent_az = e->agent_az;
+    if (!e->agent_az_id.empty() && e->agent_az_id != e->agent_az) {
+      agent_az = absl::StrCat(agent_az, "/", e->agent_az_id);
+    }
+    rows.push_back(PlacementEvidenceRow{
+        e->agent_id,
+        e->target,
+        std::string(PlacementName(e->placement)),
+        {{"agent AZ (source)", with_source(agent_az, e->az_source)},
+         {"server address (how found)", with_source(e->server_address, e->address_source)},
+         {"subnet (source)", with_source(e->subnet, e->subnet_source)},
+         {"server AZ (source)", with_source(e->server_az, e->server_az_source)},
+         {"mount and options", e->mount.empty() ? "-" : e->mount},
+         {"reason", e->reason.empty() ? "-" : e->reason}}});
+  }
+  return rows;
+}
+
 HtmlReportContext MakeHtmlReportContext(const CampaignRecord& record) {
   HtmlReportContext context;
   context.campaign_file = record.file;
@@ -995,7 +1121,9 @@ std::string RenderHtmlReport(const ReportInput& input, const HtmlReportContext& 
   VisibilitySection(input, cells, figures, visibility);
 
   out += "<nav><h2>Contents</h2><ul><li><a href=\"#campaign\">Campaign</a></li>";
-  if (!context.placement.empty()) out += "<li><a href=\"#placement\">Placement</a></li>";
+  const std::vector<PlacementEvidenceRow> placement =
+      context.placement.empty() ? PlacementEvidenceRows(input) : context.placement;
+  if (!placement.empty()) out += "<li><a href=\"#placement\">Placement</a></li>";
   for (size_t i = 0; i < cells.size(); ++i) {
     absl::StrAppend(&out, "<li><a href=\"#cell-", i, "\">", Esc(CellTitle(cells[i])), "</a></li>");
   }
@@ -1005,7 +1133,7 @@ std::string RenderHtmlReport(const ReportInput& input, const HtmlReportContext& 
   out += "</ul></nav>";
 
   CampaignSection(input, context, out);
-  PlacementSection(context, out);
+  PlacementSection(placement, out);
   for (size_t i = 0; i < cells.size(); ++i) CellSection(input, context, figures, cells[i], i, out);
   out += sweeps;
   out += scaling;

@@ -116,7 +116,8 @@ json ScenarioJson(const ScenarioResult& r, const ScenarioFigures& f) {
                           {"subnet_source", e.subnet_source},
                           {"server_az", e.server_az},
                           {"server_az_source", e.server_az_source},
-                          {"reason", e.reason}});
+                          {"reason", e.reason},
+                          {"mount", e.mount}});
   }
   json ops = json::object();
   for (const OpFigures& op : f.ops) ops[std::string(OpKindName(op.kind))] = OpJson(op);

@@ -11,7 +11,7 @@
 //      "lost": [{"agent_id", "lost_at_ns", "reason"}],
 //      "placements": [{"agent_id", "target", "placement", "agent_az", "agent_az_id", "az_source",
 //        "server_address", "address_source", "subnet", "subnet_source", "server_az",
-//        "server_az_source", "reason"}]   (coordinator/placement_evidence.h),
+//        "server_az_source", "reason", "mount"}]   (coordinator/placement_evidence.h),
 //      "times": {"planned_start_ns", "first_start_ns", "last_start_ns", "first_end_ns",
 //                "last_end_ns", "start_skew_ns", "full_window_ns", "stonewall_window_ns",
 //                "stonewall_valid"},

@@ -352,6 +352,89 @@ TEST(HtmlReportTest, PlacementEvidenceIsATableWithAColumnPerFact) {
   EXPECT_THAT(html, HasSubstr("<a href=\"#placement\">"));
 }
 
+// Evidence as plan stores it: efs reached same-az by agent-1 and cross-az by agent-2, over
+// different mounts (the agents' own mount targets).
+std::vector<ScenarioResult> ScenariosWithEvidence() {
+  std::vector<ScenarioResult> scenarios;
+  for (int repeat = 1; repeat <= 2; ++repeat) {
+    ScenarioResult s = MakeFakeScenario({.target = "efs", .repeat = repeat, .agents = 2});
+    for (int a = 1; a <= 2; ++a) {
+      PlacementEvidence e;
+      e.agent_id = "agent-" + std::to_string(a);
+      e.target = "efs";
+      e.placement = a == 1 ? Placement::kSameAz : Placement::kCrossAz;
+      e.agent_az = a == 1 ? "us-east-1a" : "us-east-1b";
+      e.agent_az_id = a == 1 ? "use1-az1" : "use1-az2";
+      e.az_source = "imds";
+      e.server_address = "10.0.1.10";
+      e.address_source = "addr=";
+      e.subnet = "10.0.1.0/24";
+      e.subnet_source = "imds agent-1";
+      e.server_az = "us-east-1a";
+      e.server_az_source = "subnet map";
+      e.reason = "addr=10.0.1.10 in 10.0.1.0/24 (us-east-1a, imds agent-1)";
+      e.mount = a == 1 ? "nfs4 fs-1.efs:/ on /mnt/efs (hard,rsize=1048576,vers=4.1)"
+                       : "nfs4 fs-1.efs:/ on /mnt/efs (hard,rsize=65536,vers=4.1)";
+      s.scenario.placements.push_back(e);
+    }
+    scenarios.push_back(std::move(s));
+  }
+  return scenarios;
+}
+
+TEST(HtmlReportTest, TheCampaignSummaryShowsEachTargetsKindAndMountOptions) {
+  HtmlReportContext context;
+  absl::StatusOr<Campaign> campaign = ParseCampaign(
+      "name: p\nfleet: {hosts: [10.0.0.1, 10.0.0.2]}\n"
+      "targets:\n  - {name: efs, path: /mnt/efs, kind: efs}\n"
+      "  - {name: disk, path: /var/tmp/x, kind: local}\n"
+      "workloads:\n  - {name: randread, options: {rw: randread, bs: 4k, size: 1m}}\n",
+      "p.yaml");
+  ASSERT_TRUE(campaign.ok()) << campaign.status();
+  context.campaign = *campaign;
+  const std::string html = RenderHtmlReport(
+      MakeReportInput("p", {}, ScenariosWithEvidence(), KeepPolicy::kAll), context);
+  const std::string summary = Section(html, "campaign");
+  EXPECT_THAT(summary, HasSubstr("<th>kind</th>"));
+  EXPECT_THAT(summary, HasSubstr("<th>mount and options (as the agents saw them)</th>"));
+  // The two agents saw different options: each mount with the agents that saw it.
+  EXPECT_THAT(summary,
+              HasSubstr("<td>efs</td><td>efs</td><td>/mnt/efs</td><td>-</td><td></td>"
+                        "<td class=\"mount\">nfs4 fs-1.efs:/ on /mnt/efs "
+                        "(hard,rsize=1048576,vers=4.1) <span class=\"note\">(agent-1)"
+                        "</span><br>nfs4 fs-1.efs:/ on /mnt/efs (hard,rsize=65536,vers=4.1)"
+                        " <span class=\"note\">(agent-2)</span></td>"));
+  // A target no agent reported a mount for.
+  EXPECT_THAT(summary, HasSubstr("<td>disk</td><td>local</td><td>/var/tmp/x</td><td>-</td><td></td>"
+                                 "<td class=\"mount\">-</td>"));
+}
+
+TEST(HtmlReportTest, ThePlacementSectionShowsTheStoredEvidenceOncePerAgentAndTarget) {
+  const std::string html = RenderHtmlReport(
+      MakeReportInput("p", {}, ScenariosWithEvidence(), KeepPolicy::kAll), HtmlReportContext{});
+  const std::string placement = Section(html, "placement");
+  ASSERT_NE(placement, "");
+  EXPECT_THAT(html, HasSubstr("<a href=\"#placement\">"));
+  EXPECT_THAT(placement,
+              HasSubstr("<th>agent AZ (source)</th><th>server address (how found)</th>"
+                        "<th>subnet (source)</th><th>server AZ (source)</th><th>mount and "
+                        "options</th><th>reason</th>"));
+  EXPECT_THAT(placement,
+              HasSubstr("<td>agent-2</td><td>efs</td><td>cross-az</td><td>us-east-1b/use1-az2 "
+                        "(imds)</td><td>10.0.1.10 (addr=)</td><td>10.0.1.0/24 (imds agent-1)</td>"
+                        "<td>us-east-1a (subnet map)</td><td>nfs4 fs-1.efs:/ on /mnt/efs "
+                        "(hard,rsize=65536,vers=4.1)</td>"));
+  EXPECT_EQ(Count(placement, "<td>agent-1</td>"), 1u) << "two repeats, the same evidence";
+  EXPECT_EQ(Count(placement, "<td>agent-2</td>"), 1u);
+  // Without any evidence there is no placement section.
+  std::vector<ScenarioResult> none;
+  none.push_back(MakeFakeScenario({.target = "efs"}));
+  EXPECT_EQ(Section(RenderHtmlReport(MakeReportInput("p", {}, std::move(none), KeepPolicy::kAll),
+                                     HtmlReportContext{}),
+                    "placement"),
+            "");
+}
+
 TEST(HtmlReportTest, ProbeResultsGetALatencyDistributionPerProbeAndReader) {
   std::vector<ScenarioResult> scenarios;
   scenarios.push_back(MakeFakeScenario({.target = "efs",
