@@ -146,11 +146,17 @@ void Figure(const LineChart& chart, const std::string& caption, std::string& out
 }
 
 // One line per agent: the agent's throughput per interval, on the coordinator clock relative to
-// the scenario's first start (interval midpoints; the last interval of a job is divided by its
-// clipped length; one shorter than a tenth of an interval is left out). With more than
+// the scenario's first start (interval midpoints). A bucket's rate is what the agent's jobs did in
+// it divided by the time they covered of it (the union of their intervals, the last interval of a
+// job clipped at its end), so concurrent jobs add up and back-to-back ones (large_stream's passes)
+// do not. A bucket covered for less than a tenth of an interval holds a job's final completions
+// only and is left out, unless it is all the agent has (a job shorter than that). With more than
 // kMaxAgentLines agents, only the kMaxAgentLines / 2 with the least and the most work are drawn
 // (the stragglers and the leaders); `agents_total` says how many there were.
 constexpr size_t kMaxAgentLines = 16;
+
+}  // namespace
+
 LineChart AgentThroughputChart(const std::string& target, const ScenarioResult& result,
                                const ScenarioFigures& figures, bool bytes, size_t* agents_total) {
   LineChart chart;
@@ -175,7 +181,11 @@ LineChart AgentThroughputChart(const std::string& target, const ScenarioResult& 
       if (interval_ns == 0) interval_ns = r.result.interval_ns;
     }
     if (interval_ns == 0) continue;
-    std::map<int64_t, double> rate;  // bucket -> per second
+    struct Bucket {
+      double amount = 0;
+      std::vector<std::pair<int64_t, int64_t>> covered;  // [begin, end), coordinator clock
+    };
+    std::map<int64_t, Bucket> buckets;
     for (const AgentJobResult& r : result.results) {
       if (r.agent_id != agent) continue;
       const JobResult& job = r.result;
@@ -193,15 +203,34 @@ LineChart AgentThroughputChart(const std::string& target, const ScenarioResult& 
         int64_t length = static_cast<int64_t>(job.interval_ns);
         if (job.end_realtime_ns > begin && job.end_realtime_ns - begin < length) {
           length = job.end_realtime_ns - begin;
-          // A last interval of under a tenth of the length holds the job's final completions
-          // only: as a rate it would be noise, so it is not drawn.
-          if (length * 10 < static_cast<int64_t>(job.interval_ns)) continue;
         }
-        rate[in.index + shift] += amount * 1e9 / static_cast<double>(std::max<int64_t>(length, 1));
+        Bucket& b = buckets[in.index + shift];
+        b.amount += amount;
+        b.covered.emplace_back(begin, begin + std::max<int64_t>(length, 1));
+      }
+    }
+    std::map<int64_t, std::pair<double, int64_t>> rate;  // bucket -> (per second, covered ns)
+    for (auto& [bucket, b] : buckets) {
+      std::sort(b.covered.begin(), b.covered.end());
+      int64_t covered = 0, end = INT64_MIN;
+      for (const auto& [lo, hi] : b.covered) {
+        const int64_t from = std::max(lo, end);
+        if (hi > from) covered += hi - from;
+        end = std::max(end, hi);
+      }
+      rate[bucket] = {b.amount * 1e9 / static_cast<double>(covered), covered};
+    }
+    const auto tiny = [&](const auto& entry) {
+      return entry.second.second * 10 < static_cast<int64_t>(interval_ns);
+    };
+    if (!std::all_of(rate.begin(), rate.end(), tiny)) {
+      for (auto it = rate.begin(); it != rate.end();) {
+        it = tiny(*it) ? rate.erase(it) : std::next(it);
       }
     }
     ChartSeries series{agent, {}};
-    for (const auto& [bucket, value] : rate) {
+    for (const auto& [bucket, value_covered] : rate) {
+      const double value = value_covered.first;
       const double t = (static_cast<double>(agent_start - origin) +
                         (static_cast<double>(bucket) + 0.5) * interval_ns) /
                        1e9;
@@ -230,6 +259,8 @@ LineChart AgentThroughputChart(const std::string& target, const ScenarioResult& 
   chart.markers = true;
   return chart;
 }
+
+namespace {
 
 double ColumnThroughput(const TargetColumn& column, bool bytes) {
   double sum = 0;

@@ -45,6 +45,7 @@
 
 #include "coordinator/campaign.h"
 #include "coordinator/report/report_input.h"
+#include "coordinator/report/svg_chart.h"
 #include "coordinator/store.h"
 
 namespace azbench {
@@ -81,6 +82,12 @@ HtmlReportContext MakeHtmlReportContext(const CampaignRecord& record);
 std::vector<PlacementEvidenceRow> PlacementEvidenceRows(const ReportInput& input);
 
 std::string RenderHtmlReport(const ReportInput& input, const HtmlReportContext& context);
+
+// The throughput-over-time chart of one scenario (one line per agent, see html_report.cc), exposed
+// for tests. `agents_total` receives the number of agents before thinning to the slowest and
+// fastest.
+LineChart AgentThroughputChart(const std::string& target, const ScenarioResult& result,
+                               const ScenarioFigures& figures, bool bytes, size_t* agents_total);
 
 }  // namespace azbench
 
