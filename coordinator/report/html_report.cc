@@ -7,6 +7,7 @@
 #include <set>
 #include <tuple>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -1036,7 +1037,15 @@ constexpr char kHowToRead[] =
     "<li><b>Throughput over time</b>: one line per agent; a line that starts late shows start "
     "skew, one that ends late or sags shows a straggler.</li>"
     "<li><b>[min-max]</b>: the range over repeats; which repeat is shown follows the campaign's "
-    "<code>keep</code>.</li></ul></footer>";
+    "<code>keep</code>.</li>";
+// Footer items of sections only some reports have.
+constexpr char kHowToReadPasses[] =
+    "<li><b>MiB/s per pass</b> (large_stream, dd-like): each pass's bytes over its time, per agent "
+    "and for all agents together; <b>mean</b> is the mean of the passes.</li>";
+constexpr char kHowToReadPlacement[] =
+    "<li><b>Placement</b>: same-az when the server address the agent's mount uses is in a subnet "
+    "of the agent's AZ (or the campaign names the server's AZ), cross-az when it is in another; "
+    "unknown otherwise, with the reason.</li>";
 
 }  // namespace
 
@@ -1170,6 +1179,9 @@ std::string RenderHtmlReport(const ReportInput& input, const HtmlReportContext& 
   out += scaling;
   out += visibility;
   out += kHowToRead;
+  if (absl::StrContains(out, "<h3>MiB/s per pass</h3>")) out += kHowToReadPasses;
+  if (!placement.empty()) out += kHowToReadPlacement;
+  out += "</ul></footer>";
   out += "</body></html>\n";
   return out;
 }

@@ -506,6 +506,7 @@ TEST(HtmlReportTest, ThePlacementSectionShowsTheStoredEvidenceOncePerAgentAndTar
                         "(hard,rsize=65536,vers=4.1)</td>"));
   EXPECT_EQ(Count(placement, "<td>agent-1</td>"), 1u) << "two repeats, the same evidence";
   EXPECT_EQ(Count(placement, "<td>agent-2</td>"), 1u);
+  EXPECT_THAT(html, HasSubstr("<li><b>Placement</b>"));  // how to read it
   // Without any evidence there is no placement section.
   std::vector<ScenarioResult> none;
   none.push_back(MakeFakeScenario({.target = "efs"}));

@@ -238,6 +238,7 @@ TEST(JsonReportTest, TheJsonParsesBackWithTheMergedHistogramsExact) {
   EXPECT_TRUE(*lat == input.figures[0].Find(OpKind::kRead)->lat);
   EXPECT_EQ(first["ops"]["read"]["lat"]["percentiles"]["99.000000"], 1'000'000);
   EXPECT_EQ(first["results"][0]["job"]["jobname"], "randread");
+  EXPECT_TRUE(first["placements"].empty());
   EXPECT_EQ(first["intervals"].size(), 0u);
 }
 
@@ -284,6 +285,24 @@ TEST(TerminalReportTest, ANodesAxisAddsTheScalingTableWithTheFiguresOfTheOtherRe
   EXPECT_THAT(RenderMarkdownReport(input), HasSubstr("| 74% | 75% |"));
   // Without a nodes axis there is no scaling table.
   EXPECT_THAT(RenderTerminalReport(StudyBLikeInput()), Not(HasSubstr("scaling (")));
+}
+
+TEST(JsonReportTest, PlacementEvidenceCarriesTheAgentsMountOfTheTarget) {
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(MakeScenario("efs", "randread", {}, 1, 10, 1000));
+  PlacementEvidence e;
+  e.agent_id = "efs-agent";
+  e.target = "efs";
+  e.placement = Placement::kCrossAz;
+  e.server_address = "10.0.1.10";
+  e.mount = "nfs4 fs-1.efs:/ on /mnt/efs (hard,vers=4.1)";
+  scenarios[0].scenario.placements.push_back(e);
+  const nlohmann::json doc =
+      JsonReport(MakeReportInput("p", {}, std::move(scenarios), KeepPolicy::kAll));
+  const nlohmann::json& placement = doc["scenarios"][0]["placements"][0];
+  EXPECT_EQ(placement["placement"], "cross-az");
+  EXPECT_EQ(placement["server_address"], "10.0.1.10");
+  EXPECT_EQ(placement["mount"], "nfs4 fs-1.efs:/ on /mnt/efs (hard,vers=4.1)");
 }
 
 }  // namespace

@@ -186,7 +186,10 @@ TEST(StreamPassesReportsTest, TheHtmlReportHasAPassTableAndAChartOfIt) {
                               "class=\"num\">200.0</td><td class=\"num\"><b>125.0</b></td>"));
   EXPECT_THAT(html, HasSubstr("<b>all agents</b></td><td class=\"num\">100.0</td><td "
                               "class=\"num\">133.3</td><td class=\"num\"><b>116.7</b></td>"));
-  EXPECT_THAT(html, HasSubstr("stream: MiB/s per pass"));  // the chart's title
+  EXPECT_THAT(html, HasSubstr("stream: MiB/s per pass"));     // the chart's title
+  EXPECT_THAT(html, HasSubstr("<li><b>MiB/s per pass</b>"));  // how to read it
+  EXPECT_THAT(RenderHtmlReport(Input(std::vector<ScenarioResult>{}), {}),
+              Not(HasSubstr("MiB/s per pass")));
 }
 
 }  // namespace
