@@ -64,8 +64,8 @@ constexpr char kUsage[] =
     "                                  a CA, a coordinator client certificate and one server\n"
     "                                  certificate per agent, for mutual TLS\n"
     "  compare A.db B.db [--format terminal|md] [-o FILE] [--keep all|last|median]\n"
-    "                                  matching scenarios side by side, deltas flagged beyond the\n"
-    "                                  spread of the repeats\n"
+    "      [--fail-on-regression]      matching scenarios side by side, deltas flagged beyond the\n"
+    "                                  spread of the repeats (exit 1 on a flagged regression)\n"
     "  version\n";
 
 std::atomic<bool> g_interrupted{false};
@@ -772,7 +772,8 @@ int ReportCommand(const std::vector<std::string>& raw) {
 }
 
 int CompareCommand(const std::vector<std::string>& raw) {
-  absl::StatusOr<Args> args = ParseArgs(raw, {"--format", "-o", "--output", "--keep"}, {});
+  absl::StatusOr<Args> args =
+      ParseArgs(raw, {"--format", "-o", "--output", "--keep"}, {"--fail-on-regression"});
   if (!args.ok()) return Fail("compare", args.status(), 2);
   if (args->positional.size() != 2) {
     return Fail("compare", absl::InvalidArgumentError("give two results databases: A.db B.db"), 2);
@@ -795,7 +796,14 @@ int CompareCommand(const std::vector<std::string>& raw) {
   comparison.b_name = absl::StrCat(args->positional[1], " (campaign ", b->campaign.name, ")");
   const std::string text =
       format == "md" ? RenderComparisonMarkdown(comparison) : RenderComparisonText(comparison);
-  return WriteOutput("compare", *args, text);
+  const int written = WriteOutput("compare", *args, text);
+  if (written != 0 || !args->Has("--fail-on-regression")) return written;
+  // Opt-in exit status for CI: 1 when a flagged difference is a regression (compare.h).
+  const std::vector<std::string> regressions = Regressions(comparison);
+  for (const std::string& r : regressions) {
+    std::cerr << "azbench compare: regression: " << r << "\n";
+  }
+  return regressions.empty() ? 0 : 1;
 }
 
 }  // namespace

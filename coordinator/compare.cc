@@ -330,4 +330,19 @@ std::string RenderComparisonMarkdown(const Comparison& c) {
   return out;
 }
 
+std::vector<std::string> Regressions(const Comparison& comparison) {
+  std::vector<std::string> out;
+  for (const ScenarioComparison& s : comparison.matched) {
+    for (const MetricComparison& m : s.metrics) {
+      if (m.verdict != CompareVerdict::kWorse) continue;
+      auto format = [&](double v) {
+        return m.latency ? FormatNanos(v) : absl::StrFormat("%.6g", v);
+      };
+      out.push_back(absl::StrCat(CellLabel(s.workload, s.parameters), " ", s.target, ": ", m.metric,
+                                 " ", format(m.a), " -> ", format(m.b)));
+    }
+  }
+  return out;
+}
+
 }  // namespace azbench

@@ -83,6 +83,12 @@ Comparison CompareReports(const ReportInput& a, const ReportInput& b);
 std::string RenderComparisonText(const Comparison& comparison);
 std::string RenderComparisonMarkdown(const Comparison& comparison);
 
+// The flagged differences that are regressions (verdict "B worse", so beyond the spread rule
+// above): lower IOPS or MiB/s, or higher mean, p50, p99 or p99.9 latency in B than in A. One line
+// each, "randread (iodepth=16) efs: read p99 1.2 ms -> 2.5 ms". `azbench compare
+// --fail-on-regression` exits 1 when this is not empty.
+std::vector<std::string> Regressions(const Comparison& comparison);
+
 }  // namespace azbench
 
 #endif  // AZBENCH_COORDINATOR_COMPARE_H_

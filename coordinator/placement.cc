@@ -139,6 +139,17 @@ const v1::MountInfo* FindMount(const PlacementAgent& agent, const std::string& p
   return nullptr;
 }
 
+// PlacementEvidence::mount: options sorted by name (the proto map has no order).
+std::string MountText(const v1::MountInfo& m) {
+  std::map<std::string, std::string> sorted(m.options().begin(), m.options().end());
+  std::vector<std::string> options;
+  for (const auto& [name, value] : sorted) {
+    options.push_back(value.empty() ? name : absl::StrCat(name, "=", value));
+  }
+  return absl::StrCat(m.fstype(), " ", m.source(), " on ", m.mount_point(),
+                      options.empty() ? "" : absl::StrCat(" (", absl::StrJoin(options, ","), ")"));
+}
+
 PlacementEvidence Classify(const PlacementAgent& agent, const PlacementTargetSpec& target,
                            const SubnetMap& subnets, const AzAliases& aliases) {
   PlacementEvidence e;
@@ -148,6 +159,7 @@ PlacementEvidence Classify(const PlacementAgent& agent, const PlacementTargetSpe
       agent.availability_zone.empty() ? agent.availability_zone_id : agent.availability_zone;
   e.agent_az_id = agent.availability_zone_id;
   e.az_source = agent.az_source.empty() ? "none" : agent.az_source;
+  if (const v1::MountInfo* m = FindMount(agent, target.path)) e.mount = MountText(*m);
   const AzAliases::Zone agent_zone =
       aliases.Normalize(agent.availability_zone, agent.availability_zone_id);
   const std::string agent_text = absl::StrCat(

@@ -30,6 +30,10 @@ struct PlacementEvidence {
   std::string reason;            // one line a person can check, e.g.
                                  // "addr=198.18.1.20 in 198.18.1.0/24 (az-a, imds a1);
                                  // agent in az-b (imds)"
+  // The agent's mount of the target as Describe saw it, "nfs4 fs-1.efs...:/ on /mnt/efs
+  // (hard,nconnect=4,rsize=1048576,vers=4.1,...)": every mount and super option, sorted by name;
+  // "" when the agent reported no mount (azbench plan, or files written before this field).
+  std::string mount;
 };
 
 }  // namespace azbench

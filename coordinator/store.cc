@@ -486,6 +486,7 @@ absl::Status Store::Initialize() {
                                                         migrated.message()));
     }
   }
+  RETURN_IF_ERROR(AddPlacementMountColumn());
   // WAL: a report can read while a run writes. FULL: a commit survives a power loss.
   RETURN_IF_ERROR(Exec("PRAGMA journal_mode = WAL"));
   RETURN_IF_ERROR(Exec("PRAGMA synchronous = FULL"));
@@ -495,6 +496,18 @@ absl::Status Store::Initialize() {
   ASSIGN_OR_RETURN(bool found, campaign.Step());
   if (found) campaign_id_ = campaign.Int(0);
   return absl::OkStatus();
+}
+
+// placement.mount, added within schema version 2 (store.h): additive, with a default, so older
+// and newer azbench read and write the same file.
+absl::Status Store::AddPlacementMountColumn() {
+  Statement columns(*this);
+  RETURN_IF_ERROR(
+      columns.Prepare("SELECT count(*) FROM pragma_table_info('placement') "
+                      "WHERE name = 'mount'"));
+  ASSIGN_OR_RETURN(bool row, columns.Step());
+  if (row && columns.Int(0) > 0) return absl::OkStatus();
+  return Exec("ALTER TABLE placement ADD COLUMN mount TEXT NOT NULL DEFAULT ''");
 }
 
 absl::StatusOr<int64_t> Store::BeginCampaign(const std::string& name, const std::string& file,
@@ -821,7 +834,7 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
     RETURN_IF_ERROR(placement.Prepare(
         "INSERT INTO placement (scenario_id, agent_id, target, placement, agent_az, agent_az_id, "
         "az_source, server_address, address_source, subnet, subnet_source, server_az, "
-        "server_az_source, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        "server_az_source, reason, mount) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const PlacementEvidence& e : s.placements) {
       placement.Int(1, scenario_id)
           .Text(2, e.agent_id)
@@ -836,7 +849,8 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
           .Text(11, e.subnet_source)
           .Text(12, e.server_az)
           .Text(13, e.server_az_source)
-          .Text(14, e.reason);
+          .Text(14, e.reason)
+          .Text(15, e.mount);
       RETURN_IF_ERROR(placement.Run());
     }
   }
@@ -1039,7 +1053,8 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
   Statement placements(*this);
   RETURN_IF_ERROR(placements.Prepare(
       "SELECT agent_id, target, placement, agent_az, agent_az_id, az_source, server_address, "
-      "address_source, subnet, subnet_source, server_az, server_az_source, reason FROM placement "
+      "address_source, subnet, subnet_source, server_az, server_az_source, reason, mount FROM "
+      "placement "
       "WHERE scenario_id = ?"));
   placements.Int(1, scenario_id);
   std::vector<PlacementEvidence> loaded;
@@ -1062,6 +1077,7 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
     e.server_az = placements.Text(10);
     e.server_az_source = placements.Text(11);
     e.reason = placements.Text(12);
+    e.mount = placements.Text(13);
   }
   // In agent_ids order, as planned.
   for (const std::string& id : result.scenario.agent_ids) {

@@ -57,7 +57,9 @@
 //       address_source, subnet, subnet_source, server_az, server_az_source, reason;
 //       PK(scenario_id, agent_id)): Scenario::placements, the evidence each agent was placed on
 //       when the scenario was planned (schema version 2; a version 1 file gains the empty table
-//       when opened).
+//       when opened). Column `mount` (PlacementEvidence::mount, TEXT NOT NULL DEFAULT '') came
+//       later within version 2: a file without it gains it when opened, and an azbench that does
+//       not know it reads and writes the table as before.
 //   event(id PK, scenario_id FK ON DELETE CASCADE, at_ns, agent_id, kind, message)
 //       kind 'lost' (ScenarioResult::lost: at_ns = lost_at, message = reason) and 'warning' (a
 //       job's warning, at_ns = the job's end; the warnings are also in agent_result.warnings).
@@ -162,6 +164,7 @@ class Store {
   Store(std::string path, sqlite3* db) : path_(std::move(path)), db_(db) {}
   static absl::StatusOr<std::unique_ptr<Store>> OpenImpl(const std::string& path, bool create);
   absl::Status Initialize();
+  absl::Status AddPlacementMountColumn();
   absl::Status Exec(std::string_view sql);
   absl::Status Error(std::string_view what) const;
   absl::StatusOr<int64_t> CampaignId();

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/stats.h"
+#include "coordinator/report/stream_passes.h"
 
 namespace azbench {
 
@@ -20,6 +21,38 @@ void AppendRow(const std::vector<std::string>& fields, std::string& out) {
     out += CsvField(fields[i]);
   }
   out += '\n';
+}
+
+std::string PassList(const std::vector<std::optional<double>>& values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ';';
+    if (values[i]) out += Fixed(*values[i]);
+  }
+  return out;
+}
+
+// The three pass columns of a large_stream scenario (see csv_report.h); empty otherwise.
+std::vector<std::string> PassColumns(const ScenarioResult& r) {
+  const std::vector<StreamPasses> jobs = BuildStreamPasses(r);
+  std::vector<std::string> out(3);
+  for (const StreamPasses& job : jobs) {
+    const std::string label = jobs.size() > 1 ? absl::StrCat(job.job, ":") : "";
+    const std::string sep = jobs.size() > 1 && !out[0].empty() ? " " : "";
+    absl::StrAppend(&out[0], sep, label, PassList(job.aggregate_mib_s));
+    absl::StrAppend(&out[1], sep, label,
+                    job.aggregate_mean_mib_s ? Fixed(*job.aggregate_mean_mib_s) : "");
+    for (const AgentStreamPasses& agent : job.agents) {
+      std::vector<std::optional<double>> values;
+      for (const auto& p : agent.passes) {
+        values.push_back(p && p->runtime_ns > 0 ? std::optional<double>(p->mib_s) : std::nullopt);
+      }
+      absl::StrAppend(&out[2], out[2].empty() ? "" : " ",
+                      jobs.size() > 1 ? absl::StrCat(job.job, "/") : "", agent.agent_id, "=",
+                      PassList(values));
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -49,9 +82,26 @@ std::string RenderCsvReport(const ReportInput& input) {
   }
   std::vector<std::string> header = {"scenario_key", "target", "workload"};
   header.insert(header.end(), axes.begin(), axes.end());
-  for (const char* name : {"repeat", "status", "op", "ops", "iops", "mib_s", "mean_us", "p50_us",
-                           "p90_us", "p99_us", "p99_9_us", "max_us", "errors", "stonewall_iops",
-                           "stonewall_mib_s", "agents", "start_skew_us"}) {
+  for (const char* name : {"repeat",
+                           "status",
+                           "op",
+                           "ops",
+                           "iops",
+                           "mib_s",
+                           "mean_us",
+                           "p50_us",
+                           "p90_us",
+                           "p99_us",
+                           "p99_9_us",
+                           "max_us",
+                           "errors",
+                           "stonewall_iops",
+                           "stonewall_mib_s",
+                           "agents",
+                           "start_skew_us",
+                           "pass_mib_s",
+                           "pass_mean_mib_s",
+                           "pass_mib_s_by_agent"}) {
     header.push_back(name);
   }
   std::string out;
@@ -70,6 +120,7 @@ std::string RenderCsvReport(const ReportInput& input) {
     }
     prefix.push_back(absl::StrCat(r.scenario.repeat));
     prefix.push_back(ScenarioStatusName(r.status));
+    const std::vector<std::string> passes = PassColumns(r);
     if (f.ops.empty()) {
       std::vector<std::string> row = prefix;
       row.resize(header.size());
@@ -97,6 +148,8 @@ std::string RenderCsvReport(const ReportInput& input) {
       row.push_back(f.stonewall_valid ? Fixed(op.stonewall_bytes_per_s / kMiB) : std::string());
       row.push_back(absl::StrCat(f.agents));
       row.push_back(Micros(static_cast<double>(f.start_skew_ns)));
+      const bool streamed = op.kind == OpKind::kRead || op.kind == OpKind::kWrite;
+      for (const std::string& p : passes) row.push_back(streamed ? p : std::string());
       AppendRow(row, out);
     }
   }

@@ -4,7 +4,11 @@
 // Columns: scenario_key, target, workload, one column per matrix axis (the union of the axes of all
 // scenarios, in first-seen order; empty where a scenario has no such axis), repeat, status, op,
 // ops, iops, mib_s, mean_us, p50_us, p90_us, p99_us, p99_9_us, max_us, errors, then stonewall_iops,
-// stonewall_mib_s, agents, start_skew_us. iops and mib_s are full figures (merge.h rule 3);
+// stonewall_mib_s, agents, start_skew_us, then for large_stream scenarios (on the read or write
+// row; stream_passes.h) pass_mib_s (all agents, per pass, ";"-separated in pass order, empty for a
+// missing pass), pass_mean_mib_s (their mean) and pass_mib_s_by_agent ("local-1=512.000;498.000
+// local-2=..."); with several large_stream jobs each value is prefixed "job:" ("job/" before an
+// agent). iops and mib_s are full figures (merge.h rule 3);
 // latencies are total latency from the merged histogram, in microseconds with 3 decimals. A
 // scenario with no op kind at all (failed, skipped) has one row with op and the figures empty.
 // Quoting as RFC 4180: a field containing a comma, a double quote, CR or LF, or starting or ending

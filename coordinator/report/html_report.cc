@@ -7,6 +7,7 @@
 #include <set>
 #include <tuple>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -14,7 +15,9 @@
 #include "common/stats.h"
 #include "common/units.h"
 #include "coordinator/report/comparison_rows.h"
+#include "coordinator/report/placement_report.h"
 #include "coordinator/report/scaling_rows.h"
+#include "coordinator/report/stream_passes.h"
 #include "coordinator/report/svg_chart.h"
 #include "yaml-cpp/yaml.h"
 
@@ -38,6 +41,7 @@ th{background:#f2f5f8;text-align:left}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.best{font-weight:bold;background:#eaf4fb}
 td.fastest{white-space:nowrap}
+td.mount,#placement td{overflow-wrap:anywhere;min-width:12em}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,440px),1fr));gap:12px;margin:.5em 0}
 figure{margin:0;min-width:0}
 figcaption{font-size:.85em;color:#444}
@@ -143,11 +147,17 @@ void Figure(const LineChart& chart, const std::string& caption, std::string& out
 }
 
 // One line per agent: the agent's throughput per interval, on the coordinator clock relative to
-// the scenario's first start (interval midpoints; the last interval of a job is divided by its
-// clipped length; one shorter than a tenth of an interval is left out). With more than
+// the scenario's first start (interval midpoints). A bucket's rate is what the agent's jobs did in
+// it divided by the time they covered of it (the union of their intervals, the last interval of a
+// job clipped at its end), so concurrent jobs add up and back-to-back ones (large_stream's passes)
+// do not. A bucket covered for less than a tenth of an interval holds a job's final completions
+// only and is left out, unless it is all the agent has (a job shorter than that). With more than
 // kMaxAgentLines agents, only the kMaxAgentLines / 2 with the least and the most work are drawn
 // (the stragglers and the leaders); `agents_total` says how many there were.
 constexpr size_t kMaxAgentLines = 16;
+
+}  // namespace
+
 LineChart AgentThroughputChart(const std::string& target, const ScenarioResult& result,
                                const ScenarioFigures& figures, bool bytes, size_t* agents_total) {
   LineChart chart;
@@ -172,7 +182,11 @@ LineChart AgentThroughputChart(const std::string& target, const ScenarioResult& 
       if (interval_ns == 0) interval_ns = r.result.interval_ns;
     }
     if (interval_ns == 0) continue;
-    std::map<int64_t, double> rate;  // bucket -> per second
+    struct Bucket {
+      double amount = 0;
+      std::vector<std::pair<int64_t, int64_t>> covered;  // [begin, end), coordinator clock
+    };
+    std::map<int64_t, Bucket> buckets;
     for (const AgentJobResult& r : result.results) {
       if (r.agent_id != agent) continue;
       const JobResult& job = r.result;
@@ -190,15 +204,34 @@ LineChart AgentThroughputChart(const std::string& target, const ScenarioResult& 
         int64_t length = static_cast<int64_t>(job.interval_ns);
         if (job.end_realtime_ns > begin && job.end_realtime_ns - begin < length) {
           length = job.end_realtime_ns - begin;
-          // A last interval of under a tenth of the length holds the job's final completions
-          // only: as a rate it would be noise, so it is not drawn.
-          if (length * 10 < static_cast<int64_t>(job.interval_ns)) continue;
         }
-        rate[in.index + shift] += amount * 1e9 / static_cast<double>(std::max<int64_t>(length, 1));
+        Bucket& b = buckets[in.index + shift];
+        b.amount += amount;
+        b.covered.emplace_back(begin, begin + std::max<int64_t>(length, 1));
+      }
+    }
+    std::map<int64_t, std::pair<double, int64_t>> rate;  // bucket -> (per second, covered ns)
+    for (auto& [bucket, b] : buckets) {
+      std::sort(b.covered.begin(), b.covered.end());
+      int64_t covered = 0, end = INT64_MIN;
+      for (const auto& [lo, hi] : b.covered) {
+        const int64_t from = std::max(lo, end);
+        if (hi > from) covered += hi - from;
+        end = std::max(end, hi);
+      }
+      rate[bucket] = {b.amount * 1e9 / static_cast<double>(covered), covered};
+    }
+    const auto tiny = [&](const auto& entry) {
+      return entry.second.second * 10 < static_cast<int64_t>(interval_ns);
+    };
+    if (!std::all_of(rate.begin(), rate.end(), tiny)) {
+      for (auto it = rate.begin(); it != rate.end();) {
+        it = tiny(*it) ? rate.erase(it) : std::next(it);
       }
     }
     ChartSeries series{agent, {}};
-    for (const auto& [bucket, value] : rate) {
+    for (const auto& [bucket, value_covered] : rate) {
+      const double value = value_covered.first;
       const double t = (static_cast<double>(agent_start - origin) +
                         (static_cast<double>(bucket) + 0.5) * interval_ns) /
                        1e9;
@@ -227,6 +260,8 @@ LineChart AgentThroughputChart(const std::string& target, const ScenarioResult& 
   chart.markers = true;
   return chart;
 }
+
+namespace {
 
 double ColumnThroughput(const TargetColumn& column, bool bytes) {
   double sum = 0;
@@ -302,6 +337,25 @@ std::vector<std::pair<std::string, Histogram>> PlacementHistograms(
 
 // ----- Sections -----
 
+// The distinct mounts of `target` in the stored placement evidence, each with the agents that
+// reported it, in order of first appearance.
+std::vector<std::pair<std::string, std::vector<std::string>>> TargetMounts(
+    const ReportInput& input, const std::string& target) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  for (const ScenarioResult& r : input.scenarios) {
+    for (const PlacementEvidence& e : r.scenario.placements) {
+      if (e.target != target || e.mount.empty()) continue;
+      auto it =
+          std::find_if(out.begin(), out.end(), [&](const auto& m) { return m.first == e.mount; });
+      if (it == out.end()) it = out.insert(out.end(), {e.mount, {}});
+      if (std::find(it->second.begin(), it->second.end(), e.agent_id) == it->second.end()) {
+        it->second.push_back(e.agent_id);
+      }
+    }
+  }
+  return out;
+}
+
 void CampaignSection(const ReportInput& input, const HtmlReportContext& context, std::string& out) {
   out += "<section id=\"campaign\"><h2>Campaign</h2><div class=\"table-wrap\"><table>";
   auto row = [&](const std::string& k, const std::string& v) {
@@ -359,15 +413,29 @@ void CampaignSection(const ReportInput& input, const HtmlReportContext& context,
   out += "<h3>Targets</h3>";
   if (context.campaign) {
     out +=
-        "<div class=\"table-wrap\"><table><thead><tr><th>target</th><th>kind</th><th>path</th>"
-        "<th>server AZ</th><th>labels</th></tr></thead><tbody>";
+        "<div class=\"table-wrap\"><table class=\"targets\"><thead><tr><th>target</th>"
+        "<th>kind</th><th>path</th><th>server AZ</th><th>labels</th><th>mount and options "
+        "(as the agents saw them)</th></tr></thead><tbody>";
     for (const CampaignTarget& t : context.campaign->targets) {
       std::vector<std::string> labels;
       for (const auto& [k, v] : t.labels) labels.push_back(absl::StrCat(k, "=", v));
       absl::StrAppend(&out, "<tr><td>", Esc(t.name), "</td><td>",
                       Esc(std::string(TargetKindName(t.kind))), "</td><td>", Esc(t.path),
                       "</td><td>", Esc(t.server_az.empty() ? "-" : t.server_az), "</td><td>",
-                      Esc(absl::StrJoin(labels, ", ")), "</td></tr>");
+                      Esc(absl::StrJoin(labels, ", ")), "</td><td class=\"mount\">");
+      const std::vector<std::pair<std::string, std::vector<std::string>>> mounts =
+          TargetMounts(input, t.name);
+      if (mounts.empty()) out += "-";
+      for (size_t i = 0; i < mounts.size(); ++i) {
+        if (i > 0) out += "<br>";
+        out += Esc(mounts[i].first);
+        // Which agents saw it, when they did not all see the same.
+        if (mounts.size() > 1) {
+          absl::StrAppend(&out, " <span class=\"note\">(",
+                          Esc(absl::StrJoin(mounts[i].second, ", ")), ")</span>");
+        }
+      }
+      out += "</td></tr>";
     }
     out += "</tbody></table></div>";
     if (context.campaign_read_leniently) {
@@ -389,10 +457,10 @@ void CampaignSection(const ReportInput& input, const HtmlReportContext& context,
   out += "</section>";
 }
 
-void PlacementSection(const HtmlReportContext& context, std::string& out) {
-  if (context.placement.empty()) return;
+void PlacementSection(const std::vector<PlacementEvidenceRow>& placement, std::string& out) {
+  if (placement.empty()) return;
   std::vector<std::string> fact_names;
-  for (const PlacementEvidenceRow& r : context.placement) {
+  for (const PlacementEvidenceRow& r : placement) {
     for (const auto& [k, v] : r.facts) {
       if (std::find(fact_names.begin(), fact_names.end(), k) == fact_names.end()) {
         fact_names.push_back(k);
@@ -404,7 +472,7 @@ void PlacementSection(const HtmlReportContext& context, std::string& out) {
       "<th>agent</th><th>target</th><th>placement</th>";
   for (const std::string& k : fact_names) absl::StrAppend(&out, "<th>", Esc(k), "</th>");
   out += "</tr></thead><tbody>";
-  for (const PlacementEvidenceRow& r : context.placement) {
+  for (const PlacementEvidenceRow& r : placement) {
     absl::StrAppend(&out, "<tr><td>", Esc(r.agent_id), "</td><td>", Esc(r.target), "</td><td>",
                     Esc(r.placement), "</td>");
     for (const std::string& k : fact_names) {
@@ -416,7 +484,13 @@ void PlacementSection(const HtmlReportContext& context, std::string& out) {
     }
     out += "</tr>";
   }
-  out += "</tbody></table></div></section>";
+  out += "</tbody></table></div>";
+  out +=
+      "<p class=\"note\">How each agent was placed relative to each target: the agent's AZ and "
+      "where it came from (config or the instance metadata service), the server address the "
+      "mount is connected to and how it was found, the subnet (and its AZ) that address is in, "
+      "and the mount with its options. same-az / cross-az is decided from these; unknown means "
+      "they did not decide it (the reason says why).</p></section>";
 }
 
 std::string RelativeSeconds(int64_t at_ns, int64_t origin_ns) {
@@ -467,6 +541,58 @@ void CellNotes(const ReportInput& input, const std::vector<ScenarioFigures>& fig
   out += "</ul>";
 }
 
+// large_stream: the MiB/s per pass table (stream_passes.h) and a chart of it, one line per target
+// and repeat (the all-agents figures, or the one agent's). False when the cell streamed nothing.
+bool StreamPassesBlock(const ReportInput& input, const ReportCell& cell, std::string& table,
+                       LineChart& chart) {
+  const StreamPassTable passes = BuildStreamPassTable(input, cell);
+  if (passes.rows.empty()) return false;
+  table =
+      "<h3>MiB/s per pass</h3><div class=\"table-wrap\"><table class=\"passes\"><thead><tr>"
+      "<th>target</th><th>repeat</th><th>job</th><th>agent</th>";
+  for (int p = 1; p <= passes.passes; ++p) absl::StrAppend(&table, "<th>pass ", p, "</th>");
+  table += "<th>mean</th></tr></thead><tbody>";
+  std::set<std::pair<std::string, int>> repeats;  // (target, repeat)
+  for (const StreamPassRow& row : passes.rows) repeats.insert({row.target, row.repeat});
+  std::map<std::string, int> repeats_per_target;
+  for (const auto& [target, repeat] : repeats) ++repeats_per_target[target];
+  chart.title = absl::StrCat(cell.workload, ": MiB/s per pass");
+  chart.x = MakeAxis("pass", AxisKind::kLinear, nullptr, false);
+  chart.y = MakeAxis("MiB/s", AxisKind::kLinear, FormatSiShort, true);
+  for (int p = 1; p <= passes.passes; ++p) chart.x.ticks.push_back(p);
+  chart.x.min = 0.5;
+  chart.x.max = passes.passes + 0.5;
+  for (const StreamPassRow& row : passes.rows) {
+    absl::StrAppend(&table, "<tr", row.aggregate ? " class=\"all-agents\"" : "", "><td>",
+                    Esc(row.target), "</td><td class=\"num\">", row.repeat, "</td><td>",
+                    Esc(row.job), "</td><td>", row.aggregate ? "<b>all agents</b>" : Esc(row.who),
+                    "</td>");
+    for (const auto& v : row.mib_s) {
+      absl::StrAppend(&table, "<td class=\"num\">", FormatPassMibPerSecond(v), "</td>");
+    }
+    absl::StrAppend(&table, "<td class=\"num\"><b>", FormatPassMibPerSecond(row.mean_mib_s),
+                    "</b></td></tr>");
+    // The chart's line: the all-agents row, or the agent's when it ran alone.
+    const bool alone =
+        std::count_if(passes.rows.begin(), passes.rows.end(), [&](const auto& r) {
+          return r.target == row.target && r.repeat == row.repeat && r.job == row.job;
+        }) == 1;
+    if (!row.aggregate && !alone) continue;
+    ChartSeries series{row.target, {}};
+    if (repeats_per_target[row.target] > 1) absl::StrAppend(&series.name, " #", row.repeat);
+    for (size_t p = 0; p < row.mib_s.size(); ++p) {
+      if (row.mib_s[p]) series.points.emplace_back(static_cast<double>(p + 1), *row.mib_s[p]);
+    }
+    chart.series.push_back(std::move(series));
+  }
+  table +=
+      "</tbody></table></div><p class=\"note\">Per agent: the pass's bytes divided by its "
+      "runtime (dd's figure). <b>mean</b>: the mean of the passes. <b>all agents</b>: the bytes "
+      "of every agent's pass divided by that pass's window, from the first agent's start to the "
+      "last agent's end.</p>";
+  return true;
+}
+
 void CellSection(const ReportInput& input, const HtmlReportContext& context,
                  const std::vector<ScenarioFigures>& figures, const ReportCell& cell, size_t index,
                  std::string& out) {
@@ -505,8 +631,15 @@ void CellSection(const ReportInput& input, const HtmlReportContext& context,
     absl::StrAppend(&out, "<p class=\"note\">", Esc(text), "</p>");
   }
   CellNotes(input, figures, cell, out);
+  std::string passes_table;
+  LineChart passes_chart;
+  const bool streamed = StreamPassesBlock(input, cell, passes_table, passes_chart);
+  out += passes_table;
 
   out += "<div class=\"charts\">";
+  if (streamed) {
+    Figure(passes_chart, "large_stream: MiB/s of each pass, all agents together.", out);
+  }
   for (OpKind kind : OpKindsOf(columns)) {
     LineChart chart =
         PercentileChart(absl::StrCat(std::string(OpKindName(kind)), " latency percentiles"));
@@ -912,9 +1045,42 @@ constexpr char kHowToRead[] =
     "<li><b>Throughput over time</b>: one line per agent; a line that starts late shows start "
     "skew, one that ends late or sags shows a straggler.</li>"
     "<li><b>[min-max]</b>: the range over repeats; which repeat is shown follows the campaign's "
-    "<code>keep</code>.</li></ul></footer>";
+    "<code>keep</code>.</li>";
+// Footer items of sections only some reports have.
+constexpr char kHowToReadPasses[] =
+    "<li><b>MiB/s per pass</b> (large_stream, dd-like): each pass's bytes over its time, per agent "
+    "and for all agents together; <b>mean</b> is the mean of the passes.</li>";
+constexpr char kHowToReadPlacement[] =
+    "<li><b>Placement</b>: same-az when the server address the agent's mount uses is in a subnet "
+    "of the agent's AZ (or the campaign names the server's AZ), cross-az when it is in another; "
+    "unknown otherwise, with the reason.</li>";
 
 }  // namespace
+
+std::vector<PlacementEvidenceRow> PlacementEvidenceRows(const ReportInput& input) {
+  auto with_source = [](const std::string& value, const std::string& source) {
+    if (value.empty()) return std::string("-");
+    return source.empty() ? value : absl::StrCat(value, " (", source, ")");
+  };
+  std::vector<PlacementEvidenceRow> rows;
+  for (const PlacementEvidence* e : DistinctPlacementEvidence(input)) {
+    std::string agent_az = e->agent_az;
+    if (!e->agent_az_id.empty() && e->agent_az_id != e->agent_az) {
+      agent_az = absl::StrCat(agent_az, "/", e->agent_az_id);
+    }
+    rows.push_back(PlacementEvidenceRow{
+        e->agent_id,
+        e->target,
+        std::string(PlacementName(e->placement)),
+        {{"agent AZ (source)", with_source(agent_az, e->az_source)},
+         {"server address (how found)", with_source(e->server_address, e->address_source)},
+         {"subnet (source)", with_source(e->subnet, e->subnet_source)},
+         {"server AZ (source)", with_source(e->server_az, e->server_az_source)},
+         {"mount and options", e->mount.empty() ? "-" : e->mount},
+         {"reason", e->reason.empty() ? "-" : e->reason}}});
+  }
+  return rows;
+}
 
 HtmlReportContext MakeHtmlReportContext(const CampaignRecord& record) {
   HtmlReportContext context;
@@ -1003,7 +1169,9 @@ std::string RenderHtmlReport(const ReportInput& input, const HtmlReportContext& 
   VisibilitySection(input, cells, figures, visibility);
 
   out += "<nav><h2>Contents</h2><ul><li><a href=\"#campaign\">Campaign</a></li>";
-  if (!context.placement.empty()) out += "<li><a href=\"#placement\">Placement</a></li>";
+  const std::vector<PlacementEvidenceRow> placement =
+      context.placement.empty() ? PlacementEvidenceRows(input) : context.placement;
+  if (!placement.empty()) out += "<li><a href=\"#placement\">Placement</a></li>";
   for (size_t i = 0; i < cells.size(); ++i) {
     absl::StrAppend(&out, "<li><a href=\"#cell-", i, "\">", Esc(CellTitle(cells[i])), "</a></li>");
   }
@@ -1013,12 +1181,15 @@ std::string RenderHtmlReport(const ReportInput& input, const HtmlReportContext& 
   out += "</ul></nav>";
 
   CampaignSection(input, context, out);
-  PlacementSection(context, out);
+  PlacementSection(placement, out);
   for (size_t i = 0; i < cells.size(); ++i) CellSection(input, context, figures, cells[i], i, out);
   out += sweeps;
   out += scaling;
   out += visibility;
   out += kHowToRead;
+  if (absl::StrContains(out, "<h3>MiB/s per pass</h3>")) out += kHowToReadPasses;
+  if (!placement.empty()) out += kHowToReadPlacement;
+  out += "</ul></footer>";
   out += "</body></html>\n";
   return out;
 }

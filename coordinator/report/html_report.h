@@ -4,9 +4,12 @@
 //
 // Sections, each present only when there is something to show:
 //   - campaign: file, times, repeats policy; fleet (agents, AZs, instance types, clock offsets);
-//     targets (kind, path, server AZ, labels) from the stored campaign YAML.
+//     targets (kind, path, server AZ, labels) from the stored campaign YAML, and each target's
+//     mount with its options as the agents' Describe saw it (PlacementEvidence::mount; every
+//     distinct one, with the agents that saw it when they differ).
 //   - placement: HtmlReportContext::placement rows (who reached which target from where, and the
-//     evidence), one column per distinct fact name. Filled by whoever loads placement evidence.
+//     evidence), one column per distinct fact name; when the context has none, the stored
+//     evidence of the scenarios (PlacementEvidenceRows).
 //   - one section per workload and matrix cell: the comparison table of the Markdown report (the
 //     same rows and the same "fastest" rule: best target and its ratio to the runner-up), notes on
 //     partial/failed/skipped scenarios and warnings; a latency percentile chart per op kind (log
@@ -42,6 +45,7 @@
 
 #include "coordinator/campaign.h"
 #include "coordinator/report/report_input.h"
+#include "coordinator/report/svg_chart.h"
 #include "coordinator/store.h"
 
 namespace azbench {
@@ -72,7 +76,18 @@ struct HtmlReportContext {
 // matrix, repeats and keep are read from the YAML leniently and `campaign_read_leniently` is set.
 HtmlReportContext MakeHtmlReportContext(const CampaignRecord& record);
 
+// The scenarios' placement evidence (placement_report.h DistinctPlacementEvidence) as rows with
+// the facts "agent AZ (source)", "server address (how found)", "subnet (source)", "server AZ
+// (source)", "mount and options" and "reason".
+std::vector<PlacementEvidenceRow> PlacementEvidenceRows(const ReportInput& input);
+
 std::string RenderHtmlReport(const ReportInput& input, const HtmlReportContext& context);
+
+// The throughput-over-time chart of one scenario (one line per agent, see html_report.cc), exposed
+// for tests. `agents_total` receives the number of agents before thinning to the slowest and
+// fastest.
+LineChart AgentThroughputChart(const std::string& target, const ScenarioResult& result,
+                               const ScenarioFigures& figures, bool bytes, size_t* agents_total);
 
 }  // namespace azbench
 

@@ -11,7 +11,7 @@
 //      "lost": [{"agent_id", "lost_at_ns", "reason"}],
 //      "placements": [{"agent_id", "target", "placement", "agent_az", "agent_az_id", "az_source",
 //        "server_address", "address_source", "subnet", "subnet_source", "server_az",
-//        "server_az_source", "reason"}]   (coordinator/placement_evidence.h),
+//        "server_az_source", "reason", "mount"}]   (coordinator/placement_evidence.h),
 //      "times": {"planned_start_ns", "first_start_ns", "last_start_ns", "first_end_ns",
 //                "last_end_ns", "start_skew_ns", "full_window_ns", "stonewall_window_ns",
 //                "stonewall_valid"},
@@ -28,7 +28,11 @@
 //      "intervals": [{"index", "ops": {"read": {"ops", "bytes", "errors", "lat": sparse}}}]
 //          (the merged series, merge.h rule 6),
 //      "results": [{"agent_id", "job": fio-style job object with its "azbench" extras
-//          (common/result_json.h)}]}],
+//          (common/result_json.h)}],
+//      "passes": [{"job", "passes": n,          (large_stream scenarios only; stream_passes.h)
+//          "agents": [{"agent_id", "passes": [{"pass", "bytes", "runtime_ns", "errors", "mib_s"}
+//                      or null when the agent did not report that pass], "mean_mib_s"}],
+//          "all_agents": {"mib_s": [per pass, null when missing], "mean_mib_s"}}]}],
 //    "scaling": [{"workload", "where", "target", "nodes", "agents", "partial",
 //                 "full": {"mib_s", "iops"}, "stonewall": {"valid", "mib_s", "iops"}, "op",
 //                 "latency_ns": {"p50", "p99", "p99.9"}, "fairness": {"unit", "min", "max",

@@ -10,6 +10,7 @@
 #include "common/units.h"
 #include "coordinator/report/comparison_rows.h"
 #include "coordinator/report/scaling_rows.h"
+#include "coordinator/report/stream_passes.h"
 
 namespace azbench {
 
@@ -28,6 +29,26 @@ std::string Escape(const std::string& text) {
     }
   }
   return out;
+}
+
+// large_stream: MiB/s per pass (stream_passes.h).
+void RenderPasses(const ReportInput& input, const ReportCell& cell, std::string& out) {
+  const StreamPassTable table = BuildStreamPassTable(input, cell);
+  if (table.rows.empty()) return;
+  out += "MiB/s per pass:\n\n| target | repeat | job | agent |";
+  for (int p = 1; p <= table.passes; ++p) absl::StrAppend(&out, " pass ", p, " |");
+  out += " mean |\n|---|---:|---|---|";
+  for (int p = 0; p <= table.passes; ++p) out += "---:|";
+  out += "\n";
+  for (const StreamPassRow& row : table.rows) {
+    absl::StrAppend(&out, "| ", Escape(row.target), " | ", row.repeat, " | ", Escape(row.job),
+                    " | ", row.aggregate ? "**all agents**" : Escape(row.who), " |");
+    for (const auto& v : row.mib_s) absl::StrAppend(&out, " ", FormatPassMibPerSecond(v), " |");
+    absl::StrAppend(&out, " ", FormatPassMibPerSecond(row.mean_mib_s), " |\n");
+  }
+  out +=
+      "\nPer agent: the pass's bytes / its runtime; mean: of the passes; all agents: the bytes of "
+      "every agent's pass over the pass's window (first start to last end).\n\n";
 }
 
 std::string RelativeSeconds(int64_t at_ns, int64_t origin_ns) {
@@ -94,6 +115,7 @@ void RenderCell(const ReportInput& input, const std::vector<ScenarioFigures>& fi
           break;
       }
     }
+    RenderPasses(input, cell, out);
   } else {
     out += "No results.\n\n";
   }

@@ -13,6 +13,9 @@
 // add "[min-max]" over repeats. A target whose shown figures include a partial repeat is headed
 // "name (partial)"; every partial, failed or skipped scenario is listed under its table with the
 // reason and lost agents, and every distinct job warning (e.g. buffered I/O on a small file) too.
+// A large_stream cell adds a "MiB/s per pass" table under its comparison table: per target, kept
+// repeat and agent the MiB/s of each pass and their mean, plus an "all agents" row with two or
+// more agents (stream_passes.h).
 // Campaigns with a `nodes` / `nodes_per_az` axis end with a "## Scaling" section (scaling_rows.h).
 #ifndef AZBENCH_COORDINATOR_REPORT_MARKDOWN_REPORT_H_
 #define AZBENCH_COORDINATOR_REPORT_MARKDOWN_REPORT_H_

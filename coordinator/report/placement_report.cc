@@ -142,21 +142,8 @@ void RenderComparison(const ReportInput& input, const Comparison& c, std::string
 }
 
 void RenderEvidence(const ReportInput& input, std::string& out) {
-  using Key = std::tuple<std::string, std::string, Placement, std::string, std::string>;
-  std::set<Key> seen;
-  std::vector<const PlacementEvidence*> rows;
-  for (const ScenarioResult& r : input.scenarios) {
-    for (const PlacementEvidence& e : r.scenario.placements) {
-      if (seen.insert(Key{e.agent_id, e.target, e.placement, e.server_address, e.server_az})
-              .second) {
-        rows.push_back(&e);
-      }
-    }
-  }
+  const std::vector<const PlacementEvidence*> rows = DistinctPlacementEvidence(input);
   if (rows.empty()) return;
-  std::stable_sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) {
-    return std::tie(a->agent_id, a->target) < std::tie(b->agent_id, b->target);
-  });
   absl::StrAppend(&out, "### Placement evidence\n\n",
                   "| agent | target | placement | agent AZ (source) | server address | subnet "
                   "(source) | server AZ (source) | reason |\n|---|---|---|---|---|---|---|---|\n");
@@ -180,6 +167,26 @@ void RenderEvidence(const ReportInput& input, std::string& out) {
 }
 
 }  // namespace
+
+std::vector<const PlacementEvidence*> DistinctPlacementEvidence(const ReportInput& input) {
+  using Key =
+      std::tuple<std::string, std::string, Placement, std::string, std::string, std::string>;
+  std::set<Key> seen;
+  std::vector<const PlacementEvidence*> rows;
+  for (const ScenarioResult& r : input.scenarios) {
+    for (const PlacementEvidence& e : r.scenario.placements) {
+      if (seen.insert(
+                  Key{e.agent_id, e.target, e.placement, e.server_address, e.server_az, e.mount})
+              .second) {
+        rows.push_back(&e);
+      }
+    }
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) {
+    return std::tie(a->agent_id, a->target) < std::tie(b->agent_id, b->target);
+  });
+  return rows;
+}
 
 std::string RenderPlacementView(const ReportInput& input) {
   bool any_axis = false, any_evidence = false;

@@ -15,12 +15,18 @@
 #define AZBENCH_COORDINATOR_REPORT_PLACEMENT_REPORT_H_
 
 #include <string>
+#include <vector>
 
 #include "coordinator/report/report_input.h"
 
 namespace azbench {
 
 std::string RenderPlacementView(const ReportInput& input);
+
+// The evidence of every scenario, once per agent x target (again only when it changed: placement,
+// server address, server AZ or mount), sorted by agent then target. The placement view's evidence
+// table and the HTML report's placement section list these.
+std::vector<const PlacementEvidence*> DistinctPlacementEvidence(const ReportInput& input);
 
 }  // namespace azbench
 

@@ -4,16 +4,19 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "common/units.h"
+#include "coordinator/report/scaling_rows.h"
+#include "coordinator/report/stream_passes.h"
 
 namespace azbench {
 
 namespace {
 
-// Columns after the first four are numbers, right-aligned.
-constexpr size_t kTextColumns = 4;
-
-std::string Table(const std::vector<std::vector<std::string>>& rows) {
+// The first `text_columns` columns (and the last one, a note, when `last_is_text`) are text,
+// left-aligned; the others are numbers, right-aligned.
+std::string Table(const std::vector<std::vector<std::string>>& rows, size_t text_columns = 4,
+                  bool last_is_text = true) {
   std::vector<size_t> widths;
   for (const auto& row : rows) {
     widths.resize(std::max(widths.size(), row.size()), 0);
@@ -25,13 +28,73 @@ std::string Table(const std::vector<std::vector<std::string>>& rows) {
     for (size_t c = 0; c < row.size(); ++c) {
       if (c > 0) line += "  ";
       const std::string pad(widths[c] - row[c].size(), ' ');
-      const bool left = c < kTextColumns || c + 1 == row.size();  // the note is text too
+      const bool left = c < text_columns || (last_is_text && c + 1 == row.size());
       line += left ? row[c] + pad : pad + row[c];
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
   return out;
+}
+
+// large_stream's passes (stream_passes.h), one row per agent and an "all agents" row.
+std::string PassesSection(const ReportInput& input, const std::vector<ReportCell>& cells) {
+  std::vector<std::vector<std::string>> rows;
+  for (const ReportCell& cell : cells) {
+    const StreamPassTable table = BuildStreamPassTable(input, cell);
+    if (table.rows.empty()) continue;
+    if (!rows.empty()) rows.push_back({});
+    std::vector<std::string> header = {"workload", "parameters", "target",
+                                       "repeat",   "job",        "agent"};
+    for (int p = 1; p <= table.passes; ++p) header.push_back(absl::StrCat("pass ", p));
+    header.push_back("mean");
+    rows.push_back(std::move(header));
+    const std::string parameters = ParametersText(cell.parameters);
+    for (const StreamPassRow& row : table.rows) {
+      std::vector<std::string> line = {
+          cell.workload, parameters, row.target, absl::StrCat(row.repeat), row.job, row.who};
+      for (const auto& v : row.mib_s) line.push_back(FormatPassMibPerSecond(v));
+      line.push_back(FormatPassMibPerSecond(row.mean_mib_s));
+      rows.push_back(std::move(line));
+    }
+  }
+  if (rows.empty()) return "";
+  return absl::StrCat(
+      "\nlarge_stream MiB/s per pass (mean: of the passes; all agents: the pass's bytes over its "
+      "window, first start to last end)\n",
+      Table(rows, 6, false));
+}
+
+// The scaling rows (scaling_rows.h), the same figures as the Markdown, CSV, JSON and HTML tables.
+std::string ScalingSection(const std::vector<ScalingRow>& scaling) {
+  if (scaling.empty()) return "";
+  std::vector<std::vector<std::string>> rows = {
+      {"workload", "parameters", "target", "axis", "agents", "aggregate", "stonewall", "p99",
+       "per-agent min", "per-agent max", "CoV", "start skew", "efficiency", "sw efficiency"}};
+  auto percent = [](const std::optional<double>& f) {
+    return f ? absl::StrFormat("%.0f%%", *f * 100) : std::string("-");
+  };
+  for (const ScalingRow& row : scaling) {
+    auto fmt = [&](double v) {
+      return row.moves_bytes ? absl::StrCat(FormatMibPerSecond(v), " MiB/s")
+                             : absl::StrCat(FormatIops(v), " IOPS");
+    };
+    rows.push_back(
+        {row.workload, row.where, row.target, row.nodes,
+         absl::StrCat(row.agents, row.partial ? " (partial)" : ""),
+         fmt(row.moves_bytes ? row.full_mib_s : row.full_iops),
+         row.stonewall_valid ? fmt(row.moves_bytes ? row.stonewall_mib_s : row.stonewall_iops)
+                             : "-",
+         row.has_latency ? FormatNanos(static_cast<double>(row.p99_ns)) : "-",
+         fmt(row.fairness.min), fmt(row.fairness.max), absl::StrFormat("%.3f", row.fairness.cv),
+         FormatNanos(static_cast<double>(row.start_skew_ns)),
+         row.efficiency ? percent(row.efficiency) : "no N=1 run",
+         percent(row.stonewall_efficiency)});
+  }
+  return absl::StrCat(
+      "\nscaling (aggregate: all agents together; efficiency = aggregate(N) / (N x aggregate(1)) "
+      "from the one-agent run)\n",
+      Table(rows, 4, false));
 }
 
 }  // namespace
@@ -43,7 +106,8 @@ std::string RenderTerminalReport(const ReportInput& input) {
   std::vector<std::vector<std::string>> rows = {{"workload", "parameters", "target", "op", "IOPS",
                                                  "MiB/s", "mean", "p99", "max", "errors", "agents",
                                                  "note"}};
-  for (const ReportCell& cell : BuildCells(input, figures)) {
+  const std::vector<ReportCell> cells = BuildCells(input, figures);
+  for (const ReportCell& cell : cells) {
     const std::string parameters = ParametersText(cell.parameters);
     for (const TargetColumn& column : cell.targets) {
       std::string note;
@@ -69,6 +133,8 @@ std::string RenderTerminalReport(const ReportInput& input) {
     }
   }
   std::string out = Table(rows);
+  out += PassesSection(input, cells);
+  out += ScalingSection(BuildScalingRows(input, cells, figures));
 
   int counts[4] = {0, 0, 0, 0};
   std::string problems;

@@ -1,8 +1,12 @@
 #include "coordinator/compare.h"
 
+#include <fstream>
+#include <sstream>
+
 #include <string>
 #include <vector>
 
+#include "coordinator/cli.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/report_scenarios.h"
@@ -189,6 +193,63 @@ TEST(LoadStoredReportTest, AMissingFileIsNotFound) {
   TempDir dir;
   auto report = LoadStoredReport(dir.File("missing.db"), std::nullopt);
   EXPECT_EQ(report.status().code(), absl::StatusCode::kNotFound);
+}
+
+// `azbench compare --fail-on-regression`: 0 without the flag, 1 only when a flagged difference
+// is a regression, run through the real command line on real databases.
+class CompareExitStatusTest : public CompareTest {
+ protected:
+  int Compare(const std::vector<ScenarioResult>& a, const std::vector<ScenarioResult>& b,
+              bool fail_on_regression) {
+    WriteStore(dir_.File("a.db"), "before", a);
+    WriteStore(dir_.File("b.db"), "after", b);
+    std::vector<std::string> args = {"compare", dir_.File("a.db"), dir_.File("b.db"), "-o",
+                                     dir_.File("out.txt")};
+    if (fail_on_regression) args.push_back("--fail-on-regression");
+    const int code = RunCli(args);
+    std::filesystem::remove(dir_.File("a.db"));
+    std::filesystem::remove(dir_.File("b.db"));
+    return code;
+  }
+};
+
+TEST_F(CompareExitStatusTest, ARegressionBeyondTheSpreadFailsOnlyWhenAskedTo) {
+  // B: half the IOPS and twice the latency, every repeat.
+  const auto a = Repeats({4000, 4400}, {1'000'000, 1'000'000});
+  const auto b = Repeats({2000, 2200}, {2'000'000, 2'000'000});
+  EXPECT_EQ(Compare(a, b, false), 0) << "the exit status is opt-in";
+  EXPECT_EQ(Compare(a, b, true), 1);
+  std::ifstream in(dir_.File("out.txt"));
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_THAT(text.str(), HasSubstr("B worse")) << "the table is still written";
+}
+
+TEST_F(CompareExitStatusTest, AnImprovementOrADifferenceWithinTheSpreadIsNoRegression) {
+  // Better throughput and latency in B.
+  EXPECT_EQ(Compare(Repeats({2000, 2200}, {2'000'000, 2'000'000}),
+                    Repeats({4000, 4400}, {1'000'000, 1'000'000}), true),
+            0);
+  // Worse, but the repeats overlap.
+  EXPECT_EQ(Compare(Repeats({2000, 3000}, {1'000'000, 1'000'000}),
+                    Repeats({2800, 1900}, {1'000'000, 1'000'000}), true),
+            0);
+  // Much worse, but without repeats nothing is flagged, so nothing fails.
+  EXPECT_EQ(Compare(Repeats({8000}, {100'000}), Repeats({2000}, {1'000'000}), true), 0);
+}
+
+TEST_F(CompareTest, RegressionsNameTheScenarioTheMetricAndBothValues) {
+  // Same throughput, latency doubled: only the latency rows regress (higher is worse).
+  const Comparison c = CompareFiles(Repeats({4000, 4400}, {1'000'000, 1'000'000}),
+                                    Repeats({4000, 4400}, {2'000'000, 2'000'000}));
+  const std::vector<std::string> regressions = Regressions(c);
+  ASSERT_FALSE(regressions.empty());
+  for (const std::string& r : regressions) {
+    EXPECT_THAT(r, ::testing::StartsWith("randread efs: ")) << r;
+    EXPECT_THAT(r, ::testing::Not(HasSubstr("IOPS"))) << r;
+    EXPECT_THAT(r, ::testing::Not(HasSubstr("MiB/s"))) << r;
+  }
+  EXPECT_THAT(regressions, ::testing::Contains(HasSubstr("p99 ")));
 }
 
 }  // namespace

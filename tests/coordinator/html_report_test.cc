@@ -116,6 +116,86 @@ TEST(HtmlReportTest, ThroughputOverTimeHasOneLinePerAgent) {
   EXPECT_THAT(cell, HasSubstr("start skew 600ms"));
 }
 
+// An agent's results one after the other (large_stream's passes), each `runtime_ms` long from
+// kT0Ns, at a steady `mib_per_s`, with one-second intervals (the last one clipped).
+ScenarioResult BackToBack(const std::vector<int64_t>& runtime_ms, double mib_per_s) {
+  ScenarioResult result;
+  result.scenario.target = "efs";
+  int64_t start = testing::kT0Ns;
+  for (size_t p = 0; p < runtime_ms.size(); ++p) {
+    JobResult job;
+    job.name = "stream.pass" + std::to_string(p + 1);
+    const int64_t runtime_ns = runtime_ms[p] * 1'000'000;
+    job.start_realtime_ns = start;
+    job.end_realtime_ns = start + runtime_ns;
+    job.runtime_ns = static_cast<uint64_t>(runtime_ns);
+    job.interval_ns = testing::kSecondNs;
+    uint64_t total = 0;
+    for (int64_t i = 0; i * testing::kSecondNs < runtime_ns; ++i) {
+      const int64_t length = std::min(testing::kSecondNs, runtime_ns - i * testing::kSecondNs);
+      IntervalStats in;
+      in.index = i;
+      const auto bytes = static_cast<uint64_t>(mib_per_s * (1 << 20) * length / 1e9);
+      in.by_kind[static_cast<int>(OpKind::kRead)].ops = 1;
+      in.by_kind[static_cast<int>(OpKind::kRead)].bytes = bytes;
+      total += bytes;
+      job.intervals.push_back(std::move(in));
+    }
+    job.Stats(OpKind::kRead).bytes = total;
+    start = job.end_realtime_ns;
+    result.results.push_back(AgentJobResult{"agent-1", std::move(job)});
+  }
+  return result;
+}
+
+TEST(HtmlReportTest, BackToBackJobsInOneIntervalAreDividedByTheTimeTheyCoveredNotAdded) {
+  // Three 20 ms passes at 500 MiB/s: drawn although shorter than a tenth of an interval.
+  ScenarioResult short_passes = BackToBack({20, 20, 20}, 500);
+  size_t total = 0;
+  LineChart chart = AgentThroughputChart("efs", short_passes, ComputeFigures(short_passes),
+                                         /*bytes=*/true, &total);
+  ASSERT_EQ(chart.series.size(), 1u);
+  ASSERT_EQ(chart.series[0].points.size(), 1u);
+  EXPECT_NEAR(chart.series[0].points[0].second, 500, 1e-3);
+  // 1.4 s passes at 10 MiB/s: pass 1's 0.4 s tail and pass 2's first interval share bucket 1;
+  // the agent never went faster than 10 MiB/s.
+  ScenarioResult long_passes = BackToBack({1400, 1400}, 10);
+  chart = AgentThroughputChart("efs", long_passes, ComputeFigures(long_passes), true, &total);
+  ASSERT_EQ(chart.series.size(), 1u);
+  ASSERT_GE(chart.series[0].points.size(), 2u);
+  for (const auto& [t, mib_s] : chart.series[0].points) {
+    EXPECT_NEAR(mib_s, 10, 1e-3) << "at " << t << " s";
+  }
+}
+
+TEST(HtmlReportTest, ConcurrentJobsOfAnAgentAddUpAndATinyTailIsLeftOut) {
+  // numjobs-like: two jobs over the same 1.05 s, 10 MiB in their first interval and 1 MiB in the
+  // 50 ms tail.
+  ScenarioResult r;
+  r.scenario.target = "efs";
+  for (int j = 0; j < 2; ++j) {
+    JobResult job;
+    job.name = "seq";
+    job.start_realtime_ns = testing::kT0Ns;
+    job.end_realtime_ns = testing::kT0Ns + 1'050'000'000;
+    job.runtime_ns = 1'050'000'000;
+    job.interval_ns = testing::kSecondNs;
+    for (int64_t i = 0; i < 2; ++i) {
+      IntervalStats in;
+      in.index = i;
+      in.by_kind[static_cast<int>(OpKind::kRead)].bytes = i == 0 ? 10u << 20 : 1u << 20;
+      job.intervals.push_back(std::move(in));
+    }
+    job.Stats(OpKind::kRead).bytes = 11u << 20;
+    r.results.push_back(AgentJobResult{"agent-1", std::move(job)});
+  }
+  size_t total = 0;
+  const LineChart chart = AgentThroughputChart("efs", r, ComputeFigures(r), true, &total);
+  ASSERT_EQ(chart.series.size(), 1u);
+  ASSERT_EQ(chart.series[0].points.size(), 1u) << "the 50 ms tail is not drawn";
+  EXPECT_NEAR(chart.series[0].points[0].second, 20, 1e-9);
+}
+
 TEST(HtmlReportTest, WithManyAgentsTheSlowestAndFastestAreDrawn) {
   ScenarioResult many = MakeFakeScenario({.target = "efs", .agents = 40});
   // agent-k did 100 x k ops: agent-1..8 are the slowest, agent-33..40 the fastest.
@@ -350,6 +430,90 @@ TEST(HtmlReportTest, PlacementEvidenceIsATableWithAColumnPerFact) {
                                    "<td>use1-az1</td><td>-</td>"));
   EXPECT_THAT(placement, HasSubstr("<td>nfsvers=4.1,rsize=1048576</td>"));
   EXPECT_THAT(html, HasSubstr("<a href=\"#placement\">"));
+}
+
+// Evidence as plan stores it: efs reached same-az by agent-1 and cross-az by agent-2, over
+// different mounts (the agents' own mount targets).
+std::vector<ScenarioResult> ScenariosWithEvidence() {
+  std::vector<ScenarioResult> scenarios;
+  for (int repeat = 1; repeat <= 2; ++repeat) {
+    ScenarioResult s = MakeFakeScenario({.target = "efs", .repeat = repeat, .agents = 2});
+    for (int a = 1; a <= 2; ++a) {
+      PlacementEvidence e;
+      e.agent_id = "agent-" + std::to_string(a);
+      e.target = "efs";
+      e.placement = a == 1 ? Placement::kSameAz : Placement::kCrossAz;
+      e.agent_az = a == 1 ? "us-east-1a" : "us-east-1b";
+      e.agent_az_id = a == 1 ? "use1-az1" : "use1-az2";
+      e.az_source = "imds";
+      e.server_address = "10.0.1.10";
+      e.address_source = "addr=";
+      e.subnet = "10.0.1.0/24";
+      e.subnet_source = "imds agent-1";
+      e.server_az = "us-east-1a";
+      e.server_az_source = "subnet map";
+      e.reason = "addr=10.0.1.10 in 10.0.1.0/24 (us-east-1a, imds agent-1)";
+      e.mount = a == 1 ? "nfs4 fs-1.efs:/ on /mnt/efs (hard,rsize=1048576,vers=4.1)"
+                       : "nfs4 fs-1.efs:/ on /mnt/efs (hard,rsize=65536,vers=4.1)";
+      s.scenario.placements.push_back(e);
+    }
+    scenarios.push_back(std::move(s));
+  }
+  return scenarios;
+}
+
+TEST(HtmlReportTest, TheCampaignSummaryShowsEachTargetsKindAndMountOptions) {
+  HtmlReportContext context;
+  absl::StatusOr<Campaign> campaign = ParseCampaign(
+      "name: p\nfleet: {hosts: [10.0.0.1, 10.0.0.2]}\n"
+      "targets:\n  - {name: efs, path: /mnt/efs, kind: efs}\n"
+      "  - {name: disk, path: /var/tmp/x, kind: local}\n"
+      "workloads:\n  - {name: randread, options: {rw: randread, bs: 4k, size: 1m}}\n",
+      "p.yaml");
+  ASSERT_TRUE(campaign.ok()) << campaign.status();
+  context.campaign = *campaign;
+  const std::string html = RenderHtmlReport(
+      MakeReportInput("p", {}, ScenariosWithEvidence(), KeepPolicy::kAll), context);
+  const std::string summary = Section(html, "campaign");
+  EXPECT_THAT(summary, HasSubstr("<th>kind</th>"));
+  EXPECT_THAT(summary, HasSubstr("<th>mount and options (as the agents saw them)</th>"));
+  // The two agents saw different options: each mount with the agents that saw it.
+  EXPECT_THAT(summary,
+              HasSubstr("<td>efs</td><td>efs</td><td>/mnt/efs</td><td>-</td><td></td>"
+                        "<td class=\"mount\">nfs4 fs-1.efs:/ on /mnt/efs "
+                        "(hard,rsize=1048576,vers=4.1) <span class=\"note\">(agent-1)"
+                        "</span><br>nfs4 fs-1.efs:/ on /mnt/efs (hard,rsize=65536,vers=4.1)"
+                        " <span class=\"note\">(agent-2)</span></td>"));
+  // A target no agent reported a mount for.
+  EXPECT_THAT(summary, HasSubstr("<td>disk</td><td>local</td><td>/var/tmp/x</td><td>-</td><td></td>"
+                                 "<td class=\"mount\">-</td>"));
+}
+
+TEST(HtmlReportTest, ThePlacementSectionShowsTheStoredEvidenceOncePerAgentAndTarget) {
+  const std::string html = RenderHtmlReport(
+      MakeReportInput("p", {}, ScenariosWithEvidence(), KeepPolicy::kAll), HtmlReportContext{});
+  const std::string placement = Section(html, "placement");
+  ASSERT_NE(placement, "");
+  EXPECT_THAT(html, HasSubstr("<a href=\"#placement\">"));
+  EXPECT_THAT(placement,
+              HasSubstr("<th>agent AZ (source)</th><th>server address (how found)</th>"
+                        "<th>subnet (source)</th><th>server AZ (source)</th><th>mount and "
+                        "options</th><th>reason</th>"));
+  EXPECT_THAT(placement,
+              HasSubstr("<td>agent-2</td><td>efs</td><td>cross-az</td><td>us-east-1b/use1-az2 "
+                        "(imds)</td><td>10.0.1.10 (addr=)</td><td>10.0.1.0/24 (imds agent-1)</td>"
+                        "<td>us-east-1a (subnet map)</td><td>nfs4 fs-1.efs:/ on /mnt/efs "
+                        "(hard,rsize=65536,vers=4.1)</td>"));
+  EXPECT_EQ(Count(placement, "<td>agent-1</td>"), 1u) << "two repeats, the same evidence";
+  EXPECT_EQ(Count(placement, "<td>agent-2</td>"), 1u);
+  EXPECT_THAT(html, HasSubstr("<li><b>Placement</b>"));  // how to read it
+  // Without any evidence there is no placement section.
+  std::vector<ScenarioResult> none;
+  none.push_back(MakeFakeScenario({.target = "efs"}));
+  EXPECT_EQ(Section(RenderHtmlReport(MakeReportInput("p", {}, std::move(none), KeepPolicy::kAll),
+                                     HtmlReportContext{}),
+                    "placement"),
+            "");
 }
 
 TEST(HtmlReportTest, ProbeResultsGetALatencyDistributionPerProbeAndReader) {

@@ -121,6 +121,23 @@ TEST(PlacementTest, LocalFileSystemsAndMissingMountsAreUnknown) {
   EXPECT_EQ(t.Find("a", "gone")->placement, Placement::kUnknown);
 }
 
+TEST(PlacementTest, TheEvidenceCarriesTheMountWithItsOptionsSortedEvenWhenTheAzIsUnknown) {
+  v1::MountInfo m = NfsMount("/mnt/efs", "fs-1.efs", "10.0.1.10");
+  m.set_mount_point("/mnt");
+  (*m.mutable_options())["vers"] = "4.1";
+  (*m.mutable_options())["hard"] = "";
+  (*m.mutable_options())["rsize"] = "1048576";
+  const std::vector<PlacementAgent> agents = {Agent("a", "us-east-1a", "", "10.0.1.0/24", {m}),
+                                              Agent("x", "", "", "", {m})};
+  const PlacementTable t =
+      ClassifyPlacements(agents, {{"efs", "/mnt/efs", ""}, {"gone", "/mnt/gone", ""}}, {});
+  EXPECT_EQ(t.Find("a", "efs")->placement, Placement::kSameAz);
+  EXPECT_EQ(t.Find("a", "efs")->mount, "nfs4 fs-1.efs:/ on /mnt (hard,rsize=1048576,vers=4.1)");
+  EXPECT_EQ(t.Find("x", "efs")->placement, Placement::kUnknown);
+  EXPECT_EQ(t.Find("x", "efs")->mount, t.Find("a", "efs")->mount);
+  EXPECT_EQ(t.Find("a", "gone")->mount, "") << "no mount reported for that path";
+}
+
 TEST(PlacementTest, EfsUtilsTunnelFallsBackToTheResolvedAddresses) {
   const std::vector<PlacementAgent> agents = {
       Agent("a", "us-east-1a", "use1-az1", "10.0.1.0/24",

@@ -12,6 +12,11 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/testing/report_scenarios.h"
+
+// FakeScenario is filled with designated initializers that leave the other fields at their
+// defaults on purpose; GCC 12 warns about exactly that.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 namespace azbench {
 namespace {
@@ -199,16 +204,16 @@ TEST(CsvReportTest, OneRowPerScenarioAndOpKindWithAColumnPerMatrixAxis) {
   EXPECT_EQ(lines[0],
             "scenario_key,target,workload,iodepth,bs,repeat,status,op,ops,iops,mib_s,mean_us,"
             "p50_us,p90_us,p99_us,p99_9_us,max_us,errors,stonewall_iops,stonewall_mib_s,agents,"
-            "start_skew_us");
+            "start_skew_us,pass_mib_s,pass_mean_mib_s,pass_mib_s_by_agent");
   EXPECT_EQ(lines[1],
             "target=efs/workload=randread/iodepth=16/repeat=1,efs,randread,16,,1,complete,read,"
             "1000,1000.000,3.906,250.000,250.000,250.000,250.000,250.000,250.000,0,1000.000,3.906,"
-            "1,0.000");
+            "1,0.000,,,");
   EXPECT_THAT(lines[2], HasSubstr("\"target=fsx/workload=mixed/bs=4k,64k/repeat=2\",fsx,mixed,,"
                                   "\"4k,64k\",2,complete,read,10,"));
   EXPECT_THAT(lines[3], HasSubstr(",write,1,"));
   EXPECT_EQ(lines[4], "target=lustre/workload=randread/repeat=1,lustre,randread,,,1,failed" +
-                          std::string(15, ','));
+                          std::string(18, ','));
 }
 
 TEST(JsonReportTest, TheJsonParsesBackWithTheMergedHistogramsExact) {
@@ -233,6 +238,7 @@ TEST(JsonReportTest, TheJsonParsesBackWithTheMergedHistogramsExact) {
   EXPECT_TRUE(*lat == input.figures[0].Find(OpKind::kRead)->lat);
   EXPECT_EQ(first["ops"]["read"]["lat"]["percentiles"]["99.000000"], 1'000'000);
   EXPECT_EQ(first["results"][0]["job"]["jobname"], "randread");
+  EXPECT_TRUE(first["placements"].empty());
   EXPECT_EQ(first["intervals"].size(), 0u);
 }
 
@@ -247,6 +253,56 @@ TEST(TerminalReportTest, TheSummaryHasARowPerTargetAndACountLine) {
   EXPECT_THAT(lines[1], HasSubstr("4,500"));
   EXPECT_THAT(text, HasSubstr("6 scenarios: 6 complete, 0 partial, 0 failed, 0 skipped"));
   EXPECT_THAT(text, Not(HasSubstr("\x1b")));
+}
+
+TEST(TerminalReportTest, ANodesAxisAddsTheScalingTableWithTheFiguresOfTheOtherReports) {
+  // One agent alone does 1,000 ops in 2 s; each of 4 agents does 750 in 2 s, starting 5 ms apart:
+  // 3,000 ops over 2.015 s is 74% of 4 x 500 IOPS (75% in the stonewall window).
+  std::vector<ScenarioResult> scenarios;
+  for (int nodes : {1, 4}) {
+    scenarios.push_back(testing::MakeFakeScenario(
+        {.target = "efs",
+         .parameters = {{"iodepth", "16"}, {"nodes", std::to_string(nodes)}},
+         .agents = nodes,
+         .ops_per_agent = nodes == 1 ? 1000u : 750u,
+         .agent_skew_ns = 5'000'000}));
+  }
+  const ReportInput input = MakeReportInput("scale", {}, std::move(scenarios), KeepPolicy::kAll);
+  const std::string text = RenderTerminalReport(input);
+  const size_t scaling = text.find("\nscaling (");
+  ASSERT_NE(scaling, std::string::npos) << text;
+  const std::vector<std::string> lines = Lines(text.substr(scaling + 1));
+  ASSERT_GE(lines.size(), 4u);
+  EXPECT_THAT(lines[1], ::testing::ContainsRegex("workload +parameters +target +axis +agents +"
+                                                 "aggregate +stonewall +p99"));
+  EXPECT_THAT(lines[1], HasSubstr("efficiency"));
+  EXPECT_THAT(lines[2], ::testing::ContainsRegex("randread +iodepth=16 +efs +nodes=1 +1 +"));
+  EXPECT_THAT(lines[2], HasSubstr("100%"));
+  EXPECT_THAT(lines[3], ::testing::ContainsRegex("nodes=4 +4 +"));
+  EXPECT_THAT(lines[3], ::testing::ContainsRegex("15.0ms +74% +75%$"))
+      << "start skew of 3 x 5 ms, efficiency, stonewall efficiency";
+  // The same efficiencies as the Markdown table.
+  EXPECT_THAT(RenderMarkdownReport(input), HasSubstr("| 74% | 75% |"));
+  // Without a nodes axis there is no scaling table.
+  EXPECT_THAT(RenderTerminalReport(StudyBLikeInput()), Not(HasSubstr("scaling (")));
+}
+
+TEST(JsonReportTest, PlacementEvidenceCarriesTheAgentsMountOfTheTarget) {
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(MakeScenario("efs", "randread", {}, 1, 10, 1000));
+  PlacementEvidence e;
+  e.agent_id = "efs-agent";
+  e.target = "efs";
+  e.placement = Placement::kCrossAz;
+  e.server_address = "10.0.1.10";
+  e.mount = "nfs4 fs-1.efs:/ on /mnt/efs (hard,vers=4.1)";
+  scenarios[0].scenario.placements.push_back(e);
+  const nlohmann::json doc =
+      JsonReport(MakeReportInput("p", {}, std::move(scenarios), KeepPolicy::kAll));
+  const nlohmann::json& placement = doc["scenarios"][0]["placements"][0];
+  EXPECT_EQ(placement["placement"], "cross-az");
+  EXPECT_EQ(placement["server_address"], "10.0.1.10");
+  EXPECT_EQ(placement["mount"], "nfs4 fs-1.efs:/ on /mnt/efs (hard,vers=4.1)");
 }
 
 }  // namespace

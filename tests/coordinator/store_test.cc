@@ -109,6 +109,7 @@ ScenarioResult MakeResult(const std::string& key, int index,
     e.server_az = "us-east-1a";
     e.server_az_source = "subnet map";
     e.reason = "addr=10.0.1.10 in 10.0.1.0/24";
+    e.mount = "nfs4 fs-1.efs.us-east-1.amazonaws.com:/ on /mnt/efs (hard,rsize=1048576,vers=4.1)";
     s.placements.push_back(e);
   }
   result.status = status;
@@ -196,6 +197,7 @@ void ExpectSameResult(const ScenarioResult& a, const ScenarioResult& b) {
               std::tie(y.agent_id, y.target, y.placement, y.agent_az, y.agent_az_id, y.az_source,
                        y.server_address, y.address_source, y.subnet, y.subnet_source, y.server_az,
                        y.server_az_source, y.reason));
+    EXPECT_EQ(x.mount, y.mount);
   }
   EXPECT_EQ(a.status, b.status);
   EXPECT_EQ(a.status_detail, b.status_detail);
@@ -490,6 +492,37 @@ TEST_F(StoreTest, AVersion1FileGainsThePlacementTableAndKeepsItsResults) {
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   ASSERT_EQ(loaded->size(), 2u);
   ExpectSameResult(with_placement, (*loaded)[1]);
+}
+
+TEST_F(StoreTest, AFileWithoutThePlacementMountColumnGainsItAndKeepsItsEvidence) {
+  ScenarioResult before = MakeResult("before-mount", 0);
+  {
+    std::unique_ptr<Store> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->BeginCampaign("c", "c.yaml", "name: c\n").ok());
+    ASSERT_TRUE(store->SaveScenario(before).ok());
+  }
+  // What an azbench before the column wrote: the same schema version without `mount`.
+  RawQuery(path_, "ALTER TABLE placement DROP COLUMN mount");
+  ASSERT_EQ(RawQuery(path_,
+                     "SELECT count(*) FROM pragma_table_info('placement') WHERE name = "
+                     "'mount'"),
+            0);
+  std::unique_ptr<Store> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(RawQuery(path_, "PRAGMA user_version"), kStoreSchemaVersion);
+  absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 1u);
+  ASSERT_EQ((*loaded)[0].scenario.placements.size(), 2u);
+  EXPECT_EQ((*loaded)[0].scenario.placements[0].server_address, "10.0.1.10");
+  EXPECT_EQ((*loaded)[0].scenario.placements[0].mount, "") << "unknown, not invented";
+  ScenarioResult after = MakeResult("after-mount", 1);
+  ASSERT_TRUE(store->SaveScenario(after).ok());
+  loaded = store->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 2u);
+  ExpectSameResult(after, (*loaded)[1]);
 }
 
 TEST_F(StoreTest, ASqliteFileOfAnotherApplicationIsRefusedAndLeftAlone) {

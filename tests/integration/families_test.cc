@@ -7,14 +7,20 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "common/stats.h"
 #include "coordinator/local_fleet.h"
 #include "coordinator/merge.h"
+#include "coordinator/report/report_input.h"
 #include "coordinator/store.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 #include "tests/testing/subprocess.h"
 #include "tests/testing/temp_dir.h"
 
@@ -229,6 +235,90 @@ TEST_F(FamiliesTest, SmallFilesRunOneScenarioPerSizeAndAxesApplyOnlyWhereTheFami
   const ScenarioFigures figures = ComputeFigures(*stream);
   EXPECT_EQ(figures.Find(OpKind::kRead)->bytes, 4u << 20);
   EXPECT_EQ(CountEntries(shm_.path()), 0u);
+}
+
+// `azbench report` in every format shows large_stream's MiB/s of each pass of each agent, as
+// stored: each pass's bytes over its runtime.
+TEST_F(FamiliesTest, EveryReportFormatShowsTheMibPerSecondOfEachLargeStreamPass) {
+  StartAgents(2);
+  std::vector<ScenarioResult> scenarios =
+      Run("workloads:\n"
+          "  - name: stream\n"
+          "    workload: large_stream\n"
+          "    options: {size: 4m, bs: 1m, passes: 3}\n");
+  ASSERT_EQ(scenarios.size(), 1u);
+  const ScenarioResult& s = scenarios[0];
+  ASSERT_EQ(s.status, ScenarioStatus::kComplete) << s.status_detail;
+  // Expected figures from the stored results: agent -> MiB/s of passes 1..3.
+  std::map<std::string, std::vector<double>> expected;
+  for (const std::string& agent : s.scenario.agent_ids) {
+    for (int pass = 1; pass <= 3; ++pass) {
+      const JobResult* r = Find(s, agent, "stream.pass" + std::to_string(pass));
+      ASSERT_NE(r, nullptr) << agent << " pass " << pass;
+      ASSERT_EQ(r->Find(OpKind::kRead)->bytes, 4u << 20);
+      ASSERT_GT(r->runtime_ns, 0u);
+      expected[agent].push_back(static_cast<double>(4u << 20) / kMiB /
+                                (static_cast<double>(r->runtime_ns) / 1e9));
+    }
+  }
+  ASSERT_EQ(expected.size(), 2u);
+  auto report = [&](const std::string& format) {
+    const std::string out = dir_.File("report." + format);
+    Subprocess azbench(
+        {AZBENCH_BIN, "report", dir_.File("results.db"), "--format", format, "-o", out},
+        dir_.File("report-" + format + ".txt"));
+    EXPECT_EQ(azbench.Wait(std::chrono::seconds(60)), 0) << azbench.Output();
+    std::ifstream in(out);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  const std::string terminal = report("terminal");
+  const std::string md = report("md");
+  const std::string csv = report("csv");
+  const std::string html = report("html");
+  const nlohmann::json json = nlohmann::json::parse(report("json"), nullptr, false);
+  ASSERT_FALSE(json.is_discarded());
+  EXPECT_THAT(terminal, ::testing::HasSubstr("large_stream MiB/s per pass"));
+  EXPECT_THAT(terminal, ::testing::HasSubstr("all agents"));
+  std::vector<std::string> by_agent;
+  size_t a = 0;
+  for (const auto& [agent, mib_s] : expected) {
+    const double mean = (mib_s[0] + mib_s[1] + mib_s[2]) / 3;
+    std::vector<std::string> shown, fixed;
+    for (double v : mib_s) {
+      shown.push_back(FormatMibPerSecond(v));
+      fixed.push_back(absl::StrFormat("%.3f", v));
+    }
+    EXPECT_THAT(terminal,
+                ::testing::ContainsRegex(absl::StrCat(agent, " +", absl::StrJoin(shown, " +"), " +",
+                                                      FormatMibPerSecond(mean))))
+        << terminal;
+    EXPECT_THAT(md, ::testing::HasSubstr(absl::StrCat("| shm | 1 | stream | ", agent, " | ",
+                                                      absl::StrJoin(shown, " | "), " | ",
+                                                      FormatMibPerSecond(mean), " |")))
+        << md;
+    EXPECT_THAT(html, ::testing::HasSubstr(absl::StrCat("<td>", agent, "</td><td class=\"num\">",
+                                                        shown[0], "</td>")));
+    by_agent.push_back(absl::StrCat(agent, "=", absl::StrJoin(fixed, ";")));
+    const nlohmann::json& agents = json["scenarios"][0]["passes"][0]["agents"];
+    ASSERT_EQ(agents.size(), 2u);
+    for (const auto& j : agents) {
+      if (j["agent_id"] != agent) continue;
+      for (size_t p = 0; p < 3; ++p) {
+        EXPECT_NEAR(j["passes"][p]["mib_s"].get<double>(), mib_s[p], mib_s[p] * 1e-9);
+      }
+      EXPECT_NEAR(j["mean_mib_s"].get<double>(), mean, mean * 1e-9);
+    }
+    ++a;
+  }
+  EXPECT_EQ(a, 2u);
+  for (const std::string& entry : by_agent) {
+    EXPECT_THAT(csv, ::testing::ContainsRegex(entry + "[ \n]")) << csv;
+  }
+  EXPECT_THAT(html, ::testing::HasSubstr("<h3>MiB/s per pass</h3>"));
+  EXPECT_THAT(html, ::testing::HasSubstr("stream: MiB/s per pass"));
+  EXPECT_EQ(json["scenarios"][0]["passes"][0]["all_agents"]["mib_s"].size(), 3u);
 }
 
 TEST_F(FamiliesTest, AnOptionTheFamilyLacksIsRefusedBeforeAnythingRuns) {

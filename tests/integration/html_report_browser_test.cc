@@ -68,7 +68,8 @@ TEST(HtmlReportBrowserTest, TheReportOfALocalCampaignRendersInChromiumWithEveryC
       (fs::path(__FILE__).parent_path() / "browser" / "check_report.mjs").string();
   ASSERT_TRUE(fs::exists(check_script)) << check_script;
 
-  // Two targets, an iodepth sweep and a nodes axis: every kind of chart but probes.
+  // Two targets, an iodepth sweep and a nodes axis: every kind of chart but probes; a large_stream
+  // workload for the MiB/s-per-pass table and chart.
   fs::create_directories(dir.File("shm"));
   std::ofstream(dir.File("campaign.yaml"))
       << "name: browser-test\n"
@@ -80,6 +81,9 @@ TEST(HtmlReportBrowserTest, TheReportOfALocalCampaignRendersInChromiumWithEveryC
          "  - name: randread-4k\n"
          "    options: {rw: randread, bs: 4k, size: 4m, ioengine: psync, runtime: 2s, "
          "time_based: 1}\n"
+         "  - name: stream\n"
+         "    workload: large_stream\n"
+         "    options: {size: 8m, bs: 1m, passes: 3}\n"
          "matrix:\n  iodepth: [1, 4]\n  nodes: [1, all]\n"
          "results: results.db\n";
   Subprocess run({AZBENCH_BIN, "run", dir.File("campaign.yaml"), "--quiet"}, dir.File("run.txt"));
@@ -92,8 +96,14 @@ TEST(HtmlReportBrowserTest, TheReportOfALocalCampaignRendersInChromiumWithEveryC
   ASSERT_EQ(render.Wait(std::chrono::seconds(60)), 0) << render.Output();
   const std::string html = ReadFile(report);
   const size_t charts_in_html = Count(html, "<svg class=\"chart\"");
-  // 4 cells x (1 latency + 2 targets' throughput over time) + sweeps 2 x 2 + scaling 2 x 2.
-  EXPECT_EQ(charts_in_html, 20u);
+  // randread: 4 cells x (1 latency + 2 targets' throughput over time); stream (no iodepth): 2 cells
+  // x (1 pass chart + 1 latency + 2 throughput over time); sweeps 2 x 2; scaling 3 groups (randread
+  // at each iodepth, stream) x 2.
+  EXPECT_EQ(charts_in_html, 12u + 8u + 4u + 6u);
+  // The campaign summary: each target's mount as the agents saw it, and the placement evidence.
+  EXPECT_THAT(html, ::testing::ContainsRegex("<td class=\"mount\">[a-z0-9]+ [^<]+ on /"));
+  EXPECT_THAT(html, HasSubstr("not a network mount"));
+  EXPECT_EQ(Count(html, "<h3>MiB/s per pass</h3>"), 2u);
 
   Subprocess check({kNode, check_script, kChromium, report, artifacts.string()},
                    dir.File("check.txt"));
@@ -112,7 +122,8 @@ TEST(HtmlReportBrowserTest, TheReportOfALocalCampaignRendersInChromiumWithEveryC
   }
   EXPECT_TRUE(result["overlaps"].empty()) << result["overlaps"].dump(2);
   EXPECT_TRUE(result["outside"].empty()) << result["outside"].dump(2);
-  for (const char* id : {"campaign", "cell-0", "cell-3", "sweeps", "scaling"}) {
+  for (const char* id :
+       {"campaign", "placement", "cell-0", "cell-3", "cell-5", "sweeps", "scaling"}) {
     EXPECT_THAT(result["sections"], Contains(id)) << result["sections"].dump();
   }
   const auto& phone = result["phone"];
@@ -124,15 +135,16 @@ TEST(HtmlReportBrowserTest, TheReportOfALocalCampaignRendersInChromiumWithEveryC
   }
   EXPECT_GT(result["pdf_bytes"].get<int>(), 10000);
   for (const char* png : {"report.png", "report-phone.png", "chart.png", "section-sweeps.png",
-                          "section-scaling.png"}) {
+                          "section-scaling.png", "section-placement.png"}) {
     EXPECT_TRUE(IsPng((artifacts / png).string())) << png;
   }
 
   // compare of the campaign with itself: everything matches, nothing is flagged.
-  Subprocess compare({AZBENCH_BIN, "compare", dir.File("results.db"), dir.File("results.db")},
+  Subprocess compare({AZBENCH_BIN, "compare", dir.File("results.db"), dir.File("results.db"),
+                      "--fail-on-regression"},
                      dir.File("compare.txt"));
   ASSERT_EQ(compare.Wait(std::chrono::seconds(60)), 0) << compare.Output();
-  EXPECT_THAT(compare.Output(), HasSubstr("8 matching scenarios"));
+  EXPECT_THAT(compare.Output(), HasSubstr("12 matching scenarios"));
   EXPECT_THAT(compare.Output(), HasSubstr("0 flagged"));
   EXPECT_THAT(compare.Output(), HasSubstr("no spread known"));
 }
