@@ -166,7 +166,7 @@ class S3SyncFixture {
 };
 
 // TEST FIXTURE ONLY: makes files written under `from` appear under `to` `delay` after their last
-// write (copy to a temporary name, then rename), imitating a second client whose view lags by a
+// change (write or rename into place; copy to a temporary name, then rename), imitating a second client whose view lags by a
 // known delay. Used to test the client-to-client probe with a known injected delay.
 class DelayedMirrorFixture {
  public:
@@ -189,13 +189,16 @@ class DelayedMirrorFixture {
         const std::string name = entry.path().filename().string();
         struct stat st;
         if (name.starts_with(".") || stat(entry.path().c_str(), &st) != 0) continue;
-        const absl::Time mtime = absl::TimeFromTimespec(st.st_mtim);
-        if (now - mtime < delay_ || mirrored_[name] == mtime) continue;
+        // The inode's change time: the last write, or the rename that put the file in place
+        // (a rename changes ctime, not mtime), so the delay counts from when the file became
+        // what the writer meant it to be.
+        const absl::Time changed = absl::TimeFromTimespec(st.st_ctim);
+        if (now - changed < delay_ || mirrored_[name] == changed) continue;
         const std::filesystem::path tmp = std::filesystem::path(to_) / ("." + name + ".mirror");
         std::filesystem::copy_file(entry.path(), tmp,
                                    std::filesystem::copy_options::overwrite_existing, ec);
         if (!ec) std::filesystem::rename(tmp, std::filesystem::path(to_) / name, ec);
-        if (!ec) mirrored_[name] = mtime;
+        if (!ec) mirrored_[name] = changed;
       }
       absl::SleepFor(tick_);
     }
