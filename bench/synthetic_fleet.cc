@@ -126,9 +126,12 @@ class SyntheticAgent final : public v1::Agent::Service {
         (void)totals.lat.MergeSparse(s.lat);
         total_ops += s.ops;
         v1::RunEvent event;
-        event.mutable_interval()->set_job_name(run.jobs[j]);
-        IntervalToProto(interval, event.mutable_interval()->mutable_interval());
-        results[j].intervals.push_back(std::move(interval));
+        v1::IntervalEvent* e = event.mutable_interval();
+        e->set_job_name(run.jobs[j]);
+        e->set_job_index(static_cast<int32_t>(j));
+        e->set_result_name(run.jobs[j]);
+        e->set_series_start_realtime_ns(start);
+        IntervalToProto(interval, e->mutable_interval());
         if (!writer->Write(event)) return grpc::Status::CANCELLED;
       }
       v1::RunEvent progress;
@@ -138,11 +141,14 @@ class SyntheticAgent final : public v1::Agent::Service {
       if (!writer->Write(progress)) return grpc::Status::CANCELLED;
     }
     const int64_t end = RealtimeNanos();
-    for (JobResult& result : results) {
+    for (size_t j = 0; j < results.size(); ++j) {
+      JobResult& result = results[j];
       result.end_realtime_ns = end;
       result.runtime_ns = static_cast<uint64_t>(end - start);
       v1::RunEvent event;
       JobResultToProto(result, event.mutable_result());
+      // As agent/service.cc: the streamed intervals are not repeated (protocol 2).
+      event.mutable_result()->set_job_index(static_cast<int32_t>(j));
       if (!writer->Write(event)) return grpc::Status::CANCELLED;
     }
     v1::RunEvent finished;
