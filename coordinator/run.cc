@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <semaphore>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -193,6 +194,11 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
   std::atomic<bool> all_done{false};
   std::mutex done_mu;  // with done_cv: wakes the watcher as soon as every stream has ended
   std::condition_variable done_cv;
+  // At most one stream thread per core parses at a time: more would not go faster, only lengthen
+  // the run queue, and on a loaded host starve gRPC's own threads (keepalive acks). No agent
+  // waits for another's network: a slot is held only while parsing a message already received.
+  std::counting_semaphore<> parse_slots(
+      static_cast<std::ptrdiff_t>(std::max(2u, std::thread::hardware_concurrency())));
   std::vector<std::thread> streams;
   for (AgentRun& r : runs) {
     if (r.member == nullptr) continue;
@@ -206,23 +212,25 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
         // thread's own), so agents do not wait for each other here.
         if (event.event_case() == v1::RunEvent::kInterval) {
           const v1::IntervalEvent& e = event.interval();
+          parse_slots.acquire();
           absl::StatusOr<IntervalStats> interval = IntervalFromProto(e.interval());
           if (interval.ok()) {
             r.stream->AddInterval(e.job_index(),
                                   e.result_name().empty() ? e.job_name() : e.result_name(),
                                   e.series_start_realtime_ns(), std::move(*interval));
-            return true;
           }
+          parse_slots.release();
+          if (interval.ok()) return true;
           std::lock_guard<std::mutex> lock(mu);
           r.errors.push_back(std::string(interval.status().message()));
           return true;
         }
         if (event.event_case() == v1::RunEvent::kResult) {
+          parse_slots.acquire();
           absl::StatusOr<JobResult> result = JobResultFromProto(event.result());
-          if (result.ok()) {
-            r.stream->AddResult(event.result().job_index(), std::move(*result));
-            return true;
-          }
+          if (result.ok()) r.stream->AddResult(event.result().job_index(), std::move(*result));
+          parse_slots.release();
+          if (result.ok()) return true;
           std::lock_guard<std::mutex> lock(mu);
           r.errors.push_back(std::string(result.status().message()));
           return true;
