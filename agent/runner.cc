@@ -504,8 +504,12 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
     for (size_t i = begin; i < end; ++i) {
       const std::string name = run->jobs[i]->name();
       RunControl job_control = control;
-      job_control.on_interval = [&serial, &run, name](int clone, const IntervalStats& interval) {
-        if (!serial.Call([&](RunEventSink& s) { return s.OnInterval(name, clone, interval); })) {
+      const int job_index = static_cast<int>(i);
+      job_control.on_interval = [&serial, &run, name, job_index](const IntervalOrigin& origin,
+                                                                 const IntervalStats& interval) {
+        if (!serial.Call([&](RunEventSink& s) {
+              return s.OnSeriesInterval(job_index, name, origin, interval);
+            })) {
           run->cancel.store(true);
         }
       };
@@ -564,7 +568,8 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
     for (size_t i = begin; i < end; ++i) {
       if (!results[i].ok()) continue;
       for (const JobResult& result : *results[i]) {
-        if (!serial.Call([&](RunEventSink& s) { return s.OnResult(result); })) {
+        if (!serial.Call(
+                [&](RunEventSink& s) { return s.OnJobResult(static_cast<int>(i), result); })) {
           run->cancel.store(true);
         }
       }

@@ -53,6 +53,15 @@ class RunEventSink {
                           int jobs_running) = 0;
   virtual bool OnInterval(const std::string& job_name, int clone,
                           const IntervalStats& interval) = 0;
+  // The runner calls these two instead of OnInterval / OnResult: `job_index` is the job's place in
+  // the run (Prepare's order; job names need not be unique), `origin` says which result an
+  // interval belongs to and when its series began. Sinks that stream results (agent/service.cc)
+  // use them to send each interval once; the defaults forward.
+  virtual bool OnSeriesInterval(int /*job_index*/, const std::string& job_name,
+                                const IntervalOrigin& origin, const IntervalStats& interval) {
+    return OnInterval(job_name, origin.clone, interval);
+  }
+  virtual bool OnJobResult(int /*job_index*/, const JobResult& result) { return OnResult(result); }
   virtual bool OnOpLog(const std::string& job_name, int clone,
                        const std::vector<OpRecord>& records) = 0;
   virtual bool OnResult(const JobResult& result) = 0;

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "agent/logging.h"
@@ -155,21 +157,44 @@ class StreamSink final : public RunEventSink {
     return Write(event);
   }
   bool OnInterval(const std::string& job, int clone, const IntervalStats& interval) override {
+    return OnSeriesInterval(-1, job, IntervalOrigin{job, clone, 0}, interval);
+  }
+  bool OnSeriesInterval(int job_index, const std::string& job, const IntervalOrigin& origin,
+                        const IntervalStats& interval) override {
     v1::RunEvent event;
     v1::IntervalEvent* e = event.mutable_interval();
     e->set_job_name(job);
-    e->set_clone(clone);
+    e->set_clone(origin.clone);
+    e->set_job_index(job_index);
+    e->set_result_name(origin.result_name);
+    e->set_series_start_realtime_ns(origin.series_start_realtime_ns);
     IntervalToProto(interval, e->mutable_interval());
-    return Write(event);
+    if (!Write(event)) return false;
+    streamed_[{job_index, origin.result_name}].insert(interval.index);
+    return true;
   }
   bool OnOpLog(const std::string& job, int clone, const std::vector<OpRecord>& records) override {
     v1::RunEvent event;
     OpLogToProto(job, clone, records, event.mutable_op_log());
     return Write(event);
   }
-  bool OnResult(const JobResult& result) override {
+  bool OnResult(const JobResult& result) override { return OnJobResult(-1, result); }
+  // The result without the intervals this stream already carried (agent.proto, JobResult).
+  bool OnJobResult(int job_index, const JobResult& result) override {
     v1::RunEvent event;
-    JobResultToProto(result, event.mutable_result());
+    v1::JobResult* out = event.mutable_result();
+    JobResultToProto(result, out);
+    out->set_job_index(job_index);
+    auto sent = streamed_.find({job_index, result.name});
+    if (sent != streamed_.end()) {
+      auto* intervals = out->mutable_intervals();
+      int kept = 0;
+      for (int i = 0; i < intervals->size(); ++i) {
+        if (sent->second.count(intervals->Get(i).index()) == 0) intervals->SwapElements(i, kept++);
+      }
+      intervals->DeleteSubrange(kept, intervals->size() - kept);
+      streamed_.erase(sent);
+    }
     return Write(event);
   }
   bool OnFinished(int64_t end_realtime_ns, bool cancelled) override {
@@ -195,6 +220,9 @@ class StreamSink final : public RunEventSink {
   }
   grpc::ServerContext* context_;
   grpc::ServerWriter<v1::RunEvent>* writer_;
+  // Interval indices written per (job index, result name), until that result is sent (the runner
+  // serialises calls, so no lock).
+  std::map<std::pair<int, std::string>, std::set<int64_t>> streamed_;
 };
 
 }  // namespace

@@ -23,12 +23,15 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench/synthetic_fleet.h"
@@ -68,6 +71,36 @@ long CurrentRssKiB() {
   std::fclose(f);
   return kib;
 }
+
+// Bytes malloc has handed out and not had back (live heap), as opposed to RSS, which also counts
+// what malloc keeps cached after frees.
+size_t HeapInUseBytes() {
+  const struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}
+
+// Samples the live heap every 100 ms from construction to Stop(), keeping the largest
+// (mallinfo2 walks every arena, so not more often).
+class HeapPeakSampler {
+ public:
+  HeapPeakSampler()
+      : thread_([this] {
+          while (!stop_.load()) {
+            peak_ = std::max(peak_.load(), HeapInUseBytes());
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+          }
+        }) {}
+  size_t Stop() {
+    stop_.store(true);
+    thread_.join();
+    return std::max(peak_.load(), HeapInUseBytes());
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::atomic<size_t> peak_{0};
+  std::thread thread_;
+};
 
 int Flag(int argc, char** argv, const std::string& name, int fallback) {
   for (int i = 2; i + 1 < argc; ++i) {
@@ -282,9 +315,12 @@ int Simulate(int argc, char** argv) {
     run.fold_interval_latency = Flag(argc, argv, "--fold", 1) != 0;
     const long rss_before = PeakRssKiB();
     const double cpu0 = CpuSeconds();
+    HeapPeakSampler sampler;
     ScenarioResult result = RunScenario(*connected, scenario, run);
     const int64_t returned = RealtimeNanos();
     const double cpu1 = CpuSeconds();
+    const size_t heap_peak = sampler.Stop();
+    const size_t heap_held = HeapInUseBytes();
     malloc_trim(0);  // what is live, not what malloc keeps cached
     const long rss_returned = CurrentRssKiB();
     const long peak_returned = PeakRssKiB();
@@ -321,6 +357,14 @@ int Simulate(int argc, char** argv) {
           "until the run returned, %ld MiB live then, holding the results)\n",
           PeakRssKiB() / 1024, PeakRssKiB() / 1024.0 / agents, rss_before / 1024,
           peak_returned / 1024, rss_returned / 1024);
+      std::printf(
+          "live heap: peak %.0f MiB during the run (%.2f MiB per agent), %.0f MiB holding the "
+          "results when it returned (%.2f MiB per agent)\n",
+          heap_peak / 1048576.0, heap_peak / 1048576.0 / agents, heap_held / 1048576.0,
+          heap_held / 1048576.0 / agents);
+      for (const auto& lost : result.lost) {
+        std::printf("lost %s: %s\n", lost.agent_id.c_str(), lost.reason.c_str());
+      }
       rc = saved.ok() && result.status == ScenarioStatus::kComplete ? 0 : 1;
     }
   }

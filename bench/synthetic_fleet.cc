@@ -49,6 +49,30 @@ const std::vector<Histogram::Sparse>& LatencyPool() {
   return *pool;
 }
 
+// The same shapes as histograms, to add up totals cheaply.
+const std::vector<Histogram>& PoolHistograms() {
+  static const std::vector<Histogram>* pool = [] {
+    auto* p = new std::vector<Histogram>();
+    for (const Histogram::Sparse& s : LatencyPool()) p->push_back(*Histogram::FromSparse(s));
+    return p;
+  }();
+  return *pool;
+}
+
+// `n` copies of `h` merged, by doubling.
+Histogram Times(const Histogram& h, uint64_t n) {
+  Histogram out, power = h;
+  while (n > 0) {
+    if (n & 1) out.Merge(power);
+    n >>= 1;
+    if (n > 0) {
+      const Histogram copy = power;
+      power.Merge(copy);
+    }
+  }
+  return out;
+}
+
 class SyntheticAgent final : public v1::Agent::Service {
  public:
   SyntheticAgent(std::string agent_id, std::string az, uint64_t ops_per_interval)
@@ -110,6 +134,10 @@ class SyntheticAgent final : public v1::Agent::Service {
       results[j].start_realtime_ns = start;
     }
     uint64_t total_ops = 0;
+    // How often each job used each pool shape: its latency totals are built from these at the end
+    // (the child's CPU is shared with the coordinator under test; keep it small).
+    std::vector<std::vector<uint64_t>> pool_uses(run.jobs.size(),
+                                                 std::vector<uint64_t>(pool.size(), 0));
     for (int64_t tick = 0; tick < ticks; ++tick) {
       SleepUntil(start + (tick + 1) * static_cast<int64_t>(run.interval_ns));
       if (context->IsCancelled()) return grpc::Status::CANCELLED;
@@ -123,12 +151,15 @@ class SyntheticAgent final : public v1::Agent::Service {
         OpStats& totals = results[j].Stats(OpKind::kRead);
         totals.ops += s.ops;
         totals.bytes += s.bytes;
-        (void)totals.lat.MergeSparse(s.lat);
+        ++pool_uses[j][static_cast<size_t>(tick + static_cast<int64_t>(j)) % pool.size()];
         total_ops += s.ops;
         v1::RunEvent event;
-        event.mutable_interval()->set_job_name(run.jobs[j]);
-        IntervalToProto(interval, event.mutable_interval()->mutable_interval());
-        results[j].intervals.push_back(std::move(interval));
+        v1::IntervalEvent* e = event.mutable_interval();
+        e->set_job_name(run.jobs[j]);
+        e->set_job_index(static_cast<int32_t>(j));
+        e->set_result_name(run.jobs[j]);
+        e->set_series_start_realtime_ns(start);
+        IntervalToProto(interval, e->mutable_interval());
         if (!writer->Write(event)) return grpc::Status::CANCELLED;
       }
       v1::RunEvent progress;
@@ -138,11 +169,19 @@ class SyntheticAgent final : public v1::Agent::Service {
       if (!writer->Write(progress)) return grpc::Status::CANCELLED;
     }
     const int64_t end = RealtimeNanos();
-    for (JobResult& result : results) {
+    for (size_t j = 0; j < results.size(); ++j) {
+      JobResult& result = results[j];
+      for (size_t p = 0; p < pool.size(); ++p) {
+        if (pool_uses[j][p] > 0) {
+          result.Stats(OpKind::kRead).lat.Merge(Times(PoolHistograms()[p], pool_uses[j][p]));
+        }
+      }
       result.end_realtime_ns = end;
       result.runtime_ns = static_cast<uint64_t>(end - start);
       v1::RunEvent event;
       JobResultToProto(result, event.mutable_result());
+      // As agent/service.cc: the streamed intervals are not repeated (protocol 2).
+      event.mutable_result()->set_job_index(static_cast<int32_t>(j));
       if (!writer->Write(event)) return grpc::Status::CANCELLED;
     }
     v1::RunEvent finished;
@@ -176,6 +215,7 @@ class SyntheticAgent final : public v1::Agent::Service {
 
 [[noreturn]] void ServeChild(const SyntheticFleetOptions& options, int report_fd) {
   (void)LatencyPool();
+  (void)PoolHistograms();
   std::vector<std::unique_ptr<SyntheticAgent>> agents;
   std::vector<std::unique_ptr<grpc::Server>> servers;
   std::string ports;

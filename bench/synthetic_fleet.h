@@ -3,8 +3,8 @@
 // for the common start, then every interval (Prepare's interval_ms) sends, per job, one interval
 // event with `ops_per_interval` ops of 4 KiB and a realistic sparse latency histogram (lognormal
 // around 200 us, ~2,000 samples' worth of buckets), and one progress event; at the job's
-// `runtime` it sends each job's result (totals and the full interval series, as a real agent does)
-// and `finished`. Agent i is "sim-<i>" in AZ "az-<i % azs>".
+// `runtime` it sends each job's result (totals, without the streamed intervals, as a real agent
+// does since protocol 2) and `finished`. Agent i is "sim-<i>" in AZ "az-<i % azs>".
 //
 // The coordinator under test runs in another process: RunSyntheticFleetProcess forks before gRPC
 // is initialised, and the child serves every agent until it is killed.

@@ -196,8 +196,71 @@ uint64_t Histogram::BucketValue(int index) {
   return BucketLowerBound(index) + BucketWidth(index) / 2;
 }
 
+Histogram::Histogram(const Histogram& other)
+    : sparse_(other.sparse_),
+      count_(other.count_),
+      min_ns_(other.min_ns_),
+      max_ns_(other.max_ns_),
+      sum_ns_(other.sum_ns_),
+      sum_sq_low_(other.sum_sq_low_),
+      sum_sq_top_(other.sum_sq_top_) {
+  if (other.dense_ != nullptr) {
+    dense_ = std::make_unique<uint64_t[]>(kBucketCount);
+    std::copy(other.dense_.get(), other.dense_.get() + kBucketCount, dense_.get());
+  }
+}
+
+Histogram& Histogram::operator=(const Histogram& other) {
+  if (this == &other) return *this;
+  if (other.dense_ != nullptr) {
+    if (dense_ == nullptr) dense_ = std::make_unique<uint64_t[]>(kBucketCount);
+    std::copy(other.dense_.get(), other.dense_.get() + kBucketCount, dense_.get());
+    sparse_.clear();
+  } else {
+    dense_.reset();
+    sparse_ = other.sparse_;
+  }
+  count_ = other.count_;
+  min_ns_ = other.min_ns_;
+  max_ns_ = other.max_ns_;
+  sum_ns_ = other.sum_ns_;
+  sum_sq_low_ = other.sum_sq_low_;
+  sum_sq_top_ = other.sum_sq_top_;
+  return *this;
+}
+
+Histogram::Histogram(Histogram&& other) noexcept
+    : dense_(std::move(other.dense_)),
+      sparse_(std::move(other.sparse_)),
+      count_(other.count_),
+      min_ns_(other.min_ns_),
+      max_ns_(other.max_ns_),
+      sum_ns_(other.sum_ns_),
+      sum_sq_low_(other.sum_sq_low_),
+      sum_sq_top_(other.sum_sq_top_) {
+  other.sparse_.clear();
+  other.Reset();  // a moved-from histogram is empty
+}
+
+Histogram& Histogram::operator=(Histogram&& other) noexcept {
+  if (this == &other) return *this;
+  dense_ = std::move(other.dense_);
+  sparse_ = std::move(other.sparse_);
+  count_ = other.count_;
+  min_ns_ = other.min_ns_;
+  max_ns_ = other.max_ns_;
+  sum_ns_ = other.sum_ns_;
+  sum_sq_low_ = other.sum_sq_low_;
+  sum_sq_top_ = other.sum_sq_top_;
+  other.sparse_.clear();
+  other.Reset();
+  return *this;
+}
+
 void Histogram::Reset() {
-  counts_.fill(0);
+  // A dense histogram stays dense (the agent resets its interval accumulators every interval).
+  if (dense_ != nullptr) std::fill(dense_.get(), dense_.get() + kBucketCount, uint64_t{0});
+  sparse_.clear();
   count_ = 0;
   min_ns_ = UINT64_MAX;
   max_ns_ = 0;
@@ -206,8 +269,99 @@ void Histogram::Reset() {
   sum_sq_top_ = 0;
 }
 
+void Histogram::MakeDense() {
+  if (dense_ != nullptr) return;
+  dense_ = std::make_unique<uint64_t[]>(kBucketCount);  // value-initialised: zeros
+  for (const Bucket& b : sparse_) dense_[b.index] = b.count;
+  sparse_.clear();
+  sparse_.shrink_to_fit();
+}
+
+void Histogram::DenseIfLarge() {
+  if (dense_ == nullptr && sparse_.size() > kDenseAbove) MakeDense();
+}
+
+uint64_t Histogram::bucket_count_at(int index) const {
+  if (dense_ != nullptr) return dense_[index];
+  auto it = std::lower_bound(sparse_.begin(), sparse_.end(), index,
+                             [](const Bucket& b, int wanted) { return b.index < wanted; });
+  return it != sparse_.end() && it->index == index ? it->count : 0;
+}
+
+size_t Histogram::bucket_bytes() const {
+  return dense_ != nullptr ? kBucketCount * sizeof(uint64_t) : sparse_.capacity() * sizeof(Bucket);
+}
+
+namespace {
+
+// How many distinct indices two sorted bucket lists have together.
+size_t UnionSize(const std::vector<Histogram::Bucket>& a, const std::vector<Histogram::Bucket>& b) {
+  size_t i = 0, j = 0, n = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i].index < b[j].index) {
+      ++i;
+    } else if (b[j].index < a[i].index) {
+      ++j;
+    } else {
+      ++i;
+      ++j;
+    }
+    ++n;
+  }
+  return n + (a.size() - i) + (b.size() - j);
+}
+
+// The sorted union of two sparse bucket lists, counts added (sized exactly).
+std::vector<Histogram::Bucket> AddBuckets(const std::vector<Histogram::Bucket>& a,
+                                          const std::vector<Histogram::Bucket>& b) {
+  std::vector<Histogram::Bucket> out;
+  out.reserve(UnionSize(a, b));
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && a[i].index < b[j].index)) {
+      out.push_back(a[i++]);
+    } else if (i == a.size() || b[j].index < a[i].index) {
+      out.push_back(b[j++]);
+    } else {
+      out.push_back({a[i].index, a[i].count + b[j].count});
+      ++i;
+      ++j;
+    }
+  }
+  return out;
+}
+
+// The sorted union of a sparse list and a dense array, counts added.
+std::vector<Histogram::Bucket> AddDense(const std::vector<Histogram::Bucket>& a,
+                                        const uint64_t* dense) {
+  std::vector<Histogram::Bucket> out;
+  size_t i = 0;
+  for (int index = 0; index < Histogram::kBucketCount; ++index) {
+    uint64_t count = dense[index];
+    if (i < a.size() && a[i].index == index) count += a[i++].count;
+    if (count != 0) out.push_back({index, count});
+  }
+  out.shrink_to_fit();
+  return out;
+}
+
+}  // namespace
+
 void Histogram::Merge(const Histogram& other) {
-  for (int i = 0; i < kBucketCount; ++i) counts_[i] += other.counts_[i];
+  if (other.count_ == 0) return;
+  if (dense_ != nullptr) {
+    if (other.dense_ != nullptr) {
+      for (int i = 0; i < kBucketCount; ++i) dense_[i] += other.dense_[i];
+    } else {
+      for (const Bucket& b : other.sparse_) dense_[b.index] += b.count;
+    }
+  } else if (other.dense_ != nullptr) {
+    sparse_ = AddDense(sparse_, other.dense_.get());
+    DenseIfLarge();
+  } else {
+    sparse_ = count_ == 0 ? other.sparse_ : AddBuckets(sparse_, other.sparse_);
+    DenseIfLarge();
+  }
   count_ += other.count_;
   sum_ns_ += other.sum_ns_;
   const u128 before = sum_sq_low_;
@@ -225,7 +379,12 @@ absl::Status Histogram::MergeSparse(const Sparse& other) {
         "merging %d samples into %d would pass 2^64 - 1 samples", other.count, count_));
   }
   if (other.count == 0) return absl::OkStatus();
-  for (const Bucket& b : other.buckets) counts_[b.index] += b.count;
+  if (dense_ != nullptr) {
+    for (const Bucket& b : other.buckets) dense_[b.index] += b.count;
+  } else {
+    sparse_ = count_ == 0 ? other.buckets : AddBuckets(sparse_, other.buckets);
+    DenseIfLarge();
+  }
   count_ = merged_count;
   sum_ns_ += Combine(other.sum_ns_hi, other.sum_ns);
   const u128 before = sum_sq_low_;
@@ -272,17 +431,28 @@ uint64_t Histogram::Percentile(double p) const {
   if (rank <= 1) return min_ns_;
   if (rank >= count_) return max_ns_;
   uint64_t seen = 0;
-  for (int i = 0; i < kBucketCount; ++i) {
-    seen += counts_[i];
-    if (seen >= rank) return std::clamp(BucketValue(i), min_ns_, max_ns_);
+  if (dense_ != nullptr) {
+    for (int i = 0; i < kBucketCount; ++i) {
+      seen += dense_[i];
+      if (seen >= rank) return std::clamp(BucketValue(i), min_ns_, max_ns_);
+    }
+  } else {
+    for (const Bucket& b : sparse_) {
+      seen += b.count;
+      if (seen >= rank) return std::clamp(BucketValue(b.index), min_ns_, max_ns_);
+    }
   }
   return max_ns_;  // unreachable: the counts add up to count_
 }
 
 Histogram::Sparse Histogram::ToSparse() const {
   Sparse s;
-  for (int i = 0; i < kBucketCount; ++i) {
-    if (counts_[i] != 0) s.buckets.push_back(Bucket{.index = i, .count = counts_[i]});
+  if (dense_ != nullptr) {
+    for (int i = 0; i < kBucketCount; ++i) {
+      if (dense_[i] != 0) s.buckets.push_back(Bucket{.index = i, .count = dense_[i]});
+    }
+  } else {
+    s.buckets = sparse_;
   }
   s.count = count_;
   s.min_ns = min_ns();
@@ -299,7 +469,8 @@ absl::StatusOr<Histogram> Histogram::FromSparse(const Sparse& sparse) {
   if (absl::Status status = ValidateSparse(sparse); !status.ok()) return status;
   Histogram h;
   if (sparse.count == 0) return h;
-  for (const Bucket& b : sparse.buckets) h.counts_[b.index] = b.count;
+  h.sparse_ = sparse.buckets;
+  h.DenseIfLarge();
   h.count_ = sparse.count;
   h.min_ns_ = sparse.min_ns;
   h.max_ns_ = sparse.max_ns;
@@ -309,17 +480,32 @@ absl::StatusOr<Histogram> Histogram::FromSparse(const Sparse& sparse) {
   return h;
 }
 
+namespace {
+
+// Same non-zero buckets, whichever form each side holds them in.
+bool BucketsEqual(const Histogram& a, const Histogram& b) {
+  if (a.is_dense() && b.is_dense()) {
+    for (int i = 0; i < Histogram::kBucketCount; ++i) {
+      if (a.bucket_count_at(i) != b.bucket_count_at(i)) return false;
+    }
+    return true;
+  }
+  return a.ToSparse().buckets == b.ToSparse().buckets;
+}
+
+}  // namespace
+
 bool Histogram::operator==(const Histogram& other) const {
   return count_ == other.count_ && min_ns() == other.min_ns() && max_ns_ == other.max_ns_ &&
          sum_ns_ == other.sum_ns_ && sum_sq_low_ == other.sum_sq_low_ &&
-         sum_sq_top_ == other.sum_sq_top_ && counts_ == other.counts_;
+         sum_sq_top_ == other.sum_sq_top_ && BucketsEqual(*this, other);
 }
 
 Histogram::Sparse Histogram::AddSparse(const Sparse& a, const Sparse& b) {
   if (b.count == 0) return a;
   if (a.count == 0) return b;
   Sparse out;
-  out.buckets.reserve(a.buckets.size() + b.buckets.size());
+  out.buckets.reserve(UnionSize(a.buckets, b.buckets));  // exact: series hold many of these
   size_t i = 0, j = 0;
   while (i < a.buckets.size() || j < b.buckets.size()) {
     if (j == b.buckets.size() ||

@@ -6,7 +6,12 @@
 //   - Layout: values 0..255 each get an exact bucket (width 1 ns). Above that, every power-of-two
 //   octave
 //     [2^e, 2^(e+1)) for e = 8..63 is split into 128 equal sub-buckets of width 2^(e-7).
-//     Bucket count: 256 + 56 * 128 = 7,424 (fixed memory: 7,424 x 8 bytes = 58 KiB of counts).
+//     Bucket count: 256 + 56 * 128 = 7,424.
+//   - Memory: a histogram that has only been built from sparse forms or merged (what the
+//     coordinator does with every result) holds its non-zero buckets only, 16 bytes each; it
+//     switches to the fixed dense array (7,424 x 8 bytes = 58 KiB) on its first Record() (the
+//     agent's hot path) or once more than kDenseAbove buckets are non-zero. Either way the
+//     values, percentiles and merges are the same; only the memory differs.
 //   - Value reported for a bucket: its midpoint (lower + width/2), clamped to the exact [min, max]
 //   seen.
 //     For a sample v in a bucket [lo, lo + w): |reported - v| <= w/2 and v >= lo >= 2^e, w =
@@ -24,8 +29,8 @@
 //     latency, which a large fleet (1,000 agents x 4,096 ops in flight x 1 hour) comes within a
 //     factor of 1.3 of.
 //   - Standard deviation is the sample (Bessel, n-1) standard deviation, as fio reports it.
-//   - Record: one clz, one shift, adds; no division, no allocation, no branch on the common path
-//   but one.
+//   - Record: one clz, one shift, adds; no division, no allocation after the first Record, no
+//   branch on the common path but one (and a never-taken check that the dense array exists).
 //
 // Example:
 //   Histogram h;  h.Record(1500);  h.Record(2100);
@@ -34,7 +39,9 @@
 #define AZBENCH_COMMON_HISTOGRAM_H_
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "absl/numeric/int128.h"
@@ -54,6 +61,9 @@ class Histogram {
   static_assert(kBucketCount == 7424);
   // Worst-case relative error of any reported value (bucket midpoint vs. any sample in the bucket).
   static constexpr double kMaxRelativeError = 1.0 / 256.0;
+  // Above this many non-zero buckets a sparse histogram turns dense (sparse: 16 bytes a bucket,
+  // so 1,856 buckets are ~29 KiB, half the dense array).
+  static constexpr size_t kDenseAbove = kBucketCount / 4;
 
   // One non-zero bucket, as carried on the wire and in the database.
   struct Bucket {
@@ -81,10 +91,18 @@ class Histogram {
   };
 
   Histogram() { Reset(); }
+  Histogram(const Histogram& other);
+  Histogram& operator=(const Histogram& other);
+  Histogram(Histogram&& other) noexcept;
+  Histogram& operator=(Histogram&& other) noexcept;
+  ~Histogram() = default;
 
-  // Hot path. Records one sample in nanoseconds.
+  // Hot path. Records one sample in nanoseconds. The first Record of a sparse histogram makes it
+  // dense (one allocation); after that the null check below is always false.
   inline void Record(uint64_t value_ns) {
-    ++counts_[BucketIndex(value_ns)];
+    if (dense_ == nullptr) [[unlikely]]
+      MakeDense();
+    ++dense_[BucketIndex(value_ns)];
     ++count_;
     sum_ns_ += value_ns;
     const unsigned __int128 square = static_cast<unsigned __int128>(value_ns) * value_ns;
@@ -125,7 +143,12 @@ class Histogram {
   // Nearest-rank percentile, p in [0, 100] (outside, and NaN, is clamped: below 0 and NaN act as 0,
   // above 100 as 100). 0 when empty. p=0 gives min, p=100 gives max.
   uint64_t Percentile(double p) const;
-  uint64_t bucket_count_at(int index) const { return counts_[index]; }
+  uint64_t bucket_count_at(int index) const;
+  // True when the counts are held in the 58 KiB dense array (see Memory above), for tests and
+  // memory accounting.
+  bool is_dense() const { return dense_ != nullptr; }
+  // Heap bytes this histogram holds for its bucket counts (0 when empty and sparse).
+  size_t bucket_bytes() const;
 
   Sparse ToSparse() const;
   // The sparse form of the union of two histograms, without building dense ones (interval series
@@ -141,7 +164,15 @@ class Histogram {
   bool operator==(const Histogram& other) const;
 
  private:
-  std::array<uint64_t, kBucketCount> counts_;
+  // Switches to the dense array, keeping every count.
+  void MakeDense();
+  // Turns dense when the sparse list passed kDenseAbove buckets.
+  void DenseIfLarge();
+
+  // Bucket counts: dense_ (kBucketCount entries) when set, else sparse_ (strictly increasing
+  // index, count > 0).
+  std::unique_ptr<uint64_t[]> dense_;
+  std::vector<Bucket> sparse_;
   uint64_t count_;
   uint64_t min_ns_;  // UINT64_MAX when empty
   uint64_t max_ns_;

@@ -8,7 +8,8 @@
 namespace azbench {
 
 inline constexpr char kAzbenchVersion[] = "0.1.0";
-inline constexpr uint32_t kProtocolVersion = 1;
+// 2: results no longer repeat the interval series streamed before them (agent.proto, JobResult).
+inline constexpr uint32_t kProtocolVersion = 2;
 inline constexpr int kDefaultAgentPort = 7480;
 
 }  // namespace azbench

@@ -11,7 +11,11 @@
 // histograms), every interval's ops/bytes/errors, and so merge rules 1-5 exactly; rule 6's merged
 // series holds the same samples, each still within one interval of where it began.
 //
-// Example (coordinator/run.cc, on each RunEvent::kResult of one agent):
+// coordinator/agent_stream.cc folds streamed intervals as they arrive with FoldStreamedLatency,
+// indexed by the instant each began, and moves the folded series onto the agent's earliest-starting
+// result at the end; FoldIntervalLatency does the same for whole results (bench/coordinator_cost).
+//
+// Example (on each result of one agent):
 //   FoldIntervalLatency(agent_results.front(), new_result);
 #ifndef AZBENCH_COORDINATOR_INTERVAL_FOLD_H_
 #define AZBENCH_COORDINATOR_INTERVAL_FOLD_H_
@@ -27,9 +31,8 @@ namespace azbench {
 // have different interval lengths or either lacks a start time (then nothing is lost either).
 void FoldIntervalLatency(JobResult& carrier, JobResult& job);
 
-// The same for streamed interval events (coordinator/run.cc keeps them per job so a lost agent's
-// measurements survive): moves `interval`'s latency histograms into `carrier_series` at the same
-// index, since streamed series are all indexed from the agent's start.
+// The same for one streamed interval: moves `interval`'s latency histograms into `carrier_series`
+// at `interval.index` (the caller sets it to the slot the interval began in), leaving its counts.
 void FoldStreamedLatency(std::map<int64_t, IntervalStats>& carrier_series, IntervalStats& interval);
 
 }  // namespace azbench

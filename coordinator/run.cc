@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <semaphore>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -14,7 +15,7 @@
 #include "common/clock.h"
 #include "common/op_log_writer.h"
 #include "common/proto_convert.h"
-#include "coordinator/interval_fold.h"
+#include "coordinator/agent_stream.h"
 #include "coordinator/visibility_join.h"
 
 namespace azbench {
@@ -36,15 +37,15 @@ struct AgentRun {
   int64_t end_ns = 0;
   uint64_t ops = 0;
   uint64_t bytes = 0;
-  std::vector<JobResult> results;
-  // Interval events per job (clones merged), kept so a lost agent's measurements survive.
-  std::map<std::string, std::map<int64_t, IntervalStats>> streamed;
-  // Their latency histograms, all jobs merged (interval_fold.h); both dropped once it finished.
-  std::map<int64_t, IntervalStats> streamed_latency;
+  // Its intervals and results as they stream in (agent_stream.h). Only its own stream thread
+  // touches it until that thread ended, so it needs no lock.
+  std::unique_ptr<AgentStream> stream;
   std::map<std::string, std::unique_ptr<OpLogWriter>> op_logs;  // by job name
   // Raw records of client_to_client visibility jobs, kept until the run ends to be joined across
   // agents (visibility_join.h) before they are written.
   std::map<std::string, std::vector<OpRecord>> visibility_records;
+  // Its results, taken from `stream` once every stream has ended.
+  std::vector<JobResult> results;
   std::vector<std::string> errors;
   int phases_done = 0;  // PhaseDone events received (metadata's barrier)
 };
@@ -52,51 +53,6 @@ struct AgentRun {
 std::string MakeRunId(const std::string& prefix, const Scenario& scenario) {
   static std::mt19937_64 rng(std::random_device{}());
   return absl::StrCat(prefix, "-", scenario.index, "-", absl::Hex(rng()));
-}
-
-// A lost agent's partial result for one job: its streamed intervals, summed.
-JobResult PartialFromIntervals(const std::string& job,
-                               const std::map<int64_t, IntervalStats>& series, int64_t start_ns,
-                               uint64_t interval_ns) {
-  JobResult r;
-  r.name = job;
-  r.interval_ns = interval_ns;
-  r.start_realtime_ns = start_ns;
-  for (const auto& [index, interval] : series) {
-    for (int k = 0; k < kOpKindCount; ++k) {
-      const IntervalOpStats& s = interval.by_kind[k];
-      if (s.ops == 0 && s.errors == 0) continue;
-      OpStats& stats = r.Stats(static_cast<OpKind>(k));
-      stats.ops += s.ops;
-      stats.bytes += s.bytes;
-      stats.errors += s.errors;
-      (void)stats.lat.MergeSparse(s.lat);
-    }
-    r.intervals.push_back(interval);
-    r.runtime_ns = static_cast<uint64_t>(index + 1) * interval_ns;
-  }
-  r.end_realtime_ns = start_ns + static_cast<int64_t>(r.runtime_ns);
-  r.warnings.push_back("partial: the agent was lost; figures cover its streamed intervals only");
-  return r;
-}
-
-// Adds an agent's streamed interval latency (all jobs, interval_fold.h) to a partial result: to
-// its intervals and to its total latency histograms.
-void AttachLatency(JobResult& partial, const std::map<int64_t, IntervalStats>& latency) {
-  for (const auto& [index, interval] : latency) {
-    auto it =
-        std::lower_bound(partial.intervals.begin(), partial.intervals.end(), index,
-                         [](const IntervalStats& s, int64_t wanted) { return s.index < wanted; });
-    if (it == partial.intervals.end() || it->index != index) {
-      it = partial.intervals.insert(it, IntervalStats{});
-      it->index = index;
-    }
-    it->Merge(interval);  // latency only: its counts are zero
-    for (int k = 0; k < kOpKindCount; ++k) {
-      if (interval.by_kind[k].lat.count == 0) continue;
-      (void)partial.Stats(static_cast<OpKind>(k)).lat.MergeSparse(interval.by_kind[k].lat);
-    }
-  }
 }
 
 // Appends `records` to the op log file of (agent, job) under `dir`, creating it on first use.
@@ -207,6 +163,8 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
     } else {
       r.offset_ns = r.member->info.clock_offset_ns;
     }
+    r.stream = std::make_unique<AgentStream>(r.offset_ns, options.interval_ms * 1'000'000ULL,
+                                             options.fold_interval_latency);
     runs.push_back(std::move(r));
   }
 
@@ -312,10 +270,15 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
   const int64_t start_ns = RealtimeNanos() + absl::ToInt64Nanoseconds(options.start_margin);
   out.planned_start_realtime_ns = start_ns;
   const std::vector<std::string> c2c_jobs = ClientToClientJobs(scenario);
-  std::mutex mu;  // guards every AgentRun's streamed state below
+  std::mutex mu;  // guards every AgentRun's flags, counters and errors (not its stream)
   std::atomic<bool> all_done{false};
   std::mutex done_mu;  // with done_cv: wakes the watcher as soon as every stream has ended
   std::condition_variable done_cv;
+  // At most one stream thread per core parses at a time: more would not go faster, only lengthen
+  // the run queue, and on a loaded host starve gRPC's own threads (keepalive acks). No agent
+  // waits for another's network: a slot is held only while parsing a message already received.
+  std::counting_semaphore<> parse_slots(
+      static_cast<std::ptrdiff_t>(std::max(2u, std::thread::hardware_concurrency())));
   std::vector<std::thread> streams;
   for (AgentRun& r : runs) {
     if (r.member == nullptr) continue;
@@ -325,6 +288,33 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
       request.set_start_at_agent_realtime_ns(start_ns + r.offset_ns);
       request.set_progress_interval_ms(options.progress_interval_ms);
       absl::Status status = r.member->client->Run(request, [&](const v1::RunEvent& event) {
+        // Intervals and results: parsed and kept without the shared lock (AgentStream is this
+        // thread's own), so agents do not wait for each other here.
+        if (event.event_case() == v1::RunEvent::kInterval) {
+          const v1::IntervalEvent& e = event.interval();
+          parse_slots.acquire();
+          absl::StatusOr<IntervalStats> interval = IntervalFromProto(e.interval());
+          if (interval.ok()) {
+            r.stream->AddInterval(e.job_index(),
+                                  e.result_name().empty() ? e.job_name() : e.result_name(),
+                                  e.series_start_realtime_ns(), std::move(*interval));
+          }
+          parse_slots.release();
+          if (interval.ok()) return true;
+          std::lock_guard<std::mutex> lock(mu);
+          r.errors.push_back(std::string(interval.status().message()));
+          return true;
+        }
+        if (event.event_case() == v1::RunEvent::kResult) {
+          parse_slots.acquire();
+          absl::StatusOr<JobResult> result = JobResultFromProto(event.result());
+          if (result.ok()) r.stream->AddResult(event.result().job_index(), std::move(*result));
+          parse_slots.release();
+          if (result.ok()) return true;
+          std::lock_guard<std::mutex> lock(mu);
+          r.errors.push_back(std::string(result.status().message()));
+          return true;
+        }
         std::lock_guard<std::mutex> lock(mu);
         switch (event.event_case()) {
           case v1::RunEvent::kStarted:
@@ -335,35 +325,6 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
             r.ops = event.progress().ops();
             r.bytes = event.progress().bytes();
             break;
-          case v1::RunEvent::kInterval: {
-            absl::StatusOr<IntervalStats> interval = IntervalFromProto(event.interval().interval());
-            if (interval.ok()) {
-              // Interval latency histograms are kept once per agent (interval_fold.h).
-              if (options.fold_interval_latency) {
-                FoldStreamedLatency(r.streamed_latency, *interval);
-              }
-              auto& series = r.streamed[event.interval().job_name()];
-              auto [it, inserted] = series.try_emplace(interval->index, *interval);
-              if (!inserted) it->second.Merge(*interval);
-            }
-            break;
-          }
-          case v1::RunEvent::kResult: {
-            absl::StatusOr<JobResult> result = JobResultFromProto(event.result());
-            if (result.ok()) {
-              // Agent clock -> coordinator clock.
-              result->start_realtime_ns -= r.offset_ns;
-              result->end_realtime_ns -= r.offset_ns;
-              // Its interval latency histograms go to the agent's first result (interval_fold.h).
-              if (!r.results.empty() && options.fold_interval_latency) {
-                FoldIntervalLatency(r.results.front(), *result);
-              }
-              r.results.push_back(std::move(*result));
-            } else {
-              r.errors.push_back(std::string(result.status().message()));
-            }
-            break;
-          }
           case v1::RunEvent::kOpLog: {
             const std::string& job = event.op_log().job_name();
             const bool joined = std::find(c2c_jobs.begin(), c2c_jobs.end(), job) != c2c_jobs.end();
@@ -389,8 +350,6 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
           case v1::RunEvent::kFinished:
             r.finished = true;
             r.end_ns = event.finished().end_realtime_ns() - r.offset_ns;
-            r.streamed.clear();  // only a lost agent needs them
-            r.streamed_latency.clear();
             break;
           default:
             break;
@@ -464,9 +423,12 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
       }
       if (options.interrupt != nullptr && options.interrupt->load() && !cancelled) {
         cancelled = true;
+        std::vector<std::thread> cancels;  // in parallel: an unresponsive agent holds no other
         for (AgentRun& r : runs) {
-          if (r.member != nullptr) (void)r.member->client->Cancel(run_id, absl::Seconds(5));
+          if (r.member == nullptr) continue;
+          cancels.emplace_back([&] { (void)r.member->client->Cancel(run_id, absl::Seconds(5)); });
         }
+        for (auto& t : cancels) t.join();
       }
       if (!options.on_progress) continue;
       LiveProgress p;
@@ -501,6 +463,9 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
   for (auto& t : streams) t.join();
   {
     std::lock_guard<std::mutex> lock(mu);  // the watcher and phase driver still read `runs`
+    // A lost agent's results that came are kept whole, the rest as partial results summed from
+    // its streamed intervals (agent_stream.h).
+    for (AgentRun& r : runs) r.results = r.stream->TakeResults(r.lost);
     JoinClientToClientRuns(runs, c2c_jobs, options.op_log_dir);
   }
   for (AgentRun& r : runs) {
@@ -521,21 +486,8 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
   std::vector<std::string> problems;
   bool first_start = true;
   for (AgentRun& r : runs) {
-    if (r.lost) {
-      out.lost.push_back({r.agent_id, r.lost_at_ns, r.lost_reason});
-      const size_t first_partial = out.results.size();
-      for (const auto& [job, series] : r.streamed) {
-        out.results.push_back(
-            {r.agent_id,
-             PartialFromIntervals(job, series, r.start_ns, options.interval_ms * 1'000'000ULL)});
-      }
-      // The streamed latency of all its jobs goes with its first partial result.
-      if (out.results.size() > first_partial) {
-        AttachLatency(out.results[first_partial].result, r.streamed_latency);
-      }
-    } else {
-      for (JobResult& result : r.results) out.results.push_back({r.agent_id, std::move(result)});
-    }
+    if (r.lost) out.lost.push_back({r.agent_id, r.lost_at_ns, r.lost_reason});
+    for (JobResult& result : r.results) out.results.push_back({r.agent_id, std::move(result)});
     for (const auto& e : r.errors) problems.push_back(absl::StrCat(r.agent_id, ": ", e));
     if (!r.started) continue;
     // The actual start is when the agent's first job thread began (after its start wait), not the

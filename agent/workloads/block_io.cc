@@ -330,7 +330,10 @@ class CloneRunner {
       FlushOpLog();
       // A final partial interval with nothing in it is not emitted.
       if (!final || any) {
-        if (control_.on_interval) control_.on_interval(clone_.index, interval);
+        if (control_.on_interval) {
+          control_.on_interval(
+              IntervalOrigin{result_.name, clone_.index, result_.start_realtime_ns}, interval);
+        }
         result_.intervals.push_back(std::move(interval));
       }
       if (final) break;

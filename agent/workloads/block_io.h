@@ -30,14 +30,25 @@
 
 namespace azbench {
 
+// Where a streamed interval belongs: the result it will be part of (JobResult::name, e.g. the
+// job's name or "md.create") and when that clone's series began (interval 0, agent
+// CLOCK_REALTIME).
+struct IntervalOrigin {
+  const std::string& result_name;
+  int clone = 0;
+  int64_t series_start_realtime_ns = 0;
+};
+
 struct RunControl {
   // Monotonic instant at which every clone starts its first op; 0 = now.
   uint64_t start_monotonic_ns = 0;
   // Set to true (from any thread) to stop the job early; the result covers what was done.
   const std::atomic<bool>* cancel = nullptr;
   uint64_t interval_ns = 1'000'000'000;
-  // Called from clone threads as each interval closes (clone index, interval). May be empty.
-  std::function<void(int, const IntervalStats&)> on_interval;
+  // Called from clone threads as each interval closes. May be empty. Contract: every interval a
+  // returned result holds was passed here first, with that result's name (the coordinator then
+  // gets each interval once, agent.proto's JobResult).
+  std::function<void(const IntervalOrigin&, const IntervalStats&)> on_interval;
   // With `op_log`, called from clone threads with each batch of raw op records (once per interval
   // and at the end). May be empty: the records are then counted but not kept.
   std::function<void(int, std::vector<OpRecord>&&)> on_op_log;

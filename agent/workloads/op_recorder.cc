@@ -115,7 +115,10 @@ void OpRecorder::CloseIntervals(uint64_t now_ns, bool final) {
       op_log_records_.clear();
     }
     if (!final || any) {
-      if (control_.on_interval) control_.on_interval(clone_, interval);
+      if (control_.on_interval) {
+        control_.on_interval(IntervalOrigin{result_.name, clone_, result_.start_realtime_ns},
+                             interval);
+      }
       result_.intervals.push_back(std::move(interval));
     }
     if (final) break;

@@ -952,5 +952,83 @@ TEST(HistogramSparseTest, HistogramBuiltFromSparseKeepsRecording) {
   EXPECT_EQ(*h, Build({300, 5000, 7, kMax}));
 }
 
+// Memory: a histogram built from sparse forms holds only its non-zero buckets; Record makes it
+// dense. Both forms must give the same figures in every combination.
+TEST(HistogramMemoryTest, MergedFromSparseFormsItStaysSparseAndSmall) {
+  Histogram total;
+  EXPECT_FALSE(total.is_dense());
+  EXPECT_EQ(total.bucket_bytes(), 0u);
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_TRUE(
+        total.MergeSparse(Build({1000, 2000, 3000 + static_cast<uint64_t>(i)}).ToSparse()).ok());
+  }
+  EXPECT_FALSE(total.is_dense());
+  const size_t buckets = total.ToSparse().buckets.size();
+  EXPECT_LE(total.bucket_bytes(), 2 * buckets * sizeof(Histogram::Bucket));
+  EXPECT_LT(total.bucket_bytes(), Histogram::kBucketCount * sizeof(uint64_t) / 8);
+  Histogram copy = total;  // copies stay sparse too
+  EXPECT_FALSE(copy.is_dense());
+  copy.Merge(total);
+  EXPECT_FALSE(copy.is_dense());
+  EXPECT_EQ(copy.count(), 2 * total.count());
+}
+
+TEST(HistogramMemoryTest, SparseAndDenseFormsGiveTheSameFiguresInEveryCombination) {
+  std::mt19937_64 rng(11);
+  std::lognormal_distribution<double> dist(std::log(200'000.0), 1.0);
+  std::vector<uint64_t> a, b;
+  for (int i = 0; i < 3000; ++i) a.push_back(static_cast<uint64_t>(dist(rng)));
+  for (int i = 0; i < 2000; ++i) b.push_back(static_cast<uint64_t>(dist(rng)) + 7);
+  std::vector<uint64_t> both = a;
+  both.insert(both.end(), b.begin(), b.end());
+  const Histogram dense_a = Build(a), dense_b = Build(b), expected = Build(both);
+  ASSERT_TRUE(dense_a.is_dense());
+  absl::StatusOr<Histogram> sparse_a = Histogram::FromSparse(dense_a.ToSparse());
+  absl::StatusOr<Histogram> sparse_b = Histogram::FromSparse(dense_b.ToSparse());
+  ASSERT_TRUE(sparse_a.ok() && sparse_b.ok());
+  ASSERT_FALSE(sparse_a->is_dense());
+  EXPECT_EQ(*sparse_a, dense_a);
+  for (int i = 0; i < Histogram::kBucketCount; i += 37) {
+    ASSERT_EQ(sparse_a->bucket_count_at(i), dense_a.bucket_count_at(i)) << i;
+  }
+  const std::vector<const Histogram*> as = {&dense_a, &*sparse_a};
+  const std::vector<const Histogram*> bs = {&dense_b, &*sparse_b};
+  for (const Histogram* x : as) {
+    for (const Histogram* y : bs) {
+      Histogram merged = *x;
+      merged.Merge(*y);
+      EXPECT_EQ(merged, expected);
+      for (double p : {0.0, 1.0, 50.0, 90.0, 99.0, 99.9, 100.0}) {
+        EXPECT_EQ(merged.Percentile(p), expected.Percentile(p)) << p;
+      }
+      EXPECT_EQ(merged.ToSparse(), expected.ToSparse());
+      EXPECT_DOUBLE_EQ(merged.stddev_ns(), expected.stddev_ns());
+      Histogram via_sparse = *x;
+      ASSERT_TRUE(via_sparse.MergeSparse(y->ToSparse()).ok());
+      EXPECT_EQ(via_sparse, expected);
+    }
+  }
+}
+
+TEST(HistogramMemoryTest, ManyBucketsTurnDenseAndResetOrMoveLeaveItEmpty) {
+  Histogram wide;
+  for (int i = 0; i <= static_cast<int>(Histogram::kDenseAbove); ++i) {
+    Histogram one;
+    one.Record(Histogram::BucketLowerBound(i));
+    ASSERT_TRUE(wide.MergeSparse(one.ToSparse()).ok());
+  }
+  EXPECT_TRUE(wide.is_dense()) << "past kDenseAbove buckets the dense array is smaller";
+  EXPECT_EQ(wide.count(), Histogram::kDenseAbove + 1);
+  Histogram moved = std::move(wide);
+  EXPECT_EQ(moved.count(), Histogram::kDenseAbove + 1);
+  EXPECT_EQ(wide.count(), 0u);  // NOLINT(bugprone-use-after-move): moved-from is empty
+  EXPECT_EQ(wide, Histogram());
+  moved.Reset();
+  EXPECT_EQ(moved, Histogram());
+  EXPECT_TRUE(moved.is_dense()) << "Reset keeps the array for the next interval";
+  moved.Record(42);
+  EXPECT_EQ(moved.Percentile(50), 42u);
+}
+
 }  // namespace
 }  // namespace azbench

@@ -17,6 +17,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "common/version.h"
 #include "coordinator/agent_client.h"
 #include "gtest/gtest.h"
 #include "tests/testing/subprocess.h"
@@ -174,7 +175,7 @@ TEST_F(AgentLifecycleTest, SighupWithABrokenConfigKeepsTheRunningOne) {
   EXPECT_TRUE(absl::StrContains(log, "reload refused, keeping the running config")) << log;
   EXPECT_TRUE(absl::StrContains(log, "log level 'loud' is not one of")) << log;
   v1::HelloRequest hello;
-  hello.set_protocol_version(1);
+  hello.set_protocol_version(kProtocolVersion);
   EXPECT_TRUE(client_->Hello(hello, absl::Seconds(30)).ok());
   agent_->Signal(SIGTERM);
   EXPECT_EQ(agent_->Wait(std::chrono::seconds(30)), 0) << agent_->Output();

@@ -153,8 +153,12 @@ class FaultTest : public ::testing::Test {
 
 TEST_F(FaultTest, AnAgentRestartedBetweenScenariosTakesPartInTheNextOnes) {
   StartAgents(2);
+  // A cooldown between scenarios gives the restart a window with no files laid out (without it,
+  // the next scenario's prepare follows within milliseconds and the 20 ms poll below could miss
+  // the gap and kill the agent during the third scenario's prepare instead).
   const std::string campaign =
-      WriteCampaign(shm_.path(), "rw: randread, bs: 4k, size: 1m, runtime: 2s, time_based: 1", 3);
+      WriteCampaign(shm_.path(), "rw: randread, bs: 4k, size: 1m, runtime: 2s, time_based: 1", 3,
+                    "cooldown: 1s\n");
   Subprocess azbench({AZBENCH_BIN, "run", campaign}, dir_.File("out.txt"));
   // Kill agent 2 right after the first scenario is stored, and bring it back at once.
   ASSERT_TRUE(WaitFor(

@@ -104,7 +104,7 @@ TEST_P(BlockIoEngineTest, IntervalSeriesAddsUpToTheTotals) {
   RunControl control;
   control.interval_ns = 50'000'000;
   int callbacks = 0;
-  control.on_interval = [&](int, const IntervalStats&) { ++callbacks; };
+  control.on_interval = [&](const IntervalOrigin&, const IntervalStats&) { ++callbacks; };
   absl::StatusOr<JobResult> result = (*job)->Run(control);
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_GE(result->intervals.size(), 5u);
