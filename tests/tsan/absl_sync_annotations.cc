@@ -1,5 +1,5 @@
-// ThreadSanitizer builds only (-DAZBENCH_SANITIZE=thread): makes absl::Mutex and absl::CondVar
-// visible to TSan.
+// ThreadSanitizer builds only (-DAZBENCH_SANITIZE=thread): makes absl::Mutex, absl::CondVar and
+// absl::Notification visible to TSan.
 //
 // Debian's abseil is not built with -fsanitize=thread, so its Mutex::Lock/Unlock run uninstrumented
 // and TSan sees no happens-before edge between a thread that unlocks a Mutex and the next thread
@@ -21,12 +21,14 @@
 #include <dlfcn.h>
 #include <sanitizer/tsan_interface.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "absl/base/options.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 
 #if !defined(__SANITIZE_THREAD__) && defined(__has_feature)
@@ -44,9 +46,11 @@ namespace {
 
 // abseil's own definition of `absl::<ns>::<suffix>` (an Itanium-mangled name without the
 // "_ZN4absl<len><ns>" prefix), the next one after this executable's in symbol lookup order.
-void* RealSymbol(const char* suffix) {
+// `is_const`: a const member function ("_ZNK4absl...").
+void* RealSymbol(const char* suffix, bool is_const = false) {
   const std::string ns = AZBENCH_TSAN_STR(ABSL_OPTION_INLINE_NAMESPACE_NAME);
-  const std::string name = "_ZN4absl" + std::to_string(ns.size()) + ns + suffix;
+  const std::string name =
+      std::string(is_const ? "_ZNK4absl" : "_ZN4absl") + std::to_string(ns.size()) + ns + suffix;
   void* sym = dlsym(RTLD_NEXT, name.c_str());
   if (sym == nullptr) {
     std::fprintf(stderr, "azbench TSan absl shim: %s not found: %s\n", name.c_str(), dlerror());
@@ -56,8 +60,8 @@ void* RealSymbol(const char* suffix) {
 }
 
 template <typename Fn>
-Fn Real(const char* suffix) {
-  return reinterpret_cast<Fn>(RealSymbol(suffix));
+Fn Real(const char* suffix, bool is_const = false) {
+  return reinterpret_cast<Fn>(RealSymbol(suffix, is_const));
 }
 
 // Nesting depth of the entry points below on this thread: only depth 0 annotates.
@@ -81,6 +85,10 @@ using CondDeadlineFn = bool (*)(absl::Mutex*, const absl::Condition&, absl::Time
 using WaitFn = void (*)(absl::CondVar*, absl::Mutex*);
 using WaitTimeoutFn = bool (*)(absl::CondVar*, absl::Mutex*, absl::Duration);
 using WaitDeadlineFn = bool (*)(absl::CondVar*, absl::Mutex*, absl::Time);
+using NotifyFn = void (*)(absl::Notification*);
+using WaitNotificationFn = void (*)(const absl::Notification*);
+using WaitNotificationTimeoutFn = bool (*)(const absl::Notification*, absl::Duration);
+using WaitNotificationDeadlineFn = bool (*)(const absl::Notification*, absl::Time);
 
 // Lock (exclusive or reader) through `call`, which returns whether the mutex is now held.
 template <typename Call>
@@ -224,6 +232,38 @@ bool CondVar::WaitWithDeadline(Mutex* mu, Time deadline) {
   static const WaitDeadlineFn real =
       Real<WaitDeadlineFn>("7CondVar16WaitWithDeadlineEPNS0_5MutexENS0_4TimeE");
   return ReleaseAndReacquire(mu, [&] { return real(this, mu, deadline); });
+}
+
+// Notification: WaitForNotification and HasBeenNotified return at once, without the mutex, once
+// the flag is set (an uninstrumented atomic load), so the hand-over is annotated on the flag
+// itself.
+void Notification::Notify() {
+  static const NotifyFn real = Real<NotifyFn>("12Notification6NotifyEv");
+  __tsan_release(&notified_yet_);
+  real(this);
+}
+
+void Notification::WaitForNotification() const {
+  static const WaitNotificationFn real =
+      Real<WaitNotificationFn>("12Notification19WaitForNotificationEv", /*is_const=*/true);
+  real(this);
+  __tsan_acquire(const_cast<std::atomic<bool>*>(&notified_yet_));
+}
+
+bool Notification::WaitForNotificationWithTimeout(Duration timeout) const {
+  static const WaitNotificationTimeoutFn real = Real<WaitNotificationTimeoutFn>(
+      "12Notification30WaitForNotificationWithTimeoutENS0_8DurationE", /*is_const=*/true);
+  const bool notified = real(this, timeout);
+  if (notified) __tsan_acquire(const_cast<std::atomic<bool>*>(&notified_yet_));
+  return notified;
+}
+
+bool Notification::WaitForNotificationWithDeadline(Time deadline) const {
+  static const WaitNotificationDeadlineFn real = Real<WaitNotificationDeadlineFn>(
+      "12Notification31WaitForNotificationWithDeadlineENS0_4TimeE", /*is_const=*/true);
+  const bool notified = real(this, deadline);
+  if (notified) __tsan_acquire(const_cast<std::atomic<bool>*>(&notified_yet_));
+  return notified;
 }
 
 ABSL_NAMESPACE_END
