@@ -30,9 +30,12 @@ fi
 
 if [ "${AZBENCH_TSAN:-0}" = 1 ]; then
   echo "== pass 3: clang, TSan"
+  # Every executable carries the absl::Mutex annotations (tests/tsan/absl_sync_annotations.cc);
+  # tests/tsan/tsan.supp lists the uninstrumented Debian libraries whose own calls TSan ignores.
+  # The agents the integration tests start inherit TSAN_OPTIONS.
   CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DAZBENCH_SANITIZE=thread
   cmake --build "$BUILD_DIR-tsan" -j"$JOBS"
-  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/tsan/tsan.supp" \
     ctest --test-dir "$BUILD_DIR-tsan" --output-on-failure -j"$JOBS" --timeout 900
 fi
