@@ -76,7 +76,7 @@ class CloneRunner {
       : spec_(spec),
         clone_(clone),
         control_(control),
-        start_ns_(start_ns),
+        start_ns_(start_ns != 0 ? start_ns : MonotonicNanos()),
         ops_done_(ops_done),
         bytes_done_(bytes_done),
         mix_rng_(clone.seed ^ 0x5bd1e995ULL),
@@ -676,8 +676,9 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
 
 absl::StatusOr<JobResult> BlockIoJob::Run(const RunControl& control) {
   if (control.interval_ns == 0) return absl::InvalidArgumentError("interval must be positive");
-  const uint64_t start_ns =
-      control.start_monotonic_ns != 0 ? control.start_monotonic_ns : MonotonicNanos();
+  // A common start instant, or 0: each clone starts when its thread does (a thread that a loaded
+  // host starts late still runs its whole runtime, as a fio job does).
+  const uint64_t start_ns = control.start_monotonic_ns;
   std::vector<JobResult> results(clones_.size());
   std::vector<std::thread> threads;
   threads.reserve(clones_.size());

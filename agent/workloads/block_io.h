@@ -40,7 +40,8 @@ struct IntervalOrigin {
 };
 
 struct RunControl {
-  // Monotonic instant at which every clone starts its first op; 0 = now.
+  // Monotonic instant at which every clone starts its first op; 0 = each clone as its thread
+  // starts.
   uint64_t start_monotonic_ns = 0;
   // Set to true (from any thread) to stop the job early; the result covers what was done.
   const std::atomic<bool>* cancel = nullptr;

@@ -132,7 +132,9 @@ TEST(RunVisibilityTest, ClientToClientRunsOnTheTargetDirectory) {
 
 TEST(RunVisibilityTest, WriterAndReaderRolesOnOneStartInstantGiveTheDelayByRecordDifference) {
   const absl::Duration delay = absl::Milliseconds(600);
-  testing::TempDir writer_dir, reader_dir;
+  // tmpfs: the writer's fsync is instant, so the mirror's delay (from the last change)
+  // starts when the write completes.
+  testing::TempDir writer_dir(testing::kTmpfsBase), reader_dir(testing::kTmpfsBase);
   testing::DelayedMirrorFixture mirror(writer_dir.path(), reader_dir.path(), delay);
   const std::vector<std::pair<std::string, std::string>> common = {
       {"probe", "client_to_client"}, {"trials", "2"},    {"spacing", "200ms"},

@@ -99,7 +99,7 @@ TEST(ClientToClientProbeTest, KnownInjectedDelayIsMeasuredForEveryReadMethod) {
   const absl::Duration delay = absl::Milliseconds(800);
   for (auto method : {VisibilityReadMethod::kStat, VisibilityReadMethod::kOpenRead,
                       VisibilityReadMethod::kReaddir}) {
-    testing::TempDir writer, reader;
+    testing::TempDir writer(testing::kTmpfsBase), reader(testing::kTmpfsBase);
     testing::DelayedMirrorFixture mirror(writer.path(), reader.path(), delay);
     RealProbeClock clock;
     ClientToClientOptions o;
@@ -116,7 +116,7 @@ TEST(ClientToClientProbeTest, KnownInjectedDelayIsMeasuredForEveryReadMethod) {
 }
 
 TEST(ClientToClientProbeTest, NeverVisibleTrialsAreCountedAsTimedOut) {
-  testing::TempDir writer, reader;
+  testing::TempDir writer(testing::kTmpfsBase), reader(testing::kTmpfsBase);
   RealProbeClock clock;
   ClientToClientOptions o;
   o.write_dir = writer.path();
@@ -130,7 +130,9 @@ TEST(ClientToClientProbeTest, NeverVisibleTrialsAreCountedAsTimedOut) {
 
 TEST(ClientToClientProbeTest, WriterAndReaderHalvesJoinToTheInjectedDelay) {
   const absl::Duration delay = absl::Milliseconds(700);
-  testing::TempDir writer_dir, reader_dir;
+  // tmpfs: the writer's fsync is instant, so the mirror's delay (from the last change)
+  // starts when the write completes.
+  testing::TempDir writer_dir(testing::kTmpfsBase), reader_dir(testing::kTmpfsBase);
   testing::DelayedMirrorFixture mirror(writer_dir.path(), reader_dir.path(), delay);
   ClientToClientOptions o;
   o.write_dir = writer_dir.path();
