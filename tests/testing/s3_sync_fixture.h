@@ -166,8 +166,9 @@ class S3SyncFixture {
 };
 
 // TEST FIXTURE ONLY: makes files written under `from` appear under `to` `delay` after their last
-// change (write or rename into place; copy to a temporary name, then rename), imitating a second client whose view lags by a
-// known delay. Used to test the client-to-client probe with a known injected delay.
+// change (write or rename into place; copy to a temporary name, then rename), imitating a second
+// client whose view lags by a known delay. Used to test the client-to-client probe with a known
+// injected delay.
 class DelayedMirrorFixture {
  public:
   DelayedMirrorFixture(std::string from, std::string to, absl::Duration delay,
