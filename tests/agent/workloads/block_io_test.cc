@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <tuple>
 #include <utility>
 
@@ -233,6 +234,40 @@ INSTANTIATE_TEST_SUITE_P(Batching, AsyncDepthTest,
                                                std::get<1>(info.param),
                                                std::get<2>(info.param) ? "_Direct" : "_Buffered");
                          });
+
+// With direct=1 and no iodepth_batch_* option, each reap takes one completion (fio's default:
+// iodepth_batch_complete_max = iodepth_batch_complete_min = 1), so every op gets its own
+// completion instant; reaping all that is ready would stamp a burst of completions with one clock
+// read. An explicit iodepth_batch_complete_max still lets a reap take several.
+class DirectReapTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(DirectReapTest, DefaultReapsOneCompletionPerCall) {
+  TempDir dir(kDiskBase);
+  ASSERT_TRUE(dir.ok());
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kRandRead, 4 << 20, 4096);
+  spec.ioengine = GetParam();
+  spec.iodepth = 16;
+  spec.direct = true;
+  spec.op_log = true;
+  auto job = BlockIoJob::Prepare(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  std::vector<OpRecord> records;
+  RunControl control;
+  control.on_op_log = [&](int, std::vector<OpRecord>&& batch) {
+    records.insert(records.end(), batch.begin(), batch.end());
+  };
+  absl::StatusOr<JobResult> result = (*job)->Run(control);
+  ASSERT_TRUE(result.ok()) << result.status();
+  ASSERT_EQ(records.size(), 1024u);
+  std::map<uint64_t, int> per_instant;
+  for (const OpRecord& r : records) ++per_instant[r.start_ns + r.latency_ns];
+  int largest = 0;
+  for (const auto& [instant, n] : per_instant) largest = std::max(largest, n);
+  EXPECT_EQ(largest, 1) << "ops reaped together";
+  EXPECT_EQ(PeakOverlap(records), 16u) << "iodepth 16 reached";
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, DirectReapTest, ::testing::Values("libaio", "io_uring"));
 
 // tmpfs accepts O_DIRECT since Linux 6.6; ramfs still refuses it.
 TEST(BlockIoTest, DirectIoOnAFileSystemThatRefusesItIsAnErrorAndLeavesNoFiles) {
