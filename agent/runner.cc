@@ -131,6 +131,12 @@ absl::StatusOr<PrepareOutcome> Runner::Prepare(const std::string& run_id,
       }
     }
     spec.name = request.name;
+    // Files every agent uses (sharing=shared-file, or a `filename`): this agent's own offsets in
+    // them (job_spec.h).
+    if (spec.sharing == FileSharing::kSharedFile || !spec.filename.empty()) {
+      spec.shared_stream_count = std::max(1, placement.agent_count);
+      spec.shared_stream_index = std::clamp(placement.agent_index, 0, spec.shared_stream_count - 1);
+    }
   }
   // Other families: parsed and validated here, prepared with the block-I/O jobs below.
   std::vector<FamilyRequest> families;

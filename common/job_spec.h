@@ -98,6 +98,12 @@ struct JobSpec {
   FileSharing sharing = FileSharing::kFilePerAgent;  // azbench `sharing` (see FileSharing)
   // Prepended to generated file names (not to `filename`); the agent sets it for shared-dir.
   std::string file_name_prefix;
+  // Not options: this agent's place among the agents sharing the job's files (sharing=shared-file
+  // or a `filename`; set by the agent from its Prepare). Stream k of n uses its own random seed
+  // (stream 0 keeps randseed) and starts sequential passes k/n of the way into each file, so agents
+  // do not read or write the same blocks in lockstep.
+  int shared_stream_index = 0;
+  int shared_stream_count = 1;
 
   // File names this job clone will use, in order (index = numjobs clone number, 0-based).
   std::vector<std::string> FilePaths(int clone_index) const;

@@ -596,8 +596,13 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
   ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> first_engine, CreateEngine(s.ioengine));
   const EngineCapabilities caps = first_engine->capabilities();
   const int depth = caps.is_async ? s.iodepth : 1;
+  // Agents sharing a file (shared_stream_index > 0) each draw their own offsets.
   const uint64_t base_seed =
-      s.randrepeat ? s.randseed.value_or(kDefaultSeed) : std::random_device{}() ^ MonotonicNanos();
+      (s.randrepeat ? s.randseed.value_or(kDefaultSeed)
+                    : std::random_device{}() ^ MonotonicNanos()) +
+      static_cast<uint64_t>(std::max(0, s.shared_stream_index)) * 0xD1B54A32D192ED03ULL;
+  const int stream_count = std::max(1, s.shared_stream_count);
+  const int stream_index = std::clamp(s.shared_stream_index, 0, stream_count - 1);
 
   // Lay out every clone's files first (a failure removes what was created).
   const int nrfiles = std::max(1, s.nrfiles);
@@ -660,10 +665,14 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
         if (s.invalidate && !s.direct) InvalidateCache(file.fd);
       }
       const uint64_t file_seed = clone->seed + f * 7919;
+      // Sequential agents sharing a file start k/n of the way into it (in whole blocks).
+      const uint64_t blocks = s.block_size_bytes == 0 ? 0 : region_bytes / s.block_size_bytes;
+      const uint64_t first_block = static_cast<uint64_t>(static_cast<unsigned __int128>(blocks) *
+                                                         stream_index / stream_count);
       for (int dir = 0; dir < 2; ++dir) {
-        file.offsets[dir] =
-            std::make_unique<OffsetGenerator>(s.offset_bytes, region_bytes, s.block_size_bytes,
-                                              IsRandom(s.rw), s.norandommap, file_seed + dir);
+        file.offsets[dir] = std::make_unique<OffsetGenerator>(
+            s.offset_bytes, region_bytes, s.block_size_bytes, IsRandom(s.rw), s.norandommap,
+            file_seed + dir, first_block);
       }
       clone->files.push_back(std::move(file));
     }

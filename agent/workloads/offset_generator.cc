@@ -18,7 +18,7 @@ Rng::Rng(uint64_t seed) {
 
 OffsetGenerator::OffsetGenerator(uint64_t region_offset_bytes, uint64_t region_bytes,
                                  uint64_t block_bytes, bool random, bool with_replacement,
-                                 uint64_t seed)
+                                 uint64_t seed, uint64_t first_block)
     : region_offset_bytes_(region_offset_bytes),
       block_bytes_(block_bytes),
       blocks_(block_bytes == 0 ? 0 : region_bytes / block_bytes),
@@ -26,6 +26,7 @@ OffsetGenerator::OffsetGenerator(uint64_t region_offset_bytes, uint64_t region_b
       with_replacement_(with_replacement),
       rng_(seed) {
   if (blocks_ == 0) blocks_ = 1;  // a region smaller than a block still gets one (short) block
+  first_block_ = first_block % blocks_;
   while ((uint64_t{1} << domain_bits_) < blocks_) ++domain_bits_;
   domain_mask_ = domain_bits_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << domain_bits_) - 1;
   for (auto& key : keys_) key = rng_.Next();
@@ -47,7 +48,8 @@ uint64_t OffsetGenerator::Permute(uint64_t x) const {
 uint64_t OffsetGenerator::Next() {
   uint64_t block;
   if (!random_) {
-    block = position_;
+    block = position_ + first_block_;
+    if (block >= blocks_) block -= blocks_;
   } else if (with_replacement_) {
     block = rng_.Below(blocks_);
   } else {

@@ -44,8 +44,11 @@ class Rng {
 
 class OffsetGenerator {
  public:
+  // `first_block` (sequential only): a pass starts at this block (mod blocks()) and wraps around
+  // to it, so several generators can cover the same region in step without reading the same
+  // block at the same time (sharing=shared-file).
   OffsetGenerator(uint64_t region_offset_bytes, uint64_t region_bytes, uint64_t block_bytes,
-                  bool random, bool with_replacement, uint64_t seed);
+                  bool random, bool with_replacement, uint64_t seed, uint64_t first_block = 0);
 
   // The next block's byte offset. Never fails; wraps to a new pass when a pass is complete.
   uint64_t Next();
@@ -62,7 +65,8 @@ class OffsetGenerator {
   bool random_;
   bool with_replacement_;
   Rng rng_;
-  uint64_t position_ = 0;  // index within the current pass
+  uint64_t first_block_ = 0;  // sequential: where every pass starts
+  uint64_t position_ = 0;     // index within the current pass
   uint64_t passes_ = 0;
   // Permutation parameters (power-of-two domain).
   int domain_bits_ = 0;

@@ -3,9 +3,11 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "agent/runner.h"
 #include "common/job_spec.h"
 #include "gtest/gtest.h"
@@ -84,6 +86,60 @@ TEST(SharingTest, SharedFileLaysOutOnceAndTheSecondAgentUsesTheSameFiles) {
   EXPECT_TRUE(std::filesystem::exists(dir.File("w.0.0")));
   ASSERT_TRUE(a.Cleanup("r", true).ok());
   EXPECT_FALSE(std::filesystem::exists(dir.File("w.0.0")));
+}
+
+// Offsets of the first `count` ops of agent `index` of `count_agents` running job `rw` on `dir`.
+std::vector<uint64_t> Offsets(const std::string& dir, const std::string& sharing,
+                              const std::string& rw, int index, int count_agents) {
+  Runner runner(Config(absl::StrCat("agent-", index)));
+  JobRequest job;
+  job.name = "w";
+  job.options = {{"rw", rw},      {"size", "256k"},   {"bs", "4k"},
+                 {"op_log", "1"}, {"directory", dir}, {"sharing", sharing}};
+  auto prepared = runner.Prepare("r", {job}, 1'000'000'000, RunPlacement{index, count_agents});
+  EXPECT_TRUE(prepared.ok()) << prepared.status();
+  if (!prepared.ok()) return {};
+  struct Sink : RunEventSink {
+    bool OnStarted(int64_t) override { return true; }
+    bool OnProgress(int64_t, uint64_t, uint64_t, int) override { return true; }
+    bool OnInterval(const std::string&, int, const IntervalStats&) override { return true; }
+    bool OnOpLog(const std::string&, int, const std::vector<OpRecord>& records) override {
+      for (const OpRecord& r : records) offsets.push_back(r.offset_bytes);
+      return true;
+    }
+    bool OnResult(const JobResult&) override { return true; }
+    bool OnFinished(int64_t, bool) override { return true; }
+    std::vector<uint64_t> offsets;
+  } sink;
+  EXPECT_TRUE(runner.Run("r", 0, sink).ok());
+  EXPECT_TRUE(runner.Cleanup("r", true).ok());
+  return sink.offsets;
+}
+
+// Agents sharing a file must not touch the same blocks in lockstep (a shared cache would serve
+// all but the first): each agent draws its own random order, and sequential agents start k/n of
+// the way into the file. With their own files, every agent keeps fio's sequence for randseed.
+TEST(SharingTest, AgentsSharingAFileUseTheirOwnOffsets) {
+  TempDir dir(testing::kTmpfsBase);
+  const std::vector<uint64_t> random0 = Offsets(dir.path(), "shared-file", "randread", 0, 2);
+  const std::vector<uint64_t> random1 = Offsets(dir.path(), "shared-file", "randread", 1, 2);
+  ASSERT_EQ(random0.size(), 64u);
+  ASSERT_EQ(random1.size(), 64u);
+  EXPECT_NE(random0, random1);
+  // Each is still a permutation of the file's 64 blocks.
+  EXPECT_EQ(std::set<uint64_t>(random1.begin(), random1.end()).size(), 64u);
+
+  const std::vector<uint64_t> seq1 = Offsets(dir.path(), "shared-file", "read", 1, 2);
+  ASSERT_EQ(seq1.size(), 64u);
+  EXPECT_EQ(seq1.front(), 128u * 1024);
+  EXPECT_EQ(seq1[31], 252u * 1024);
+  EXPECT_EQ(seq1[32], 0u) << "wraps around to cover the whole file";
+
+  const std::vector<uint64_t> own0 = Offsets(dir.path(), "file-per-agent", "randread", 0, 2);
+  const std::vector<uint64_t> own1 = Offsets(dir.path(), "file-per-agent", "randread", 1, 2);
+  EXPECT_EQ(own0, own1);
+  EXPECT_EQ(own0, random0) << "agent 0 keeps randseed's sequence";
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
 
 TEST(SharingTest, AnUnknownSharingValueIsRefusedNamingTheAllowedOnes) {

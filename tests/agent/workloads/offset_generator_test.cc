@@ -63,6 +63,15 @@ TEST(OffsetGeneratorTest, SequentialWrapsAroundTheRegion) {
   for (uint64_t e : expected) EXPECT_EQ(gen.Next(), e);
 }
 
+TEST(OffsetGeneratorTest, SequentialPassesStartAtTheFirstBlockAndWrapAroundToIt) {
+  OffsetGenerator gen(4096, 4 * 4096, 4096, false, false, 0, /*first_block=*/2);
+  const std::vector<uint64_t> expected = {12288, 16384, 4096, 8192, 12288};
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(gen.Next(), expected[i]) << i;
+    EXPECT_EQ(gen.passes(), i >= 3 ? 1u : 0u) << i;
+  }
+}
+
 TEST(OffsetGeneratorTest, NoRandomMapStaysInsideTheRegion) {
   OffsetGenerator gen(0, 100 * 512, 512, true, true, 3);
   std::set<uint64_t> distinct;
