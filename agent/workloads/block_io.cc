@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/engines/io_engine.h"
+#include "agent/workloads/interval_accumulator.h"
 #include "agent/workloads/offset_generator.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
@@ -57,15 +58,6 @@ struct BlockIoJob::Clone {
 };
 
 namespace {
-
-// Per op kind accumulators of the interval in progress. Merged into the totals when the interval
-// closes.
-struct KindAccum {
-  Histogram lat;
-  uint64_t ops = 0;
-  uint64_t bytes = 0;
-  uint64_t errors = 0;
-};
 
 // The job loop of one clone. Lives on the clone's thread; nothing here is shared but the two
 // counters.
@@ -125,10 +117,7 @@ class CloneRunner {
   }
 
  private:
-  void Activate(OpKind kind) {
-    accum_[static_cast<int>(kind)] = std::make_unique<KindAccum>();
-    result_.Stats(kind);
-  }
+  void Activate(OpKind kind) { accum_.Activate(kind, result_); }
 
   bool Cancelled() const {
     return control_.cancel != nullptr && control_.cancel->load(std::memory_order_relaxed);
@@ -223,7 +212,7 @@ class CloneRunner {
     if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, /*final=*/false);
     if (spec_.op_log) LogOp(req);
     const int kind = static_cast<int>(req.op);
-    KindAccum& acc = *accum_[kind];
+    IntervalAccumulator::Kind& acc = accum_.kind(req.op);
     acc.lat.Record(req.complete_ns - req.start_ns);
     ++acc.ops;
     acc.bytes += static_cast<uint64_t>(req.result);
@@ -244,7 +233,7 @@ class CloneRunner {
     if (req.complete_ns >= measure_start_ns_) {
       if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, false);
       if (spec_.op_log) LogOp(req);
-      ++accum_[kind]->errors;
+      ++accum_.kind(req.op).errors;
     } else {
       ++result_.by_kind[kind]->errors;
     }
@@ -307,26 +296,7 @@ class CloneRunner {
     while (now_ns >= next_interval_ns_ || final) {
       IntervalStats interval;
       interval.index = interval_index_;
-      bool any = false;
-      for (int k = 0; k < kOpKindCount; ++k) {
-        if (!accum_[k]) continue;
-        KindAccum& acc = *accum_[k];
-        OpStats& total = *result_.by_kind[k];
-        IntervalOpStats& out = interval.by_kind[k];
-        out.ops = acc.ops;
-        out.bytes = acc.bytes;
-        out.errors = acc.errors;
-        total.ops += acc.ops;
-        total.bytes += acc.bytes;
-        total.errors += acc.errors;
-        if (acc.lat.count() > 0) {
-          out.lat = acc.lat.ToSparse();
-          total.lat.Merge(acc.lat);
-          acc.lat.Reset();
-        }
-        any = any || acc.ops > 0 || acc.errors > 0;
-        acc.ops = acc.bytes = acc.errors = 0;
-      }
+      const bool any = accum_.Close(result_, interval);
       FlushOpLog();
       // A final partial interval with nothing in it is not emitted.
       if (!final || any) {
@@ -550,7 +520,7 @@ class CloneRunner {
   uint64_t op_log_window_end_ns_ = 0;
   uint64_t op_log_in_window_ = 0;
   std::vector<OpRecord> op_log_;
-  std::unique_ptr<KindAccum> accum_[kOpKindCount];
+  IntervalAccumulator accum_;
   JobResult result_;
 };
 

@@ -28,18 +28,14 @@ OpRecorder::OpRecorder(std::string result_name, int clone, const RunControl& con
       RealtimeNanos() + (static_cast<int64_t>(start_ns) - static_cast<int64_t>(now));
 }
 
-void OpRecorder::Activate(OpKind kind) {
-  auto& acc = accum_[static_cast<int>(kind)];
-  if (!acc) acc = std::make_unique<Accum>();
-  result_.Stats(kind);
-}
+void OpRecorder::Activate(OpKind kind) { accum_.Activate(kind, result_); }
 
 void OpRecorder::Record(OpKind kind, uint64_t start_ns, uint64_t end_ns, int64_t result,
                         uint64_t offset_bytes, const std::string& what) {
   Activate(kind);
   if (end_ns > last_complete_ns_) last_complete_ns_ = end_ns;
   if (end_ns >= next_interval_ns_) CloseIntervals(end_ns, /*final=*/false);
-  Accum& acc = *accum_[static_cast<int>(kind)];
+  IntervalAccumulator::Kind& acc = accum_.kind(kind);
   if (result < 0) {
     ++acc.errors;
     ++errors_;
@@ -90,26 +86,7 @@ void OpRecorder::CloseIntervals(uint64_t now_ns, bool final) {
   while (now_ns >= next_interval_ns_ || final) {
     IntervalStats interval;
     interval.index = interval_index_;
-    bool any = false;
-    for (int k = 0; k < kOpKindCount; ++k) {
-      if (!accum_[k]) continue;
-      Accum& acc = *accum_[k];
-      OpStats& total = *result_.by_kind[k];
-      IntervalOpStats& out = interval.by_kind[k];
-      out.ops = acc.ops;
-      out.bytes = acc.bytes;
-      out.errors = acc.errors;
-      total.ops += acc.ops;
-      total.bytes += acc.bytes;
-      total.errors += acc.errors;
-      if (acc.lat.count() > 0) {
-        out.lat = acc.lat.ToSparse();
-        total.lat.Merge(acc.lat);
-        acc.lat.Reset();
-      }
-      any = any || acc.ops > 0 || acc.errors > 0;
-      acc.ops = acc.bytes = acc.errors = 0;
-    }
+    const bool any = accum_.Close(result_, interval);
     if (!op_log_records_.empty()) {
       if (control_.on_op_log) control_.on_op_log(clone_, std::move(op_log_records_));
       op_log_records_.clear();

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "agent/workloads/block_io.h"
+#include "agent/workloads/interval_accumulator.h"
 #include "common/job_result.h"
 
 namespace azbench {
@@ -40,10 +41,6 @@ class OpRecorder {
   JobResult Finish();
 
  private:
-  struct Accum {
-    Histogram lat;
-    uint64_t ops = 0, bytes = 0, errors = 0;
-  };
   void CloseIntervals(uint64_t now_ns, bool final);
   void FlushProgress();
 
@@ -61,7 +58,7 @@ class OpRecorder {
   int64_t interval_index_ = 0;
   uint64_t last_complete_ns_;
   uint64_t local_ops_ = 0, local_bytes_ = 0, errors_ = 0;
-  std::unique_ptr<Accum> accum_[kOpKindCount];
+  IntervalAccumulator accum_;
   JobResult result_;
 };
 
