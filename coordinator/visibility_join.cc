@@ -2,11 +2,45 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "common/units.h"
 
 namespace azbench {
+
+namespace {
+
+// The reader agent's own summary (agent/workloads/visibility_result.cc) counted its trials against
+// its schedule: "visibility <probe>: V of N trials visible, T timed out, F failed; latency
+// resolution ...", and "visibility <probe>: K trial(s) seen before the write returned, ...". After
+// the join the first is restated with the joined counts (a trial the writer failed is failed) and
+// the second is dropped: the join's note gives the joined count.
+void RestateReaderSummary(JobResult& result, uint64_t visible, uint64_t timed_out, uint64_t failed,
+                          size_t trials) {
+  constexpr char kVisible[] = " trials visible, ";
+  constexpr char kEarly[] = " trial(s) seen before the write returned, latency clamped";
+  std::vector<std::string> kept;
+  for (std::string& w : result.warnings) {
+    if (w.rfind("visibility ", 0) != 0) {
+      kept.push_back(std::move(w));
+      continue;
+    }
+    if (w.find(kEarly) != std::string::npos) continue;
+    const size_t colon = w.find(": ");
+    const size_t rest = w.find("; latency resolution");
+    if (w.find(kVisible) != std::string::npos && colon != std::string::npos &&
+        rest != std::string::npos && colon < rest) {
+      w = absl::StrCat(w.substr(0, colon + 2), visible, " of ", trials, kVisible, timed_out,
+                       " timed out, ", failed, " failed", w.substr(rest));
+    }
+    kept.push_back(std::move(w));
+  }
+  result.warnings = std::move(kept);
+}
+
+}  // namespace
 
 bool IsClientToClientWriter(const std::vector<OpRecord>& records) {
   return !records.empty() && records.front().kind == OpKind::kWrite;
@@ -25,7 +59,7 @@ void JoinClientToClient(const ClientToClientHalf& writer,
           "): latency counted from the scheduled instant, so it includes the write time"));
       continue;
     }
-    uint64_t ops = 0, errors = 0;
+    uint64_t ops = 0, errors = 0, timed_out = 0;
     Histogram lat;  // exact: one Record per joined sample
     int early = 0, writer_failed = 0;
     for (size_t i = 0; i < seen.size(); ++i) {
@@ -54,8 +88,10 @@ void JoinClientToClient(const ClientToClientHalf& writer,
         lat.Record(r.latency_ns);
       } else {
         ++errors;
+        if (r.error == ETIMEDOUT) ++timed_out;
       }
     }
+    RestateReaderSummary(result, ops, timed_out, errors - timed_out, seen.size());
     OpStats& probe = result.Stats(OpKind::kProbe);
     probe.ops = ops;
     probe.errors = errors;

@@ -46,8 +46,9 @@ struct ClientToClientHalf {
 bool IsClientToClientWriter(const std::vector<OpRecord>& records);
 
 // Joins every reader with the writer (see above) and adds a warning to each reader's result saying
-// what its latency means, its clock uncertainty and how many trials were clamped. A reader whose
-// trial count differs from the writer's is left unjoined with a warning saying so.
+// what its latency means, its clock uncertainty and how many trials were clamped; the reader
+// agent's own summary warning ("V of N trials visible, ...") is restated with the joined counts. A
+// reader whose trial count differs from the writer's is left unjoined with a warning saying so.
 void JoinClientToClient(const ClientToClientHalf& writer, std::vector<ClientToClientHalf>& readers);
 
 }  // namespace azbench

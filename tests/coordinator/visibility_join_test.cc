@@ -109,6 +109,32 @@ TEST(VisibilityJoinTest, AWriterFailureFailsTheTrialForEveryReader) {
   EXPECT_EQ(s1[1].error, EIO);
 }
 
+// The reader agent's own summary counted against its schedule; after the join it states the
+// joined counts, and its own "seen before the write returned" count (against the schedule) goes.
+TEST(VisibilityJoinTest, TheReadersSummaryStatesTheJoinedCounts) {
+  JobResult writer_result, reader;
+  std::vector<OpRecord> writes = {Rec(OpKind::kWrite, 0, 5), Rec(OpKind::kWrite, 100, 0, EIO),
+                                  Rec(OpKind::kWrite, 200, 5)};
+  std::vector<OpRecord> seen = {Rec(OpKind::kProbe, 0, 10), Rec(OpKind::kProbe, 100, 10),
+                                Rec(OpKind::kProbe, 200, 500, ETIMEDOUT)};
+  reader.warnings = {
+      "visibility c2c-read: 2 of 3 trials visible, 1 timed out, 0 failed; latency resolution 1ms "
+      "(the poll interval)",
+      "visibility c2c-read: 1 trial(s) seen before the write returned, latency clamped to 0",
+      "visibility c2c-read trial 2 timed-out: not seen within 500ms", "another warning"};
+  ClientToClientHalf writer{"w", &writer_result, &writes, 0};
+  std::vector<ClientToClientHalf> readers = {{"r", &reader, &seen, 0}};
+  JoinClientToClient(writer, readers);
+  EXPECT_TRUE(HasWarning(reader,
+                         "visibility c2c-read: 1 of 3 trials visible, 1 timed out, 1 failed; "
+                         "latency resolution 1ms (the poll interval)"));
+  EXPECT_FALSE(HasWarning(reader, "2 of 3 trials visible"));
+  EXPECT_FALSE(HasWarning(reader, "latency clamped to 0")) << "the join's note counts those";
+  EXPECT_TRUE(HasWarning(reader, "0 trial(s) seen before the write returned, clamped"));
+  EXPECT_TRUE(HasWarning(reader, "trial 2 timed-out"));
+  EXPECT_TRUE(HasWarning(reader, "another warning"));
+}
+
 TEST(VisibilityJoinTest, AReaderWithADifferentTrialCountIsLeftAsReportedAndSaysSo) {
   JobResult writer_result, reader_result;
   std::vector<OpRecord> writes = {Rec(OpKind::kWrite, 0, 5), Rec(OpKind::kWrite, 100, 5)};

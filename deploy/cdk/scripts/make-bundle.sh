@@ -13,6 +13,7 @@ set -euo pipefail
 build=$(realpath "$1")
 out=$(realpath -m "$2")
 work=$(mktemp -d /var/tmp/azbench-bundle-XXXXXX)
+chmod 755 "$work" # apt-get download runs as _apt
 trap 'rm -rf "$work"' EXIT
 
 (cd "$work" && cpack -G DEB --config "$build/CPackConfig.cmake" -B "$work/pkgs" >/dev/null)
