@@ -39,15 +39,13 @@ sys.exit("gave up waiting for the bundle at " + url)
 PY`,
     'rm -rf /var/tmp/azbench-bundle && mkdir -p /var/tmp/azbench-bundle',
     'tar -xf /var/tmp/azbench-bundle.tar -C /var/tmp/azbench-bundle',
-    // Install only the dependency packages the image lacks (never downgrade what it has).
-    'debs=()',
-    'for f in /var/tmp/azbench-bundle/deps/*.deb; do',
-    '  [ -e "$f" ] || continue',
-    '  p=$(dpkg-deb -f "$f" Package)',
-    '  dpkg-query -W -f=\'${Status}\' "$p" 2>/dev/null | grep -q "install ok installed" || debs+=("$f")',
-    'done',
-    `debs+=(/var/tmp/azbench-bundle/${o.packageName}_*.deb)`,
-    'DEBIAN_FRONTEND=noninteractive dpkg -i --force-confold "${debs[@]}"',
+    // The bundle is a local apt repository (its Packages index): apt installs in order, honours
+    // pre-dependencies and takes only what the image lacks or has older. Only the bundle is a
+    // source here; the image's own lists are left alone.
+    'echo "deb [trusted=yes] file:/var/tmp/azbench-bundle ./" >/var/tmp/azbench-bundle/bundle.list',
+    'apt_opts=(-o Dir::Etc::SourceList=/var/tmp/azbench-bundle/bundle.list -o Dir::Etc::SourceParts=- -o APT::Get::List-Cleanup=0)',
+    'apt-get "${apt_opts[@]}" update',
+    `DEBIAN_FRONTEND=noninteractive apt-get "\${apt_opts[@]}" install -y --no-install-recommends -o Dpkg::Options::=--force-confold ${o.packageName} nfs-common awscli`,
   ];
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes the install bundle the testbed's instances fetch (they sit in isolated subnets, without a
-# Debian mirror): the azbench-agent and azbench packages plus every Debian package they need that
-# a Debian 12 cloud image lacks (and nfs-common and awscli), and fresh TLS files for the fleet. Run it on Debian 12 amd64, the same
+# Debian mirror): a local apt repository with the azbench-agent and azbench packages plus every
+# Debian package they need (and nfs-common and awscli), and fresh TLS files for the fleet. Run it on Debian 12 amd64, the same
 # release and architecture as the instances.
 #
 #   deploy/cdk/scripts/make-bundle.sh build azbench-bundle.tar
@@ -25,14 +25,19 @@ if [ -n "${SSM_AGENT_DEB:-}" ]; then cp "$SSM_AGENT_DEB" "$work/bundle/deps/"; f
 roots=$(for d in "$work"/bundle/*.deb; do dpkg-deb -f "$d" Depends; done |
   tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/ //g' | grep -v '^$' | sort -u)
 roots="$roots nfs-common awscli"
-# Their closure, less what every Debian image has (Priority required or important).
-apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
-  --no-replaces --no-enhances $roots | grep -E '^[a-z0-9]' | sort -u >"$work/closure"
-while read -r p; do
-  prio=$(apt-cache show --no-all-versions "$p" 2>/dev/null | sed -n 's/^Priority: //p' | head -1)
-  case "$prio" in required | important) ;; *) echo "$p" ;; esac
-done <"$work/closure" >"$work/download"
-(cd "$work/bundle/deps" && xargs -a "$work/download" apt-get download -qq)
+# Everything apt would install for them on a machine with nothing installed: its resolver picks
+# one provider per alternative (`apt-cache depends --recurse` lists every provider, and conflicting
+# ones such as libelogind0 next to libsystemd0 made the install fail), and packages the image
+# already has are included too, because a dependency may need a newer one (perl needs its exact
+# perl-base). The instances install from the bundle as a local apt repository (Packages index
+# below; deploy/cdk/lib/user-data.ts), so apt orders the installation, honours pre-dependencies
+# and takes from the bundle only what the image lacks or has older. Run `apt-get update` before
+# this script, so the bundle is not older than the image.
+: >"$work/empty-status"
+apt-get -s -o Dir::State::status="$work/empty-status" -o APT::Install-Recommends=false \
+  install $roots | sed -n 's/^Inst \([^ ]*\) .*/\1/p' | sort -u >"$work/closure"
+(cd "$work/bundle/deps" && xargs -a "$work/closure" apt-get download -qq)
+(cd "$work/bundle" && dpkg-scanpackages --multiversion . /dev/null >Packages 2>/dev/null)
 # TLS for the testbed: a CA, the coordinator's client certificate and one server certificate all
 # agents share (named azbench-agent; the campaign checks that name). The CA key stays out of the
 # bundle; the bucket admits only the VPC's S3 endpoint.

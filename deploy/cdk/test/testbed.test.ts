@@ -175,7 +175,8 @@ test('agent user data installs the bundle, mounts with study A options, enables 
   assert.ok(script.includes(`nfs4 ${NFS41_OPTIONS} 0 0`), 'EFS/FSx fstab lines with the NFS 4.1 options');
   assert.match(NFS41_OPTIONS, /nfsvers=4\.1,rsize=1048576,wsize=1048576,hard,timeo=600/);
   assert.match(script, /<OpenZfs\.DNSName>:\/fsx \/mnt\/azbench\/fsx nfs4/);
-  assert.match(script, /dpkg -i --force-confold/);
+  assert.match(script, /deb \[trusted=yes\] file:\/var\/tmp\/azbench-bundle/);
+  assert.match(script, /apt-get "\$\{apt_opts\[@\]\}" install -y --no-install-recommends .* azbench-agent nfs-common awscli/);
   assert.match(script, /azbench-agent check-config \/etc\/azbench\/agent.yaml/);
   assert.match(script, /^  ca_file: \/etc\/azbench\/tls\/ca.crt$/m);
   assert.match(script, /install -m 0600 -o azbench -g azbench \S+\/agents\/azbench-agent.key \/etc\/azbench\/tls\/agent.key/);
