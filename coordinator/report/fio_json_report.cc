@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/result_json.h"
+#include "coordinator/report/scenario_json.h"
 
 namespace azbench {
 
@@ -162,6 +163,9 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
                     {"status", ScenarioStatusName(r.status)},
                     {"status_detail", r.status_detail},
                     {"agents", agent_order}};
+  if (json passes = StreamPassesJson(r); !passes.empty()) {
+    doc["azbench"]["passes"] = std::move(passes);
+  }
   return doc;
 }
 

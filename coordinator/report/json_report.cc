@@ -4,7 +4,7 @@
 #include "common/result_json.h"
 #include "common/stats.h"
 #include "coordinator/report/scaling_rows.h"
-#include "coordinator/report/stream_passes.h"
+#include "coordinator/report/scenario_json.h"
 
 namespace azbench {
 
@@ -56,40 +56,6 @@ json OpJson(const OpFigures& op) {
   out["per_agent"] = agents;
   out["fairness"] = {{"bytes_per_s", SpreadJson(op.agent_bytes_per_s)},
                      {"iops", SpreadJson(op.agent_iops)}};
-  return out;
-}
-
-json OptionalJson(const std::optional<double>& v) { return v ? json(*v) : json(); }
-
-// large_stream's passes (stream_passes.h).
-json PassesJson(const ScenarioResult& r) {
-  json out = json::array();
-  for (const StreamPasses& job : BuildStreamPasses(r)) {
-    json agents = json::array();
-    for (const AgentStreamPasses& a : job.agents) {
-      json passes = json::array();
-      for (size_t i = 0; i < a.passes.size(); ++i) {
-        const auto& p = a.passes[i];
-        passes.push_back(p ? json{{"pass", i + 1},
-                                  {"bytes", p->bytes},
-                                  {"runtime_ns", p->runtime_ns},
-                                  {"errors", p->errors},
-                                  {"mib_s", p->mib_s}}
-                           : json());
-      }
-      agents.push_back({{"agent_id", a.agent_id},
-                        {"passes", passes},
-                        {"mean_mib_s", OptionalJson(a.mean_mib_s)}});
-    }
-    json aggregate = json::array();
-    for (const auto& v : job.aggregate_mib_s) aggregate.push_back(OptionalJson(v));
-    out.push_back(
-        {{"job", job.job},
-         {"passes", job.passes},
-         {"agents", agents},
-         {"all_agents",
-          {{"mib_s", aggregate}, {"mean_mib_s", OptionalJson(job.aggregate_mean_mib_s)}}}});
-  }
   return out;
 }
 
@@ -167,7 +133,7 @@ json ScenarioJson(const ScenarioResult& r, const ScenarioFigures& f) {
                    {"ops", ops},
                    {"intervals", intervals},
                    {"results", results}};
-  if (json passes = PassesJson(r); !passes.empty()) scenario["passes"] = std::move(passes);
+  if (json passes = StreamPassesJson(r); !passes.empty()) scenario["passes"] = std::move(passes);
   return scenario;
 }
 
