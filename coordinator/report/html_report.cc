@@ -963,7 +963,10 @@ void VisibilitySection(const ReportInput& input, const std::vector<ReportCell>& 
         Histogram h;
         uint64_t not_visible = 0;
         std::string mount;
-        std::string join_note;  // client_to_client readers: what the latency counts from
+        std::vector<int> repeats;  // the repeats the reader has results in, in order
+        // client_to_client readers: what the latency counts from, each distinct note with the
+        // repeats that gave it (each repeat joins on its own and says so).
+        std::vector<std::pair<std::string, std::vector<int>>> join_notes;
       };
       std::vector<std::pair<std::string, std::vector<std::pair<std::string, Reader>>>> probes;
       for (size_t i : used) {
@@ -978,11 +981,25 @@ void VisibilitySection(const ReportInput& input, const std::vector<ReportCell>& 
           if (reader == p->second.end()) {
             reader = p->second.insert(p->second.end(), {r.agent_id, Reader()});
           }
-          reader->second.h.Merge(stats->lat);
-          reader->second.not_visible += stats->errors;
+          Reader& data = reader->second;
+          data.h.Merge(stats->lat);
+          data.not_visible += stats->errors;
+          const int repeat = input.scenarios[i].scenario.repeat;
+          if (std::find(data.repeats.begin(), data.repeats.end(), repeat) == data.repeats.end()) {
+            data.repeats.push_back(repeat);
+          }
           for (const std::string& w : r.result.warnings) {
-            if (w.rfind("mount ", 0) == 0) reader->second.mount = w.substr(6);
-            if (w.rfind("client_to_client: ", 0) == 0) reader->second.join_note = w.substr(18);
+            if (w.rfind("mount ", 0) == 0) data.mount = w.substr(6);
+            if (w.rfind("client_to_client: ", 0) != 0) continue;
+            const std::string note = w.substr(18);
+            auto same = std::find_if(data.join_notes.begin(), data.join_notes.end(),
+                                     [&](const auto& n) { return n.first == note; });
+            if (same == data.join_notes.end()) {
+              same = data.join_notes.insert(data.join_notes.end(), {note, {}});
+            }
+            if (std::find(same->second.begin(), same->second.end(), repeat) == same->second.end()) {
+              same->second.push_back(repeat);
+            }
           }
         }
       }
@@ -1010,9 +1027,18 @@ void VisibilitySection(const ReportInput& input, const std::vector<ReportCell>& 
         }
         body += "</tbody></table></div>";
         for (const auto& [reader, data] : readers) {
-          if (data.join_note.empty()) continue;
-          absl::StrAppend(&body, "<p class=\"note\">", Esc(reader), ": ", Esc(data.join_note),
-                          "</p>");
+          // One note that held for every repeat is said once; otherwise each note names its
+          // repeats ("agent-2, repeats 1, 3: ...").
+          const bool one_for_all = data.join_notes.size() == 1 &&
+                                   data.join_notes[0].second.size() == data.repeats.size();
+          for (const auto& [note, repeats] : data.join_notes) {
+            const std::string which =
+                one_for_all ? ""
+                            : absl::StrCat(repeats.size() == 1 ? ", repeat " : ", repeats ",
+                                           absl::StrJoin(repeats, ", "));
+            absl::StrAppend(&body, "<p class=\"note\">", Esc(reader), Esc(which), ": ", Esc(note),
+                            "</p>");
+          }
         }
         body += "<div class=\"charts\">";
         LineChart chart = PercentileChart(absl::StrCat(column.target, ": ", probe, " latency"));
