@@ -14,6 +14,17 @@ json OptionalJson(const std::optional<double>& v) { return v ? json(*v) : json()
 
 }  // namespace
 
+json ScenarioIdentityJson(const ScenarioResult& result) {
+  const Scenario& s = result.scenario;
+  return {{"index", s.index},
+          {"target", s.target},
+          {"workload", s.workload},
+          {"repeat", s.repeat},
+          {"repeats", s.repeats},
+          {"status", ScenarioStatusName(result.status)},
+          {"status_detail", result.status_detail}};
+}
+
 json StreamPassesJson(const ScenarioResult& result) {
   json out = json::array();
   for (const StreamPasses& job : BuildStreamPasses(result)) {

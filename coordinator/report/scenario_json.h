@@ -4,6 +4,7 @@
 //
 // Example:
 //   json entry = ScenarioIdentityJson(result);
+//   entry["key"] = result.scenario.key;
 //   if (json passes = StreamPassesJson(result); !passes.empty()) entry["passes"] = passes;
 #ifndef AZBENCH_COORDINATOR_REPORT_SCENARIO_JSON_H_
 #define AZBENCH_COORDINATOR_REPORT_SCENARIO_JSON_H_
@@ -12,6 +13,11 @@
 #include "nlohmann/json.hpp"
 
 namespace azbench {
+
+// Which scenario this is and how it ended: {"index", "target", "workload", "repeat", "repeats",
+// "status" (ScenarioStatusName), "status_detail"}. Each layout adds its own name for the key
+// ("key" / "scenario") and its own form of the parameters.
+nlohmann::json ScenarioIdentityJson(const ScenarioResult& result);
 
 // large_stream's passes (stream_passes.h), one entry per large_stream job:
 //   [{"job", "passes": n,
