@@ -96,35 +96,13 @@ int ReportCommand(const std::vector<std::string>& raw) {
                                  "scaling-csv")),
                 2);
   }
-  absl::StatusOr<std::unique_ptr<Store>> store = Store::OpenExisting(args->positional[0]);
-  if (!store.ok()) return Fail("report", store.status());
-  absl::StatusOr<CampaignRecord> record = (*store)->LoadCampaign();
-  if (!record.ok()) return Fail("report", record.status());
-  absl::StatusOr<std::vector<AgentInfo>> agents = (*store)->LoadAgents();
-  if (!agents.ok()) return Fail("report", agents.status());
-  absl::StatusOr<std::vector<ScenarioResult>> scenarios = (*store)->LoadScenarios();
-  if (!scenarios.ok()) return Fail("report", scenarios.status());
-  // `keep` comes from the stored campaign unless given.
-  KeepPolicy keep = KeepPolicy::kAll;
-  if (absl::StatusOr<Campaign> c = ParseCampaign(record->campaign_yaml, record->file); c.ok()) {
-    keep = c->keep;
-  }
-  if (const std::string* k = args->Get("--keep")) {
-    if (*k == "all") {
-      keep = KeepPolicy::kAll;
-    } else if (*k == "last") {
-      keep = KeepPolicy::kLast;
-    } else if (*k == "median") {
-      keep = KeepPolicy::kMedian;
-    } else {
-      return Fail("report",
-                  absl::InvalidArgumentError(
-                      absl::StrCat("--keep '", *k, "' is not one of: all, last, median")),
-                  2);
-    }
-  }
-  ReportInput input =
-      MakeReportInput(record->name, std::move(*agents), std::move(*scenarios), keep);
+  absl::StatusOr<StoredReport> report = LoadStoredReport(args->positional[0], std::nullopt);
+  if (!report.ok()) return Fail("report", report.status());
+  // `keep` comes from the stored campaign unless given (checked after the database, as always).
+  absl::StatusOr<std::optional<KeepPolicy>> keep = KeepFlag(*args);
+  if (!keep.ok()) return Fail("report", keep.status(), 2);
+  ReportInput& input = report->input;
+  if (keep->has_value()) input.keep = **keep;  // the figures do not depend on keep
   if (format == "fio-json") {
     const std::string* out_path = args->Has("-o") ? args->Get("-o") : args->Get("--output");
     absl::Status written = WriteFioJsonReport(input, out_path);
@@ -150,16 +128,7 @@ int ReportCommand(const std::vector<std::string>& raw) {
       absl::StrAppend(&text, "\n", view);
     }
   }
-  const std::string* out_path = args->Has("-o") ? args->Get("-o") : args->Get("--output");
-  if (out_path == nullptr) {
-    std::cout << text;
-    return 0;
-  }
-  std::ofstream out(*out_path);
-  out << text;
-  if (!out)
-    return Fail("report", absl::InternalError(absl::StrCat("cannot write '", *out_path, "'")));
-  return 0;
+  return WriteOutput("report", *args, text);
 }
 
 int CompareCommand(const std::vector<std::string>& raw) {
