@@ -104,14 +104,15 @@ class WorkloadsParser : public CampaignYaml {
     return WorkloadJobsFromFioJobs(*parsed);
   }
 
-  // A non-block_io family's options: each key must be one of the family's, each value valid.
-  absl::StatusOr<JobOptions> ParseFamilyOptions(const YAML::Node& node, const std::string& field,
-                                                const std::string& family_name) const {
-    const WorkloadFamily family = *ParseWorkloadFamily(family_name);
+  // A map of options as a workload writes them: each key a word given once (`name` is not one:
+  // the job is named after the workload), each value a scalar or nothing (`time_based:` alone is
+  // fio's bare flag), and each (key, value) accepted by `check` (key node, value node, key, value).
+  // `a_map` describes the map for the error when `node` is not one.
+  template <typename Check>
+  absl::StatusOr<JobOptions> ReadOptionMap(const YAML::Node& node, const std::string& field,
+                                           const std::string& a_map, Check check) const {
     if (!node.IsMap()) {
-      return Error(
-          node, field,
-          absl::StrCat("must be a map of ", family_name, " options; got ", NodeTypeName(node)));
+      return Error(node, field, absl::StrCat("must be ", a_map, "; got ", NodeTypeName(node)));
     }
     JobOptions options;
     for (const auto& entry : node) {
@@ -129,50 +130,44 @@ class WorkloadsParser : public CampaignYaml {
       if (!entry.second.IsNull()) {
         ASSIGN_OR_RETURN(value, Scalar(entry.second, absl::StrCat(field, ".", key), "a value"));
       }
-      if (!IsWorkloadOption(family, key)) {
-        return Error(
-            entry.first, field,
-            absl::StrCat("option '", key, "' is not supported by workload ", family_name,
-                         "; supported: ", absl::StrJoin(WorkloadOptionNames(family), ", ")));
-      }
-      absl::Status status = ValidateSingleFamilyOption(family, key, value);
-      if (!status.ok()) {
-        return Error(value.empty() ? entry.first : entry.second, field + "." + key,
-                     status.message());
-      }
+      RETURN_IF_ERROR(check(entry.first, entry.second, key, value));
       options.emplace_back(std::move(key), std::move(value));
     }
     return options;
   }
 
+  // A non-block_io family's options: each key must be one of the family's, each value valid.
+  absl::StatusOr<JobOptions> ParseFamilyOptions(const YAML::Node& node, const std::string& field,
+                                                const std::string& family_name) const {
+    const WorkloadFamily family = *ParseWorkloadFamily(family_name);
+    return ReadOptionMap(
+        node, field, absl::StrCat("a map of ", family_name, " options"),
+        [&](const YAML::Node& key_node, const YAML::Node& value_node, const std::string& key,
+            const std::string& value) -> absl::Status {
+          if (!IsWorkloadOption(family, key)) {
+            return Error(
+                key_node, field,
+                absl::StrCat("option '", key, "' is not supported by workload ", family_name,
+                             "; supported: ", absl::StrJoin(WorkloadOptionNames(family), ", ")));
+          }
+          absl::Status status = ValidateSingleFamilyOption(family, key, value);
+          if (!status.ok()) {
+            return Error(value.empty() ? key_node : value_node, field + "." + key,
+                         status.message());
+          }
+          return absl::OkStatus();
+        });
+  }
+
+  // block_io's fio options, each applied as an agent applies it.
   absl::StatusOr<JobOptions> ParseOptions(const YAML::Node& node, const std::string& field) const {
-    if (!node.IsMap()) {
-      return Error(node, field,
-                   absl::StrCat("must be a map of fio options, e.g. {rw: randread, bs: 4k, size: "
-                                "1g}; got ",
-                                NodeTypeName(node)));
-    }
-    JobOptions options;
     JobSpec scratch;
-    for (const auto& entry : node) {
-      ASSIGN_OR_RETURN(std::string key, Scalar(entry.first, field, "an option name"));
-      for (const auto& [seen, unused] : options) {
-        if (seen == key) {
-          return Error(entry.first, field, absl::StrCat("option '", key, "' is given twice"));
-        }
-      }
-      if (key == "name") {
-        return Error(entry.first, field,
-                     "option 'name' is not allowed here: the job is named after the workload");
-      }
-      std::string value;
-      if (!entry.second.IsNull()) {  // `time_based:` alone is fio's bare flag
-        ASSIGN_OR_RETURN(value, Scalar(entry.second, absl::StrCat(field, ".", key), "a value"));
-      }
-      RETURN_IF_ERROR(CheckJobOption(*this, scratch, entry.first, entry.second, field, key, value));
-      options.emplace_back(std::move(key), std::move(value));
-    }
-    return options;
+    return ReadOptionMap(node, field, "a map of fio options, e.g. {rw: randread, bs: 4k, size: 1g}",
+                         [&](const YAML::Node& key_node, const YAML::Node& value_node,
+                             const std::string& key, const std::string& value) {
+                           return CheckJobOption(*this, scratch, key_node, value_node, field, key,
+                                                 value);
+                         });
   }
 };
 
