@@ -196,14 +196,7 @@ uint64_t Histogram::BucketValue(int index) {
   return BucketLowerBound(index) + BucketWidth(index) / 2;
 }
 
-Histogram::Histogram(const Histogram& other)
-    : sparse_(other.sparse_),
-      count_(other.count_),
-      min_ns_(other.min_ns_),
-      max_ns_(other.max_ns_),
-      sum_ns_(other.sum_ns_),
-      sum_sq_low_(other.sum_sq_low_),
-      sum_sq_top_(other.sum_sq_top_) {
+Histogram::Histogram(const Histogram& other) : sparse_(other.sparse_), moments_(other.moments_) {
   if (other.dense_ != nullptr) {
     dense_ = std::make_unique<uint64_t[]>(kBucketCount);
     std::copy(other.dense_.get(), other.dense_.get() + kBucketCount, dense_.get());
@@ -220,24 +213,12 @@ Histogram& Histogram::operator=(const Histogram& other) {
     dense_.reset();
     sparse_ = other.sparse_;
   }
-  count_ = other.count_;
-  min_ns_ = other.min_ns_;
-  max_ns_ = other.max_ns_;
-  sum_ns_ = other.sum_ns_;
-  sum_sq_low_ = other.sum_sq_low_;
-  sum_sq_top_ = other.sum_sq_top_;
+  moments_ = other.moments_;
   return *this;
 }
 
 Histogram::Histogram(Histogram&& other) noexcept
-    : dense_(std::move(other.dense_)),
-      sparse_(std::move(other.sparse_)),
-      count_(other.count_),
-      min_ns_(other.min_ns_),
-      max_ns_(other.max_ns_),
-      sum_ns_(other.sum_ns_),
-      sum_sq_low_(other.sum_sq_low_),
-      sum_sq_top_(other.sum_sq_top_) {
+    : dense_(std::move(other.dense_)), sparse_(std::move(other.sparse_)), moments_(other.moments_) {
   other.sparse_.clear();
   other.Reset();  // a moved-from histogram is empty
 }
@@ -246,12 +227,7 @@ Histogram& Histogram::operator=(Histogram&& other) noexcept {
   if (this == &other) return *this;
   dense_ = std::move(other.dense_);
   sparse_ = std::move(other.sparse_);
-  count_ = other.count_;
-  min_ns_ = other.min_ns_;
-  max_ns_ = other.max_ns_;
-  sum_ns_ = other.sum_ns_;
-  sum_sq_low_ = other.sum_sq_low_;
-  sum_sq_top_ = other.sum_sq_top_;
+  moments_ = other.moments_;
   other.sparse_.clear();
   other.Reset();
   return *this;
@@ -261,12 +237,38 @@ void Histogram::Reset() {
   // A dense histogram stays dense (the agent resets its interval accumulators every interval).
   if (dense_ != nullptr) std::fill(dense_.get(), dense_.get() + kBucketCount, uint64_t{0});
   sparse_.clear();
-  count_ = 0;
-  min_ns_ = UINT64_MAX;
-  max_ns_ = 0;
-  sum_ns_ = 0;
-  sum_sq_low_ = 0;
-  sum_sq_top_ = 0;
+  moments_ = Moments{};
+}
+
+Histogram::Moments Histogram::MomentsOf(const Sparse& sparse) {
+  if (sparse.count == 0) return Moments{};
+  return Moments{.count = sparse.count,
+                 .min_ns = sparse.min_ns,
+                 .max_ns = sparse.max_ns,
+                 .sum_ns = Combine(sparse.sum_ns_hi, sparse.sum_ns),
+                 .sum_sq_low = Combine(sparse.sum_sq_hi, sparse.sum_sq_lo),
+                 .sum_sq_top = sparse.sum_sq_top};
+}
+
+void Histogram::SetMoments(const Moments& m, Sparse& sparse) {
+  sparse.count = m.count;
+  sparse.min_ns = m.count == 0 ? 0 : m.min_ns;
+  sparse.max_ns = m.max_ns;
+  sparse.sum_ns = Low64(m.sum_ns);
+  sparse.sum_ns_hi = High64(m.sum_ns);
+  sparse.sum_sq_lo = Low64(m.sum_sq_low);
+  sparse.sum_sq_hi = High64(m.sum_sq_low);
+  sparse.sum_sq_top = m.sum_sq_top;
+}
+
+void Histogram::Moments::Add(const Moments& other) {
+  count += other.count;
+  sum_ns += other.sum_ns;
+  const u128 before = sum_sq_low;
+  sum_sq_low += other.sum_sq_low;
+  sum_sq_top += other.sum_sq_top + (sum_sq_low < before ? 1 : 0);
+  min_ns = std::min(min_ns, other.min_ns);
+  max_ns = std::max(max_ns, other.max_ns);
 }
 
 void Histogram::MakeDense() {
@@ -348,7 +350,7 @@ std::vector<Histogram::Bucket> AddDense(const std::vector<Histogram::Bucket>& a,
 }  // namespace
 
 void Histogram::Merge(const Histogram& other) {
-  if (other.count_ == 0) return;
+  if (other.moments_.count == 0) return;
   if (dense_ != nullptr) {
     if (other.dense_ != nullptr) {
       for (int i = 0; i < kBucketCount; ++i) dense_[i] += other.dense_[i];
@@ -359,65 +361,56 @@ void Histogram::Merge(const Histogram& other) {
     sparse_ = AddDense(sparse_, other.dense_.get());
     DenseIfLarge();
   } else {
-    sparse_ = count_ == 0 ? other.sparse_ : AddBuckets(sparse_, other.sparse_);
+    sparse_ = moments_.count == 0 ? other.sparse_ : AddBuckets(sparse_, other.sparse_);
     DenseIfLarge();
   }
-  count_ += other.count_;
-  sum_ns_ += other.sum_ns_;
-  const u128 before = sum_sq_low_;
-  sum_sq_low_ += other.sum_sq_low_;
-  sum_sq_top_ += other.sum_sq_top_ + (sum_sq_low_ < before ? 1 : 0);
-  min_ns_ = std::min(min_ns_, other.min_ns_);
-  max_ns_ = std::max(max_ns_, other.max_ns_);
+  moments_.Add(other.moments_);
 }
 
 absl::Status Histogram::MergeSparse(const Sparse& other) {
   if (absl::Status status = ValidateSparse(other); !status.ok()) return status;
   uint64_t merged_count;
-  if (__builtin_add_overflow(count_, other.count, &merged_count)) {
+  if (__builtin_add_overflow(moments_.count, other.count, &merged_count)) {
     return absl::InvalidArgumentError(absl::StrFormat(
-        "merging %d samples into %d would pass 2^64 - 1 samples", other.count, count_));
+        "merging %d samples into %d would pass 2^64 - 1 samples", other.count, moments_.count));
   }
   if (other.count == 0) return absl::OkStatus();
   if (dense_ != nullptr) {
     for (const Bucket& b : other.buckets) dense_[b.index] += b.count;
   } else {
-    sparse_ = count_ == 0 ? other.buckets : AddBuckets(sparse_, other.buckets);
+    sparse_ = moments_.count == 0 ? other.buckets : AddBuckets(sparse_, other.buckets);
     DenseIfLarge();
   }
-  count_ = merged_count;
-  sum_ns_ += Combine(other.sum_ns_hi, other.sum_ns);
-  const u128 before = sum_sq_low_;
-  sum_sq_low_ += Combine(other.sum_sq_hi, other.sum_sq_lo);
-  sum_sq_top_ += other.sum_sq_top + (sum_sq_low_ < before ? 1 : 0);
-  min_ns_ = std::min(min_ns_, other.min_ns);
-  max_ns_ = std::max(max_ns_, other.max_ns);
+  moments_.Add(MomentsOf(other));
   return absl::OkStatus();
 }
 
 double Histogram::mean_ns() const {
-  if (count_ == 0) return 0;
+  const Moments& m = moments_;
+  if (m.count == 0) return 0;
   // Split so the integer part (<= max < 2^64) is exact in a long double before the one rounding.
-  const uint64_t whole = static_cast<uint64_t>(sum_ns_ / count_);
-  const uint64_t rest = static_cast<uint64_t>(sum_ns_ % count_);
+  const uint64_t whole = static_cast<uint64_t>(m.sum_ns / m.count);
+  const uint64_t rest = static_cast<uint64_t>(m.sum_ns % m.count);
   return static_cast<double>(static_cast<long double>(whole) +
-                             static_cast<long double>(rest) / static_cast<long double>(count_));
+                             static_cast<long double>(rest) / static_cast<long double>(m.count));
 }
 
 double Histogram::stddev_ns() const {
-  if (count_ < 2) return 0;
+  const Moments& m = moments_;
+  if (m.count < 2) return 0;
   // variance = (n * sum_sq - sum^2) / (n * (n - 1)); the numerator is computed exactly, so there is
   // no cancellation however large the values and however small their spread.
-  const U256 n = U256::From128(count_);
-  const U256 sum = U256::From128(sum_ns_);
-  const U256 numerator = n * U256::From192(sum_sq_low_, sum_sq_top_) - sum * sum;
+  const U256 n = U256::From128(m.count);
+  const U256 sum = U256::From128(m.sum_ns);
+  const U256 numerator = n * U256::From192(m.sum_sq_low, m.sum_sq_top) - sum * sum;
   const long double denominator =
-      static_cast<long double>(count_) * static_cast<long double>(count_ - 1);
+      static_cast<long double>(m.count) * static_cast<long double>(m.count - 1);
   return static_cast<double>(std::sqrt(numerator.ToLongDouble() / denominator));
 }
 
 uint64_t Histogram::Percentile(double p) const {
-  if (count_ == 0) return 0;
+  const uint64_t count = moments_.count, min_ns = moments_.min_ns, max_ns = moments_.max_ns;
+  if (count == 0) return 0;
   uint64_t p_scaled;
   if (!(p > 0)) {
     p_scaled = 0;
@@ -427,22 +420,22 @@ uint64_t Histogram::Percentile(double p) const {
     p_scaled = static_cast<uint64_t>(std::llround(p * static_cast<double>(kPercentScale)));
   }
   // rank = ceil(p / 100 * count), exactly: p_scaled * count < 2^37 * 2^64.
-  u128 rank = (u128{p_scaled} * count_ + (kFullScale - 1)) / kFullScale;
-  if (rank <= 1) return min_ns_;
-  if (rank >= count_) return max_ns_;
+  u128 rank = (u128{p_scaled} * count + (kFullScale - 1)) / kFullScale;
+  if (rank <= 1) return min_ns;
+  if (rank >= count) return max_ns;
   uint64_t seen = 0;
   if (dense_ != nullptr) {
     for (int i = 0; i < kBucketCount; ++i) {
       seen += dense_[i];
-      if (seen >= rank) return std::clamp(BucketValue(i), min_ns_, max_ns_);
+      if (seen >= rank) return std::clamp(BucketValue(i), min_ns, max_ns);
     }
   } else {
     for (const Bucket& b : sparse_) {
       seen += b.count;
-      if (seen >= rank) return std::clamp(BucketValue(b.index), min_ns_, max_ns_);
+      if (seen >= rank) return std::clamp(BucketValue(b.index), min_ns, max_ns);
     }
   }
-  return max_ns_;  // unreachable: the counts add up to count_
+  return max_ns;  // unreachable: the counts add up to count
 }
 
 Histogram::Sparse Histogram::ToSparse() const {
@@ -454,14 +447,7 @@ Histogram::Sparse Histogram::ToSparse() const {
   } else {
     s.buckets = sparse_;
   }
-  s.count = count_;
-  s.min_ns = min_ns();
-  s.max_ns = max_ns_;
-  s.sum_ns = Low64(sum_ns_);
-  s.sum_ns_hi = High64(sum_ns_);
-  s.sum_sq_lo = Low64(sum_sq_low_);
-  s.sum_sq_hi = High64(sum_sq_low_);
-  s.sum_sq_top = sum_sq_top_;
+  SetMoments(moments_, s);
   return s;
 }
 
@@ -471,12 +457,7 @@ absl::StatusOr<Histogram> Histogram::FromSparse(const Sparse& sparse) {
   if (sparse.count == 0) return h;
   h.sparse_ = sparse.buckets;
   h.DenseIfLarge();
-  h.count_ = sparse.count;
-  h.min_ns_ = sparse.min_ns;
-  h.max_ns_ = sparse.max_ns;
-  h.sum_ns_ = Combine(sparse.sum_ns_hi, sparse.sum_ns);
-  h.sum_sq_low_ = Combine(sparse.sum_sq_hi, sparse.sum_sq_lo);
-  h.sum_sq_top_ = sparse.sum_sq_top;
+  h.moments_ = MomentsOf(sparse);
   return h;
 }
 
@@ -496,9 +477,11 @@ bool BucketsEqual(const Histogram& a, const Histogram& b) {
 }  // namespace
 
 bool Histogram::operator==(const Histogram& other) const {
-  return count_ == other.count_ && min_ns() == other.min_ns() && max_ns_ == other.max_ns_ &&
-         sum_ns_ == other.sum_ns_ && sum_sq_low_ == other.sum_sq_low_ &&
-         sum_sq_top_ == other.sum_sq_top_ && BucketsEqual(*this, other);
+  const Moments& a = moments_;
+  const Moments& b = other.moments_;
+  return a.count == b.count && min_ns() == other.min_ns() && a.max_ns == b.max_ns &&
+         a.sum_ns == b.sum_ns && a.sum_sq_low == b.sum_sq_low && a.sum_sq_top == b.sum_sq_top &&
+         BucketsEqual(*this, other);
 }
 
 Histogram::Sparse Histogram::AddSparse(const Sparse& a, const Sparse& b) {
@@ -519,21 +502,10 @@ Histogram::Sparse Histogram::AddSparse(const Sparse& a, const Sparse& b) {
       ++j;
     }
   }
-  out.count = a.count + b.count;
-  out.min_ns = std::min(a.min_ns, b.min_ns);
-  out.max_ns = std::max(a.max_ns, b.max_ns);
   // 128-bit sum and 192-bit sum of squares, with carries, as Histogram keeps them.
-  using u128 = unsigned __int128;
-  const u128 sum = ((static_cast<u128>(a.sum_ns_hi) << 64) | a.sum_ns) +
-                   ((static_cast<u128>(b.sum_ns_hi) << 64) | b.sum_ns);
-  out.sum_ns = static_cast<uint64_t>(sum);
-  out.sum_ns_hi = static_cast<uint64_t>(sum >> 64);
-  const u128 a_low = (static_cast<u128>(a.sum_sq_hi) << 64) | a.sum_sq_lo;
-  const u128 b_low = (static_cast<u128>(b.sum_sq_hi) << 64) | b.sum_sq_lo;
-  const u128 low = a_low + b_low;
-  out.sum_sq_lo = static_cast<uint64_t>(low);
-  out.sum_sq_hi = static_cast<uint64_t>(low >> 64);
-  out.sum_sq_top = a.sum_sq_top + b.sum_sq_top + (low < a_low ? 1 : 0);
+  Moments moments = MomentsOf(a);
+  moments.Add(MomentsOf(b));
+  SetMoments(moments, out);
   return out;
 }
 

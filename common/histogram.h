@@ -103,13 +103,14 @@ class Histogram {
     if (dense_ == nullptr) [[unlikely]]
       MakeDense();
     ++dense_[BucketIndex(value_ns)];
-    ++count_;
-    sum_ns_ += value_ns;
+    Moments& m = moments_;  // a member, not a pointer: the same fixed offsets from `this`
+    ++m.count;
+    m.sum_ns += value_ns;
     const unsigned __int128 square = static_cast<unsigned __int128>(value_ns) * value_ns;
-    sum_sq_low_ += square;
-    sum_sq_top_ += sum_sq_low_ < square;                // carry out of the low 128 bits
-    min_ns_ = value_ns < min_ns_ ? value_ns : min_ns_;  // unconditional stores: cmov, not a branch
-    max_ns_ = value_ns > max_ns_ ? value_ns : max_ns_;
+    m.sum_sq_low += square;
+    m.sum_sq_top += m.sum_sq_low < square;                 // carry out of the low 128 bits
+    m.min_ns = value_ns < m.min_ns ? value_ns : m.min_ns;  // unconditional stores: cmov, no branch
+    m.max_ns = value_ns > m.max_ns ? value_ns : m.max_ns;
   }
 
   static inline int BucketIndex(uint64_t value_ns) {
@@ -133,11 +134,11 @@ class Histogram {
   // would reject `other`, or when the merged count would pass 2^64 - 1.
   absl::Status MergeSparse(const Sparse& other);
 
-  uint64_t count() const { return count_; }
+  uint64_t count() const { return moments_.count; }
   // min/max are 0 when empty.
-  uint64_t min_ns() const { return count_ == 0 ? 0 : min_ns_; }
-  uint64_t max_ns() const { return max_ns_; }
-  absl::uint128 sum_ns() const { return sum_ns_; }
+  uint64_t min_ns() const { return moments_.count == 0 ? 0 : moments_.min_ns; }
+  uint64_t max_ns() const { return moments_.max_ns; }
+  absl::uint128 sum_ns() const { return moments_.sum_ns; }
   double mean_ns() const;    // 0 when empty
   double stddev_ns() const;  // sample (n-1) standard deviation, as fio; 0 when fewer than 2 samples
   // Nearest-rank percentile, p in [0, 100] (outside, and NaN, is clamped: below 0 and NaN act as 0,
@@ -169,16 +170,28 @@ class Histogram {
   // Turns dense when the sparse list passed kDenseAbove buckets.
   void DenseIfLarge();
 
+  // The exact moments, copied and reset as one value (the buckets are what the special members
+  // treat apart). Held by value so Record reaches every field at a fixed offset from `this`.
+  struct Moments {
+    uint64_t count = 0;
+    uint64_t min_ns = UINT64_MAX;  // UINT64_MAX when empty
+    uint64_t max_ns = 0;
+    unsigned __int128 sum_ns = 0;
+    unsigned __int128 sum_sq_low = 0;  // sum of squares, bits 0..127
+    uint64_t sum_sq_top = 0;           // sum of squares, bits 128..191
+
+    // Adds `other`'s samples' moments (the moments of the union), carrying into sum_sq_top.
+    void Add(const Moments& other);
+  };
+  // The moments of a sparse form, and back (min_ns 0 when empty, as in Sparse).
+  static Moments MomentsOf(const Sparse& sparse);
+  static void SetMoments(const Moments& moments, Sparse& sparse);
+
   // Bucket counts: dense_ (kBucketCount entries) when set, else sparse_ (strictly increasing
   // index, count > 0).
   std::unique_ptr<uint64_t[]> dense_;
   std::vector<Bucket> sparse_;
-  uint64_t count_;
-  uint64_t min_ns_;  // UINT64_MAX when empty
-  uint64_t max_ns_;
-  unsigned __int128 sum_ns_;
-  unsigned __int128 sum_sq_low_;  // sum of squares, bits 0..127
-  uint64_t sum_sq_top_;           // sum of squares, bits 128..191
+  Moments moments_;
 };
 
 }  // namespace azbench

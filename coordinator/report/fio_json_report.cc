@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/result_json.h"
+#include "coordinator/report/scenario_json.h"
 
 namespace azbench {
 
@@ -151,17 +152,14 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
   const Scenario& s = r.scenario;
   json parameters = json::object();
   for (const auto& [axis, value] : s.parameters) parameters[axis] = value;
-  doc["azbench"] = {{"campaign", input.campaign_name},
-                    {"scenario", s.key},
-                    {"index", s.index},
-                    {"target", s.target},
-                    {"workload", s.workload},
-                    {"parameters", parameters},
-                    {"repeat", s.repeat},
-                    {"repeats", s.repeats},
-                    {"status", ScenarioStatusName(r.status)},
-                    {"status_detail", r.status_detail},
-                    {"agents", agent_order}};
+  doc["azbench"] = ScenarioIdentityJson(r);
+  doc["azbench"].update(json{{"campaign", input.campaign_name},
+                             {"scenario", s.key},
+                             {"parameters", parameters},
+                             {"agents", agent_order}});
+  if (json passes = StreamPassesJson(r); !passes.empty()) {
+    doc["azbench"]["passes"] = std::move(passes);
+  }
   return doc;
 }
 

@@ -8,7 +8,8 @@
 //                      then {"jobname": "All clients", ...}: every job of every agent merged ],
 //    "disk_util": [] (azbench collects no block-device statistics),
 //    "azbench": {"campaign", "scenario" (key), "index", "target", "workload", "parameters",
-//                "repeat", "repeats", "status", "status_detail", "agents": [agent ids]}}
+//                "repeat", "repeats", "status", "status_detail", "agents": [agent ids],
+//                "passes" (large_stream scenarios only)}}
 //
 // Each job object is common/result_json's JobResultToFioJson (the agent one-shot writes the same
 // layout) plus "job options" (the options the job ran with, as written; the last value of a
@@ -16,6 +17,12 @@
 // latency histograms are summed exactly, so percentiles are those of the merged histogram; runtime
 // is the longest one, so bw and iops are total / longest runtime (fio sums clients the same way).
 // Unlike fio 3.33, the "All clients" entry has percentiles (azbench's histograms merge exactly).
+//
+// large_stream's passes: fio has no such concept (each pass is a result "<job>.pass<N>", so jobs[]
+// and client_stats[] already hold one fio job per pass, merged over agents by the rule above). The
+// dd-like MiB/s per pass (stream_passes.h: per agent, all agents over the pass's window, and the
+// means) is azbench's own and goes in "azbench"."passes", in the JSON report's "passes" layout
+// (scenario_json.h), where fio tooling does not look; absent for other workloads.
 //
 // Which scenarios: per workload, matrix cell and target, the repeats the campaign's `keep`
 // selects (report_input.h), in plan order; failed and skipped scenarios have no document.

@@ -30,6 +30,9 @@
 //   - visibility probes: for scenarios whose jobs report op kind `probe`, the latency distribution
 //     per probe (job name) and reader (agent), as a percentile chart and a table.
 //
+// Code: html_report.cc renders the page; each section has its own file (html_sections.h), the
+// pieces they share are in html_common.h, and MakeHtmlReportContext is in html_report_context.cc.
+//
 // Example:
 //   HtmlReportContext context;
 //   context.campaign = ParseCampaign(record.campaign_yaml, record.file).value();

@@ -4,7 +4,7 @@
 #include "common/result_json.h"
 #include "common/stats.h"
 #include "coordinator/report/scaling_rows.h"
-#include "coordinator/report/stream_passes.h"
+#include "coordinator/report/scenario_json.h"
 
 namespace azbench {
 
@@ -59,40 +59,6 @@ json OpJson(const OpFigures& op) {
   return out;
 }
 
-json OptionalJson(const std::optional<double>& v) { return v ? json(*v) : json(); }
-
-// large_stream's passes (stream_passes.h).
-json PassesJson(const ScenarioResult& r) {
-  json out = json::array();
-  for (const StreamPasses& job : BuildStreamPasses(r)) {
-    json agents = json::array();
-    for (const AgentStreamPasses& a : job.agents) {
-      json passes = json::array();
-      for (size_t i = 0; i < a.passes.size(); ++i) {
-        const auto& p = a.passes[i];
-        passes.push_back(p ? json{{"pass", i + 1},
-                                  {"bytes", p->bytes},
-                                  {"runtime_ns", p->runtime_ns},
-                                  {"errors", p->errors},
-                                  {"mib_s", p->mib_s}}
-                           : json());
-      }
-      agents.push_back({{"agent_id", a.agent_id},
-                        {"passes", passes},
-                        {"mean_mib_s", OptionalJson(a.mean_mib_s)}});
-    }
-    json aggregate = json::array();
-    for (const auto& v : job.aggregate_mib_s) aggregate.push_back(OptionalJson(v));
-    out.push_back(
-        {{"job", job.job},
-         {"passes", job.passes},
-         {"agents", agents},
-         {"all_agents",
-          {{"mib_s", aggregate}, {"mean_mib_s", OptionalJson(job.aggregate_mean_mib_s)}}}});
-  }
-  return out;
-}
-
 json ScenarioJson(const ScenarioResult& r, const ScenarioFigures& f) {
   const Scenario& s = r.scenario;
   json parameters = json::array();
@@ -139,35 +105,29 @@ json ScenarioJson(const ScenarioResult& r, const ScenarioFigures& f) {
   for (const AgentJobResult& result : r.results) {
     results.push_back({{"agent_id", result.agent_id}, {"job", JobResultToFioJson(result.result)}});
   }
-  json scenario = {{"index", s.index},
-                   {"key", s.key},
-                   {"target", s.target},
-                   {"workload", s.workload},
-                   {"parameters", parameters},
-                   {"repeat", s.repeat},
-                   {"repeats", s.repeats},
-                   {"status", ScenarioStatusName(r.status)},
-                   {"status_detail", r.status_detail},
-                   {"agent_ids", s.agent_ids},
-                   {"skip_reason", s.skip_reason},
-                   {"lost", lost},
-                   {"placements", placements},
-                   {"times",
-                    {{"planned_start_ns", r.planned_start_realtime_ns},
-                     {"first_start_ns", f.first_start_ns},
-                     {"last_start_ns", f.last_start_ns},
-                     {"first_end_ns", f.first_end_ns},
-                     {"last_end_ns", f.last_end_ns},
-                     {"start_skew_ns", f.start_skew_ns},
-                     {"full_window_ns", f.full_window_ns},
-                     {"stonewall_window_ns", f.stonewall_window_ns},
-                     {"stonewall_valid", f.stonewall_valid}}},
-                   {"agents", f.agents},
-                   {"interval_ns", f.interval_ns},
-                   {"ops", ops},
-                   {"intervals", intervals},
-                   {"results", results}};
-  if (json passes = PassesJson(r); !passes.empty()) scenario["passes"] = std::move(passes);
+  json scenario = ScenarioIdentityJson(r);
+  scenario.update(json{{"key", s.key},
+                       {"parameters", parameters},
+                       {"agent_ids", s.agent_ids},
+                       {"skip_reason", s.skip_reason},
+                       {"lost", lost},
+                       {"placements", placements},
+                       {"times",
+                        {{"planned_start_ns", r.planned_start_realtime_ns},
+                         {"first_start_ns", f.first_start_ns},
+                         {"last_start_ns", f.last_start_ns},
+                         {"first_end_ns", f.first_end_ns},
+                         {"last_end_ns", f.last_end_ns},
+                         {"start_skew_ns", f.start_skew_ns},
+                         {"full_window_ns", f.full_window_ns},
+                         {"stonewall_window_ns", f.stonewall_window_ns},
+                         {"stonewall_valid", f.stonewall_valid}}},
+                       {"agents", f.agents},
+                       {"interval_ns", f.interval_ns},
+                       {"ops", ops},
+                       {"intervals", intervals},
+                       {"results", results}});
+  if (json passes = StreamPassesJson(r); !passes.empty()) scenario["passes"] = std::move(passes);
   return scenario;
 }
 

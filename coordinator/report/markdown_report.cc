@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "common/units.h"
+#include "coordinator/report/cell_notes.h"
 #include "coordinator/report/comparison_rows.h"
 #include "coordinator/report/scaling_rows.h"
 #include "coordinator/report/stream_passes.h"
@@ -49,11 +50,6 @@ void RenderPasses(const ReportInput& input, const ReportCell& cell, std::string&
   out +=
       "\nPer agent: the pass's bytes / its runtime; mean: of the passes; all agents: the bytes of "
       "every agent's pass over the pass's window (first start to last end).\n\n";
-}
-
-std::string RelativeSeconds(int64_t at_ns, int64_t origin_ns) {
-  if (origin_ns == 0 || at_ns == 0) return "";
-  return absl::StrFormat(" at +%.1fs", static_cast<double>(at_ns - origin_ns) / 1e9);
 }
 
 void RenderCell(const ReportInput& input, const std::vector<ScenarioFigures>& figures,
@@ -120,41 +116,9 @@ void RenderCell(const ReportInput& input, const std::vector<ScenarioFigures>& fi
     out += "No results.\n\n";
   }
 
-  // Notes: partial, failed and skipped scenarios, and the jobs' warnings.
-  std::vector<std::string> notes;
-  std::set<std::string> warnings_seen;
-  for (const auto& column : cell.targets) {
-    std::vector<size_t> listed = column.repeats;
-    listed.insert(listed.end(), column.failed.begin(), column.failed.end());
-    std::sort(listed.begin(), listed.end());
-    for (size_t i : listed) {
-      const ScenarioResult& r = input.scenarios[i];
-      const int64_t origin =
-          figures[i].first_start_ns != 0 ? figures[i].first_start_ns : r.planned_start_realtime_ns;
-      if (r.status != ScenarioStatus::kComplete) {
-        std::string note = absl::StrCat(ScenarioStatusName(r.status), ": ", r.scenario.key);
-        if (!r.status_detail.empty()) absl::StrAppend(&note, ": ", r.status_detail);
-        if (r.scenario.skipped && !r.scenario.skip_reason.empty() &&
-            r.scenario.skip_reason != r.status_detail) {
-          absl::StrAppend(&note, ": ", r.scenario.skip_reason);
-        }
-        for (const LostAgent& lost : r.lost) {
-          absl::StrAppend(&note, "; lost ", lost.agent_id,
-                          RelativeSeconds(lost.lost_at_realtime_ns, origin),
-                          lost.reason.empty() ? "" : absl::StrCat(" (", lost.reason, ")"));
-        }
-        notes.push_back(Escape(note));
-      }
-      for (const AgentJobResult& job : r.results) {
-        for (const std::string& warning : job.result.warnings) {
-          if (warnings_seen.insert(absl::StrCat(column.target, "\n", warning)).second) {
-            notes.push_back(Escape(absl::StrCat("warning (", column.target, "): ", warning)));
-          }
-        }
-      }
-    }
-  }
-  for (const std::string& note : notes) absl::StrAppend(&out, "- ", note, "\n");
+  // Notes: partial, failed and skipped scenarios, and the jobs' warnings (cell_notes.h).
+  const std::vector<CellNote> notes = BuildCellNotes(input, figures, cell);
+  for (const CellNote& note : notes) absl::StrAppend(&out, "- ", Escape(note.text), "\n");
   if (!notes.empty()) out += "\n";
 }
 

@@ -146,7 +146,8 @@ void RenderEvidence(const ReportInput& input, std::string& out) {
   if (rows.empty()) return;
   absl::StrAppend(&out, "### Placement evidence\n\n",
                   "| agent | target | placement | agent AZ (source) | server address | subnet "
-                  "(source) | server AZ (source) | reason |\n|---|---|---|---|---|---|---|---|\n");
+                  "(source) | server AZ (source) | reason | mount and options |\n"
+                  "|---|---|---|---|---|---|---|---|---|\n");
   for (const PlacementEvidence* e : rows) {
     const std::string agent_az = e->agent_az.empty()
                                      ? "?"
@@ -161,7 +162,7 @@ void RenderEvidence(const ReportInput& input, std::string& out) {
         " | ", e->subnet.empty() ? "-" : absl::StrCat(e->subnet, " (", e->subnet_source, ")"),
         " | ",
         e->server_az.empty() ? "-" : absl::StrCat(e->server_az, " (", e->server_az_source, ")"),
-        " | ", Escape(e->reason), " |\n");
+        " | ", Escape(e->reason), " | ", e->mount.empty() ? "-" : Escape(e->mount), " |\n");
   }
   absl::StrAppend(&out, "\n");
 }

@@ -7,7 +7,8 @@
 // not run says why (its skip reason). Repeats follow the campaign's keep (report_input.h).
 // Then the evidence, once per agent x target (and again only if it changed between scenarios,
 // e.g. after a failover): placement, the agent's AZ and its source, the server address and how
-// it was found, the matching subnet and where it came from, the server's AZ, and the reason.
+// it was found, the matching subnet and where it came from, the server's AZ, the reason, and the
+// agent's mount of the target with its options (PlacementEvidence::mount; "-" when not reported).
 //
 // Empty when no stored scenario has a placement axis value or evidence other than `unknown` (a
 // local fleet on local disks has nothing to compare).

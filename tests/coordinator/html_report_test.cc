@@ -537,6 +537,60 @@ TEST(HtmlReportTest, ProbeResultsGetALatencyDistributionPerProbeAndReader) {
   EXPECT_THAT(probes, HasSubstr("30.0ms"));
 }
 
+// A client_to_client probe run twice: agent-1 wrote, agent-2 read; `notes` are agent-2's join
+// notes of repeat 1 and 2.
+std::vector<ScenarioResult> ClientToClientRepeats(const std::string& note_1,
+                                                  const std::string& note_2) {
+  std::vector<ScenarioResult> scenarios;
+  for (int repeat = 1; repeat <= 2; ++repeat) {
+    ScenarioResult r = MakeFakeScenario({.target = "efs",
+                                         .workload = "visibility",
+                                         .repeat = repeat,
+                                         .agents = 2,
+                                         .ops_per_agent = 20,
+                                         .latency_ns = 5'000'000,
+                                         .bytes_per_op = 0,
+                                         .kind = OpKind::kProbe});
+    r.results[1].result.warnings.push_back("client_to_client: " + (repeat == 1 ? note_1 : note_2));
+    scenarios.push_back(std::move(r));
+  }
+  return scenarios;
+}
+
+TEST(HtmlReportTest, EachRepeatsClientToClientNoteIsShown) {
+  const std::string probes =
+      Section(RenderHtmlReport(
+                  MakeReportInput("c2c", {},
+                                  ClientToClientRepeats("from writer agent-1; +-1.0ms; 0 early",
+                                                        "from writer agent-1; +-3.0ms; 2 early"),
+                                  KeepPolicy::kAll),
+                  {}),
+              "visibility");
+  EXPECT_THAT(probes, HasSubstr("<p class=\"note\">agent-2, repeat 1: from writer agent-1; "
+                                "+-1.0ms; 0 early</p>"));
+  EXPECT_THAT(probes, HasSubstr("<p class=\"note\">agent-2, repeat 2: from writer agent-1; "
+                                "+-3.0ms; 2 early</p>"));
+  EXPECT_THAT(probes, Not(HasSubstr("agent-1, repeat"))) << "the writer has no note";
+}
+
+TEST(HtmlReportTest, AClientToClientNoteEveryRepeatGaveIsSaidOnce) {
+  const std::string same = "from writer agent-1; +-1.0ms; 0 early";
+  const std::string probes = Section(
+      RenderHtmlReport(
+          MakeReportInput("c2c", {}, ClientToClientRepeats(same, same), KeepPolicy::kAll), {}),
+      "visibility");
+  EXPECT_EQ(Count(probes, "<p class=\"note\">agent-2: " + same + "</p>"), 1u) << probes;
+  EXPECT_THAT(probes, Not(HasSubstr("repeat 1")));
+  // keep last shows the last repeat only, and so its note alone.
+  const std::string last = Section(
+      RenderHtmlReport(
+          MakeReportInput("c2c", {}, ClientToClientRepeats("first", "second"), KeepPolicy::kLast),
+          {}),
+      "visibility");
+  EXPECT_THAT(last, HasSubstr("<p class=\"note\">agent-2: second</p>"));
+  EXPECT_THAT(last, Not(HasSubstr("first")));
+}
+
 TEST(HtmlReportTest, FailedScenariosAreListedWithTheirReason) {
   std::vector<ScenarioResult> scenarios;
   scenarios.push_back(MakeFakeScenario({.target = "efs"}));

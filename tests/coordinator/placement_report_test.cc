@@ -125,6 +125,32 @@ TEST(PlacementReportTest, EvidenceIsListedOncePerAgentAndTarget) {
   EXPECT_EQ(view.find(row, first + 1), std::string::npos) << "listed twice:\n" << view;
 }
 
+TEST(PlacementReportTest, EvidenceShowsEachAgentsMountOfTheTarget) {
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(Scenario("efs", "same-az", {"a1", "b1"}, 1000, 1'000'000));
+  scenarios[0].scenario.placements[0].mount =
+      "nfs4 fs-1.efs:/ on /mnt/efs (hard,nconnect=4,vers=4.1)";
+  const std::string view =
+      RenderPlacementView(MakeReportInput("a", {}, std::move(scenarios), KeepPolicy::kAll));
+  EXPECT_THAT(view,
+              HasSubstr("| reason | mount and options |\n|---|---|---|---|---|---|---|---|---|"));
+  EXPECT_THAT(view,
+              HasSubstr("| addr=10.0.1.20 in 10.0.1.0/24 (az-a, imds a1) | nfs4 fs-1.efs:/ on "
+                        "/mnt/efs (hard,nconnect=4,vers=4.1) |\n"));
+  // b1 reported no mount: a dash, not an empty cell.
+  EXPECT_THAT(view, HasSubstr("| b1 | efs | same-az | az-b (imds) |"));
+  EXPECT_THAT(view, HasSubstr("(az-a, imds a1) | - |\n"));
+}
+
+TEST(PlacementReportTest, AMountWithAPipeDoesNotSplitTheCell) {
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(Scenario("efs", "same-az", {"a1"}, 1000, 1'000'000));
+  scenarios[0].scenario.placements[0].mount = "fuse a|b on /mnt/x (rw)";
+  const std::string view =
+      RenderPlacementView(MakeReportInput("a", {}, std::move(scenarios), KeepPolicy::kAll));
+  EXPECT_THAT(view, HasSubstr("| fuse a\\|b on /mnt/x (rw) |"));
+}
+
 TEST(PlacementReportTest, JsonCarriesTheEvidenceOfEachScenario) {
   std::vector<ScenarioResult> scenarios;
   scenarios.push_back(Scenario("fsx", "cross-az", {"b1"}, 1000, 1'000'000));

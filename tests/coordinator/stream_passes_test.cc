@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "coordinator/report/csv_report.h"
+#include "coordinator/report/fio_json_report.h"
 #include "coordinator/report/html_report.h"
 #include "coordinator/report/json_report.h"
 #include "coordinator/report/markdown_report.h"
@@ -176,6 +177,31 @@ TEST(StreamPassesReportsTest, TheJsonReportHasEveryPassOfEveryAgentAndTheAggrega
   ScenarioResult other = TwoAgents();
   other.scenario.jobs[0].workload = "block_io";
   EXPECT_FALSE(JsonReport(Input(std::move(other)))["scenarios"][0].contains("passes"));
+}
+
+TEST(StreamPassesReportsTest, TheFioJsonReportHasThePassesInItsAzbenchObject) {
+  const ReportInput input = Input(TwoAgents());
+  ASSERT_EQ(FioJsonScenarioIndices(input).size(), 1u);
+  const nlohmann::json doc = FioJsonDocument(input, 0);
+  // fio's own layout is untouched: one fio job per pass, merged over the agents.
+  ASSERT_EQ(doc["jobs"].size(), 2u);
+  EXPECT_EQ(doc["jobs"][0]["jobname"], "stream.pass1");
+  EXPECT_FALSE(doc.contains("passes"));
+  const nlohmann::json& passes = doc["azbench"]["passes"];
+  ASSERT_EQ(passes.size(), 1u) << doc["azbench"].dump(2);
+  EXPECT_EQ(passes[0]["job"], "stream");
+  EXPECT_EQ(passes[0]["passes"], 2);
+  EXPECT_EQ(passes[0]["agents"][0]["agent_id"], "agent-1");
+  EXPECT_DOUBLE_EQ(passes[0]["agents"][0]["passes"][1]["mib_s"].get<double>(), 200);
+  EXPECT_DOUBLE_EQ(passes[0]["agents"][1]["mean_mib_s"].get<double>(), 125);
+  EXPECT_DOUBLE_EQ(passes[0]["all_agents"]["mib_s"][0].get<double>(), 100);
+  EXPECT_DOUBLE_EQ(passes[0]["all_agents"]["mean_mib_s"].get<double>(), (100 + 200 / 1.5) / 2);
+  // The same figures, in the same layout, as the JSON report's.
+  EXPECT_EQ(passes, JsonReport(input)["scenarios"][0]["passes"]);
+  // Other families have no "passes" key.
+  ScenarioResult other = TwoAgents();
+  other.scenario.jobs[0].workload = "block_io";
+  EXPECT_FALSE(FioJsonDocument(Input(std::move(other)), 0)["azbench"].contains("passes"));
 }
 
 TEST(StreamPassesReportsTest, TheHtmlReportHasAPassTableAndAChartOfIt) {

@@ -20,6 +20,7 @@
 #include "common/version.h"
 #include "coordinator/agent_client.h"
 #include "gtest/gtest.h"
+#include "tests/testing/integration_fleet.h"
 #include "tests/testing/subprocess.h"
 #include "tests/testing/temp_dir.h"
 
@@ -27,6 +28,7 @@ namespace azbench {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::CountFiles;
 using testing::Subprocess;
 using testing::TempDir;
 
@@ -68,16 +70,6 @@ int ReadPort(const std::string& port_file) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return 0;
-}
-
-size_t CountFiles(const std::string& dir) {
-  size_t n = 0;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec);
-       it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_regular_file()) ++n;
-  }
-  return n;
 }
 
 v1::PrepareRequest PrepareOf(const std::string& run_id, const std::string& directory,

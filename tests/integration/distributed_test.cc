@@ -14,6 +14,7 @@
 #include "coordinator/merge.h"
 #include "coordinator/store.h"
 #include "gtest/gtest.h"
+#include "tests/testing/integration_fleet.h"
 #include "tests/testing/subprocess.h"
 #include "tests/testing/temp_dir.h"
 
@@ -21,18 +22,9 @@ namespace azbench {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::CountFiles;
 using testing::Subprocess;
 using testing::TempDir;
-
-size_t CountFiles(const std::string& dir) {
-  size_t n = 0;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec);
-       it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_regular_file()) ++n;
-  }
-  return n;
-}
 
 class DistributedTest : public ::testing::Test {
  protected:
@@ -43,23 +35,15 @@ class DistributedTest : public ::testing::Test {
   }
 
   void StartAgents(int n) {
-    LocalFleetOptions options;
-    options.agents = n;
-    options.azs = {"az-a", "az-b"};
-    options.agent_binary = AZBENCH_AGENT_BIN;
-    options.work_root = dir_.File("agents");
-    options.allowed_roots = {dir_.path(), shm_.path()};  // the campaigns' targets
-    auto fleet = LocalFleet::Start(options);
-    ASSERT_TRUE(fleet.ok()) << fleet.status();
-    fleet_ = std::move(*fleet);
+    // The campaigns' targets are in dir_ and shm_.
+    fleet_ = testing::StartLoopbackAgents(n, dir_.File("agents"), {dir_.path(), shm_.path()});
+    ASSERT_NE(fleet_, nullptr);
   }
 
   std::string WriteCampaign(const std::string& body) {
     const std::string path = dir_.File("campaign.yaml");
     std::ofstream out(path);
-    out << "name: itest\nfleet:\n  hosts: [" << absl::StrJoin(fleet_->addresses(), ", ")
-        << "]\nresults: results.db\n"
-        << body;
+    out << testing::CampaignHead("itest", fleet_->addresses()) << body;
     return path;
   }
 

@@ -21,6 +21,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/testing/integration_fleet.h"
 #include "tests/testing/subprocess.h"
 #include "tests/testing/temp_dir.h"
 
@@ -28,18 +29,9 @@ namespace azbench {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::CountEntries;
 using testing::Subprocess;
 using testing::TempDir;
-
-size_t CountEntries(const std::string& dir) {
-  size_t n = 0;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec);
-       it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    ++n;
-  }
-  return n;
-}
 
 class FamiliesTest : public ::testing::Test {
  protected:
@@ -49,15 +41,9 @@ class FamiliesTest : public ::testing::Test {
   }
 
   void StartAgents(int n) {
-    LocalFleetOptions options;
-    options.agents = n;
-    options.azs = {"az-a", "az-b"};
-    options.agent_binary = AZBENCH_AGENT_BIN;
-    options.work_root = dir_.File("agents");
-    options.allowed_roots = {testing::kDiskBase, testing::kTmpfsBase};  // the campaigns' targets
-    auto fleet = LocalFleet::Start(options);
-    ASSERT_TRUE(fleet.ok()) << fleet.status();
-    fleet_ = std::move(*fleet);
+    fleet_ = testing::StartLoopbackAgents(n, dir_.File("agents"),
+                                          {testing::kDiskBase, testing::kTmpfsBase});
+    ASSERT_NE(fleet_, nullptr);
   }
 
   // Runs the campaign (targets: the tmpfs dir) and returns its stored scenarios.
@@ -65,19 +51,13 @@ class FamiliesTest : public ::testing::Test {
     const std::string path = dir_.File("campaign.yaml");
     {
       std::ofstream out(path);
-      out << "name: families\nfleet:\n  hosts: [" << absl::StrJoin(fleet_->addresses(), ", ")
-          << "]\nresults: results.db\ntargets:\n  - {name: shm, path: " << shm_.path()
-          << ", kind: local}\n"
+      out << testing::CampaignHead("families", fleet_->addresses())
+          << "targets:\n  - {name: shm, path: " << shm_.path() << ", kind: local}\n"
           << body;
     }
     Subprocess azbench({AZBENCH_BIN, "run", path, "--quiet"}, dir_.File("out.txt"));
     EXPECT_EQ(azbench.Wait(std::chrono::seconds(120)), 0) << azbench.Output();
-    auto store = Store::OpenExisting(dir_.File("results.db"));
-    EXPECT_TRUE(store.ok()) << store.status();
-    if (!store.ok()) return {};
-    auto scenarios = (*store)->LoadScenarios();
-    EXPECT_TRUE(scenarios.ok()) << scenarios.status();
-    return scenarios.ok() ? std::move(*scenarios) : std::vector<ScenarioResult>{};
+    return testing::StoredScenarios(dir_.File("results.db"));
   }
 
   TempDir dir_{testing::kDiskBase};
@@ -145,8 +125,8 @@ TEST_F(FamiliesTest, AnAgentLostDuringMetadataDoesNotHoldTheOthersAtTheBarrier) 
   const std::string path = dir_.File("campaign.yaml");
   {
     std::ofstream out(path);
-    out << "name: families\nfleet:\n  hosts: [" << absl::StrJoin(fleet_->addresses(), ", ")
-        << "]\nresults: results.db\ntargets:\n  - {name: shm, path: " << shm_.path()
+    out << testing::CampaignHead("families", fleet_->addresses())
+        << "targets:\n  - {name: shm, path: " << shm_.path()
         << ", kind: local}\nworkloads:\n  - name: md\n    workload: metadata\n"
         << "    options: {files: 20000, dirs: 8, write_bytes: 0}\n";
   }

@@ -22,6 +22,7 @@
 #include "absl/strings/str_join.h"
 #include "coordinator/store.h"
 #include "gtest/gtest.h"
+#include "tests/testing/integration_fleet.h"
 #include "tests/testing/subprocess.h"
 #include "tests/testing/temp_dir.h"
 
@@ -29,19 +30,10 @@ namespace azbench {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::CountFiles;
 using testing::Subprocess;
 using testing::TempDir;
 using Clock = std::chrono::steady_clock;
-
-size_t CountFiles(const std::string& dir) {
-  size_t n = 0;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec);
-       it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_regular_file()) ++n;
-  }
-  return n;
-}
 
 template <typename Predicate>
 bool WaitFor(Predicate done, std::chrono::milliseconds timeout) {
@@ -128,22 +120,15 @@ class FaultTest : public ::testing::Test {
     std::vector<std::string> hosts;
     for (const auto& a : agents_) hosts.push_back(a->address());
     const std::string path = dir_.File("campaign.yaml");
-    std::ofstream(path) << "name: faults\nfleet:\n  hosts: [" << absl::StrJoin(hosts, ", ")
-                        << "]\nresults: results.db\ntargets:\n  - {name: t, path: " << target_path
+    std::ofstream(path) << testing::CampaignHead("faults", hosts)
+                        << "targets:\n  - {name: t, path: " << target_path
                         << ", kind: local}\nworkloads:\n  - name: w\n    options: {" << options
                         << "}\nrepeats: " << repeats << "\n"
                         << extra;
     return path;
   }
 
-  std::vector<ScenarioResult> Stored() {
-    auto store = Store::OpenExisting(dir_.File("results.db"));
-    EXPECT_TRUE(store.ok()) << store.status();
-    if (!store.ok()) return {};
-    auto scenarios = (*store)->LoadScenarios();
-    EXPECT_TRUE(scenarios.ok()) << scenarios.status();
-    return scenarios.ok() ? std::move(*scenarios) : std::vector<ScenarioResult>{};
-  }
+  std::vector<ScenarioResult> Stored() { return testing::StoredScenarios(dir_.File("results.db")); }
 
   TempDir dir_{testing::kDiskBase};
   TempDir shm_{testing::kTmpfsBase};

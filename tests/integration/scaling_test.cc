@@ -13,6 +13,7 @@
 #include "coordinator/merge.h"
 #include "coordinator/store.h"
 #include "gtest/gtest.h"
+#include "tests/testing/integration_fleet.h"
 #include "tests/testing/subprocess.h"
 #include "tests/testing/temp_dir.h"
 
@@ -58,21 +59,16 @@ class ScalingTest : public ::testing::Test {
 // 16 agent processes, one synchronized 10 s job on one shared directory; every result stored and
 // merged, start skew and per-agent fairness reported.
 TEST_F(ScalingTest, SixteenAgentsRunOneSynchronizedTenSecondJob) {
-  LocalFleetOptions options;
-  options.agents = 16;
-  options.azs = {"az-a", "az-b", "az-c"};
-  options.agent_binary = AZBENCH_AGENT_BIN;
-  options.work_root = dir_.File("agents");
-  options.allowed_roots = {testing::kDiskBase, testing::kTmpfsBase};  // the campaigns' targets
-  auto fleet = LocalFleet::Start(options);
-  ASSERT_TRUE(fleet.ok()) << fleet.status();
+  std::unique_ptr<LocalFleet> fleet = testing::StartLoopbackAgents(
+      16, dir_.File("agents"), {testing::kDiskBase, testing::kTmpfsBase}, {"az-a", "az-b", "az-c"});
+  ASSERT_NE(fleet, nullptr);
   const std::string campaign = dir_.File("campaign.yaml");
   {
     std::ofstream out(campaign);
     // rate_iops keeps 16 agents light on a small machine; sharing: shared-dir puts all 16 in one
     // directory.
-    out << "name: sixteen\nfleet:\n  hosts: [" << absl::StrJoin((*fleet)->addresses(), ", ")
-        << "]\nresults: results.db\ntargets:\n  - {name: shm, path: " << shm_.path()
+    out << testing::CampaignHead("sixteen", fleet->addresses())
+        << "targets:\n  - {name: shm, path: " << shm_.path()
         << "}\nworkloads:\n  - name: randread\n    options: {rw: randread, bs: 4k, size: 1m, "
            "ioengine: psync, runtime: 10s, time_based: 1, rate_iops: 200, sharing: shared-dir}\n"
            "matrix:\n  nodes: [all]\n";
@@ -123,7 +119,7 @@ TEST_F(ScalingTest, SixteenAgentsRunOneSynchronizedTenSecondJob) {
   EXPECT_NE(md.find("no N=1 run"), std::string::npos) << md;
   const std::string csv = Report("scaling-csv");
   EXPECT_NE(csv.find("randread,,shm,nodes=all,16,"), std::string::npos) << csv;
-  (*fleet)->Stop();
+  fleet->Stop();
   EXPECT_TRUE(fs::is_empty(shm_.path())) << "the agents removed their files";
 }
 

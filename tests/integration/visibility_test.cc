@@ -19,6 +19,7 @@
 #include "coordinator/merge.h"
 #include "coordinator/store.h"
 #include "gtest/gtest.h"
+#include "tests/testing/integration_fleet.h"
 #include "tests/testing/s3_sync_fixture.h"
 #include "tests/testing/s3rver_fixture.h"
 #include "tests/testing/subprocess.h"
@@ -28,6 +29,7 @@ namespace azbench {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::CountEntries;
 using testing::Subprocess;
 using testing::TempDir;
 
@@ -49,16 +51,6 @@ bool HasWarning(const JobResult& r, const std::string& text) {
   return false;
 }
 
-size_t CountEntries(const std::string& dir) {
-  size_t n = 0;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec);
-       it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    ++n;
-  }
-  return n;
-}
-
 class VisibilityCampaignRunTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -68,25 +60,18 @@ class VisibilityCampaignRunTest : public ::testing::Test {
   }
 
   void StartAgents(int n, std::vector<std::vector<std::string>> agent_env = {}) {
-    LocalFleetOptions options;
-    options.agents = n;
-    options.agent_env = std::move(agent_env);
-    options.azs = {"az-a", "az-b"};
-    options.agent_binary = AZBENCH_AGENT_BIN;
-    options.work_root = dir_.File("agents");
-    options.allowed_roots = {testing::kDiskBase, testing::kTmpfsBase};  // the campaigns' targets
-    auto fleet = LocalFleet::Start(options);
-    ASSERT_TRUE(fleet.ok()) << fleet.status();
-    fleet_ = std::move(*fleet);
+    fleet_ = testing::StartLoopbackAgents(n, dir_.File("agents"),
+                                          {testing::kDiskBase, testing::kTmpfsBase},
+                                          {"az-a", "az-b"}, std::move(agent_env));
+    ASSERT_NE(fleet_, nullptr);
   }
 
   // Runs the campaign (target: the shared tmpfs dir) and returns its stored scenarios.
   std::string WriteCampaign(const std::string& body) {
     const std::string path = dir_.File("campaign.yaml");
     std::ofstream out(path);
-    out << "name: vis\nfleet:\n  hosts: [" << absl::StrJoin(fleet_->addresses(), ", ")
-        << "]\nresults: results.db\ntargets:\n  - {name: shm, path: " << shm_.path()
-        << ", kind: local}\n"
+    out << testing::CampaignHead("vis", fleet_->addresses())
+        << "targets:\n  - {name: shm, path: " << shm_.path() << ", kind: local}\n"
         << body;
     return path;
   }
@@ -98,14 +83,7 @@ class VisibilityCampaignRunTest : public ::testing::Test {
     return Stored();
   }
 
-  std::vector<ScenarioResult> Stored() {
-    auto store = Store::OpenExisting(dir_.File("results.db"));
-    EXPECT_TRUE(store.ok()) << store.status();
-    if (!store.ok()) return {};
-    auto scenarios = (*store)->LoadScenarios();
-    EXPECT_TRUE(scenarios.ok()) << scenarios.status();
-    return scenarios.ok() ? std::move(*scenarios) : std::vector<ScenarioResult>{};
-  }
+  std::vector<ScenarioResult> Stored() { return testing::StoredScenarios(dir_.File("results.db")); }
 
   // `azbench report --format html` of the results; "" on failure (with a test failure).
   std::string HtmlReport() {

@@ -1,0 +1,324 @@
+// `azbench plan` and `azbench run` (a campaign, or a fio job file or command line): the plan, the
+// results database, progress lines, and the results when the run ends.
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "common/clock.h"
+#include "common/units.h"
+#include "common/version.h"
+#include "coordinator/campaign.h"
+#include "coordinator/cli_args.h"
+#include "coordinator/cli_commands.h"
+#include "coordinator/cli_fleet.h"
+#include "coordinator/fio_job_run.h"
+#include "coordinator/placement.h"
+#include "coordinator/plan.h"
+#include "coordinator/report/placement_report.h"
+#include "coordinator/report/report_input.h"
+#include "coordinator/report/terminal_report.h"
+#include "coordinator/run.h"
+#include "coordinator/store.h"
+
+namespace azbench::cli_internal {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+void OnSignal(int) { g_interrupted.store(true); }
+
+// Seconds a scenario is expected to take (largest ramp_time + runtime of its jobs), 0 if unknown.
+double ExpectedSeconds(const Scenario& scenario) {
+  double longest = 0;
+  for (const auto& job : scenario.jobs) {
+    double seconds = 0;
+    for (const auto& [k, v] : job.options) {
+      if (k == "runtime" || k == "ramp_time") {
+        absl::StatusOr<absl::Duration> d = ParseDuration(v);
+        if (d.ok()) seconds += absl::ToDoubleSeconds(*d);
+      }
+    }
+    longest = std::max(longest, seconds);
+  }
+  return longest;
+}
+
+class ProgressPrinter {
+ public:
+  explicit ProgressPrinter(bool quiet) : tty_(isatty(STDOUT_FILENO) == 1), quiet_(quiet) {}
+  void Begin(int n, int total, const Scenario& s) {
+    label_ = absl::StrFormat("[%d/%d] %s", n, total, s.key);
+    expected_s_ = ExpectedSeconds(s);
+    last_plain_ns_ = 0;
+    if (!tty_ && !quiet_)
+      std::cout << label_ << ": started on " << s.agent_ids.size() << " agents\n";
+  }
+  void Update(const LiveProgress& p) {
+    if (quiet_) return;
+    std::string eta = expected_s_ > 0 ? absl::StrFormat("/%.0fs", expected_s_) : "";
+    std::string line =
+        absl::StrFormat("%s  %.1fs%s  %.1f MiB/s  %.0f IOPS  agents %d running %d done %d lost",
+                        label_, p.elapsed_s, eta, p.bytes_per_s / (1024.0 * 1024.0), p.ops_per_s,
+                        p.running, p.done, p.lost);
+    if (tty_) {
+      std::cout << "\r\033[K" << line << std::flush;
+    } else {
+      const int64_t now = RealtimeNanos();
+      if (now - last_plain_ns_ >= 5'000'000'000LL) {
+        std::cout << line << "\n" << std::flush;
+        last_plain_ns_ = now;
+      }
+    }
+  }
+  void End(const ScenarioResult& r) {
+    if (tty_ && !quiet_) std::cout << "\r\033[K";
+    std::cout << label_ << ": " << ScenarioStatusName(r.status);
+    if (!r.status_detail.empty()) std::cout << " (" << r.status_detail << ")";
+    if (r.first_start_realtime_ns != 0) {
+      std::cout << ", start skew " << FormatNanos(static_cast<double>(r.start_skew_ns()));
+    }
+    std::cout << "\n" << std::flush;
+  }
+
+ private:
+  bool tty_;
+  bool quiet_;
+  std::string label_;
+  double expected_s_ = 0;
+  int64_t last_plain_ns_ = 0;
+};
+
+// `azbench run --fio-job` / `-- <fio command line>`: the fleet, directory and database flags.
+absl::StatusOr<FioJobRun> MakeFioJobRunFromArgs(const Args& args,
+                                                const std::vector<std::string>& fio_args) {
+  if (!args.positional.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unexpected '", args.positional[0],
+                     "': a fio job run takes no campaign file (fio options go after '--')"));
+  }
+  FioJobRunOptions options;
+  if (const std::string* job = args.Get("--fio-job")) options.job_file = *job;
+  options.fio_args = fio_args;
+  if (options.job_file.empty() && fio_args.empty()) {
+    return absl::InvalidArgumentError("--fio-job needs a job file");
+  }
+  absl::StatusOr<FleetSpec> fleet =
+      FleetFromFlags(args.Get("--hosts"), args.Get("--local"), args.Get("--azs"));
+  if (!fleet.ok()) return fleet.status();
+  options.fleet = std::move(*fleet);
+  if (const std::string* dir = args.Get("--directory")) options.directory = *dir;
+  if (const std::string* db = args.Get("--db")) options.results_path = *db;
+  return MakeFioJobRun(options);
+}
+
+}  // namespace
+
+int PlanCommand(const std::vector<std::string>& raw) {
+  absl::StatusOr<Args> args = ParseArgs(raw, {}, {});
+  if (!args.ok()) return Fail("plan", args.status(), 2);
+  if (args->positional.size() != 1) {
+    return Fail("plan", absl::InvalidArgumentError("give exactly one campaign file"), 2);
+  }
+  absl::StatusOr<Campaign> campaign = ParseCampaignFile(args->positional[0]);
+  if (!campaign.ok()) return Fail("plan", campaign.status(), 2);
+  // A local fleet's AZs are known without starting it, so targets with server_az can be placed;
+  // remote agents' placement is known only once they are described (azbench run).
+  const std::vector<AgentInfo> expected = ExpectedAgents(campaign->fleet);
+  const PlacementTable preview =
+      ClassifyCampaignPlacements(*campaign, PlacementAgentsFromInfos(expected));
+  absl::StatusOr<std::vector<Scenario>> plan = ExpandCampaign(
+      *campaign, expected, campaign->fleet.kind == FleetSpec::Kind::kLocal ? &preview : nullptr);
+  if (!plan.ok()) return Fail("plan", plan.status(), 2);
+  std::cout << FormatPlan(*plan);
+  return 0;
+}
+
+int RunCommand(const std::vector<std::string>& raw_all) {
+  // Everything after a lone "--" is a fio command-line job (fio's own spelling, verbatim).
+  std::vector<std::string> raw = raw_all, fio_args;
+  if (auto dashes = std::find(raw.begin(), raw.end(), "--"); dashes != raw.end()) {
+    fio_args.assign(dashes + 1, raw.end());
+    raw.erase(dashes, raw.end());
+  }
+  absl::StatusOr<Args> args =
+      ParseArgs(raw,
+                WithSecurityFlags({"--db", "--fio-job", "--hosts", "--local", "--azs",
+                                   "--directory", "--prepared-lease"}),
+                {"--resume", "--allow-missing", "--quiet"});
+  if (!args.ok()) return Fail("run", args.status(), 2);
+  std::optional<FioJobRun> fio_run;
+  absl::StatusOr<Campaign> campaign;
+  std::string rerun;  // the arguments that continue this run after an interruption
+  if (args->Has("--fio-job") || !fio_args.empty()) {
+    absl::StatusOr<FioJobRun> made = MakeFioJobRunFromArgs(*args, fio_args);
+    if (!made.ok()) return Fail("run", made.status(), 2);
+    fio_run = std::move(*made);
+    campaign = fio_run->campaign;
+    rerun =
+        absl::StrCat(absl::StrJoin(raw, " "), " --resume",
+                     fio_args.empty() ? "" : absl::StrCat(" -- ", absl::StrJoin(fio_args, " ")));
+  } else {
+    for (const char* flag : {"--hosts", "--local", "--azs", "--directory"}) {
+      if (args->Has(flag)) {
+        return Fail("run",
+                    absl::InvalidArgumentError(
+                        absl::StrCat(flag,
+                                     " is for fio job runs (--fio-job or -- <fio command line>); a "
+                                     "campaign names its fleet and targets itself")),
+                    2);
+      }
+    }
+    if (args->positional.size() != 1) {
+      return Fail("run", absl::InvalidArgumentError("give exactly one campaign file"), 2);
+    }
+    campaign = ParseCampaignFile(args->positional[0]);
+    if (!campaign.ok()) return Fail("run", campaign.status(), 2);
+    rerun = args->positional[0] + " --resume";
+  }
+  const std::string db_path = args->Has("--db") ? *args->Get("--db") : campaign->results_path;
+  const bool resume = args->Has("--resume");
+
+  // An earlier, finished or not, run of this campaign in the same file is kept aside unless
+  // resuming: results are never overwritten and never mixed.
+  if (!resume && std::filesystem::exists(db_path)) {
+    const std::string aside = absl::StrCat(db_path, ".", RealtimeNanos() / 1'000'000'000, ".bak");
+    std::error_code ec;
+    std::filesystem::rename(db_path, aside, ec);
+    if (ec) {
+      return Fail("run",
+                  absl::FailedPreconditionError(absl::StrCat("cannot move the earlier results '",
+                                                             db_path, "' aside: ", ec.message())));
+    }
+    for (const char* suffix : {"-wal", "-shm"}) {
+      std::filesystem::rename(db_path + suffix, aside + suffix, ec);
+    }
+    std::cout << "earlier results moved to " << aside << " (use --resume to continue a run)\n";
+  }
+  absl::StatusOr<std::unique_ptr<Store>> store = Store::Open(db_path);
+  if (!store.ok()) return Fail("run", store.status());
+  absl::StatusOr<int64_t> campaign_id =
+      (*store)->BeginCampaign(campaign->name, campaign->file, campaign->text, kAzbenchVersion);
+  if (!campaign_id.ok()) return Fail("run", campaign_id.status());
+  if (absl::StatusOr<int64_t> run = (*store)->BeginRun(resume); !run.ok()) {
+    return Fail("run", run.status());
+  }
+  std::set<std::string> done;
+  if (resume) {
+    absl::StatusOr<std::set<std::string>> keys = (*store)->CompletedScenarioKeys();
+    if (!keys.ok()) return Fail("run", keys.status());
+    done = *keys;
+  }
+
+  std::vector<std::string> target_paths;
+  for (const auto& t : campaign->targets) {
+    if (!t.path.empty()) target_paths.push_back(t.path);  // empty: fio jobs keep their own
+  }
+  absl::StatusOr<FleetHandle> handle =
+      OpenFleet(campaign->fleet, target_paths, args->Has("--allow-missing"),
+                SecurityFromFlags(*args), LocalFleetRoots(*campaign));
+  if (!handle.ok()) return Fail("run", handle.status());
+  Fleet& fleet = handle->fleet;
+  if (absl::Status s = (*store)->SaveAgents(fleet.Infos()); !s.ok()) return Fail("run", s);
+  for (const auto& missing : fleet.missing) std::cout << "missing agent: " << missing << "\n";
+
+  const PlacementTable placements =
+      ClassifyCampaignPlacements(*campaign, PlacementAgentsFromFleet(fleet));
+  for (const auto& w : placements.warnings) std::cout << "placement warning: " << w << "\n";
+  absl::StatusOr<std::vector<Scenario>> plan =
+      fio_run ? ExpandFioJobRun(*fio_run, fleet.Infos())
+              : ExpandCampaign(*campaign, fleet.Infos(), &placements);
+  if (!plan.ok()) return Fail("run", plan.status(), 2);
+
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
+  ProgressPrinter printer(args->Has("--quiet"));
+  RunOptions options;
+  if (args->Has("--prepared-lease")) {
+    absl::StatusOr<absl::Duration> lease = ParseDuration(*args->Get("--prepared-lease"));
+    if (!lease.ok() || *lease < absl::Seconds(1)) {
+      return Fail("run",
+                  absl::InvalidArgumentError(
+                      absl::StrCat("--prepared-lease '", *args->Get("--prepared-lease"),
+                                   "': give a duration of at least 1s (e.g. 30s, the default)")),
+                  2);
+    }
+    options.prepared_lease = *lease;
+  }
+  options.interrupt = &g_interrupted;
+  options.on_progress = [&](const LiveProgress& p) { printer.Update(p); };
+  options.run_id_prefix = campaign->name;
+  int incomplete = 0, skipped_resume = 0, n = 0;
+  const int total = static_cast<int>(plan->size());
+  bool first = true;
+  for (const Scenario& scenario : *plan) {
+    ++n;
+    if (g_interrupted.load()) break;
+    if (done.count(scenario.key) > 0) {
+      ++skipped_resume;
+      continue;
+    }
+    if (!first && scenario.cooldown_s > 0) {
+      std::this_thread::sleep_for(
+          std::chrono::milliseconds(static_cast<int64_t>(scenario.cooldown_s * 1000)));
+    }
+    first = false;
+    printer.Begin(n, total, scenario);
+    // Raw op records (jobs with op_log) go beside the database, one directory per scenario.
+    std::string dir_name = absl::StrCat(scenario.index, "-", scenario.key);
+    for (char& c : dir_name) {
+      if (c == '/' || c == '=' || c == ' ') c = '_';
+    }
+    options.op_log_dir = absl::StrCat(db_path, ".oplog/", dir_name);
+    ScenarioResult result = RunScenario(fleet, scenario, options);
+    printer.End(result);
+    if (scenario.warmup) continue;  // a warmup is run and discarded
+    if (result.status != ScenarioStatus::kComplete && result.status != ScenarioStatus::kSkipped) {
+      ++incomplete;
+    }
+    if (absl::Status s = (*store)->SaveScenario(result); !s.ok()) {
+      return Fail(
+          "run", absl::Status(s.code(), absl::StrCat("storing ", scenario.key, ": ", s.message())));
+    }
+  }
+  if (skipped_resume > 0) {
+    std::cout << skipped_resume << " scenarios already stored were skipped (--resume)\n";
+  }
+  if (g_interrupted.load()) {
+    (void)(*store)->FinishRun("interrupted");
+    std::cout << "interrupted: results so far are stored in " << db_path
+              << "; continue with: azbench run " << rerun << "\n";
+    return 130;
+  }
+  (void)(*store)->FinishRun(incomplete > 0 ? "incomplete" : "finished");
+  (void)(*store)->FinishCampaign();
+  absl::StatusOr<std::vector<ScenarioResult>> stored = (*store)->LoadScenarios();
+  if (stored.ok()) {
+    ReportInput input =
+        MakeReportInput(campaign->name, fleet.Infos(), std::move(*stored), campaign->keep);
+    std::cout << "\n" << RenderTerminalReport(input);
+    if (const std::string view = RenderPlacementView(input); !view.empty()) {
+      std::cout << "\n" << view;
+    }
+  }
+  std::cout << "results: " << db_path << "\n";
+  if (incomplete > 0) {
+    std::cout << incomplete << " scenarios did not complete (partial or failed); see above\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace azbench::cli_internal
