@@ -1,5 +1,11 @@
 // What the coordinator holds of one agent's Run stream while it runs, and the agent's results
-// built from it. Memory per agent is bounded by histogram buckets in use, not by ops:
+// built from it. With an IntervalSink (coordinator/interval_spool.h: the results database), memory
+// per agent is bounded by histogram buckets, not by run length: every interval is handed to the
+// sink as it arrives (its latency folded first), only running totals per series and the folded
+// latency of the last kFoldWindowSlots slots are held, and the results come back with their series
+// staged (StreamedResult::staged), to be attached when the scenario is saved. Without a sink
+// (library callers and tests without a database) the series are held until TakeResults, and memory
+// is bounded by histogram buckets in use, not by ops:
 //   - every interval arrives once (agent.proto, JobResult: results do not repeat the streamed
 //     series), its counts are kept per result (job index, result name) and, with `fold_latency`,
 //     its latency histograms are folded into one series per agent (interval_fold.h) as they
@@ -24,14 +30,26 @@
 #include <vector>
 
 #include "common/job_result.h"
+#include "coordinator/staged_interval.h"
 
 namespace azbench {
 
+// A result as TakeStreamedResults returns it: where its interval series is staged, if it is.
+struct StreamedResult {
+  JobResult result;
+  StagedSeries staged;
+};
+
 class AgentStream {
  public:
+  // With a sink, folded latency slots older than the newest this many are handed to it.
+  static constexpr size_t kFoldWindowSlots = 16;
+
   // `offset_ns`: the agent's clock minus the coordinator's (every time kept is converted to the
-  // coordinator's clock). `interval_ns`: the run's interval length.
-  AgentStream(int64_t offset_ns, uint64_t interval_ns, bool fold_latency);
+  // coordinator's clock). `interval_ns`: the run's interval length. `sink` (may be null: hold
+  // everything) takes the intervals as they arrive, under `agent_id`; it must outlive this object.
+  AgentStream(int64_t offset_ns, uint64_t interval_ns, bool fold_latency,
+              IntervalSink* sink = nullptr, std::string agent_id = "");
 
   // One IntervalEvent: interval `interval.index` of a clone of result `result_name` of job
   // `job_index`, whose series began at `series_start_agent_ns` (the agent's clock).
@@ -47,10 +65,15 @@ class AgentStream {
   // ended without a result): exact sums of its streamed intervals (ops, bytes, errors, lat),
   // marked with a warning saying which. The folded interval latency goes on the earliest-starting
   // result (interval_fold.h). Leaves this object empty.
+  // With a sink, the results carry no intervals: they are all in the sink, the folded latency
+  // too (flushed here), and StreamedResult::staged says where.
   std::vector<JobResult> TakeResults(bool lost);
+  std::vector<StreamedResult> TakeStreamedResults(bool lost);
 
-  // Streamed intervals held for results that have not arrived yet, for tests.
+  // Streamed intervals held for results that have not arrived yet, for tests (0 with a sink).
   size_t pending_intervals() const;
+  // Slots of folded interval latency held (at most kFoldWindowSlots with a sink), for tests.
+  size_t held_fold_slots() const { return folded_.size(); }
 
  private:
   // A streamed series whose result has not arrived yet.
@@ -58,16 +81,28 @@ class AgentStream {
     int64_t start_ns = 0;                             // coordinator clock, earliest clone
     std::map<int64_t, IntervalStats> intervals;       // counts (and latency without the fold)
     std::array<Histogram::Sparse, kOpKindCount> lat;  // with the fold: latency totals so far
+    // With a sink (which holds the intervals): their sums, the kinds seen, the last index.
+    std::array<IntervalOpStats, kOpKindCount> sums;
+    std::array<bool, kOpKindCount> seen{};
+    int64_t last_index = -1;
+  };
+  struct Received {
+    int job_index = 0;
+    JobResult result;
   };
   // Interval latency of every series, by slot: slot 0 began at anchor_ns_.
   void FoldLatency(int64_t series_start_ns, IntervalStats& interval);
   int64_t SlotOf(int64_t start_ns) const;
+  // With a sink: hands the oldest folded slots beyond kFoldWindowSlots (all with `all`) to it.
+  void SpillFolded(bool all);
 
   const int64_t offset_ns_;
   const uint64_t interval_ns_;
   const bool fold_latency_;
+  IntervalSink* const sink_;
+  const std::string agent_id_;
   std::map<std::pair<int, std::string>, Series> series_;
-  std::vector<JobResult> results_;
+  std::vector<Received> results_;
   bool anchored_ = false;
   int64_t anchor_ns_ = 0;
   std::map<int64_t, IntervalStats> folded_;  // latency only, by slot
