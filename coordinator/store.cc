@@ -848,7 +848,7 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
   const int64_t scenario_id = sqlite3_last_insert_rowid(db_);
 
   Statement agent_result(*this), histogram(*this), interval(*this), event(*this);
-  std::optional<Statement> staged;  // prepared on the first staged result
+  std::optional<Statement> staged, staged_carrier;  // prepared on first use
   RETURN_IF_ERROR(agent_result.Prepare(
       "INSERT INTO agent_result (scenario_id, idx, agent_id, job_name, group_id, clones, "
       "interval_ns, runtime_ns, start_ns, end_ns, error_errno, error_message, warnings) VALUES (?, "
@@ -953,32 +953,40 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
             absl::StrCat("agent ", r.agent_id, " job ", job.name,
                          ": holds intervals and a staged series; a result has one or the other"));
       }
-      if (!staged.has_value()) {
-        staged.emplace(*this);
-        RETURN_IF_ERROR(staged->Prepare(
-            "SELECT idx, op_kind, ops, bytes, errors, count, min_ns, max_ns, sum_ns, sum_ns_hi, "
-            "sum_sq_hi, sum_sq_lo, sum_sq_top, lat_buckets FROM staged_interval WHERE "
-            "stream_id = ?1 AND agent_id = ?2 AND job_index = ?3 AND result_name = ?4 UNION ALL "
-            "SELECT max(0, idx - ?5), op_kind, ops, bytes, errors, count, min_ns, max_ns, sum_ns, "
-            "sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, lat_buckets FROM staged_interval WHERE "
-            "stream_id = ?1 AND agent_id = ?2 AND job_index = -1 AND ?6 = 1 ORDER BY 1"));
+      // Its own rows come in index order from staged_interval_series; only the carrier's union
+      // with the folded latency needs a sort.
+      std::optional<Statement>& query = series.fold_carrier ? staged_carrier : staged;
+      if (!query.has_value()) {
+        query.emplace(*this);
+        constexpr char kColumns[] =
+            "op_kind, ops, bytes, errors, count, min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, "
+            "sum_sq_lo, sum_sq_top, lat_buckets FROM staged_interval WHERE stream_id = ?1 AND "
+            "agent_id = ?2 AND ";
+        RETURN_IF_ERROR(query->Prepare(
+            series.fold_carrier
+                ? absl::StrCat("SELECT idx, ", kColumns,
+                               "job_index = ?3 AND result_name = ?4 UNION ALL SELECT max(0, idx - "
+                               "?5), ",
+                               kColumns, "job_index = -1 ORDER BY 1")
+                : absl::StrCat("SELECT idx, ", kColumns,
+                               "job_index = ?3 AND result_name = ?4 ORDER BY idx")));
       }
-      staged->Int(1, result.staged_stream_id)
+      Statement* staged_rows = &*query;
+      staged_rows->Int(1, result.staged_stream_id)
           .Text(2, r.agent_id)
           .Int(3, series.job_index)
-          .Text(4, job.name)
-          .Int(5, series.fold_shift)
-          .Int(6, series.fold_carrier ? 1 : 0);
+          .Text(4, job.name);
+      if (series.fold_carrier) staged_rows->Int(5, series.fold_shift);
       IntervalStats current;
       bool have = false;
       while (true) {
-        absl::StatusOr<bool> more = staged->Step();
+        absl::StatusOr<bool> more = staged_rows->Step();
         if (!more.ok()) {
-          staged->Reset();
+          staged_rows->Reset();
           return more.status();
         }
         if (!*more) break;
-        const int64_t index = staged->Int(0);
+        const int64_t index = staged_rows->Int(0);
         if (have && index != current.index) {
           RETURN_IF_ERROR(write_interval(current));
           current = IntervalStats();
@@ -986,29 +994,29 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
         }
         current.index = index;
         have = true;
-        const std::optional<OpKind> kind = OpKindFromName(staged->Text(1));
+        const std::optional<OpKind> kind = OpKindFromName(staged_rows->Text(1));
         Histogram::Sparse lat;
-        lat.count = staged->U64(5);
-        lat.min_ns = staged->U64(6);
-        lat.max_ns = staged->U64(7);
-        lat.sum_ns = staged->U64(8);
-        lat.sum_ns_hi = staged->U64(9);
-        lat.sum_sq_hi = staged->U64(10);
-        lat.sum_sq_lo = staged->U64(11);
-        lat.sum_sq_top = staged->U64(12);
-        if (!kind.has_value() || !DecodeBuckets(staged->Blob(13), lat.buckets)) {
-          staged->Reset();
+        lat.count = staged_rows->U64(5);
+        lat.min_ns = staged_rows->U64(6);
+        lat.max_ns = staged_rows->U64(7);
+        lat.sum_ns = staged_rows->U64(8);
+        lat.sum_ns_hi = staged_rows->U64(9);
+        lat.sum_sq_hi = staged_rows->U64(10);
+        lat.sum_sq_lo = staged_rows->U64(11);
+        lat.sum_sq_top = staged_rows->U64(12);
+        if (!kind.has_value() || !DecodeBuckets(staged_rows->Blob(13), lat.buckets)) {
+          staged_rows->Reset();
           return absl::DataLossError(absl::StrCat(path_, ": staged interval ", index, " of agent ",
                                                   r.agent_id, " job ", job.name,
                                                   " is malformed (op kind or buckets)"));
         }
         IntervalOpStats& sum = current.by_kind[static_cast<int>(*kind)];
-        sum.ops += staged->U64(2);
-        sum.bytes += staged->U64(3);
-        sum.errors += staged->U64(4);
+        sum.ops += staged_rows->U64(2);
+        sum.bytes += staged_rows->U64(3);
+        sum.errors += staged_rows->U64(4);
         sum.lat = Histogram::AddSparse(sum.lat, lat);
       }
-      staged->Reset();
+      staged_rows->Reset();
       if (have) RETURN_IF_ERROR(write_interval(current));
     }
 
