@@ -14,11 +14,15 @@
 //   - a result takes its streamed series over when it arrives, so nothing is held twice.
 // Not thread-safe: one stream thread feeds it, and TakeResults runs after that thread ended.
 //
+// A folded slot spilled to the sink and folded into again later (a job that started late) is
+// spilled again; the store sums both. The folded latency's carrier is chosen in
+// TakeStreamedResults exactly as without a sink.
+//
 // Example (coordinator/run.cc, per agent):
-//   AgentStream stream(offset_ns, interval_ns, /*fold_latency=*/true);
+//   AgentStream stream(offset_ns, interval_ns, /*fold_latency=*/true, spool.get(), agent_id);
 //   stream.AddInterval(event.job_index(), event.result_name(), start, std::move(interval));
 //   stream.AddResult(result.job_index(), std::move(parsed));
-//   std::vector<JobResult> results = stream.TakeResults(/*lost=*/false);
+//   std::vector<StreamedResult> results = stream.TakeStreamedResults(/*lost=*/false);
 #ifndef AZBENCH_COORDINATOR_AGENT_STREAM_H_
 #define AZBENCH_COORDINATOR_AGENT_STREAM_H_
 

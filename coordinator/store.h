@@ -4,7 +4,10 @@
 //   - Every scenario is written in ONE transaction (BEGIN IMMEDIATE ... COMMIT), committed
 //     before SaveScenario returns, with journal_mode=WAL and synchronous=FULL: a crash or kill of
 //     the coordinator, or a power loss, loses at most the scenario in flight, never half of one.
-//   - LoadScenarios returns exactly what was saved: every field of every ScenarioResult,
+//     The intervals of the scenario in flight are committed in batches as they arrive
+//     (staged_interval, below), so a crash leaves them in the file, outside any scenario.
+//   - LoadScenarios returns exactly what was saved: every field of every ScenarioResult (with its
+//     staged series attached: the intervals, not staged_stream_id),
 //     histograms equal bucket for bucket (Histogram::operator==), intervals index for index.
 //   - A file holds one campaign (by name); opening it for another campaign is refused.
 //   - The schema version is PRAGMA user_version (kStoreSchemaVersion). A file written by a newer
