@@ -582,7 +582,15 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
       out.status_detail = absl::StrCat("job error: ", absl::StrJoin(job_errors, "; "));
     }
   }
-  if (!spool_problem.empty()) problems.push_back(spool_problem);
+  if (!spool_problem.empty()) {
+    problems.push_back(spool_problem);
+    // Intervals that could not be written are missing from the series: `run --resume` runs it
+    // again.
+    if (out.status == ScenarioStatus::kComplete && out.staged_stream_id != 0) {
+      out.status = ScenarioStatus::kPartial;
+      out.status_detail = spool_problem;
+    }
+  }
   if (!problems.empty() && out.status_detail.empty()) {
     out.status_detail = absl::StrJoin(problems, "; ");
   }

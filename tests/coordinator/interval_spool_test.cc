@@ -4,6 +4,8 @@
 // resume handle them.
 #include "coordinator/interval_spool.h"
 
+#include <sqlite3.h>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -327,6 +329,36 @@ TEST(IntervalSpoolCrashTest, AnAttemptCutShortIsNotReportedAndGoesWhenTheScenari
   staged = (*store)->StagedRowCount(stream_id);
   ASSERT_TRUE(staged.ok());
   EXPECT_EQ(*staged, 0);
+}
+
+TEST(IntervalSpoolCrashTest, AWriteErrorIsReportedAndNeitherBlocksNorGrowsTheQueue) {
+  testing::TempDir dir;
+  const std::string path = dir.File("broken.db");
+  {
+    absl::StatusOr<std::unique_ptr<Store>> store = Store::Open(path);
+    ASSERT_TRUE(store.ok());
+    ASSERT_TRUE((*store)->BeginCampaign("c", "c.yaml", "").ok());
+  }
+  SpoolOptions options;
+  options.batch_intervals = 10;
+  options.max_queued_intervals = 20;
+  absl::StatusOr<std::unique_ptr<IntervalSpool>> spool = IntervalSpool::Open(path, "k", options);
+  ASSERT_TRUE(spool.ok()) << spool.status();
+  // The table goes away under the writer (as a full or failing disk would refuse its writes).
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  sqlite3_busy_timeout(db, 5000);
+  ASSERT_EQ(sqlite3_exec(db, "DROP TABLE staged_interval", nullptr, nullptr, nullptr), SQLITE_OK)
+      << sqlite3_errmsg(db);
+  sqlite3_close(db);
+  for (int i = 0; i < 2'000; ++i) {
+    (*spool)->Add({"a", 0, "j0", Interval(i, 10, 5, 100'000)});
+    ASSERT_LE((*spool)->queued(), 20u);
+  }
+  absl::Status finished = (*spool)->Finish();
+  EXPECT_FALSE(finished.ok());
+  EXPECT_NE(std::string(finished.message()).find("staging"), std::string::npos) << finished;
+  EXPECT_EQ((*spool)->committed(), 0u);
 }
 
 TEST(IntervalSpoolCrashTest, OpeningWithoutACampaignFailsClearly) {
