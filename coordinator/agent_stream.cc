@@ -21,6 +21,13 @@ void AddToSeries(std::vector<IntervalStats>& series, IntervalStats interval) {
   }
 }
 
+bool HasLatency(const IntervalStats& interval) {
+  for (const IntervalOpStats& s : interval.by_kind) {
+    if (s.lat.count > 0 || !s.lat.buckets.empty()) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 AgentStream::AgentStream(int64_t offset_ns, uint64_t interval_ns, bool fold_latency,
@@ -83,6 +90,7 @@ void AgentStream::AddInterval(int job_index, const std::string& result_name,
       if (s.lat.count > 0) sum.lat = Histogram::AddSparse(sum.lat, s.lat);
     }
     series.last_index = std::max(series.last_index, interval.index);
+    if (HasLatency(interval)) series.latency_staged = true;
     sink_->Add({agent_id_, job_index, result_name, std::move(interval)});
     return;
   }
@@ -100,12 +108,14 @@ void AgentStream::AddResult(int job_index, JobResult result) {
   }
   auto it = series_.find({job_index, result.name});
   if (sink_ != nullptr) {
+    bool latency_staged = it != series_.end() && it->second.latency_staged;
     for (IntervalStats& interval : result.intervals) {
+      if (HasLatency(interval)) latency_staged = true;
       sink_->Add({agent_id_, job_index, result.name, std::move(interval)});
     }
     result.intervals.clear();
     if (it != series_.end()) series_.erase(it);
-    results_.push_back({job_index, std::move(result)});
+    results_.push_back({job_index, std::move(result), latency_staged});
     return;
   }
   if (it != series_.end()) {
@@ -132,7 +142,10 @@ std::vector<StreamedResult> AgentStream::TakeStreamedResults(bool lost) {
   for (Received& r : results_) {
     StreamedResult& o = out.emplace_back();
     o.result = std::move(r.result);
-    if (sink_ != nullptr) o.staged.job_index = r.job_index;
+    if (sink_ != nullptr) {
+      o.staged.job_index = r.job_index;
+      o.staged.latency_staged = r.latency_staged;
+    }
   }
   results_.clear();
   // Series whose result never came become partial results.
@@ -177,7 +190,10 @@ std::vector<StreamedResult> AgentStream::TakeStreamedResults(bool lost) {
              : "partial: the job sent no result; figures cover its streamed intervals only");
     StreamedResult& o = out.emplace_back();
     o.result = std::move(partial);
-    if (sink_ != nullptr) o.staged.job_index = key.first;
+    if (sink_ != nullptr) {
+      o.staged.job_index = key.first;
+      o.staged.latency_staged = series.latency_staged;
+    }
   }
   series_.clear();
   // The folded interval latency goes to the earliest-starting result with this interval length,

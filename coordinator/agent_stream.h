@@ -89,10 +89,12 @@ class AgentStream {
     std::array<IntervalOpStats, kOpKindCount> sums;
     std::array<bool, kOpKindCount> seen{};
     int64_t last_index = -1;
+    bool latency_staged = false;  // an interval handed to the sink held latency
   };
   struct Received {
     int job_index = 0;
     JobResult result;
+    bool latency_staged = false;
   };
   // Interval latency of every series, by slot: slot 0 began at anchor_ns_.
   void FoldLatency(int64_t series_start_ns, IntervalStats& interval);

@@ -31,6 +31,8 @@ struct StagedSeries {
   int job_index = -1;         // -1: nothing staged; the result's `intervals` are all it has
   bool fold_carrier = false;  // it receives the agent's kFoldedLatency rows
   int64_t fold_shift = 0;     // slot of its start
+  // false: none of its staged rows holds latency, so the store sums them in SQL.
+  bool latency_staged = true;
 };
 
 // Takes streamed intervals off an AgentStream. Thread-safe: every agent's stream thread calls it.

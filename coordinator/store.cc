@@ -848,7 +848,7 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
   const int64_t scenario_id = sqlite3_last_insert_rowid(db_);
 
   Statement agent_result(*this), histogram(*this), interval(*this), event(*this);
-  std::optional<Statement> staged, staged_carrier;  // prepared on first use
+  std::optional<Statement> staged, staged_carrier, sum_counts, stall_rows;  // on first use
   RETURN_IF_ERROR(agent_result.Prepare(
       "INSERT INTO agent_result (scenario_id, idx, agent_id, job_name, group_id, clones, "
       "interval_ns, runtime_ns, start_ns, end_ns, error_errno, error_message, warnings) VALUES (?, "
@@ -945,6 +945,36 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
                                      : StagedSeries{};
     if (series.job_index < 0) {
       for (const IntervalStats& stats : job.intervals) RETURN_IF_ERROR(write_interval(stats));
+    } else if (!series.fold_carrier && !series.latency_staged && job.intervals.empty()) {
+      // Counts only (its latency was folded onto the carrier): summed by SQLite, the same rows
+      // as below, without a round trip through this process.
+      if (!sum_counts.has_value()) {
+        sum_counts.emplace(*this);
+        stall_rows.emplace(*this);
+        constexpr char kInsert[] =
+            "INSERT INTO interval (agent_result_id, idx, op_kind, ops, bytes, errors, count, "
+            "min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, lat_buckets) ";
+        constexpr char kWhere[] =
+            " FROM staged_interval WHERE stream_id = ?1 AND agent_id = ?2 AND job_index = ?3 AND "
+            "result_name = ?4 GROUP BY ";
+        RETURN_IF_ERROR(sum_counts->Prepare(absl::StrCat(
+            kInsert,
+            "SELECT ?5, idx, op_kind, sum(ops), sum(bytes), sum(errors), 0, 0, 0, 0, 0, 0, 0, 0, "
+            "X''",
+            kWhere, "idx, op_kind HAVING sum(ops) != 0 OR sum(bytes) != 0 OR sum(errors) != 0")));
+        RETURN_IF_ERROR(stall_rows->Prepare(absl::StrCat(
+            kInsert, "SELECT ?5, idx, ?6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, X''", kWhere,
+            "idx HAVING sum(ops) = 0 AND sum(bytes) = 0 AND sum(errors) = 0")));
+      }
+      for (Statement* insert : {&*sum_counts, &*stall_rows}) {
+        insert->Int(1, result.staged_stream_id)
+            .Text(2, r.agent_id)
+            .Int(3, series.job_index)
+            .Text(4, job.name)
+            .Int(5, result_id);
+        if (insert == &*stall_rows) insert->Text(6, std::string(OpKindName(stall_kind)));
+        RETURN_IF_ERROR(insert->Run());
+      }
     } else {
       // The staged series (and, on the carrier, the agent's folded latency), in index order,
       // summed one interval at a time: memory holds one interval, not the series.

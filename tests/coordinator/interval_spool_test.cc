@@ -67,7 +67,7 @@ std::vector<Event> AgentEvents(int64_t offset_ns, int n, uint64_t& ops, uint64_t
     for (int clone = 0; clone < 2; ++clone) {
       add(0, "j0", start0, Interval(i, i % 13 == 5 ? 0 : 20 + clone + i % 5, 6, 100'000 + clone));
     }
-    add(2, "j2", start0, Interval(i, 9, 3, 400'000, OpKind::kWrite));
+    add(2, "j2", start0, Interval(i, i % 11 == 4 ? 0 : 9, 3, 400'000, OpKind::kWrite));
   }
   for (int i = 0; i < n - 2; ++i) add(1, "j1", start1, Interval(i, 15, 8, 200'000));
   // Results: totals as the agent sends them (its clock), without the streamed series.
