@@ -16,10 +16,15 @@
 //       its results. Reports this (the coordinator's) process: CPU seconds and peak RSS per agent,
 //       and the time from the last agent's finish to the merged result being stored.
 //   merge and simulate take --fold 0 to skip the per-agent interval-latency fold the coordinator
-//   now does as results arrive (coordinator/interval_fold.h), for the old figures.
+//   now does as results arrive (coordinator/interval_fold.h), for the old figures. simulate takes
+//   --stage 0 to hold every interval in memory until the run ends instead of writing them into
+//   the database as they arrive (coordinator/interval_spool.h, what `azbench run` does), also for
+//   the old figures; staged, the figures printed come from the in-memory totals (exact) and the
+//   stored interval records are counted in the database.
 //
 // Not a test: it prints figures.
 #include <malloc.h>
+#include <sqlite3.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -313,6 +318,16 @@ int Simulate(int argc, char** argv) {
     run.start_margin = absl::Seconds(2);
     run.prepare_timeout = absl::Seconds(60);
     run.fold_interval_latency = Flag(argc, argv, "--fold", 1) != 0;
+    const bool stage = Flag(argc, argv, "--stage", 1) != 0;
+    const std::string db_path = dir + "/simulate.db";
+    auto store = Store::Open(db_path);
+    if (!store.ok()) {
+      std::fprintf(stderr, "%s\n", std::string(store.status().message()).c_str());
+      StopSyntheticFleet(fleet);
+      return 1;
+    }
+    (void)(*store)->BeginCampaign("bench", "bench", "");
+    if (stage) run.stage_db_path = db_path;
     const long rss_before = PeakRssKiB();
     const double cpu0 = CpuSeconds();
     HeapPeakSampler sampler;
@@ -324,26 +339,39 @@ int Simulate(int argc, char** argv) {
     malloc_trim(0);  // what is live, not what malloc keeps cached
     const long rss_returned = CurrentRssKiB();
     const long peak_returned = PeakRssKiB();
-    auto store = Store::Open(dir + "/simulate.db");
-    if (store.ok()) {
-      (void)(*store)->BeginCampaign("bench", "bench", "");
+    {
       ScenarioFigures figures = ComputeFigures(result);
       absl::Status saved = (*store)->SaveScenario(result);
       const int64_t stored = RealtimeNanos();
       const double cpu2 = CpuSeconds();
       uint64_t interval_records = 0;
       for (const auto& r : result.results) interval_records += r.result.intervals.size();
+      if (stage) {  // the series are in the database only: count the stored rows there
+        sqlite3* db = nullptr;
+        sqlite3_stmt* count = nullptr;
+        if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
+            sqlite3_prepare_v2(db,
+                               "SELECT count(DISTINCT agent_result_id || '/' || idx) FROM "
+                               "interval",
+                               -1, &count, nullptr) == SQLITE_OK &&
+            sqlite3_step(count) == SQLITE_ROW) {
+          interval_records = static_cast<uint64_t>(sqlite3_column_int64(count, 0));
+        }
+        sqlite3_finalize(count);
+        sqlite3_close(db);
+      }
       const OpFigures* read = figures.Find(OpKind::kRead);
       std::printf(
-          "%d simulated agents x %d jobs, %d s of 100 ms intervals: status %s, %d agents "
+          "%d simulated agents x %d jobs, %d s of 100 ms intervals (%s): status %s, %d agents "
           "with results, %llu ops, %llu interval records stored\n",
-          agents, jobs, seconds, ScenarioStatusName(result.status), figures.agents,
+          agents, jobs, seconds, stage ? "streamed into the database" : "held until the end",
+          ScenarioStatusName(result.status), figures.agents,
           static_cast<unsigned long long>(figures.TotalOps()),
           static_cast<unsigned long long>(interval_records));
       std::printf("coordinator CPU during the run: %.3f s (%.2f ms per agent)\n", cpu1 - cpu0,
                   (cpu1 - cpu0) * 1000 / agents);
       std::printf("merge + store CPU: %.3f s; database %.1f MiB\n", cpu2 - cpu1,
-                  std::filesystem::file_size(dir + "/simulate.db") / 1048576.0);
+                  std::filesystem::file_size(db_path) / 1048576.0);
       std::printf("last agent finish -> run returned: %.1f ms; -> merged and stored: %.1f ms%s\n",
                   (returned - result.last_end_realtime_ns) / 1e6,
                   (stored - result.last_end_realtime_ns) / 1e6,

@@ -260,6 +260,7 @@ int RunCommand(const std::vector<std::string>& raw_all) {
   options.interrupt = &g_interrupted;
   options.on_progress = [&](const LiveProgress& p) { printer.Update(p); };
   options.run_id_prefix = campaign->name;
+  options.stage_db_path = db_path;  // intervals are stored as they arrive (interval_spool.h)
   int incomplete = 0, skipped_resume = 0, n = 0;
   const int total = static_cast<int>(plan->size());
   bool first = true;
@@ -284,7 +285,10 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     options.op_log_dir = absl::StrCat(db_path, ".oplog/", dir_name);
     ScenarioResult result = RunScenario(fleet, scenario, options);
     printer.End(result);
-    if (scenario.warmup) continue;  // a warmup is run and discarded
+    if (scenario.warmup) {  // a warmup is run and discarded
+      if (result.staged_stream_id != 0) (void)(*store)->DiscardStaged(result.staged_stream_id);
+      continue;
+    }
     if (result.status != ScenarioStatus::kComplete && result.status != ScenarioStatus::kSkipped) {
       ++incomplete;
     }

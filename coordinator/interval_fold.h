@@ -13,7 +13,9 @@
 //
 // coordinator/agent_stream.cc folds streamed intervals as they arrive with FoldStreamedLatency,
 // indexed by the instant each began, and moves the folded series onto the agent's earliest-starting
-// result at the end; FoldIntervalLatency does the same for whole results (bench/coordinator_cost).
+// result at the end (with a results database, slots 16 intervals old are written out as they age
+// and the store attaches them to that result); FoldIntervalLatency does the same for whole results
+// (bench/coordinator_cost).
 //
 // Example (on each result of one agent):
 //   FoldIntervalLatency(agent_results.front(), new_result);

@@ -16,6 +16,7 @@
 #include "common/op_log_writer.h"
 #include "common/proto_convert.h"
 #include "coordinator/agent_stream.h"
+#include "coordinator/interval_spool.h"
 #include "coordinator/visibility_join.h"
 
 namespace azbench {
@@ -44,8 +45,10 @@ struct AgentRun {
   // Raw records of client_to_client visibility jobs, kept until the run ends to be joined across
   // agents (visibility_join.h) before they are written.
   std::map<std::string, std::vector<OpRecord>> visibility_records;
-  // Its results, taken from `stream` once every stream has ended.
+  // Its results, taken from `stream` once every stream has ended, and where each one's interval
+  // series is staged (with RunOptions::stage_db_path).
   std::vector<JobResult> results;
+  std::vector<StagedSeries> staged;
   std::vector<std::string> errors;
   int phases_done = 0;  // PhaseDone events received (metadata's barrier)
 };
@@ -266,6 +269,25 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
     return out;
   }
 
+  // With a results database, intervals are written as they arrive (interval_spool.h); when it
+  // cannot be opened, they are held in memory as without one, and the scenario says why.
+  std::unique_ptr<IntervalSpool> spool;
+  std::string spool_problem;
+  if (!options.stage_db_path.empty()) {
+    absl::StatusOr<std::unique_ptr<IntervalSpool>> opened =
+        IntervalSpool::Open(options.stage_db_path, scenario.key);
+    if (opened.ok()) {
+      spool = std::move(*opened);
+      for (AgentRun& r : runs) {
+        r.stream =
+            std::make_unique<AgentStream>(r.offset_ns, options.interval_ms * 1'000'000ULL,
+                                          options.fold_interval_latency, spool.get(), r.agent_id);
+      }
+    } else {
+      spool_problem = absl::StrCat("intervals held in memory: ", opened.status().message());
+    }
+  }
+
   // The common start, in the coordinator's clock, and per agent in its own.
   const int64_t start_ns = RealtimeNanos() + absl::ToInt64Nanoseconds(options.start_margin);
   out.planned_start_realtime_ns = start_ns;
@@ -465,7 +487,12 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
     std::lock_guard<std::mutex> lock(mu);  // the watcher and phase driver still read `runs`
     // A lost agent's results that came are kept whole, the rest as partial results summed from
     // its streamed intervals (agent_stream.h).
-    for (AgentRun& r : runs) r.results = r.stream->TakeResults(r.lost);
+    for (AgentRun& r : runs) {
+      for (StreamedResult& s : r.stream->TakeStreamedResults(r.lost)) {
+        r.results.push_back(std::move(s.result));
+        r.staged.push_back(s.staged);
+      }
+    }
     JoinClientToClientRuns(runs, c2c_jobs, options.op_log_dir);
   }
   for (AgentRun& r : runs) {
@@ -481,13 +508,23 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
   watcher.join();
   phase_driver.join();
   cleanup_all();
+  if (spool != nullptr) {
+    // Everything streamed is committed now; a write error loses staged intervals, so says so.
+    if (absl::Status s = spool->Finish(); !s.ok()) {
+      spool_problem = absl::StrCat("some intervals were not stored: ", s.message());
+    }
+    out.staged_stream_id = spool->stream_id();
+  }
 
   // Assemble.
   std::vector<std::string> problems;
   bool first_start = true;
   for (AgentRun& r : runs) {
     if (r.lost) out.lost.push_back({r.agent_id, r.lost_at_ns, r.lost_reason});
-    for (JobResult& result : r.results) out.results.push_back({r.agent_id, std::move(result)});
+    for (size_t i = 0; i < r.results.size(); ++i) {
+      out.results.push_back({r.agent_id, std::move(r.results[i])});
+      out.staged.push_back(i < r.staged.size() ? r.staged[i] : StagedSeries{});
+    }
     for (const auto& e : r.errors) problems.push_back(absl::StrCat(r.agent_id, ": ", e));
     if (!r.started) continue;
     // The actual start is when the agent's first job thread began (after its start wait), not the
@@ -543,6 +580,15 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
     if (!job_errors.empty()) {
       out.status = ScenarioStatus::kFailed;
       out.status_detail = absl::StrCat("job error: ", absl::StrJoin(job_errors, "; "));
+    }
+  }
+  if (!spool_problem.empty()) {
+    problems.push_back(spool_problem);
+    // Intervals that could not be written are missing from the series: `run --resume` runs it
+    // again.
+    if (out.status == ScenarioStatus::kComplete && out.staged_stream_id != 0) {
+      out.status = ScenarioStatus::kPartial;
+      out.status_detail = spool_problem;
     }
   }
   if (!problems.empty() && out.status_detail.empty()) {

@@ -11,7 +11,8 @@
 // Failure semantics: an agent whose stream breaks before it finished is recorded as lost (who,
 // when, why); the results of the other agents are complete and kept, and what the lost agent
 // streamed before (its interval series) is kept as its partial result; the scenario is then
-// `partial`. A prepare failure on any agent fails the scenario before anything runs and removes
+// `partial`; with RunOptions::stage_db_path its streamed intervals are already in the database.
+// A prepare failure on any agent fails the scenario before anything runs and removes
 // what the others laid out.
 #ifndef AZBENCH_COORDINATOR_RUN_H_
 #define AZBENCH_COORDINATOR_RUN_H_
@@ -58,6 +59,11 @@ struct RunOptions {
   // Keep interval latency per agent, not per job (coordinator/interval_fold.h). false only to
   // measure the old behaviour (bench/coordinator_cost simulate --fold 0).
   bool fold_interval_latency = true;
+  // The results database (after Store::BeginCampaign) to stream intervals into as they arrive
+  // (coordinator/interval_spool.h): the coordinator then holds no interval series, the result
+  // carries ScenarioResult::staged_stream_id and Store::SaveScenario attaches them. Empty: the
+  // series are held in memory until the run ends (callers without a database; tests).
+  std::string stage_db_path;
 };
 
 ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOptions& options);

@@ -13,6 +13,7 @@
 
 #include "common/job_result.h"
 #include "coordinator/placement_evidence.h"
+#include "coordinator/staged_interval.h"
 
 namespace azbench {
 
@@ -96,6 +97,13 @@ struct ScenarioResult {
   int64_t last_start_realtime_ns = 0;
   int64_t first_end_realtime_ns = 0;  // stonewall: the first agent to finish
   int64_t last_end_realtime_ns = 0;
+  // Non-zero when RunScenario streamed the intervals into the results database as they arrived
+  // (RunOptions::stage_db_path, coordinator/interval_spool.h): `results` then carry no intervals
+  // (only totals) and SaveScenario attaches the staged series; load the scenario back
+  // (Store::LoadScenarios) for figures that need them (merge rules 4 and 6).
+  int64_t staged_stream_id = 0;
+  // With staged_stream_id: where each entry of `results` has its series staged, in order.
+  std::vector<StagedSeries> staged;
   int64_t start_skew_ns() const { return last_start_realtime_ns - first_start_realtime_ns; }
 };
 

@@ -166,6 +166,39 @@ CREATE TABLE placement (
 ) WITHOUT ROWID;
 )sql";
 
+// Within version 2 (store.h): streamed intervals waiting for their scenario to be saved.
+constexpr char kStagingSchema[] = R"sql(
+CREATE TABLE IF NOT EXISTS staged_stream (
+  id INTEGER PRIMARY KEY,
+  campaign_id INTEGER NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,
+  scenario_key TEXT NOT NULL,
+  started_at_ns INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS staged_stream_key ON staged_stream (campaign_id, scenario_key);
+CREATE TABLE IF NOT EXISTS staged_interval (
+  stream_id INTEGER NOT NULL REFERENCES staged_stream(id) ON DELETE CASCADE,
+  agent_id TEXT NOT NULL,
+  job_index INTEGER NOT NULL,
+  result_name TEXT NOT NULL,
+  idx INTEGER NOT NULL,
+  op_kind TEXT NOT NULL,
+  ops INTEGER NOT NULL,
+  bytes INTEGER NOT NULL,
+  errors INTEGER NOT NULL,
+  count INTEGER NOT NULL,
+  min_ns INTEGER NOT NULL,
+  max_ns INTEGER NOT NULL,
+  sum_ns INTEGER NOT NULL,
+  sum_ns_hi INTEGER NOT NULL,
+  sum_sq_hi INTEGER NOT NULL,
+  sum_sq_lo INTEGER NOT NULL,
+  sum_sq_top INTEGER NOT NULL,
+  lat_buckets BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS staged_interval_series
+  ON staged_interval (stream_id, agent_id, job_index, result_name, idx);
+)sql";
+
 constexpr char kLatKinds[3][5] = {"lat", "slat", "clat"};
 
 int64_t ToInt64(uint64_t v) { return static_cast<int64_t>(v); }
@@ -487,6 +520,7 @@ absl::Status Store::Initialize() {
     }
   }
   RETURN_IF_ERROR(AddPlacementMountColumn());
+  RETURN_IF_ERROR(AddStagingTables());
   // WAL: a report can read while a run writes. FULL: a commit survives a power loss.
   RETURN_IF_ERROR(Exec("PRAGMA journal_mode = WAL"));
   RETURN_IF_ERROR(Exec("PRAGMA synchronous = FULL"));
@@ -508,6 +542,96 @@ absl::Status Store::AddPlacementMountColumn() {
   ASSIGN_OR_RETURN(bool row, columns.Step());
   if (row && columns.Int(0) > 0) return absl::OkStatus();
   return Exec("ALTER TABLE placement ADD COLUMN mount TEXT NOT NULL DEFAULT ''");
+}
+
+// staged_stream / staged_interval, added within schema version 2 (store.h): new tables only, so
+// older azbench ignore them.
+absl::Status Store::AddStagingTables() {
+  Statement tables(*this);
+  RETURN_IF_ERROR(
+      tables.Prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND "
+                     "name = 'staged_interval_series'"));
+  ASSIGN_OR_RETURN(bool row, tables.Step());
+  if (row && tables.Int(0) > 0) return absl::OkStatus();
+  return Exec(kStagingSchema);
+}
+
+absl::StatusOr<int64_t> Store::BeginStaging(const std::string& scenario_key) {
+  ASSIGN_OR_RETURN(int64_t campaign_id, CampaignId());
+  Statement insert(*this);
+  RETURN_IF_ERROR(insert.Prepare(
+      "INSERT INTO staged_stream (campaign_id, scenario_key, started_at_ns) VALUES (?, ?, ?)"));
+  insert.Int(1, campaign_id).Text(2, scenario_key).Int(3, RealtimeNanos());
+  RETURN_IF_ERROR(insert.Run());
+  return sqlite3_last_insert_rowid(db_);
+}
+
+absl::Status Store::StageIntervals(int64_t stream_id, const std::vector<StagedInterval>& batch) {
+  RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
+  auto write_all = [&]() -> absl::Status {
+    Statement insert(*this);
+    RETURN_IF_ERROR(insert.Prepare(
+        "INSERT INTO staged_interval (stream_id, agent_id, job_index, result_name, idx, op_kind, "
+        "ops, bytes, errors, count, min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, "
+        "sum_sq_top, lat_buckets) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const StagedInterval& staged : batch) {
+      // One row per kind with anything in it; an empty interval keeps one all-zero row.
+      auto write = [&](int k) {
+        const IntervalOpStats& row = staged.interval.by_kind[k];
+        const Histogram::Sparse& lat = row.lat;
+        insert.Int(1, stream_id)
+            .Text(2, staged.agent_id)
+            .Int(3, staged.job_index)
+            .Text(4, staged.result_name)
+            .Int(5, staged.interval.index)
+            .Text(6, std::string(OpKindName(static_cast<OpKind>(k))))
+            .U64(7, row.ops)
+            .U64(8, row.bytes)
+            .U64(9, row.errors)
+            .U64(10, lat.count)
+            .U64(11, lat.min_ns)
+            .U64(12, lat.max_ns)
+            .U64(13, lat.sum_ns)
+            .U64(14, lat.sum_ns_hi)
+            .U64(15, lat.sum_sq_hi)
+            .U64(16, lat.sum_sq_lo)
+            .U64(17, lat.sum_sq_top)
+            .Blob(18, EncodeBuckets(lat.buckets));
+        return insert.Run();
+      };
+      bool wrote = false;
+      for (int k = 0; k < kOpKindCount; ++k) {
+        if (IntervalKindEmpty(staged.interval.by_kind[k])) continue;
+        RETURN_IF_ERROR(write(k));
+        wrote = true;
+      }
+      if (!wrote) RETURN_IF_ERROR(write(0));
+    }
+    return absl::OkStatus();
+  };
+  absl::Status status = write_all();
+  if (status.ok()) status = Exec("COMMIT");
+  if (!status.ok()) {
+    Exec("ROLLBACK").IgnoreError();
+    return absl::Status(status.code(),
+                        absl::StrCat("staging ", batch.size(), " intervals: ", status.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Store::DiscardStaged(int64_t stream_id) {
+  Statement remove(*this);
+  RETURN_IF_ERROR(remove.Prepare("DELETE FROM staged_stream WHERE id = ?"));
+  remove.Int(1, stream_id);
+  return remove.Run();
+}
+
+absl::StatusOr<int64_t> Store::StagedRowCount(int64_t stream_id) {
+  Statement count(*this);
+  RETURN_IF_ERROR(count.Prepare("SELECT count(*) FROM staged_interval WHERE stream_id = ?"));
+  count.Int(1, stream_id);
+  ASSIGN_OR_RETURN(bool row, count.Step());
+  return row ? count.Int(0) : 0;
 }
 
 absl::StatusOr<int64_t> Store::BeginCampaign(const std::string& name, const std::string& file,
@@ -666,6 +790,11 @@ absl::Status Store::SaveScenario(const ScenarioResult& result) {
     return absl::InvalidArgumentError(absl::StrCat(path_, ": scenario ", result.scenario.index,
                                                    " has an empty key; cannot store it"));
   }
+  if (result.staged_stream_id != 0 && result.staged.size() != result.results.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path_, ": scenario '", result.scenario.key, "' has ", result.results.size(),
+                     " results but ", result.staged.size(), " staged series; give one per result"));
+  }
   RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
   absl::Status status = SaveScenarioRows(campaign_id, result);
   if (status.ok()) status = Exec("COMMIT");
@@ -719,6 +848,7 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
   const int64_t scenario_id = sqlite3_last_insert_rowid(db_);
 
   Statement agent_result(*this), histogram(*this), interval(*this), event(*this);
+  std::optional<Statement> staged, staged_carrier, sum_counts, stall_rows;  // on first use
   RETURN_IF_ERROR(agent_result.Prepare(
       "INSERT INTO agent_result (scenario_id, idx, agent_id, job_name, group_id, clones, "
       "interval_ns, runtime_ns, start_ns, end_ns, error_errno, error_message, warnings) VALUES (?, "
@@ -789,7 +919,7 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
 
     // Kinds with something in the interval; an interval with nothing keeps one all-zero row.
     const OpKind stall_kind = first_kind < 0 ? OpKind::kRead : static_cast<OpKind>(first_kind);
-    for (const IntervalStats& stats : job.intervals) {
+    auto write_interval = [&](const IntervalStats& stats) -> absl::Status {
       auto write = [&](OpKind kind) {
         const IntervalOpStats& row = stats.by_kind[static_cast<int>(kind)];
         interval.Int(1, result_id)
@@ -808,6 +938,116 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
         wrote = true;
       }
       if (!wrote) RETURN_IF_ERROR(write(stall_kind));
+      return absl::OkStatus();
+    };
+    const StagedSeries& series = result.staged_stream_id != 0 && i < result.staged.size()
+                                     ? result.staged[i]
+                                     : StagedSeries{};
+    if (series.job_index < 0) {
+      for (const IntervalStats& stats : job.intervals) RETURN_IF_ERROR(write_interval(stats));
+    } else if (!series.fold_carrier && !series.latency_staged && job.intervals.empty()) {
+      // Counts only (its latency was folded onto the carrier): summed by SQLite, the same rows
+      // as below, without a round trip through this process.
+      if (!sum_counts.has_value()) {
+        sum_counts.emplace(*this);
+        stall_rows.emplace(*this);
+        constexpr char kInsert[] =
+            "INSERT INTO interval (agent_result_id, idx, op_kind, ops, bytes, errors, count, "
+            "min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, lat_buckets) ";
+        constexpr char kWhere[] =
+            " FROM staged_interval WHERE stream_id = ?1 AND agent_id = ?2 AND job_index = ?3 AND "
+            "result_name = ?4 GROUP BY ";
+        RETURN_IF_ERROR(sum_counts->Prepare(absl::StrCat(
+            kInsert,
+            "SELECT ?5, idx, op_kind, sum(ops), sum(bytes), sum(errors), 0, 0, 0, 0, 0, 0, 0, 0, "
+            "X''",
+            kWhere, "idx, op_kind HAVING sum(ops) != 0 OR sum(bytes) != 0 OR sum(errors) != 0")));
+        RETURN_IF_ERROR(stall_rows->Prepare(absl::StrCat(
+            kInsert, "SELECT ?5, idx, ?6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, X''", kWhere,
+            "idx HAVING sum(ops) = 0 AND sum(bytes) = 0 AND sum(errors) = 0")));
+      }
+      for (Statement* insert : {&*sum_counts, &*stall_rows}) {
+        insert->Int(1, result.staged_stream_id)
+            .Text(2, r.agent_id)
+            .Int(3, series.job_index)
+            .Text(4, job.name)
+            .Int(5, result_id);
+        if (insert == &*stall_rows) insert->Text(6, std::string(OpKindName(stall_kind)));
+        RETURN_IF_ERROR(insert->Run());
+      }
+    } else {
+      // The staged series (and, on the carrier, the agent's folded latency), in index order,
+      // summed one interval at a time: memory holds one interval, not the series.
+      if (!job.intervals.empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("agent ", r.agent_id, " job ", job.name,
+                         ": holds intervals and a staged series; a result has one or the other"));
+      }
+      // Its own rows come in index order from staged_interval_series; only the carrier's union
+      // with the folded latency needs a sort.
+      std::optional<Statement>& query = series.fold_carrier ? staged_carrier : staged;
+      if (!query.has_value()) {
+        query.emplace(*this);
+        constexpr char kColumns[] =
+            "op_kind, ops, bytes, errors, count, min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, "
+            "sum_sq_lo, sum_sq_top, lat_buckets FROM staged_interval WHERE stream_id = ?1 AND "
+            "agent_id = ?2 AND ";
+        RETURN_IF_ERROR(query->Prepare(
+            series.fold_carrier
+                ? absl::StrCat("SELECT idx, ", kColumns,
+                               "job_index = ?3 AND result_name = ?4 UNION ALL SELECT max(0, idx - "
+                               "?5), ",
+                               kColumns, "job_index = -1 ORDER BY 1")
+                : absl::StrCat("SELECT idx, ", kColumns,
+                               "job_index = ?3 AND result_name = ?4 ORDER BY idx")));
+      }
+      Statement* staged_rows = &*query;
+      staged_rows->Int(1, result.staged_stream_id)
+          .Text(2, r.agent_id)
+          .Int(3, series.job_index)
+          .Text(4, job.name);
+      if (series.fold_carrier) staged_rows->Int(5, series.fold_shift);
+      IntervalStats current;
+      bool have = false;
+      while (true) {
+        absl::StatusOr<bool> more = staged_rows->Step();
+        if (!more.ok()) {
+          staged_rows->Reset();
+          return more.status();
+        }
+        if (!*more) break;
+        const int64_t index = staged_rows->Int(0);
+        if (have && index != current.index) {
+          RETURN_IF_ERROR(write_interval(current));
+          current = IntervalStats();
+          have = false;
+        }
+        current.index = index;
+        have = true;
+        const std::optional<OpKind> kind = OpKindFromName(staged_rows->Text(1));
+        Histogram::Sparse lat;
+        lat.count = staged_rows->U64(5);
+        lat.min_ns = staged_rows->U64(6);
+        lat.max_ns = staged_rows->U64(7);
+        lat.sum_ns = staged_rows->U64(8);
+        lat.sum_ns_hi = staged_rows->U64(9);
+        lat.sum_sq_hi = staged_rows->U64(10);
+        lat.sum_sq_lo = staged_rows->U64(11);
+        lat.sum_sq_top = staged_rows->U64(12);
+        if (!kind.has_value() || !DecodeBuckets(staged_rows->Blob(13), lat.buckets)) {
+          staged_rows->Reset();
+          return absl::DataLossError(absl::StrCat(path_, ": staged interval ", index, " of agent ",
+                                                  r.agent_id, " job ", job.name,
+                                                  " is malformed (op kind or buckets)"));
+        }
+        IntervalOpStats& sum = current.by_kind[static_cast<int>(*kind)];
+        sum.ops += staged_rows->U64(2);
+        sum.bytes += staged_rows->U64(3);
+        sum.errors += staged_rows->U64(4);
+        sum.lat = Histogram::AddSparse(sum.lat, lat);
+      }
+      staged_rows->Reset();
+      if (have) RETURN_IF_ERROR(write_interval(current));
     }
 
     for (const std::string& warning : job.warnings) {
@@ -854,6 +1094,13 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
       RETURN_IF_ERROR(placement.Run());
     }
   }
+  // The staged rows are now interval rows; earlier attempts of this key (cut short by a crash)
+  // go too.
+  Statement unstage(*this);
+  RETURN_IF_ERROR(unstage.Prepare(
+      "DELETE FROM staged_stream WHERE (campaign_id = ? AND scenario_key = ?) OR id = ?"));
+  unstage.Int(1, campaign_id).Text(2, s.key).Int(3, result.staged_stream_id);
+  RETURN_IF_ERROR(unstage.Run());
   return absl::OkStatus();
 }
 

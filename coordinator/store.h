@@ -4,7 +4,10 @@
 //   - Every scenario is written in ONE transaction (BEGIN IMMEDIATE ... COMMIT), committed
 //     before SaveScenario returns, with journal_mode=WAL and synchronous=FULL: a crash or kill of
 //     the coordinator, or a power loss, loses at most the scenario in flight, never half of one.
-//   - LoadScenarios returns exactly what was saved: every field of every ScenarioResult,
+//     The intervals of the scenario in flight are committed in batches as they arrive
+//     (staged_interval, below), so a crash leaves them in the file, outside any scenario.
+//   - LoadScenarios returns exactly what was saved: every field of every ScenarioResult (with its
+//     staged series attached: the intervals, not staged_stream_id),
 //     histograms equal bucket for bucket (Histogram::operator==), intervals index for index.
 //   - A file holds one campaign (by name); opening it for another campaign is refused.
 //   - The schema version is PRAGMA user_version (kStoreSchemaVersion). A file written by a newer
@@ -60,6 +63,18 @@
 //       when opened). Column `mount` (PlacementEvidence::mount, TEXT NOT NULL DEFAULT '') came
 //       later within version 2: a file without it gains it when opened, and an azbench that does
 //       not know it reads and writes the table as before.
+//   staged_stream(id PK, campaign_id FK ON DELETE CASCADE, scenario_key, started_at_ns): one
+//       attempt of one scenario whose intervals are being streamed in (RunScenario with
+//       RunOptions::stage_db_path). SaveScenario of that key deletes every staged_stream row of
+//       the key (so the rows of an attempt a coordinator crash cut short go when the scenario is
+//       saved again, e.g. by `run --resume`); `report` never reads them.
+//   staged_interval(stream_id FK staged_stream ON DELETE CASCADE, agent_id, job_index,
+//       result_name, idx, op_kind, ops .. lat_buckets as interval): every interval as it arrived,
+//       committed in batches while the scenario runs (coordinator/interval_spool.h). Clones of
+//       one job repeat (job_index, result_name, idx); job_index -1 rows are an agent's folded
+//       interval latency by slot (staged_interval.h). SaveScenario sums them into interval rows
+//       (the same rows as from a ScenarioResult holding the intervals), in its transaction.
+//       Both tables came within version 2: a file without them gains them when opened.
 //   event(id PK, scenario_id FK ON DELETE CASCADE, at_ns, agent_id, kind, message)
 //       kind 'lost' (ScenarioResult::lost: at_ns = lost_at, message = reason) and 'warning' (a
 //       job's warning, at_ns = the job's end; the warnings are also in agent_result.warnings).
@@ -90,6 +105,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "coordinator/scenario.h"
+#include "coordinator/staged_interval.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -145,10 +161,24 @@ class Store {
   absl::StatusOr<std::vector<AgentInfo>> LoadAgents();
 
   // Writes every row of `result` in one transaction, replacing a stored scenario of the same key.
+  // With result.staged_stream_id, each result's interval series is read from staged_interval (as
+  // ScenarioResult::staged says, in index order, summed one interval at a time) and the key's
+  // staged rows are deleted in the same transaction.
   // On error nothing of this scenario is written (and a replaced one stays as it was).
   // InvalidArgument when the result cannot be stored as it is (duplicate interval indices, an empty
   // key); FailedPrecondition before BeginCampaign.
   absl::Status SaveScenario(const ScenarioResult& result);
+
+  // Staging (RunScenario with RunOptions::stage_db_path, coordinator/interval_spool.h). Opens
+  // one attempt of scenario `scenario_key`: returns its staged_stream id. FailedPrecondition
+  // before BeginCampaign (or on a file with no campaign).
+  absl::StatusOr<int64_t> BeginStaging(const std::string& scenario_key);
+  // Writes `batch` under `stream_id` in one transaction.
+  absl::Status StageIntervals(int64_t stream_id, const std::vector<StagedInterval>& batch);
+  // Drops an attempt's staged rows (a warmup, whose result is discarded).
+  absl::Status DiscardStaged(int64_t stream_id);
+  // staged_interval rows under `stream_id`, for tests.
+  absl::StatusOr<int64_t> StagedRowCount(int64_t stream_id);
 
   // Stored keys with their status.
   absl::StatusOr<std::map<std::string, ScenarioStatus>> StoredScenarioKeys();
@@ -165,6 +195,7 @@ class Store {
   static absl::StatusOr<std::unique_ptr<Store>> OpenImpl(const std::string& path, bool create);
   absl::Status Initialize();
   absl::Status AddPlacementMountColumn();
+  absl::Status AddStagingTables();
   absl::Status Exec(std::string_view sql);
   absl::Status Error(std::string_view what) const;
   absl::StatusOr<int64_t> CampaignId();
