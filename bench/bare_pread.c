@@ -1,6 +1,7 @@
 // bare_pread: the ceiling for a synchronous engine. A bare pread/pwrite loop on one file for N
 // seconds, with no per-op accounting and no clock read per op (one clock read at the start, one at
-// the end; a SIGALRM sets the stop flag). Prints one line: "iops=<n> mbps=<MiB/s> ops=<n> secs=<s>".
+// the end; a SIGALRM sets the stop flag). Prints one line: "iops=<n> mbps=<MiB/s> ops=<n>
+// secs=<s>".
 //
 //   cc -O2 -o bare_pread bench/bare_pread.c
 //   bare_pread [-d] [-w] [-s] [-b BLOCK_BYTES] [-t SECONDS] FILE
@@ -55,12 +56,23 @@ int main(int argc, char** argv) {
   int opt;
   while ((opt = getopt(argc, argv, "dwsb:t:")) != -1) {
     switch (opt) {
-      case 'd': direct = 1; break;
-      case 'w': write_mode = 1; break;
-      case 's': sequential = 1; break;
-      case 'b': bs = strtoull(optarg, NULL, 0); break;
-      case 't': seconds = atoi(optarg); break;
-      default: usage();
+      case 'd':
+        direct = 1;
+        break;
+      case 'w':
+        write_mode = 1;
+        break;
+      case 's':
+        sequential = 1;
+        break;
+      case 'b':
+        bs = strtoull(optarg, NULL, 0);
+        break;
+      case 't':
+        seconds = atoi(optarg);
+        break;
+      default:
+        usage();
     }
   }
   if (optind != argc - 1 || bs == 0 || seconds <= 0) usage();
@@ -104,11 +116,13 @@ int main(int argc, char** argv) {
     } else {
       b = next_rand(&rng) % blocks;
     }
-    ssize_t r = write_mode ? pwrite(fd, buf, bs, (off_t)(b * bs)) : pread(fd, buf, bs, (off_t)(b * bs));
+    ssize_t r =
+        write_mode ? pwrite(fd, buf, bs, (off_t)(b * bs)) : pread(fd, buf, bs, (off_t)(b * bs));
     if (r != (ssize_t)bs) {
       if (r < 0 && errno == EINTR) continue;  // the alarm itself
-      fprintf(stderr, "bare_pread: %s at block %llu returned %zd (%s)\n", write_mode ? "pwrite" : "pread",
-              (unsigned long long)b, r, r < 0 ? strerror(errno) : "short");
+      fprintf(stderr, "bare_pread: %s at block %llu returned %zd (%s)\n",
+              write_mode ? "pwrite" : "pread", (unsigned long long)b, r,
+              r < 0 ? strerror(errno) : "short");
       return 1;
     }
     ++ops;

@@ -2,15 +2,15 @@
 // (or -b bytes) uniformly random reads for N seconds: it fills every free slot with an SQE, submits
 // them all and waits for at least one completion in the same io_uring_enter
 // (io_uring_submit_and_wait(ring, 1)), then peeks every ready CQE at once. No per-op accounting, no
-// clock read per op (one at the start, one at the end; a SIGALRM sets the stop flag). By default the
-// buffers and the file are registered (READ_FIXED + IOSQE_FIXED_FILE), as azbench's io_uring engine
-// does; -n uses plain IORING_OP_READ on a plain fd, as fio's io_uring engine does by default.
-// Ring set-up flags: by default COOP_TASKRUN | SINGLE_ISSUER | DEFER_TASKRUN, as fio 3.33 sets them
-// (no IPI to run completion task_work; it runs when the loop enters the kernel to wait), with the
-// same fall-back as fio when the kernel refuses them; -p uses plain flags (0), as azbench's io_uring
-// engine does at the time of writing (it sets only SUBMIT_ALL); -f FLAGS sets them explicitly (e.g.
-// -f 0x100 for COOP_TASKRUN alone; no fall-back then).
-// Prints one line: "iops=<n> ops=<n> secs=<s> depth=<d>".
+// clock read per op (one at the start, one at the end; a SIGALRM sets the stop flag). By default
+// the buffers and the file are registered (READ_FIXED + IOSQE_FIXED_FILE), as azbench's io_uring
+// engine does; -n uses plain IORING_OP_READ on a plain fd, as fio's io_uring engine does by
+// default. Ring set-up flags: by default COOP_TASKRUN | SINGLE_ISSUER | DEFER_TASKRUN, as fio 3.33
+// sets them (no IPI to run completion task_work; it runs when the loop enters the kernel to wait),
+// with the same fall-back as fio when the kernel refuses them; -p uses plain flags (0), as
+// azbench's io_uring engine does at the time of writing (it sets only SUBMIT_ALL); -f FLAGS sets
+// them explicitly (e.g. -f 0x100 for COOP_TASKRUN alone; no fall-back then). Prints one line:
+// "iops=<n> ops=<n> secs=<s> depth=<d>".
 //
 //   cc -O2 -o bare_uring bench/bare_uring.c -luring
 //   bare_uring [-d] [-n] [-p | -f FLAGS] [-q DEPTH] [-b BLOCK_BYTES] [-t SECONDS] FILE
@@ -51,28 +51,44 @@ static inline uint64_t next_rand(uint64_t* s) {
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: bare_uring [-d] [-n] [-p | -f FLAGS] [-q DEPTH] [-b BLOCK_BYTES] [-t SECONDS] FILE\n");
+  fprintf(stderr,
+          "usage: bare_uring [-d] [-n] [-p | -f FLAGS] [-q DEPTH] [-b BLOCK_BYTES] [-t SECONDS] "
+          "FILE\n");
   exit(2);
 }
 
 int main(int argc, char** argv) {
   int direct = 0, plain = 0, plain_flags = 0, explicit_flags = 0, depth = 1, seconds = 5;
-  unsigned flags = IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+  unsigned flags =
+      IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
   uint64_t bs = 4096;
   int opt;
   while ((opt = getopt(argc, argv, "dnpf:q:b:t:")) != -1) {
     switch (opt) {
-      case 'd': direct = 1; break;
-      case 'n': plain = 1; break;
-      case 'p': plain_flags = 1; break;
+      case 'd':
+        direct = 1;
+        break;
+      case 'n':
+        plain = 1;
+        break;
+      case 'p':
+        plain_flags = 1;
+        break;
       case 'f':
         explicit_flags = 1;
         flags = (unsigned)strtoul(optarg, NULL, 0);
         break;
-      case 'q': depth = atoi(optarg); break;
-      case 'b': bs = strtoull(optarg, NULL, 0); break;
-      case 't': seconds = atoi(optarg); break;
-      default: usage();
+      case 'q':
+        depth = atoi(optarg);
+        break;
+      case 'b':
+        bs = strtoull(optarg, NULL, 0);
+        break;
+      case 't':
+        seconds = atoi(optarg);
+        break;
+      default:
+        usage();
     }
   }
   if (optind != argc - 1 || depth < 1 || depth > 4096 || bs == 0 || seconds <= 0) usage();
