@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <tuple>
 #include <utility>
 
@@ -199,6 +200,18 @@ size_t PeakOverlap(std::vector<OpRecord> records) {
   return peak;
 }
 
+// Prepares and runs `spec` (with op_log on), collecting every op's raw record into `records`.
+absl::StatusOr<JobResult> RunLogged(JobSpec spec, std::vector<OpRecord>& records) {
+  spec.op_log = true;
+  absl::StatusOr<std::unique_ptr<BlockIoJob>> job = BlockIoJob::Prepare(spec);
+  if (!job.ok()) return job.status();
+  RunControl control;
+  control.on_op_log = [&](int, std::vector<OpRecord>&& batch) {
+    records.insert(records.end(), batch.begin(), batch.end());
+  };
+  return (*job)->Run(control);
+}
+
 class AsyncDepthTest : public ::testing::TestWithParam<std::tuple<std::string, int, bool>> {};
 
 // Whatever the submit batching (one request per submit call, O_DIRECT's default, or several),
@@ -212,15 +225,8 @@ TEST_P(AsyncDepthTest, EverySlotIsInFlightBeforeTheFirstReap) {
   spec.iodepth = 16;
   spec.iodepth_batch_submit = batch_submit;
   spec.direct = direct;
-  spec.op_log = true;
-  auto job = BlockIoJob::Prepare(spec);
-  ASSERT_TRUE(job.ok()) << job.status();
   std::vector<OpRecord> records;
-  RunControl control;
-  control.on_op_log = [&](int, std::vector<OpRecord>&& batch) {
-    records.insert(records.end(), batch.begin(), batch.end());
-  };
-  absl::StatusOr<JobResult> result = (*job)->Run(control);
+  absl::StatusOr<JobResult> result = RunLogged(spec, records);
   ASSERT_TRUE(result.ok()) << result.status();
   ASSERT_EQ(records.size(), 256u);
   EXPECT_EQ(PeakOverlap(records), 16u) << "iodepth 16 reached";
@@ -238,7 +244,7 @@ INSTANTIATE_TEST_SUITE_P(Batching, AsyncDepthTest,
 // With direct=1 and no iodepth_batch_* option, each reap takes one completion (fio's default:
 // iodepth_batch_complete_max = iodepth_batch_complete_min = 1), so every op gets its own
 // completion instant; reaping all that is ready would stamp a burst of completions with one clock
-// read. An explicit iodepth_batch_complete_max still lets a reap take several.
+// read.
 class DirectReapTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(DirectReapTest, DefaultReapsOneCompletionPerCall) {
@@ -248,15 +254,8 @@ TEST_P(DirectReapTest, DefaultReapsOneCompletionPerCall) {
   spec.ioengine = GetParam();
   spec.iodepth = 16;
   spec.direct = true;
-  spec.op_log = true;
-  auto job = BlockIoJob::Prepare(spec);
-  ASSERT_TRUE(job.ok()) << job.status();
   std::vector<OpRecord> records;
-  RunControl control;
-  control.on_op_log = [&](int, std::vector<OpRecord>&& batch) {
-    records.insert(records.end(), batch.begin(), batch.end());
-  };
-  absl::StatusOr<JobResult> result = (*job)->Run(control);
+  absl::StatusOr<JobResult> result = RunLogged(spec, records);
   ASSERT_TRUE(result.ok()) << result.status();
   ASSERT_EQ(records.size(), 1024u);
   std::map<uint64_t, int> per_instant;
@@ -371,16 +370,9 @@ TEST(BlockIoTest, NullEngineDoesNoIoAndCountsEveryOp) {
 TEST(BlockIoTest, OpLogRecordsEveryMeasuredOpAndTheirLatenciesSumToTheHistogram) {
   TempDir dir(kTmpfsBase);
   JobSpec spec = MakeJob(dir.path(), RwPattern::kWrite, 256 << 10, 4096);
-  spec.op_log = true;
-  auto job = BlockIoJob::Prepare(spec);
-  ASSERT_TRUE(job.ok()) << job.status();
   std::vector<OpRecord> records;
-  RunControl control;
-  control.on_op_log = [&](int, std::vector<OpRecord>&& batch) {
-    records.insert(records.end(), batch.begin(), batch.end());
-  };
-  absl::StatusOr<JobResult> result = (*job)->Run(control);
-  ASSERT_TRUE(result.ok());
+  absl::StatusOr<JobResult> result = RunLogged(spec, records);
+  ASSERT_TRUE(result.ok()) << result.status();
   const OpStats* writes = result->Find(OpKind::kWrite);
   ASSERT_NE(writes, nullptr);
   ASSERT_EQ(records.size(), writes->ops);
