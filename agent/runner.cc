@@ -134,8 +134,8 @@ absl::StatusOr<PrepareOutcome> Runner::Prepare(const std::string& run_id,
     // Files every agent uses (sharing=shared-file, or a `filename`): this agent's own offsets in
     // them (job_spec.h).
     if (spec.sharing == FileSharing::kSharedFile || !spec.filename.empty()) {
-      spec.shared_stream_count = std::max(1, placement.agent_count);
-      spec.shared_stream_index = std::clamp(placement.agent_index, 0, spec.shared_stream_count - 1);
+      spec.shared_stream_index = placement.agent_index;  // range-checked by block_io
+      spec.shared_stream_count = placement.agent_count;
     }
   }
   // Other families: parsed and validated here, prepared with the block-I/O jobs below.

@@ -44,13 +44,8 @@ class TargetsParser : public CampaignYaml {
       target.location = Location(items[i]);
       ASSIGN_OR_RETURN(const Field* name, Require(map, "name", field));
       ASSIGN_OR_RETURN(target.name, Name(name->value, field + ".name"));
-      for (const CampaignTarget& seen : targets) {
-        if (seen.name == target.name) {
-          return Error(name->value, field + ".name",
-                       absl::StrCat("target name '", target.name, "' is already used by ",
-                                    seen.location.ToString()));
-        }
-      }
+      RETURN_IF_ERROR(
+          CheckUniqueName(targets, target.name, name->value, field + ".name", "target"));
       ASSIGN_OR_RETURN(const Field* path, Require(map, "path", field));
       ASSIGN_OR_RETURN(target.path, Scalar(path->value, field + ".path", "a directory path"));
       RETURN_IF_ERROR(CheckTargetPath(path->value, field + ".path", target.path, fleet));

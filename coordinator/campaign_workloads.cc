@@ -33,13 +33,8 @@ class WorkloadsParser : public CampaignYaml {
       workload.location = Location(items[i]);
       ASSIGN_OR_RETURN(const Field* name, Require(map, "name", field));
       ASSIGN_OR_RETURN(workload.name, Name(name->value, field + ".name"));
-      for (const Workload& seen : workloads) {
-        if (seen.name == workload.name) {
-          return Error(name->value, field + ".name",
-                       absl::StrCat("workload name '", workload.name, "' is already used by ",
-                                    seen.location.ToString()));
-        }
-      }
+      RETURN_IF_ERROR(
+          CheckUniqueName(workloads, workload.name, name->value, field + ".name", "workload"));
       if (const Field* family = map.Find("workload")) {
         ASSIGN_OR_RETURN(workload.family,
                          Scalar(family->value, field + ".workload", "a workload family"));

@@ -110,6 +110,22 @@ class CampaignYaml {
     return map;
   }
 
+  // An error at `node` when an entry of `seen` (each with .name and .location) already has `name`;
+  // `what` names the kind ("target", "workload").
+  template <typename Named>
+  absl::Status CheckUniqueName(const std::vector<Named>& seen, const std::string& name,
+                               const YAML::Node& node, absl::string_view field,
+                               absl::string_view what) const {
+    for (const Named& other : seen) {
+      if (other.name == name) {
+        return Error(node, field,
+                     absl::StrCat(what, " name '", name, "' is already used by ",
+                                  other.location.ToString()));
+      }
+    }
+    return absl::OkStatus();
+  }
+
   // `parent` is the field holding the map ("" for the campaign itself).
   absl::StatusOr<const Field*> Require(const MapFields& map, absl::string_view key,
                                        absl::string_view parent) const;

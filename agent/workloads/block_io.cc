@@ -566,13 +566,12 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
   ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> first_engine, CreateEngine(s.ioengine));
   const EngineCapabilities caps = first_engine->capabilities();
   const int depth = caps.is_async ? s.iodepth : 1;
-  // Agents sharing a file (shared_stream_index > 0) each draw their own offsets.
-  const uint64_t base_seed =
-      (s.randrepeat ? s.randseed.value_or(kDefaultSeed)
-                    : std::random_device{}() ^ MonotonicNanos()) +
-      static_cast<uint64_t>(std::max(0, s.shared_stream_index)) * 0xD1B54A32D192ED03ULL;
+  // Agents sharing a file (stream_index > 0) each draw their own offsets.
   const int stream_count = std::max(1, s.shared_stream_count);
   const int stream_index = std::clamp(s.shared_stream_index, 0, stream_count - 1);
+  const uint64_t base_seed = (s.randrepeat ? s.randseed.value_or(kDefaultSeed)
+                                           : std::random_device{}() ^ MonotonicNanos()) +
+                             static_cast<uint64_t>(stream_index) * 0xD1B54A32D192ED03ULL;
 
   // Lay out every clone's files first (a failure removes what was created).
   const int nrfiles = std::max(1, s.nrfiles);
