@@ -326,6 +326,20 @@ bool IntervalKindEmpty(const IntervalOpStats& s) {
   return s.ops == 0 && s.bytes == 0 && s.errors == 0 && s.lat.count == 0 && s.lat.buckets.empty();
 }
 
+// Calls `write(kind, row)` for each op kind with anything in `interval`; an interval with nothing
+// still gets one all-zero row, of `stall_kind`, so that a stall stays visible (store.h).
+template <typename Write>
+absl::Status ForEachIntervalRow(const IntervalStats& interval, OpKind stall_kind, Write write) {
+  bool wrote = false;
+  for (int k = 0; k < kOpKindCount; ++k) {
+    if (IntervalKindEmpty(interval.by_kind[k])) continue;
+    RETURN_IF_ERROR(write(static_cast<OpKind>(k), interval.by_kind[k]));
+    wrote = true;
+  }
+  if (!wrote) RETURN_IF_ERROR(write(stall_kind, interval.by_kind[static_cast<int>(stall_kind)]));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 // A prepared statement bound to this store's connection; finalized on destruction. Bind errors are
@@ -358,6 +372,19 @@ class Store::Statement {
     // A zero-length BLOB (not NULL) for an empty histogram: the data pointer must be non-null.
     return Check(sqlite3_bind_blob(stmt_, i, v.empty() ? "" : v.data(), static_cast<int>(v.size()),
                                    SQLITE_TRANSIENT));
+  }
+  // A histogram's columns count, min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo,
+  // sum_sq_top, buckets, from parameter `first` on.
+  Statement& Sparse(int first, const Histogram::Sparse& sparse) {
+    return U64(first, sparse.count)
+        .U64(first + 1, sparse.min_ns)
+        .U64(first + 2, sparse.max_ns)
+        .U64(first + 3, sparse.sum_ns)
+        .U64(first + 4, sparse.sum_ns_hi)
+        .U64(first + 5, sparse.sum_sq_hi)
+        .U64(first + 6, sparse.sum_sq_lo)
+        .U64(first + 7, sparse.sum_sq_top)
+        .Blob(first + 8, EncodeBuckets(sparse.buckets));
   }
 
   // True when a row is ready, false when done.
@@ -400,6 +427,19 @@ class Store::Statement {
     return blob == nullptr ? std::string()
                            : std::string(static_cast<const char*>(blob),
                                          static_cast<size_t>(sqlite3_column_bytes(stmt_, col)));
+  }
+  // The histogram columns Sparse() binds, from column `first` on; false when the buckets are
+  // malformed.
+  bool ReadSparse(int first, Histogram::Sparse& sparse) const {
+    sparse.count = U64(first);
+    sparse.min_ns = U64(first + 1);
+    sparse.max_ns = U64(first + 2);
+    sparse.sum_ns = U64(first + 3);
+    sparse.sum_ns_hi = U64(first + 4);
+    sparse.sum_sq_hi = U64(first + 5);
+    sparse.sum_sq_lo = U64(first + 6);
+    sparse.sum_sq_top = U64(first + 7);
+    return DecodeBuckets(Blob(first + 8), sparse.buckets);
   }
 
  private:
@@ -575,37 +615,20 @@ absl::Status Store::StageIntervals(int64_t stream_id, const std::vector<StagedIn
         "ops, bytes, errors, count, min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, "
         "sum_sq_top, lat_buckets) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const StagedInterval& staged : batch) {
-      // One row per kind with anything in it; an empty interval keeps one all-zero row.
-      auto write = [&](int k) {
-        const IntervalOpStats& row = staged.interval.by_kind[k];
-        const Histogram::Sparse& lat = row.lat;
-        insert.Int(1, stream_id)
-            .Text(2, staged.agent_id)
-            .Int(3, staged.job_index)
-            .Text(4, staged.result_name)
-            .Int(5, staged.interval.index)
-            .Text(6, std::string(OpKindName(static_cast<OpKind>(k))))
-            .U64(7, row.ops)
-            .U64(8, row.bytes)
-            .U64(9, row.errors)
-            .U64(10, lat.count)
-            .U64(11, lat.min_ns)
-            .U64(12, lat.max_ns)
-            .U64(13, lat.sum_ns)
-            .U64(14, lat.sum_ns_hi)
-            .U64(15, lat.sum_sq_hi)
-            .U64(16, lat.sum_sq_lo)
-            .U64(17, lat.sum_sq_top)
-            .Blob(18, EncodeBuckets(lat.buckets));
-        return insert.Run();
-      };
-      bool wrote = false;
-      for (int k = 0; k < kOpKindCount; ++k) {
-        if (IntervalKindEmpty(staged.interval.by_kind[k])) continue;
-        RETURN_IF_ERROR(write(k));
-        wrote = true;
-      }
-      if (!wrote) RETURN_IF_ERROR(write(0));
+      RETURN_IF_ERROR(ForEachIntervalRow(staged.interval, OpKind::kRead,
+                                         [&](OpKind kind, const IntervalOpStats& row) {
+                                           insert.Int(1, stream_id)
+                                               .Text(2, staged.agent_id)
+                                               .Int(3, staged.job_index)
+                                               .Text(4, staged.result_name)
+                                               .Int(5, staged.interval.index)
+                                               .Text(6, std::string(OpKindName(kind)))
+                                               .U64(7, row.ops)
+                                               .U64(8, row.bytes)
+                                               .U64(9, row.errors)
+                                               .Sparse(10, row.lat);
+                                           return insert.Run();
+                                         }));
     }
     return absl::OkStatus();
   };
@@ -865,18 +888,6 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
       "INSERT INTO event (scenario_id, at_ns, agent_id, kind, message) VALUES (?, ?, ?, ?, ?)"));
 
   // Binds the moments and buckets of `sparse` from column `first` on (count .. buckets).
-  auto bind_sparse = [](Statement& statement, int first, const Histogram::Sparse& sparse) {
-    statement.U64(first, sparse.count)
-        .U64(first + 1, sparse.min_ns)
-        .U64(first + 2, sparse.max_ns)
-        .U64(first + 3, sparse.sum_ns)
-        .U64(first + 4, sparse.sum_ns_hi)
-        .U64(first + 5, sparse.sum_sq_hi)
-        .U64(first + 6, sparse.sum_sq_lo)
-        .U64(first + 7, sparse.sum_sq_top)
-        .Blob(first + 8, EncodeBuckets(sparse.buckets));
-  };
-
   for (size_t i = 0; i < result.results.size(); ++i) {
     const AgentJobResult& r = result.results[i];
     const JobResult& job = r.result;
@@ -911,34 +922,25 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
             .U64(4, stats->ops)
             .U64(5, stats->bytes)
             .U64(6, stats->errors)
-            .U64(7, stats->short_ios);
-        bind_sparse(histogram, 8, lat_histograms[l]->ToSparse());
+            .U64(7, stats->short_ios)
+            .Sparse(8, lat_histograms[l]->ToSparse());
         RETURN_IF_ERROR(histogram.Run());
       }
     }
 
-    // Kinds with something in the interval; an interval with nothing keeps one all-zero row.
+    // An interval with nothing keeps one all-zero row, of the job's first op kind.
     const OpKind stall_kind = first_kind < 0 ? OpKind::kRead : static_cast<OpKind>(first_kind);
     auto write_interval = [&](const IntervalStats& stats) -> absl::Status {
-      auto write = [&](OpKind kind) {
-        const IntervalOpStats& row = stats.by_kind[static_cast<int>(kind)];
+      return ForEachIntervalRow(stats, stall_kind, [&](OpKind kind, const IntervalOpStats& row) {
         interval.Int(1, result_id)
             .Int(2, stats.index)
             .Text(3, std::string(OpKindName(kind)))
             .U64(4, row.ops)
             .U64(5, row.bytes)
-            .U64(6, row.errors);
-        bind_sparse(interval, 7, row.lat);
+            .U64(6, row.errors)
+            .Sparse(7, row.lat);
         return interval.Run();
-      };
-      bool wrote = false;
-      for (int k = 0; k < kOpKindCount; ++k) {
-        if (IntervalKindEmpty(stats.by_kind[k])) continue;
-        RETURN_IF_ERROR(write(static_cast<OpKind>(k)));
-        wrote = true;
-      }
-      if (!wrote) RETURN_IF_ERROR(write(stall_kind));
-      return absl::OkStatus();
+      });
     };
     const StagedSeries& series = result.staged_stream_id != 0 && i < result.staged.size()
                                      ? result.staged[i]
@@ -1026,15 +1028,7 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
         have = true;
         const std::optional<OpKind> kind = OpKindFromName(staged_rows->Text(1));
         Histogram::Sparse lat;
-        lat.count = staged_rows->U64(5);
-        lat.min_ns = staged_rows->U64(6);
-        lat.max_ns = staged_rows->U64(7);
-        lat.sum_ns = staged_rows->U64(8);
-        lat.sum_ns_hi = staged_rows->U64(9);
-        lat.sum_sq_hi = staged_rows->U64(10);
-        lat.sum_sq_lo = staged_rows->U64(11);
-        lat.sum_sq_top = staged_rows->U64(12);
-        if (!kind.has_value() || !DecodeBuckets(staged_rows->Blob(13), lat.buckets)) {
+        if (!kind.has_value() || !staged_rows->ReadSparse(5, lat)) {
           staged_rows->Reset();
           return absl::DataLossError(absl::StrCat(path_, ": staged interval ", index, " of agent ",
                                                   r.agent_id, " job ", job.name,
@@ -1200,19 +1194,6 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
       "SELECT at_ns, agent_id, message FROM event WHERE scenario_id = ? AND kind = 'lost' ORDER "
       "BY id"));
 
-  // Reads count .. buckets from column `first` on.
-  auto read_sparse = [](const Statement& statement, int first, Histogram::Sparse& sparse) -> bool {
-    sparse.count = statement.U64(first);
-    sparse.min_ns = statement.U64(first + 1);
-    sparse.max_ns = statement.U64(first + 2);
-    sparse.sum_ns = statement.U64(first + 3);
-    sparse.sum_ns_hi = statement.U64(first + 4);
-    sparse.sum_sq_hi = statement.U64(first + 5);
-    sparse.sum_sq_lo = statement.U64(first + 6);
-    sparse.sum_sq_top = statement.U64(first + 7);
-    return DecodeBuckets(statement.Blob(first + 8), sparse.buckets);
-  };
-
   results.Int(1, scenario_id);
   while (true) {
     ASSIGN_OR_RETURN(bool more, results.Step());
@@ -1242,7 +1223,7 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
       const std::optional<OpKind> kind = OpKindFromName(kind_name);
       if (!kind) return corrupt(absl::StrCat(where, ": unknown op kind '", kind_name, "'"));
       Histogram::Sparse sparse;
-      if (!read_sparse(histograms, 6, sparse)) {
+      if (!histograms.ReadSparse(6, sparse)) {
         return corrupt(absl::StrCat(where, " ", kind_name, " ", lat_kind, ": malformed buckets"));
       }
       absl::StatusOr<Histogram> histogram = Histogram::FromSparse(sparse);
@@ -1280,7 +1261,7 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
       s.ops = intervals.U64(2);
       s.bytes = intervals.U64(3);
       s.errors = intervals.U64(4);
-      if (!read_sparse(intervals, 5, s.lat)) {
+      if (!intervals.ReadSparse(5, s.lat)) {
         return corrupt(absl::StrCat(where, " interval ", index, ": malformed buckets"));
       }
     }
