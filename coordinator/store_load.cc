@@ -1,0 +1,243 @@
+// Store::LoadScenarios and the stored scenario keys (resume): rows back into ScenarioResults.
+#include "coordinator/store.h"
+
+#include <sqlite3.h>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "common/histogram.h"
+#include "common/op_kind.h"
+#include "common/status_macros.h"
+#include "coordinator/store_rows.h"
+
+namespace azbench {
+
+using store_rows::JobsFromJson;
+using store_rows::json;
+using store_rows::PairsFromJson;
+using store_rows::StatusFromName;
+using store_rows::StringsFromJson;
+
+absl::StatusOr<std::map<std::string, ScenarioStatus>> Store::StoredScenarioKeys() {
+  std::map<std::string, ScenarioStatus> keys;
+  if (campaign_id_ == 0) return keys;
+  Statement select(*this);
+  RETURN_IF_ERROR(select.Prepare("SELECT key, status FROM scenario WHERE campaign_id = ?"));
+  select.Int(1, campaign_id_);
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    const std::optional<ScenarioStatus> status = StatusFromName(select.Text(1));
+    if (!status) {
+      return absl::DataLossError(absl::StrCat(path_, ": scenario '", select.Text(0),
+                                              "' has an unknown status '", select.Text(1), "'"));
+    }
+    keys.emplace(select.Text(0), *status);
+  }
+  return keys;
+}
+
+absl::StatusOr<std::set<std::string>> Store::CompletedScenarioKeys() {
+  ASSIGN_OR_RETURN(auto stored, StoredScenarioKeys());
+  std::set<std::string> keys;
+  for (const auto& [key, status] : stored) {
+    if (status == ScenarioStatus::kComplete) keys.insert(key);
+  }
+  return keys;
+}
+
+absl::StatusOr<std::vector<ScenarioResult>> Store::LoadScenarios() {
+  std::vector<ScenarioResult> scenarios;
+  if (campaign_id_ == 0) return scenarios;
+  Statement select(*this);
+  RETURN_IF_ERROR(select.Prepare(
+      "SELECT id, idx, key, target, workload, parameters, repeat, repeats, status, status_detail, "
+      "agent_ids, jobs, cooldown_s, skipped, skip_reason, planned_start_ns, first_start_ns, "
+      "last_start_ns, first_end_ns, last_end_ns FROM scenario WHERE campaign_id = ? ORDER BY idx, "
+      "key"));
+  select.Int(1, campaign_id_);
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    ASSIGN_OR_RETURN(ScenarioResult scenario, LoadScenarioRow(select));
+    scenarios.push_back(std::move(scenario));
+  }
+  return scenarios;
+}
+
+absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
+  ScenarioResult result;
+  Scenario& s = result.scenario;
+  const int64_t scenario_id = row.Int(0);
+  s.index = static_cast<int>(row.Int(1));
+  s.key = row.Text(2);
+  s.target = row.Text(3);
+  s.workload = row.Text(4);
+  auto corrupt = [&](std::string_view what) {
+    return absl::DataLossError(
+        absl::StrCat(path_, ": scenario '", s.key, "': ", std::string(what)));
+  };
+  const json parameters = json::parse(row.Text(5), nullptr, /*allow_exceptions=*/false);
+  if (!PairsFromJson(parameters, s.parameters)) return corrupt("malformed parameters JSON");
+  s.repeat = static_cast<int>(row.Int(6));
+  s.repeats = static_cast<int>(row.Int(7));
+  const std::optional<ScenarioStatus> status = StatusFromName(row.Text(8));
+  if (!status) return corrupt(absl::StrCat("unknown status '", row.Text(8), "'"));
+  result.status = *status;
+  result.status_detail = row.Text(9);
+  const json agent_ids = json::parse(row.Text(10), nullptr, false);
+  if (!StringsFromJson(agent_ids, s.agent_ids)) return corrupt("malformed agent_ids JSON");
+  const json jobs = json::parse(row.Text(11), nullptr, false);
+  if (!JobsFromJson(jobs, s.jobs)) return corrupt("malformed jobs JSON");
+  s.cooldown_s = row.Real(12);
+  s.skipped = row.Int(13) != 0;
+  s.skip_reason = row.Text(14);
+  result.planned_start_realtime_ns = row.Int(15);
+  result.first_start_realtime_ns = row.Int(16);
+  result.last_start_realtime_ns = row.Int(17);
+  result.first_end_realtime_ns = row.Int(18);
+  result.last_end_realtime_ns = row.Int(19);
+
+  Statement results(*this), histograms(*this), intervals(*this), events(*this);
+  RETURN_IF_ERROR(results.Prepare(
+      "SELECT id, agent_id, job_name, group_id, clones, interval_ns, runtime_ns, start_ns, end_ns, "
+      "error_errno, error_message, warnings FROM agent_result WHERE scenario_id = ? ORDER BY idx"));
+  RETURN_IF_ERROR(histograms.Prepare(
+      "SELECT op_kind, lat_kind, ops, bytes, errors, short_ios, count, min_ns, max_ns, sum_ns, "
+      "sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, buckets FROM histogram WHERE agent_result_id "
+      "= ?"));
+  RETURN_IF_ERROR(intervals.Prepare(
+      "SELECT idx, op_kind, ops, bytes, errors, count, min_ns, max_ns, sum_ns, sum_ns_hi, "
+      "sum_sq_hi, sum_sq_lo, sum_sq_top, lat_buckets FROM interval WHERE agent_result_id = ? "
+      "ORDER BY idx"));
+  RETURN_IF_ERROR(events.Prepare(
+      "SELECT at_ns, agent_id, message FROM event WHERE scenario_id = ? AND kind = 'lost' ORDER "
+      "BY id"));
+
+  results.Int(1, scenario_id);
+  while (true) {
+    ASSIGN_OR_RETURN(bool more, results.Step());
+    if (!more) break;
+    AgentJobResult& r = result.results.emplace_back();
+    JobResult& job = r.result;
+    const int64_t result_id = results.Int(0);
+    r.agent_id = results.Text(1);
+    job.name = results.Text(2);
+    job.group_id = static_cast<int>(results.Int(3));
+    job.clones = static_cast<int>(results.Int(4));
+    job.interval_ns = results.U64(5);
+    job.runtime_ns = results.U64(6);
+    job.start_realtime_ns = results.Int(7);
+    job.end_realtime_ns = results.Int(8);
+    job.error_errno = static_cast<int>(results.Int(9));
+    job.error_message = results.Text(10);
+    const json warnings = json::parse(results.Text(11), nullptr, false);
+    if (!StringsFromJson(warnings, job.warnings)) return corrupt("malformed warnings JSON");
+    const std::string where = absl::StrCat("agent ", r.agent_id, " job ", job.name);
+
+    histograms.Int(1, result_id);
+    while (true) {
+      ASSIGN_OR_RETURN(bool more_histograms, histograms.Step());
+      if (!more_histograms) break;
+      const std::string kind_name = histograms.Text(0), lat_kind = histograms.Text(1);
+      const std::optional<OpKind> kind = OpKindFromName(kind_name);
+      if (!kind) return corrupt(absl::StrCat(where, ": unknown op kind '", kind_name, "'"));
+      Histogram::Sparse sparse;
+      if (!histograms.ReadSparse(6, sparse)) {
+        return corrupt(absl::StrCat(where, " ", kind_name, " ", lat_kind, ": malformed buckets"));
+      }
+      absl::StatusOr<Histogram> histogram = Histogram::FromSparse(sparse);
+      if (!histogram.ok()) {
+        return corrupt(
+            absl::StrCat(where, " ", kind_name, " ", lat_kind, ": ", histogram.status().message()));
+      }
+      OpStats& stats = job.Stats(*kind);
+      stats.ops = histograms.U64(2);
+      stats.bytes = histograms.U64(3);
+      stats.errors = histograms.U64(4);
+      stats.short_ios = histograms.U64(5);
+      if (lat_kind == "lat") {
+        stats.lat = *std::move(histogram);
+      } else if (lat_kind == "slat") {
+        stats.slat = *std::move(histogram);
+      } else {
+        stats.clat = *std::move(histogram);
+      }
+    }
+    histograms.Reset();
+
+    intervals.Int(1, result_id);
+    while (true) {
+      ASSIGN_OR_RETURN(bool more_intervals, intervals.Step());
+      if (!more_intervals) break;
+      const int64_t index = intervals.Int(0);
+      if (job.intervals.empty() || job.intervals.back().index != index) {
+        job.intervals.emplace_back().index = index;
+      }
+      const std::string kind_name = intervals.Text(1);
+      const std::optional<OpKind> kind = OpKindFromName(kind_name);
+      if (!kind) return corrupt(absl::StrCat(where, ": unknown op kind '", kind_name, "'"));
+      IntervalOpStats& s = job.intervals.back().by_kind[static_cast<int>(*kind)];
+      s.ops = intervals.U64(2);
+      s.bytes = intervals.U64(3);
+      s.errors = intervals.U64(4);
+      if (!intervals.ReadSparse(5, s.lat)) {
+        return corrupt(absl::StrCat(where, " interval ", index, ": malformed buckets"));
+      }
+    }
+    intervals.Reset();
+  }
+
+  events.Int(1, scenario_id);
+  while (true) {
+    ASSIGN_OR_RETURN(bool more, events.Step());
+    if (!more) break;
+    LostAgent& lost = result.lost.emplace_back();
+    lost.lost_at_realtime_ns = events.Int(0);
+    lost.agent_id = events.Text(1);
+    lost.reason = events.Text(2);
+  }
+
+  Statement placements(*this);
+  RETURN_IF_ERROR(placements.Prepare(
+      "SELECT agent_id, target, placement, agent_az, agent_az_id, az_source, server_address, "
+      "address_source, subnet, subnet_source, server_az, server_az_source, reason, mount FROM "
+      "placement "
+      "WHERE scenario_id = ?"));
+  placements.Int(1, scenario_id);
+  std::vector<PlacementEvidence> loaded;
+  while (true) {
+    ASSIGN_OR_RETURN(bool more, placements.Step());
+    if (!more) break;
+    PlacementEvidence& e = loaded.emplace_back();
+    e.agent_id = placements.Text(0);
+    e.target = placements.Text(1);
+    const std::optional<Placement> p = ParsePlacement(placements.Text(2));
+    if (!p) return corrupt(absl::StrCat("placement '", placements.Text(2), "'"));
+    e.placement = *p;
+    e.agent_az = placements.Text(3);
+    e.agent_az_id = placements.Text(4);
+    e.az_source = placements.Text(5);
+    e.server_address = placements.Text(6);
+    e.address_source = placements.Text(7);
+    e.subnet = placements.Text(8);
+    e.subnet_source = placements.Text(9);
+    e.server_az = placements.Text(10);
+    e.server_az_source = placements.Text(11);
+    e.reason = placements.Text(12);
+    e.mount = placements.Text(13);
+  }
+  // In agent_ids order, as planned.
+  for (const std::string& id : result.scenario.agent_ids) {
+    for (PlacementEvidence& e : loaded) {
+      if (e.agent_id == id) result.scenario.placements.push_back(std::move(e));
+    }
+  }
+  return result;
+}
+
+}  // namespace azbench
