@@ -72,6 +72,7 @@ constexpr absl::string_view kOptionNames[] = {
     "stonewall",
     "new_group",
     "kb_base",
+    "clocksource",
     "thread",
 };
 
@@ -228,6 +229,19 @@ absl::Status SetSharing(JobSpec& job, absl::string_view value) {
       "'", value, "' is not supported; allowed: file-per-agent, shared-dir, shared-file"));
 }
 
+absl::Status SetClockSource(JobSpec& job, absl::string_view value) {
+  for (ClockSource source : {ClockSource::kCpu, ClockSource::kClockGettime}) {
+    if (Sv(value) == ClockSourceName(source)) {
+      job.clocksource = source;
+      return absl::OkStatus();
+    }
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("'", value,
+                   "' is not supported; allowed: cpu (the time-stamp counter), clock_gettime "
+                   "(CLOCK_MONOTONIC); gettimeofday is refused (microsecond resolution)"));
+}
+
 // Applies a canonical option. Returns NotFound for a name that is not in kOptionNames.
 absl::Status ApplyCanonical(JobSpec& job, absl::string_view key, absl::string_view value) {
   if (key == "name") return SetString(job.name, value);
@@ -301,6 +315,7 @@ absl::Status ApplyCanonical(JobSpec& job, absl::string_view key, absl::string_vi
   if (key == "sharing") return SetSharing(job, value);
   if (key == "new_group") return SetBool(job.new_group, value);
   if (key == "kb_base") return SetKbBase(job, value);
+  if (key == "clocksource") return SetClockSource(job, value);
   return absl::NotFoundError(absl::StrCat("unknown option '", key, "'"));
 }
 
@@ -373,6 +388,18 @@ std::string_view FileSharingName(FileSharing sharing) {
       return "shared-file";
   }
   return "unknown";
+}
+
+std::string_view ClockSourceName(ClockSource source) {
+  switch (source) {
+    case ClockSource::kAuto:
+      return "auto";
+    case ClockSource::kCpu:
+      return "cpu";
+    case ClockSource::kClockGettime:
+      return "clock_gettime";
+  }
+  return "auto";
 }
 
 std::vector<std::string> JobSpec::FilePaths(int clone_index) const {

@@ -45,6 +45,12 @@ enum class FileSharing { kFilePerAgent, kSharedDir, kSharedFile };
 // "file-per-agent", "shared-dir", "shared-file".
 std::string_view FileSharingName(FileSharing sharing);
 
+// The clock that timestamps ops (fio's `clocksource`): kAuto = the TSC where the machine makes it
+// usable, else clock_gettime (see common/op_clock.h).
+enum class ClockSource { kAuto, kCpu, kClockGettime };
+// "auto", "cpu", "clock_gettime".
+std::string_view ClockSourceName(ClockSource source);
+
 // How the next file is chosen when a job has several files (fio's file_service_type).
 enum class FileServiceType { kRoundRobin, kSequential, kRandom };
 
@@ -95,6 +101,7 @@ struct JobSpec {
   bool stonewall = false;  // wait for the previous jobs to finish before this one starts
   bool new_group = false;
   int kb_base = 1024;
+  ClockSource clocksource = ClockSource::kAuto;
   FileSharing sharing = FileSharing::kFilePerAgent;  // azbench `sharing` (see FileSharing)
   // Prepended to generated file names (not to `filename`); the agent sets it for shared-dir.
   std::string file_name_prefix;

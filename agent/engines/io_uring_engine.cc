@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/engines/engine_util.h"
-#include "common/clock.h"
+#include "common/op_clock.h"
 
 namespace azbench {
 
@@ -109,7 +109,7 @@ QueueResult IoUringEngine::Queue(IoRequest* request) {
       request->op != OpKind::kFsync) {
     request->issue_ns = request->start_ns;
     request->result = -EOPNOTSUPP;
-    request->complete_ns = MonotonicNanos();
+    request->complete_ns = OpClockNanos();
     return QueueResult::kCompleted;
   }
   if (inflight_ == iodepth_) return QueueResult::kBusy;
@@ -166,7 +166,7 @@ absl::StatusOr<int> IoUringEngine::Commit() {
     if (ret == -EAGAIN || ret == -EBUSY || ret == -EINTR) return 0;
     return absl::InternalError(absl::StrCat("engine io_uring: io_uring_submit: ", ErrnoText(-ret)));
   }
-  const uint64_t now = MonotonicNanos();
+  const uint64_t now = OpClockNanos();
   // The kernel consumes SQEs in ring order, which is queue order.
   const int submitted = std::min(ret, prepared_);
   for (int i = 0; i < submitted; ++i) pending_[i]->issue_ns = now;
@@ -197,7 +197,7 @@ absl::StatusOr<int> IoUringEngine::GetEvents(int min_events, std::span<IoRequest
     }
     n = io_uring_peek_batch_cqe(&ring_, cqes_.data(), static_cast<unsigned>(max_events));
   }
-  const uint64_t now = MonotonicNanos();
+  const uint64_t now = OpClockNanos();
   for (unsigned i = 0; i < n; ++i) {
     auto* request = static_cast<IoRequest*>(io_uring_cqe_get_data(cqes_[i]));
     request->result = cqes_[i]->res;

@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/engines/engine_util.h"
-#include "common/clock.h"
+#include "common/op_clock.h"
 
 namespace azbench {
 
@@ -52,13 +52,13 @@ QueueResult LibaioEngine::Queue(IoRequest* request) {
     if (inflight_ > 0) return QueueResult::kBusy;
     request->issue_ns = request->start_ns;
     request->result = ExecuteSync(*request);
-    request->complete_ns = MonotonicNanos();
+    request->complete_ns = OpClockNanos();
     return QueueResult::kCompleted;
   }
   if (request->op != OpKind::kRead && request->op != OpKind::kWrite) {
     request->issue_ns = request->start_ns;
     request->result = -EOPNOTSUPP;
-    request->complete_ns = MonotonicNanos();
+    request->complete_ns = OpClockNanos();
     return QueueResult::kCompleted;
   }
   if (inflight_ == iodepth_) return QueueResult::kBusy;
@@ -81,7 +81,7 @@ absl::StatusOr<int> LibaioEngine::Commit() {
   int done = 0;  // leading pending_ entries consumed (accepted or refused)
   while (done < batch) {
     const int ret = io_submit(ctx_, batch - done, pending_.data() + done);
-    const uint64_t now = MonotonicNanos();
+    const uint64_t now = OpClockNanos();
     if (ret > 0) {
       for (int i = done; i < done + ret; ++i)
         static_cast<IoRequest*>(pending_[i]->data)->issue_ns = now;
@@ -144,7 +144,7 @@ absl::StatusOr<int> LibaioEngine::GetEvents(int min_events, std::span<IoRequest*
       }
       return absl::InternalError(absl::StrCat("engine libaio: io_getevents: ", ErrnoText(-ret)));
     }
-    const uint64_t now = MonotonicNanos();
+    const uint64_t now = OpClockNanos();
     for (int i = 0; i < ret; ++i) {
       const io_event& event = events_[i];
       auto* request = static_cast<IoRequest*>(event.data);

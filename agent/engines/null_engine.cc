@@ -1,7 +1,7 @@
 #include "agent/engines/null_engine.h"
 
 #include "agent/engines/engine_util.h"
-#include "common/clock.h"
+#include "common/op_clock.h"
 
 namespace azbench {
 
@@ -20,7 +20,7 @@ absl::Status NullEngine::Init(const EngineOptions& options) {
 QueueResult NullEngine::Queue(IoRequest* request) {
   request->issue_ns = request->start_ns;
   request->result = request->op == OpKind::kFsync ? 0 : static_cast<int64_t>(request->length_bytes);
-  request->complete_ns = MonotonicNanos();
+  request->complete_ns = OpClockNanos();
   return QueueResult::kCompleted;
 }
 

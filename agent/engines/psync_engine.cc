@@ -1,7 +1,7 @@
 #include "agent/engines/psync_engine.h"
 
 #include "agent/engines/engine_util.h"
-#include "common/clock.h"
+#include "common/op_clock.h"
 
 namespace azbench {
 
@@ -20,7 +20,7 @@ absl::Status PsyncEngine::Init(const EngineOptions& options) {
 QueueResult PsyncEngine::Queue(IoRequest* request) {
   request->issue_ns = request->start_ns;
   request->result = ExecuteSync(*request);
-  request->complete_ns = MonotonicNanos();
+  request->complete_ns = OpClockNanos();
   return QueueResult::kCompleted;
 }
 

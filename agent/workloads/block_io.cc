@@ -64,8 +64,10 @@ namespace {
 class CloneRunner {
  public:
   CloneRunner(const JobSpec& spec, BlockIoJob::Clone& clone, const RunControl& control,
-              uint64_t start_ns, std::atomic<uint64_t>& ops_done, std::atomic<uint64_t>& bytes_done)
+              const OpClockSource& op_clock, uint64_t start_ns, std::atomic<uint64_t>& ops_done,
+              std::atomic<uint64_t>& bytes_done)
       : spec_(spec),
+        op_clock_(op_clock),
         clone_(clone),
         control_(control),
         start_ns_(start_ns != 0 ? start_ns : MonotonicNanos()),
@@ -91,6 +93,9 @@ class CloneRunner {
 
   JobResult Run() {
     SleepUntil(start_ns_);
+    // Ops are timed from here on by this thread's op clock (the TSC, anchored now, or
+    // clock_gettime).
+    OpClockScope op_clock_scope(op_clock_);
     result_.start_realtime_ns = RealtimeNanos();
     last_complete_ns_ = measure_start_ns_;
     if (async_) {
@@ -99,7 +104,7 @@ class CloneRunner {
       RunSync();
     }
     if (spec_.end_fsync && DoesWrite(spec_.rw) && !failed_) EndFsync();
-    const uint64_t now = MonotonicNanos();
+    const uint64_t now = OpClockNanos();
     CloseIntervals(std::max(now, last_complete_ns_), /*final=*/true);
     // The measured phase lasts until the last completion, or until the runtime ended with nothing
     // in flight, whichever is later. A loop that noticed the end late (its thread was descheduled)
@@ -324,11 +329,11 @@ class CloneRunner {
     IoRequest req;
     req.buffer_index = 0;
     req.buffer = clone_.buffers->buffer(0);
-    uint64_t now = MonotonicNanos();
+    uint64_t now = OpClockNanos();
     while (MayIssue(now)) {
       Pace(now);
       NextOp(req, now);
-      req.start_ns = MonotonicNanos();
+      req.start_ns = OpClockNanos();
       // Checked again on the op's own start time, so no op starts after the runtime has ended: the
       // measured runtime exceeds `runtime` by at most the last op's latency.
       if (req.start_ns >= end_ns_) {
@@ -341,7 +346,7 @@ class CloneRunner {
       if (FsyncDue() && !failed_) {
         IoRequest sync_req;
         PrepareFsync(sync_req, req.fd);
-        sync_req.start_ns = MonotonicNanos();
+        sync_req.start_ns = OpClockNanos();
         engine.Queue(&sync_req);
         Account(sync_req);
         now = sync_req.complete_ns;
@@ -386,7 +391,7 @@ class CloneRunner {
       absl::StatusOr<int> submitted = engine.Commit();
       if (!submitted.ok()) FailWith(submitted.status());
     };
-    uint64_t now = MonotonicNanos();
+    uint64_t now = OpClockNanos();
     for (;;) {
       // Issue: fill the free slots, unless an fsync must first drain the queue.
       bool issuing = MayIssue(now);
@@ -395,7 +400,7 @@ class CloneRunner {
       if (FsyncDue() && !failed_ && !Cancelled()) {
         if (engine.inflight() == 0 && !fsync_in_flight) {
           PrepareFsync(fsync_req, clone_.files[file_cursor_].fd);
-          fsync_req.start_ns = MonotonicNanos();
+          fsync_req.start_ns = OpClockNanos();
           QueueResult r = engine.Queue(&fsync_req);
           if (r == QueueResult::kCompleted) {
             Account(fsync_req);
@@ -406,7 +411,7 @@ class CloneRunner {
         }
       } else if (issuing) {
         // Requests share the timestamp of their submit call's batch (one clock read per call).
-        uint64_t batch_start = MonotonicNanos();
+        uint64_t batch_start = OpClockNanos();
         if (batch_start >= end_ns_) {
           issuing = false;
           stop_ns_ = std::max(stop_ns_, batch_start);
@@ -414,10 +419,10 @@ class CloneRunner {
         // Every free slot is filled; a submit call goes out every `batch_submit` requests (fio's
         // iodepth_batch_submit), and once more below for the rest.
         while (issuing && !free_slots.empty() && bytes_issued_ < bytes_budget_ && !failed_) {
-          if (rate_gap_ns_ != 0) Pace(MonotonicNanos());
+          if (rate_gap_ns_ != 0) Pace(OpClockNanos());
           IoRequest* req = free_slots.back();
           NextOp(*req, batch_start);
-          req->start_ns = rate_gap_ns_ != 0 ? MonotonicNanos() : batch_start;
+          req->start_ns = rate_gap_ns_ != 0 ? OpClockNanos() : batch_start;
           const QueueResult r = engine.Queue(req);
           if (r == QueueResult::kBusy) {
             bytes_issued_ -= batch_start >= measure_start_ns_ ? req->length_bytes : 0;
@@ -431,14 +436,14 @@ class CloneRunner {
           } else if (++queued == batch_submit) {
             commit();
             queued = 0;
-            batch_start = MonotonicNanos();
+            batch_start = OpClockNanos();
           }
           if (FsyncDue()) break;
         }
       }
       if (queued > 0) commit();
       if (engine.inflight() == 0) {
-        now = MonotonicNanos();
+        now = OpClockNanos();
         if (!MayIssue(now) || failed_) break;
         continue;
       }
@@ -479,7 +484,7 @@ class CloneRunner {
       IoRequest req;
       PrepareFsync(req, file.fd);
       req.datasync = false;
-      req.start_ns = MonotonicNanos();
+      req.start_ns = OpClockNanos();
       QueueResult r = engine.Queue(&req);
       if (r == QueueResult::kQueued) {
         if (!engine.Commit().ok()) break;
@@ -494,6 +499,7 @@ class CloneRunner {
   }
 
   const JobSpec& spec_;
+  const OpClockSource& op_clock_;
   BlockIoJob::Clone& clone_;
   const RunControl& control_;
   uint64_t start_ns_;
@@ -563,6 +569,7 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
     ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> probe, CreateEngine(s.ioengine));
     RETURN_IF_ERROR(CheckCapabilities(s, *probe, job->warnings_));
   }
+  ASSIGN_OR_RETURN(job->op_clock_, ResolveOpClock(s.clocksource));
   ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> first_engine, CreateEngine(s.ioengine));
   const EngineCapabilities caps = first_engine->capabilities();
   const int depth = caps.is_async ? s.iodepth : 1;
@@ -668,7 +675,7 @@ absl::StatusOr<JobResult> BlockIoJob::Run(const RunControl& control) {
   threads.reserve(clones_.size());
   for (size_t i = 0; i < clones_.size(); ++i) {
     threads.emplace_back([&, i] {
-      CloneRunner runner(spec_, *clones_[i], control, start_ns, ops_done_, bytes_done_);
+      CloneRunner runner(spec_, *clones_[i], control, op_clock_, start_ns, ops_done_, bytes_done_);
       results[i] = runner.Run();
     });
   }

@@ -27,6 +27,7 @@
 #include "agent/workloads/file_layout.h"
 #include "common/job_result.h"
 #include "common/job_spec.h"
+#include "common/op_clock.h"
 
 namespace azbench {
 
@@ -93,6 +94,7 @@ class BlockIoJob {
   BlockIoJob() = default;
   JobSpec spec_;
   int group_id_ = 0;
+  OpClockSource op_clock_;  // resolved from spec_.clocksource in Prepare
   std::vector<LaidOutFile> files_;
   std::vector<std::unique_ptr<Clone>> clones_;
   std::vector<std::string> warnings_;

@@ -60,6 +60,7 @@ TEST(JobSpecTest, DefaultsFollowFio) {
   EXPECT_TRUE(job.invalidate);
   EXPECT_TRUE(job.randrepeat);
   EXPECT_EQ(job.kb_base, 1024);
+  EXPECT_EQ(job.clocksource, ClockSource::kAuto);  // fio: the TSC when it is reliable
 }
 
 TEST(RwPatternTest, HelpersDescribeEachPattern) {
@@ -287,6 +288,18 @@ TEST(ApplyJobOptionTest, KbBaseChangesHowLaterSizesAreRead) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("1000, 1024")));
   EXPECT_THAT(ApplyJobOption(job, "kb_base", "2048"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("option 'kb_base'")));
+}
+
+TEST(ApplyJobOptionTest, ClocksourceIsCpuOrClockGettime) {
+  EXPECT_EQ(Apply({{"clocksource", "cpu"}}).clocksource, ClockSource::kCpu);
+  EXPECT_EQ(Apply({{"clocksource", "clock_gettime"}}).clocksource, ClockSource::kClockGettime);
+  JobSpec job;
+  EXPECT_THAT(ApplyJobOption(job, "clocksource", "gettimeofday"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("option 'clocksource'"), HasSubstr("cpu"),
+                             HasSubstr("clock_gettime"), HasSubstr("microsecond"))));
+  EXPECT_THAT(ApplyJobOption(job, "clocksource", "tsc"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("allowed: cpu")));
 }
 
 TEST(ApplyJobOptionTest, SizeErrorsNameTheOptionAndTheAcceptedForms) {

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 
+#include "common/op_clock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
 
@@ -91,6 +92,50 @@ TEST_P(BlockIoEngineTest, TimeBasedRunLastsTheRuntimePlusAtMostOneOp) {
   EXPECT_GE(r.runtime_ns, 300'000'000u);
   EXPECT_LE(r.runtime_ns, 300'000'000u + reads->lat.max_ns());
 }
+
+// Every clock source times a run on the same scale as CLOCK_REALTIME: a wrong TSC rate would make
+// the measured runtime disagree with the run's own start and end instants.
+class ClockSourceTest : public ::testing::TestWithParam<ClockSource> {};
+
+TEST_P(ClockSourceTest, RuntimeAndLatenciesAreOnTheScaleOfTheRealtimeClock) {
+  TempDir dir(kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kRandRead, 1 << 20, 4096);
+  spec.clocksource = GetParam();
+  spec.time_based = true;
+  spec.runtime = absl::Milliseconds(300);
+  absl::StatusOr<std::unique_ptr<BlockIoJob>> job = BlockIoJob::Prepare(spec);
+  const TscSupport tsc = ProbeTscSupport();
+  if (GetParam() == ClockSource::kCpu && !(tsc.invariant && tsc.kernel_clocksource)) {
+    ASSERT_FALSE(job.ok()) << "clocksource=cpu must be refused on a machine without a usable TSC";
+    EXPECT_EQ(job.status().code(), absl::StatusCode::kFailedPrecondition);
+    return;
+  }
+  ASSERT_TRUE(job.ok()) << job.status();
+  absl::StatusOr<JobResult> result = (*job)->Run(RunControl{});
+  ASSERT_TRUE(result.ok()) << result.status();
+  const OpStats* reads = result->Find(OpKind::kRead);
+  ASSERT_NE(reads, nullptr);
+  const uint64_t realtime_ns =
+      static_cast<uint64_t>(result->end_realtime_ns - result->start_realtime_ns);
+  EXPECT_GE(result->runtime_ns, 300'000'000u);
+  // The realtime span also holds thread start and accounting; 0.1% allows for NTP slewing.
+  EXPECT_LE(result->runtime_ns, realtime_ns + realtime_ns / 1000);
+  // A sync loop spends its runtime inside its ops.
+  const double lat_sum_ns = reads->lat.mean_ns() * static_cast<double>(reads->lat.count());
+  EXPECT_LE(lat_sum_ns, static_cast<double>(result->runtime_ns));
+  EXPECT_GE(lat_sum_ns, 0.2 * static_cast<double>(result->runtime_ns));
+}
+
+INSTANTIATE_TEST_SUITE_P(Sources, ClockSourceTest,
+                         ::testing::Values(ClockSource::kAuto, ClockSource::kCpu,
+                                           ClockSource::kClockGettime),
+                         [](const ::testing::TestParamInfo<ClockSource>& info) {
+                           return std::string(ClockSourceName(info.param) == "clock_gettime"
+                                                  ? "ClockGettime"
+                                              : ClockSourceName(info.param) == "cpu" ? "Cpu"
+                                                                                     : "Auto");
+                         });
 
 TEST_P(BlockIoEngineTest, IntervalSeriesAddsUpToTheTotals) {
   TempDir dir(kTmpfsBase);
