@@ -1,6 +1,7 @@
 #include "coordinator/cli_fleet.h"
 
 #include <algorithm>
+#include <iostream>
 #include <utility>
 
 #include "absl/strings/str_split.h"
@@ -52,6 +53,10 @@ absl::StatusOr<FleetHandle> OpenFleet(const FleetSpec& spec,
     }
     absl::StatusOr<std::unique_ptr<LocalFleet>> local = LocalFleet::Start(options);
     if (!local.ok()) return local.status();
+    for (const std::string& root : (*local)->stale_roots_removed()) {
+      std::cerr << "azbench: removed " << root
+                << ", left by a local fleet whose coordinator is no longer running\n";
+    }
     handle.local = std::move(*local);
     addresses = handle.local->addresses();
   } else {

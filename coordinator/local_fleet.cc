@@ -15,6 +15,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/status_macros.h"
+#include "coordinator/stale_work_roots.h"
 
 namespace azbench {
 
@@ -44,6 +46,8 @@ absl::StatusOr<std::string> FindAgentBinary() {
 
 namespace {
 
+constexpr char kWorkRootPrefix[] = "azbench-local-fleet-";
+
 std::string TailOfFile(const std::string& path, size_t max_bytes = 2000) {
   std::ifstream in(path);
   std::stringstream buf;
@@ -69,13 +73,15 @@ absl::StatusOr<std::unique_ptr<LocalFleet>> LocalFleet::Start(const LocalFleetOp
   std::unique_ptr<LocalFleet> fleet(new LocalFleet());
   if (options.work_root.empty()) {
     const char* tmp = getenv("TMPDIR");
-    std::string pattern =
-        absl::StrCat(tmp != nullptr && *tmp ? tmp : "/var/tmp", "/azbench-local-fleet-XXXXXX");
+    const std::string parent = tmp != nullptr && *tmp ? tmp : "/var/tmp";
+    fleet->stale_roots_removed_ = RemoveStaleWorkRoots(parent, kWorkRootPrefix);
+    std::string pattern = absl::StrCat(parent, "/", kWorkRootPrefix, "XXXXXX");
     if (mkdtemp(pattern.data()) == nullptr) {
       return absl::InternalError(absl::StrCat("cannot create '", pattern, "': ", strerror(errno)));
     }
     fleet->work_root_ = pattern;
     fleet->owns_work_root_ = true;
+    RETURN_IF_ERROR(WriteOwnerFile(pattern));  // the fleet's destructor removes the root
   } else {
     fleet->work_root_ = options.work_root;
     std::error_code ec;

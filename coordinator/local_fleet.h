@@ -25,7 +25,9 @@ struct LocalFleetOptions {
   int agents = 2;
   std::vector<std::string> azs = {"local-a"};
   std::string agent_binary;  // empty: FindAgentBinary()
-  std::string work_root;  // empty: a new directory under $TMPDIR (or /var/tmp), removed at the end
+  // Empty: a new directory under $TMPDIR (or /var/tmp), removed at the end, or by the next local
+  // fleet if this coordinator is killed first.
+  std::string work_root;
   std::vector<std::string> target_dirs;  // relative directories to create in every work directory
   // Besides its work directory, where each agent may do I/O (absolute; the campaign's targets).
   std::vector<std::string> allowed_roots;
@@ -48,6 +50,9 @@ class LocalFleet {
   int size() const { return static_cast<int>(agents_.size()); }
   // Stops every agent (SIGTERM, SIGKILL after 10 s) and removes the work root if this created it.
   void Stop();
+  // The work roots of earlier local fleets whose coordinator was killed before removing them, which
+  // Start removed (see coordinator/stale_work_roots.h).
+  const std::vector<std::string>& stale_roots_removed() const { return stale_roots_removed_; }
 
  private:
   struct Agent {
@@ -59,6 +64,7 @@ class LocalFleet {
   std::vector<Agent> agents_;
   std::string work_root_;
   bool owns_work_root_ = false;
+  std::vector<std::string> stale_roots_removed_;
 };
 
 // $AZBENCH_AGENT_BIN, else azbench-agent next to this executable, else ../agent/azbench-agent (the
