@@ -2,38 +2,32 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "common/units.h"
+#include "common/visibility_summary.h"
 
 namespace azbench {
 
 namespace {
 
-// The reader agent's own summary (agent/workloads/visibility_result.cc) counted its trials against
-// its schedule: "visibility <probe>: V of N trials visible, T timed out, F failed; latency
-// resolution ...", and "visibility <probe>: K trial(s) seen before the write returned, ...". After
-// the join the first is restated with the joined counts (a trial the writer failed is failed) and
-// the second is dropped: the join's note gives the joined count.
+// The reader agent's own summary counted its trials against its schedule; after the join it is
+// restated with the joined counts (a trial the writer failed is failed), and its "seen before the
+// write returned" line is dropped: the join's note gives the joined count.
 void RestateReaderSummary(JobResult& result, uint64_t visible, uint64_t timed_out, uint64_t failed,
                           size_t trials) {
-  constexpr char kVisible[] = " trials visible, ";
-  constexpr char kEarly[] = " trial(s) seen before the write returned, latency clamped";
   std::vector<std::string> kept;
   for (std::string& w : result.warnings) {
-    if (w.rfind("visibility ", 0) != 0) {
-      kept.push_back(std::move(w));
-      continue;
-    }
-    if (w.find(kEarly) != std::string::npos) continue;
-    const size_t colon = w.find(": ");
-    const size_t rest = w.find("; latency resolution");
-    if (w.find(kVisible) != std::string::npos && colon != std::string::npos &&
-        rest != std::string::npos && colon < rest) {
-      w = absl::StrCat(w.substr(0, colon + 2), visible, " of ", trials, kVisible, timed_out,
-                       " timed out, ", failed, " failed", w.substr(rest));
+    if (IsSeenBeforeWrite(w)) continue;
+    if (std::optional<VisibilityCounts> counts = ParseVisibilityCounts(w); counts.has_value()) {
+      counts->visible = visible;
+      counts->trials = trials;
+      counts->timed_out = timed_out;
+      counts->failed = failed;
+      w = FormatVisibilityCounts(*counts);
     }
     kept.push_back(std::move(w));
   }

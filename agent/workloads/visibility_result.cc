@@ -3,6 +3,7 @@
 #include <cerrno>
 
 #include "absl/strings/str_cat.h"
+#include "common/visibility_summary.h"
 
 namespace azbench {
 
@@ -29,14 +30,14 @@ std::vector<OpRecord> AddVisibilityToJobResult(const VisibilityResult& result, a
     records.push_back(r);
   }
   job->warnings.push_back(
-      absl::StrCat("visibility ", result.probe, ": ", result.visible_count(), " of ",
-                   result.trials.size(), " trials visible, ", result.timed_out_count(),
-                   " timed out, ", result.failed_count(), " failed; latency resolution ",
-                   absl::FormatDuration(result.resolution), " (the poll interval)"));
+      FormatVisibilityCounts({.probe = result.probe,
+                              .visible = static_cast<uint64_t>(result.visible_count()),
+                              .trials = result.trials.size(),
+                              .timed_out = static_cast<uint64_t>(result.timed_out_count()),
+                              .failed = static_cast<uint64_t>(result.failed_count()),
+                              .resolution = absl::FormatDuration(result.resolution)}));
   if (result.seen_before_write > 0) {
-    job->warnings.push_back(
-        absl::StrCat("visibility ", result.probe, ": ", result.seen_before_write,
-                     " trial(s) seen before the write returned, latency clamped to 0"));
+    job->warnings.push_back(FormatSeenBeforeWrite(result.probe, result.seen_before_write));
   }
   if (!result.cleanup_failures.empty()) {
     job->warnings.push_back(

@@ -1,0 +1,62 @@
+#include "common/visibility_summary.h"
+
+#include <charconv>
+
+#include "absl/strings/str_cat.h"
+
+namespace azbench {
+
+namespace {
+
+constexpr char kPrefix[] = "visibility ";
+constexpr char kVisible[] = " trials visible, ";
+constexpr char kTimedOut[] = " timed out, ";
+constexpr char kFailed[] = " failed; latency resolution ";
+constexpr char kSuffix[] = " (the poll interval)";
+constexpr char kEarly[] = " trial(s) seen before the write returned, latency clamped to 0";
+
+// Reads the decimal number at the front of `text` and the `literal` after it.
+bool Take(std::string_view& text, uint64_t& number, std::string_view literal) {
+  const size_t end = text.find(literal);
+  if (end == std::string_view::npos || end == 0) return false;
+  const char* first = text.data();
+  const char* last = text.data() + end;
+  const auto [ptr, ec] = std::from_chars(first, last, number);
+  if (ec != std::errc() || ptr != last) return false;
+  text.remove_prefix(end + literal.size());
+  return true;
+}
+
+}  // namespace
+
+std::string FormatVisibilityCounts(const VisibilityCounts& c) {
+  return absl::StrCat(kPrefix, c.probe, ": ", c.visible, " of ", c.trials, kVisible, c.timed_out,
+                      kTimedOut, c.failed, kFailed, c.resolution, kSuffix);
+}
+
+std::optional<VisibilityCounts> ParseVisibilityCounts(std::string_view line) {
+  if (!line.starts_with(kPrefix) || !line.ends_with(kSuffix)) return std::nullopt;
+  line.remove_prefix(sizeof(kPrefix) - 1);
+  line.remove_suffix(sizeof(kSuffix) - 1);
+  VisibilityCounts c;
+  const size_t colon = line.find(": ");
+  if (colon == std::string_view::npos) return std::nullopt;
+  c.probe = std::string(line.substr(0, colon));
+  line.remove_prefix(colon + 2);
+  if (!Take(line, c.visible, " of ") || !Take(line, c.trials, kVisible) ||
+      !Take(line, c.timed_out, kTimedOut) || !Take(line, c.failed, kFailed) || line.empty()) {
+    return std::nullopt;
+  }
+  c.resolution = std::string(line);
+  return c;
+}
+
+std::string FormatSeenBeforeWrite(std::string_view probe, uint64_t trials) {
+  return absl::StrCat(kPrefix, std::string(probe), ": ", trials, kEarly);
+}
+
+bool IsSeenBeforeWrite(std::string_view line) {
+  return line.starts_with(kPrefix) && line.ends_with(kEarly);
+}
+
+}  // namespace azbench

@@ -1,0 +1,50 @@
+#include "common/visibility_summary.h"
+
+#include "gtest/gtest.h"
+
+namespace azbench {
+namespace {
+
+TEST(VisibilitySummaryTest, CountsReadBackExactlyAsTheyWereWritten) {
+  const VisibilityCounts counts{.probe = "c2c-read",
+                                .visible = 2,
+                                .trials = 3,
+                                .timed_out = 1,
+                                .failed = 0,
+                                .resolution = "1ms"};
+  const std::string line = FormatVisibilityCounts(counts);
+  EXPECT_EQ(line,
+            "visibility c2c-read: 2 of 3 trials visible, 1 timed out, 0 failed; latency "
+            "resolution 1ms (the poll interval)");
+  const std::optional<VisibilityCounts> back = ParseVisibilityCounts(line);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->probe, "c2c-read");
+  EXPECT_EQ(back->visible, 2u);
+  EXPECT_EQ(back->trials, 3u);
+  EXPECT_EQ(back->timed_out, 1u);
+  EXPECT_EQ(back->failed, 0u);
+  EXPECT_EQ(back->resolution, "1ms");
+  EXPECT_EQ(FormatVisibilityCounts(*back), line);
+}
+
+TEST(VisibilitySummaryTest, OtherLinesAreNotCounts) {
+  EXPECT_FALSE(ParseVisibilityCounts("visibility p: cleanup left /x").has_value());
+  EXPECT_FALSE(ParseVisibilityCounts("visibility p trial 3 timed_out: no file").has_value());
+  EXPECT_FALSE(ParseVisibilityCounts(FormatSeenBeforeWrite("p", 2)).has_value());
+  EXPECT_FALSE(
+      ParseVisibilityCounts("visibility p: x of 3 trials visible, 1 timed out, 0 failed; latency "
+                            "resolution 1ms (the poll interval)")
+          .has_value());
+  EXPECT_FALSE(ParseVisibilityCounts("client_to_client: note").has_value());
+}
+
+TEST(VisibilitySummaryTest, SeenBeforeWriteIsRecognisedOnlyInItsOwnWording) {
+  EXPECT_TRUE(IsSeenBeforeWrite(FormatSeenBeforeWrite("c2c-read", 4)));
+  EXPECT_FALSE(IsSeenBeforeWrite(
+      "client_to_client: visibility latency counted from writer a's write completion; 1 trial(s) "
+      "seen before the write returned, clamped to 0"));
+  EXPECT_FALSE(IsSeenBeforeWrite(FormatVisibilityCounts({.probe = "p", .resolution = "1ms"})));
+}
+
+}  // namespace
+}  // namespace azbench
