@@ -3,6 +3,8 @@
 // (tests/integration/browser/check_report.mjs): no console errors, every chart present, sized and
 // drawn, no overlapping chart texts, no horizontal page scroll on a phone, printable to PDF. The
 // screenshots are kept under the build folder: build/artifacts/html_report/.
+#include <stdlib.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -105,9 +107,25 @@ TEST(HtmlReportBrowserTest, TheReportOfALocalCampaignRendersInChromiumWithEveryC
   EXPECT_THAT(html, HasSubstr("not a network mount"));
   EXPECT_EQ(Count(html, "<h3>MiB/s per pass</h3>"), 2u);
 
+  // Node and Chromium get a temporary directory of the test's own (TMPDIR), which goes with `dir`:
+  // a SIGKILLed Chromium leaves org.chromium.Chromium.* directories behind.
+  const std::string browser_tmp = dir.File("browser-tmp");
+  fs::create_directories(browser_tmp);
+  const char* old_tmpdir = getenv("TMPDIR");
+  const std::string saved_tmpdir = old_tmpdir != nullptr ? old_tmpdir : "";
+  setenv("TMPDIR", browser_tmp.c_str(), 1);
   Subprocess check({kNode, check_script, kChromium, report, artifacts.string()},
                    dir.File("check.txt"));
+  if (old_tmpdir != nullptr) {
+    setenv("TMPDIR", saved_tmpdir.c_str(), 1);
+  } else {
+    unsetenv("TMPDIR");
+  }
   ASSERT_EQ(check.Wait(std::chrono::seconds(150)), 0) << check.Output();
+  for (const auto& e : fs::directory_iterator(browser_tmp)) {
+    EXPECT_FALSE(e.path().filename().string().starts_with("azbench-chromium-"))
+        << "check_report.mjs left its Chromium profile: " << e.path();
+  }
   const std::string output = check.Output();
   const nlohmann::json result = nlohmann::json::parse(output.substr(output.rfind("{\"charts\"")),
                                                       nullptr, /*allow_exceptions=*/false);

@@ -25,19 +25,36 @@ if (!chromium || !reportPath || !outDir) {
 }
 
 const profile = mkdtempSync(join(tmpdir(), 'azbench-chromium-'));
+// In its own process group, so that finish() can kill the zygote and renderers with it: they keep
+// writing into the profile for a moment after the main process dies.
 const browser = spawn(chromium, [
   '--headless', '--no-sandbox', '--disable-gpu', '--remote-debugging-pipe', '--no-first-run',
   '--no-default-browser-check', '--disable-extensions', '--disable-background-networking',
   '--disable-sync', '--hide-scrollbars', `--user-data-dir=${profile}`, 'about:blank',
-], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true });
 let stderr = '';
 browser.stderr.on('data', (d) => { stderr += d; });
 
 const watchdog = setTimeout(() => finish(new Error('timed out after 90 s')), 90_000);
-function finish(error, result) {
+let browserExited = false;
+let finishing = false;
+async function finish(error, result) {
+  if (finishing) return;
+  finishing = true;
   clearTimeout(watchdog);
-  try { browser.kill('SIGKILL'); } catch {}
-  try { rmSync(profile, { recursive: true, force: true }); } catch {}
+  try { process.kill(-browser.pid, 'SIGKILL'); } catch {}
+  // Wait (up to 5 s) until the group is gone before removing the profile it writes to.
+  for (let i = 0; i < 100; i++) {
+    let groupAlive = true;
+    try { process.kill(-browser.pid, 0); } catch { groupAlive = false; }
+    if (browserExited && !groupAlive) break;
+    await new Promise((ok) => setTimeout(ok, 50));
+  }
+  try {
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  } catch (e) {
+    console.error(`check_report: could not remove ${profile}: ${e.message}`);
+  }
   if (error) {
     console.error(`check_report: ${error.message}\n--- chromium stderr ---\n${stderr.slice(-4000)}`);
     process.exit(1);
@@ -46,7 +63,10 @@ function finish(error, result) {
   process.exit(0);
 }
 browser.on('error', (e) => finish(e));
-browser.on('exit', (code) => finish(new Error(`chromium exited (${code}) before the check ended`)));
+browser.on('exit', (code) => {
+  browserExited = true;
+  finish(new Error(`chromium exited (${code}) before the check ended`));
+});
 
 const toBrowser = browser.stdio[3];
 const fromBrowser = browser.stdio[4];
