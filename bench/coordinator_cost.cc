@@ -297,6 +297,7 @@ int Simulate(int argc, char** argv) {
     if (!connected.ok()) {
       std::fprintf(stderr, "%s\n", std::string(connected.status().message()).c_str());
       StopSyntheticFleet(fleet);
+      std::filesystem::remove_all(dir);
       return 1;
     }
     Scenario scenario;
@@ -324,6 +325,7 @@ int Simulate(int argc, char** argv) {
     if (!store.ok()) {
       std::fprintf(stderr, "%s\n", std::string(store.status().message()).c_str());
       StopSyntheticFleet(fleet);
+      std::filesystem::remove_all(dir);
       return 1;
     }
     (void)(*store)->BeginCampaign("bench", "bench", "");
