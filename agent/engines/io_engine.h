@@ -93,6 +93,12 @@ class IoEngine {
 
   // Requests queued or submitted and not yet reaped.
   virtual int inflight() const = 0;
+
+  // Waits for every request the kernel holds and drops the queued ones, so that the buffers can be
+  // freed. The job loop calls it on the thread that submitted, because an io_uring ring with
+  // DEFER_TASKRUN completes requests only for that thread. Engines whose destructor can wait from
+  // any thread (libaio's io_destroy) need not do anything here.
+  virtual void Quiesce() {}
 };
 
 // The explicit registry (no static self-registration). Names: psync, sync (alias of psync), libaio,

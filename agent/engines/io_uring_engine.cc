@@ -1,6 +1,8 @@
 #include "agent/engines/io_uring_engine.h"
 
 #include <errno.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -15,7 +17,15 @@ namespace azbench {
 
 IoUringEngine::~IoUringEngine() {
   if (!ring_ready_) return;
-  // Drain: the kernel may still write into the job loop's buffers for requests it holds.
+  Quiesce();
+  io_uring_queue_exit(&ring_);
+}
+
+void IoUringEngine::Quiesce() {
+  if (!ring_ready_) return;
+  // The kernel may still write into the job loop's buffers for requests it holds. (From a thread
+  // other than a DEFER_TASKRUN ring's issuer the wait fails with EEXIST: the job loop quiesces on
+  // its own thread first.)
   while (in_kernel_ > 0) {
     io_uring_cqe* cqe = nullptr;
     const int ret = io_uring_wait_cqe_nr(&ring_, &cqe, static_cast<unsigned>(in_kernel_));
@@ -23,8 +33,12 @@ IoUringEngine::~IoUringEngine() {
     const unsigned ready = io_uring_cq_ready(&ring_);
     io_uring_cq_advance(&ring_, ready);
     in_kernel_ -= static_cast<int>(ready);
+    inflight_ -= static_cast<int>(ready);
   }
-  io_uring_queue_exit(&ring_);
+  // Queued requests that never reached the kernel are dropped.
+  inflight_ -= pending_count_;
+  pending_count_ = 0;
+  prepared_ = 0;
 }
 
 EngineCapabilities IoUringEngine::capabilities() const {
@@ -39,13 +53,13 @@ absl::Status IoUringEngine::Init(const EngineOptions& options) {
   if (ring_ready_) return absl::FailedPreconditionError("engine io_uring: Init called twice");
   if (absl::Status s = CheckIodepth(name(), options, kMaxIodepth); !s.ok()) return s;
   io_uring_params params{};
-  // COOP_TASKRUN: completions from io-wq workers (tmpfs, buffered writes) are run when this thread
-  // next enters the kernel instead of interrupting it; measured here it roughly doubles io_uring
-  // throughput on tmpfs at qd16/64 (bench/README.md). SINGLE_ISSUER/DEFER_TASKRUN (fio's choice
-  // too) would require creating the ring on the clone thread; not used. Each flag set falls back on
-  // EINVAL for older kernels (COOP_TASKRUN 5.19, SUBMIT_ALL 5.18).
-  const unsigned flag_sets[] = {IORING_SETUP_SUBMIT_ALL | IORING_SETUP_COOP_TASKRUN,
-                                IORING_SETUP_SUBMIT_ALL, 0};
+  // See the header: COOP_TASKRUN lets io-wq completions (tmpfs, buffered writes) wait for this
+  // thread's next kernel entry instead of interrupting it, DEFER_TASKRUN goes further and runs them
+  // only when the issuer asks for events; R_DISABLED lets the submitting thread enable the ring.
+  const unsigned flag_sets[] = {
+      IORING_SETUP_SUBMIT_ALL | IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER |
+          IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_R_DISABLED,
+      IORING_SETUP_SUBMIT_ALL | IORING_SETUP_COOP_TASKRUN, IORING_SETUP_SUBMIT_ALL, 0};
   int ret = -EINVAL;
   for (unsigned flags : flag_sets) {
     params = io_uring_params{};
@@ -58,6 +72,8 @@ absl::Status IoUringEngine::Init(const EngineOptions& options) {
                                                options.iodepth, "): ", ErrnoText(-ret)));
   }
   ring_ready_ = true;
+  disabled_ = (params.flags & IORING_SETUP_R_DISABLED) != 0;
+  defer_task_run_ = (params.flags & IORING_SETUP_DEFER_TASKRUN) != 0;
   iodepth_ = options.iodepth;
   batch_submit_ = options.batch_submit;
   pending_.assign(iodepth_, nullptr);
@@ -153,6 +169,16 @@ void IoUringEngine::PrepareSqe(io_uring_sqe* sqe, IoRequest* request) const {
 }
 
 absl::StatusOr<int> IoUringEngine::Commit() {
+  if (disabled_) {
+    // This thread becomes the ring's single issuer. (liburing 2.3 declares io_uring_enable_rings
+    // but its library does not export it.)
+    if (syscall(__NR_io_uring_register, ring_.ring_fd, IORING_REGISTER_ENABLE_RINGS, nullptr, 0) <
+        0) {
+      return absl::InternalError(absl::StrCat(
+          "engine io_uring: io_uring_register(IORING_REGISTER_ENABLE_RINGS): ", ErrnoText(errno)));
+    }
+    disabled_ = false;
+  }
   int batch = pending_count_;
   if (batch_submit_ > 0) batch = std::min(batch, batch_submit_);
   while (prepared_ < batch) {
@@ -185,6 +211,15 @@ absl::StatusOr<int> IoUringEngine::GetEvents(int min_events, std::span<IoRequest
   if (max_events == 0) return 0;
   const unsigned min_wait = static_cast<unsigned>(std::clamp(min_events, 0, max_events));
   unsigned n = io_uring_peek_batch_cqe(&ring_, cqes_.data(), static_cast<unsigned>(max_events));
+  if (n == 0 && min_wait == 0 && defer_task_run_) {
+    // Deferred completion work runs only inside io_uring_enter(GETEVENTS): a poll must enter too.
+    const int ret = io_uring_get_events(&ring_);
+    if (ret < 0 && ret != -EINTR) {
+      return absl::InternalError(
+          absl::StrCat("engine io_uring: io_uring_get_events: ", ErrnoText(-ret)));
+    }
+    n = io_uring_peek_batch_cqe(&ring_, cqes_.data(), static_cast<unsigned>(max_events));
+  }
   if (n < min_wait) {
     io_uring_cqe* cqe = nullptr;
     int ret;

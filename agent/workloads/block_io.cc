@@ -104,6 +104,9 @@ class CloneRunner {
       RunSync();
     }
     if (spec_.end_fsync && DoesWrite(spec_.rw) && !failed_) EndFsync();
+    // Requests a failed loop left in the kernel are waited for here, on the thread that submitted
+    // them, before the job (and its buffers) can go away on another thread.
+    clone_.engine->Quiesce();
     const uint64_t now = OpClockNanos();
     CloseIntervals(std::max(now, last_complete_ns_), /*final=*/true);
     // The measured phase lasts until the last completion, or until the runtime ended with nothing

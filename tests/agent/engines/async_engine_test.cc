@@ -10,6 +10,7 @@
 #include <ostream>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "agent/engines/io_engine.h"
@@ -255,6 +256,21 @@ TEST_P(AsyncEngineTest, DestroyingTheEngineWithRequestsInFlightWaitsForThem) {
   for (int i = 0; i < kDepth; ++i) {
     EXPECT_EQ(FirstPatternMismatch(buffers_->at(i), reads[i].offset_bytes, kBlockBytes), -1);
   }
+}
+
+// A job is prepared (Init) on one thread and run on another.
+TEST_P(AsyncEngineTest, AnotherThreadThanInitsSubmitsAndReaps) {
+  ASSERT_NO_FATAL_FAILURE(InitEngine(kDepth, 0));
+  std::vector<IoRequest> reads = MakeReads(kDepth);
+  std::thread worker([&] {
+    for (IoRequest& r : reads) ASSERT_EQ(engine_->Queue(&r), QueueResult::kQueued);
+    ASSERT_EQ(engine_->Commit().value_or(-1), kDepth);
+    EXPECT_EQ(ReapAll(kDepth).size(), static_cast<size_t>(kDepth));
+    engine_->Quiesce();
+    EXPECT_EQ(engine_->inflight(), 0);
+  });
+  worker.join();
+  ExpectReadsCorrect(reads);
 }
 
 TEST_P(AsyncEngineTest, InitRejectsIodepthOutsideTheRangeAndASecondInit) {

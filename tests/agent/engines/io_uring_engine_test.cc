@@ -3,10 +3,14 @@
 #include "agent/engines/io_uring_engine.h"
 
 #include <fcntl.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -146,6 +150,46 @@ TEST_F(IoUringEngineTest, AnFdNotRegisteredStillWorksNextToRegisteredOnes) {
   EXPECT_EQ(requests[1].result, 0);
   engine_.reset();
   close(other_fd);
+}
+
+// The agent prepares a job (Init) on one thread and runs it on the clone's: the ring is enabled by
+// the thread that first submits, which becomes its single issuer on kernels with DEFER_TASKRUN.
+TEST_F(IoUringEngineTest, AThreadOtherThanInitsRunsTheRingAndQuiesceWaitsOnIt) {
+  ASSERT_NO_FATAL_FAILURE(Init(buffers_->iovecs(), {fd_}));
+  struct utsname uts;
+  ASSERT_EQ(uname(&uts), 0);
+  int major = 0, minor = 0;
+  ASSERT_EQ(sscanf(uts.release, "%d.%d", &major, &minor), 2);
+  if (major > 6 || (major == 6 && minor >= 1)) {
+    EXPECT_TRUE(engine_->defers_task_run()) << "kernel " << uts.release << " has DEFER_TASKRUN";
+  }
+  std::thread worker([&] {
+    ExpectRoundTrip();
+    // Requests left in the kernel, plus queued ones never submitted: Quiesce, on this thread,
+    // waits for the first and drops the second.
+    std::vector<IoRequest> reads(kBlocks);
+    for (int i = 0; i < kBlocks; ++i) {
+      std::memset(buffers_->at(i), 0, 4096);
+      reads[i] = IoRequest{.op = OpKind::kRead,
+                           .fd = fd_,
+                           .buffer = buffers_->at(i),
+                           .length_bytes = 4096,
+                           .offset_bytes = i * 4096u,
+                           .buffer_index = i};
+      ASSERT_EQ(engine_->Queue(&reads[i]), QueueResult::kQueued);
+      if (i == kBlocks / 2 - 1) {
+        ASSERT_EQ(engine_->Commit().value_or(-1), kBlocks / 2);
+      }
+    }
+    ASSERT_EQ(engine_->inflight(), kBlocks);
+    engine_->Quiesce();
+    EXPECT_EQ(engine_->inflight(), 0);
+    for (int i = 0; i < kBlocks / 2; ++i) {
+      EXPECT_EQ(FirstPatternMismatch(buffers_->at(i), i * 4096, 4096), -1) << "block " << i;
+    }
+  });
+  worker.join();
+  engine_.reset();  // on this thread, after the worker quiesced: nothing left to wait for
 }
 
 TEST_F(IoUringEngineTest, DeclaresAsyncWithDepthUpTo4096) {
