@@ -54,17 +54,22 @@ class IoUringEngineTest : public ::testing::Test {
     ASSERT_TRUE(s.ok()) << s;
   }
 
+  // Block i of the file through buffer i (buffer_index set).
+  IoRequest BlockRequest(OpKind op, int i) {
+    return IoRequest{.op = op,
+                     .fd = fd_,
+                     .buffer = buffers_->at(i),
+                     .length_bytes = 4096,
+                     .offset_bytes = i * 4096u,
+                     .buffer_index = i};
+  }
+
   // Writes then reads kBlocks blocks through the engine (buffer_index set) and checks the data.
   void ExpectRoundTrip() {
     std::vector<IoRequest> writes(kBlocks);
     for (int i = 0; i < kBlocks; ++i) {
       FillPattern(buffers_->at(i), i * 4096, 4096);
-      writes[i] = IoRequest{.op = OpKind::kWrite,
-                            .fd = fd_,
-                            .buffer = buffers_->at(i),
-                            .length_bytes = 4096,
-                            .offset_bytes = i * 4096u,
-                            .buffer_index = i};
+      writes[i] = BlockRequest(OpKind::kWrite, i);
     }
     ASSERT_TRUE(RunToCompletion(*engine_, writes).ok());
     std::vector<IoRequest> reads = writes;
@@ -170,12 +175,7 @@ TEST_F(IoUringEngineTest, AThreadOtherThanInitsRunsTheRingAndQuiesceWaitsOnIt) {
     std::vector<IoRequest> reads(kBlocks);
     for (int i = 0; i < kBlocks; ++i) {
       std::memset(buffers_->at(i), 0, 4096);
-      reads[i] = IoRequest{.op = OpKind::kRead,
-                           .fd = fd_,
-                           .buffer = buffers_->at(i),
-                           .length_bytes = 4096,
-                           .offset_bytes = i * 4096u,
-                           .buffer_index = i};
+      reads[i] = BlockRequest(OpKind::kRead, i);
       ASSERT_EQ(engine_->Queue(&reads[i]), QueueResult::kQueued);
       if (i == kBlocks / 2 - 1) {
         ASSERT_EQ(engine_->Commit().value_or(-1), kBlocks / 2);
