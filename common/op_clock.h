@@ -7,7 +7,8 @@
 //   calibrated once per process against CLOCK_MONOTONIC_RAW over 10 ms (error about 5 ppm, far
 //   below the histogram's 0.39%); each job thread anchors the counter to CLOCK_MONOTONIC when it
 //   starts, so durations are in unslewed nanoseconds and timestamps drift from CLOCK_MONOTONIC
-//   only by NTP's slewing since the anchor (at most 500 ppm with ntpd's default limits).
+//   only by NTP's slewing since the anchor (ntpd slews at most 500 ppm; chrony, while correcting a
+//   large offset, up to 83,333 ppm by default, when the unslewed durations are the right ones).
 // - `clock_gettime`: clock_gettime(CLOCK_MONOTONIC) through the vDSO (~26 ns per read here).
 // The default (kAuto) is `cpu` where it is usable, as fio does. A thread that has not anchored the
 // clock (OpClockScope) reads clock_gettime, so engines used outside a job stay correct.
