@@ -96,7 +96,7 @@ class CloneRunner {
     // Ops are timed from here on by this thread's op clock (the TSC, anchored now, or
     // clock_gettime).
     OpClockScope op_clock_scope(op_clock_);
-    result_.start_realtime_ns = RealtimeNanos();
+    StartMeasuredPhase();
     last_complete_ns_ = measure_start_ns_;
     if (async_) {
       RunAsync();
@@ -470,6 +470,23 @@ class CloneRunner {
         }
       }
     }
+  }
+
+  // A thread that woke after its measured phase should have begun (a loaded machine) begins it
+  // now: the runtime is the job's own, and no interval counts time in which it could not issue.
+  // start_realtime_ns is the measured start on the realtime clock (interval 0's origin, op_log's
+  // zero), after the ramp.
+  void StartMeasuredPhase() {
+    const uint64_t now_ns = MonotonicNanos();
+    if (now_ns > measure_start_ns_) {
+      const uint64_t late_ns = now_ns - measure_start_ns_;
+      measure_start_ns_ += late_ns;
+      if (end_ns_ != kNoLimit) end_ns_ += late_ns;
+      next_interval_ns_ += late_ns;
+      op_log_window_end_ns_ += late_ns;
+    }
+    result_.start_realtime_ns =
+        RealtimeNanos() + (static_cast<int64_t>(measure_start_ns_) - static_cast<int64_t>(now_ns));
   }
 
   void FailWith(const absl::Status& status) {

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 
+#include "common/clock.h"
 #include "common/op_clock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
@@ -136,6 +137,33 @@ INSTANTIATE_TEST_SUITE_P(Sources, ClockSourceTest,
                                               : ClockSourceName(info.param) == "cpu" ? "Cpu"
                                                                                      : "Auto");
                          });
+
+// A clone thread that wakes after the start instant (a loaded machine: ctest runs suites in
+// parallel) runs its whole runtime from when it woke, and its measured start on the realtime clock
+// is that instant, so runtime, interval origin and realtime span agree.
+TEST(BlockIoTest, AThreadThatWakesLateMeasuresFromWhenItWoke) {
+  TempDir dir(kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  JobSpec spec = MakeJob(dir.path(), RwPattern::kRandRead, 1 << 20, 4096);
+  spec.time_based = true;
+  spec.runtime = absl::Milliseconds(200);
+  absl::StatusOr<std::unique_ptr<BlockIoJob>> job = BlockIoJob::Prepare(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  RunControl control;
+  constexpr uint64_t kLateNs = 80'000'000;
+  control.start_monotonic_ns = MonotonicNanos() - kLateNs;  // the start instant passed 80 ms ago
+  const int64_t before_realtime_ns = RealtimeNanos();
+  absl::StatusOr<JobResult> result = (*job)->Run(control);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_GE(result->start_realtime_ns, before_realtime_ns);
+  const uint64_t realtime_ns =
+      static_cast<uint64_t>(result->end_realtime_ns - result->start_realtime_ns);
+  EXPECT_GE(result->runtime_ns, 200'000'000u);
+  EXPECT_LE(result->runtime_ns, realtime_ns + realtime_ns / 1000);
+  const OpStats* reads = result->Find(OpKind::kRead);
+  ASSERT_NE(reads, nullptr);
+  EXPECT_GE(realtime_ns, 200'000'000u) << "the clone ran its whole runtime after it woke";
+}
 
 TEST_P(BlockIoEngineTest, IntervalSeriesAddsUpToTheTotals) {
   TempDir dir(kTmpfsBase);
