@@ -14,6 +14,7 @@
 #include "agent/engines/io_engine.h"
 #include "agent/workloads/interval_accumulator.h"
 #include "agent/workloads/offset_generator.h"
+#include "agent/workloads/submit_batch.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
 
@@ -384,6 +385,7 @@ class CloneRunner {
     const int batch_submit = spec_.iodepth_batch_submit > 0 ? spec_.iodepth_batch_submit
                              : spec_.direct                 ? 1
                                                             : depth;
+    SubmitBatch submit_batch(batch_submit, /*count_across_fills=*/spec_.iodepth_batch_submit > 0);
     const int complete_min = std::max(1, spec_.iodepth_batch_complete_min);
     const int complete_max = spec_.iodepth_batch_complete_max > 0 ? spec_.iodepth_batch_complete_max
                              : spec_.direct                       ? complete_min
@@ -419,8 +421,8 @@ class CloneRunner {
           issuing = false;
           stop_ns_ = std::max(stop_ns_, batch_start);
         }
-        // Every free slot is filled; a submit call goes out every `batch_submit` requests (fio's
-        // iodepth_batch_submit), and once more below for the rest.
+        // Every free slot is filled; a submit call goes out when `submit_batch` says so (fio's
+        // iodepth_batch_submit, agent/workloads/submit_batch.h), and once more below for the rest.
         while (issuing && !free_slots.empty() && bytes_issued_ < bytes_budget_ && !failed_) {
           if (rate_gap_ns_ != 0) Pace(OpClockNanos());
           IoRequest* req = free_slots.back();
@@ -436,15 +438,21 @@ class CloneRunner {
           if (r == QueueResult::kCompleted) {
             Account(*req);
             free_slots.push_back(req);
-          } else if (++queued == batch_submit) {
-            commit();
-            queued = 0;
-            batch_start = OpClockNanos();
+          } else {
+            ++queued;
+            if (submit_batch.Queued()) {
+              commit();
+              queued = 0;
+              batch_start = OpClockNanos();
+            }
           }
           if (FsyncDue()) break;
         }
       }
-      if (queued > 0) commit();
+      if (queued > 0) {
+        commit();
+        submit_batch.FillSubmitted();
+      }
       if (engine.inflight() == 0) {
         now = OpClockNanos();
         if (!MayIssue(now) || failed_) break;
