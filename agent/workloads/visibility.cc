@@ -61,7 +61,8 @@ absl::StatusOr<absl::Time> WriteProbeFile(const std::string& path, uint64_t sequ
   const std::filesystem::path final_path(path);
   const std::string target =
       options.rename_into_place
-          ? (final_path.parent_path() / ("." + final_path.filename().string() + ".azbench-tmp"))
+          ? (final_path.parent_path() /
+             absl::StrCat(".", final_path.filename().string(), ".azbench-tmp"))
                 .string()
           : path;
   const std::string content = MakeProbeContent(sequence, options.size_bytes);
