@@ -25,6 +25,25 @@ void IntervalStats::Merge(const IntervalStats& other) {
   }
 }
 
+double CpuUsage::UserPercent() const {
+  return wall_ns == 0 ? 0.0 : static_cast<double>(user_ns) * 100.0 / static_cast<double>(wall_ns);
+}
+
+double CpuUsage::SystemPercent() const {
+  return wall_ns == 0 ? 0.0 : static_cast<double>(system_ns) * 100.0 / static_cast<double>(wall_ns);
+}
+
+void CpuUsage::Merge(const CpuUsage& other) {
+  threads += other.threads;
+  wall_ns += other.wall_ns;
+  user_ns += other.user_ns;
+  system_ns += other.system_ns;
+  voluntary_switches += other.voluntary_switches;
+  involuntary_switches += other.involuntary_switches;
+  minor_faults += other.minor_faults;
+  major_faults += other.major_faults;
+}
+
 JobResult JobResult::Clone() const {
   JobResult copy;
   copy.name = name;
@@ -43,6 +62,7 @@ JobResult JobResult::Clone() const {
   copy.warnings = warnings;
   copy.op_log_records = op_log_records;
   copy.op_log_dropped = op_log_dropped;
+  copy.cpu = cpu;
   return copy;
 }
 
@@ -89,6 +109,7 @@ void JobResult::Merge(const JobResult& other) {
   end_realtime_ns = std::max(end_realtime_ns, other.end_realtime_ns);
   op_log_records += other.op_log_records;
   op_log_dropped += other.op_log_dropped;
+  cpu.Merge(other.cpu);
   if (error_errno == 0 && error_message.empty()) {
     error_errno = other.error_errno;
     error_message = other.error_message;

@@ -65,6 +65,30 @@ struct OpRecord {
   uint16_t clone = 0;
 };
 
+// CPU that the job's own threads used in the measured phase, summed over them: getrusage
+// (RUSAGE_THREAD) sampled by each thread when its measured phase begins (after ramp_time) and when
+// it ends (common/thread_cpu.h). `threads` is 0 when nothing was measured (visibility probes,
+// results of an agent older than this field). fio's figures follow from it: usr_cpu =
+// user_ns / wall_ns x 100, the average over threads as fio's group_reporting sums each thread's
+// CPU time and runtime; ctx = voluntary + involuntary switches; minf / majf the page faults.
+struct CpuUsage {
+  uint32_t threads = 0;
+  uint64_t wall_ns = 0;  // sum over threads of the time between the two samples
+  uint64_t user_ns = 0;
+  uint64_t system_ns = 0;
+  uint64_t voluntary_switches = 0;
+  uint64_t involuntary_switches = 0;
+  uint64_t minor_faults = 0;
+  uint64_t major_faults = 0;
+
+  bool measured() const { return threads > 0; }
+  double UserPercent() const;    // 0 when wall_ns is 0
+  double SystemPercent() const;  // 0 when wall_ns is 0
+  uint64_t ContextSwitches() const { return voluntary_switches + involuntary_switches; }
+  void Merge(const CpuUsage& other);  // sums every field
+  bool operator==(const CpuUsage&) const = default;
+};
+
 struct JobResult {
   std::string name;
   int group_id = 0;
@@ -83,6 +107,7 @@ struct JobResult {
   std::vector<std::string> warnings;
   uint64_t op_log_records = 0;  // op_log: records streamed
   uint64_t op_log_dropped = 0;  // op_log: measured ops over the rate cap, not recorded
+  CpuUsage cpu;
 
   JobResult() = default;
   JobResult(JobResult&&) = default;

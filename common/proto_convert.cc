@@ -113,6 +113,17 @@ void JobResultToProto(const JobResult& result, v1::JobResult* out) {
   for (const auto& w : result.warnings) out->add_warnings(w);
   out->set_op_log_records(result.op_log_records);
   out->set_op_log_dropped(result.op_log_dropped);
+  if (result.cpu.measured()) {
+    v1::CpuUsage* cpu = out->mutable_cpu();
+    cpu->set_threads(result.cpu.threads);
+    cpu->set_wall_ns(result.cpu.wall_ns);
+    cpu->set_user_ns(result.cpu.user_ns);
+    cpu->set_system_ns(result.cpu.system_ns);
+    cpu->set_voluntary_switches(result.cpu.voluntary_switches);
+    cpu->set_involuntary_switches(result.cpu.involuntary_switches);
+    cpu->set_minor_faults(result.cpu.minor_faults);
+    cpu->set_major_faults(result.cpu.major_faults);
+  }
 }
 
 absl::StatusOr<JobResult> JobResultFromProto(const v1::JobResult& proto) {
@@ -148,6 +159,15 @@ absl::StatusOr<JobResult> JobResultFromProto(const v1::JobResult& proto) {
   result.warnings.assign(proto.warnings().begin(), proto.warnings().end());
   result.op_log_records = proto.op_log_records();
   result.op_log_dropped = proto.op_log_dropped();
+  const v1::CpuUsage& cpu = proto.cpu();
+  result.cpu.threads = cpu.threads();
+  result.cpu.wall_ns = cpu.wall_ns();
+  result.cpu.user_ns = cpu.user_ns();
+  result.cpu.system_ns = cpu.system_ns();
+  result.cpu.voluntary_switches = cpu.voluntary_switches();
+  result.cpu.involuntary_switches = cpu.involuntary_switches();
+  result.cpu.minor_faults = cpu.minor_faults();
+  result.cpu.major_faults = cpu.major_faults();
   return result;
 }
 

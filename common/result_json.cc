@@ -196,6 +196,13 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras) {
   if (sync == nullptr) sync = &kEmpty;
   job["sync"] = {{"total_ios", sync->ops}, {"lat_ns", LatencyJson(sync->lat, true)}};
   AddLatencyDistribution(result, job);
+  if (result.cpu.measured()) {
+    job["usr_cpu"] = result.cpu.UserPercent();
+    job["sys_cpu"] = result.cpu.SystemPercent();
+    job["ctx"] = result.cpu.ContextSwitches();
+    job["majf"] = result.cpu.major_faults;
+    job["minf"] = result.cpu.minor_faults;
+  }
   if (with_azbench_extras) {
     json extras;
     extras["clones"] = result.clones;
@@ -205,6 +212,16 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras) {
     extras["error_message"] = result.error_message;
     extras["warnings"] = result.warnings;
     extras["interval_ns"] = result.interval_ns;
+    if (result.cpu.measured()) {
+      extras["cpu"] = {{"threads", result.cpu.threads},
+                       {"wall_ns", result.cpu.wall_ns},
+                       {"user_ns", result.cpu.user_ns},
+                       {"system_ns", result.cpu.system_ns},
+                       {"voluntary_switches", result.cpu.voluntary_switches},
+                       {"involuntary_switches", result.cpu.involuntary_switches},
+                       {"minor_faults", result.cpu.minor_faults},
+                       {"major_faults", result.cpu.major_faults}};
+    }
     json kinds = json::object();
     for (int k = 0; k < kOpKindCount; ++k) {
       const OpStats* stats = result.by_kind[k].get();

@@ -24,8 +24,10 @@ absl::StatusOr<Histogram> HistogramFromJson(const nlohmann::json& json);
 // slat_ns / clat_ns / lat_ns, bw_* and iops_* interval figures), sync, and latency_ns /
 // latency_us / latency_ms (fio's completion-latency distribution, in percent). For synchronous
 // engines (no slat/clat recorded) clat_ns carries the total latency, as fio does for sync engines,
-// and slat_ns is all zeros. Not written (azbench does not measure them): usr_cpu, sys_cpu, ctx,
-// majf, minf, iodepth_level / iodepth_submit / iodepth_complete, eta, elapsed, latency_depth /
+// and slat_ns is all zeros. usr_cpu / sys_cpu (percent of the threads' measured time, averaged over
+// threads as fio's group_reporting), ctx, majf and minf are written when the job's CPU was measured
+// (JobResult::cpu; the extras then carry the raw sums under "cpu"). Not written (azbench does not
+// measure them): iodepth_level / iodepth_submit / iodepth_complete, eta, elapsed, latency_depth /
 // latency_target / latency_percentile / latency_window.
 nlohmann::json JobResultToFioJson(const JobResult& result, bool with_azbench_extras = true);
 

@@ -72,6 +72,14 @@ std::string FormatJobResultText(const JobResult& result) {
     absl::StrAppend(&out, LatLine("lat", stats->lat));
     if (stats->lat.count() > 0) absl::StrAppend(&out, PercentileTable("lat", stats->lat));
   }
+  if (result.cpu.measured()) {
+    absl::StrAppend(&out,
+                    absl::StrFormat("  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%d, majf=%d, "
+                                    "minf=%d\n",
+                                    result.cpu.UserPercent(), result.cpu.SystemPercent(),
+                                    result.cpu.ContextSwitches(), result.cpu.major_faults,
+                                    result.cpu.minor_faults));
+  }
   for (const auto& w : result.warnings) absl::StrAppend(&out, "  warning: ", w, "\n");
   if (!result.error_message.empty()) {
     absl::StrAppend(&out, "  error: ", result.error_message, "\n");

@@ -301,6 +301,7 @@ absl::Status Store::Initialize() {
     }
   }
   RETURN_IF_ERROR(AddPlacementMountColumn());
+  RETURN_IF_ERROR(AddCpuColumns());
   RETURN_IF_ERROR(AddStagingTables());
   // WAL: a report can read while a run writes. FULL: a commit survives a power loss.
   RETURN_IF_ERROR(Exec("PRAGMA journal_mode = WAL"));
@@ -323,6 +324,40 @@ absl::Status Store::AddPlacementMountColumn() {
   ASSIGN_OR_RETURN(bool row, columns.Step());
   if (row && columns.Int(0) > 0) return absl::OkStatus();
   return Exec("ALTER TABLE placement ADD COLUMN mount TEXT NOT NULL DEFAULT ''");
+}
+
+// agent_result.cpu_*, added within schema version 2 (store.h): additive, defaulting to 0 (not
+// measured), so older and newer azbench read and write the same file. Added in one transaction: a
+// file has all of them or none.
+absl::Status Store::AddCpuColumns() {
+  static constexpr const char* kColumns[] = {"cpu_threads",
+                                             "cpu_wall_ns",
+                                             "cpu_user_ns",
+                                             "cpu_system_ns",
+                                             "cpu_voluntary_switches",
+                                             "cpu_involuntary_switches",
+                                             "cpu_minor_faults",
+                                             "cpu_major_faults"};
+  Statement columns(*this);
+  RETURN_IF_ERROR(
+      columns.Prepare("SELECT count(*) FROM pragma_table_info('agent_result') "
+                      "WHERE name = 'cpu_threads'"));
+  ASSIGN_OR_RETURN(bool row, columns.Step());
+  if (row && columns.Int(0) > 0) return absl::OkStatus();
+  RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
+  absl::Status added = absl::OkStatus();
+  for (const char* column : kColumns) {
+    added = Exec(absl::StrCat("ALTER TABLE agent_result ADD COLUMN ", column,
+                              " INTEGER NOT NULL DEFAULT 0"));
+    if (!added.ok()) break;
+  }
+  if (added.ok()) added = Exec("COMMIT");
+  if (!added.ok()) {
+    Exec("ROLLBACK").IgnoreError();
+    return absl::Status(
+        added.code(), absl::StrCat("adding the cpu_* columns to agent_result: ", added.message()));
+  }
+  return absl::OkStatus();
 }
 
 // staged_stream / staged_interval, added within schema version 2 (store.h): new tables only, so

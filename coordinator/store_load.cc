@@ -105,7 +105,9 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
   Statement results(*this), histograms(*this), intervals(*this), events(*this);
   RETURN_IF_ERROR(results.Prepare(
       "SELECT id, agent_id, job_name, group_id, clones, interval_ns, runtime_ns, start_ns, end_ns, "
-      "error_errno, error_message, warnings FROM agent_result WHERE scenario_id = ? ORDER BY idx"));
+      "error_errno, error_message, warnings, cpu_threads, cpu_wall_ns, cpu_user_ns, cpu_system_ns, "
+      "cpu_voluntary_switches, cpu_involuntary_switches, cpu_minor_faults, cpu_major_faults FROM "
+      "agent_result WHERE scenario_id = ? ORDER BY idx"));
   RETURN_IF_ERROR(histograms.Prepare(
       "SELECT op_kind, lat_kind, ops, bytes, errors, short_ios, count, min_ns, max_ns, sum_ns, "
       "sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, buckets FROM histogram WHERE agent_result_id "
@@ -137,6 +139,14 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
     job.error_message = results.Text(10);
     const json warnings = json::parse(results.Text(11), nullptr, false);
     if (!StringsFromJson(warnings, job.warnings)) return corrupt("malformed warnings JSON");
+    job.cpu.threads = static_cast<uint32_t>(results.Int(12));
+    job.cpu.wall_ns = results.U64(13);
+    job.cpu.user_ns = results.U64(14);
+    job.cpu.system_ns = results.U64(15);
+    job.cpu.voluntary_switches = results.U64(16);
+    job.cpu.involuntary_switches = results.U64(17);
+    job.cpu.minor_faults = results.U64(18);
+    job.cpu.major_faults = results.U64(19);
     const std::string where = absl::StrCat("agent ", r.agent_id, " job ", job.name);
 
     histograms.Int(1, result_id);

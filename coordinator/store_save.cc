@@ -88,8 +88,10 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
   std::optional<Statement> staged, staged_carrier, sum_counts, stall_rows;  // on first use
   RETURN_IF_ERROR(agent_result.Prepare(
       "INSERT INTO agent_result (scenario_id, idx, agent_id, job_name, group_id, clones, "
-      "interval_ns, runtime_ns, start_ns, end_ns, error_errno, error_message, warnings) VALUES (?, "
-      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+      "interval_ns, runtime_ns, start_ns, end_ns, error_errno, error_message, warnings, "
+      "cpu_threads, cpu_wall_ns, cpu_user_ns, cpu_system_ns, cpu_voluntary_switches, "
+      "cpu_involuntary_switches, cpu_minor_faults, cpu_major_faults) VALUES (?, ?, ?, ?, ?, ?, ?, "
+      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   RETURN_IF_ERROR(histogram.Prepare(
       "INSERT INTO histogram (agent_result_id, op_kind, lat_kind, ops, bytes, errors, short_ios, "
       "count, min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, buckets) VALUES "
@@ -117,7 +119,15 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
         .Int(10, job.end_realtime_ns)
         .Int(11, job.error_errno)
         .Text(12, job.error_message)
-        .Text(13, StringsToJson(job.warnings).dump());
+        .Text(13, StringsToJson(job.warnings).dump())
+        .Int(14, job.cpu.threads)
+        .U64(15, job.cpu.wall_ns)
+        .U64(16, job.cpu.user_ns)
+        .U64(17, job.cpu.system_ns)
+        .U64(18, job.cpu.voluntary_switches)
+        .U64(19, job.cpu.involuntary_switches)
+        .U64(20, job.cpu.minor_faults)
+        .U64(21, job.cpu.major_faults);
     RETURN_IF_ERROR(agent_result.Run());
     const int64_t result_id = sqlite3_last_insert_rowid(db_);
 

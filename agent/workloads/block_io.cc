@@ -17,6 +17,7 @@
 #include "agent/workloads/submit_batch.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
+#include "common/thread_cpu.h"
 
 namespace azbench {
 
@@ -116,6 +117,8 @@ class CloneRunner {
     const uint64_t last = std::max(last_complete_ns_, std::min(stop_ns_, end_ns_));
     result_.runtime_ns = last > measure_start_ns_ ? last - measure_start_ns_ : 0;
     result_.end_realtime_ns = RealtimeNanos();
+    // A job that ended during its ramp measured nothing, its CPU included.
+    if (!cpu_ramp_pending_) result_.cpu = cpu_window_.Close();
     if (result_.op_log_dropped > 0) {
       result_.warnings.push_back(absl::StrCat(
           "op_log: ", result_.op_log_dropped, " ops over the cap of ", spec_.op_log_rate,
@@ -218,6 +221,11 @@ class CloneRunner {
       return;
     }
     if (req.complete_ns < measure_start_ns_) return;  // ramp_time: done but not measured
+    if (cpu_ramp_pending_) [[unlikely]] {
+      // The first completion after the ramp: CPU counts from here, as fio resets its rusage.
+      cpu_ramp_pending_ = false;
+      cpu_window_.Restart();
+    }
     if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, /*final=*/false);
     if (spec_.op_log) LogOp(req);
     const int kind = static_cast<int>(req.op);
@@ -495,6 +503,8 @@ class CloneRunner {
     }
     result_.start_realtime_ns =
         RealtimeNanos() + (static_cast<int64_t>(measure_start_ns_) - static_cast<int64_t>(now_ns));
+    cpu_window_.Restart();
+    cpu_ramp_pending_ = measure_start_ns_ > now_ns;
   }
 
   void FailWith(const absl::Status& status) {
@@ -555,6 +565,9 @@ class CloneRunner {
   uint64_t op_log_in_window_ = 0;
   std::vector<OpRecord> op_log_;
   IntervalAccumulator accum_;
+  // This thread's CPU in the measured phase; restarted when the ramp ends.
+  ThreadCpuWindow cpu_window_;
+  bool cpu_ramp_pending_ = false;
   JobResult result_;
 };
 

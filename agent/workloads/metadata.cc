@@ -101,10 +101,10 @@ std::string MetadataJob::FilePath(int agent, int clone, uint64_t n, bool renamed
 JobResult MetadataJob::RunPhase(MetadataPhase phase, int clone, const RunControl& control,
                                 uint64_t start_ns) {
   const OpKind kind = MetadataPhaseOpKind(phase);
+  SleepUntilMono(start_ns);  // first: the recorder measures this thread's CPU from its creation
   OpRecorder rec(absl::StrCat(spec_.name, ".", std::string(MetadataPhaseName(phase))), clone,
                  control, start_ns, &ops_done_, &bytes_done_, spec_.op_log, spec_.op_log_rate);
   rec.Activate(kind);
-  SleepUntilMono(start_ns);
   const int64_t stonewall_ns = absl::ToInt64Nanoseconds(spec_.stonewall);
   const uint64_t deadline = stonewall_ns > 0 ? start_ns + static_cast<uint64_t>(stonewall_ns)
                                              : std::numeric_limits<uint64_t>::max();

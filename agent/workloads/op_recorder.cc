@@ -109,6 +109,7 @@ JobResult OpRecorder::Finish() {
   FlushProgress();
   result_.runtime_ns = last_complete_ns_ - start_ns_;
   result_.end_realtime_ns = result_.start_realtime_ns + static_cast<int64_t>(result_.runtime_ns);
+  result_.cpu = cpu_window_.Close();
   if (result_.op_log_dropped > 0) {
     result_.warnings.push_back(
         absl::StrCat("op_log: ", result_.op_log_dropped, " ops over the cap of ", op_log_rate_,

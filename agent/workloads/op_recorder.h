@@ -2,7 +2,9 @@
 // large_stream): per op kind counts, bytes, errors and latency histograms, an interval series with
 // the same rules as block_io (intervals from the measured start, each with its own sparse
 // histogram, emitted through RunControl::on_interval), op_log records with a per-second cap, and
-// the live progress counters. Sync ops only: lat is recorded, slat/clat stay empty.
+// the live progress counters. Sync ops only: lat is recorded, slat/clat stay empty. The thread's
+// CPU is measured from construction to Finish(), so a recorder is made on the thread that does the
+// ops, when its measured work begins.
 //
 //   OpRecorder rec("md.create", clone, control, start_ns, &ops, &bytes, op_log, rate);
 //   const uint64_t t0 = MonotonicNanos();  int r = ...;  rec.Record(OpKind::kCreate, t0,
@@ -19,6 +21,7 @@
 #include "agent/workloads/block_io.h"
 #include "agent/workloads/interval_accumulator.h"
 #include "common/job_result.h"
+#include "common/thread_cpu.h"
 
 namespace azbench {
 
@@ -37,7 +40,8 @@ class OpRecorder {
   void Record(OpKind kind, uint64_t start_ns, uint64_t end_ns, int64_t result,
               uint64_t offset_bytes, const std::string& what);
   uint64_t errors() const { return errors_; }
-  // Closes the intervals, sets runtime (start to the last completion) and the realtime bounds.
+  // Closes the intervals, sets runtime (start to the last completion), the realtime bounds and the
+  // thread's CPU usage.
   JobResult Finish();
 
  private:
@@ -59,6 +63,7 @@ class OpRecorder {
   uint64_t last_complete_ns_;
   uint64_t local_ops_ = 0, local_bytes_ = 0, errors_ = 0;
   IntervalAccumulator accum_;
+  ThreadCpuWindow cpu_window_;
   JobResult result_;
 };
 

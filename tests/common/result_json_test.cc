@@ -77,5 +77,39 @@ TEST(FioDocumentHeaderTest, TimestampsComeFromTheGivenInstant) {
   EXPECT_TRUE(head["time"].is_string());
 }
 
+TEST(FioJobJsonTest, CpuFiguresAreFiosAveragesOverThreadsAndTheRawSumsAreInTheExtras) {
+  JobResult result = ReadJob({1'000});
+  // Two threads of 2 s each: 1 s of user and 0.5 s of system time in all.
+  result.cpu = {.threads = 2,
+                .wall_ns = 4'000'000'000,
+                .user_ns = 1'000'000'000,
+                .system_ns = 500'000'000,
+                .voluntary_switches = 40,
+                .involuntary_switches = 2,
+                .minor_faults = 300,
+                .major_faults = 1};
+  const json job = JobResultToFioJson(result);
+  EXPECT_DOUBLE_EQ(job["usr_cpu"].get<double>(), 25.0);
+  EXPECT_DOUBLE_EQ(job["sys_cpu"].get<double>(), 12.5);
+  EXPECT_EQ(job["ctx"].get<uint64_t>(), 42u);
+  EXPECT_EQ(job["minf"].get<uint64_t>(), 300u);
+  EXPECT_EQ(job["majf"].get<uint64_t>(), 1u);
+  const json& cpu = job["azbench"]["cpu"];
+  EXPECT_EQ(cpu["threads"].get<uint32_t>(), 2u);
+  EXPECT_EQ(cpu["wall_ns"].get<uint64_t>(), 4'000'000'000u);
+  EXPECT_EQ(cpu["user_ns"].get<uint64_t>(), 1'000'000'000u);
+  EXPECT_EQ(cpu["system_ns"].get<uint64_t>(), 500'000'000u);
+  EXPECT_EQ(cpu["voluntary_switches"].get<uint64_t>(), 40u);
+  EXPECT_EQ(cpu["involuntary_switches"].get<uint64_t>(), 2u);
+}
+
+TEST(FioJobJsonTest, CpuFiguresAreLeftOutWhenNotMeasuredRatherThanWrittenAsZero) {
+  const json job = JobResultToFioJson(ReadJob({1'000}));
+  for (const char* key : {"usr_cpu", "sys_cpu", "ctx", "majf", "minf"}) {
+    EXPECT_FALSE(job.contains(key)) << key;
+  }
+  EXPECT_FALSE(job["azbench"].contains("cpu"));
+}
+
 }  // namespace
 }  // namespace azbench

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
@@ -75,6 +76,14 @@ JobResult MakeJob(const std::string& name, int seed) {
   job.error_errno = 5;
   job.error_message = "write: EIO at offset 4096 of 'f.0'";
   job.warnings = {"buffered I/O on a file smaller than RAM", "second, with \"quotes\""};
+  job.cpu = {.threads = 2,
+             .wall_ns = static_cast<uint64_t>(6 * kSecond + seed),
+             .user_ns = 1'234'567'000,
+             .system_ns = 2'345'678'000,
+             .voluntary_switches = static_cast<uint64_t>(10'000 + seed),
+             .involuntary_switches = 77,
+             .minor_faults = 1'024,
+             .major_faults = 3};
   return job;
 }
 
@@ -146,6 +155,7 @@ void ExpectSameJob(const JobResult& a, const JobResult& b) {
     EXPECT_TRUE(x.slat == y.slat);
     EXPECT_TRUE(x.clat == y.clat);
   }
+  EXPECT_TRUE(a.cpu == b.cpu);
   ASSERT_EQ(a.intervals.size(), b.intervals.size());
   for (size_t i = 0; i < a.intervals.size(); ++i) {
     EXPECT_EQ(a.intervals[i].index, b.intervals[i].index);
@@ -518,6 +528,47 @@ TEST_F(StoreTest, AFileWithoutThePlacementMountColumnGainsItAndKeepsItsEvidence)
   EXPECT_EQ((*loaded)[0].scenario.placements[0].server_address, "10.0.1.10");
   EXPECT_EQ((*loaded)[0].scenario.placements[0].mount, "") << "unknown, not invented";
   ScenarioResult after = MakeResult("after-mount", 1);
+  ASSERT_TRUE(store->SaveScenario(after).ok());
+  loaded = store->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 2u);
+  ExpectSameResult(after, (*loaded)[1]);
+}
+
+TEST_F(StoreTest, AFileWithoutTheCpuColumnsGainsThemAndReadsAsNotMeasured) {
+  ScenarioResult before = MakeResult("before-cpu", 0);
+  {
+    std::unique_ptr<Store> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->BeginCampaign("c", "c.yaml", "name: c\n").ok());
+    ASSERT_TRUE(store->SaveScenario(before).ok());
+  }
+  // What an azbench before the columns wrote: the same schema version without cpu_*.
+  for (const char* column :
+       {"cpu_threads", "cpu_wall_ns", "cpu_user_ns", "cpu_system_ns", "cpu_voluntary_switches",
+        "cpu_involuntary_switches", "cpu_minor_faults", "cpu_major_faults"}) {
+    RawQuery(path_, absl::StrCat("ALTER TABLE agent_result DROP COLUMN ", column));
+  }
+  ASSERT_EQ(RawQuery(path_,
+                     "SELECT count(*) FROM pragma_table_info('agent_result') WHERE name LIKE "
+                     "'cpu_%'"),
+            0);
+  std::unique_ptr<Store> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(RawQuery(path_, "PRAGMA user_version"), kStoreSchemaVersion);
+  EXPECT_EQ(RawQuery(path_,
+                     "SELECT count(*) FROM pragma_table_info('agent_result') WHERE name LIKE "
+                     "'cpu_%'"),
+            8);
+  absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 1u);
+  ASSERT_FALSE((*loaded)[0].results.empty());
+  for (const AgentJobResult& r : (*loaded)[0].results) {
+    EXPECT_FALSE(r.result.cpu.measured()) << "unknown, not invented";
+    EXPECT_EQ(r.result.cpu.user_ns, 0u);
+  }
+  ScenarioResult after = MakeResult("after-cpu", 1);
   ASSERT_TRUE(store->SaveScenario(after).ok());
   loaded = store->LoadScenarios();
   ASSERT_TRUE(loaded.ok()) << loaded.status();

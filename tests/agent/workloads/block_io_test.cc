@@ -211,6 +211,8 @@ TEST_P(BlockIoEngineTest, NumjobsClonesAreMergedIntoOneResult) {
   spec.numjobs = 3;
   JobResult w = RunOk(spec);
   EXPECT_EQ(w.clones, 3);
+  EXPECT_EQ(w.cpu.threads, 3u) << "every clone thread's CPU is measured and summed";
+  EXPECT_GT(w.cpu.wall_ns, 0u);
   ASSERT_NE(w.Find(OpKind::kWrite), nullptr);
   EXPECT_EQ(w.Find(OpKind::kWrite)->ops, 3u * 64u);
   EXPECT_EQ(FilesIn(dir.path()), 3u) << "each clone gets its own file, as fio names them";
@@ -525,6 +527,29 @@ TEST(BlockIoTest, RampTimeIsNotPartOfTheMeasuredRuntime) {
   // Measured from the end of the ramp: 100 ms plus at most one op, not 300 ms.
   EXPECT_GE(r.runtime_ns, 100'000'000u);
   EXPECT_LE(r.runtime_ns, 100'000'000u + reads->lat.max_ns());
+}
+
+TEST(BlockIoTest, CpuIsMeasuredOverTheMeasuredPhaseNotTheRamp) {
+  // The null engine keeps its thread busy: during a 400 ms ramp it burns ~400 ms of CPU, which
+  // must not be counted against a 150 ms measured phase.
+  JobSpec spec;
+  spec.name = "null";
+  spec.filename = "/nonexistent/never-opened";
+  spec.ioengine = "null";
+  spec.size_bytes = 1 << 30;
+  spec.block_size_bytes = 4096;
+  spec.time_based = true;
+  spec.ramp_time = absl::Milliseconds(400);
+  spec.runtime = absl::Milliseconds(150);
+  JobResult r = RunOk(spec);
+  ASSERT_EQ(r.cpu.threads, 1u);
+  constexpr uint64_t kTickNs = 10'000'000;  // a getrusage reading may lag by one tick
+  EXPECT_GT(r.cpu.user_ns + r.cpu.system_ns, 0u);
+  EXPECT_LE(r.cpu.user_ns + r.cpu.system_ns, r.cpu.wall_ns + kTickNs)
+      << "one thread cannot use more CPU than the window's time: the ramp's CPU leaked in";
+  // The window is the measured phase (from the first completion after the ramp to the end), far
+  // from the 550 ms the ramp would add.
+  EXPECT_LT(r.cpu.wall_ns, r.runtime_ns + 300'000'000u);
 }
 
 TEST(BlockIoTest, RateIopsCapsTheNumberOfOps) {

@@ -47,6 +47,7 @@ TEST(LargeStreamTest, EveryPassReadsTheWholeFileInBlockSizeCalls) {
     EXPECT_EQ(r.Find(OpKind::kWrite), nullptr);
     EXPECT_EQ(r.TotalErrors(), 0u);
     EXPECT_GT(r.runtime_ns, 0u);
+    EXPECT_EQ(r.cpu.threads, 1u) << r.name;
   }
   ASSERT_TRUE((*job)->RemoveCreatedFiles().ok());
   EXPECT_FALSE(Exists(spec.FilePath()));

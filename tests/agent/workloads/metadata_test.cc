@@ -60,6 +60,7 @@ TEST(MetadataTest, EveryPhaseCountsExactlyOneOpPerFileOfEveryClone) {
     const JobResult& r = results[i];
     EXPECT_EQ(r.name, expected[i].first);
     EXPECT_EQ(r.clones, 2);
+    EXPECT_EQ(r.cpu.threads, 2u) << r.name << ": each clone thread's CPU is measured";
     const OpStats* stats = r.Find(expected[i].second);
     ASSERT_NE(stats, nullptr) << r.name;
     EXPECT_EQ(stats->ops, 100u) << r.name;

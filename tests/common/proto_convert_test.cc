@@ -1,0 +1,54 @@
+#include "common/proto_convert.h"
+
+#include <cstdint>
+
+#include "gtest/gtest.h"
+
+namespace azbench {
+namespace {
+
+JobResult MeasuredJob() {
+  JobResult result;
+  result.name = "rand";
+  result.group_id = 1;
+  result.clones = 2;
+  result.runtime_ns = 2'000'000'000;
+  OpStats& read = result.Stats(OpKind::kRead);
+  for (uint64_t ns : {900u, 1'100u, 250'000u}) read.lat.Record(ns);
+  read.ops = 3;
+  read.bytes = 3 * 4096;
+  result.cpu = {.threads = 2,
+                .wall_ns = 4'000'000'123,
+                .user_ns = 812'000'000,
+                .system_ns = 2'900'000'000,
+                .voluntary_switches = 15,
+                .involuntary_switches = 9'000,
+                .minor_faults = 64,
+                .major_faults = 2};
+  return result;
+}
+
+TEST(JobResultProtoTest, CpuUsageCrossesTheWireExactly) {
+  const JobResult sent = MeasuredJob();
+  v1::JobResult wire;
+  JobResultToProto(sent, &wire);
+  absl::StatusOr<JobResult> received = JobResultFromProto(wire);
+  ASSERT_TRUE(received.ok()) << received.status();
+  EXPECT_TRUE(received->cpu == sent.cpu);
+  EXPECT_EQ(received->Find(OpKind::kRead)->ops, 3u);
+  EXPECT_TRUE(received->Find(OpKind::kRead)->lat == sent.Find(OpKind::kRead)->lat);
+}
+
+TEST(JobResultProtoTest, AResultWithoutCpuUsageStaysNotMeasured) {
+  JobResult sent = MeasuredJob();
+  sent.cpu = CpuUsage{};
+  v1::JobResult wire;
+  JobResultToProto(sent, &wire);
+  EXPECT_FALSE(wire.has_cpu()) << "nothing measured, nothing sent";
+  absl::StatusOr<JobResult> received = JobResultFromProto(wire);
+  ASSERT_TRUE(received.ok()) << received.status();
+  EXPECT_FALSE(received->cpu.measured());
+}
+
+}  // namespace
+}  // namespace azbench

@@ -1,0 +1,42 @@
+#include "common/result_text.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace azbench {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+JobResult OneReadJob() {
+  JobResult result;
+  result.name = "j";
+  result.runtime_ns = 1'000'000'000;
+  OpStats& read = result.Stats(OpKind::kRead);
+  read.lat.Record(1'000);
+  read.ops = 1;
+  read.bytes = 4096;
+  return result;
+}
+
+TEST(JobResultTextTest, PrintsFiosCpuLineWhenTheCpuWasMeasured) {
+  JobResult result = OneReadJob();
+  result.cpu = {.threads = 1,
+                .wall_ns = 1'000'000'000,
+                .user_ns = 123'400'000,
+                .system_ns = 876'500'000,
+                .voluntary_switches = 10,
+                .involuntary_switches = 5,
+                .minor_faults = 33,
+                .major_faults = 0};
+  EXPECT_THAT(FormatJobResultText(result),
+              HasSubstr("  cpu          : usr=12.34%, sys=87.65%, ctx=15, majf=0, minf=33\n"));
+}
+
+TEST(JobResultTextTest, HasNoCpuLineWhenNothingWasMeasured) {
+  EXPECT_THAT(FormatJobResultText(OneReadJob()), Not(HasSubstr("cpu")));
+}
+
+}  // namespace
+}  // namespace azbench
