@@ -97,6 +97,16 @@ dd if=/dev/urandom of="$DISK_FILE" bs=1M count=1024 conv=fsync status=none
 
 warm_disk_file() { cat "$DISK_FILE" >/dev/null; }
 
+# The block device under DISK_DIR, whose own accounting (/sys/class/block/DEV/stat: reads completed,
+# time spent on them in ms) gives the device's mean read latency during each O_DIRECT run, the
+# reference both tools' figures are checked against. Empty when it cannot be found (the table then
+# shows "-").
+DISK_STAT=""
+disk_source="$(findmnt -no SOURCE -T "$DISK_DIR" 2>/dev/null || true)"
+if [[ "$disk_source" == /dev/* && -r "/sys/class/block/$(basename "$disk_source")/stat" ]]; then
+  DISK_STAT="/sys/class/block/$(basename "$disk_source")/stat"
+fi
+
 # ---------------------------------------------------------------------------------------------
 # Cases. Fields (separated by '|'):
 #   id | description | warm (1: re-read the disk file through the page cache before every run;
@@ -136,6 +146,7 @@ run_tool() {  # tool case_id round options extra_fio bare warm
   local out="$WORK_DIR/raw/$id/$tool.$round"
   [[ "$warm" == 1 ]] && warm_disk_file
   local rc=0
+  [[ "$warm" == 2 && -n "$DISK_STAT" ]] && cat "$DISK_STAT" >"$out.disk"
   # The option strings are meant to split into words.
   # shellcheck disable=SC2086
   case "$tool" in
@@ -143,6 +154,7 @@ run_tool() {  # tool case_id round options extra_fio bare warm
     azbench) "$AGENT" run --name=bench $opts --output-format=json >"$out.json" 2>"$out.err" || rc=$? ;;
     bare) $bare >"$out.txt" 2>"$out.err" || rc=$? ;;
   esac
+  [[ "$warm" == 2 && -n "$DISK_STAT" ]] && cat "$DISK_STAT" >>"$out.disk"
   if [[ "$rc" != 0 ]]; then
     log "  $tool failed (rc $rc) in $id round $round: $(head -c 300 "$out.err")"
     echo "$rc" >"$out.failed"
@@ -156,7 +168,7 @@ run_tool() {  # tool case_id round options extra_fio bare warm
   echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')"
   echo "fio: $("$FIO" --version)"
   echo "liburing: $(dpkg-query -W -f='${Version}' liburing-dev 2>/dev/null || echo '?')"
-  echo "disk file system ($DISK_DIR): $(stat -f -c %T "$DISK_DIR")"
+  echo "disk file system ($DISK_DIR): $(stat -f -c %T "$DISK_DIR") on ${disk_source:-?} (device accounting: ${DISK_STAT:-none})"
   echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "rounds per case: $PAIRS, runtime per run: ${RUNTIME}s"
 } >"$WORK_DIR/machine"
@@ -212,8 +224,27 @@ def job_figures(doc, kind):
     # For async engines only lat_ns.percentile is total latency (fio gets --lat_percentiles=1);
     # clat_ns.percentile is used only when lat percentiles are absent, which happens for fio's
     # sync engines, where clat is the whole op.
-    return dict(iops=float(d["iops"]), mean=float(lat.get("mean", 0.0)),
-                p50=float(pct["50.000000"]) if "50.000000" in pct else None)
+    job = doc["jobs"][0]
+    iops = float(d["iops"])
+    # CPU per op of the job's thread (one thread per job here): usr_cpu / sys_cpu are percent of
+    # the job's runtime, in both tools.
+    def per_op(key):
+        return float(job[key]) / 100.0 * 1e9 / iops if key in job and iops > 0 else None
+    return dict(iops=iops, mean=float(lat.get("mean", 0.0)),
+                p50=float(pct["50.000000"]) if "50.000000" in pct else None,
+                usr_op=per_op("usr_cpu"), sys_op=per_op("sys_cpu"))
+
+def device_mean_ns(path):
+    """Mean read latency the block device accounted during one run: (read ms) / (reads completed),
+    from /sys/class/block/DEV/stat sampled before and after (fields 1 and 4)."""
+    try:
+        lines = open(path).read().split("\n")
+        before, after = lines[0].split(), lines[1].split()
+        reads = int(after[0]) - int(before[0])
+        ms = int(after[3]) - int(before[3])
+        return ms * 1e6 / reads if reads > 0 else None
+    except (OSError, IndexError, ValueError):
+        return None
 
 def med(v):
     v = [x for x in v if x is not None]
@@ -254,6 +285,9 @@ for cid in ids:
                 if m: per["bare"][r] = dict(iops=float(m.group(1)))
             except OSError:
                 pass
+        for tool in ("fio", "azbench"):
+            if r in per[tool]:
+                per[tool][r]["dev_mean"] = device_mean_ns(os.path.join(work, "raw", cid, f"{tool}.{r}.disk"))
     def stat(tool, key):
         return [f[key] for f in per[tool].values()]
     def rng(tool):
@@ -270,6 +304,12 @@ for cid in ids:
              az_fio=med(af), az_bare=med(ab),
              fio_mean=med(stat("fio", "mean")), az_mean=med(stat("azbench", "mean")),
              fio_p50=med(stat("fio", "p50")), az_p50=med(stat("azbench", "p50")),
+             fio_usr=med(stat("fio", "usr_op")), fio_sys=med(stat("fio", "sys_op")),
+             az_usr=med(stat("azbench", "usr_op")), az_sys=med(stat("azbench", "sys_op")),
+             fio_dev=med([f.get("dev_mean") for f in per["fio"].values()]),
+             az_dev=med([f.get("dev_mean") for f in per["azbench"].values()]),
+             fio_over=med([f["mean"] - f["dev_mean"] for f in per["fio"].values() if f.get("dev_mean")]),
+             az_over=med([f["mean"] - f["dev_mean"] for f in per["azbench"].values() if f.get("dev_mean")]),
              n_fio=len(per["fio"]), n_az=len(per["azbench"]))
     summary[cid] = s
     rows.append([cid, rng("fio"), rng("azbench"), fmt_iops(s["bare"]), fmt_ratio(s["az_fio"]),
@@ -291,6 +331,37 @@ print("|" + "|".join("---" for _ in head) + "|")
 for row in rows:
     print("| " + " | ".join(row) + " |")
 print()
+cpu_rows = [cid for cid in ids if None not in (summary[cid]["fio_usr"], summary[cid]["az_usr"])]
+if cpu_rows:
+    print("CPU time per op of the job's thread, split into user (the tool) and system (the kernel:")
+    print("syscalls, the file system, the copy), from each tool's usr_cpu / sys_cpu; medians over")
+    print("rounds. The last column is the most any tool on one thread could gain over fio: fio's")
+    print("whole cost per op over the kernel's cost per op in azbench's runs.")
+    print()
+    head = ["case", "fio usr/op", "fio sys/op", "azbench usr/op", "azbench sys/op",
+            "fio total / azbench sys"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "|".join("---" for _ in head) + "|")
+    for cid in cpu_rows:
+        s = summary[cid]
+        bound = (s["fio_usr"] + s["fio_sys"]) / s["az_sys"] if s["az_sys"] else None
+        print(f"| {cid} | {fmt_lat(s['fio_usr'])} | {fmt_lat(s['fio_sys'])} | {fmt_lat(s['az_usr'])} | "
+              f"{fmt_lat(s['az_sys'])} | {fmt_ratio(bound)} |")
+    print()
+dev_rows = [cid for cid in ids if summary[cid]["fio_dev"] is not None or summary[cid]["az_dev"] is not None]
+if dev_rows:
+    print("The device's own accounting in the O_DIRECT cases (/sys/class/block/DEV/stat, sampled")
+    print("around each run): its mean read latency, and how far above it each tool's mean lat is")
+    print("(submission, completion and reaping outside the block layer; medians over rounds).")
+    print()
+    head = ["case", "device mean (fio runs)", "fio mean - device", "device mean (azbench runs)",
+            "azbench mean - device"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "|".join("---" for _ in head) + "|")
+    for cid in dev_rows:
+        s = summary[cid]
+        print(f"| {cid} | {fmt_lat(s['fio_dev'])} | {fmt_lat(s['fio_over'])} | {fmt_lat(s['az_dev'])} | {fmt_lat(s['az_over'])} |")
+    print()
 loads = {}
 try:
     for line in open(os.path.join(work, "load")):
