@@ -44,6 +44,32 @@ void CpuUsage::Merge(const CpuUsage& other) {
   major_faults += other.major_faults;
 }
 
+bool DepthStats::measured() const {
+  for (int i = 0; i < kBuckets; ++i) {
+    if (submit[i] != 0 || complete[i] != 0) return true;
+  }
+  return false;
+}
+
+std::array<double, DepthStats::kBuckets> DepthStats::Percent(const Buckets& counts) {
+  uint64_t total = 0;
+  for (uint64_t c : counts) total += c;
+  std::array<double, kBuckets> out{};
+  if (total == 0) return out;
+  for (int i = 0; i < kBuckets; ++i) {
+    out[i] = static_cast<double>(counts[i]) * 100.0 / static_cast<double>(total);
+  }
+  return out;
+}
+
+void DepthStats::Merge(const DepthStats& other) {
+  for (int i = 0; i < kBuckets; ++i) {
+    level[i] += other.level[i];
+    submit[i] += other.submit[i];
+    complete[i] += other.complete[i];
+  }
+}
+
 JobResult JobResult::Clone() const {
   JobResult copy;
   copy.name = name;
@@ -63,6 +89,7 @@ JobResult JobResult::Clone() const {
   copy.op_log_records = op_log_records;
   copy.op_log_dropped = op_log_dropped;
   copy.cpu = cpu;
+  copy.depth = depth;
   return copy;
 }
 
@@ -110,6 +137,7 @@ void JobResult::Merge(const JobResult& other) {
   op_log_records += other.op_log_records;
   op_log_dropped += other.op_log_dropped;
   cpu.Merge(other.cpu);
+  depth.Merge(other.depth);
   if (error_errno == 0 && error_message.empty()) {
     error_errno = other.error_errno;
     error_message = other.error_message;

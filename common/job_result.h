@@ -13,6 +13,7 @@
 #define AZBENCH_COMMON_JOB_RESULT_H_
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -89,6 +90,59 @@ struct CpuUsage {
   bool operator==(const CpuUsage&) const = default;
 };
 
+// How deep the job's queue was and how its requests were batched into calls: fio's "IO depths",
+// "submit" and "complete" lines (iodepth_level / iodepth_submit / iodepth_complete in its JSON),
+// each in fio's 7 buckets. Only the measured phase counts.
+//   level:    requests submitted, by how many requests the job held (queued + in flight) just
+//             before the submit call: 1, 2-3, 4-7, 8-15, 16-31, 32-63, >= 64.
+//   submit:   submit calls by how many requests each submitted: 0, 1-4, 5-8, 9-16, 17-32, 33-64,
+//             > 64 (fio's keys "0", "4", "8", "16", "32", "64", ">=64").
+//   complete: reap calls by how many completions each returned, same buckets (a reap that found
+//             nothing counts in "0").
+// A sync engine's op is one call of one request at depth 1, as in fio.
+struct DepthStats {
+  static constexpr int kBuckets = 7;
+  // fio's names of the buckets (its JSON keys and its text).
+  static constexpr std::array<const char*, kBuckets> kLevelKeys = {"1",  "2",  "4",   "8",
+                                                                   "16", "32", ">=64"};
+  static constexpr std::array<const char*, kBuckets> kCallKeys = {"0",  "4",  "8",   "16",
+                                                                  "32", "64", ">=64"};
+  using Buckets = std::array<uint64_t, kBuckets>;
+  Buckets level{};
+  Buckets submit{};
+  Buckets complete{};
+
+  static int LevelBucket(int depth) {
+    if (depth <= 1) return 0;
+    if (depth >= 64) return 6;
+    return std::bit_width(static_cast<unsigned>(depth)) - 1;  // 2-3 -> 1, ..., 32-63 -> 5
+  }
+  static int CallBucket(int requests) {
+    if (requests <= 0) return 0;
+    if (requests > 64) return 6;
+    // 1-4 -> 1, 5-8 -> 2, 9-16 -> 3, 17-32 -> 4, 33-64 -> 5
+    return requests <= 4 ? 1 : std::bit_width(static_cast<unsigned>(requests - 1)) - 1;
+  }
+  // One submit call that sent `submitted` requests while the job held `depth_before`.
+  void RecordSubmit(int depth_before, int submitted) {
+    if (submitted <= 0) return;
+    level[LevelBucket(depth_before)] += static_cast<uint64_t>(submitted);
+    ++submit[CallBucket(submitted)];
+  }
+  void RecordComplete(int reaped) { ++complete[CallBucket(reaped)]; }
+  // One op of a sync engine (or one an async engine completed in its queue call).
+  void RecordSyncOp() {
+    ++level[0];
+    ++submit[1];
+    ++complete[1];
+  }
+  bool measured() const;
+  // Each bucket's share of their sum, in percent (all 0 when the sum is 0).
+  static std::array<double, kBuckets> Percent(const Buckets& counts);
+  void Merge(const DepthStats& other);  // adds bucket by bucket
+  bool operator==(const DepthStats&) const = default;
+};
+
 struct JobResult {
   std::string name;
   int group_id = 0;
@@ -108,6 +162,7 @@ struct JobResult {
   uint64_t op_log_records = 0;  // op_log: records streamed
   uint64_t op_log_dropped = 0;  // op_log: measured ops over the rate cap, not recorded
   CpuUsage cpu;
+  DepthStats depth;
 
   JobResult() = default;
   JobResult(JobResult&&) = default;

@@ -124,6 +124,14 @@ void JobResultToProto(const JobResult& result, v1::JobResult* out) {
     cpu->set_minor_faults(result.cpu.minor_faults);
     cpu->set_major_faults(result.cpu.major_faults);
   }
+  if (result.depth.measured()) {
+    v1::DepthStats* depth = out->mutable_depth();
+    for (int i = 0; i < DepthStats::kBuckets; ++i) {
+      depth->add_level(result.depth.level[i]);
+      depth->add_submit(result.depth.submit[i]);
+      depth->add_complete(result.depth.complete[i]);
+    }
+  }
 }
 
 absl::StatusOr<JobResult> JobResultFromProto(const v1::JobResult& proto) {
@@ -168,6 +176,21 @@ absl::StatusOr<JobResult> JobResultFromProto(const v1::JobResult& proto) {
   result.cpu.involuntary_switches = cpu.involuntary_switches();
   result.cpu.minor_faults = cpu.minor_faults();
   result.cpu.major_faults = cpu.major_faults();
+  if (proto.has_depth()) {
+    const v1::DepthStats& depth = proto.depth();
+    if (depth.level_size() != DepthStats::kBuckets || depth.submit_size() != DepthStats::kBuckets ||
+        depth.complete_size() != DepthStats::kBuckets) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": depth: level, submit and complete need ", DepthStats::kBuckets,
+                       " buckets each (got ", depth.level_size(), ", ", depth.submit_size(), ", ",
+                       depth.complete_size(), ")"));
+    }
+    for (int i = 0; i < DepthStats::kBuckets; ++i) {
+      result.depth.level[i] = depth.level(i);
+      result.depth.submit[i] = depth.submit(i);
+      result.depth.complete[i] = depth.complete(i);
+    }
+  }
   return result;
 }
 

@@ -196,6 +196,18 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras) {
   if (sync == nullptr) sync = &kEmpty;
   job["sync"] = {{"total_ios", sync->ops}, {"lat_ns", LatencyJson(sync->lat, true)}};
   AddLatencyDistribution(result, job);
+  if (result.depth.measured()) {
+    auto shares = [](const DepthStats::Buckets& counts,
+                     const std::array<const char*, DepthStats::kBuckets>& keys) {
+      const std::array<double, DepthStats::kBuckets> pct = DepthStats::Percent(counts);
+      json out = json::object();
+      for (int i = 0; i < DepthStats::kBuckets; ++i) out[keys[i]] = pct[i];
+      return out;
+    };
+    job["iodepth_level"] = shares(result.depth.level, DepthStats::kLevelKeys);
+    job["iodepth_submit"] = shares(result.depth.submit, DepthStats::kCallKeys);
+    job["iodepth_complete"] = shares(result.depth.complete, DepthStats::kCallKeys);
+  }
   if (result.cpu.measured()) {
     job["usr_cpu"] = result.cpu.UserPercent();
     job["sys_cpu"] = result.cpu.SystemPercent();
@@ -212,6 +224,11 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras) {
     extras["error_message"] = result.error_message;
     extras["warnings"] = result.warnings;
     extras["interval_ns"] = result.interval_ns;
+    if (result.depth.measured()) {
+      extras["depth"] = {{"level", result.depth.level},
+                         {"submit", result.depth.submit},
+                         {"complete", result.depth.complete}};
+    }
     if (result.cpu.measured()) {
       extras["cpu"] = {{"threads", result.cpu.threads},
                        {"wall_ns", result.cpu.wall_ns},

@@ -26,8 +26,9 @@ absl::StatusOr<Histogram> HistogramFromJson(const nlohmann::json& json);
 // engines (no slat/clat recorded) clat_ns carries the total latency, as fio does for sync engines,
 // and slat_ns is all zeros. usr_cpu / sys_cpu (percent of the threads' measured time, averaged over
 // threads as fio's group_reporting), ctx, majf and minf are written when the job's CPU was measured
-// (JobResult::cpu; the extras then carry the raw sums under "cpu"). Not written (azbench does not
-// measure them): iodepth_level / iodepth_submit / iodepth_complete, eta, elapsed, latency_depth /
+// (JobResult::cpu; the extras then carry the raw sums under "cpu"). iodepth_level / iodepth_submit
+// / iodepth_complete (percent per fio bucket, JobResult::depth; raw counts under the extras'
+// "depth") likewise. Not written (azbench does not measure them): eta, elapsed, latency_depth /
 // latency_target / latency_percentile / latency_window.
 nlohmann::json JobResultToFioJson(const JobResult& result, bool with_azbench_extras = true);
 

@@ -80,6 +80,20 @@ std::string FormatJobResultText(const JobResult& result) {
                                     result.cpu.ContextSwitches(), result.cpu.major_faults,
                                     result.cpu.minor_faults));
   }
+  if (result.depth.measured()) {
+    auto line = [](const char* label, const DepthStats::Buckets& counts,
+                   const std::array<const char*, DepthStats::kBuckets>& keys) {
+      const std::array<double, DepthStats::kBuckets> pct = DepthStats::Percent(counts);
+      std::string text = label;
+      for (int i = 0; i < DepthStats::kBuckets; ++i) {
+        absl::StrAppend(&text, i == 0 ? "" : ", ", keys[i], "=", absl::StrFormat("%.1f%%", pct[i]));
+      }
+      return absl::StrCat(text, "\n");
+    };
+    absl::StrAppend(&out, line("  IO depths    : ", result.depth.level, DepthStats::kLevelKeys));
+    absl::StrAppend(&out, line("     submit    : ", result.depth.submit, DepthStats::kCallKeys));
+    absl::StrAppend(&out, line("     complete  : ", result.depth.complete, DepthStats::kCallKeys));
+  }
   for (const auto& w : result.warnings) absl::StrAppend(&out, "  warning: ", w, "\n");
   if (!result.error_message.empty()) {
     absl::StrAppend(&out, "  error: ", result.error_message, "\n");

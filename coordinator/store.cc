@@ -4,7 +4,9 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "common/clock.h"
@@ -301,7 +303,7 @@ absl::Status Store::Initialize() {
     }
   }
   RETURN_IF_ERROR(AddPlacementMountColumn());
-  RETURN_IF_ERROR(AddCpuColumns());
+  RETURN_IF_ERROR(AddAgentResultColumns());
   RETURN_IF_ERROR(AddStagingTables());
   // WAL: a report can read while a run writes. FULL: a commit survives a power loss.
   RETURN_IF_ERROR(Exec("PRAGMA journal_mode = WAL"));
@@ -326,36 +328,44 @@ absl::Status Store::AddPlacementMountColumn() {
   return Exec("ALTER TABLE placement ADD COLUMN mount TEXT NOT NULL DEFAULT ''");
 }
 
-// agent_result.cpu_*, added within schema version 2 (store.h): additive, defaulting to 0 (not
-// measured), so older and newer azbench read and write the same file. Added in one transaction: a
-// file has all of them or none.
-absl::Status Store::AddCpuColumns() {
-  static constexpr const char* kColumns[] = {"cpu_threads",
-                                             "cpu_wall_ns",
-                                             "cpu_user_ns",
-                                             "cpu_system_ns",
-                                             "cpu_voluntary_switches",
-                                             "cpu_involuntary_switches",
-                                             "cpu_minor_faults",
-                                             "cpu_major_faults"};
-  Statement columns(*this);
-  RETURN_IF_ERROR(
-      columns.Prepare("SELECT count(*) FROM pragma_table_info('agent_result') "
-                      "WHERE name = 'cpu_threads'"));
-  ASSIGN_OR_RETURN(bool row, columns.Step());
-  if (row && columns.Int(0) > 0) return absl::OkStatus();
+// agent_result.cpu_* and io_depths, added within schema version 2 (store.h): additive, with
+// defaults that read as "not measured" (0, ''), so older and newer azbench read and write the same
+// file. The missing ones are added in one transaction.
+absl::Status Store::AddAgentResultColumns() {
+  static constexpr std::pair<const char*, const char*> kColumns[] = {
+      {"cpu_threads", "INTEGER NOT NULL DEFAULT 0"},
+      {"cpu_wall_ns", "INTEGER NOT NULL DEFAULT 0"},
+      {"cpu_user_ns", "INTEGER NOT NULL DEFAULT 0"},
+      {"cpu_system_ns", "INTEGER NOT NULL DEFAULT 0"},
+      {"cpu_voluntary_switches", "INTEGER NOT NULL DEFAULT 0"},
+      {"cpu_involuntary_switches", "INTEGER NOT NULL DEFAULT 0"},
+      {"cpu_minor_faults", "INTEGER NOT NULL DEFAULT 0"},
+      {"cpu_major_faults", "INTEGER NOT NULL DEFAULT 0"},
+      {"io_depths", "TEXT NOT NULL DEFAULT ''"}};
+  std::vector<std::string> missing;
+  for (const auto& [name, declaration] : kColumns) {
+    Statement columns(*this);
+    RETURN_IF_ERROR(
+        columns.Prepare("SELECT count(*) FROM pragma_table_info('agent_result') WHERE name = ?"));
+    columns.Text(1, name);
+    ASSIGN_OR_RETURN(bool row, columns.Step());
+    if (!row || columns.Int(0) == 0) {
+      missing.push_back(
+          absl::StrCat("ALTER TABLE agent_result ADD COLUMN ", name, " ", declaration));
+    }
+  }
+  if (missing.empty()) return absl::OkStatus();
   RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
   absl::Status added = absl::OkStatus();
-  for (const char* column : kColumns) {
-    added = Exec(absl::StrCat("ALTER TABLE agent_result ADD COLUMN ", column,
-                              " INTEGER NOT NULL DEFAULT 0"));
+  for (const std::string& statement : missing) {
+    added = Exec(statement);
     if (!added.ok()) break;
   }
   if (added.ok()) added = Exec("COMMIT");
   if (!added.ok()) {
     Exec("ROLLBACK").IgnoreError();
-    return absl::Status(
-        added.code(), absl::StrCat("adding the cpu_* columns to agent_result: ", added.message()));
+    return absl::Status(added.code(),
+                        absl::StrCat("adding columns to agent_result: ", added.message()));
   }
   return absl::OkStatus();
 }

@@ -43,8 +43,9 @@
 //       clones, interval_ns, runtime_ns, start_ns, end_ns, error_errno, error_message,
 //       warnings (JSON array), cpu_threads, cpu_wall_ns, cpu_user_ns, cpu_system_ns,
 //       cpu_voluntary_switches, cpu_involuntary_switches, cpu_minor_faults, cpu_major_faults
-//       (JobResult::cpu; all 0 when not measured). The cpu_* columns came later within version
-//       2, like placement.mount: a file without them gains them (default 0) when opened.)
+//       (JobResult::cpu; all 0 when not measured), io_depths (JobResult::depth as JSON
+//       {"level": [7], "submit": [7], "complete": [7]}, '' when not measured). These came later
+//       within version 2, like placement.mount: a file without them gains them when opened.)
 //   histogram(agent_result_id FK ON DELETE CASCADE, op_kind ('read', 'write', ... as
 //       OpKindName), lat_kind ('lat'|'slat'|'clat'), ops, bytes, errors, short_ios, count,
 //       min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, buckets BLOB;
@@ -198,7 +199,7 @@ class Store {
   static absl::StatusOr<std::unique_ptr<Store>> OpenImpl(const std::string& path, bool create);
   absl::Status Initialize();
   absl::Status AddPlacementMountColumn();
-  absl::Status AddCpuColumns();
+  absl::Status AddAgentResultColumns();
   absl::Status AddStagingTables();
   absl::Status Exec(std::string_view sql);
   absl::Status Error(std::string_view what) const;

@@ -16,6 +16,7 @@
 
 namespace azbench {
 
+using store_rows::DepthFromText;
 using store_rows::JobsFromJson;
 using store_rows::json;
 using store_rows::PairsFromJson;
@@ -106,8 +107,8 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
   RETURN_IF_ERROR(results.Prepare(
       "SELECT id, agent_id, job_name, group_id, clones, interval_ns, runtime_ns, start_ns, end_ns, "
       "error_errno, error_message, warnings, cpu_threads, cpu_wall_ns, cpu_user_ns, cpu_system_ns, "
-      "cpu_voluntary_switches, cpu_involuntary_switches, cpu_minor_faults, cpu_major_faults FROM "
-      "agent_result WHERE scenario_id = ? ORDER BY idx"));
+      "cpu_voluntary_switches, cpu_involuntary_switches, cpu_minor_faults, cpu_major_faults, "
+      "io_depths FROM agent_result WHERE scenario_id = ? ORDER BY idx"));
   RETURN_IF_ERROR(histograms.Prepare(
       "SELECT op_kind, lat_kind, ops, bytes, errors, short_ios, count, min_ns, max_ns, sum_ns, "
       "sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, buckets FROM histogram WHERE agent_result_id "
@@ -147,6 +148,7 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
     job.cpu.involuntary_switches = results.U64(17);
     job.cpu.minor_faults = results.U64(18);
     job.cpu.major_faults = results.U64(19);
+    if (!DepthFromText(results.Text(20), job.depth)) return corrupt("malformed io_depths JSON");
     const std::string where = absl::StrCat("agent ", r.agent_id, " job ", job.name);
 
     histograms.Int(1, result_id);

@@ -84,6 +84,29 @@ bool StringsFromJson(const json& j, std::vector<std::string>& out) {
   return true;
 }
 
+std::string DepthToText(const DepthStats& depth) {
+  if (!depth.measured()) return "";
+  return json{{"level", depth.level}, {"submit", depth.submit}, {"complete", depth.complete}}
+      .dump();
+}
+
+bool DepthFromText(const std::string& text, DepthStats& out) {
+  out = DepthStats{};
+  if (text.empty()) return true;
+  const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return false;
+  for (auto [key, buckets] : {std::pair{"level", &out.level}, std::pair{"submit", &out.submit},
+                              std::pair{"complete", &out.complete}}) {
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_array() || it->size() != DepthStats::kBuckets) return false;
+    for (int i = 0; i < DepthStats::kBuckets; ++i) {
+      if (!(*it)[i].is_number_unsigned()) return false;
+      (*buckets)[i] = (*it)[i].get<uint64_t>();
+    }
+  }
+  return true;
+}
+
 json JobsToJson(const std::vector<ScenarioJob>& jobs) {
   json out = json::array();
   for (const auto& job : jobs) {

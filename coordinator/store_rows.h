@@ -39,6 +39,10 @@ json PairsToJson(const std::vector<std::pair<std::string, std::string>>& pairs);
 bool PairsFromJson(const json& j, std::vector<std::pair<std::string, std::string>>& out);
 json StringsToJson(const std::vector<std::string>& strings);
 bool StringsFromJson(const json& j, std::vector<std::string>& out);
+// agent_result.io_depths: "" when not measured, else {"level": [7], "submit": [7], "complete":
+// [7]}.
+std::string DepthToText(const DepthStats& depth);
+bool DepthFromText(const std::string& text, DepthStats& out);
 json JobsToJson(const std::vector<ScenarioJob>& jobs);
 bool JobsFromJson(const json& j, std::vector<ScenarioJob>& out);
 std::optional<ScenarioStatus> StatusFromName(std::string_view name);

@@ -15,6 +15,7 @@
 
 namespace azbench {
 
+using store_rows::DepthToText;
 using store_rows::ForEachIntervalRow;
 using store_rows::JobsToJson;
 using store_rows::kLatKinds;
@@ -90,8 +91,9 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
       "INSERT INTO agent_result (scenario_id, idx, agent_id, job_name, group_id, clones, "
       "interval_ns, runtime_ns, start_ns, end_ns, error_errno, error_message, warnings, "
       "cpu_threads, cpu_wall_ns, cpu_user_ns, cpu_system_ns, cpu_voluntary_switches, "
-      "cpu_involuntary_switches, cpu_minor_faults, cpu_major_faults) VALUES (?, ?, ?, ?, ?, ?, ?, "
-      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+      "cpu_involuntary_switches, cpu_minor_faults, cpu_major_faults, io_depths) VALUES (?, ?, ?, "
+      "?, "
+      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   RETURN_IF_ERROR(histogram.Prepare(
       "INSERT INTO histogram (agent_result_id, op_kind, lat_kind, ops, bytes, errors, short_ios, "
       "count, min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, buckets) VALUES "
@@ -127,7 +129,8 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
         .U64(18, job.cpu.voluntary_switches)
         .U64(19, job.cpu.involuntary_switches)
         .U64(20, job.cpu.minor_faults)
-        .U64(21, job.cpu.major_faults);
+        .U64(21, job.cpu.major_faults)
+        .Text(22, DepthToText(job.depth));
     RETURN_IF_ERROR(agent_result.Run());
     const int64_t result_id = sqlite3_last_insert_rowid(db_);
 

@@ -118,7 +118,7 @@ class CloneRunner {
     result_.runtime_ns = last > measure_start_ns_ ? last - measure_start_ns_ : 0;
     result_.end_realtime_ns = RealtimeNanos();
     // A job that ended during its ramp measured nothing, its CPU included.
-    if (!cpu_ramp_pending_) result_.cpu = cpu_window_.Close();
+    if (!ramp_pending_) result_.cpu = cpu_window_.Close();
     if (result_.op_log_dropped > 0) {
       result_.warnings.push_back(absl::StrCat(
           "op_log: ", result_.op_log_dropped, " ops over the cap of ", spec_.op_log_rate,
@@ -221,9 +221,9 @@ class CloneRunner {
       return;
     }
     if (req.complete_ns < measure_start_ns_) return;  // ramp_time: done but not measured
-    if (cpu_ramp_pending_) [[unlikely]] {
+    if (ramp_pending_) [[unlikely]] {
       // The first completion after the ramp: CPU counts from here, as fio resets its rusage.
-      cpu_ramp_pending_ = false;
+      ramp_pending_ = false;
       cpu_window_.Restart();
     }
     if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, /*final=*/false);
@@ -354,6 +354,7 @@ class CloneRunner {
       }
       engine.Queue(&req);  // a sync engine completes in Queue()
       Account(req);
+      if (!ramp_pending_) result_.depth.RecordSyncOp();
       now = req.complete_ns;
       if (FsyncDue() && !failed_) {
         IoRequest sync_req;
@@ -361,6 +362,7 @@ class CloneRunner {
         sync_req.start_ns = OpClockNanos();
         engine.Queue(&sync_req);
         Account(sync_req);
+        if (!ramp_pending_) result_.depth.RecordSyncOp();
         now = sync_req.complete_ns;
       }
     }
@@ -401,8 +403,13 @@ class CloneRunner {
     std::vector<IoRequest*> done(std::max(complete_max, depth + 1));
 
     auto commit = [&] {
+      const int depth_before = engine.inflight();
       absl::StatusOr<int> submitted = engine.Commit();
-      if (!submitted.ok()) FailWith(submitted.status());
+      if (!submitted.ok()) {
+        FailWith(submitted.status());
+      } else if (!ramp_pending_) {
+        result_.depth.RecordSubmit(depth_before, *submitted);
+      }
     };
     uint64_t now = OpClockNanos();
     for (;;) {
@@ -417,6 +424,7 @@ class CloneRunner {
           QueueResult r = engine.Queue(&fsync_req);
           if (r == QueueResult::kCompleted) {
             Account(fsync_req);
+            if (!ramp_pending_) result_.depth.RecordSyncOp();
           } else if (r == QueueResult::kQueued) {
             fsync_in_flight = true;
             ++queued;
@@ -445,6 +453,7 @@ class CloneRunner {
           free_slots.pop_back();
           if (r == QueueResult::kCompleted) {
             Account(*req);
+            if (!ramp_pending_) result_.depth.RecordSyncOp();
             free_slots.push_back(req);
           } else {
             ++queued;
@@ -485,6 +494,7 @@ class CloneRunner {
           free_slots.push_back(req);
         }
       }
+      if (!ramp_pending_) result_.depth.RecordComplete(*got);
     }
   }
 
@@ -504,7 +514,7 @@ class CloneRunner {
     result_.start_realtime_ns =
         RealtimeNanos() + (static_cast<int64_t>(measure_start_ns_) - static_cast<int64_t>(now_ns));
     cpu_window_.Restart();
-    cpu_ramp_pending_ = measure_start_ns_ > now_ns;
+    ramp_pending_ = measure_start_ns_ > now_ns;
   }
 
   void FailWith(const absl::Status& status) {
@@ -567,7 +577,8 @@ class CloneRunner {
   IntervalAccumulator accum_;
   // This thread's CPU in the measured phase; restarted when the ramp ends.
   ThreadCpuWindow cpu_window_;
-  bool cpu_ramp_pending_ = false;
+  // The measured phase has not begun: ramp_time runs, nothing (ops, CPU, queue depths) counts yet.
+  bool ramp_pending_ = false;
   JobResult result_;
 };
 

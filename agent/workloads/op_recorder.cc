@@ -33,6 +33,7 @@ void OpRecorder::Activate(OpKind kind) { accum_.Activate(kind, result_); }
 void OpRecorder::Record(OpKind kind, uint64_t start_ns, uint64_t end_ns, int64_t result,
                         uint64_t offset_bytes, const std::string& what) {
   Activate(kind);
+  result_.depth.RecordSyncOp();
   if (end_ns > last_complete_ns_) last_complete_ns_ = end_ns;
   if (end_ns >= next_interval_ns_) CloseIntervals(end_ns, /*final=*/false);
   IntervalAccumulator::Kind& acc = accum_.kind(kind);

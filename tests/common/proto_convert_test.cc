@@ -25,7 +25,30 @@ JobResult MeasuredJob() {
                 .involuntary_switches = 9'000,
                 .minor_faults = 64,
                 .major_faults = 2};
+  result.depth.level = {0, 0, 0, 0, 3, 0, 0};
+  result.depth.submit = {0, 1, 0, 0, 0, 0, 0};
+  result.depth.complete = {1, 3, 0, 0, 0, 0, 0};
   return result;
+}
+
+TEST(JobResultProtoTest, DepthStatsCrossTheWireExactly) {
+  const JobResult sent = MeasuredJob();
+  v1::JobResult wire;
+  JobResultToProto(sent, &wire);
+  absl::StatusOr<JobResult> received = JobResultFromProto(wire);
+  ASSERT_TRUE(received.ok()) << received.status();
+  EXPECT_TRUE(received->depth == sent.depth);
+}
+
+TEST(JobResultProtoTest, DepthStatsWithTheWrongNumberOfBucketsAreRefusedNamingTheJob) {
+  v1::JobResult wire;
+  JobResultToProto(MeasuredJob(), &wire);
+  wire.mutable_depth()->add_level(9);
+  absl::StatusOr<JobResult> received = JobResultFromProto(wire);
+  ASSERT_FALSE(received.ok());
+  EXPECT_EQ(received.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(received.status().message().find("job 'rand'"), std::string::npos) << received.status();
+  EXPECT_NE(received.status().message().find("buckets"), std::string::npos);
 }
 
 TEST(JobResultProtoTest, CpuUsageCrossesTheWireExactly) {

@@ -103,12 +103,36 @@ TEST(FioJobJsonTest, CpuFiguresAreFiosAveragesOverThreadsAndTheRawSumsAreInTheEx
   EXPECT_EQ(cpu["involuntary_switches"].get<uint64_t>(), 2u);
 }
 
+TEST(FioJobJsonTest, IoDepthsArePercentPerFioBucketWithFiosKeys) {
+  JobResult result = ReadJob({1'000});
+  result.depth.level = {0, 0, 0, 0, 300, 0, 100};
+  result.depth.submit = {0, 30, 0, 10, 0, 0, 0};
+  result.depth.complete = {5, 15, 0, 0, 0, 0, 0};
+  const json job = JobResultToFioJson(result);
+  EXPECT_DOUBLE_EQ(job["iodepth_level"]["16"].get<double>(), 75.0);
+  EXPECT_DOUBLE_EQ(job["iodepth_level"][">=64"].get<double>(), 25.0);
+  EXPECT_DOUBLE_EQ(job["iodepth_level"]["1"].get<double>(), 0.0);
+  EXPECT_EQ(job["iodepth_level"].size(), 7u);
+  EXPECT_DOUBLE_EQ(job["iodepth_submit"]["4"].get<double>(), 75.0);
+  EXPECT_DOUBLE_EQ(job["iodepth_submit"]["16"].get<double>(), 25.0);
+  EXPECT_DOUBLE_EQ(job["iodepth_complete"]["0"].get<double>(), 25.0);
+  EXPECT_DOUBLE_EQ(job["iodepth_complete"]["4"].get<double>(), 75.0);
+  for (const char* key : {"0", "4", "8", "16", "32", "64", ">=64"}) {
+    EXPECT_TRUE(job["iodepth_submit"].contains(key)) << key;
+    EXPECT_TRUE(job["iodepth_complete"].contains(key)) << key;
+  }
+  EXPECT_EQ(job["azbench"]["depth"]["level"][4].get<uint64_t>(), 300u);
+}
+
 TEST(FioJobJsonTest, CpuFiguresAreLeftOutWhenNotMeasuredRatherThanWrittenAsZero) {
   const json job = JobResultToFioJson(ReadJob({1'000}));
   for (const char* key : {"usr_cpu", "sys_cpu", "ctx", "majf", "minf"}) {
     EXPECT_FALSE(job.contains(key)) << key;
   }
   EXPECT_FALSE(job["azbench"].contains("cpu"));
+  for (const char* key : {"iodepth_level", "iodepth_submit", "iodepth_complete"}) {
+    EXPECT_FALSE(job.contains(key)) << key;
+  }
 }
 
 }  // namespace

@@ -34,8 +34,22 @@ TEST(JobResultTextTest, PrintsFiosCpuLineWhenTheCpuWasMeasured) {
               HasSubstr("  cpu          : usr=12.34%, sys=87.65%, ctx=15, majf=0, minf=33\n"));
 }
 
-TEST(JobResultTextTest, HasNoCpuLineWhenNothingWasMeasured) {
+TEST(JobResultTextTest, HasNoCpuOrDepthLinesWhenNothingWasMeasured) {
   EXPECT_THAT(FormatJobResultText(OneReadJob()), Not(HasSubstr("cpu")));
+  EXPECT_THAT(FormatJobResultText(OneReadJob()), Not(HasSubstr("IO depths")));
+}
+
+TEST(JobResultTextTest, PrintsFiosIoDepthsSubmitAndCompleteLines) {
+  JobResult result = OneReadJob();
+  result.depth.level = {0, 0, 0, 0, 3, 0, 1};
+  result.depth.submit = {0, 1, 0, 1, 0, 0, 0};
+  result.depth.complete = {0, 4, 0, 0, 0, 0, 0};
+  const std::string text = FormatJobResultText(result);
+  EXPECT_THAT(text, HasSubstr("  IO depths    : 1=0.0%, 2=0.0%, 4=0.0%, 8=0.0%, 16=75.0%, 32=0.0%, "
+                              ">=64=25.0%\n"));
+  EXPECT_THAT(text, HasSubstr("     submit    : 0=0.0%, 4=50.0%, 8=0.0%, 16=50.0%, 32=0.0%, "
+                              "64=0.0%, >=64=0.0%\n"));
+  EXPECT_THAT(text, HasSubstr("     complete  : 0=0.0%, 4=100.0%, 8=0.0%"));
 }
 
 }  // namespace

@@ -84,6 +84,9 @@ JobResult MakeJob(const std::string& name, int seed) {
              .involuntary_switches = 77,
              .minor_faults = 1'024,
              .major_faults = 3};
+  job.depth.level = {0, 0, 0, 5, static_cast<uint64_t>(1'000 + seed), 0, 0};
+  job.depth.submit = {0, 12, 0, 0, 70, 0, 0};
+  job.depth.complete = {3, 400, 20, 1, 0, 0, 0};
   return job;
 }
 
@@ -156,6 +159,7 @@ void ExpectSameJob(const JobResult& a, const JobResult& b) {
     EXPECT_TRUE(x.clat == y.clat);
   }
   EXPECT_TRUE(a.cpu == b.cpu);
+  EXPECT_TRUE(a.depth == b.depth);
   ASSERT_EQ(a.intervals.size(), b.intervals.size());
   for (size_t i = 0; i < a.intervals.size(); ++i) {
     EXPECT_EQ(a.intervals[i].index, b.intervals[i].index);
@@ -535,7 +539,7 @@ TEST_F(StoreTest, AFileWithoutThePlacementMountColumnGainsItAndKeepsItsEvidence)
   ExpectSameResult(after, (*loaded)[1]);
 }
 
-TEST_F(StoreTest, AFileWithoutTheCpuColumnsGainsThemAndReadsAsNotMeasured) {
+TEST_F(StoreTest, AFileWithoutTheCpuAndDepthColumnsGainsThemAndReadsAsNotMeasured) {
   ScenarioResult before = MakeResult("before-cpu", 0);
   {
     std::unique_ptr<Store> store = OpenStore();
@@ -543,10 +547,10 @@ TEST_F(StoreTest, AFileWithoutTheCpuColumnsGainsThemAndReadsAsNotMeasured) {
     ASSERT_TRUE(store->BeginCampaign("c", "c.yaml", "name: c\n").ok());
     ASSERT_TRUE(store->SaveScenario(before).ok());
   }
-  // What an azbench before the columns wrote: the same schema version without cpu_*.
-  for (const char* column :
-       {"cpu_threads", "cpu_wall_ns", "cpu_user_ns", "cpu_system_ns", "cpu_voluntary_switches",
-        "cpu_involuntary_switches", "cpu_minor_faults", "cpu_major_faults"}) {
+  // What an azbench before the columns wrote: the same schema version without cpu_*, io_depths.
+  for (const char* column : {"io_depths", "cpu_threads", "cpu_wall_ns", "cpu_user_ns",
+                             "cpu_system_ns", "cpu_voluntary_switches", "cpu_involuntary_switches",
+                             "cpu_minor_faults", "cpu_major_faults"}) {
     RawQuery(path_, absl::StrCat("ALTER TABLE agent_result DROP COLUMN ", column));
   }
   ASSERT_EQ(RawQuery(path_,
@@ -560,12 +564,17 @@ TEST_F(StoreTest, AFileWithoutTheCpuColumnsGainsThemAndReadsAsNotMeasured) {
                      "SELECT count(*) FROM pragma_table_info('agent_result') WHERE name LIKE "
                      "'cpu_%'"),
             8);
+  EXPECT_EQ(RawQuery(path_,
+                     "SELECT count(*) FROM pragma_table_info('agent_result') WHERE name = "
+                     "'io_depths'"),
+            1);
   absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   ASSERT_EQ(loaded->size(), 1u);
   ASSERT_FALSE((*loaded)[0].results.empty());
   for (const AgentJobResult& r : (*loaded)[0].results) {
     EXPECT_FALSE(r.result.cpu.measured()) << "unknown, not invented";
+    EXPECT_FALSE(r.result.depth.measured());
     EXPECT_EQ(r.result.cpu.user_ns, 0u);
   }
   ScenarioResult after = MakeResult("after-cpu", 1);
@@ -574,6 +583,21 @@ TEST_F(StoreTest, AFileWithoutTheCpuColumnsGainsThemAndReadsAsNotMeasured) {
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   ASSERT_EQ(loaded->size(), 2u);
   ExpectSameResult(after, (*loaded)[1]);
+}
+
+TEST_F(StoreTest, MalformedIoDepthsAreReportedAsACorruptRowNotGuessed) {
+  {
+    std::unique_ptr<Store> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->BeginCampaign("c", "c.yaml", "name: c\n").ok());
+    ASSERT_TRUE(store->SaveScenario(MakeResult("s", 0)).ok());
+  }
+  RawQuery(path_, "UPDATE agent_result SET io_depths = '{\"level\": [1, 2]}'");
+  std::unique_ptr<Store> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_THAT(loaded.status().message(), ::testing::HasSubstr("io_depths"));
 }
 
 TEST_F(StoreTest, ASqliteFileOfAnotherApplicationIsRefusedAndLeftAlone) {

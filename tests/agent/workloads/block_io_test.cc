@@ -212,6 +212,9 @@ TEST_P(BlockIoEngineTest, NumjobsClonesAreMergedIntoOneResult) {
   JobResult w = RunOk(spec);
   EXPECT_EQ(w.clones, 3);
   EXPECT_EQ(w.cpu.threads, 3u) << "every clone thread's CPU is measured and summed";
+  uint64_t requests = 0;
+  for (uint64_t n : w.depth.level) requests += n;
+  EXPECT_EQ(requests, 3u * 64u) << "every write counted once in the IO depths";
   EXPECT_GT(w.cpu.wall_ns, 0u);
   ASSERT_NE(w.Find(OpKind::kWrite), nullptr);
   EXPECT_EQ(w.Find(OpKind::kWrite)->ops, 3u * 64u);
@@ -305,6 +308,16 @@ TEST_P(AsyncDepthTest, EverySlotIsInFlightBeforeTheFirstReap) {
   ASSERT_TRUE(result.ok()) << result.status();
   ASSERT_EQ(records.size(), 256u);
   EXPECT_EQ(PeakOverlap(records), 16u) << "iodepth 16 reached";
+  // fio's "IO depths": every request counted once, at the depth the job held when it went out;
+  // some went out with 16 held (the 16-31 bucket).
+  const DepthStats& depth = result->depth;
+  uint64_t requests = 0;
+  for (uint64_t n : depth.level) requests += n;
+  EXPECT_EQ(requests, 256u);
+  EXPECT_GT(depth.level[DepthStats::LevelBucket(16)], 0u);
+  if (batch_submit == 1) {
+    EXPECT_EQ(depth.submit, (DepthStats::Buckets{0, 256, 0, 0, 0, 0, 0})) << "one per call";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Batching, AsyncDepthTest,
@@ -339,6 +352,10 @@ TEST_P(DirectReapTest, DefaultReapsOneCompletionPerCall) {
   for (const auto& [instant, n] : per_instant) largest = std::max(largest, n);
   EXPECT_EQ(largest, 1) << "ops reaped together";
   EXPECT_EQ(PeakOverlap(records), 16u) << "iodepth 16 reached";
+  // fio's "complete" line: every reap in the 1-4 bucket, and as many reaps as ops.
+  const DepthStats& depth = result->depth;
+  EXPECT_EQ(depth.complete, (DepthStats::Buckets{0, 1024, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(depth.submit, (DepthStats::Buckets{0, 1024, 0, 0, 0, 0, 0}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Engines, DirectReapTest, ::testing::Values("libaio", "io_uring"));

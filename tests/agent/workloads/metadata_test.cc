@@ -64,6 +64,7 @@ TEST(MetadataTest, EveryPhaseCountsExactlyOneOpPerFileOfEveryClone) {
     const OpStats* stats = r.Find(expected[i].second);
     ASSERT_NE(stats, nullptr) << r.name;
     EXPECT_EQ(stats->ops, 100u) << r.name;
+    EXPECT_EQ(r.depth.level[0], 100u) << r.name << ": sync ops, all at depth 1";
     EXPECT_EQ(stats->errors, 0u) << r.name << ": " << r.error_message;
     EXPECT_EQ(stats->lat.count(), 100u) << r.name;
     int kinds = 0;
