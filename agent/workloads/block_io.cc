@@ -245,6 +245,13 @@ class CloneRunner {
     if (++local_ops_ >= kProgressBatchOps) FlushProgress();
   }
 
+  // A request the engine completed inside Queue() (every op of a sync engine): one submit and one
+  // reap of one request at depth 1 in the IO depths, as fio counts it.
+  void AccountCompletedInQueue(const IoRequest& req) {
+    Account(req);
+    if (!ramp_pending_) result_.depth.RecordSyncOp();
+  }
+
   void RecordError(const IoRequest& req) {
     const int kind = static_cast<int>(req.op);
     if (req.complete_ns >= measure_start_ns_) {
@@ -353,16 +360,14 @@ class CloneRunner {
         break;
       }
       engine.Queue(&req);  // a sync engine completes in Queue()
-      Account(req);
-      if (!ramp_pending_) result_.depth.RecordSyncOp();
+      AccountCompletedInQueue(req);
       now = req.complete_ns;
       if (FsyncDue() && !failed_) {
         IoRequest sync_req;
         PrepareFsync(sync_req, req.fd);
         sync_req.start_ns = OpClockNanos();
         engine.Queue(&sync_req);
-        Account(sync_req);
-        if (!ramp_pending_) result_.depth.RecordSyncOp();
+        AccountCompletedInQueue(sync_req);
         now = sync_req.complete_ns;
       }
     }
@@ -423,8 +428,7 @@ class CloneRunner {
           fsync_req.start_ns = OpClockNanos();
           QueueResult r = engine.Queue(&fsync_req);
           if (r == QueueResult::kCompleted) {
-            Account(fsync_req);
-            if (!ramp_pending_) result_.depth.RecordSyncOp();
+            AccountCompletedInQueue(fsync_req);
           } else if (r == QueueResult::kQueued) {
             fsync_in_flight = true;
             ++queued;
@@ -452,8 +456,7 @@ class CloneRunner {
           }
           free_slots.pop_back();
           if (r == QueueResult::kCompleted) {
-            Account(*req);
-            if (!ramp_pending_) result_.depth.RecordSyncOp();
+            AccountCompletedInQueue(*req);
             free_slots.push_back(req);
           } else {
             ++queued;

@@ -54,6 +54,17 @@ size_t FilesIn(const std::string& dir) {
   return n;
 }
 
+// 1 GiB of 4 KiB reads with the null engine: no file is ever opened.
+JobSpec NullJob() {
+  JobSpec spec;
+  spec.name = "null";
+  spec.filename = "/nonexistent/never-opened";
+  spec.ioengine = "null";
+  spec.size_bytes = 1 << 30;
+  spec.block_size_bytes = 4096;
+  return spec;
+}
+
 class BlockIoEngineTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(BlockIoEngineTest, SequentialWriteThenReadTransfersExactlySizeBytes) {
@@ -448,12 +459,7 @@ TEST(BlockIoTest, CancelStopsATimeBasedJobEarly) {
 }
 
 TEST(BlockIoTest, NullEngineDoesNoIoAndCountsEveryOp) {
-  JobSpec spec;
-  spec.name = "null";
-  spec.filename = "/nonexistent/never-opened";
-  spec.ioengine = "null";
-  spec.size_bytes = 1 << 30;
-  spec.block_size_bytes = 4096;
+  JobSpec spec = NullJob();
   JobResult r = RunOk(spec);
   ASSERT_NE(r.Find(OpKind::kRead), nullptr);
   EXPECT_EQ(r.Find(OpKind::kRead)->ops, (1u << 30) / 4096);
@@ -549,12 +555,7 @@ TEST(BlockIoTest, RampTimeIsNotPartOfTheMeasuredRuntime) {
 TEST(BlockIoTest, CpuIsMeasuredOverTheMeasuredPhaseNotTheRamp) {
   // The null engine keeps its thread busy: during a 400 ms ramp it burns ~400 ms of CPU, which
   // must not be counted against a 150 ms measured phase.
-  JobSpec spec;
-  spec.name = "null";
-  spec.filename = "/nonexistent/never-opened";
-  spec.ioengine = "null";
-  spec.size_bytes = 1 << 30;
-  spec.block_size_bytes = 4096;
+  JobSpec spec = NullJob();
   spec.time_based = true;
   spec.ramp_time = absl::Milliseconds(400);
   spec.runtime = absl::Milliseconds(150);
