@@ -26,6 +26,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "agent/engines/wait_pause.h"
 #include "common/op_kind.h"
 
 namespace azbench {
@@ -63,6 +64,8 @@ struct EngineOptions {
   std::vector<iovec> buffers;
   // Files the job loop will use; io_uring registers them (fixed files).
   std::vector<int> fds;
+  // The pause before blocking for completions (agent/engines/wait_pause.h); io_uring only.
+  WaitPauseOptions wait_pause;
 };
 
 enum class QueueResult { kCompleted, kQueued, kBusy };

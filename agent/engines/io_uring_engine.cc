@@ -76,6 +76,7 @@ absl::Status IoUringEngine::Init(const EngineOptions& options) {
   defer_task_run_ = (params.flags & IORING_SETUP_DEFER_TASKRUN) != 0;
   iodepth_ = options.iodepth;
   batch_submit_ = options.batch_submit;
+  wait_pause_ = WaitPause(options.wait_pause);
   pending_.assign(iodepth_, nullptr);
   cqes_.assign(params.cq_entries, nullptr);
   RegisterBuffers(options.buffers);
@@ -220,7 +221,20 @@ absl::StatusOr<int> IoUringEngine::GetEvents(int min_events, std::span<IoRequest
     }
     n = io_uring_peek_batch_cqe(&ring_, cqes_.data(), static_cast<unsigned>(max_events));
   }
-  if (n < min_wait) {
+  const bool blocks = n < min_wait;
+  uint64_t wait_start_ns = 0;
+  if (blocks) {
+    ++blocking_waits_;
+    wait_start_ns = OpClockNanos();
+    if (wait_pause_.ShouldPause()) {
+      ++paused_waits_;
+      const uint64_t pause_end_ns = wait_start_ns + wait_pause_.pause_ns();
+      // A DEFER_TASKRUN ring shows nothing new until it enters the kernel: pause the whole time.
+      while (OpClockNanos() < pause_end_ns &&
+             (defer_task_run_ || io_uring_cq_ready(&ring_) < min_wait)) {
+        CpuRelax();
+      }
+    }
     io_uring_cqe* cqe = nullptr;
     int ret;
     do {
@@ -233,6 +247,7 @@ absl::StatusOr<int> IoUringEngine::GetEvents(int min_events, std::span<IoRequest
     n = io_uring_peek_batch_cqe(&ring_, cqes_.data(), static_cast<unsigned>(max_events));
   }
   const uint64_t now = OpClockNanos();
+  if (blocks) wait_pause_.RecordWait(now - wait_start_ns);
   for (unsigned i = 0; i < n; ++i) {
     auto* request = static_cast<IoRequest*>(io_uring_cqe_get_data(cqes_[i]));
     request->result = cqes_[i]->res;

@@ -20,8 +20,11 @@
 // the next Commit(). issue_ns of the submitted requests = one clock read after io_uring_submit
 // returned. GetEvents() peeks a batch of CQEs (io_uring_peek_batch_cqe), waits with
 // io_uring_wait_cqe_nr only if fewer than min_events are ready, stamps every CQE with one clock
-// read per call and advances the CQ once. user_data is the IoRequest*. result = cqe->res (bytes or
-// -errno: a bad fd gives -EBADF, never an engine error).
+// read per call and advances the CQ once. Before it blocks, it pauses options.wait_pause.pause_ns
+// (2 us) while the recent blocking waits averaged under short_wait_ns (20 us), so that one wait
+// collects several completions from io-wq (agent/engines/wait_pause.h); during the pause it stops
+// early when a ring without DEFER_TASKRUN already shows min_events completions. user_data is the
+// IoRequest*. result = cqe->res (bytes or -errno: a bad fd gives -EBADF, never an engine error).
 //
 // Registration, best effort (a failure never fails Init; it is remembered and readable below):
 //   - EngineOptions::buffers -> io_uring_register_buffers; a request whose buffer_index names one
@@ -98,6 +101,9 @@ class IoUringEngine final : public IoEngine {
   bool files_registered() const { return !fixed_file_index_.empty(); }
   // Whether the ring defers completion work to the submitting thread (kernel 6.1 and later).
   bool defers_task_run() const { return defer_task_run_; }
+  // Blocking waits so far, and how many of them began with a pause.
+  uint64_t blocking_waits() const { return blocking_waits_; }
+  uint64_t paused_waits() const { return paused_waits_; }
 
  private:
   void PrepareSqe(io_uring_sqe* sqe, IoRequest* request) const;
@@ -121,6 +127,9 @@ class IoUringEngine final : public IoEngine {
   std::vector<io_uring_cqe*> cqes_;  // peek output, 2 * iodepth entries
   int in_kernel_ = 0;                // submitted, not yet reaped
   int inflight_ = 0;                 // pending + in kernel
+  WaitPause wait_pause_;
+  uint64_t blocking_waits_ = 0;
+  uint64_t paused_waits_ = 0;
 };
 
 }  // namespace azbench

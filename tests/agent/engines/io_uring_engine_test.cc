@@ -6,6 +6,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -190,6 +191,55 @@ TEST_F(IoUringEngineTest, AThreadOtherThanInitsRunsTheRingAndQuiesceWaitsOnIt) {
   });
   worker.join();
   engine_.reset();  // on this thread, after the worker quiesced: nothing left to wait for
+}
+
+// Reads one byte from a pipe whose writer sends it `delay` after the read was submitted: a
+// blocking wait of at least that long.
+void ReadOneByteWrittenAfter(IoUringEngine& engine, std::chrono::milliseconds delay) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0) << strerror(errno);
+  char byte = 0;
+  IoRequest read{.op = OpKind::kRead, .fd = fds[0], .buffer = &byte, .length_bytes = 1};
+  ASSERT_EQ(engine.Queue(&read), QueueResult::kQueued);
+  ASSERT_EQ(engine.Commit().value_or(-1), 1);
+  std::thread writer([&] {
+    std::this_thread::sleep_for(delay);
+    EXPECT_EQ(write(fds[1], "x", 1), 1);
+  });
+  IoRequest* done[1];
+  const absl::StatusOr<int> got = engine.GetEvents(1, done);
+  writer.join();
+  close(fds[0]);
+  close(fds[1]);
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_EQ(*got, 1);
+  EXPECT_EQ(read.result, 1);
+  EXPECT_EQ(byte, 'x');
+}
+
+// The pause before a blocking wait (agent/engines/wait_pause.h) is taken while waits are short:
+// the first wait pauses, and a 20 ms wait turns it off for the next.
+TEST(IoUringEngineWaitPauseTest, PausesOnlyWhileWaitsAreShort) {
+  IoUringEngine engine;
+  EngineOptions options;
+  options.wait_pause = {.pause_ns = 2000, .short_wait_ns = 100000};
+  ASSERT_TRUE(engine.Init(options).ok());
+  ASSERT_NO_FATAL_FAILURE(ReadOneByteWrittenAfter(engine, std::chrono::milliseconds(20)));
+  EXPECT_EQ(engine.blocking_waits(), 1u);
+  EXPECT_EQ(engine.paused_waits(), 1u);
+  ASSERT_NO_FATAL_FAILURE(ReadOneByteWrittenAfter(engine, std::chrono::milliseconds(20)));
+  EXPECT_EQ(engine.blocking_waits(), 2u);
+  EXPECT_EQ(engine.paused_waits(), 1u);
+}
+
+TEST(IoUringEngineWaitPauseTest, ZeroPauseNeverPauses) {
+  IoUringEngine engine;
+  EngineOptions options;
+  options.wait_pause.pause_ns = 0;
+  ASSERT_TRUE(engine.Init(options).ok());
+  ASSERT_NO_FATAL_FAILURE(ReadOneByteWrittenAfter(engine, std::chrono::milliseconds(5)));
+  EXPECT_EQ(engine.blocking_waits(), 1u);
+  EXPECT_EQ(engine.paused_waits(), 0u);
 }
 
 TEST_F(IoUringEngineTest, DeclaresAsyncWithDepthUpTo4096) {
