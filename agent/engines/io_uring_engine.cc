@@ -226,7 +226,8 @@ absl::StatusOr<int> IoUringEngine::GetEvents(int min_events, std::span<IoRequest
   if (blocks) {
     ++blocking_waits_;
     wait_start_ns = OpClockNanos();
-    if (wait_pause_.ShouldPause()) {
+    // Only a wait that may return more than its minimum has anything to gain from the pause.
+    if (static_cast<unsigned>(max_events) > min_wait && wait_pause_.ShouldPause()) {
       ++paused_waits_;
       const uint64_t pause_end_ns = wait_start_ns + wait_pause_.pause_ns();
       // A DEFER_TASKRUN ring shows nothing new until it enters the kernel: pause the whole time.

@@ -20,10 +20,12 @@
 // the next Commit(). issue_ns of the submitted requests = one clock read after io_uring_submit
 // returned. GetEvents() peeks a batch of CQEs (io_uring_peek_batch_cqe), waits with
 // io_uring_wait_cqe_nr only if fewer than min_events are ready, stamps every CQE with one clock
-// read per call and advances the CQ once. Before it blocks, it pauses options.wait_pause.pause_ns
+// read per call and advances the CQ once. Before it blocks, when the call may return more than
+// min_events (more requests in the kernel, room in `out`), it pauses options.wait_pause.pause_ns
 // (2 us) while the recent blocking waits averaged under short_wait_ns (20 us), so that one wait
 // collects several completions from io-wq (agent/engines/wait_pause.h); during the pause it stops
-// early when a ring without DEFER_TASKRUN already shows min_events completions. user_data is the
+// early when a ring without DEFER_TASKRUN already shows min_events completions. So iodepth 1, and
+// O_DIRECT's default of one completion per reap, never pause. user_data is the
 // IoRequest*. result = cqe->res (bytes or -errno: a bad fd gives -EBADF, never an engine error).
 //
 // Registration, best effort (a failure never fails Init; it is remembered and readable below):
