@@ -151,6 +151,32 @@ std::vector<ComparisonRow> BuildComparisonRows(const std::vector<const TargetCol
           kind);
     }
   }
+  bool cpu_measured = false;
+  for (const TargetColumn* column : columns) cpu_measured |= column->cpu.measured();
+  if (cpu_measured) {
+    ComparisonRow usage{"client CPU", false, false, {}}, per_op{"client CPU/op", false, false, {}};
+    for (const TargetColumn* column : columns) {
+      const CpuUsage& cpu = column->cpu;
+      uint64_t ops = 0;
+      for (const KeptOp& op : column->ops) ops += op.lat.count();
+      if (!cpu.measured()) {
+        usage.values.emplace_back();
+        per_op.values.emplace_back();
+        continue;
+      }
+      usage.values.push_back(ComparisonValue{
+          true, 0,
+          absl::StrFormat("usr %.1f%%, sys %.1f%%", cpu.UserPercent(), cpu.SystemPercent())});
+      if (ops == 0) {
+        per_op.values.emplace_back();
+        continue;
+      }
+      const double ns_per_op = static_cast<double>(cpu.user_ns + cpu.system_ns) / ops;
+      per_op.values.push_back(ComparisonValue{true, ns_per_op, FormatNanos(ns_per_op)});
+    }
+    rows.push_back(std::move(usage));
+    rows.push_back(std::move(per_op));
+  }
   ComparisonRow agents{"agents", false, false, {}}, skew{"start skew", false, false, {}};
   for (const TargetColumn* column : columns) {
     agents.values.push_back(ComparisonValue{true, 0, absl::StrCat(column->max_agents)});

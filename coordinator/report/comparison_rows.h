@@ -5,7 +5,10 @@
 // Rows, per op kind the cell did (prefixed "read ", "write ", ... when it did more than one): IOPS,
 // MiB/s (when bytes moved), IOPS / MiB/s stonewall (when a scenario ran on several agents), mean
 // lat, p50, p90, p99, p99.9, max, mean slat and mean clat (when the engine separated them), errors
-// (when any); then agents and start skew. With several repeats, IOPS and MiB/s texts add
+// (when any); then, when any target's agents measured it, client CPU (the job threads' user and
+// system time as a share of their measured time, fio's usr_cpu / sys_cpu over every thread of every
+// agent) and client CPU/op (user + system time over the ops of every kind); then agents and start
+// skew. With several repeats, IOPS and MiB/s texts add
 // "[min-max]" over repeats.
 //
 // Example:

@@ -83,6 +83,9 @@ void FillColumn(const ReportInput& input, const std::vector<ScenarioFigures>& fi
   for (size_t i : chosen) {
     column.max_agents = std::max(column.max_agents, figures[i].agents);
     column.max_start_skew_ns = std::max(column.max_start_skew_ns, figures[i].start_skew_ns);
+    for (const AgentJobResult& agent : input.scenarios[i].results) {
+      column.cpu.Merge(agent.result.cpu);
+    }
   }
 }
 

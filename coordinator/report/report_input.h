@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "common/histogram.h"
+#include "common/job_result.h"
 #include "common/op_kind.h"
 #include "coordinator/campaign.h"
 #include "coordinator/merge.h"
@@ -78,6 +79,9 @@ struct TargetColumn {
   std::vector<KeptOp> ops;      // in OpKind order
   int max_agents = 0;
   int64_t max_start_skew_ns = 0;
+  // The job threads' CPU time (fio's usr/sys), summed over every agent's jobs in the kept repeats
+  // (not measured when none reported it: visibility probes, results of older agents).
+  CpuUsage cpu;
   const KeptOp* Find(OpKind kind) const;
 };
 

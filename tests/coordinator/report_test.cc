@@ -151,6 +151,31 @@ TEST(MarkdownReportTest, KeepAllAveragesThroughputAndPoolsTheLatencyHistograms) 
   EXPECT_EQ(Row(md, "## randread", "mean lat"), "| mean lat | 2.56ms | - |");
 }
 
+TEST(MarkdownReportTest, ClientCpuRowsShowTheJobThreadsCpuAndItsCostPerOp) {
+  std::vector<ScenarioResult> scenarios;
+  // efs: two repeats, 4,500 ops each; the job thread spent 10% of its second in user time and
+  // 30% in the kernel each time. fsx's agent did not report CPU.
+  for (int repeat : {1, 2}) {
+    scenarios.push_back(MakeScenario("efs", "randread", {}, repeat, 4500, 1'000'000));
+    CpuUsage& cpu = scenarios.back().results[0].result.cpu;
+    cpu.threads = 1;
+    cpu.wall_ns = kSecond;
+    cpu.user_ns = kSecond / 10;
+    cpu.system_ns = 3 * kSecond / 10;
+  }
+  scenarios.push_back(MakeScenario("fsx", "randread", {}, 1, 1000, 4'000'000));
+  const std::string md =
+      RenderMarkdownReport(MakeReportInput("c", {}, std::move(scenarios), KeepPolicy::kAll));
+  EXPECT_EQ(Row(md, "## randread", "client CPU"), "| client CPU | usr 10.0%, sys 30.0% | - |  |");
+  // (2 x 0.4 s) / (2 x 4,500 ops) = 88.9 us per op.
+  EXPECT_EQ(Row(md, "## randread", "client CPU/op"), "| client CPU/op | 88.9us | - |  |");
+}
+
+TEST(MarkdownReportTest, NoClientCpuRowsWhenNoAgentMeasuredIt) {
+  const std::string md = RenderMarkdownReport(StudyBLikeInput());
+  EXPECT_THAT(md, Not(HasSubstr("client CPU")));
+}
+
 TEST(MarkdownReportTest, PartialAndFailedScenariosAreFlaggedWithTheirReasons) {
   std::vector<ScenarioResult> scenarios;
   scenarios.push_back(MakeScenario("efs", "randread", {}, 1, 100, 1000));
