@@ -1,7 +1,7 @@
 // bare_pread: the ceiling for a synchronous engine. A bare pread/pwrite loop on one file for N
 // seconds, with no per-op accounting and no clock read per op (one clock read at the start, one at
 // the end; a SIGALRM sets the stop flag). Prints one line: "iops=<n> mbps=<MiB/s> ops=<n>
-// secs=<s>".
+// secs=<s> usr_ns_per_op=<ns> sys_ns_per_op=<ns>" (the loop thread's CPU time per op, getrusage).
 //
 //   cc -O2 -o bare_pread bench/bare_pread.c
 //   bare_pread [-d] [-w] [-s] [-b BLOCK_BYTES] [-t SECONDS] FILE
@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +28,14 @@ static volatile sig_atomic_t g_stop = 0;
 static void on_alarm(int sig) {
   (void)sig;
   g_stop = 1;
+}
+
+// User and system CPU time of the calling thread so far, in nanoseconds.
+static void thread_cpu_ns(double* user_ns, double* system_ns) {
+  struct rusage ru;
+  getrusage(RUSAGE_THREAD, &ru);
+  *user_ns = (double)ru.ru_utime.tv_sec * 1e9 + (double)ru.ru_utime.tv_usec * 1e3;
+  *system_ns = (double)ru.ru_stime.tv_sec * 1e9 + (double)ru.ru_stime.tv_usec * 1e3;
 }
 
 static double now_s(void) {
@@ -106,6 +115,8 @@ int main(int argc, char** argv) {
 
   signal(SIGALRM, on_alarm);
   uint64_t ops = 0, block = 0, rng = 0x853c49e6748fea9bULL;
+  double user0_ns, system0_ns, user1_ns, system1_ns;
+  thread_cpu_ns(&user0_ns, &system0_ns);
   const double start = now_s();
   alarm((unsigned)seconds);
   while (!g_stop) {
@@ -128,8 +139,11 @@ int main(int argc, char** argv) {
     ++ops;
   }
   const double secs = now_s() - start;
-  printf("iops=%.0f mbps=%.1f ops=%llu secs=%.3f\n", (double)ops / secs,
-         (double)ops * (double)bs / secs / 1048576.0, (unsigned long long)ops, secs);
+  thread_cpu_ns(&user1_ns, &system1_ns);
+  const double per_op = ops > 0 ? 1.0 / (double)ops : 0;
+  printf("iops=%.0f mbps=%.1f ops=%llu secs=%.3f usr_ns_per_op=%.0f sys_ns_per_op=%.0f\n",
+         (double)ops / secs, (double)ops * (double)bs / secs / 1048576.0, (unsigned long long)ops,
+         secs, (user1_ns - user0_ns) * per_op, (system1_ns - system0_ns) * per_op);
   free(buf);
   close(fd);
   return 0;

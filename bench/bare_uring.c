@@ -9,11 +9,17 @@
 // sets them (no IPI to run completion task_work; it runs when the loop enters the kernel to wait),
 // with the same fall-back as fio when the kernel refuses them; -p uses plain flags (0), as
 // azbench's io_uring engine does at the time of writing (it sets only SUBMIT_ALL); -f FLAGS sets
-// them explicitly (e.g. -f 0x100 for COOP_TASKRUN alone; no fall-back then). Prints one line:
-// "iops=<n> ops=<n> secs=<s> depth=<d>".
+// them explicitly (e.g. -f 0x100 for COOP_TASKRUN alone; no fall-back then). -w NS: when more than
+// one read is in flight and none has completed by the end of the submit call, spin NS nanoseconds
+// before entering the kernel to wait (submit and wait are then two calls), as azbench's io_uring
+// engine does while its waits are short (agent/engines/wait_pause.h): on tmpfs, where io-wq
+// workers do the reads, one wait then collects several completions. Prints one line:
+// "iops=<n> ops=<n> secs=<s> depth=<d> ring_flags=<hex> usr_ns_per_op=<ns> sys_ns_per_op=<ns>" (the
+// loop thread's CPU time per op, getrusage; io-wq workers' time is not in it).
 //
 //   cc -O2 -o bare_uring bench/bare_uring.c -luring
-//   bare_uring [-d] [-n] [-p | -f FLAGS] [-q DEPTH] [-b BLOCK_BYTES] [-t SECONDS] FILE
+//   bare_uring [-d] [-n] [-p | -f FLAGS] [-w PAUSE_NS] [-q DEPTH] [-b BLOCK_BYTES] [-t SECONDS]
+//              FILE
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -33,6 +40,14 @@ static volatile sig_atomic_t g_stop = 0;
 static void on_alarm(int sig) {
   (void)sig;
   g_stop = 1;
+}
+
+// User and system CPU time of the calling thread so far, in nanoseconds.
+static void thread_cpu_ns(double* user_ns, double* system_ns) {
+  struct rusage ru;
+  getrusage(RUSAGE_THREAD, &ru);
+  *user_ns = (double)ru.ru_utime.tv_sec * 1e9 + (double)ru.ru_utime.tv_usec * 1e3;
+  *system_ns = (double)ru.ru_stime.tv_sec * 1e9 + (double)ru.ru_stime.tv_usec * 1e3;
 }
 
 static double now_s(void) {
@@ -52,18 +67,19 @@ static inline uint64_t next_rand(uint64_t* s) {
 
 static void usage(void) {
   fprintf(stderr,
-          "usage: bare_uring [-d] [-n] [-p | -f FLAGS] [-q DEPTH] [-b BLOCK_BYTES] [-t SECONDS] "
-          "FILE\n");
+          "usage: bare_uring [-d] [-n] [-p | -f FLAGS] [-w PAUSE_NS] [-q DEPTH] [-b BLOCK_BYTES] "
+          "[-t SECONDS] FILE\n");
   exit(2);
 }
 
 int main(int argc, char** argv) {
   int direct = 0, plain = 0, plain_flags = 0, explicit_flags = 0, depth = 1, seconds = 5;
+  double pause_s = 0;
   unsigned flags =
       IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
   uint64_t bs = 4096;
   int opt;
-  while ((opt = getopt(argc, argv, "dnpf:q:b:t:")) != -1) {
+  while ((opt = getopt(argc, argv, "dnpf:w:q:b:t:")) != -1) {
     switch (opt) {
       case 'd':
         direct = 1;
@@ -78,6 +94,9 @@ int main(int argc, char** argv) {
         explicit_flags = 1;
         flags = (unsigned)strtoul(optarg, NULL, 0);
         break;
+      case 'w':
+        pause_s = atof(optarg) / 1e9;
+        break;
       case 'q':
         depth = atoi(optarg);
         break;
@@ -91,7 +110,8 @@ int main(int argc, char** argv) {
         usage();
     }
   }
-  if (optind != argc - 1 || depth < 1 || depth > 4096 || bs == 0 || seconds <= 0) usage();
+  if (optind != argc - 1 || depth < 1 || depth > 4096 || bs == 0 || seconds <= 0 || pause_s < 0)
+    usage();
   const char* path = argv[optind];
   int fd = open(path, O_RDONLY | (direct ? O_DIRECT : 0));
   if (fd < 0) {
@@ -156,6 +176,8 @@ int main(int argc, char** argv) {
   signal(SIGALRM, on_alarm);
   uint64_t ops = 0, rng = 0x853c49e6748fea9bULL;
   int nfree = depth, inflight = 0;
+  double user0_ns, system0_ns, user1_ns, system1_ns;
+  thread_cpu_ns(&user0_ns, &system0_ns);
   const double start = now_s();
   alarm((unsigned)seconds);
   while (!g_stop || inflight > 0) {
@@ -174,9 +196,20 @@ int main(int argc, char** argv) {
       sqe->user_data = (uint64_t)slot;
       ++inflight;
     }
-    ret = io_uring_submit_and_wait(&ring, 1);
+    if (pause_s > 0 && inflight > 1) {
+      ret = io_uring_submit(&ring);
+      if (ret >= 0 && io_uring_cq_ready(&ring) == 0) {
+        const double until = now_s() + pause_s;
+        while (now_s() < until) {
+        }
+        struct io_uring_cqe* cqe;
+        ret = io_uring_wait_cqe(&ring, &cqe);
+      }
+    } else {
+      ret = io_uring_submit_and_wait(&ring, 1);
+    }
     if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY) {
-      fprintf(stderr, "bare_uring: io_uring_submit_and_wait: %s\n", strerror(-ret));
+      fprintf(stderr, "bare_uring: io_uring submit/wait: %s\n", strerror(-ret));
       return 1;
     }
     const unsigned n = io_uring_peek_batch_cqe(&ring, cqes, (unsigned)depth);
@@ -193,8 +226,13 @@ int main(int argc, char** argv) {
     ops += n;
   }
   const double secs = now_s() - start;
-  printf("iops=%.0f ops=%llu secs=%.3f depth=%d ring_flags=0x%x\n", (double)ops / secs,
-         (unsigned long long)ops, secs, depth, flags);
+  thread_cpu_ns(&user1_ns, &system1_ns);
+  const double per_op = ops > 0 ? 1.0 / (double)ops : 0;
+  printf(
+      "iops=%.0f ops=%llu secs=%.3f depth=%d ring_flags=0x%x usr_ns_per_op=%.0f "
+      "sys_ns_per_op=%.0f\n",
+      (double)ops / secs, (unsigned long long)ops, secs, depth, flags,
+      (user1_ns - user0_ns) * per_op, (system1_ns - system0_ns) * per_op);
   io_uring_queue_exit(&ring);
   close(fd);
   return 0;

@@ -118,12 +118,15 @@ COMMON="--bs=4k --size=1g --runtime=$RUNTIME --time_based --invalidate=0"
 {
   echo "psync-tmpfs|4k randread, psync, 1 GiB tmpfs file|0|read|--rw=randread $COMMON --ioengine=psync --filename=$TMPFS_FILE||$BARE_PREAD -t $RUNTIME $TMPFS_FILE"
   for target in tmpfs cached; do
+    # The bare loop pauses 2 us before a wait as azbench's io_uring engine does (bare_uring -w): on
+    # tmpfs the reads complete in io-wq and the pause batches them; page-cached reads complete
+    # inside the submit call, so there it never pauses.
     if [[ "$target" == tmpfs ]]; then file="$TMPFS_FILE"; warm=0; where="tmpfs"; else file="$DISK_FILE"; warm=1; where="page-cached ext4"; fi
     for depth in 1 16 64; do
       batch="--iodepth_batch_submit=$depth --iodepth_batch_complete_max=$depth"
       base="--rw=randread $COMMON --ioengine=io_uring --iodepth=$depth --filename=$file"
-      echo "uring-$target-qd$depth-batch|4k randread, io_uring qd$depth, $where, both batch_submit=$depth complete_max=$depth|$warm|read|$base $batch|--lat_percentiles=1|$BARE_URING -q $depth -t $RUNTIME $file"
-      echo "uring-$target-qd$depth-default|4k randread, io_uring qd$depth, $where, each tool's default batching|$warm|read|$base|--lat_percentiles=1|$BARE_URING -q $depth -t $RUNTIME $file"
+      echo "uring-$target-qd$depth-batch|4k randread, io_uring qd$depth, $where, both batch_submit=$depth complete_max=$depth|$warm|read|$base $batch|--lat_percentiles=1|$BARE_URING -w 2000 -q $depth -t $RUNTIME $file"
+      echo "uring-$target-qd$depth-default|4k randread, io_uring qd$depth, $where, each tool's default batching|$warm|read|$base|--lat_percentiles=1|$BARE_URING -w 2000 -q $depth -t $RUNTIME $file"
     done
   done
   echo "direct-psync|4k randread, O_DIRECT, psync, ext4 on the virtio disk|2|read|--rw=randread $COMMON --ioengine=psync --direct=1 --filename=$DISK_FILE||$BARE_PREAD -d -t $RUNTIME $DISK_FILE"
@@ -281,8 +284,12 @@ for cid in ids:
         base = os.path.join(work, "raw", cid, f"bare.{r}")
         if c["bare"] and not os.path.exists(base + ".failed"):
             try:
-                m = re.search(r"iops=([0-9.]+)", open(base + ".txt").read())
+                text = open(base + ".txt").read()
+                m = re.search(r"iops=([0-9.]+)", text)
                 if m: per["bare"][r] = dict(iops=float(m.group(1)))
+                u = re.search(r"usr_ns_per_op=([0-9.]+) sys_ns_per_op=([0-9.]+)", text)
+                if m and u:
+                    per["bare"][r].update(usr_op=float(u.group(1)), sys_op=float(u.group(2)))
             except OSError:
                 pass
         for tool in ("fio", "azbench"):
@@ -306,6 +313,8 @@ for cid in ids:
              fio_p50=med(stat("fio", "p50")), az_p50=med(stat("azbench", "p50")),
              fio_usr=med(stat("fio", "usr_op")), fio_sys=med(stat("fio", "sys_op")),
              az_usr=med(stat("azbench", "usr_op")), az_sys=med(stat("azbench", "sys_op")),
+             bare_usr=med([f["usr_op"] for f in per["bare"].values() if "usr_op" in f]),
+             bare_sys=med([f["sys_op"] for f in per["bare"].values() if "sys_op" in f]),
              fio_dev=med([f.get("dev_mean") for f in per["fio"].values()]),
              az_dev=med([f.get("dev_mean") for f in per["azbench"].values()]),
              fio_over=med([f["mean"] - f["dev_mean"] for f in per["fio"].values() if f.get("dev_mean")]),
@@ -335,18 +344,20 @@ cpu_rows = [cid for cid in ids if None not in (summary[cid]["fio_usr"], summary[
 if cpu_rows:
     print("CPU time per op of the job's thread, split into user (the tool) and system (the kernel:")
     print("syscalls, the file system, the copy), from each tool's usr_cpu / sys_cpu; medians over")
-    print("rounds. The last column is the most any tool on one thread could gain over fio: fio's")
-    print("whole cost per op over the kernel's cost per op in azbench's runs.")
+    print("rounds; the bare loop's from getrusage of its thread. The last column is the most any")
+    print("tool on one thread could gain over fio: fio's whole cost per op over the kernel's cost")
+    print("per op in azbench's runs.")
     print()
-    head = ["case", "fio usr/op", "fio sys/op", "azbench usr/op", "azbench sys/op",
-            "fio total / azbench sys"]
+    head = ["case", "fio usr/op", "fio sys/op", "azbench usr/op", "azbench sys/op", "bare usr/op",
+            "bare sys/op", "fio total / azbench sys"]
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join("---" for _ in head) + "|")
     for cid in cpu_rows:
         s = summary[cid]
         bound = (s["fio_usr"] + s["fio_sys"]) / s["az_sys"] if s["az_sys"] else None
         print(f"| {cid} | {fmt_lat(s['fio_usr'])} | {fmt_lat(s['fio_sys'])} | {fmt_lat(s['az_usr'])} | "
-              f"{fmt_lat(s['az_sys'])} | {fmt_ratio(bound)} |")
+              f"{fmt_lat(s['az_sys'])} | {fmt_lat(s['bare_usr'])} | {fmt_lat(s['bare_sys'])} | "
+              f"{fmt_ratio(bound)} |")
     print()
 dev_rows = [cid for cid in ids if summary[cid]["fio_dev"] is not None or summary[cid]["az_dev"] is not None]
 if dev_rows:
