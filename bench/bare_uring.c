@@ -7,8 +7,9 @@
 // engine does; -n uses plain IORING_OP_READ on a plain fd, as fio's io_uring engine does by
 // default. Ring set-up flags: by default COOP_TASKRUN | SINGLE_ISSUER | DEFER_TASKRUN, as fio 3.33
 // sets them (no IPI to run completion task_work; it runs when the loop enters the kernel to wait),
-// with the same fall-back as fio when the kernel refuses them; -p uses plain flags (0), as
-// azbench's io_uring engine does at the time of writing (it sets only SUBMIT_ALL); -f FLAGS sets
+// with the same fall-back as fio when the kernel refuses them; -p uses plain flags (0) (what
+// azbench's io_uring engine did before 2026-11-30, when it set only SUBMIT_ALL; it now sets
+// COOP_TASKRUN | SINGLE_ISSUER | DEFER_TASKRUN where the kernel has them); -f FLAGS sets
 // them explicitly (e.g. -f 0x100 for COOP_TASKRUN alone; no fall-back then). -w NS: when more than
 // one read is in flight and none has completed by the end of the submit call, spin NS nanoseconds
 // before entering the kernel to wait (submit and wait are then two calls), as azbench's io_uring

@@ -7,7 +7,7 @@
 // kernel lets one wait collect several completions. Measured on a 2-vCPU host (bench/README.md):
 // io_uring qd16 4 KiB random reads on tmpfs gain ~1.2x the IOPS with a 2 us pause, and the mean
 // latency falls by about as much.
-
+//
 // The pause only pays when completions are that close, so it is adaptive: the engine reports the
 // duration of every blocking wait (pause included) and pauses only while the moving average of
 // the recent waits (weight 1/8 per wait, an EWMA computed in integers) is below `short_wait_ns`.
@@ -16,7 +16,8 @@
 // never pauses.
 //
 //   WaitPause pause({.pause_ns = 2000, .short_wait_ns = 20000});
-//   if (pause.ShouldPause()) SpinFor(pause.pause_ns());  ... block ...;  pause.RecordWait(ns);
+//   if (pause.ShouldPause()) { /* spin pause.pause_ns() with CpuRelax() */ }
+//   ... block in the kernel ...;  pause.RecordWait(ns_since_before_the_pause);
 #ifndef AZBENCH_AGENT_ENGINES_WAIT_PAUSE_H_
 #define AZBENCH_AGENT_ENGINES_WAIT_PAUSE_H_
 

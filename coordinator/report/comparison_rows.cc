@@ -157,13 +157,13 @@ std::vector<ComparisonRow> BuildComparisonRows(const std::vector<const TargetCol
     ComparisonRow usage{"client CPU", false, false, {}}, per_op{"client CPU/op", false, false, {}};
     for (const TargetColumn* column : columns) {
       const CpuUsage& cpu = column->cpu;
-      uint64_t ops = 0;
-      for (const KeptOp& op : column->ops) ops += op.lat.count();
       if (!cpu.measured()) {
         usage.values.emplace_back();
         per_op.values.emplace_back();
         continue;
       }
+      uint64_t ops = 0;
+      for (const KeptOp& op : column->ops) ops += op.lat.count();
       usage.values.push_back(ComparisonValue{
           true, 0,
           absl::StrFormat("usr %.1f%%, sys %.1f%%", cpu.UserPercent(), cpu.SystemPercent())});
