@@ -97,10 +97,10 @@ class IoEngine {
   // Requests queued or submitted and not yet reaped.
   virtual int inflight() const = 0;
 
-  // Waits for every request the kernel holds and drops the queued ones, so that the buffers can be
-  // freed. The job loop calls it on the thread that submitted, because an io_uring ring with
-  // DEFER_TASKRUN completes requests only for that thread. Engines whose destructor can wait from
-  // any thread (libaio's io_destroy) need not do anything here.
+  // Waits for every request the kernel holds and drops the queued ones (their results are not
+  // returned): afterwards inflight() is 0 and the buffers can be freed. The job loop calls it on
+  // the thread that submitted, because an io_uring ring with DEFER_TASKRUN completes requests only
+  // for that thread. Sync engines hold nothing: the default does nothing.
   virtual void Quiesce() {}
 };
 

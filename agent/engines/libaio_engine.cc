@@ -15,7 +15,26 @@ namespace azbench {
 // libaio's wrappers (io_setup, io_submit, io_getevents) return -errno instead of setting errno.
 
 LibaioEngine::~LibaioEngine() {
-  if (ctx_ != nullptr) io_destroy(ctx_);
+  if (ctx_ == nullptr) return;
+  Quiesce();
+  io_destroy(ctx_);
+}
+
+void LibaioEngine::Quiesce() {
+  if (ctx_ == nullptr) return;
+  while (in_kernel_ > 0) {
+    const int ret = io_getevents(ctx_, in_kernel_, iodepth_, events_.data(), nullptr);
+    if (ret == -EINTR) continue;
+    if (ret < 0) break;  // io_destroy still waits for them
+    for (int i = 0; i < ret; ++i) free_iocbs_[free_count_++] = events_[i].obj;
+    in_kernel_ -= ret;
+    inflight_ -= ret;
+  }
+  // Queued requests that never reached the kernel, and refused ones, are dropped.
+  for (int i = 0; i < pending_count_; ++i) free_iocbs_[free_count_++] = pending_[i];
+  inflight_ -= pending_count_ + refused_count_;
+  pending_count_ = 0;
+  refused_count_ = 0;
 }
 
 EngineCapabilities LibaioEngine::capabilities() const {

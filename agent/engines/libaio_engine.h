@@ -44,8 +44,8 @@ class LibaioEngine final : public IoEngine {
   static constexpr int kMaxIodepth = 4096;
 
   LibaioEngine() = default;
-  // Waits for requests still in the kernel (io_destroy blocks until they complete), so buffers
-  // handed to the kernel are not written after the engine is gone.
+  // Waits for requests still in the kernel (Quiesce; io_destroy also blocks until they complete),
+  // so buffers handed to the kernel are not written after the engine is gone.
   ~LibaioEngine() override;
   LibaioEngine(const LibaioEngine&) = delete;
   LibaioEngine& operator=(const LibaioEngine&) = delete;
@@ -65,6 +65,11 @@ class LibaioEngine final : public IoEngine {
   // text).
   absl::StatusOr<int> GetEvents(int min_events, std::span<IoRequest*> out) override;
   int inflight() const override { return inflight_; }
+  // Waits for every request the kernel holds (io_getevents until none is left; their results are
+  // dropped) and drops queued requests never submitted and refused ones not yet reaped: afterwards
+  // inflight() is 0 and the kernel writes into no buffer. The job loop calls it before the job's
+  // buffers can be freed.
+  void Quiesce() override;
 
  private:
   io_context_t ctx_ = nullptr;

@@ -53,6 +53,10 @@ struct BlockIoJob::Clone {
   uint64_t seed = kDefaultSeed;
 
   ~Clone() {
+    // The engine goes first: until it is quiesced and gone the kernel may still hold requests on
+    // these files and write into these buffers (members are destroyed in reverse order, which
+    // would free the buffers before the engine).
+    engine.reset();
     for (File& f : files) {
       if (f.fd >= 0) close(f.fd);
     }

@@ -258,6 +258,32 @@ TEST_P(AsyncEngineTest, DestroyingTheEngineWithRequestsInFlightWaitsForThem) {
   }
 }
 
+// A job loop that stops early (an error) leaves requests in the kernel and queued ones: Quiesce()
+// waits for the first (their data has landed when it returns) and drops the second, so the job's
+// buffers can be freed; the engine is idle and usable afterwards.
+TEST_P(AsyncEngineTest, QuiesceWaitsForRequestsInTheKernelAndDropsQueuedOnes) {
+  ASSERT_NO_FATAL_FAILURE(InitEngine(kDepth, kDepth / 2));
+  std::vector<IoRequest> reads = MakeReads(kDepth);
+  for (IoRequest& r : reads) ASSERT_EQ(engine_->Queue(&r), QueueResult::kQueued);
+  ASSERT_EQ(engine_->Commit().value_or(-1), kDepth / 2);  // the other half stays queued
+  ASSERT_EQ(engine_->inflight(), kDepth);
+  engine_->Quiesce();
+  EXPECT_EQ(engine_->inflight(), 0);
+  for (int i = 0; i < kDepth / 2; ++i) {
+    EXPECT_EQ(FirstPatternMismatch(buffers_->at(i), reads[i].offset_bytes, kBlockBytes), -1)
+        << "read " << i << " had not completed when Quiesce returned";
+  }
+  std::vector<IoRequest*> out(kDepth);
+  EXPECT_EQ(engine_->GetEvents(0, std::span<IoRequest*>(out)).value_or(-1), 0);
+  // Every slot is free again: a full queue fits and completes.
+  std::vector<IoRequest> again = MakeReads(kDepth);
+  for (IoRequest& r : again) ASSERT_EQ(engine_->Queue(&r), QueueResult::kQueued);
+  while (engine_->inflight() > 0 && engine_->Commit().value_or(0) > 0) {
+  }
+  EXPECT_EQ(ReapAll(kDepth).size(), static_cast<size_t>(kDepth));
+  ExpectReadsCorrect(again);
+}
+
 // A job is prepared (Init) on one thread and run on another.
 TEST_P(AsyncEngineTest, AnotherThreadThanInitsSubmitsAndReaps) {
   ASSERT_NO_FATAL_FAILURE(InitEngine(kDepth, 0));
