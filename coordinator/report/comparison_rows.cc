@@ -162,17 +162,15 @@ std::vector<ComparisonRow> BuildComparisonRows(const std::vector<const TargetCol
         per_op.values.emplace_back();
         continue;
       }
-      uint64_t ops = 0;
-      for (const KeptOp& op : column->ops) ops += op.lat.count();
       usage.values.push_back(ComparisonValue{
           true, 0,
           absl::StrFormat("usr %.1f%%, sys %.1f%%", cpu.UserPercent(), cpu.SystemPercent())});
-      if (ops == 0) {
+      const std::optional<double> ns_per_op = column->CpuNanosPerOp();
+      if (!ns_per_op) {
         per_op.values.emplace_back();
         continue;
       }
-      const double ns_per_op = static_cast<double>(cpu.user_ns + cpu.system_ns) / ops;
-      per_op.values.push_back(ComparisonValue{true, ns_per_op, FormatNanos(ns_per_op)});
+      per_op.values.push_back(ComparisonValue{true, *ns_per_op, FormatNanos(*ns_per_op)});
     }
     rows.push_back(std::move(usage));
     rows.push_back(std::move(per_op));

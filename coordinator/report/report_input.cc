@@ -119,6 +119,14 @@ const KeptOp* TargetColumn::Find(OpKind kind) const {
   return nullptr;
 }
 
+std::optional<double> TargetColumn::CpuNanosPerOp() const {
+  if (!cpu.measured()) return std::nullopt;
+  uint64_t op_count = 0;
+  for (const KeptOp& op : ops) op_count += op.lat.count();
+  if (op_count == 0) return std::nullopt;
+  return static_cast<double>(cpu.user_ns + cpu.system_ns) / static_cast<double>(op_count);
+}
+
 std::vector<ReportCell> BuildCells(const ReportInput& input,
                                    const std::vector<ScenarioFigures>& figures) {
   std::vector<ReportCell> cells;

@@ -21,6 +21,7 @@
 #ifndef AZBENCH_COORDINATOR_REPORT_REPORT_INPUT_H_
 #define AZBENCH_COORDINATOR_REPORT_REPORT_INPUT_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -83,6 +84,9 @@ struct TargetColumn {
   // (not measured when none reported it: visibility probes, results of older agents).
   CpuUsage cpu;
   const KeptOp* Find(OpKind kind) const;
+  // The job threads' user + system CPU time per measured op (every op kind), in ns; nullopt when
+  // no agent measured CPU or no op was measured.
+  std::optional<double> CpuNanosPerOp() const;
 };
 
 struct ReportCell {

@@ -1,6 +1,7 @@
 #include "coordinator/report/terminal_report.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -104,8 +105,8 @@ std::string RenderTerminalReport(const ReportInput& input) {
   const std::vector<ScenarioFigures>& figures = FiguresOf(input, storage);
 
   std::vector<std::vector<std::string>> rows = {{"workload", "parameters", "target", "op", "IOPS",
-                                                 "MiB/s", "mean", "p99", "max", "errors", "agents",
-                                                 "note"}};
+                                                 "MiB/s", "mean", "p99", "max", "errors", "cpu/op",
+                                                 "agents", "note"}};
   const std::vector<ReportCell> cells = BuildCells(input, figures);
   for (const ReportCell& cell : cells) {
     const std::string parameters = ParametersText(cell.parameters);
@@ -118,17 +119,25 @@ std::string RenderTerminalReport(const ReportInput& input) {
       if (column.partial) note += note.empty() ? "partial" : ", partial";
       if (column.repeats.empty()) {
         rows.push_back({cell.workload, parameters, column.target, "-", "", "", "", "", "", "", "",
-                        "no results"});
+                        "", "no results"});
         continue;
       }
+      // The job threads' CPU per op covers every op kind of the target: shown once, on its first
+      // row.
+      const std::optional<double> cpu_ns_per_op = column.CpuNanosPerOp();
+      bool first_op = true;
       for (const KeptOp& op : column.ops) {
         const bool has_lat = op.lat.count() > 0;
+        std::string cpu_per_op;
+        if (first_op) cpu_per_op = cpu_ns_per_op ? FormatNanos(*cpu_ns_per_op) : "-";
+        first_op = false;
         rows.push_back({cell.workload, parameters, column.target, std::string(OpKindName(op.kind)),
                         FormatIops(op.iops), op.bytes > 0 ? FormatMibPerSecond(op.mib_s) : "-",
                         has_lat ? FormatNanos(op.lat.mean_ns()) : "-",
                         has_lat ? FormatNanos(static_cast<double>(op.lat.Percentile(99))) : "-",
                         has_lat ? FormatNanos(static_cast<double>(op.lat.max_ns())) : "-",
-                        absl::StrCat(op.errors), absl::StrCat(column.max_agents), note});
+                        absl::StrCat(op.errors), cpu_per_op, absl::StrCat(column.max_agents),
+                        note});
       }
     }
   }

@@ -171,6 +171,33 @@ TEST(MarkdownReportTest, ClientCpuRowsShowTheJobThreadsCpuAndItsCostPerOp) {
   EXPECT_EQ(Row(md, "## randread", "client CPU/op"), "| client CPU/op | 88.9us | - |  |");
 }
 
+TEST(TerminalReportTest, CpuPerOpIsShownOncePerTargetAndDashWhenNotMeasured) {
+  std::vector<ScenarioResult> scenarios;
+  // efs: randrw, 3,000 reads and 1,000 writes; the job thread spent 0.1 s in user time and 0.3 s
+  // in the kernel: 0.4 s / 4,000 ops = 100 us per op. fsx's agent did not report CPU.
+  scenarios.push_back(MakeScenario("efs", "randrw", {}, 1, 3000, 1'000'000));
+  {
+    JobResult& result = scenarios.back().results[0].result;
+    OpStats& writes = result.Stats(OpKind::kWrite);
+    for (int i = 0; i < 1000; ++i) writes.lat.Record(2'000'000);
+    writes.ops = 1000;
+    writes.bytes = 1000 * 4096;
+    result.cpu.threads = 1;
+    result.cpu.wall_ns = kSecond;
+    result.cpu.user_ns = kSecond / 10;
+    result.cpu.system_ns = 3 * kSecond / 10;
+  }
+  scenarios.push_back(MakeScenario("fsx", "randrw", {}, 1, 1000, 4'000'000));
+  const std::string text =
+      RenderTerminalReport(MakeReportInput("c", {}, std::move(scenarios), KeepPolicy::kAll));
+  const std::vector<std::string> lines = Lines(text);
+  ASSERT_GE(lines.size(), 4u) << text;
+  EXPECT_THAT(lines[0], ::testing::ContainsRegex("errors +cpu/op +agents"));
+  EXPECT_THAT(lines[1], ::testing::ContainsRegex("efs +read .* 0 +100us +1$")) << text;
+  EXPECT_THAT(lines[2], ::testing::ContainsRegex("efs +write .* 0 +1$")) << text;
+  EXPECT_THAT(lines[3], ::testing::ContainsRegex("fsx +read .* 0 +- +1$")) << text;
+}
+
 TEST(MarkdownReportTest, NoClientCpuRowsWhenNoAgentMeasuredIt) {
   const std::string md = RenderMarkdownReport(StudyBLikeInput());
   EXPECT_THAT(md, Not(HasSubstr("client CPU")));
