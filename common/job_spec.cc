@@ -22,6 +22,7 @@ std::string_view Sv(absl::string_view s) { return std::string_view(s.data(), s.s
 
 constexpr int kMaxIodepth = 65536;
 constexpr int kMaxNumjobs = 4096;
+constexpr absl::Duration kMaxUringWaitPause = absl::Milliseconds(1);
 constexpr int kMaxNrfiles = 1'000'000;
 constexpr uint64_t kDirectAlignmentBytes = 512;
 constexpr int64_t kMaxInt = std::numeric_limits<int>::max();
@@ -61,6 +62,7 @@ constexpr absl::string_view kOptionNames[] = {
     "randseed",
     "norandommap",
     "rate_iops",
+    "uring_wait_pause",
     "op_log",
     "op_log_rate",
     "sharing",
@@ -298,6 +300,16 @@ absl::Status ApplyCanonical(JobSpec& job, absl::string_view key, absl::string_vi
     job.rate_iops = static_cast<uint64_t>(iops);
     return absl::OkStatus();
   }
+  if (key == "uring_wait_pause") {
+    // A bare number counts microseconds, as fio's thinktime does.
+    ASSIGN_OR_RETURN(absl::Duration pause, ParseDuration(Sv(value), absl::Microseconds(1)));
+    if (pause > kMaxUringWaitPause) {
+      return absl::InvalidArgumentError(absl::StrCat("'", value, "' is out of range: allowed 0..",
+                                                     absl::FormatDuration(kMaxUringWaitPause)));
+    }
+    job.uring_wait_pause = pause;
+    return absl::OkStatus();
+  }
   if (key == "op_log") return SetBool(job.op_log, value);
   if (key == "op_log_rate") {
     ASSIGN_OR_RETURN(int64_t rate, ParseInt(Sv(value), 1, 10'000'000));
@@ -486,6 +498,11 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
                                                    " is out of range: allowed 0..100"));
   }
   if (job.ioengine.empty()) return absl::InvalidArgumentError("ioengine must not be empty");
+  if (job.uring_wait_pause && job.ioengine != "io_uring") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("uring_wait_pause applies only to ioengine=io_uring (this job's ioengine is ",
+                     job.ioengine, ")"));
+  }
   if (job.iodepth_batch_complete_max != 0 &&
       job.iodepth_batch_complete_max < job.iodepth_batch_complete_min) {
     return absl::InvalidArgumentError(

@@ -93,6 +93,10 @@ struct JobSpec {
   bool op_log = false;
   uint64_t op_log_rate = 10000;
   uint64_t rate_iops = 0;  // 0 = unlimited; per job clone
+  // azbench, io_uring only: how long the engine spins before a blocking wait for completions while
+  // its recent waits were short (agent/engines/wait_pause.h); 0 = never. Unset = the engine's
+  // default (2 us).
+  std::optional<absl::Duration> uring_wait_pause;
   bool invalidate = true;  // drop the page cache of the file before the job (fio's default)
   int buffer_compress_percentage = 0;  // 0 = incompressible random data
   bool refill_buffers = false;         // regenerate the whole buffer before every write

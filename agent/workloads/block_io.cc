@@ -711,9 +711,7 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
       }
       clone->files.push_back(std::move(file));
     }
-    EngineOptions options;
-    options.iodepth = depth;
-    options.batch_submit = s.iodepth_batch_submit;
+    EngineOptions options = EngineOptionsForJob(s, depth);
     options.buffers = clone->buffers->iovecs();
     for (const auto& f : clone->files) options.fds.push_back(f.fd);
     if (absl::Status st = clone->engine->Init(options); !st.ok()) {
@@ -722,6 +720,17 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
     job->clones_.push_back(std::move(clone));
   }
   return job;
+}
+
+EngineOptions EngineOptionsForJob(const JobSpec& spec, int iodepth) {
+  EngineOptions options;
+  options.iodepth = iodepth;
+  options.batch_submit = spec.iodepth_batch_submit;
+  if (spec.uring_wait_pause) {
+    options.wait_pause.pause_ns =
+        static_cast<uint64_t>(absl::ToInt64Nanoseconds(*spec.uring_wait_pause));
+  }
+  return options;
 }
 
 absl::StatusOr<JobResult> BlockIoJob::Run(const RunControl& control) {

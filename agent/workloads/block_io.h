@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "agent/engines/io_engine.h"
 #include "agent/workloads/file_layout.h"
 #include "common/job_result.h"
 #include "common/job_spec.h"
@@ -60,6 +61,10 @@ struct RunControl {
   // other at once.
   std::function<absl::StatusOr<uint64_t>(int phase_index, const std::string& phase)> await_phase;
 };
+
+// The engine options of one clone of `spec` at `iodepth`, before its buffers and files are added:
+// the depth, batch_submit and, when the job sets uring_wait_pause, the io_uring wait pause.
+EngineOptions EngineOptionsForJob(const JobSpec& spec, int iodepth);
 
 class BlockIoJob {
  public:

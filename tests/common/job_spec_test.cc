@@ -316,6 +316,22 @@ TEST(ApplyJobOptionTest, SizeErrorsNameTheOptionAndTheAcceptedForms) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("option 'rate_iops'")));
 }
 
+TEST(ApplyJobOptionTest, UringWaitPauseIsADurationInMicrosecondsByDefaultUpTo1ms) {
+  JobSpec job;
+  EXPECT_FALSE(job.uring_wait_pause.has_value());
+  EXPECT_EQ(Apply({{"uring_wait_pause", "3"}}).uring_wait_pause, absl::Microseconds(3));
+  EXPECT_EQ(Apply({{"uring_wait_pause", "500ns"}}).uring_wait_pause, absl::Nanoseconds(500));
+  EXPECT_EQ(Apply({{"uring_wait_pause", "0"}}).uring_wait_pause, absl::ZeroDuration());
+  EXPECT_EQ(Apply({{"uring_wait_pause", "1ms"}}).uring_wait_pause, absl::Milliseconds(1));
+  EXPECT_THAT(
+      ApplyJobOption(job, "uring_wait_pause", "2ms"),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               AllOf(StartsWith("option 'uring_wait_pause': '2ms'"), HasSubstr("allowed 0..1ms"))));
+  EXPECT_THAT(ApplyJobOption(job, "uring_wait_pause", "-1us"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("option 'uring_wait_pause'")));
+  EXPECT_FALSE(job.uring_wait_pause.has_value());
+}
+
 TEST(ApplyJobOptionTest, AFailedOptionLeavesTheJobUnchanged) {
   JobSpec job = Apply({{"bs", "8k"}});
   EXPECT_FALSE(ApplyJobOption(job, "bs", "bogus").ok());
@@ -430,6 +446,18 @@ TEST(ValidateJobSpecTest, TimeBasedRequiresARuntime) {
   EXPECT_THAT(ValidateJobSpec(job), StatusIs(absl::StatusCode::kInvalidArgument,
                                              AllOf(HasSubstr("time_based"), HasSubstr("runtime"))));
   job.runtime = absl::Seconds(60);
+  EXPECT_TRUE(ValidateJobSpec(job).ok());
+}
+
+TEST(ValidateJobSpecTest, UringWaitPauseOnlyWithTheIoUringEngine) {
+  JobSpec job = ValidJob();
+  job.ioengine = "libaio";
+  job.uring_wait_pause = absl::ZeroDuration();
+  EXPECT_THAT(ValidateJobSpec(job),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("uring_wait_pause applies only to ioengine=io_uring"),
+                             HasSubstr("libaio"))));
+  job.ioengine = "io_uring";
   EXPECT_TRUE(ValidateJobSpec(job).ok());
 }
 
