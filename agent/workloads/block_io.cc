@@ -491,6 +491,16 @@ class CloneRunner {
         FailWith(got.status());
         break;
       }
+      if (*got == 0) {
+        // Nothing was in the kernel (an engine caps the wait at what it holds there), yet requests
+        // are held: queued ones that a commit did not take (the kernel refused with EAGAIN) or
+        // could not take (it failed). Commit them again while the job may go on; otherwise stop
+        // (Quiesce drops them).
+        now = OpClockNanos();
+        if (failed_ || !MayIssue(now)) break;
+        commit();
+        continue;
+      }
       for (int i = 0; i < *got; ++i) {
         IoRequest* req = done[i];
         Account(*req);
@@ -617,7 +627,8 @@ absl::Status CheckCapabilities(const JobSpec& spec, const IoEngine& engine,
 
 BlockIoJob::~BlockIoJob() = default;
 
-absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& spec, int group_id) {
+absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(
+    const JobSpec& spec, int group_id, const EngineFactory& create_engine) {
   RETURN_IF_ERROR(ValidateJobSpec(spec));
   std::unique_ptr<BlockIoJob> job(new BlockIoJob());
   job->spec_ = spec;
@@ -625,11 +636,11 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
   JobSpec& s = job->spec_;
 
   {
-    ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> probe, CreateEngine(s.ioengine));
+    ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> probe, create_engine(s.ioengine));
     RETURN_IF_ERROR(CheckCapabilities(s, *probe, job->warnings_));
   }
   ASSIGN_OR_RETURN(job->op_clock_, ResolveOpClock(s.clocksource));
-  ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> first_engine, CreateEngine(s.ioengine));
+  ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> first_engine, create_engine(s.ioengine));
   const EngineCapabilities caps = first_engine->capabilities();
   const int depth = caps.is_async ? s.iodepth : 1;
   // Agents sharing a file (stream_index > 0) each draw their own offsets.
@@ -674,7 +685,7 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
     if (c == 0) {
       clone->engine = std::move(first_engine);
     } else {
-      absl::StatusOr<std::unique_ptr<IoEngine>> engine = CreateEngine(s.ioengine);
+      absl::StatusOr<std::unique_ptr<IoEngine>> engine = create_engine(s.ioengine);
       if (!engine.ok()) return fail(engine.status());
       clone->engine = std::move(*engine);
     }

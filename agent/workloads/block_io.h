@@ -21,6 +21,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -72,8 +73,12 @@ class BlockIoJob {
   // null engine or iodepth above the engine's limit, O_DIRECT refused by the file system), NotFound
   // (unknown engine), FailedPrecondition (missing directory), PermissionDenied (read-only target),
   // ResourceExhausted (ENOSPC during layout), Unavailable (engine setup refused by the kernel).
-  // On error nothing this call created is left behind.
-  static absl::StatusOr<std::unique_ptr<BlockIoJob>> Prepare(const JobSpec& spec, int group_id = 0);
+  // On error nothing this call created is left behind. `create_engine` makes the job's engines
+  // by name (the registry by default; tests pass fakes).
+  using EngineFactory =
+      std::function<absl::StatusOr<std::unique_ptr<IoEngine>>(std::string_view name)>;
+  static absl::StatusOr<std::unique_ptr<BlockIoJob>> Prepare(
+      const JobSpec& spec, int group_id = 0, const EngineFactory& create_engine = CreateEngine);
   ~BlockIoJob();
 
   // Runs every clone to completion (or cancellation) and merges their results. Fails only if a
