@@ -498,6 +498,12 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
                                                    " is out of range: allowed 0..100"));
   }
   if (job.ioengine.empty()) return absl::InvalidArgumentError("ioengine must not be empty");
+  if (job.uring_wait_pause && (*job.uring_wait_pause < absl::ZeroDuration() ||
+                               *job.uring_wait_pause > kMaxUringWaitPause)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("uring_wait_pause ", absl::FormatDuration(*job.uring_wait_pause),
+                     " is out of range: allowed 0..", absl::FormatDuration(kMaxUringWaitPause)));
+  }
   if (job.uring_wait_pause && job.ioengine != "io_uring") {
     return absl::InvalidArgumentError(
         absl::StrCat("uring_wait_pause applies only to ioengine=io_uring (this job's ioengine is ",

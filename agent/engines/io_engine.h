@@ -98,9 +98,11 @@ class IoEngine {
   virtual int inflight() const = 0;
 
   // Waits for every request the kernel holds and drops the queued ones (their results are not
-  // returned): afterwards inflight() is 0 and the buffers can be freed. The job loop calls it on
-  // the thread that submitted, because an io_uring ring with DEFER_TASKRUN completes requests only
-  // for that thread. Sync engines hold nothing: the default does nothing.
+  // returned): afterwards inflight() is 0 and the buffers can be freed. If the wait itself fails
+  // (the error GetEvents reported, most likely), requests may remain, counted in inflight(); the
+  // engine's destructor then waits for them (libaio's io_destroy, io_uring's ring exit). The job
+  // loop calls it on the thread that submitted, because an io_uring ring with DEFER_TASKRUN
+  // completes requests only for that thread. Sync engines hold nothing: the default does nothing.
   virtual void Quiesce() {}
 };
 

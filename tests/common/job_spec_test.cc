@@ -459,6 +459,9 @@ TEST(ValidateJobSpecTest, UringWaitPauseOnlyWithTheIoUringEngine) {
                              HasSubstr("libaio"))));
   job.ioengine = "io_uring";
   EXPECT_TRUE(ValidateJobSpec(job).ok());
+  job.uring_wait_pause = absl::Microseconds(-1);  // a spec built in code, not parsed
+  EXPECT_THAT(ValidateJobSpec(job), StatusIs(absl::StatusCode::kInvalidArgument,
+                                             HasSubstr("uring_wait_pause -1us is out of range")));
 }
 
 TEST(ValidateJobSpecTest, BatchCompleteMaxMustNotBeBelowMin) {

@@ -273,6 +273,11 @@ TEST_P(AsyncEngineTest, QuiesceWaitsForRequestsInTheKernelAndDropsQueuedOnes) {
     EXPECT_EQ(FirstPatternMismatch(buffers_->at(i), reads[i].offset_bytes, kBlockBytes), -1)
         << "read " << i << " had not completed when Quiesce returned";
   }
+  // The dropped half never reached the kernel: their buffers are as MakeReads left them.
+  const std::vector<uint8_t> zeros(kBlockBytes, 0);
+  for (int i = kDepth / 2; i < kDepth; ++i) {
+    EXPECT_EQ(std::memcmp(buffers_->at(i), zeros.data(), kBlockBytes), 0) << "read " << i;
+  }
   std::vector<IoRequest*> out(kDepth);
   EXPECT_EQ(engine_->GetEvents(0, std::span<IoRequest*>(out)).value_or(-1), 0);
   // Every slot is free again: a full queue fits and completes.

@@ -149,9 +149,6 @@ INSTANTIATE_TEST_SUITE_P(Sources, ClockSourceTest,
                                                                                      : "Auto");
                          });
 
-// A clone thread that wakes after the start instant (a loaded machine: ctest runs suites in
-// parallel) runs its whole runtime from when it woke, and its measured start on the realtime clock
-// is that instant, so runtime, interval origin and realtime span agree.
 TEST(BlockIoTest, EngineOptionsCarryTheDepthTheBatchAndTheJobsWaitPause) {
   JobSpec spec;
   spec.ioengine = "io_uring";
@@ -168,6 +165,9 @@ TEST(BlockIoTest, EngineOptionsCarryTheDepthTheBatchAndTheJobsWaitPause) {
             WaitPauseOptions{}.short_wait_ns);
 }
 
+// A clone thread that wakes after the start instant (a loaded machine: ctest runs suites in
+// parallel) runs its whole runtime from when it woke, and its measured start on the realtime clock
+// is that instant, so runtime, interval origin and realtime span agree.
 TEST(BlockIoTest, AThreadThatWakesLateMeasuresFromWhenItWoke) {
   TempDir dir(kTmpfsBase);
   ASSERT_TRUE(dir.ok());
