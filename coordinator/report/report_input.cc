@@ -84,7 +84,11 @@ void FillColumn(const ReportInput& input, const std::vector<ScenarioFigures>& fi
     column.max_agents = std::max(column.max_agents, figures[i].agents);
     column.max_start_skew_ns = std::max(column.max_start_skew_ns, figures[i].start_skew_ns);
     for (const AgentJobResult& agent : input.scenarios[i].results) {
+      if (!agent.result.cpu.measured()) continue;
       column.cpu.Merge(agent.result.cpu);
+      for (const auto& stats : agent.result.by_kind) {
+        if (stats) column.cpu_ops += stats->lat.count();
+      }
     }
   }
 }
@@ -120,11 +124,8 @@ const KeptOp* TargetColumn::Find(OpKind kind) const {
 }
 
 std::optional<double> TargetColumn::CpuNanosPerOp() const {
-  if (!cpu.measured()) return std::nullopt;
-  uint64_t op_count = 0;
-  for (const KeptOp& op : ops) op_count += op.lat.count();
-  if (op_count == 0) return std::nullopt;
-  return static_cast<double>(cpu.user_ns + cpu.system_ns) / static_cast<double>(op_count);
+  if (!cpu.measured() || cpu_ops == 0) return std::nullopt;
+  return static_cast<double>(cpu.user_ns + cpu.system_ns) / static_cast<double>(cpu_ops);
 }
 
 std::vector<ReportCell> BuildCells(const ReportInput& input,

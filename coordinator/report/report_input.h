@@ -83,9 +83,11 @@ struct TargetColumn {
   // The job threads' CPU time (fio's usr/sys), summed over every agent's jobs in the kept repeats
   // (not measured when none reported it: visibility probes, results of older agents).
   CpuUsage cpu;
+  // The measured ops (every kind) of the job results that measured CPU: what `cpu` was spent on.
+  uint64_t cpu_ops = 0;
   const KeptOp* Find(OpKind kind) const;
-  // The job threads' user + system CPU time per measured op (every op kind), in ns; nullopt when
-  // no agent measured CPU or no op was measured.
+  // The job threads' user + system CPU time per measured op (every op kind) of the agents that
+  // measured it, in ns; nullopt when no agent measured CPU or those agents measured no op.
   std::optional<double> CpuNanosPerOp() const;
 };
 

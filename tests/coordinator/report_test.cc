@@ -198,6 +198,25 @@ TEST(TerminalReportTest, CpuPerOpIsShownOncePerTargetAndDashWhenNotMeasured) {
   EXPECT_THAT(lines[3], ::testing::ContainsRegex("fsx +read .* 0 +- +1$")) << text;
 }
 
+TEST(MarkdownReportTest, ClientCpuPerOpCountsOnlyTheOpsOfAgentsThatMeasuredCpu) {
+  // Two agents of 4,500 ops each; only the first measured its CPU (0.4 s): 0.4 s / 4,500 ops,
+  // not / 9,000.
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(MakeScenario("efs", "randread", {}, 1, 4500, 1'000'000));
+  AgentJobResult second =
+      std::move(MakeScenario("efs", "randread", {}, 1, 4500, 1'000'000).results[0]);
+  second.agent_id = "efs-agent-2";
+  CpuUsage& cpu = scenarios.back().results[0].result.cpu;
+  cpu.threads = 1;
+  cpu.wall_ns = kSecond;
+  cpu.user_ns = kSecond / 10;
+  cpu.system_ns = 3 * kSecond / 10;
+  scenarios.back().results.push_back(std::move(second));
+  const std::string md =
+      RenderMarkdownReport(MakeReportInput("c", {}, std::move(scenarios), KeepPolicy::kAll));
+  EXPECT_EQ(Row(md, "## randread", "client CPU/op"), "| client CPU/op | 88.9us |  |");
+}
+
 TEST(MarkdownReportTest, NoClientCpuRowsWhenNoAgentMeasuredIt) {
   const std::string md = RenderMarkdownReport(StudyBLikeInput());
   EXPECT_THAT(md, Not(HasSubstr("client CPU")));
