@@ -307,14 +307,15 @@ for cid in ids:
     mean_ratio = [per["azbench"][r]["mean"] / per["fio"][r]["mean"] for r in both if per["fio"][r]["mean"]]
     p50_ratio = [per["azbench"][r]["p50"] / per["fio"][r]["p50"] for r in both
                  if per["fio"][r]["p50"] and per["azbench"][r]["p50"] is not None]
-    # The same ratios with each run's latency divided by the device's own mean during that run:
-    # what is left is how each tool measures, without the device's drift between the two runs.
+    # The same ratios without the device's drift between the two runs of a round: a tool's
+    # latency is the device's plus what the tool adds, so each run's device mean is subtracted and
+    # the gap between the two tools' additions is taken as a share of fio's figure.
     def dev_norm(key):
         out = []
         for r in both:
             a, f = per["azbench"][r], per["fio"][r]
             if a.get(key) and f.get(key) and a.get("dev_mean") and f.get("dev_mean"):
-                out.append((a[key] / a["dev_mean"]) / (f[key] / f["dev_mean"]))
+                out.append(1.0 + ((a[key] - a["dev_mean"]) - (f[key] - f["dev_mean"])) / f[key])
         return med(out)
     s = dict(fio=med(stat("fio", "iops")), mean_ratio=med(mean_ratio), p50_ratio=med(p50_ratio),
              mean_ratio_dev=dev_norm("mean"), p50_ratio_dev=dev_norm("p50"), az=med(stat("azbench", "iops")), bare=med(stat("bare", "iops")),
@@ -423,7 +424,7 @@ for cid in ("direct-psync", "direct-uring-qd16-batch", "direct-uring-qd16-defaul
         a, f = get(cid, "az_" + key), get(cid, "fio_" + key)
         rd = get(cid, key + "_ratio_dev")
         norm = ("" if rd is None else
-                f"; each run divided by the device's mean in it: {100 * (rd - 1):+.1f}%")
+                f"; with each run's device mean subtracted: {100 * (rd - 1):+.1f}%")
         check(f"{cid}: {what} latency within 3% of fio's", None if r is None else abs(r - 1.0) <= 0.03,
               f"median of per-round ratios {'-' if r is None else f'{100 * (r - 1):+.1f}%'}; "
               f"medians {fmt_lat(a)} vs {fmt_lat(f)}{norm}")
