@@ -9,10 +9,12 @@
 //   ASSIGN_OR_RETURN(JobResult result, job->Run(RunControl{}));
 //
 // Timing per op (the cost is stated because it is part of every figure): sync engines read the
-// monotonic clock twice per op (start, completion); async engines read it once per batch of queued
-// ops (start), once per submit call (issue) and once per reap call (completion). A clock read costs
-// ~26 ns here (vDSO). Recording into the histogram costs a few ns; the histograms of an interval
-// are merged into the job's totals once per interval, not per op.
+// op clock twice per op (start, completion); async engines read it once per batch of queued ops
+// (start), once per submit call (issue) and once per reap call (completion). The op clock
+// (common/op_clock.h) is the TSC where the CPU declares it invariant, ~8-11 ns per read on the
+// 2-vCPU KVM hosts of bench/README.md, else clock_gettime (~20-26 ns, vDSO). Recording into the
+// histogram costs a few ns; the histograms of an interval are merged into the job's totals once
+// per interval, not per op. The clone's loop itself: agent/workloads/block_io_clone.h.
 #ifndef AZBENCH_AGENT_WORKLOADS_BLOCK_IO_H_
 #define AZBENCH_AGENT_WORKLOADS_BLOCK_IO_H_
 
