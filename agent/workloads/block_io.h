@@ -100,7 +100,7 @@ class BlockIoJob {
   uint64_t ops_done() const { return ops_done_.load(std::memory_order_relaxed); }
   uint64_t bytes_done() const { return bytes_done_.load(std::memory_order_relaxed); }
 
-  struct Clone;  // one numjobs clone: its engine, buffers, files, offsets (defined in block_io.cc)
+  struct Clone;  // one numjobs clone: its engine, buffers, files, offsets (block_io_clone.h)
 
  private:
   BlockIoJob() = default;

@@ -28,10 +28,6 @@ void SleepUntil(uint64_t monotonic_ns) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // The job loop of one clone. Lives on the clone's thread; nothing here is shared but the two
 // counters.
 class CloneRunner {
@@ -77,8 +73,9 @@ class CloneRunner {
       RunSync();
     }
     if (spec_.end_fsync && DoesWrite(spec_.rw) && !failed_) EndFsync();
-    // Requests a failed loop left in the kernel are waited for here, on the thread that submitted
-    // them, before the job (and its buffers) can go away on another thread.
+    // Anything left in the kernel (a sync engine holds nothing; the async loop quiesced already,
+    // unless its wait failed) is waited for here, on the thread that submitted it, before the job
+    // (and its buffers) can go away on another thread.
     clone_.engine->Quiesce();
     const uint64_t now = OpClockNanos();
     CloseIntervals(std::max(now, last_complete_ns_), /*final=*/true);
@@ -378,14 +375,16 @@ class CloneRunner {
                                                                   : depth + 1;
     std::vector<IoRequest*> done(std::max(complete_max, depth + 1));
 
-    auto commit = [&] {
+    // Returns how many requests the call submitted (0 on an error, which fails the job).
+    auto commit = [&]() -> int {
       const int depth_before = engine.inflight();
       absl::StatusOr<int> submitted = engine.Commit();
       if (!submitted.ok()) {
         FailWith(submitted.status());
-      } else if (!ramp_pending_) {
-        result_.depth.RecordSubmit(depth_before, *submitted);
+        return 0;
       }
+      if (!ramp_pending_) result_.depth.RecordSubmit(depth_before, *submitted);
+      return *submitted;
     };
     uint64_t now = OpClockNanos();
     for (;;) {
@@ -461,11 +460,13 @@ class CloneRunner {
       if (*got == 0) {
         // Nothing was in the kernel (an engine caps the wait at what it holds there), yet requests
         // are held: queued ones that a commit did not take (the kernel refused with EAGAIN) or
-        // could not take (it failed). Commit them again while the job may go on; otherwise stop
-        // (Quiesce drops them).
+        // could not take (it failed). They were issued, so a size-based job commits them again
+        // (after 1 us when the kernel took nothing, as fio's libaio engine waits) until it can;
+        // a failed or cancelled job, or one whose runtime is over, stops and drops them (the
+        // Quiesce below): they never started, so nothing of them is measured.
         now = OpClockNanos();
-        if (failed_ || !MayIssue(now)) break;
-        commit();
+        if (failed_ || Cancelled() || now >= end_ns_) break;
+        if (commit() == 0 && !failed_) SleepUntil(MonotonicNanos() + 1000);
         continue;
       }
       for (int i = 0; i < *got; ++i) {
@@ -480,6 +481,9 @@ class CloneRunner {
       }
       if (!ramp_pending_) result_.depth.RecordComplete(*got);
     }
+    // Requests the loop left behind point into `requests`, which ends here: wait for those in the
+    // kernel and drop the queued ones now (a no-op when the loop drained).
+    engine.Quiesce();
   }
 
   // A thread that woke after its measured phase should have begun (a loaded machine) begins it
@@ -519,12 +523,25 @@ class CloneRunner {
       req.start_ns = OpClockNanos();
       QueueResult r = engine.Queue(&req);
       if (r == QueueResult::kQueued) {
-        if (!engine.Commit().ok()) break;
+        absl::StatusOr<int> submitted = engine.Commit();
+        if (!submitted.ok()) {
+          FailWith(submitted.status());
+          break;
+        }
         IoRequest* done[1];
         absl::StatusOr<int> got = engine.GetEvents(1, std::span<IoRequest*>(done, 1));
-        if (!got.ok() || *got != 1) break;
+        if (!got.ok()) {
+          FailWith(got.status());
+          break;
+        }
+        if (*got != 1) {
+          FailWith(absl::UnavailableError("end_fsync: the engine did not submit the fsync"));
+          break;
+        }
       } else if (r == QueueResult::kBusy) {
-        break;  // cannot happen: nothing is in flight after the loop
+        // Only when the loop's quiesce failed to wait for requests still in the kernel.
+        FailWith(absl::UnavailableError("end_fsync: requests still in flight"));
+        break;
       }
       Account(req);
     }

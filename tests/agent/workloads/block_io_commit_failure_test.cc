@@ -26,7 +26,7 @@ struct FakeLog {
 
 // An async engine without I/O. Commit() number `fail_at` (1-based) fails; with `refuse`, every
 // commit from `fail_at` on takes nothing instead (the kernel's EAGAIN) and succeeds again from
-// `accept_again_at`. Submitted requests complete at once. After 10,000 empty reaps with requests
+// `accept_again_at`. Submitted requests complete at once. After 1,000,000 empty reaps with requests
 // held it completes them anyway, so a job loop that spins fails the test instead of hanging it.
 class FakeCommitEngine final : public IoEngine {
  public:
@@ -64,7 +64,7 @@ class FakeCommitEngine final : public IoEngine {
     return submitted;
   }
   absl::StatusOr<int> GetEvents(int /*min_events*/, std::span<IoRequest*> out) override {
-    if (done_.empty() && !pending_.empty() && ++log_->empty_reaps >= 10'000) {
+    if (done_.empty() && !pending_.empty() && ++log_->empty_reaps >= 1'000'000) {
       done_.insert(done_.end(), pending_.begin(), pending_.end());
       pending_.clear();
     }
@@ -139,12 +139,46 @@ TEST(BlockIoCommitFailureTest, ASubmitThatTakesNothingIsRetriedAndTheJobComplete
   absl::StatusOr<JobResult> result =
       RunWith(FakeJob(), &log, /*fail_at=*/3, /*refuse=*/true, /*accept_again_at=*/6);
   ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_LT(log.empty_reaps, 10'000) << "the loop never committed the refused requests again";
+  EXPECT_LT(log.empty_reaps, 1'000'000) << "the loop never committed the refused requests again";
   EXPECT_TRUE(result->error_message.empty()) << result->error_message;
   const OpStats* reads = result->Find(OpKind::kRead);
   ASSERT_NE(reads, nullptr);
   EXPECT_EQ(reads->ops, 256u) << "1 MiB in 4 KiB reads, every one done once";
   EXPECT_EQ(reads->bytes, uint64_t{1} << 20);
+}
+
+TEST(BlockIoCommitFailureTest, ARefusedLastCommitOfASizeBasedJobIsRetriedNotDropped) {
+  FakeLog log;
+  // 256 reads in refills of 8, two commits each: commits 63 and 64 carry the last 8 reads, and
+  // the size is all issued by then. They must still be done, not dropped as past the budget.
+  absl::StatusOr<JobResult> result =
+      RunWith(FakeJob(), &log, /*fail_at=*/63, /*refuse=*/true, /*accept_again_at=*/65);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_LT(log.empty_reaps, 1'000'000);
+  EXPECT_TRUE(result->error_message.empty()) << result->error_message;
+  const OpStats* reads = result->Find(OpKind::kRead);
+  ASSERT_NE(reads, nullptr);
+  EXPECT_EQ(reads->ops, 256u);
+  EXPECT_FALSE(log.quiesced_with_held);
+}
+
+TEST(BlockIoCommitFailureTest, AnEndFsyncTheEngineDoesNotSubmitIsReportedNotSkipped) {
+  FakeLog log;
+  // Every commit from the third takes nothing: the writes refused at the end of the runtime are
+  // dropped (they never started), then the end_fsync cannot be submitted either.
+  JobSpec spec = FakeJob();
+  spec.rw = RwPattern::kWrite;
+  spec.end_fsync = true;
+  spec.time_based = true;
+  spec.runtime = absl::Milliseconds(50);
+  absl::StatusOr<JobResult> result = RunWith(spec, &log, /*fail_at=*/3, /*refuse=*/true);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_LT(log.empty_reaps, 1'000'000) << "the loop spun on refused requests";
+  EXPECT_TRUE(log.quiesced_with_held);
+  EXPECT_THAT(result->error_message, HasSubstr("end_fsync"));
+  const OpStats* writes = result->Find(OpKind::kWrite);
+  ASSERT_NE(writes, nullptr);
+  EXPECT_EQ(writes->ops, 8u) << "the two accepted commits' writes, and only those";
 }
 
 }  // namespace
