@@ -19,6 +19,9 @@ namespace {
 
 constexpr uint64_t kNoLimit = std::numeric_limits<uint64_t>::max();
 constexpr int kProgressBatchOps = 256;  // clone-local ops between updates of the shared counters
+// How long the kernel may take none of the requests a job has queued, with none of its requests
+// in flight, before the job fails (fio's libaio engine gives up after the same 30 s).
+constexpr uint64_t kSubmitStallNs = 30'000'000'000ULL;
 
 void SleepUntil(uint64_t monotonic_ns) {
   timespec ts;
@@ -72,7 +75,15 @@ class CloneRunner {
     } else {
       RunSync();
     }
-    if (spec_.end_fsync && DoesWrite(spec_.rw) && !failed_) EndFsync();
+    if (spec_.end_fsync && DoesWrite(spec_.rw) && !failed_) {
+      if (dropped_requests_) {
+        FailWith(absl::UnavailableError(
+            "end_fsync not run: the kernel refused requests at the end of the run, which were "
+            "dropped"));
+      } else {
+        EndFsync();
+      }
+    }
     // Anything left in the kernel (a sync engine holds nothing; the async loop quiesced already,
     // unless its wait failed) is waited for here, on the thread that submitted it, before the job
     // (and its buffers) can go away on another thread.
@@ -386,6 +397,7 @@ class CloneRunner {
       if (!ramp_pending_) result_.depth.RecordSubmit(depth_before, *submitted);
       return *submitted;
     };
+    uint64_t stalled_since_ns = 0;  // since when commits took nothing with nothing in flight
     uint64_t now = OpClockNanos();
     for (;;) {
       // Issue: fill the free slots, unless an fsync must first drain the queue.
@@ -465,8 +477,21 @@ class CloneRunner {
         // a failed or cancelled job, or one whose runtime is over, stops and drops them (the
         // Quiesce below): they never started, so nothing of them is measured.
         now = OpClockNanos();
+        if (now >= end_ns_) stop_ns_ = std::max(stop_ns_, now);
         if (failed_ || Cancelled() || now >= end_ns_) break;
-        if (commit() == 0 && !failed_) SleepUntil(MonotonicNanos() + 1000);
+        if (commit() > 0 || failed_) {
+          stalled_since_ns = 0;
+          continue;
+        }
+        if (stalled_since_ns == 0) {
+          stalled_since_ns = now;
+        } else if (now - stalled_since_ns >= kSubmitStallNs) {
+          FailWith(absl::UnavailableError(
+              absl::StrCat("the kernel took none of ", engine.inflight(),
+                           " queued requests for 30 s with none in flight (EAGAIN)")));
+          continue;
+        }
+        SleepUntil(MonotonicNanos() + 1000);
         continue;
       }
       for (int i = 0; i < *got; ++i) {
@@ -482,7 +507,10 @@ class CloneRunner {
       if (!ramp_pending_) result_.depth.RecordComplete(*got);
     }
     // Requests the loop left behind point into `requests`, which ends here: wait for those in the
-    // kernel and drop the queued ones now (a no-op when the loop drained).
+    // kernel and drop the queued ones now (a no-op when the loop drained). io_uring may keep
+    // entries the kernel refused in its submission ring, which the next submit would send: after
+    // a drop nothing more is submitted (no end_fsync).
+    dropped_requests_ = engine.inflight() > 0;
     engine.Quiesce();
   }
 
@@ -523,25 +551,39 @@ class CloneRunner {
       req.start_ns = OpClockNanos();
       QueueResult r = engine.Queue(&req);
       if (r == QueueResult::kQueued) {
-        absl::StatusOr<int> submitted = engine.Commit();
-        if (!submitted.ok()) {
-          FailWith(submitted.status());
-          break;
+        // A commit the kernel refuses (EAGAIN) is retried 1 us apart, as in the loop.
+        uint64_t stalled_since_ns = 0;
+        for (;;) {
+          absl::StatusOr<int> submitted = engine.Commit();
+          if (!submitted.ok()) {
+            FailWith(submitted.status());
+            return;
+          }
+          if (*submitted > 0) break;
+          const uint64_t now = OpClockNanos();
+          if (stalled_since_ns == 0) {
+            stalled_since_ns = now;
+          } else if (now - stalled_since_ns >= kSubmitStallNs) {
+            FailWith(absl::UnavailableError(
+                "end_fsync: the kernel did not take the fsync for 30 s (EAGAIN)"));
+            return;
+          }
+          SleepUntil(MonotonicNanos() + 1000);
         }
         IoRequest* done[1];
         absl::StatusOr<int> got = engine.GetEvents(1, std::span<IoRequest*>(done, 1));
         if (!got.ok()) {
           FailWith(got.status());
-          break;
+          return;
         }
         if (*got != 1) {
-          FailWith(absl::UnavailableError("end_fsync: the engine did not submit the fsync"));
-          break;
+          FailWith(absl::InternalError("end_fsync: the engine returned no completion"));
+          return;
         }
       } else if (r == QueueResult::kBusy) {
         // Only when the loop's quiesce failed to wait for requests still in the kernel.
         FailWith(absl::UnavailableError("end_fsync: requests still in flight"));
-        break;
+        return;
       }
       Account(req);
     }
@@ -567,6 +609,7 @@ class CloneRunner {
   uint64_t rate_gap_ns_ = 0;
   uint64_t next_issue_ns_ = 0;
   int writes_since_fsync_ = 0;
+  bool dropped_requests_ = false;  // the async loop ended with requests it had to drop
   size_t file_cursor_ = 0;
   uint64_t ops_on_file_ = 0;
   uint64_t local_ops_ = 0;

@@ -162,10 +162,12 @@ TEST(BlockIoCommitFailureTest, ARefusedLastCommitOfASizeBasedJobIsRetriedNotDrop
   EXPECT_FALSE(log.quiesced_with_held);
 }
 
-TEST(BlockIoCommitFailureTest, AnEndFsyncTheEngineDoesNotSubmitIsReportedNotSkipped) {
+TEST(BlockIoCommitFailureTest,
+     RequestsStillRefusedWhenTheRuntimeEndsAreDroppedAndEndFsyncIsNotRun) {
   FakeLog log;
   // Every commit from the third takes nothing: the writes refused at the end of the runtime are
-  // dropped (they never started), then the end_fsync cannot be submitted either.
+  // dropped (they never started), and nothing more is submitted: the end_fsync is not run, and
+  // the job says so.
   JobSpec spec = FakeJob();
   spec.rw = RwPattern::kWrite;
   spec.end_fsync = true;
@@ -173,12 +175,33 @@ TEST(BlockIoCommitFailureTest, AnEndFsyncTheEngineDoesNotSubmitIsReportedNotSkip
   spec.runtime = absl::Milliseconds(50);
   absl::StatusOr<JobResult> result = RunWith(spec, &log, /*fail_at=*/3, /*refuse=*/true);
   ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_LT(log.empty_reaps, 1'000'000) << "the loop spun on refused requests";
+  // Each retry sleeps at least 1 us: a loop that does not would reap far more often in 50 ms.
+  EXPECT_LE(log.empty_reaps, 50'000) << "the loop spun on refused requests";
   EXPECT_TRUE(log.quiesced_with_held);
-  EXPECT_THAT(result->error_message, HasSubstr("end_fsync"));
+  EXPECT_THAT(result->error_message, HasSubstr("end_fsync not run"));
   const OpStats* writes = result->Find(OpKind::kWrite);
   ASSERT_NE(writes, nullptr);
   EXPECT_EQ(writes->ops, 8u) << "the two accepted commits' writes, and only those";
+  EXPECT_GE(result->runtime_ns, 50'000'000u) << "the runtime ran to its end while retrying";
+}
+
+TEST(BlockIoCommitFailureTest, AnEndFsyncTheKernelRefusesAtFirstIsRetried) {
+  FakeLog log;
+  // 256 writes take commits 1 to 64; the end_fsync's commits 65 and 66 take nothing, 67 takes it.
+  JobSpec spec = FakeJob();
+  spec.rw = RwPattern::kWrite;
+  spec.end_fsync = true;
+  absl::StatusOr<JobResult> result =
+      RunWith(spec, &log, /*fail_at=*/65, /*refuse=*/true, /*accept_again_at=*/67);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_TRUE(result->error_message.empty()) << result->error_message;
+  EXPECT_EQ(log.commits, 67);
+  const OpStats* writes = result->Find(OpKind::kWrite);
+  ASSERT_NE(writes, nullptr);
+  EXPECT_EQ(writes->ops, 256u);
+  const OpStats* fsyncs = result->Find(OpKind::kFsync);
+  ASSERT_NE(fsyncs, nullptr);
+  EXPECT_EQ(fsyncs->ops, 1u);
 }
 
 }  // namespace
