@@ -19,9 +19,6 @@ namespace {
 
 constexpr uint64_t kNoLimit = std::numeric_limits<uint64_t>::max();
 constexpr int kProgressBatchOps = 256;  // clone-local ops between updates of the shared counters
-// How long the kernel may take none of the requests a job has queued, with none of its requests
-// in flight, before the job fails (fio's libaio engine gives up after the same 30 s).
-constexpr uint64_t kSubmitStallNs = 30'000'000'000ULL;
 
 void SleepUntil(uint64_t monotonic_ns) {
   timespec ts;
@@ -30,6 +27,29 @@ void SleepUntil(uint64_t monotonic_ns) {
   while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
   }
 }
+
+// Commits the kernel refuses (EAGAIN) while none of the job's requests are in flight: each is
+// retried 1 us later (as fio's libaio engine waits), for at most 30 s (fio's stall limit too).
+class SubmitStall {
+ public:
+  // A commit took nothing at `now_ns` (op clock). Returns false once the kernel has taken nothing
+  // for 30 s; otherwise sleeps 1 us and returns true: retry.
+  bool SleepBeforeRetry(uint64_t now_ns) {
+    if (since_ns_ == 0) {
+      since_ns_ = now_ns;
+    } else if (now_ns - since_ns_ >= kLimitNs) {
+      return false;
+    }
+    SleepUntil(MonotonicNanos() + 1000);
+    return true;
+  }
+  // A commit took something: the stall is over.
+  void Reset() { since_ns_ = 0; }
+
+ private:
+  static constexpr uint64_t kLimitNs = 30'000'000'000ULL;
+  uint64_t since_ns_ = 0;
+};
 
 // The job loop of one clone. Lives on the clone's thread; nothing here is shared but the two
 // counters.
@@ -397,7 +417,7 @@ class CloneRunner {
       if (!ramp_pending_) result_.depth.RecordSubmit(depth_before, *submitted);
       return *submitted;
     };
-    uint64_t stalled_since_ns = 0;  // since when commits took nothing with nothing in flight
+    SubmitStall stall;
     uint64_t now = OpClockNanos();
     for (;;) {
       // Issue: fill the free slots, unless an fsync must first drain the queue.
@@ -480,18 +500,12 @@ class CloneRunner {
         if (now >= end_ns_) stop_ns_ = std::max(stop_ns_, now);
         if (failed_ || Cancelled() || now >= end_ns_) break;
         if (commit() > 0 || failed_) {
-          stalled_since_ns = 0;
-          continue;
-        }
-        if (stalled_since_ns == 0) {
-          stalled_since_ns = now;
-        } else if (now - stalled_since_ns >= kSubmitStallNs) {
+          stall.Reset();
+        } else if (!stall.SleepBeforeRetry(now)) {
           FailWith(absl::UnavailableError(
               absl::StrCat("the kernel took none of ", engine.inflight(),
                            " queued requests for 30 s with none in flight (EAGAIN)")));
-          continue;
         }
-        SleepUntil(MonotonicNanos() + 1000);
         continue;
       }
       for (int i = 0; i < *got; ++i) {
@@ -551,8 +565,8 @@ class CloneRunner {
       req.start_ns = OpClockNanos();
       QueueResult r = engine.Queue(&req);
       if (r == QueueResult::kQueued) {
-        // A commit the kernel refuses (EAGAIN) is retried 1 us apart, as in the loop.
-        uint64_t stalled_since_ns = 0;
+        // A commit the kernel refuses (EAGAIN) is retried, as in the loop.
+        SubmitStall stall;
         for (;;) {
           absl::StatusOr<int> submitted = engine.Commit();
           if (!submitted.ok()) {
@@ -560,15 +574,11 @@ class CloneRunner {
             return;
           }
           if (*submitted > 0) break;
-          const uint64_t now = OpClockNanos();
-          if (stalled_since_ns == 0) {
-            stalled_since_ns = now;
-          } else if (now - stalled_since_ns >= kSubmitStallNs) {
+          if (!stall.SleepBeforeRetry(OpClockNanos())) {
             FailWith(absl::UnavailableError(
                 "end_fsync: the kernel did not take the fsync for 30 s (EAGAIN)"));
             return;
           }
-          SleepUntil(MonotonicNanos() + 1000);
         }
         IoRequest* done[1];
         absl::StatusOr<int> got = engine.GetEvents(1, std::span<IoRequest*>(done, 1));
