@@ -34,6 +34,13 @@ TEST(JobResultTextTest, PrintsFiosCpuLineWhenTheCpuWasMeasured) {
               HasSubstr("  cpu          : usr=12.34%, sys=87.65%, ctx=15, majf=0, minf=33\n"));
 }
 
+TEST(JobResultTextTest, BandwidthIsBinaryThenDecimalInParenthesesAsFioPrintsIt) {
+  JobResult result = OneReadJob();
+  result.Stats(OpKind::kRead).bytes = 4 * 1024 * 1024;  // in one second
+  const std::string text = FormatJobResultText(result);
+  EXPECT_THAT(text, HasSubstr("BW=4MiB/s (4.2MB/s)")) << text;
+}
+
 TEST(JobResultTextTest, HasNoCpuOrDepthLinesWhenNothingWasMeasured) {
   EXPECT_THAT(FormatJobResultText(OneReadJob()), Not(HasSubstr("cpu")));
   EXPECT_THAT(FormatJobResultText(OneReadJob()), Not(HasSubstr("IO depths")));
