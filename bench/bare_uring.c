@@ -4,7 +4,8 @@
 // (io_uring_submit_and_wait(ring, 1)), then peeks every ready CQE at once. No per-op accounting, no
 // clock read per op (one at the start, one at the end; a SIGALRM sets the stop flag). By default
 // the buffers and the file are registered (READ_FIXED + IOSQE_FIXED_FILE), as azbench's io_uring
-// engine does; -n uses plain IORING_OP_READ on a plain fd, as fio's io_uring engine does by
+// engine does for O_DIRECT; -u uses plain IORING_OP_READ on the registered file, as azbench does
+// for buffered reads; -n uses plain IORING_OP_READ on a plain fd, as fio's io_uring engine does by
 // default. Ring set-up flags: by default COOP_TASKRUN | SINGLE_ISSUER | DEFER_TASKRUN, as fio 3.33
 // sets them (no IPI to run completion task_work; it runs when the loop enters the kernel to wait),
 // with the same fall-back as fio when the kernel refuses them; -p uses plain flags (0) (what
@@ -19,7 +20,8 @@
 // loop thread's CPU time per op, getrusage; io-wq workers' time is not in it).
 //
 //   cc -O2 -o bare_uring bench/bare_uring.c -luring
-//   bare_uring [-d] [-n] [-p | -f FLAGS] [-w PAUSE_NS] [-q DEPTH] [-b BLOCK_BYTES] [-t SECONDS]
+//   bare_uring [-d] [-u | -n] [-p | -f FLAGS] [-w PAUSE_NS] [-q DEPTH] [-b BLOCK_BYTES] [-t
+//   SECONDS]
 //              FILE
 #define _GNU_SOURCE
 #include <errno.h>
@@ -67,23 +69,28 @@ static inline uint64_t next_rand(uint64_t* s) {
 }
 
 static void usage(void) {
-  fprintf(stderr,
-          "usage: bare_uring [-d] [-n] [-p | -f FLAGS] [-w PAUSE_NS] [-q DEPTH] [-b BLOCK_BYTES] "
-          "[-t SECONDS] FILE\n");
+  fprintf(
+      stderr,
+      "usage: bare_uring [-d] [-u | -n] [-p | -f FLAGS] [-w PAUSE_NS] [-q DEPTH] [-b BLOCK_BYTES] "
+      "[-t SECONDS] FILE\n");
   exit(2);
 }
 
 int main(int argc, char** argv) {
-  int direct = 0, plain = 0, plain_flags = 0, explicit_flags = 0, depth = 1, seconds = 5;
+  int direct = 0, plain = 0, plain_buffers = 0, plain_flags = 0, explicit_flags = 0, depth = 1,
+      seconds = 5;
   double pause_s = 0;
   unsigned flags =
       IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
   uint64_t bs = 4096;
   int opt;
-  while ((opt = getopt(argc, argv, "dnpf:w:q:b:t:")) != -1) {
+  while ((opt = getopt(argc, argv, "dunpf:w:q:b:t:")) != -1) {
     switch (opt) {
       case 'd':
         direct = 1;
+        break;
+      case 'u':
+        plain_buffers = 1;
         break;
       case 'n':
         plain = 1;
@@ -159,12 +166,15 @@ int main(int argc, char** argv) {
   }
   int file = fd;
   unsigned sqe_flags = 0;
-  if (!plain) {
+  if (plain) plain_buffers = 1;
+  if (!plain_buffers) {
     ret = io_uring_register_buffers(&ring, iov, (unsigned)depth);
     if (ret < 0) {
-      fprintf(stderr, "bare_uring: io_uring_register_buffers: %s (use -n)\n", strerror(-ret));
+      fprintf(stderr, "bare_uring: io_uring_register_buffers: %s (use -u)\n", strerror(-ret));
       return 1;
     }
+  }
+  if (!plain) {
     ret = io_uring_register_files(&ring, &fd, 1);
     if (ret < 0) {
       fprintf(stderr, "bare_uring: io_uring_register_files: %s (use -n)\n", strerror(-ret));
@@ -188,7 +198,7 @@ int main(int argc, char** argv) {
       if (sqe == NULL) break;
       const int slot = free_slots[--nfree];
       const off_t off = (off_t)((next_rand(&rng) % blocks) * bs);
-      if (plain) {
+      if (plain_buffers) {
         io_uring_prep_read(sqe, file, iov[slot].iov_base, (unsigned)bs, off);
       } else {
         io_uring_prep_read_fixed(sqe, file, iov[slot].iov_base, (unsigned)bs, off, slot);

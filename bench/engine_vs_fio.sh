@@ -125,8 +125,8 @@ COMMON="--bs=4k --size=1g --runtime=$RUNTIME --time_based --invalidate=0"
     for depth in 1 16 64; do
       batch="--iodepth_batch_submit=$depth --iodepth_batch_complete_max=$depth"
       base="--rw=randread $COMMON --ioengine=io_uring --iodepth=$depth --filename=$file"
-      echo "uring-$target-qd$depth-batch|4k randread, io_uring qd$depth, $where, both batch_submit=$depth complete_max=$depth|$warm|read|$base $batch|--lat_percentiles=1|$BARE_URING -w 2000 -q $depth -t $RUNTIME $file"
-      echo "uring-$target-qd$depth-default|4k randread, io_uring qd$depth, $where, each tool's default batching|$warm|read|$base|--lat_percentiles=1|$BARE_URING -w 2000 -q $depth -t $RUNTIME $file"
+      echo "uring-$target-qd$depth-batch|4k randread, io_uring qd$depth, $where, both batch_submit=$depth complete_max=$depth|$warm|read|$base $batch|--lat_percentiles=1|$BARE_URING -u -w 2000 -q $depth -t $RUNTIME $file"
+      echo "uring-$target-qd$depth-default|4k randread, io_uring qd$depth, $where, each tool's default batching|$warm|read|$base|--lat_percentiles=1|$BARE_URING -u -w 2000 -q $depth -t $RUNTIME $file"
     done
   done
   echo "direct-psync|4k randread, O_DIRECT, psync, ext4 on the virtio disk|2|read|--rw=randread $COMMON --ioengine=psync --direct=1 --filename=$DISK_FILE||$BARE_PREAD -d -t $RUNTIME $DISK_FILE"

@@ -63,6 +63,8 @@ constexpr absl::string_view kOptionNames[] = {
     "norandommap",
     "rate_iops",
     "uring_wait_pause",
+    "fixedbufs",
+    "registerfiles",
     "op_log",
     "op_log_rate",
     "sharing",
@@ -147,6 +149,13 @@ absl::Status SetBool(bool& field, absl::string_view value, bool invert = false) 
     ASSIGN_OR_RETURN(parsed, ParseBool(Sv(value)));
   }
   field = invert ? !parsed : parsed;
+  return absl::OkStatus();
+}
+
+absl::Status SetBool(std::optional<bool>& field, absl::string_view value) {
+  bool parsed = true;
+  RETURN_IF_ERROR(SetBool(parsed, value));
+  field = parsed;
   return absl::OkStatus();
 }
 
@@ -310,6 +319,8 @@ absl::Status ApplyCanonical(JobSpec& job, absl::string_view key, absl::string_vi
     job.uring_wait_pause = pause;
     return absl::OkStatus();
   }
+  if (key == "fixedbufs") return SetBool(job.fixedbufs, value);
+  if (key == "registerfiles") return SetBool(job.registerfiles, value);
   if (key == "op_log") return SetBool(job.op_log, value);
   if (key == "op_log_rate") {
     ASSIGN_OR_RETURN(int64_t rate, ParseInt(Sv(value), 1, 10'000'000));
@@ -504,10 +515,13 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
         absl::StrCat("uring_wait_pause ", absl::FormatDuration(*job.uring_wait_pause),
                      " is out of range: allowed 0..", absl::FormatDuration(kMaxUringWaitPause)));
   }
-  if (job.uring_wait_pause && job.ioengine != "io_uring") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("uring_wait_pause applies only to ioengine=io_uring (this job's ioengine is ",
-                     job.ioengine, ")"));
+  for (const auto& [name, set] : {std::pair{"uring_wait_pause", job.uring_wait_pause.has_value()},
+                                  std::pair{"fixedbufs", job.fixedbufs.has_value()},
+                                  std::pair{"registerfiles", job.registerfiles.has_value()}}) {
+    if (set && job.ioengine != "io_uring") {
+      return absl::InvalidArgumentError(absl::StrCat(
+          name, " applies only to ioengine=io_uring (this job's ioengine is ", job.ioengine, ")"));
+    }
   }
   if (job.iodepth_batch_complete_max != 0 &&
       job.iodepth_batch_complete_max < job.iodepth_batch_complete_min) {

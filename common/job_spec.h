@@ -97,6 +97,13 @@ struct JobSpec {
   // its recent waits were short (agent/engines/wait_pause.h); 0 = never. Unset = the engine's
   // default (2 us).
   std::optional<absl::Duration> uring_wait_pause;
+  // fio's io_uring options. fixedbufs: register the I/O buffers with the ring (READ_FIXED /
+  // WRITE_FIXED), which saves pinning the pages of every O_DIRECT request; unset = on with
+  // direct=1, off for buffered I/O, where the kernel copies through the page cache anyway and the
+  // plain path is faster (bench/README.md). registerfiles: register the files (no file reference
+  // taken per request); unset = on. io_uring only.
+  std::optional<bool> fixedbufs;
+  std::optional<bool> registerfiles;
   bool invalidate = true;  // drop the page cache of the file before the job (fio's default)
   int buffer_compress_percentage = 0;  // 0 = incompressible random data
   bool refill_buffers = false;         // regenerate the whole buffer before every write

@@ -60,10 +60,12 @@ struct EngineOptions {
   // Requests submitted per Commit() at most (0 = all queued). Requests reaped per GetEvents() at
   // most.
   int batch_submit = 0;
-  // Buffers the job loop will use; async engines may register them with the kernel.
+  // Buffers the job loop will use; io_uring registers them with the kernel when register_buffers.
   std::vector<iovec> buffers;
-  // Files the job loop will use; io_uring registers them (fixed files).
+  // Files the job loop will use; io_uring registers them (fixed files) when register_files.
   std::vector<int> fds;
+  bool register_buffers = true;
+  bool register_files = true;
   // The pause before blocking for completions (agent/engines/wait_pause.h); io_uring only.
   WaitPauseOptions wait_pause;
 };

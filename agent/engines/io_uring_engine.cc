@@ -79,8 +79,8 @@ absl::Status IoUringEngine::Init(const EngineOptions& options) {
   wait_pause_ = WaitPause(options.wait_pause);
   pending_.assign(iodepth_, nullptr);
   cqes_.assign(params.cq_entries, nullptr);
-  RegisterBuffers(options.buffers);
-  RegisterFiles(options.fds);
+  if (options.register_buffers) RegisterBuffers(options.buffers);
+  if (options.register_files) RegisterFiles(options.fds);
   return absl::OkStatus();
 }
 

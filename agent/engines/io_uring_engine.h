@@ -78,7 +78,8 @@ class IoUringEngine final : public IoEngine {
 
   std::string_view name() const override { return "io_uring"; }
   EngineCapabilities capabilities() const override;
-  // Sets up the ring, registers buffers and files (best effort), preallocates the hot-path arrays.
+  // Sets up the ring, registers buffers and files as the options ask (best effort), preallocates
+  // the hot-path arrays.
   // Errors: InvalidArgument (iodepth outside 1..kMaxIodepth, negative batch_submit),
   // FailedPrecondition (called twice), Unavailable (io_uring_queue_init refused, e.g. ENOSYS or
   // EPERM from kernel.io_uring_disabled, with the errno text). Registration failures are not

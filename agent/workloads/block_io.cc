@@ -153,6 +153,8 @@ EngineOptions EngineOptionsForJob(const JobSpec& spec, int iodepth) {
   EngineOptions options;
   options.iodepth = iodepth;
   options.batch_submit = spec.iodepth_batch_submit;
+  options.register_buffers = spec.fixedbufs.value_or(spec.direct);
+  options.register_files = spec.registerfiles.value_or(true);
   if (spec.uring_wait_pause) {
     options.wait_pause.pause_ns =
         static_cast<uint64_t>(absl::ToInt64Nanoseconds(*spec.uring_wait_pause));

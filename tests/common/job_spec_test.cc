@@ -332,6 +332,19 @@ TEST(ApplyJobOptionTest, UringWaitPauseIsADurationInMicrosecondsByDefaultUpTo1ms
   EXPECT_FALSE(job.uring_wait_pause.has_value());
 }
 
+TEST(ApplyJobOptionTest, FixedbufsAndRegisterfilesAreFiosBooleansUnsetByDefault) {
+  JobSpec job;
+  EXPECT_FALSE(job.fixedbufs.has_value());
+  EXPECT_FALSE(job.registerfiles.has_value());
+  EXPECT_EQ(Apply({{"fixedbufs", ""}}).fixedbufs, true) << "a bare fio flag means 1";
+  EXPECT_EQ(Apply({{"fixedbufs", "0"}}).fixedbufs, false);
+  EXPECT_EQ(Apply({{"registerfiles", "1"}}).registerfiles, true);
+  EXPECT_EQ(Apply({{"registerfiles", "0"}}).registerfiles, false);
+  EXPECT_THAT(ApplyJobOption(job, "fixedbufs", "maybe"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("option 'fixedbufs'")));
+  EXPECT_FALSE(job.fixedbufs.has_value());
+}
+
 TEST(ApplyJobOptionTest, AFailedOptionLeavesTheJobUnchanged) {
   JobSpec job = Apply({{"bs", "8k"}});
   EXPECT_FALSE(ApplyJobOption(job, "bs", "bogus").ok());
@@ -462,6 +475,24 @@ TEST(ValidateJobSpecTest, UringWaitPauseOnlyWithTheIoUringEngine) {
   job.uring_wait_pause = absl::Microseconds(-1);  // a spec built in code, not parsed
   EXPECT_THAT(ValidateJobSpec(job), StatusIs(absl::StatusCode::kInvalidArgument,
                                              HasSubstr("uring_wait_pause -1us is out of range")));
+}
+
+TEST(ValidateJobSpecTest, FixedbufsAndRegisterfilesOnlyWithTheIoUringEngine) {
+  JobSpec job = ValidJob();
+  job.ioengine = "psync";
+  job.fixedbufs = false;
+  EXPECT_THAT(ValidateJobSpec(job),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("fixedbufs applies only to ioengine=io_uring"),
+                             HasSubstr("psync"))));
+  job.fixedbufs.reset();
+  job.registerfiles = true;
+  EXPECT_THAT(ValidateJobSpec(job),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("registerfiles applies only to ioengine=io_uring")));
+  job.ioengine = "io_uring";
+  job.fixedbufs = true;
+  EXPECT_TRUE(ValidateJobSpec(job).ok());
 }
 
 TEST(ValidateJobSpecTest, BatchCompleteMaxMustNotBeBelowMin) {

@@ -45,12 +45,15 @@ class IoUringEngineTest : public ::testing::Test {
     dir_.reset();
   }
 
-  void Init(std::vector<iovec> buffers, std::vector<int> fds) {
+  void Init(std::vector<iovec> buffers, std::vector<int> fds, bool register_buffers = true,
+            bool register_files = true) {
     engine_ = std::make_unique<IoUringEngine>();
     EngineOptions options;
     options.iodepth = kBlocks;
     options.buffers = std::move(buffers);
     options.fds = std::move(fds);
+    options.register_buffers = register_buffers;
+    options.register_files = register_files;
     const absl::Status s = engine_->Init(options);
     ASSERT_TRUE(s.ok()) << s;
   }
@@ -99,6 +102,21 @@ TEST_F(IoUringEngineTest, RegistersBuffersAndFilesWhenTheKernelAllows) {
   EXPECT_TRUE(engine_->file_registration().ok()) << engine_->file_registration();
   EXPECT_TRUE(engine_->buffers_registered());
   EXPECT_TRUE(engine_->files_registered());
+  ExpectRoundTrip();
+}
+
+TEST_F(IoUringEngineTest, RegistersOnlyWhatTheOptionsAskFor) {
+  ASSERT_NO_FATAL_FAILURE(Init(buffers_->iovecs(), {fd_}, /*register_buffers=*/false,
+                               /*register_files=*/true));
+  EXPECT_FALSE(engine_->buffers_registered());
+  EXPECT_TRUE(engine_->buffer_registration().ok()) << "not asked: not a failure";
+  EXPECT_TRUE(engine_->files_registered());
+  ExpectRoundTrip();  // buffer_index set, buffers not registered: plain reads and writes
+  ASSERT_NO_FATAL_FAILURE(Init(buffers_->iovecs(), {fd_}, /*register_buffers=*/true,
+                               /*register_files=*/false));
+  EXPECT_TRUE(engine_->buffers_registered());
+  EXPECT_FALSE(engine_->files_registered());
+  EXPECT_TRUE(engine_->file_registration().ok());
   ExpectRoundTrip();
 }
 

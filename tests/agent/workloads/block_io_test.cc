@@ -165,6 +165,22 @@ TEST(BlockIoTest, EngineOptionsCarryTheDepthTheBatchAndTheJobsWaitPause) {
             WaitPauseOptions{}.short_wait_ns);
 }
 
+TEST(BlockIoTest, BuffersAreRegisteredForDirectIoAndFilesAlwaysUnlessTheJobSaysOtherwise) {
+  JobSpec spec;
+  spec.ioengine = "io_uring";
+  EXPECT_FALSE(EngineOptionsForJob(spec, 16).register_buffers) << "buffered: plain reads";
+  EXPECT_TRUE(EngineOptionsForJob(spec, 16).register_files);
+  spec.direct = true;
+  EXPECT_TRUE(EngineOptionsForJob(spec, 16).register_buffers);
+  spec.fixedbufs = false;
+  spec.registerfiles = false;
+  EXPECT_FALSE(EngineOptionsForJob(spec, 16).register_buffers);
+  EXPECT_FALSE(EngineOptionsForJob(spec, 16).register_files);
+  spec.direct = false;
+  spec.fixedbufs = true;
+  EXPECT_TRUE(EngineOptionsForJob(spec, 16).register_buffers);
+}
+
 // A clone thread that wakes after the start instant (a loaded machine: ctest runs suites in
 // parallel) runs its whole runtime from when it woke, and its measured start on the realtime clock
 // is that instant, so runtime, interval origin and realtime span agree.
