@@ -64,9 +64,10 @@ std::string FormatJobResultText(const JobResult& result) {
       absl::StrAppend(
           &out,
           // As fio: the binary rate, then the decimal one in parentheses.
-          absl::StrFormat("  %s: IOPS=%.1f, BW=%s/s (%.1fMB/s)(%s/%dmsec), errors=%d\n",
-                          OpKindName(kind), iops, FormatBytes(static_cast<uint64_t>(bw)), bw / 1e6,
-                          FormatBytes(stats->bytes), result.runtime_ns / 1'000'000, stats->errors));
+          absl::StrFormat("  %s: IOPS=%.1f, BW=%s/s (%s/s)(%s/%dmsec), errors=%d\n",
+                          OpKindName(kind), iops, FormatBytes(static_cast<uint64_t>(bw)),
+                          FormatBytesDecimal(bw), FormatBytes(stats->bytes),
+                          result.runtime_ns / 1'000'000, stats->errors));
     }
     if (stats->slat.count() > 0) absl::StrAppend(&out, LatLine("slat", stats->slat));
     if (stats->clat.count() > 0) absl::StrAppend(&out, LatLine("clat", stats->clat));

@@ -274,6 +274,20 @@ std::string FormatBytes(uint64_t bytes) {
   return absl::StrCat(text, kUnits[unit]);
 }
 
+std::string FormatBytesDecimal(double bytes) {
+  static constexpr absl::string_view kUnits[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+  constexpr int kLastUnit = 6;
+  if (!(bytes >= 0)) return "nan";  // negative or NaN: not a byte count
+  int unit = 0;
+  double value = bytes;
+  // Scale on the rounded value, so 999.96 kB prints as 1.0MB, not 1000.0kB.
+  while (unit < kLastUnit && std::round(value * 10) / 10 >= 1000.0) {
+    value /= 1000.0;
+    ++unit;
+  }
+  return absl::StrCat(absl::StrFormat("%.1f", value), kUnits[unit]);
+}
+
 std::string FormatNanos(double ns) {
   if (std::isnan(ns)) return "nan";
   if (ns < 0) return absl::StrCat("-", FormatNanos(-ns));

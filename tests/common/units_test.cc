@@ -306,6 +306,18 @@ TEST(FormatBytesTest, OtherValuesShowAtMostTwoDecimals) {
   EXPECT_EQ(FormatBytes(std::numeric_limits<uint64_t>::max()), "16EiB");
 }
 
+TEST(FormatBytesDecimalTest, OneDecimalInTheLargestDecimalUnitBelow1000) {
+  EXPECT_EQ(FormatBytesDecimal(0), "0.0B");
+  EXPECT_EQ(FormatBytesDecimal(512), "512.0B");
+  EXPECT_EQ(FormatBytesDecimal(40'000), "40.0kB");
+  EXPECT_EQ(FormatBytesDecimal(4 * kMiB), "4.2MB");
+  EXPECT_EQ(FormatBytesDecimal(10 * kGiB), "10.7GB");
+  EXPECT_EQ(FormatBytesDecimal(999'960), "1.0MB") << "rounds to 1000.0kB: next unit";
+  EXPECT_EQ(FormatBytesDecimal(999'940), "999.9kB");
+  EXPECT_EQ(FormatBytesDecimal(2e21), "2000.0EB") << "the last unit is not left";
+  EXPECT_EQ(FormatBytesDecimal(-1), "nan");
+}
+
 TEST(FormatNanosTest, ShowsThreeSignificantDigitsInTheLargestFittingUnit) {
   EXPECT_EQ(FormatNanos(0), "0ns");
   EXPECT_EQ(FormatNanos(5), "5.00ns");
