@@ -99,6 +99,11 @@ class IoEngine {
   // Requests queued or submitted and not yet reaped.
   virtual int inflight() const = 0;
 
+  // What Init could not set up as the options asked and fell back from, one message each (e.g.
+  // buffer registration refused by the memlock limit: plain reads and writes instead). The job
+  // reports them as warnings. Empty: everything as asked.
+  virtual std::vector<std::string> InitFallbacks() const { return {}; }
+
   // Waits for every request the kernel holds and drops the queued ones (their results are not
   // returned): afterwards inflight() is 0 and the buffers can be freed. If the wait itself fails
   // (the error GetEvents reported, most likely), requests may remain, counted in inflight(); the

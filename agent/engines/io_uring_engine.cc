@@ -121,6 +121,14 @@ void IoUringEngine::RegisterFiles(const std::vector<int>& fds) {
   for (int i = static_cast<int>(fds.size()) - 1; i >= 0; --i) fixed_file_index_[fds[i]] = i;
 }
 
+std::vector<std::string> IoUringEngine::InitFallbacks() const {
+  std::vector<std::string> fallbacks;
+  for (const absl::Status* s : {&buffer_registration_, &file_registration_}) {
+    if (!s->ok()) fallbacks.emplace_back(s->message());
+  }
+  return fallbacks;
+}
+
 QueueResult IoUringEngine::Queue(IoRequest* request) {
   if (request->op != OpKind::kRead && request->op != OpKind::kWrite &&
       request->op != OpKind::kFsync) {

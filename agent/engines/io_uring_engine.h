@@ -57,6 +57,7 @@
 
 #include <liburing.h>
 
+#include <string>
 #include <vector>
 
 #include "agent/engines/io_engine.h"
@@ -94,6 +95,8 @@ class IoUringEngine final : public IoEngine {
   absl::StatusOr<int> GetEvents(int min_events, std::span<IoRequest*> out) override;
   int inflight() const override { return inflight_; }
   void Quiesce() override;
+  // The failed registrations (buffer_registration(), file_registration()).
+  std::vector<std::string> InitFallbacks() const override;
 
   // OK when the buffers were registered (or none were given); else why not (the errno text). Valid
   // after Init().

@@ -144,6 +144,12 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(
     if (absl::Status st = clone->engine->Init(options); !st.ok()) {
       return fail(absl::Status(st.code(), absl::StrCat("job '", s.name, "': ", st.message())));
     }
+    for (std::string& fallback : clone->engine->InitFallbacks()) {  // once per job, not per clone
+      if (std::find(job->warnings_.begin(), job->warnings_.end(), fallback) ==
+          job->warnings_.end()) {
+        job->warnings_.push_back(std::move(fallback));
+      }
+    }
     job->clones_.push_back(std::move(clone));
   }
   return job;

@@ -1,5 +1,6 @@
-// io_uring specifics: buffers and files are registered when the kernel allows it, and a
-// registration failure falls back to plain ops (remembered, never an Init error).
+// io_uring specifics: buffers and files are registered as the options ask when the kernel allows
+// it, and a registration failure falls back to plain ops (remembered and listed in
+// InitFallbacks(), never an Init error).
 #include "agent/engines/io_uring_engine.h"
 
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/agent/engines/engine_test_util.h"
 
@@ -25,6 +27,10 @@ using engine_test::FillPattern;
 using engine_test::FirstPatternMismatch;
 using engine_test::RunToCompletion;
 using engine_test::TempDir;
+using ::testing::AllOf;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 
 class IoUringEngineTest : public ::testing::Test {
  protected:
@@ -102,6 +108,7 @@ TEST_F(IoUringEngineTest, RegistersBuffersAndFilesWhenTheKernelAllows) {
   EXPECT_TRUE(engine_->file_registration().ok()) << engine_->file_registration();
   EXPECT_TRUE(engine_->buffers_registered());
   EXPECT_TRUE(engine_->files_registered());
+  EXPECT_THAT(engine_->InitFallbacks(), IsEmpty());
   ExpectRoundTrip();
 }
 
@@ -110,6 +117,7 @@ TEST_F(IoUringEngineTest, RegistersOnlyWhatTheOptionsAskFor) {
                                /*register_files=*/true));
   EXPECT_FALSE(engine_->buffers_registered());
   EXPECT_TRUE(engine_->buffer_registration().ok()) << "not asked: not a failure";
+  EXPECT_THAT(engine_->InitFallbacks(), IsEmpty());
   EXPECT_TRUE(engine_->files_registered());
   ExpectRoundTrip();  // buffer_index set, buffers not registered: plain reads and writes
   ASSERT_NO_FATAL_FAILURE(Init(buffers_->iovecs(), {fd_}, /*register_buffers=*/true,
@@ -139,6 +147,9 @@ TEST_F(IoUringEngineTest, FailedBufferRegistrationFallsBackToPlainReadsAndWrites
             std::string::npos)
       << engine_->buffer_registration();
   EXPECT_TRUE(engine_->files_registered());
+  EXPECT_THAT(engine_->InitFallbacks(),
+              ElementsAre(AllOf(HasSubstr("io_uring_register_buffers"),
+                                HasSubstr("using plain reads and writes"))));
   ExpectRoundTrip();
 }
 

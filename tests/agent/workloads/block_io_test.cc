@@ -149,38 +149,6 @@ INSTANTIATE_TEST_SUITE_P(Sources, ClockSourceTest,
                                                                                      : "Auto");
                          });
 
-TEST(BlockIoTest, EngineOptionsCarryTheDepthTheBatchAndTheJobsWaitPause) {
-  JobSpec spec;
-  spec.ioengine = "io_uring";
-  spec.iodepth_batch_submit = 4;
-  EngineOptions options = EngineOptionsForJob(spec, 16);
-  EXPECT_EQ(options.iodepth, 16);
-  EXPECT_EQ(options.batch_submit, 4);
-  EXPECT_EQ(options.wait_pause.pause_ns, WaitPauseOptions{}.pause_ns) << "unset: engine default";
-  spec.uring_wait_pause = absl::ZeroDuration();
-  EXPECT_EQ(EngineOptionsForJob(spec, 16).wait_pause.pause_ns, 0u);
-  spec.uring_wait_pause = absl::Nanoseconds(500);
-  EXPECT_EQ(EngineOptionsForJob(spec, 16).wait_pause.pause_ns, 500u);
-  EXPECT_EQ(EngineOptionsForJob(spec, 16).wait_pause.short_wait_ns,
-            WaitPauseOptions{}.short_wait_ns);
-}
-
-TEST(BlockIoTest, BuffersAreRegisteredForDirectIoAndFilesAlwaysUnlessTheJobSaysOtherwise) {
-  JobSpec spec;
-  spec.ioengine = "io_uring";
-  EXPECT_FALSE(EngineOptionsForJob(spec, 16).register_buffers) << "buffered: plain reads";
-  EXPECT_TRUE(EngineOptionsForJob(spec, 16).register_files);
-  spec.direct = true;
-  EXPECT_TRUE(EngineOptionsForJob(spec, 16).register_buffers);
-  spec.fixedbufs = false;
-  spec.registerfiles = false;
-  EXPECT_FALSE(EngineOptionsForJob(spec, 16).register_buffers);
-  EXPECT_FALSE(EngineOptionsForJob(spec, 16).register_files);
-  spec.direct = false;
-  spec.fixedbufs = true;
-  EXPECT_TRUE(EngineOptionsForJob(spec, 16).register_buffers);
-}
-
 // A clone thread that wakes after the start instant (a loaded machine: ctest runs suites in
 // parallel) runs its whole runtime from when it woke, and its measured start on the realtime clock
 // is that instant, so runtime, interval origin and realtime span agree.
