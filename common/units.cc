@@ -277,15 +277,19 @@ std::string FormatBytes(uint64_t bytes) {
 std::string FormatBytesDecimal(double bytes) {
   static constexpr absl::string_view kUnits[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
   constexpr int kLastUnit = 6;
-  if (!(bytes >= 0)) return "nan";  // negative or NaN: not a byte count
+  if (std::isnan(bytes) || bytes < 0) return "nan";  // not a byte count
+  if (std::isinf(bytes)) return "inf";
+  if (bytes == 0) return "0B";
+  // As fio's num2str with 4 digits: scale until at most four digits remain before the point
+  // (after rounding), then show up to four significant digits.
   int unit = 0;
   double value = bytes;
-  // Scale on the rounded value, so 999.96 kB prints as 1.0MB, not 1000.0kB.
-  while (unit < kLastUnit && std::round(value * 10) / 10 >= 1000.0) {
+  while (unit < kLastUnit && value >= 9999.5) {
     value /= 1000.0;
     ++unit;
   }
-  return absl::StrCat(absl::StrFormat("%.1f", value), kUnits[unit]);
+  const int decimals = value >= 99.95 ? 0 : value >= 9.995 ? 1 : 2;
+  return absl::StrCat(absl::StrFormat("%.*f", decimals, value), kUnits[unit]);
 }
 
 std::string FormatNanos(double ns) {

@@ -37,8 +37,9 @@ absl::StatusOr<int64_t> ParseInt(std::string_view text, int64_t min_value, int64
 
 // Human forms for reports: "4KiB", "1MiB", "1.5GiB"; "250us", "1.20ms", "61.3s".
 std::string FormatBytes(uint64_t bytes);
-// Decimal units with one decimal, the largest that keeps the value under 1000, as fio prints the
-// bandwidth in parentheses: "40.0kB", "4.2MB", "10.7GB", "512.0B".
+// Decimal units as fio prints the bandwidth in parentheses (its num2str with four digits): the
+// largest unit that leaves at most four digits before the point, up to four significant digits:
+// "512B", "40.0kB", "4194kB", "675MB", "10.7GB"; "0B"; "nan" for NaN or a negative value.
 std::string FormatBytesDecimal(double bytes);
 std::string FormatNanos(double ns);
 

@@ -93,8 +93,11 @@ void IoUringEngine::RegisterBuffers(const std::vector<iovec>& buffers) {
     // qualify.
     buffer_registration_ = absl::Status(
         ret == -ENOMEM ? absl::StatusCode::kResourceExhausted : absl::StatusCode::kInvalidArgument,
-        absl::StrCat("engine io_uring: io_uring_register_buffers(", buffers.size(),
-                     " buffers): ", ErrnoText(-ret), "; using plain reads and writes"));
+        absl::StrCat(
+            "engine io_uring: io_uring_register_buffers(", buffers.size(),
+            " buffers): ", ErrnoText(-ret),
+            ret == -ENOMEM ? " (the pinned pages exceed RLIMIT_MEMLOCK, see ulimit -l)" : "",
+            "; using plain reads and writes"));
     return;
   }
   registered_buffer_count_ = static_cast<int>(buffers.size());

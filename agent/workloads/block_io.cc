@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <random>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "agent/engines/io_engine.h"
@@ -94,6 +97,8 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(
     return status;
   };
 
+  // What the clones' engines could not set up as asked, with how many clones reported each.
+  std::vector<std::pair<std::string, int>> fallbacks;
   for (int c = 0; c < s.numjobs; ++c) {
     auto clone = std::make_unique<Clone>();
     clone->index = c;
@@ -144,13 +149,23 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(
     if (absl::Status st = clone->engine->Init(options); !st.ok()) {
       return fail(absl::Status(st.code(), absl::StrCat("job '", s.name, "': ", st.message())));
     }
-    for (std::string& fallback : clone->engine->InitFallbacks()) {  // once per job, not per clone
-      if (std::find(job->warnings_.begin(), job->warnings_.end(), fallback) ==
-          job->warnings_.end()) {
-        job->warnings_.push_back(std::move(fallback));
+    for (std::string& fallback : clone->engine->InitFallbacks()) {
+      auto seen = std::find_if(fallbacks.begin(), fallbacks.end(),
+                               [&](const auto& f) { return f.first == fallback; });
+      if (seen == fallbacks.end()) {
+        fallbacks.emplace_back(std::move(fallback), 1);
+      } else {
+        ++seen->second;
       }
     }
     job->clones_.push_back(std::move(clone));
+  }
+  // One warning per fallback, saying how many clones it concerns when not all (a memlock limit
+  // shared by every ring of the user can run out part-way through the clones).
+  for (auto& [message, clones] : fallbacks) {
+    job->warnings_.push_back(clones == s.numjobs ? std::move(message)
+                                                 : absl::StrCat(message, " (in ", clones, " of ",
+                                                                s.numjobs, " clones)"));
   }
   return job;
 }

@@ -306,16 +306,22 @@ TEST(FormatBytesTest, OtherValuesShowAtMostTwoDecimals) {
   EXPECT_EQ(FormatBytes(std::numeric_limits<uint64_t>::max()), "16EiB");
 }
 
-TEST(FormatBytesDecimalTest, OneDecimalInTheLargestDecimalUnitBelow1000) {
-  EXPECT_EQ(FormatBytesDecimal(0), "0.0B");
-  EXPECT_EQ(FormatBytesDecimal(512), "512.0B");
+TEST(FormatBytesDecimalTest, UpToFourSignificantDigitsAsFioPrintsTheDecimalBandwidth) {
+  EXPECT_EQ(FormatBytesDecimal(0), "0B");
+  EXPECT_EQ(FormatBytesDecimal(512), "512B");
+  EXPECT_EQ(FormatBytesDecimal(5), "5.00B");
   EXPECT_EQ(FormatBytesDecimal(40'000), "40.0kB");
-  EXPECT_EQ(FormatBytesDecimal(4 * kMiB), "4.2MB");
+  EXPECT_EQ(FormatBytesDecimal(4 * kMiB), "4194kB");
+  EXPECT_EQ(FormatBytesDecimal(674'900'000), "675MB");
+  EXPECT_EQ(FormatBytesDecimal(1'673'000'000), "1673MB");
   EXPECT_EQ(FormatBytesDecimal(10 * kGiB), "10.7GB");
-  EXPECT_EQ(FormatBytesDecimal(999'960), "1.0MB") << "rounds to 1000.0kB: next unit";
-  EXPECT_EQ(FormatBytesDecimal(999'940), "999.9kB");
-  EXPECT_EQ(FormatBytesDecimal(2e21), "2000.0EB") << "the last unit is not left";
+  EXPECT_EQ(FormatBytesDecimal(9'999'600), "10.0MB") << "9999.6 kB rounds to five digits";
+  EXPECT_EQ(FormatBytesDecimal(9'999'400), "9999kB");
+  EXPECT_EQ(FormatBytesDecimal(99'960), "100kB") << "99.96 kB rounds to three digits";
+  EXPECT_EQ(FormatBytesDecimal(2e22), "20000EB") << "the last unit is not left";
   EXPECT_EQ(FormatBytesDecimal(-1), "nan");
+  EXPECT_EQ(FormatBytesDecimal(std::numeric_limits<double>::quiet_NaN()), "nan");
+  EXPECT_EQ(FormatBytesDecimal(std::numeric_limits<double>::infinity()), "inf");
 }
 
 TEST(FormatNanosTest, ShowsThreeSignificantDigitsInTheLargestFittingUnit) {

@@ -125,6 +125,7 @@ TEST_F(IoUringEngineTest, RegistersOnlyWhatTheOptionsAskFor) {
   EXPECT_TRUE(engine_->buffers_registered());
   EXPECT_FALSE(engine_->files_registered());
   EXPECT_TRUE(engine_->file_registration().ok());
+  EXPECT_THAT(engine_->InitFallbacks(), IsEmpty());
   ExpectRoundTrip();
 }
 
@@ -134,6 +135,7 @@ TEST_F(IoUringEngineTest, NothingToRegisterIsNotAnError) {
   EXPECT_TRUE(engine_->file_registration().ok());
   EXPECT_FALSE(engine_->buffers_registered());
   EXPECT_FALSE(engine_->files_registered());
+  EXPECT_THAT(engine_->InitFallbacks(), IsEmpty());
   ExpectRoundTrip();  // buffer_index set, but no registered buffers: plain reads and writes
 }
 
@@ -161,6 +163,8 @@ TEST_F(IoUringEngineTest, FailedFileRegistrationFallsBackToPlainFds) {
   EXPECT_FALSE(engine_->files_registered());
   EXPECT_FALSE(engine_->file_registration().ok());
   EXPECT_TRUE(engine_->buffers_registered());
+  EXPECT_THAT(engine_->InitFallbacks(), ElementsAre(AllOf(HasSubstr("io_uring_register_files"),
+                                                          HasSubstr("using plain fds"))));
   ExpectRoundTrip();
 }
 
@@ -168,6 +172,7 @@ TEST_F(IoUringEngineTest, NegativeFdsAreNotRegistered) {
   ASSERT_NO_FATAL_FAILURE(Init(buffers_->iovecs(), {fd_, -1}));
   EXPECT_FALSE(engine_->files_registered());
   EXPECT_EQ(engine_->file_registration().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(engine_->InitFallbacks(), ElementsAre(HasSubstr("using plain fds")));
   ExpectRoundTrip();
 }
 
