@@ -20,9 +20,8 @@
 // loop thread's CPU time per op, getrusage; io-wq workers' time is not in it).
 //
 //   cc -O2 -o bare_uring bench/bare_uring.c -luring
-//   bare_uring [-d] [-u | -n] [-p | -f FLAGS] [-w PAUSE_NS] [-q DEPTH] [-b BLOCK_BYTES] [-t
-//   SECONDS]
-//              FILE
+//   bare_uring [-d] [-u | -n] [-p | -f FLAGS] [-w PAUSE_NS] [-q DEPTH] [-b BLOCK_BYTES]
+//              [-t SECONDS] FILE
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
