@@ -17,6 +17,7 @@
 #include "agent/logging.h"
 #include "agent/reload.h"
 #include "agent/transport_security.h"
+#include "common/file_util.h"
 #include "common/status_macros.h"
 #include "common/units.h"
 #include "grpcpp/grpcpp.h"
@@ -105,11 +106,11 @@ JobPolicy PolicyOf(const AgentSettings& settings) {
 
 absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
   ServeConfig config;
+  // Through the common reader: a FIFO or device named as the config is refused, not waited on.
+  ASSIGN_OR_RETURN(const std::string text, ReadWholeFile(path, "config"));
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    return absl::NotFoundError(absl::StrCat("cannot read config '", path, "'"));
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ":", e.mark.line + 1, ":", e.mark.column + 1, ": ", e.msg));
@@ -187,24 +188,37 @@ absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
 
 absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args) {
   ServeConfig config;
-  // --config first, so flags override it wherever they appear.
+  // --config first, so flags override it wherever they appear; one config only.
+  bool config_loaded = false;
   for (size_t i = 0; i < args.size(); ++i) {
+    std::string path;
     if (args[i] == "--config" && i + 1 < args.size()) {
-      ASSIGN_OR_RETURN(config, LoadServeConfig(args[i + 1]));
+      path = args[i + 1];
     } else if (absl::StartsWith(args[i], "--config=")) {
-      ASSIGN_OR_RETURN(config, LoadServeConfig(args[i].substr(9)));
+      path = args[i].substr(9);
+    } else {
+      continue;
     }
+    if (config_loaded) {
+      return absl::InvalidArgumentError("--config is given twice: give one config file");
+    }
+    ASSIGN_OR_RETURN(config, LoadServeConfig(path));
+    config_loaded = true;
   }
   bool roots_from_flags = false;  // the first --allowed-root replaces the config's list
   for (size_t i = 0; i < args.size(); ++i) {
     std::string flag = args[i], value;
+    if (!absl::StartsWith(flag, "--")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unexpected '", flag, "': serve takes flags only (a config file is --config FILE)"));
+    }
     const size_t eq = flag.find('=');
     if (eq != std::string::npos) {
       value = flag.substr(eq + 1);
       flag = flag.substr(0, eq);
     } else if (flag == "--insecure-loopback-only") {
       value = "true";  // a switch: takes no value unless written --insecure-loopback-only=false
-    } else if (i + 1 < args.size()) {
+    } else if (i + 1 < args.size() && !absl::StartsWith(args[i + 1], "--")) {
       value = args[++i];
     } else {
       return absl::InvalidArgumentError(absl::StrCat("flag '", flag, "' needs a value"));

@@ -6,15 +6,13 @@
 #include <openssl/sha.h>
 #include <openssl/x509.h>
 
-#include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "common/file_util.h"
 #include "common/loopback.h"
 #include "common/status_macros.h"
 #include "grpcpp/security/server_credentials.h"
@@ -22,18 +20,6 @@
 namespace azbench {
 
 namespace {
-
-absl::StatusOr<std::string> ReadFile(const std::string& what, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int error = errno;
-    const std::string text = absl::StrCat(what, " '", path, "' cannot be read: ", strerror(error));
-    return error == EACCES ? absl::PermissionDeniedError(text) : absl::NotFoundError(text);
-  }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 constexpr char kWhatToSet[] =
     "set tls {cert_file, key_file, ca_file} for mutual TLS (`azbench certs init` makes the "
@@ -49,8 +35,8 @@ absl::Status CheckTlsFiles(const TlsFiles& tls) {
     return std::unique_ptr<BIO, decltype(&BIO_free)>(
         BIO_new_mem_buf(text.data(), static_cast<int>(text.size())), &BIO_free);
   };
-  ASSIGN_OR_RETURN(std::string cert_pem, ReadFile("tls.cert_file", tls.cert_file));
-  ASSIGN_OR_RETURN(std::string key_pem, ReadFile("tls.key_file", tls.key_file));
+  ASSIGN_OR_RETURN(std::string cert_pem, ReadWholeFile(tls.cert_file, "tls.cert_file"));
+  ASSIGN_OR_RETURN(std::string key_pem, ReadWholeFile(tls.key_file, "tls.key_file"));
   auto cert_bio = bio_of(cert_pem);
   std::unique_ptr<X509, decltype(&X509_free)> cert(
       PEM_read_bio_X509(cert_bio.get(), nullptr, nullptr, nullptr), &X509_free);
@@ -71,7 +57,7 @@ absl::Status CheckTlsFiles(const TlsFiles& tls) {
   }
   ERR_clear_error();
   if (!tls.ca_file.empty()) {
-    ASSIGN_OR_RETURN(std::string ca_pem, ReadFile("tls.ca_file", tls.ca_file));
+    ASSIGN_OR_RETURN(std::string ca_pem, ReadWholeFile(tls.ca_file, "tls.ca_file"));
     auto ca_bio = bio_of(ca_pem);
     std::unique_ptr<X509, decltype(&X509_free)> ca(
         PEM_read_bio_X509(ca_bio.get(), nullptr, nullptr, nullptr), &X509_free);
@@ -91,7 +77,7 @@ bool TokensEqual(const std::string& given, const std::string& expected) {
 }
 
 absl::StatusOr<std::string> ReadTokenFile(const std::string& path) {
-  ASSIGN_OR_RETURN(std::string text, ReadFile("token_file", path));
+  ASSIGN_OR_RETURN(std::string text, ReadWholeFile(path, "token_file"));
   const size_t newline = text.find('\n');
   std::string token(absl::StripAsciiWhitespace(text.substr(0, newline)));
   if (token.empty()) {
@@ -158,11 +144,11 @@ absl::StatusOr<ServerSecurity> MakeServerSecurity(const AgentSettings& settings,
         "tls.ca_file (mutual TLS) or token_file");
   }
   grpc::SslServerCredentialsOptions options;
-  ASSIGN_OR_RETURN(std::string cert, ReadFile("tls.cert_file", settings.tls.cert_file));
-  ASSIGN_OR_RETURN(std::string key, ReadFile("tls.key_file", settings.tls.key_file));
+  ASSIGN_OR_RETURN(std::string cert, ReadWholeFile(settings.tls.cert_file, "tls.cert_file"));
+  ASSIGN_OR_RETURN(std::string key, ReadWholeFile(settings.tls.key_file, "tls.key_file"));
   options.pem_key_cert_pairs.push_back({key, cert});
   if (!settings.tls.ca_file.empty()) {
-    ASSIGN_OR_RETURN(options.pem_root_certs, ReadFile("tls.ca_file", settings.tls.ca_file));
+    ASSIGN_OR_RETURN(options.pem_root_certs, ReadWholeFile(settings.tls.ca_file, "tls.ca_file"));
     options.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
     security.description = absl::StrCat("mutual TLS (client CA ", settings.tls.ca_file, ")");
   } else {

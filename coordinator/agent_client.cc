@@ -1,13 +1,10 @@
 #include "coordinator/agent_client.h"
 
-#include <cerrno>
 #include <chrono>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "common/file_util.h"
 #include "common/loopback.h"
 #include "common/status_macros.h"
 #include "grpcpp/grpcpp.h"
@@ -43,18 +40,6 @@ absl::Status FromGrpc(const grpc::Status& status, const std::string& address, co
   return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
                       absl::StrCat("agent ", address, " ", rpc, ": ", status.error_message(),
                                    unreachable ? unavailable_hint : ""));
-}
-
-absl::StatusOr<std::string> ReadWholeFile(const std::string& what, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int error = errno;
-    const std::string text = absl::StrCat(what, " '", path, "' cannot be read: ", strerror(error));
-    return error == EACCES ? absl::PermissionDeniedError(text) : absl::NotFoundError(text);
-  }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
 }
 
 // Adds "authorization: Bearer <token>" to every call (sent only over TLS: gRPC refuses call
@@ -230,15 +215,15 @@ absl::StatusOr<std::unique_ptr<AgentClient>> MakeAgentClient(const std::string& 
     return MakeGrpcAgentClient(address);
   }
   grpc::SslCredentialsOptions options;
-  ASSIGN_OR_RETURN(options.pem_root_certs, ReadWholeFile("CA file", security.ca_file));
+  ASSIGN_OR_RETURN(options.pem_root_certs, ReadWholeFile(security.ca_file, "CA file"));
   if (!security.cert_file.empty()) {
     ASSIGN_OR_RETURN(options.pem_cert_chain,
-                     ReadWholeFile("coordinator certificate", security.cert_file));
-    ASSIGN_OR_RETURN(options.pem_private_key, ReadWholeFile("coordinator key", security.key_file));
+                     ReadWholeFile(security.cert_file, "coordinator certificate"));
+    ASSIGN_OR_RETURN(options.pem_private_key, ReadWholeFile(security.key_file, "coordinator key"));
   }
   std::shared_ptr<grpc::ChannelCredentials> credentials = grpc::SslCredentials(options);
   if (!security.token_file.empty()) {
-    ASSIGN_OR_RETURN(std::string text, ReadWholeFile("token file", security.token_file));
+    ASSIGN_OR_RETURN(std::string text, ReadWholeFile(security.token_file, "token file"));
     std::string token(absl::StripAsciiWhitespace(text.substr(0, text.find('\n'))));
     if (token.empty()) {
       return absl::InvalidArgumentError(

@@ -1,6 +1,5 @@
 #include "coordinator/fleet.h"
 
-#include <fstream>
 #include <set>
 #include <thread>
 
@@ -9,8 +8,10 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "common/clock.h"
+#include "common/file_util.h"
 #include "common/status_macros.h"
 #include "common/version.h"
 
@@ -86,17 +87,15 @@ absl::StatusOr<std::string> NormalizeAddress(const std::string& entry) {
 }
 
 absl::StatusOr<std::vector<std::string>> ReadHostsFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read hosts file '", path, "'"));
+  ASSIGN_OR_RETURN(const std::string text, ReadWholeFile(path, "hosts file"));
   std::vector<std::string> hosts;
-  std::string line;
   int line_no = 0;
-  while (std::getline(in, line)) {
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
     ++line_no;
     const size_t hash = line.find('#');
-    if (hash != std::string::npos) line.resize(hash);
+    if (hash != absl::string_view::npos) line = line.substr(0, hash);
     if (absl::StripAsciiWhitespace(line).empty()) continue;
-    absl::StatusOr<std::string> address = NormalizeAddress(line);
+    absl::StatusOr<std::string> address = NormalizeAddress(std::string(line));
     if (!address.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat(path, ":", line_no, ": ", address.status().message()));

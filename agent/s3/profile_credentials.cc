@@ -1,8 +1,6 @@
 #include "agent/s3/profile_credentials.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
@@ -10,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "common/file_util.h"
 
 namespace azbench::s3 {
 
@@ -85,8 +84,10 @@ absl::StatusOr<Credentials> ProfileCredentialsProvider::Get() {
   const std::string file = ResolvedFile();
   const std::string profile = ResolvedProfile();
   const bool profile_chosen = profile != "default";
-  std::ifstream in(file);
-  if (!in) {
+  absl::StatusOr<std::string> text = ReadWholeFile(file, "credentials file");
+  if (!text.ok()) {
+    // A FIFO, device or directory in its place is a mistake to report, not a file to wait on.
+    if (absl::IsInvalidArgument(text.status())) return text.status();
     if (profile_chosen) {
       return absl::InvalidArgumentError(absl::StrCat("profile [", profile,
                                                      "] was asked for but the credentials file ",
@@ -94,9 +95,7 @@ absl::StatusOr<Credentials> ProfileCredentialsProvider::Get() {
     }
     return absl::NotFoundError(absl::StrCat(file, " does not exist"));
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  absl::StatusOr<Credentials> c = ParseProfileCredentials(text.str(), file, profile);
+  absl::StatusOr<Credentials> c = ParseProfileCredentials(*text, file, profile);
   if (!c.ok() && absl::IsNotFound(c.status()) && profile_chosen) {
     return absl::InvalidArgumentError(
         absl::StrCat(c.status().message(), " (chosen by AWS_PROFILE or the profile setting)"));

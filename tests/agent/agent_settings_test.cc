@@ -95,6 +95,26 @@ TEST_F(AgentSettingsTest, ErrorsNameFileLineColumnKeyAndWhatIsAllowed) {
       << e;
 }
 
+TEST_F(AgentSettingsTest, AConfigThatIsNoFileIsRefusedNotWaitedOn) {
+  absl::StatusOr<ServeConfig> config = LoadServeConfig(dir_.File("missing.yaml"));
+  ASSERT_EQ(config.status().code(), absl::StatusCode::kNotFound) << config.status();
+  EXPECT_TRUE(absl::StrContains(config.status().message(), "cannot open config '"))
+      << config.status();
+  // A FIFO with no writer would block a plain open() for ever; a directory is no config either.
+  const std::string fifo = dir_.File("agent.fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& path : {fifo, dir_.path()}) {
+    config = LoadServeConfig(path);
+    ASSERT_EQ(config.status().code(), absl::StatusCode::kInvalidArgument) << config.status();
+    EXPECT_TRUE(absl::StrContains(config.status().message(), "is not a regular file"))
+        << config.status();
+  }
+  // A YAML error still names the file, line and column.
+  config = Load("listen: [unclosed\n");
+  ASSERT_EQ(config.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(absl::StrContains(config.status().message(), "agent.yaml:")) << config.status();
+}
+
 TEST_F(AgentSettingsTest, NotesSayWhatIsEnforced) {
   absl::StatusOr<ServeConfig> config =
       Load("allowed_roots: [/mnt/azbench]\nmin_free_space: 1g\ntoken_file: /t\n");

@@ -1,4 +1,6 @@
 // Agent addresses as users write them in hosts files, `--hosts` and campaign fleets: one parser.
+#include <sys/stat.h>
+
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
@@ -52,6 +54,31 @@ TEST(FleetAddressTest, HostsFileErrorsNameTheFileAndLine) {
   ASSERT_TRUE(hosts.ok()) << hosts.status();
   EXPECT_EQ(*hosts, (std::vector<std::string>{absl::StrCat("10.0.1.5:", kDefaultAgentPort),
                                               absl::StrCat("[fd00::2]:", kDefaultAgentPort)}));
+}
+
+TEST(FleetAddressTest, AHostsFileThatIsNoFileIsRefusedNotWaitedOn) {
+  TempDir dir(testing::kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  // A FIFO with no writer would block a plain open() for ever.
+  const std::string fifo = dir.File("hosts.fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  absl::StatusOr<std::vector<std::string>> hosts = ReadHostsFile(fifo);
+  ASSERT_EQ(hosts.status().code(), absl::StatusCode::kInvalidArgument) << hosts.status();
+  EXPECT_NE(hosts.status().message().find("hosts file '" + fifo + "' is not a regular file"),
+            absl::string_view::npos)
+      << hosts.status();
+  hosts = ReadHostsFile(dir.File("missing.txt"));
+  ASSERT_EQ(hosts.status().code(), absl::StatusCode::kNotFound) << hosts.status();
+  EXPECT_NE(hosts.status().message().find("missing.txt"), absl::string_view::npos);
+  // Windows line ends are whitespace around an entry.
+  {
+    std::ofstream out(dir.File("crlf.txt"));
+    out << "10.0.1.5\r\n\r\n10.0.2.7:9000\r\n";
+  }
+  hosts = ReadHostsFile(dir.File("crlf.txt"));
+  ASSERT_TRUE(hosts.ok()) << hosts.status();
+  EXPECT_EQ(*hosts, (std::vector<std::string>{absl::StrCat("10.0.1.5:", kDefaultAgentPort),
+                                              "10.0.2.7:9000"}));
 }
 
 }  // namespace

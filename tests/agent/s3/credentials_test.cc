@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <fstream>
 #include <map>
 
@@ -110,6 +112,13 @@ TEST(ProfileCredentialsTest, FileAndProfileComeFromTheEnvironment) {
   // The implicit default profile in a missing file is simply "not here".
   ProfileCredentialsProvider none(MapEnv({{"HOME", dir.File("no-home")}}));
   EXPECT_EQ(none.Get().status().code(), absl::StatusCode::kNotFound);
+  // A FIFO named as the file is refused at once (a plain open would wait for a writer).
+  const std::string fifo = dir.File("credentials.fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  ProfileCredentialsProvider pipe(MapEnv({{"AWS_SHARED_CREDENTIALS_FILE", fifo}}));
+  absl::StatusOr<Credentials> refused = pipe.Get();
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(refused.status().message(), HasSubstr("is not a regular file"));
 }
 
 TEST(RoleCredentialsTest, FetchesRoleDocumentThroughMetadata) {
