@@ -91,11 +91,13 @@
 #include "common/fio_jobfile.h"
 #include "common/version.h"  // kDefaultAgentPort
 #include "coordinator/client_security.h"
+#include "coordinator/local_fleet.h"  // kMaxLocalFleetAgents
 #include "coordinator/scenario.h"
 
 namespace azbench {
 
-inline constexpr int kMaxLocalAgents = 1024;
+// fleet.local.agents and --local: what the local fleet can start, so plan refuses what run would.
+inline constexpr int kMaxLocalAgents = kMaxLocalFleetAgents;
 inline constexpr int kMaxRepeats = 1000;
 
 // Where something was written: 1-based line and column (column 0 = unknown, e.g. hosts files).

@@ -59,9 +59,9 @@ std::string TailOfFile(const std::string& path, size_t max_bytes = 2000) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<LocalFleet>> LocalFleet::Start(const LocalFleetOptions& options) {
-  if (options.agents < 1 || options.agents > 256) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("local fleet: agents must be 1..256, got ", options.agents));
+  if (options.agents < 1 || options.agents > kMaxLocalFleetAgents) {
+    return absl::InvalidArgumentError(absl::StrCat("local fleet: agents must be 1..",
+                                                   kMaxLocalFleetAgents, ", got ", options.agents));
   }
   if (options.azs.empty()) return absl::InvalidArgumentError("local fleet: azs must not be empty");
   std::string binary = options.agent_binary;

@@ -21,6 +21,9 @@
 
 namespace azbench {
 
+// The most agent processes one local fleet starts (each is a gRPC server with its own threads).
+inline constexpr int kMaxLocalFleetAgents = 256;
+
 struct LocalFleetOptions {
   int agents = 2;
   std::vector<std::string> azs = {"local-a"};

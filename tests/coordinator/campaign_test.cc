@@ -377,6 +377,11 @@ TEST(CampaignErrorTest, LocalFleetNeedsAtLeastOneAgent) {
   EXPECT_THAT(ParseMinimalWith("agents: 2", "agents: 0"),
               StatusIs(kInvalid, AllOf(StartsWith("test.yaml:3:19: "),
                                        HasSubstr("fleet.local.agents"), HasSubstr("at least 1"))));
+  // What plan accepts, run can start: no more agents than the local fleet launches.
+  EXPECT_THAT(ParseMinimalWith("agents: 2", "agents: 257"),
+              StatusIs(kInvalid, AllOf(StartsWith("test.yaml:3:19: "),
+                                       HasSubstr("fleet.local.agents"), HasSubstr("1 to 256"))));
+  EXPECT_TRUE(ParseMinimalWith("agents: 2", "agents: 256").ok());
   EXPECT_THAT(ParseMinimalWith("{agents: 2}", "{azs: [a]}"),
               StatusIs(kInvalid, AllOf(StartsWith("test.yaml:3:10: "), HasSubstr("fleet.local"),
                                        HasSubstr("missing required key 'agents'"))));
