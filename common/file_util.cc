@@ -4,7 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 
 #include "absl/strings/str_cat.h"
 
@@ -48,6 +51,73 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path, const std::st
   }
   close(fd);
   return contents;
+}
+
+namespace {
+
+// Writes all of `contents` to `fd`; false with errno set on failure.
+bool WriteAll(int fd, const std::string& contents) {
+  size_t done = 0;
+  while (done < contents.size()) {
+    const ssize_t n = write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+absl::Status WriteError(int error, const std::string& what, const std::string& path) {
+  return absl::ErrnoToStatus(error, absl::StrCat("cannot write ", what, " '", path, "'"));
+}
+
+}  // namespace
+
+absl::Status WriteWholeFile(const std::string& path, const std::string& contents,
+                            const std::string& what) {
+  std::string target = path;
+  struct stat st;
+  const bool exists = stat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " '", path, "' is a directory; give a file name"));
+  }
+  if (exists && !S_ISREG(st.st_mode)) {
+    const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0 || !WriteAll(fd, contents)) {
+      const int error = errno;
+      if (fd >= 0) close(fd);
+      return WriteError(error, what, path);
+    }
+    close(fd);
+    return absl::OkStatus();
+  }
+  struct stat lst;
+  if (exists && lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+    char resolved[PATH_MAX];
+    if (realpath(path.c_str(), resolved) != nullptr) target = resolved;
+  }
+  static std::atomic<uint64_t> counter{0};
+  const std::string temp = absl::StrCat(target, ".tmp-", getpid(), "-", counter.fetch_add(1));
+  const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0) return WriteError(errno, what, path);
+  if (!WriteAll(fd, contents)) {
+    const int error = errno;
+    close(fd);
+    unlink(temp.c_str());
+    return WriteError(error, what, path);
+  }
+  if (close(fd) != 0) {
+    const int error = errno;
+    unlink(temp.c_str());
+    return WriteError(error, what, path);
+  }
+  if (rename(temp.c_str(), target.c_str()) != 0) {
+    const int error = errno;
+    unlink(temp.c_str());
+    return WriteError(error, what, path);
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace azbench

@@ -1,3 +1,5 @@
+// Reading and writing a whole (small) file.
+//
 // Reading a whole (small) file, with errors that keep the errno-derived code (NotFound for a
 // missing file) and name what the file was for: "cannot open campaign file 'x.yaml': No such
 // file...". Only regular files up to kMaxWholeFileBytes are read: a device (/dev/zero), a FIFO or a
@@ -8,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
 namespace azbench {
@@ -15,6 +18,15 @@ namespace azbench {
 inline constexpr uint64_t kMaxWholeFileBytes = 64ULL << 20;
 
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path, const std::string& what);
+
+// Writes `contents` as the whole of `path`: into a new file beside it, renamed over `path` once
+// complete, so a failed write (a full disk) leaves an earlier file as it was and no reader sees
+// half a file. A symbolic link is followed (its target is replaced, the link stays). A path that
+// exists and is not a regular file (a FIFO, /dev/stdout) is written in place, never replaced.
+// Errors: InvalidArgument for a directory; otherwise the errno's code, with "cannot write <what>
+// '<path>': <errno text>".
+absl::Status WriteWholeFile(const std::string& path, const std::string& contents,
+                            const std::string& what);
 
 }  // namespace azbench
 

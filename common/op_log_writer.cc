@@ -2,16 +2,22 @@
 
 #include <zlib.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 
 namespace azbench {
 
 absl::StatusOr<std::unique_ptr<OpLogWriter>> OpLogWriter::Open(const std::string& path) {
+  errno = 0;
   gzFile file = gzopen(path.c_str(), "wb6");
   if (file == nullptr) {
-    return absl::InternalError(absl::StrCat("cannot create op log '", path, "'"));
+    // gzopen leaves errno from open(2) when that is what failed (0: out of memory in zlib).
+    const int error = errno;
+    return absl::InternalError(absl::StrCat(
+        "cannot create op log '", path, "': ", error != 0 ? std::strerror(error) : "no memory"));
   }
   std::unique_ptr<OpLogWriter> writer(new OpLogWriter(path, file));
   static constexpr char kHeader[] = "clone,start_ns,op,offset,bytes,latency_ns,errno\n";

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -13,7 +14,11 @@
 namespace azbench {
 namespace {
 
+using testing::DirectoryNames;
+using ::testing::ElementsAre;
+using testing::FileContents;
 using ::testing::HasSubstr;
+using testing::ScopedMount;
 
 TEST(ReadWholeFileTest, ReadsARegularFile) {
   testing::TempDir dir;
@@ -55,6 +60,60 @@ TEST(ReadWholeFileTest, FilesOverTheLimitAreRefused) {
   absl::StatusOr<std::string> read = ReadWholeFile(dir.File("big"), "config file");
   EXPECT_EQ(read.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(read.status().message(), HasSubstr("the limit is"));
+}
+
+// --- WriteWholeFile ---------------------------------------------------------------------------
+
+TEST(WriteWholeFileTest, WritesAndReplacesLeavingNoTemporaryFile) {
+  testing::TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(WriteWholeFile(dir.File("r.md"), "first\n", "output").ok());
+  EXPECT_EQ(FileContents(dir.File("r.md")), "first\n");
+  ASSERT_TRUE(WriteWholeFile(dir.File("r.md"), "second", "output").ok());
+  EXPECT_EQ(FileContents(dir.File("r.md")), "second");
+  EXPECT_THAT(DirectoryNames(dir.path()), ElementsAre("r.md"));
+}
+
+TEST(WriteWholeFileTest, AFailedWriteLeavesTheEarlierFileAsItWas) {
+  ScopedMount fs("tmpfs", "64k");
+  if (!fs.mounted()) GTEST_SKIP() << "cannot mount tmpfs: " << fs.error();
+  const std::string path = fs.path() + "/report.md";
+  ASSERT_TRUE(WriteWholeFile(path, "the earlier report", "output").ok());
+  // 1 MiB does not fit in 64 KiB: ENOSPC part-way.
+  absl::Status s = WriteWholeFile(path, std::string(1 << 20, 'x'), "output");
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("cannot write output '" + path + "'"));
+  EXPECT_THAT(s.message(), HasSubstr("No space left on device"));
+  EXPECT_EQ(FileContents(path), "the earlier report");
+  EXPECT_THAT(DirectoryNames(fs.path()), ElementsAre("report.md"));
+}
+
+TEST(WriteWholeFileTest, ErrorsNameThePathAndWhy) {
+  testing::TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  absl::Status missing = WriteWholeFile(dir.File("no/such/dir/r.md"), "x", "output");
+  EXPECT_EQ(missing.code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(missing.message(), HasSubstr("no/such/dir/r.md"));
+  EXPECT_THAT(missing.message(), HasSubstr("No such file or directory"));
+  absl::Status directory = WriteWholeFile(dir.path(), "x", "output");
+  EXPECT_EQ(directory.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(directory.message(), HasSubstr("is a directory"));
+}
+
+TEST(WriteWholeFileTest, ADeviceIsWrittenInPlaceAndALinkKeepsPointingAtItsTarget) {
+  // Renaming a file over /dev/null would replace the device for the whole machine.
+  ASSERT_TRUE(WriteWholeFile("/dev/null", "discarded", "output").ok());
+  struct stat st;
+  ASSERT_EQ(stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+
+  testing::TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  std::ofstream(dir.File("target.md")) << "old";
+  std::filesystem::create_symlink(dir.File("target.md"), dir.File("link.md"));
+  ASSERT_TRUE(WriteWholeFile(dir.File("link.md"), "new", "output").ok());
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.File("link.md")));
+  EXPECT_EQ(FileContents(dir.File("target.md")), "new");
 }
 
 }  // namespace

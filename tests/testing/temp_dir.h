@@ -1,6 +1,6 @@
 // Test helpers that touch the file system: a temporary directory removed with everything in it when
-// the test ends (even when it fails), and a small tmpfs mounted for the test (needs root; Skip
-// otherwise).
+// the test ends (even when it fails), a small tmpfs mounted for the test (needs root; Skip
+// otherwise), and reading a file or a directory listing back.
 #ifndef AZBENCH_TESTS_TESTING_TEMP_DIR_H_
 #define AZBENCH_TESTS_TESTING_TEMP_DIR_H_
 
@@ -8,12 +8,33 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 namespace azbench::testing {
+
+// The bytes of a file ("" when it cannot be read).
+inline std::string FileContents(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The names in a directory, sorted (what a test left behind, or did not).
+inline std::vector<std::string> DirectoryNames(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    names.push_back(e.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 // Common bases: tmpfs (/dev/shm) and the local disk (/var/tmp, ext4 here).
 inline constexpr char kTmpfsBase[] = "/dev/shm";
