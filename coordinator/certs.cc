@@ -323,6 +323,7 @@ int CertsCommand(const std::vector<std::string>& args) {
     return 2;
   }
   CertsInitOptions options;
+  bool days_given = false;
   for (size_t i = 1; i < args.size(); ++i) {
     std::string flag = args[i], value;
     const size_t eq = flag.find('=');
@@ -332,7 +333,14 @@ int CertsCommand(const std::vector<std::string>& args) {
       flag = flag.substr(0, eq);
     }
     if (flag == "--force") {
-      options.force = true;
+      // "--force=false" must not replace a CA: a switch's value is read, never ignored.
+      absl::StatusOr<bool> on = has_inline ? ParseBool(value) : absl::StatusOr<bool>(true);
+      if (!on.ok()) {
+        std::cerr << "azbench certs: --force is a switch: give it alone, or as --force=true / "
+                     "--force=false\n";
+        return 2;
+      }
+      options.force = *on;
       continue;
     }
     if (flag != "--dir" && flag != "--agent" && flag != "--days") {
@@ -348,6 +356,10 @@ int CertsCommand(const std::vector<std::string>& args) {
       }
       value = args[++i];
     }
+    if ((flag == "--dir" && !options.dir.empty()) || (flag == "--days" && days_given)) {
+      std::cerr << "azbench certs: " << flag << " is given twice: give it once\n";
+      return 2;
+    }
     if (flag == "--dir") options.dir = value;
     if (flag == "--agent") options.agents.push_back(value);
     if (flag == "--days") {
@@ -357,6 +369,7 @@ int CertsCommand(const std::vector<std::string>& args) {
         return 2;
       }
       options.days = static_cast<int>(*days);
+      days_given = true;
     }
   }
   absl::StatusOr<CertsInitResult> result = InitCertificates(options);

@@ -39,12 +39,24 @@ constexpr char kUsage[] =
 }  // namespace
 
 int RunCli(const std::vector<std::string>& all) {
-  if (all.empty() || all[0] == "-h" || all[0] == "--help" || all[0] == "help") {
+  if (all.empty()) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  if (all[0] == "-h" || all[0] == "--help" || all[0] == "help") {
     std::cout << kUsage;
-    return all.empty() ? 2 : 0;
+    return 0;
   }
   const std::string command = all[0];
   const std::vector<std::string> rest(all.begin() + 1, all.end());
+  // `azbench <command> --help` (before a lone "--", after which fio's options start): the usage.
+  for (const std::string& arg : rest) {
+    if (arg == "--") break;
+    if (arg == "-h" || arg == "--help") {
+      std::cout << kUsage;
+      return 0;
+    }
+  }
   if (command == "agents") return cli_internal::AgentsCommand(rest);
   if (command == "plan") return cli_internal::PlanCommand(rest);
   if (command == "run") return cli_internal::RunCommand(rest);

@@ -1,6 +1,5 @@
 // `azbench agents`: who is there (version, host, AZ, subnets, clock offset), and with --campaign
 // each target's mount and placement.
-#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -8,12 +7,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "common/units.h"
 #include "coordinator/campaign.h"
 #include "coordinator/cli_args.h"
 #include "coordinator/cli_commands.h"
 #include "coordinator/cli_fleet.h"
+#include "coordinator/fio_job_run.h"
 #include "coordinator/fleet.h"
 #include "coordinator/placement.h"
 
@@ -89,8 +88,23 @@ int AgentsCommand(const std::vector<std::string>& raw) {
   absl::StatusOr<Args> args = ParseArgs(
       raw, WithSecurityFlags({"--hosts", "--local", "--azs", "--campaign"}), {"--allow-missing"});
   if (!args.ok()) return Fail("agents", args.status(), 2);
-  FleetSpec spec;
+  if (!args->positional.empty()) {
+    return Fail("agents",
+                absl::InvalidArgumentError(absl::StrCat(
+                    "unexpected '", args->positional[0],
+                    "': give --hosts FILE|LIST, --local N or --campaign FILE (a campaign file is "
+                    "given with --campaign)")),
+                2);
+  }
   if (const std::string* file = args->Get("--campaign")) {
+    for (const char* flag : {"--hosts", "--local", "--azs"}) {
+      if (args->Has(flag)) {
+        return Fail("agents",
+                    absl::InvalidArgumentError(absl::StrCat(
+                        flag, " and --campaign: the campaign names its fleet; give one of them")),
+                    2);
+      }
+    }
     // The campaign's fleet, described with its target paths and placed with its topology.
     absl::StatusOr<Campaign> campaign = ParseCampaignFile(*file);
     if (!campaign.ok()) return Fail("agents", campaign.status(), 2);
@@ -105,35 +119,17 @@ int AgentsCommand(const std::vector<std::string>& raw) {
     std::cout << AgentsTable(handle->fleet, &placements);
     return 0;
   }
-  if (const std::string* local = args->Get("--local")) {
-    absl::StatusOr<int64_t> n = ParseInt(*local, 1, kMaxLocalAgents);
-    if (!n.ok()) return Fail("agents", n.status(), 2);
-    spec.kind = FleetSpec::Kind::kLocal;
-    spec.local_agents = static_cast<int>(*n);
-    spec.local_azs = {"local"};
-    if (const std::string* azs = args->Get("--azs")) {
-      spec.local_azs = absl::StrSplit(*azs, ',', absl::SkipEmpty());
-    }
-  } else if (const std::string* hosts = args->Get("--hosts")) {
-    spec.kind = FleetSpec::Kind::kHosts;
-    if (std::filesystem::exists(*hosts)) {
-      absl::StatusOr<std::vector<std::string>> list = ReadHostsFile(*hosts);
-      if (!list.ok()) return Fail("agents", list.status(), 2);
-      spec.hosts = *list;
-    } else {
-      for (absl::string_view h : absl::StrSplit(*hosts, ',', absl::SkipEmpty())) {
-        absl::StatusOr<std::string> address = NormalizeAddress(std::string(h));
-        if (!address.ok()) return Fail("agents", address.status(), 2);
-        spec.hosts.push_back(*address);
-      }
-    }
-  } else {
+  if (!args->Has("--hosts") && !args->Has("--local")) {
     return Fail("agents",
                 absl::InvalidArgumentError("give --hosts FILE|LIST, --local N or --campaign FILE"),
                 2);
   }
+  // The same fleet flags as `azbench run --fio-job`, with the same checks.
+  absl::StatusOr<FleetSpec> spec =
+      FleetFromFlags(args->Get("--hosts"), args->Get("--local"), args->Get("--azs"));
+  if (!spec.ok()) return Fail("agents", spec.status(), 2);
   absl::StatusOr<FleetHandle> handle =
-      OpenFleet(spec, {}, args->Has("--allow-missing"), SecurityFromFlags(*args));
+      OpenFleet(*spec, {}, args->Has("--allow-missing"), SecurityFromFlags(*args));
   if (!handle.ok()) return Fail("agents", handle.status());
   std::cout << AgentsTable(handle->fleet);
   return 0;

@@ -1,11 +1,17 @@
 #include "coordinator/cli_args.h"
 
 #include <algorithm>
-#include <fstream>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
+#include <set>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "common/file_util.h"
+#include "common/units.h"
+#include "coordinator/results_file.h"
 
 namespace azbench::cli_internal {
 
@@ -25,6 +31,7 @@ absl::StatusOr<Args> ParseArgs(const std::vector<std::string>& raw,
                                const std::vector<std::string>& value_flags,
                                const std::vector<std::string>& bool_flags) {
   Args args;
+  std::set<std::string> seen;  // one value per flag: a repeated flag is an error, not a guess
   for (size_t i = 0; i < raw.size(); ++i) {
     const std::string& a = raw[i];
     if (!absl::StartsWith(a, "-") || a == "-") {
@@ -44,8 +51,27 @@ absl::StatusOr<Args> ParseArgs(const std::vector<std::string>& raw,
       std::string allowed;
       for (const auto& f : value_flags) absl::StrAppend(&allowed, allowed.empty() ? "" : ", ", f);
       for (const auto& f : bool_flags) absl::StrAppend(&allowed, allowed.empty() ? "" : ", ", f);
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown flag '", name, "' (allowed: ", allowed.empty() ? "none" : allowed, ")"));
+    }
+    // -o and --output are one flag.
+    const std::string key = name == "--output" ? "-o" : name;
+    if (!seen.insert(key).second) {
       return absl::InvalidArgumentError(
-          absl::StrCat("unknown flag '", name, "' (allowed: ", allowed, ")"));
+          key == "-o" && name != "-o"
+              ? std::string("-o and --output are the same flag: give one")
+              : absl::StrCat("flag '", name, "' is given twice: give it once"));
+    }
+    bool on = true;
+    if (is_bool && eq != std::string::npos) {
+      // "--resume=false" must not resume: a switch's value is read, never ignored.
+      absl::StatusOr<bool> parsed = ParseBool(value);
+      if (!parsed.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "flag '", name, "' is a switch: give it alone, or as ", name, "=true / =false"));
+      }
+      on = *parsed;
+      value.clear();
     }
     if (takes_value && eq == std::string::npos) {
       if (i + 1 >= raw.size()) {
@@ -53,7 +79,7 @@ absl::StatusOr<Args> ParseArgs(const std::vector<std::string>& raw,
       }
       value = raw[++i];
     }
-    args.flags.emplace_back(name, value);
+    if (on) args.flags.emplace_back(name, value);
   }
   return args;
 }
@@ -87,17 +113,57 @@ absl::StatusOr<std::optional<KeepPolicy>> KeepFlag(const Args& args) {
       absl::StrCat("--keep '", *k, "' is not one of: all, last, median"));
 }
 
+std::string ShellJoin(const std::vector<std::string>& args) {
+  std::string out;
+  for (const std::string& a : args) {
+    if (!out.empty()) out += ' ';
+    const bool plain = !a.empty() && std::all_of(a.begin(), a.end(), [](char c) {
+      return absl::ascii_isalnum(static_cast<unsigned char>(c)) ||
+             std::strchr("_-./:=,@%+", c) != nullptr;
+    });
+    if (plain) {
+      out += a;
+      continue;
+    }
+    out += '\'';
+    for (char c : a) {
+      if (c == '\'') {
+        out += "'\\''";
+      } else {
+        out += c;
+      }
+    }
+    out += '\'';
+  }
+  return out;
+}
+
+absl::Status CheckOutputPath(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("-o '", path, "' is a directory; give a file name"));
+  }
+  if (IsSqliteFile(path)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "-o '", path,
+        "' is an SQLite database (results?); a report never overwrites one: give another file"));
+  }
+  return absl::OkStatus();
+}
+
+const std::string* OutputFlag(const Args& args) {
+  return args.Has("-o") ? args.Get("-o") : args.Get("--output");
+}
+
 int WriteOutput(const std::string& command, const Args& args, const std::string& text) {
-  const std::string* out_path = args.Has("-o") ? args.Get("-o") : args.Get("--output");
+  const std::string* out_path = OutputFlag(args);
   if (out_path == nullptr) {
     std::cout << text;
     return 0;
   }
-  std::ofstream out(*out_path);
-  out << text;
-  if (!out) {
-    return Fail(command, absl::InternalError(absl::StrCat("cannot write '", *out_path, "'")));
-  }
+  if (absl::Status s = CheckOutputPath(*out_path); !s.ok()) return Fail(command, s, 2);
+  if (absl::Status s = WriteWholeFile(*out_path, text, "output"); !s.ok()) return Fail(command, s);
   return 0;
 }
 

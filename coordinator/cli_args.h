@@ -35,8 +35,10 @@ struct Args {
   bool Has(const std::string& name) const { return Get(name) != nullptr; }
 };
 
-// "--flag=value" and "--flag value" for `value_flags`, "--flag" for `bool_flags`; anything else
-// starting with '-' (but "-" itself) is an InvalidArgument naming the allowed flags.
+// "--flag=value" and "--flag value" for `value_flags`, "--flag" (or "--flag=true|false", fio's
+// boolean spellings) for `bool_flags`; anything else starting with '-' (but "-" itself) is an
+// InvalidArgument naming the allowed flags, and so is a flag given twice (-o and --output are
+// one flag).
 absl::StatusOr<Args> ParseArgs(const std::vector<std::string>& raw,
                                const std::vector<std::string>& value_flags,
                                const std::vector<std::string>& bool_flags);
@@ -49,7 +51,19 @@ std::vector<std::string> WithSecurityFlags(std::vector<std::string> flags);
 // --keep all|last|median, or nullopt when not given.
 absl::StatusOr<std::optional<KeepPolicy>> KeepFlag(const Args& args);
 
-// Writes `text` to -o/--output, or to stdout without one; the exit status.
+// `args` as one shell command line: each quoted with '...' unless made only of characters a
+// shell leaves alone (letters, digits, and _-./:=,@%+).
+std::string ShellJoin(const std::vector<std::string>& args);
+
+// -o or --output (one flag), or nullptr.
+const std::string* OutputFlag(const Args& args);
+
+// Refuses an output path that is a directory or an existing SQLite database (a report written
+// over the results it was made from would destroy them). InvalidArgument naming the path.
+absl::Status CheckOutputPath(const std::string& path);
+
+// Writes `text` to -o/--output (checked by CheckOutputPath, then written whole: a failed write
+// leaves an earlier file as it was), or to stdout without one; the exit status.
 int WriteOutput(const std::string& command, const Args& args, const std::string& text);
 
 }  // namespace azbench::cli_internal

@@ -1,6 +1,5 @@
 // `azbench report` (every format, from a results database) and `azbench compare` (two databases).
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -8,6 +7,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/file_util.h"
+#include "common/status_macros.h"
 #include "coordinator/campaign.h"
 #include "coordinator/cli_args.h"
 #include "coordinator/cli_commands.h"
@@ -60,9 +61,7 @@ absl::Status WriteFioJsonReport(const ReportInput& input, const std::string* out
     const std::string path =
         to_dir ? (std::filesystem::path(*out_path) / FioJsonFileName(input, index)).string()
                : *out_path;
-    std::ofstream out(path);
-    out << RenderFioJson(FioJsonDocument(input, index));
-    if (!out) return absl::InternalError(absl::StrCat("cannot write '", path, "'"));
+    RETURN_IF_ERROR(WriteWholeFile(path, RenderFioJson(FioJsonDocument(input, index)), "fio JSON"));
   }
   return absl::OkStatus();
 }
@@ -86,6 +85,11 @@ int ReportCommand(const std::vector<std::string>& raw) {
     return Fail("report", absl::InvalidArgumentError("give exactly one results database"), 2);
   }
   const std::string format = args->Has("--format") ? *args->Get("--format") : "terminal";
+  // The output is checked before anything is read: never a report over the database it reads.
+  if (const std::string* out = OutputFlag(*args);
+      out != nullptr && !(format == "fio-json" && std::filesystem::is_directory(*out))) {
+    if (absl::Status s = CheckOutputPath(*out); !s.ok()) return Fail("report", s, 2);
+  }
   if (format == "html") return HtmlReportCommand(*args);
   if (format != "terminal" && format != "md" && format != "csv" && format != "json" &&
       format != "fio-json" && format != "scaling-csv") {
@@ -104,7 +108,7 @@ int ReportCommand(const std::vector<std::string>& raw) {
   ReportInput& input = report->input;
   if (keep->has_value()) input.keep = **keep;  // the figures do not depend on keep
   if (format == "fio-json") {
-    const std::string* out_path = args->Has("-o") ? args->Get("-o") : args->Get("--output");
+    const std::string* out_path = OutputFlag(*args);
     absl::Status written = WriteFioJsonReport(input, out_path);
     return written.ok() ? 0 : Fail("report", written, absl::IsInvalidArgument(written) ? 2 : 1);
   }
@@ -144,6 +148,9 @@ int CompareCommand(const std::vector<std::string>& raw) {
                 absl::InvalidArgumentError(
                     absl::StrCat("--format '", format, "' is not one of: terminal, md")),
                 2);
+  }
+  if (const std::string* out = OutputFlag(*args); out != nullptr) {
+    if (absl::Status s = CheckOutputPath(*out); !s.ok()) return Fail("compare", s, 2);
   }
   absl::StatusOr<std::optional<KeepPolicy>> keep = KeepFlag(*args);
   if (!keep.ok()) return Fail("compare", keep.status(), 2);

@@ -14,9 +14,9 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "common/clock.h"
 #include "common/units.h"
 #include "common/version.h"
@@ -30,6 +30,7 @@
 #include "coordinator/report/placement_report.h"
 #include "coordinator/report/report_input.h"
 #include "coordinator/report/terminal_report.h"
+#include "coordinator/results_file.h"
 #include "coordinator/run.h"
 #include "coordinator/store.h"
 
@@ -159,6 +160,19 @@ int RunCommand(const std::vector<std::string>& raw_all) {
                                    "--directory", "--prepared-lease"}),
                 {"--resume", "--allow-missing", "--quiet"});
   if (!args.ok()) return Fail("run", args.status(), 2);
+  // Every flag is checked before anything is touched (the earlier results moved aside, a fleet).
+  RunOptions options;
+  if (args->Has("--prepared-lease")) {
+    absl::StatusOr<absl::Duration> lease = ParseDuration(*args->Get("--prepared-lease"));
+    if (!lease.ok() || *lease < absl::Seconds(1)) {
+      return Fail("run",
+                  absl::InvalidArgumentError(
+                      absl::StrCat("--prepared-lease '", *args->Get("--prepared-lease"),
+                                   "': give a duration of at least 1s (e.g. 30s, the default)")),
+                  2);
+    }
+    options.prepared_lease = *lease;
+  }
   std::optional<FioJobRun> fio_run;
   absl::StatusOr<Campaign> campaign;
   std::string rerun;  // the arguments that continue this run after an interruption
@@ -167,9 +181,6 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     if (!made.ok()) return Fail("run", made.status(), 2);
     fio_run = std::move(*made);
     campaign = fio_run->campaign;
-    rerun =
-        absl::StrCat(absl::StrJoin(raw, " "), " --resume",
-                     fio_args.empty() ? "" : absl::StrCat(" -- ", absl::StrJoin(fio_args, " ")));
   } else {
     for (const char* flag : {"--hosts", "--local", "--azs", "--directory"}) {
       if (args->Has(flag)) {
@@ -186,26 +197,30 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     }
     campaign = ParseCampaignFile(args->positional[0]);
     if (!campaign.ok()) return Fail("run", campaign.status(), 2);
-    rerun = args->positional[0] + " --resume";
+  }
+  {
+    // The same command line (every flag: --db, TLS, ...) with --resume, quoted for a shell.
+    std::vector<std::string> again;
+    for (const std::string& a : raw) {
+      if (a != "--resume" && !absl::StartsWith(a, "--resume=")) again.push_back(a);
+    }
+    again.push_back("--resume");
+    if (!fio_args.empty()) {
+      again.push_back("--");
+      again.insert(again.end(), fio_args.begin(), fio_args.end());
+    }
+    rerun = ShellJoin(again);
   }
   const std::string db_path = args->Has("--db") ? *args->Get("--db") : campaign->results_path;
   const bool resume = args->Has("--resume");
 
+  if (absl::Status s = CheckResultsPath(db_path); !s.ok()) return Fail("run", s, 2);
   // An earlier, finished or not, run of this campaign in the same file is kept aside unless
   // resuming: results are never overwritten and never mixed.
   if (!resume && std::filesystem::exists(db_path)) {
-    const std::string aside = absl::StrCat(db_path, ".", RealtimeNanos() / 1'000'000'000, ".bak");
-    std::error_code ec;
-    std::filesystem::rename(db_path, aside, ec);
-    if (ec) {
-      return Fail("run",
-                  absl::FailedPreconditionError(absl::StrCat("cannot move the earlier results '",
-                                                             db_path, "' aside: ", ec.message())));
-    }
-    for (const char* suffix : {"-wal", "-shm"}) {
-      std::filesystem::rename(db_path + suffix, aside + suffix, ec);
-    }
-    std::cout << "earlier results moved to " << aside << " (use --resume to continue a run)\n";
+    absl::StatusOr<std::string> aside = MoveResultsAside(db_path);
+    if (!aside.ok()) return Fail("run", aside.status());
+    std::cout << "earlier results moved to " << *aside << " (use --resume to continue a run)\n";
   }
   absl::StatusOr<std::unique_ptr<Store>> store = Store::Open(db_path);
   if (!store.ok()) return Fail("run", store.status());
@@ -245,18 +260,6 @@ int RunCommand(const std::vector<std::string>& raw_all) {
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
   ProgressPrinter printer(args->Has("--quiet"));
-  RunOptions options;
-  if (args->Has("--prepared-lease")) {
-    absl::StatusOr<absl::Duration> lease = ParseDuration(*args->Get("--prepared-lease"));
-    if (!lease.ok() || *lease < absl::Seconds(1)) {
-      return Fail("run",
-                  absl::InvalidArgumentError(
-                      absl::StrCat("--prepared-lease '", *args->Get("--prepared-lease"),
-                                   "': give a duration of at least 1s (e.g. 30s, the default)")),
-                  2);
-    }
-    options.prepared_lease = *lease;
-  }
   options.interrupt = &g_interrupted;
   options.on_progress = [&](const LiveProgress& p) { printer.Update(p); };
   options.run_id_prefix = campaign->name;
@@ -278,11 +281,7 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     first = false;
     printer.Begin(n, total, scenario);
     // Raw op records (jobs with op_log) go beside the database, one directory per scenario.
-    std::string dir_name = absl::StrCat(scenario.index, "-", scenario.key);
-    for (char& c : dir_name) {
-      if (c == '/' || c == '=' || c == ' ') c = '_';
-    }
-    options.op_log_dir = absl::StrCat(db_path, ".oplog/", dir_name);
+    options.op_log_dir = absl::StrCat(db_path, ".oplog/", ScenarioFileStem(scenario));
     ScenarioResult result = RunScenario(fleet, scenario, options);
     printer.End(result);
     if (scenario.warmup) {  // a warmup is run and discarded

@@ -140,6 +140,10 @@ absl::StatusOr<FleetSpec> FleetFromFlags(const std::string* hosts, const std::st
   if (hosts != nullptr && local != nullptr) {
     return absl::InvalidArgumentError("give --hosts or --local, not both");
   }
+  if (hosts != nullptr && azs != nullptr) {
+    return absl::InvalidArgumentError(
+        "--azs names the AZs of a --local fleet; remote agents report their own");
+  }
   if (hosts != nullptr) {
     spec.kind = FleetSpec::Kind::kHosts;
     if (std::filesystem::exists(*hosts)) {

@@ -1,5 +1,7 @@
 #include "coordinator/scenario.h"
 
+#include "absl/strings/str_cat.h"
+
 namespace azbench {
 
 const char* ScenarioStatusName(ScenarioStatus status) {
@@ -14,6 +16,14 @@ const char* ScenarioStatusName(ScenarioStatus status) {
       return "skipped";
   }
   return "unknown";
+}
+
+std::string ScenarioFileStem(const Scenario& scenario) {
+  std::string name = absl::StrCat(scenario.index, "-", scenario.key);
+  for (char& c : name) {
+    if (c == '/' || c == '=' || c == ' ') c = '_';
+  }
+  return name;
 }
 
 }  // namespace azbench

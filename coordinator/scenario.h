@@ -69,6 +69,11 @@ struct Scenario {
   std::vector<PlacementEvidence> placements;
 };
 
+// The name of a file or directory made for one scenario: "<index>-<key>" with '/', '=' and ' '
+// replaced by '_', e.g. "3-target_efs_workload_rr_iodepth_16_repeat_1" (op_log directories,
+// fio-json files).
+std::string ScenarioFileStem(const Scenario& scenario);
+
 // One agent's result for one job of a scenario.
 struct AgentJobResult {
   std::string agent_id;

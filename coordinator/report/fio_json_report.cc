@@ -164,12 +164,7 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
 }
 
 std::string FioJsonFileName(const ReportInput& input, size_t index) {
-  const Scenario& s = input.scenarios[index].scenario;
-  std::string name = absl::StrCat(s.index, "-", s.key);
-  for (char& c : name) {
-    if (c == '/' || c == '=' || c == ' ') c = '_';
-  }
-  return name + ".json";
+  return ScenarioFileStem(input.scenarios[index].scenario) + ".json";
 }
 
 std::string RenderFioJson(const json& document) {

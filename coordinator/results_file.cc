@@ -1,0 +1,89 @@
+#include "coordinator/results_file.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "common/clock.h"
+
+namespace azbench {
+
+namespace {
+
+// rename(2) that never replaces `to`: errno EEXIST when it exists. Falls back to a check and a
+// plain rename on file systems without RENAME_NOREPLACE.
+int RenameNoReplace(const std::string& from, const std::string& to) {
+  if (renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS) return errno;
+  if (std::filesystem::exists(to)) return EEXIST;
+  return rename(from.c_str(), to.c_str()) == 0 ? 0 : errno;
+}
+
+}  // namespace
+
+bool IsSqliteFile(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
+  std::ifstream in(path, std::ios::binary);
+  char magic[16] = {};
+  in.read(magic, sizeof(magic));
+  return in.gcount() == sizeof(magic) && std::memcmp(magic, "SQLite format 3", 16) == 0;
+}
+
+absl::Status CheckResultsPath(const std::string& db_path) {
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(db_path, ec);
+  if (std::filesystem::is_directory(st)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("results database '", db_path, "' is a directory; give a file name (--db)"));
+  }
+  if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("results database '", db_path, "' is not a regular file"));
+  }
+  if (std::filesystem::is_regular_file(st) && std::filesystem::file_size(db_path, ec) > 0 &&
+      !IsSqliteFile(db_path)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", db_path, "' exists and is not a results database (not SQLite); give another --db"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> MoveResultsAside(const std::string& db_path) {
+  const int64_t now_s = RealtimeNanos() / 1'000'000'000;
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    const std::string aside = attempt == 0
+                                  ? absl::StrCat(db_path, ".", now_s, ".bak")
+                                  : absl::StrCat(db_path, ".", now_s, ".", attempt, ".bak");
+    if (std::filesystem::exists(aside + "-wal") || std::filesystem::exists(aside + "-shm")) {
+      continue;
+    }
+    if (const int error = RenameNoReplace(db_path, aside); error == EEXIST) {
+      continue;
+    } else if (error != 0) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot move the earlier results '", db_path, "' aside: ", std::strerror(error)));
+    }
+    for (const char* suffix : {"-wal", "-shm"}) {
+      const std::string from = db_path + suffix;
+      if (!std::filesystem::exists(from)) continue;
+      if (const int error = RenameNoReplace(from, aside + suffix); error != 0) {
+        (void)RenameNoReplace(aside, db_path);
+        return absl::FailedPreconditionError(
+            absl::StrCat("cannot move '", from, "' aside with its database: ", std::strerror(error),
+                         "; nothing was moved"));
+      }
+    }
+    return aside;
+  }
+  return absl::FailedPreconditionError(
+      absl::StrCat("cannot move the earlier results '", db_path,
+                   "' aside: 1000 backup names of this second are taken"));
+}
+
+}  // namespace azbench
