@@ -7,6 +7,7 @@
 #include "agent/check_config.h"
 #include "agent/one_shot.h"
 #include "agent/serve.h"
+#include "common/version.h"
 
 namespace {
 
@@ -26,17 +27,28 @@ constexpr char kUsage[] =
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  if (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
     std::cout << kUsage;
-    return args.empty() ? 2 : 0;
+    return 0;
   }
   const std::string command = args[0];
   args.erase(args.begin());
+  for (const std::string& arg : args) {  // `azbench-agent <command> --help`
+    if (arg == "-h" || arg == "--help") {
+      std::cout << kUsage;
+      return 0;
+    }
+  }
   if (command == "run") return azbench::RunOneShotCommand(args);
   if (command == "serve") return azbench::RunServeCommand(args);
   if (command == "check-config") return azbench::RunCheckConfigCommand(args);
   if (command == "version" || command == "--version") {
-    std::cout << "azbench-agent 0.1.0\n";
+    std::cout << "azbench-agent " << azbench::kAzbenchVersion << " (protocol "
+              << azbench::kProtocolVersion << ")\n";
     return 0;
   }
   std::cerr << "azbench-agent: unknown command '" << command << "'\n" << kUsage;

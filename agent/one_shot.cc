@@ -2,7 +2,7 @@
 
 #include <csignal>
 #include <cstdio>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <thread>
@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "agent/runner.h"
 #include "common/clock.h"
+#include "common/file_util.h"
 #include "common/op_log_writer.h"
 #include "common/result_json.h"
 #include "common/result_text.h"
@@ -51,8 +52,14 @@ absl::StatusOr<OneShotOptions> ParseOneShotArgs(const std::vector<std::string>& 
     } else if (absl::StartsWith(arg, "--workload=")) {
       options.workload = arg.substr(11);
       RETURN_IF_ERROR(ParseWorkloadFamily(options.workload).status());
-    } else if (arg == "--unlink" || arg == "--unlink=1") {
+    } else if (arg == "--unlink") {
       options.remove_files = true;
+    } else if (absl::StartsWith(arg, "--unlink=")) {
+      absl::StatusOr<bool> on = ParseBool(arg.substr(9));
+      if (!on.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat("--unlink: ", on.status().message()));
+      }
+      options.remove_files = *on;
     } else if (absl::StartsWith(arg, "--")) {
       options.fio_args.push_back(arg);
     } else if (options.job_file.empty()) {
@@ -88,20 +95,19 @@ class CollectingSink final : public RunEventSink {
   bool OnProgress(int64_t, uint64_t, uint64_t, int) override { return true; }
   bool OnInterval(const std::string&, int, const IntervalStats&) override { return true; }
   // op_log in one-shot mode: "<job>.oplog.csv.gz" in the current directory, like fio's log files.
+  // A log that cannot be written is the job's problem, not the end of the run.
   bool OnOpLog(const std::string& job, int, const std::vector<OpRecord>& records) override {
     auto it = op_logs.find(job);
     if (it == op_logs.end()) {
       absl::StatusOr<std::unique_ptr<OpLogWriter>> writer =
           OpLogWriter::Open(job + ".oplog.csv.gz");
       if (!writer.ok()) {
-        errors.push_back(std::string(writer.status().message()));
+        AddProblem(job, writer.status().message());
         return true;
       }
       it = op_logs.emplace(job, std::move(*writer)).first;
     }
-    if (absl::Status s = it->second->Append(records); !s.ok()) {
-      errors.push_back(std::string(s.message()));
-    }
+    if (absl::Status s = it->second->Append(records); !s.ok()) AddProblem(job, s.message());
     return true;
   }
   bool OnResult(const JobResult& result) override {
@@ -109,22 +115,20 @@ class CollectingSink final : public RunEventSink {
     return true;
   }
   bool OnFinished(int64_t, bool) override { return true; }
+  // The first problem of each job's op log (later ones repeat it).
+  void AddProblem(const std::string& job, absl::string_view message) {
+    op_log_problems.emplace(job, absl::StrCat("op_log not complete: ", message));
+  }
   std::vector<JobResult> results;
   std::map<std::string, std::unique_ptr<OpLogWriter>> op_logs;
-  std::vector<std::string> errors;
+  std::map<std::string, std::string> op_log_problems;  // job -> message
 };
 
-}  // namespace
-
-absl::StatusOr<std::vector<JobResult>> RunJobs(const std::vector<FioJob>& jobs,
-                                               const std::atomic<bool>* cancel,
-                                               uint64_t interval_ns, bool remove_files) {
-  Runner runner;
-  std::vector<std::pair<JobSpec, int>> specs;
-  for (const FioJob& job : jobs) specs.emplace_back(job.spec, job.group_id);
-  const std::string run_id = "one-shot";
-  RETURN_IF_ERROR(runner.PrepareSpecs(run_id, specs, interval_ns).status());
-  // Forward the caller's cancel flag (signal handler) to the runner.
+// Runs the prepared run `run_id` to its end (`cancel` forwarded), then closes the op logs and
+// cleans up. What fails after the jobs ran (an op log, removing files) is added to the results'
+// warnings and to `problems`, never instead of the results.
+absl::StatusOr<OneShotRun> RunPrepared(Runner& runner, const std::string& run_id,
+                                       const std::atomic<bool>* cancel, bool remove_files) {
   std::atomic<bool> done{false};
   std::thread forwarder([&] {
     while (!done.load()) {
@@ -140,17 +144,42 @@ absl::StatusOr<std::vector<JobResult>> RunJobs(const std::vector<FioJob>& jobs,
   done.store(true);
   forwarder.join();
   RETURN_IF_ERROR(status);
-  for (auto& [job, writer] : sink.op_logs) RETURN_IF_ERROR(writer->Close());
-  if (!sink.errors.empty()) return absl::InternalError(sink.errors.front());
-  absl::StatusOr<int> removed = runner.Cleanup(run_id, remove_files);
-  if (!removed.ok()) return removed.status();
-  return std::move(sink.results);
+  for (auto& [job, writer] : sink.op_logs) {
+    if (absl::Status s = writer->Close(); !s.ok()) sink.AddProblem(job, s.message());
+  }
+  OneShotRun run;
+  run.results = std::move(sink.results);
+  for (JobResult& r : run.results) {
+    if (auto it = sink.op_log_problems.find(r.name); it != sink.op_log_problems.end()) {
+      r.warnings.push_back(it->second);
+    }
+  }
+  for (const auto& [job, message] : sink.op_log_problems) {
+    run.problems.push_back(absl::StrCat(job, ": ", message));
+  }
+  if (absl::StatusOr<int> removed = runner.Cleanup(run_id, remove_files); !removed.ok()) {
+    const std::string message = absl::StrCat("files not cleaned up: ", removed.status().message());
+    for (JobResult& r : run.results) r.warnings.push_back(message);
+    run.problems.push_back(message);
+  }
+  return run;
 }
 
-absl::StatusOr<std::vector<JobResult>> RunFamilyJob(const std::string& workload,
-                                                    const std::vector<std::string>& args,
-                                                    const std::atomic<bool>* cancel,
-                                                    uint64_t interval_ns) {
+}  // namespace
+
+absl::StatusOr<OneShotRun> RunJobs(const std::vector<FioJob>& jobs, const std::atomic<bool>* cancel,
+                                   uint64_t interval_ns, bool remove_files) {
+  Runner runner;
+  std::vector<std::pair<JobSpec, int>> specs;
+  for (const FioJob& job : jobs) specs.emplace_back(job.spec, job.group_id);
+  const std::string run_id = "one-shot";
+  RETURN_IF_ERROR(runner.PrepareSpecs(run_id, specs, interval_ns).status());
+  return RunPrepared(runner, run_id, cancel, remove_files);
+}
+
+absl::StatusOr<OneShotRun> RunFamilyJob(const std::string& workload,
+                                        const std::vector<std::string>& args,
+                                        const std::atomic<bool>* cancel, uint64_t interval_ns) {
   JobRequest job;
   job.name = workload;
   job.workload = workload;
@@ -168,24 +197,7 @@ absl::StatusOr<std::vector<JobResult>> RunFamilyJob(const std::string& workload,
   Runner runner;
   const std::string run_id = "one-shot";
   RETURN_IF_ERROR(runner.Prepare(run_id, {job}, interval_ns).status());
-  std::atomic<bool> done{false};
-  std::thread forwarder([&] {
-    while (!done.load()) {
-      if (cancel != nullptr && cancel->load()) {
-        runner.Cancel(run_id);
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-  });
-  CollectingSink sink;
-  absl::Status status = runner.Run(run_id, RealtimeNanos() + kStartDelayNs, sink);
-  done.store(true);
-  forwarder.join();
-  RETURN_IF_ERROR(status);
-  for (auto& [name, writer] : sink.op_logs) RETURN_IF_ERROR(writer->Close());
-  RETURN_IF_ERROR(runner.Cleanup(run_id, /*remove_files=*/true).status());
-  return std::move(sink.results);
+  return RunPrepared(runner, run_id, cancel, /*remove_files=*/true);
 }
 
 namespace {
@@ -231,16 +243,33 @@ int RunOneShotCommand(const std::vector<std::string>& args) {
     std::cerr << "azbench-agent run: " << jobs.status().message() << "\n";
     return 2;
   }
+  if (!options->output_path.empty()) {
+    // Found out now, not after an hour of I/O: a directory, or a directory that does not exist.
+    const std::filesystem::path out(options->output_path);
+    std::error_code ec;
+    const std::filesystem::path parent = out.has_parent_path() ? out.parent_path() : ".";
+    if (std::filesystem::is_directory(out, ec)) {
+      std::cerr << "azbench-agent run: --output='" << options->output_path
+                << "' is a directory; give a file name\n";
+      return 2;
+    }
+    if (!std::filesystem::is_directory(parent, ec)) {
+      std::cerr << "azbench-agent run: --output='" << options->output_path << "': directory '"
+                << parent.string() << "' does not exist\n";
+      return 2;
+    }
+  }
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
-  absl::StatusOr<std::vector<JobResult>> results =
+  absl::StatusOr<OneShotRun> run =
       family
           ? RunFamilyJob(options->workload, options->fio_args, &g_interrupted, options->interval_ns)
           : RunJobs(*jobs, &g_interrupted, options->interval_ns, options->remove_files);
-  if (!results.ok()) {
-    std::cerr << "azbench-agent run: " << results.status().message() << "\n";
+  if (!run.ok()) {
+    std::cerr << "azbench-agent run: " << run.status().message() << "\n";
     return 1;
   }
+  const std::vector<JobResult>* results = &run->results;
   const bool interrupted = g_interrupted.load();
   std::string text;
   if (options->output_format == "json") {
@@ -252,17 +281,18 @@ int RunOneShotCommand(const std::vector<std::string>& args) {
     for (const auto& r : *results) text += FormatJobResultText(r);
     text += PassSummary(*results);
   }
+  int rc = interrupted || !run->problems.empty() ? 1 : 0;
+  for (const std::string& problem : run->problems) {
+    std::cerr << "azbench-agent run: " << problem << "\n";
+  }
   if (options->output_path.empty()) {
     std::fwrite(text.data(), 1, text.size(), stdout);
-  } else {
-    std::ofstream out(options->output_path);
-    out << text;
-    if (!out) {
-      std::cerr << "azbench-agent run: cannot write '" << options->output_path << "'\n";
-      return 1;
-    }
+  } else if (absl::Status s = WriteWholeFile(options->output_path, text, "output"); !s.ok()) {
+    // The results exist only in this process: they go to stdout rather than nowhere.
+    std::cerr << "azbench-agent run: " << s.message() << "; the results follow on stdout\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    rc = 1;
   }
-  int rc = interrupted ? 1 : 0;
   for (const auto& r : *results) {
     if (r.TotalErrors() > 0 || r.error_errno != 0) rc = 1;
   }

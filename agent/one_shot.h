@@ -34,24 +34,31 @@ struct OneShotOptions {
   std::string workload = "block_io";
 };
 
+// What a one-shot run measured, and what it could not do after the jobs ran (an op log that could
+// not be written, files not removed), each also a warning on the results it concerns.
+struct OneShotRun {
+  std::vector<JobResult> results;
+  std::vector<std::string> problems;
+};
+
 // Runs one job of a family other than block_io (one-shot mode); results as RunJobs.
-absl::StatusOr<std::vector<JobResult>> RunFamilyJob(const std::string& workload,
-                                                    const std::vector<std::string>& args,
-                                                    const std::atomic<bool>* cancel,
-                                                    uint64_t interval_ns);
+absl::StatusOr<OneShotRun> RunFamilyJob(const std::string& workload,
+                                        const std::vector<std::string>& args,
+                                        const std::atomic<bool>* cancel, uint64_t interval_ns);
 
 // Parses `azbench-agent run` arguments (everything after "run"). Errors: InvalidArgument naming the
 // argument and what is allowed.
 absl::StatusOr<OneShotOptions> ParseOneShotArgs(const std::vector<std::string>& args);
 
 // Runs the jobs phase by phase (stonewall). Fails before any I/O result exists if a job cannot be
-// prepared; files created by the failed phase are removed. `cancel` may be null.
-absl::StatusOr<std::vector<JobResult>> RunJobs(const std::vector<FioJob>& jobs,
-                                               const std::atomic<bool>* cancel,
-                                               uint64_t interval_ns, bool remove_files);
+// prepared; files created by the failed phase are removed. Once the jobs ran, their results are
+// returned whatever fails afterwards (OneShotRun::problems). `cancel` may be null.
+absl::StatusOr<OneShotRun> RunJobs(const std::vector<FioJob>& jobs, const std::atomic<bool>* cancel,
+                                   uint64_t interval_ns, bool remove_files);
 
 // The whole command; returns the process exit code (0 ok, 1 failed, 2 usage). Writes errors to
-// stderr.
+// stderr. The output file (--output) is checked before the run; if it cannot be written after
+// all, the results go to stdout rather than nowhere.
 int RunOneShotCommand(const std::vector<std::string>& args);
 
 }  // namespace azbench

@@ -1,0 +1,110 @@
+// `azbench-agent run` (one-shot mode) as a user runs it: a bad output path is found before any I/O,
+// and results already measured are never lost to a file that cannot be written afterwards (the
+// output file, the op log). The real agent binary on tmpfs.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/subprocess.h"
+#include "tests/testing/temp_dir.h"
+
+namespace azbench {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::ScopedMount;
+using testing::Subprocess;
+using testing::TempDir;
+
+constexpr std::chrono::seconds kTimeout(60);
+
+class OneShotTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(dir_.ok()); }
+  // Runs the agent with `args`; its exit code, stdout and stderr in `output`.
+  int Agent(std::vector<std::string> args, std::string* output) {
+    args.insert(args.begin(), AZBENCH_AGENT_BIN);
+    Subprocess agent(args, dir_.File("agent.out"));
+    const int code = agent.Wait(kTimeout);
+    *output = agent.Output();
+    return code;
+  }
+  // A small write job on this test's tmpfs directory.
+  std::vector<std::string> Job() const {
+    return {"run",     "--name=w",   "--rw=write",
+            "--bs=4k", "--size=64k", "--filename=" + dir_.File("data")};
+  }
+  TempDir dir_{testing::kTmpfsBase};
+};
+
+TEST_F(OneShotTest, AnOutputPathThatCannotBeWrittenIsRefusedBeforeAnyIo) {
+  std::string output;
+  std::vector<std::string> args = Job();
+  args.push_back("--output=" + dir_.File("no/such/dir/r.json"));
+  EXPECT_EQ(Agent(args, &output), 2);
+  EXPECT_THAT(output, HasSubstr("directory '" + dir_.File("no/such/dir") + "' does not exist"));
+  args.back() = "--output=" + dir_.path();
+  EXPECT_EQ(Agent(args, &output), 2);
+  EXPECT_THAT(output, HasSubstr("is a directory"));
+  EXPECT_FALSE(std::filesystem::exists(dir_.File("data"))) << "nothing ran";
+}
+
+TEST_F(OneShotTest, ResultsThatCannotBeWrittenToTheOutputFileGoToStdout) {
+  // The output's directory exists but is read-only: found only when writing, after the run.
+  ScopedMount ro("tmpfs", "1m", "ro");
+  if (!ro.mounted()) GTEST_SKIP() << "cannot mount tmpfs: " << ro.error();
+  std::string output;
+  std::vector<std::string> args = Job();
+  args.push_back("--output=" + ro.path() + "/r.txt");
+  EXPECT_EQ(Agent(args, &output), 1);
+  EXPECT_THAT(output, HasSubstr("cannot write output '" + ro.path() + "/r.txt'"));
+  EXPECT_THAT(output, HasSubstr("Read-only file system"));
+  EXPECT_THAT(output, HasSubstr("the results follow on stdout"));
+  EXPECT_THAT(output, HasSubstr("write: IOPS=")) << "the measured results are printed";
+}
+
+TEST_F(OneShotTest, AnOpLogThatCannotBeWrittenIsAWarningBesideTheResults) {
+  // op_log goes to the working directory, here a read-only file system.
+  ScopedMount ro("tmpfs", "1m", "ro");
+  if (!ro.mounted()) GTEST_SKIP() << "cannot mount tmpfs: " << ro.error();
+  std::string command = "cd '" + ro.path() + "' && exec '" + AZBENCH_AGENT_BIN + "'";
+  for (const std::string& a : Job()) command += " '" + a + "'";
+  command += " --op_log=1 --output-format=json";
+  Subprocess agent({"/bin/sh", "-c", command}, dir_.File("agent.out"));
+  EXPECT_EQ(agent.Wait(kTimeout), 1) << "the op log asked for was not written";
+  const std::string output = agent.Output();
+  EXPECT_THAT(
+      output,
+      HasSubstr(
+          "w: op_log not complete: cannot create op log 'w.oplog.csv.gz': Read-only file system"));
+  EXPECT_THAT(output, HasSubstr("\"jobs\"")) << "the JSON results are printed";
+}
+
+TEST_F(OneShotTest, SwitchesTakeBooleanValuesAndHelpIsTheUsage) {
+  std::string output;
+  std::vector<std::string> args = Job();
+  // --unlink removes the files the run laid out.
+  args.push_back("--unlink=true");
+  EXPECT_EQ(Agent(args, &output), 0) << output;
+  EXPECT_FALSE(std::filesystem::exists(dir_.File("data"))) << "--unlink=true removes it";
+  args.back() = "--unlink=0";
+  EXPECT_EQ(Agent(args, &output), 0) << output;
+  EXPECT_TRUE(std::filesystem::exists(dir_.File("data"))) << "--unlink=0 keeps it";
+  args.back() = "--unlink=maybe";
+  EXPECT_EQ(Agent(args, &output), 2);
+  EXPECT_THAT(output, HasSubstr("--unlink: 'maybe' is not a boolean"));
+
+  for (const char* command : {"run", "serve", "check-config"}) {
+    EXPECT_EQ(Agent({command, "--help"}, &output), 0) << command;
+    EXPECT_THAT(output, HasSubstr("usage: azbench-agent"));
+  }
+  EXPECT_EQ(Agent({"serve", "agent.yaml"}, &output), 2);
+  EXPECT_THAT(output, HasSubstr("a config file is --config FILE"));
+  EXPECT_EQ(Agent({"serve", "--listen", "--agent-id", "x"}, &output), 2);
+  EXPECT_THAT(output, HasSubstr("flag '--listen' needs a value"));
+}
+
+}  // namespace
+}  // namespace azbench
