@@ -192,7 +192,7 @@ TEST(FioJobCampaignTest, StudyCExampleRunsTheJobFileThreeTimesPerTargetAndKeepsT
     ASSERT_EQ(s.jobs.size(), 2u);
     EXPECT_EQ(s.jobs[0].options.back().first, "directory");
     EXPECT_EQ(s.jobs[0].options.back().second,
-              s.target == "efs" ? "/mnt/efs/azbench" : "/mnt/ebs/azbench");
+              s.target == "efs" ? "/mnt/azbench/efs/azbench" : "/mnt/azbench/ebs/azbench");
   }
 }
 

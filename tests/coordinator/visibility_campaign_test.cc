@@ -61,7 +61,7 @@ TEST(VisibilityCampaignTest, StudyDExamplePlansEveryProbeOnEveryMountVariantWith
   const Scenario& c2c = plan->back();
   EXPECT_EQ(c2c.key, "workload=client-to-client/nodes=all/target=lookupcache-positive/repeat=1");
   EXPECT_THAT(c2c.jobs[0].options, Contains(Pair("probe", "client_to_client")));
-  EXPECT_THAT(c2c.jobs[0].options, Contains(Pair("directory", "/mnt/s3files-lcp")));
+  EXPECT_THAT(c2c.jobs[0].options, Contains(Pair("directory", "/mnt/azbench/s3files-lcp")));
 }
 
 TEST(VisibilityCampaignTest, OptionsGoToTheJobWithTheTargetDirectoryAndAreAMatrixAxis) {
