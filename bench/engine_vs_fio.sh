@@ -2,7 +2,7 @@
 # engine_vs_fio.sh: azbench's engines side by side with fio and with a bare loop (the physical
 # ceiling), as issue 2's "Benchmark" section asks. See bench/README.md for what each case measures.
 #
-#   bash bench/engine_vs_fio.sh              # full run: PAIRS=5 rounds of RUNTIME=5 s per tool per case
+#   bash bench/engine_vs_fio.sh              # full run: PAIRS=30 rounds of RUNTIME=1 s per tool per case
 #   QUICK=1 bash bench/engine_vs_fio.sh      # smoke test: 2 rounds of 2 s
 #   CASES='psync|null' bash bench/engine_vs_fio.sh   # only the cases whose id matches the regex
 #
@@ -24,8 +24,11 @@ if [[ "$QUICK" == 1 ]]; then
   PAIRS="${PAIRS:-2}"
   RUNTIME="${RUNTIME:-2}"
 else
-  PAIRS="${PAIRS:-5}"
-  RUNTIME="${RUNTIME:-5}"
+  # Many short rounds rather than a few long ones: the VM's disk and host drift by several percent
+  # between runs seconds apart, and the more alternations, the more alike each tool's share of that
+  # drift (bench/README.md, "Method").
+  PAIRS="${PAIRS:-30}"
+  RUNTIME="${RUNTIME:-1}"
 fi
 CASES="${CASES:-.}"
 BUILD_DIR="${BUILD_DIR:-$REPO/build-bench}"
