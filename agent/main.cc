@@ -37,7 +37,8 @@ int main(int argc, char** argv) {
   }
   const std::string command = args[0];
   args.erase(args.begin());
-  for (const std::string& arg : args) {  // `azbench-agent <command> --help`
+  const bool known = command == "run" || command == "serve" || command == "check-config";
+  for (const std::string& arg : known ? args : std::vector<std::string>{}) {  // CMD --help
     if (arg == "-h" || arg == "--help") {
       std::cout << kUsage;
       return 0;

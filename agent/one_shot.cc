@@ -143,7 +143,12 @@ absl::StatusOr<OneShotRun> RunPrepared(Runner& runner, const std::string& run_id
   absl::Status status = runner.Run(run_id, RealtimeNanos() + kStartDelayNs, sink);
   done.store(true);
   forwarder.join();
-  RETURN_IF_ERROR(status);
+  if (!status.ok()) {
+    // What the op logs hold is flushed, and the files go as they would after a run.
+    for (auto& [job, writer] : sink.op_logs) (void)writer->Close();
+    (void)runner.Cleanup(run_id, remove_files);
+    return status;
+  }
   for (auto& [job, writer] : sink.op_logs) {
     if (absl::Status s = writer->Close(); !s.ok()) sink.AddProblem(job, s.message());
   }

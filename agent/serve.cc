@@ -192,7 +192,10 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
   bool config_loaded = false;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string path;
-    if (args[i] == "--config" && i + 1 < args.size()) {
+    if (args[i] == "--config") {
+      if (i + 1 >= args.size() || absl::StartsWith(args[i + 1], "--")) {
+        return absl::InvalidArgumentError("flag '--config' needs a value");
+      }
       path = args[i + 1];
     } else if (absl::StartsWith(args[i], "--config=")) {
       path = args[i].substr(9);

@@ -4,10 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <filesystem>
 
 #include "absl/strings/str_cat.h"
 
@@ -73,35 +73,76 @@ absl::Status WriteError(int error, const std::string& what, const std::string& p
 
 }  // namespace
 
+namespace {
+
+// Writes `contents` to `path` opened with `flags` (no temporary file).
+absl::Status WriteInPlace(const std::string& path, int flags, const std::string& contents,
+                          const std::string& what) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | flags, 0666);
+  if (fd < 0 || !WriteAll(fd, contents)) {
+    const int error = errno;
+    if (fd >= 0) close(fd);
+    return WriteError(error, what, path);
+  }
+  if (close(fd) != 0) return WriteError(errno, what, path);
+  return absl::OkStatus();
+}
+
+// A path that names an open stream rather than a file to replace: one in /proc (/proc/self/fd/1,
+// or /dev/fd/1, whose directory is /proc/self/fd), or a symbolic link into /proc (/dev/stdout ->
+// /proc/self/fd/1, which may be the shell's `> out.txt`).
+bool IsStreamPath(const std::string& path) {
+  auto in_proc = [](const std::string& p) { return p.rfind("/proc/", 0) == 0; };
+  if (in_proc(path)) return true;
+  char buffer[PATH_MAX];
+  const ssize_t n = readlink(path.c_str(), buffer, sizeof(buffer) - 1);
+  if (n > 0 && in_proc(std::string(buffer, static_cast<size_t>(n)))) return true;
+  const std::string parent = std::filesystem::path(path).parent_path().string();
+  return !parent.empty() && realpath(parent.c_str(), buffer) != nullptr && in_proc(buffer);
+}
+
+}  // namespace
+
 absl::Status WriteWholeFile(const std::string& path, const std::string& contents,
                             const std::string& what) {
-  std::string target = path;
   struct stat st;
   const bool exists = stat(path.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) {
     return absl::InvalidArgumentError(
         absl::StrCat(what, " '", path, "' is a directory; give a file name"));
   }
-  if (exists && !S_ISREG(st.st_mode)) {
-    const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0 || !WriteAll(fd, contents)) {
-      const int error = errno;
-      if (fd >= 0) close(fd);
-      return WriteError(error, what, path);
+  // A device, a FIFO or a stream (appended to: what the process printed there before stays).
+  if ((exists && !S_ISREG(st.st_mode)) || IsStreamPath(path)) {
+    return WriteInPlace(path, O_APPEND, contents, what);
+  }
+  std::string target = path;
+  char resolved[PATH_MAX];
+  if (exists && realpath(path.c_str(), resolved) != nullptr) target = resolved;  // a link's target
+  const std::filesystem::path target_path(target);
+  // A hidden name beside the target, random (mkstemp), so a file left by a killed writer never
+  // blocks the next one.
+  std::string temp =
+      (target_path.parent_path() / ("." + target_path.filename().string() + ".tmp-XXXXXX"))
+          .string();
+  const int fd = mkostemp(temp.data(), O_CLOEXEC);
+  if (fd < 0) {
+    // No temporary file possible beside it (a directory we may not write to, a name at the
+    // length limit): write the file itself.
+    if (errno == EACCES || errno == EPERM || errno == ENAMETOOLONG) {
+      return WriteInPlace(path, O_CREAT | O_TRUNC, contents, what);
     }
-    close(fd);
-    return absl::OkStatus();
+    return WriteError(errno, what, path);
   }
-  struct stat lst;
-  if (exists && lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
-    char resolved[PATH_MAX];
-    if (realpath(path.c_str(), resolved) != nullptr) target = resolved;
+  // mkstemp makes the file 0600: give it the replaced file's mode, or what open(0666) would.
+  mode_t mode = 0;
+  if (exists) {
+    mode = st.st_mode & 07777;
+  } else {
+    const mode_t mask = umask(0);
+    umask(mask);
+    mode = 0666 & ~mask;
   }
-  static std::atomic<uint64_t> counter{0};
-  const std::string temp = absl::StrCat(target, ".tmp-", getpid(), "-", counter.fetch_add(1));
-  const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (fd < 0) return WriteError(errno, what, path);
-  if (!WriteAll(fd, contents)) {
+  if (fchmod(fd, mode) != 0 || !WriteAll(fd, contents)) {
     const int error = errno;
     close(fd);
     unlink(temp.c_str());

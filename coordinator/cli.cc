@@ -49,8 +49,10 @@ int RunCli(const std::vector<std::string>& all) {
   }
   const std::string command = all[0];
   const std::vector<std::string> rest(all.begin() + 1, all.end());
+  const bool known = command == "agents" || command == "plan" || command == "run" ||
+                     command == "report" || command == "compare" || command == "certs";
   // `azbench <command> --help` (before a lone "--", after which fio's options start): the usage.
-  for (const std::string& arg : rest) {
+  for (const std::string& arg : known ? rest : std::vector<std::string>{}) {
     if (arg == "--") break;
     if (arg == "-h" || arg == "--help") {
       std::cout << kUsage;

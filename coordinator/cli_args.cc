@@ -4,7 +4,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
-#include <set>
+#include <map>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -31,7 +31,8 @@ absl::StatusOr<Args> ParseArgs(const std::vector<std::string>& raw,
                                const std::vector<std::string>& value_flags,
                                const std::vector<std::string>& bool_flags) {
   Args args;
-  std::set<std::string> seen;  // one value per flag: a repeated flag is an error, not a guess
+  // One value per flag: a repeated flag is an error, not a guess. Key -> the spelling given first.
+  std::map<std::string, std::string> seen;
   for (size_t i = 0; i < raw.size(); ++i) {
     const std::string& a = raw[i];
     if (!absl::StartsWith(a, "-") || a == "-") {
@@ -56,11 +57,11 @@ absl::StatusOr<Args> ParseArgs(const std::vector<std::string>& raw,
     }
     // -o and --output are one flag.
     const std::string key = name == "--output" ? "-o" : name;
-    if (!seen.insert(key).second) {
+    if (auto [it, inserted] = seen.emplace(key, name); !inserted) {
       return absl::InvalidArgumentError(
-          key == "-o" && name != "-o"
-              ? std::string("-o and --output are the same flag: give one")
-              : absl::StrCat("flag '", name, "' is given twice: give it once"));
+          it->second == name
+              ? absl::StrCat("flag '", name, "' is given twice: give it once")
+              : absl::StrCat(it->second, " and ", name, " are the same flag: give one"));
     }
     bool on = true;
     if (is_bool && eq != std::string::npos) {

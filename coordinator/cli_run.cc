@@ -215,6 +215,27 @@ int RunCommand(const std::vector<std::string>& raw_all) {
   const bool resume = args->Has("--resume");
 
   if (absl::Status s = CheckResultsPath(db_path); !s.ok()) return Fail("run", s, 2);
+
+  // The fleet and the plan first: a TLS file that cannot be read, an agent that cannot be
+  // reached or a plan that cannot be made must not move the earlier results aside.
+  std::vector<std::string> target_paths;
+  for (const auto& t : campaign->targets) {
+    if (!t.path.empty()) target_paths.push_back(t.path);  // empty: fio jobs keep their own
+  }
+  absl::StatusOr<FleetHandle> handle =
+      OpenFleet(campaign->fleet, target_paths, args->Has("--allow-missing"),
+                SecurityFromFlags(*args), LocalFleetRoots(*campaign));
+  if (!handle.ok()) return Fail("run", handle.status());
+  Fleet& fleet = handle->fleet;
+  for (const auto& missing : fleet.missing) std::cout << "missing agent: " << missing << "\n";
+  const PlacementTable placements =
+      ClassifyCampaignPlacements(*campaign, PlacementAgentsFromFleet(fleet));
+  for (const auto& w : placements.warnings) std::cout << "placement warning: " << w << "\n";
+  absl::StatusOr<std::vector<Scenario>> plan =
+      fio_run ? ExpandFioJobRun(*fio_run, fleet.Infos())
+              : ExpandCampaign(*campaign, fleet.Infos(), &placements);
+  if (!plan.ok()) return Fail("run", plan.status(), 2);
+
   // An earlier, finished or not, run of this campaign in the same file is kept aside unless
   // resuming: results are never overwritten and never mixed.
   if (!resume && std::filesystem::exists(db_path)) {
@@ -236,26 +257,7 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     if (!keys.ok()) return Fail("run", keys.status());
     done = *keys;
   }
-
-  std::vector<std::string> target_paths;
-  for (const auto& t : campaign->targets) {
-    if (!t.path.empty()) target_paths.push_back(t.path);  // empty: fio jobs keep their own
-  }
-  absl::StatusOr<FleetHandle> handle =
-      OpenFleet(campaign->fleet, target_paths, args->Has("--allow-missing"),
-                SecurityFromFlags(*args), LocalFleetRoots(*campaign));
-  if (!handle.ok()) return Fail("run", handle.status());
-  Fleet& fleet = handle->fleet;
   if (absl::Status s = (*store)->SaveAgents(fleet.Infos()); !s.ok()) return Fail("run", s);
-  for (const auto& missing : fleet.missing) std::cout << "missing agent: " << missing << "\n";
-
-  const PlacementTable placements =
-      ClassifyCampaignPlacements(*campaign, PlacementAgentsFromFleet(fleet));
-  for (const auto& w : placements.warnings) std::cout << "placement warning: " << w << "\n";
-  absl::StatusOr<std::vector<Scenario>> plan =
-      fio_run ? ExpandFioJobRun(*fio_run, fleet.Infos())
-              : ExpandCampaign(*campaign, fleet.Infos(), &placements);
-  if (!plan.ok()) return Fail("run", plan.status(), 2);
 
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "common/clock.h"
@@ -20,7 +22,8 @@ namespace {
 int RenameNoReplace(const std::string& from, const std::string& to) {
   if (renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
   if (errno != EINVAL && errno != ENOSYS) return errno;
-  if (std::filesystem::exists(to)) return EEXIST;
+  std::error_code ec;
+  if (std::filesystem::exists(to, ec)) return EEXIST;
   return rename(from.c_str(), to.c_str()) == 0 ? 0 : errno;
 }
 
@@ -46,7 +49,7 @@ absl::Status CheckResultsPath(const std::string& db_path) {
     return absl::InvalidArgumentError(
         absl::StrCat("results database '", db_path, "' is not a regular file"));
   }
-  if (std::filesystem::is_regular_file(st) && std::filesystem::file_size(db_path, ec) > 0 &&
+  if (std::filesystem::is_regular_file(st) && std::filesystem::file_size(db_path, ec) > 0 && !ec &&
       !IsSqliteFile(db_path)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "'", db_path, "' exists and is not a results database (not SQLite); give another --db"));
@@ -56,28 +59,38 @@ absl::Status CheckResultsPath(const std::string& db_path) {
 
 absl::StatusOr<std::string> MoveResultsAside(const std::string& db_path) {
   const int64_t now_s = RealtimeNanos() / 1'000'000'000;
+  std::error_code ec;
+  auto exists = [&ec](const std::string& p) { return std::filesystem::exists(p, ec); };
   for (int attempt = 0; attempt < 1000; ++attempt) {
     const std::string aside = attempt == 0
                                   ? absl::StrCat(db_path, ".", now_s, ".bak")
                                   : absl::StrCat(db_path, ".", now_s, ".", attempt, ".bak");
-    if (std::filesystem::exists(aside + "-wal") || std::filesystem::exists(aside + "-shm")) {
-      continue;
-    }
+    if (exists(aside + "-wal") || exists(aside + "-shm")) continue;
     if (const int error = RenameNoReplace(db_path, aside); error == EEXIST) {
       continue;
     } else if (error != 0) {
       return absl::FailedPreconditionError(absl::StrCat(
           "cannot move the earlier results '", db_path, "' aside: ", std::strerror(error)));
     }
+    // The database's -wal and -shm follow it; if one cannot, every move so far is undone, last
+    // first, so the database never stays apart from its WAL.
+    std::vector<std::pair<std::string, std::string>> moved = {{db_path, aside}};
     for (const char* suffix : {"-wal", "-shm"}) {
       const std::string from = db_path + suffix;
-      if (!std::filesystem::exists(from)) continue;
+      if (!exists(from)) continue;
       if (const int error = RenameNoReplace(from, aside + suffix); error != 0) {
-        (void)RenameNoReplace(aside, db_path);
+        std::string undo_failed;
+        for (auto it = moved.rbegin(); it != moved.rend(); ++it) {
+          if (const int undo = RenameNoReplace(it->second, it->first); undo != 0) {
+            absl::StrAppend(&undo_failed, "; '", it->second, "' could not be moved back to '",
+                            it->first, "': ", std::strerror(undo));
+          }
+        }
         return absl::FailedPreconditionError(
             absl::StrCat("cannot move '", from, "' aside with its database: ", std::strerror(error),
-                         "; nothing was moved"));
+                         undo_failed.empty() ? "; nothing was moved" : undo_failed));
       }
+      moved.emplace_back(from, aside + suffix);
     }
     return aside;
   }

@@ -1,6 +1,8 @@
 #include "common/file_util.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -74,6 +76,15 @@ TEST(WriteWholeFileTest, WritesAndReplacesLeavingNoTemporaryFile) {
   EXPECT_THAT(DirectoryNames(dir.path()), ElementsAre("r.md"));
 }
 
+TEST(WriteWholeFileTest, AFileOnDevShmIsAFileLikeAnyOther) {
+  testing::TempDir dir(testing::kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(WriteWholeFile(dir.File("r.json"), "{}", "output").ok());
+  EXPECT_EQ(FileContents(dir.File("r.json")), "{}");
+  ASSERT_TRUE(WriteWholeFile(dir.File("r.json"), "[]", "output").ok());
+  EXPECT_EQ(FileContents(dir.File("r.json")), "[]") << "replaced, not appended to";
+}
+
 TEST(WriteWholeFileTest, AFailedWriteLeavesTheEarlierFileAsItWas) {
   ScopedMount fs("tmpfs", "64k");
   if (!fs.mounted()) GTEST_SKIP() << "cannot mount tmpfs: " << fs.error();
@@ -98,6 +109,32 @@ TEST(WriteWholeFileTest, ErrorsNameThePathAndWhy) {
   absl::Status directory = WriteWholeFile(dir.path(), "x", "output");
   EXPECT_EQ(directory.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(directory.message(), HasSubstr("is a directory"));
+}
+
+TEST(WriteWholeFileTest, AStreamIsAppendedToAndAReplacedFileKeepsItsMode) {
+  testing::TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  // /dev/stdout of a process whose output goes to a file is /proc/self/fd/1: that file, with what
+  // the process printed before, is appended to, not replaced.
+  const int fd = open(dir.File("out.txt").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(write(fd, "printed before\n", 15), 15);
+  struct stat before;
+  ASSERT_EQ(fstat(fd, &before), 0);
+  ASSERT_TRUE(WriteWholeFile("/dev/fd/" + std::to_string(fd), "the report\n", "output").ok());
+  struct stat after;
+  ASSERT_EQ(stat(dir.File("out.txt").c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino) << "the same file, not a new one renamed over it";
+  EXPECT_EQ(FileContents(dir.File("out.txt")), "printed before\nthe report\n");
+  close(fd);
+
+  std::ofstream(dir.File("private.md")) << "old";
+  ASSERT_EQ(chmod(dir.File("private.md").c_str(), 0600), 0);
+  ASSERT_TRUE(WriteWholeFile(dir.File("private.md"), "new", "output").ok());
+  struct stat st;
+  ASSERT_EQ(stat(dir.File("private.md").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  EXPECT_EQ(FileContents(dir.File("private.md")), "new");
 }
 
 TEST(WriteWholeFileTest, ADeviceIsWrittenInPlaceAndALinkKeepsPointingAtItsTarget) {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "common/clock.h"
 #include "coordinator/cli.h"
 #include "coordinator/results_file.h"
 #include "coordinator/store.h"
@@ -18,10 +20,12 @@
 namespace azbench::cli_internal {
 namespace {
 
+using ::testing::Contains;
 using testing::DirectoryNames;
 using ::testing::ElementsAre;
 using testing::FileContents;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::Pair;
 
 TEST(ParseArgsTest, ASwitchWithAValueIsReadNeverIgnored) {
@@ -132,6 +136,22 @@ TEST_F(OutputSafetyTest, ARunRefusesADatabasePathThatIsNoDatabase) {
   EXPECT_TRUE(CheckResultsPath(dir_.File("empty.db")).ok()) << "SQLite takes an empty file";
 }
 
+TEST_F(OutputSafetyTest, ABackupNameThatIsTakenIsNeverReplaced) {
+  const std::string db = MakeDatabase("r.db");
+  // The names of this second and the next are taken already (an earlier run's backups).
+  const int64_t now_s = RealtimeNanos() / 1'000'000'000;
+  std::vector<std::string> taken;
+  for (int64_t s : {now_s, now_s + 1}) {
+    taken.push_back(absl::StrCat(db, ".", s, ".bak"));
+    std::ofstream(taken.back()) << "backup of an earlier run";
+  }
+  absl::StatusOr<std::string> aside = MoveResultsAside(db);
+  ASSERT_TRUE(aside.ok()) << aside.status();
+  EXPECT_THAT(taken, Not(Contains(*aside)));
+  EXPECT_TRUE(IsSqliteFile(*aside));
+  for (const std::string& t : taken) EXPECT_EQ(FileContents(t), "backup of an earlier run");
+}
+
 TEST_F(OutputSafetyTest, MovingAsideTwiceInOneSecondKeepsBothBackups) {
   const std::string db = MakeDatabase("r.db");
   std::ofstream(db + "-wal") << "wal of the first";
@@ -155,6 +175,9 @@ TEST(CliHelpTest, EveryCommandAnswersHelpWithTheUsage) {
     EXPECT_EQ(RunCli({command, "--help"}), 0) << command;
   }
   EXPECT_EQ(RunCli({}), 2);
+  EXPECT_EQ(RunCli({"bogus", "--help"}), 2) << "an unknown command is still one";
+  // After "--" come fio's options: --help there is not azbench's.
+  EXPECT_EQ(RunCli({"run", "--local", "0", "--", "--help"}), 2);
 }
 
 TEST(CliAgentsTest, InputThatWouldBeIgnoredIsRefused) {

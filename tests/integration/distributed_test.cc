@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -209,9 +210,20 @@ TEST_F(DistributedTest, AnUnreachableHostIsNamedBeforeAnythingRuns) {
         << "]\nresults: results.db\ntargets:\n  - {name: shm, path: " << shm_.path()
         << "}\nworkloads:\n  - name: w\n    options: {rw: write, bs: 4k, size: 64k}\n";
   }
+  {
+    // Results of an earlier run, which a refused run must leave where they are.
+    auto earlier = Store::Open(dir_.File("results.db"));
+    ASSERT_TRUE(earlier.ok()) << earlier.status();
+    ASSERT_TRUE((*earlier)->BeginCampaign("earlier", "earlier.yaml", "name: earlier\n").ok());
+  }
+  const std::vector<std::string> before = testing::DirectoryNames(dir_.path());
   Subprocess refused({AZBENCH_BIN, "run", path}, dir_.File("out1.txt"));
   EXPECT_NE(refused.Wait(std::chrono::seconds(60)), 0);
   EXPECT_NE(refused.Output().find(dead), std::string::npos) << refused.Output();
+  // Nothing ran: the earlier results were not moved aside, nothing new was made.
+  std::vector<std::string> after = testing::DirectoryNames(dir_.path());
+  after.erase(std::remove(after.begin(), after.end(), "out1.txt"), after.end());
+  EXPECT_EQ(after, before);
   {
     auto store = OpenResults();
     ASSERT_NE(store, nullptr);
