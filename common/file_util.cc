@@ -6,9 +6,12 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
 namespace azbench {
@@ -88,61 +91,92 @@ absl::Status WriteInPlace(const std::string& path, int flags, const std::string&
   return absl::OkStatus();
 }
 
-// A path that names an open stream rather than a file to replace: one in /proc (/proc/self/fd/1,
-// or /dev/fd/1, whose directory is /proc/self/fd), or a symbolic link into /proc (/dev/stdout ->
-// /proc/self/fd/1, which may be the shell's `> out.txt`).
-bool IsStreamPath(const std::string& path) {
-  auto in_proc = [](const std::string& p) { return p.rfind("/proc/", 0) == 0; };
-  if (in_proc(path)) return true;
-  char buffer[PATH_MAX];
-  const ssize_t n = readlink(path.c_str(), buffer, sizeof(buffer) - 1);
-  if (n > 0 && in_proc(std::string(buffer, static_cast<size_t>(n)))) return true;
-  const std::string parent = std::filesystem::path(path).parent_path().string();
-  return !parent.empty() && realpath(parent.c_str(), buffer) != nullptr && in_proc(buffer);
+// The descriptor a path names in this process, or -1: /dev/stdout, /dev/stderr, /dev/fd/N,
+// /proc/self/fd/N, /proc/thread-self/fd/N, /proc/<this pid>/fd/N. Writing to the descriptor
+// itself (not a new open of the path) keeps its position: output printed after the file still
+// follows it (`{ azbench report r.db -o /dev/stdout; echo done; } > out.txt`).
+int OwnDescriptor(const std::string& path) {
+  if (path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
+  for (const std::string& prefix :
+       {std::string("/dev/fd/"), std::string("/proc/self/fd/"),
+        std::string("/proc/thread-self/fd/"), absl::StrCat("/proc/", getpid(), "/fd/")}) {
+    int fd = -1;
+    if (path.rfind(prefix, 0) == 0 && absl::SimpleAtoi(path.substr(prefix.size()), &fd) &&
+        fd >= 0) {
+      return fd;
+    }
+  }
+  return -1;
+}
+
+// The process's umask, read without changing it (umask(2) can only set it, for every thread).
+mode_t CurrentUmask() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("Umask:", 0) == 0)
+      return static_cast<mode_t>(std::strtoul(line.c_str() + 6, nullptr, 8));
+  }
+  return 022;
 }
 
 }  // namespace
 
 absl::Status WriteWholeFile(const std::string& path, const std::string& contents,
                             const std::string& what) {
+  if (const int fd = OwnDescriptor(path); fd >= 0) {
+    std::fflush(nullptr);  // what stdio holds goes first
+    if (!WriteAll(fd, contents)) return WriteError(errno, what, path);
+    return absl::OkStatus();
+  }
   struct stat st;
   const bool exists = stat(path.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) {
     return absl::InvalidArgumentError(
         absl::StrCat(what, " '", path, "' is a directory; give a file name"));
   }
-  // A device, a FIFO or a stream (appended to: what the process printed there before stays).
-  if ((exists && !S_ISREG(st.st_mode)) || IsStreamPath(path)) {
-    return WriteInPlace(path, O_APPEND, contents, what);
+  // A device or a FIFO: written, never replaced.
+  if (exists && !S_ISREG(st.st_mode)) return WriteInPlace(path, 0, contents, what);
+  struct stat lst;
+  if (!exists && lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+    // A link to a file not there yet: created through the link, which stays.
+    return WriteInPlace(path, O_CREAT | O_TRUNC, contents, what);
   }
   std::string target = path;
   char resolved[PATH_MAX];
   if (exists && realpath(path.c_str(), resolved) != nullptr) target = resolved;  // a link's target
   const std::filesystem::path target_path(target);
-  // A hidden name beside the target, random (mkstemp), so a file left by a killed writer never
+  // A short hidden random name beside the target (mkstemp): a file left by a killed writer never
   // blocks the next one.
-  std::string temp =
-      (target_path.parent_path() / ("." + target_path.filename().string() + ".tmp-XXXXXX"))
-          .string();
+  std::string temp = (target_path.parent_path() / ".azbench-XXXXXX").string();
+  if (target_path.parent_path().empty()) temp = ".azbench-XXXXXX";
   const int fd = mkostemp(temp.data(), O_CLOEXEC);
   if (fd < 0) {
-    // No temporary file possible beside it (a directory we may not write to, a name at the
-    // length limit): write the file itself.
-    if (errno == EACCES || errno == EPERM || errno == ENAMETOOLONG) {
-      return WriteInPlace(path, O_CREAT | O_TRUNC, contents, what);
+    if (errno != EACCES && errno != EPERM) return WriteError(errno, what, path);
+    // No temporary file may be made beside it: the file itself is written, its space reserved
+    // first and truncated only after the write, so a full disk leaves the old contents whole.
+    const int in_place = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+    if (in_place < 0) return WriteError(errno, what, path);
+    const int reserved =
+        contents.empty() ? 0 : posix_fallocate(in_place, 0, static_cast<off_t>(contents.size()));
+    if (reserved != 0 && reserved != EOPNOTSUPP && reserved != EINVAL) {
+      close(in_place);
+      return WriteError(reserved, what, path);
     }
-    return WriteError(errno, what, path);
+    if (!WriteAll(in_place, contents) ||
+        ftruncate(in_place, static_cast<off_t>(contents.size())) != 0) {
+      const int error = errno;
+      close(in_place);
+      return WriteError(error, what, path);
+    }
+    if (close(in_place) != 0) return WriteError(errno, what, path);
+    return absl::OkStatus();
   }
   // mkstemp makes the file 0600: give it the replaced file's mode, or what open(0666) would.
-  mode_t mode = 0;
-  if (exists) {
-    mode = st.st_mode & 07777;
-  } else {
-    const mode_t mask = umask(0);
-    umask(mask);
-    mode = 0666 & ~mask;
-  }
-  if (fchmod(fd, mode) != 0 || !WriteAll(fd, contents)) {
+  const mode_t mode = exists ? (st.st_mode & 07777) : (0666 & ~CurrentUmask());
+  // fsync before the rename: after a crash the name holds the old file or the whole new one.
+  if (fchmod(fd, mode) != 0 || !WriteAll(fd, contents) || fsync(fd) != 0) {
     const int error = errno;
     close(fd);
     unlink(temp.c_str());

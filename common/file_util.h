@@ -20,13 +20,13 @@ inline constexpr uint64_t kMaxWholeFileBytes = 64ULL << 20;
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path, const std::string& what);
 
 // Writes `contents` as the whole of `path`: into a new hidden file beside it (random name, the
-// replaced file's mode), renamed over `path` once complete, so a failed write (a full disk) leaves
-// an earlier file as it was and no reader sees half a file. A symbolic link is followed (its
-// target is replaced, the link stays). A device, a FIFO, or an open stream (a path in /proc or a
-// link there: /dev/stdout, /dev/fd/N) is appended to in place, never replaced; so is a file whose
-// directory does not let a temporary file be made (EACCES, a name at the length limit), which is
-// then truncated and written in place. Errors: InvalidArgument for a directory; otherwise the
-// errno's code, with "cannot write <what> '<path>': <errno text>".
+// replaced file's mode, fsync'ed), renamed over `path` once complete, so a failed write (a full
+// disk) leaves an earlier file as it was and no reader sees half a file. A symbolic link is
+// followed (its target is replaced, the link stays). Never replaced: a device or FIFO (written),
+// one of this process's descriptors (/dev/stdout, /dev/fd/N, /proc/self/fd/N: written to the
+// descriptor itself, after stdio is flushed), a file in a directory where no temporary file may
+// be made (written in place, space reserved first, truncated after). Errors: InvalidArgument for
+// a directory; otherwise the errno's code, with "cannot write <what> '<path>': <errno text>".
 absl::Status WriteWholeFile(const std::string& path, const std::string& contents,
                             const std::string& what);
 

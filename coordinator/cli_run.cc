@@ -238,26 +238,47 @@ int RunCommand(const std::vector<std::string>& raw_all) {
 
   // An earlier, finished or not, run of this campaign in the same file is kept aside unless
   // resuming: results are never overwritten and never mixed.
-  if (!resume && std::filesystem::exists(db_path)) {
-    absl::StatusOr<std::string> aside = MoveResultsAside(db_path);
-    if (!aside.ok()) return Fail("run", aside.status());
-    std::cout << "earlier results moved to " << *aside << " (use --resume to continue a run)\n";
+  std::error_code exists_error;
+  const bool db_exists = std::filesystem::exists(db_path, exists_error);
+  if (exists_error) {
+    return Fail("run", absl::FailedPreconditionError(absl::StrCat("results database '", db_path,
+                                                                  "': ", exists_error.message())));
   }
-  absl::StatusOr<std::unique_ptr<Store>> store = Store::Open(db_path);
-  if (!store.ok()) return Fail("run", store.status());
+  std::string aside;
+  if (!resume && db_exists) {
+    absl::StatusOr<std::string> moved = MoveResultsAside(db_path);
+    if (!moved.ok()) return Fail("run", moved.status());
+    aside = *moved;
+    std::cout << "earlier results moved to " << aside << " (use --resume to continue a run)\n";
+  }
+  std::unique_ptr<Store> store;
+  // Until the first scenario runs, a failure puts the earlier results back where they were.
+  auto setup_failed = [&](const absl::Status& status) {
+    store.reset();
+    if (aside.empty()) return Fail("run", status);
+    const absl::Status restored = RestoreResults(aside, db_path);
+    return Fail("run", absl::Status(
+                           status.code(),
+                           absl::StrCat(status.message(),
+                                        restored.ok() ? "; the earlier results are back in " : "; ",
+                                        restored.ok() ? db_path : restored.message())));
+  };
+  absl::StatusOr<std::unique_ptr<Store>> opened = Store::Open(db_path);
+  if (!opened.ok()) return setup_failed(opened.status());
+  store = std::move(*opened);
   absl::StatusOr<int64_t> campaign_id =
-      (*store)->BeginCampaign(campaign->name, campaign->file, campaign->text, kAzbenchVersion);
-  if (!campaign_id.ok()) return Fail("run", campaign_id.status());
-  if (absl::StatusOr<int64_t> run = (*store)->BeginRun(resume); !run.ok()) {
-    return Fail("run", run.status());
+      store->BeginCampaign(campaign->name, campaign->file, campaign->text, kAzbenchVersion);
+  if (!campaign_id.ok()) return setup_failed(campaign_id.status());
+  if (absl::StatusOr<int64_t> run = store->BeginRun(resume); !run.ok()) {
+    return setup_failed(run.status());
   }
   std::set<std::string> done;
   if (resume) {
-    absl::StatusOr<std::set<std::string>> keys = (*store)->CompletedScenarioKeys();
-    if (!keys.ok()) return Fail("run", keys.status());
+    absl::StatusOr<std::set<std::string>> keys = store->CompletedScenarioKeys();
+    if (!keys.ok()) return setup_failed(keys.status());
     done = *keys;
   }
-  if (absl::Status s = (*store)->SaveAgents(fleet.Infos()); !s.ok()) return Fail("run", s);
+  if (absl::Status s = store->SaveAgents(fleet.Infos()); !s.ok()) return setup_failed(s);
 
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
@@ -287,13 +308,13 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     ScenarioResult result = RunScenario(fleet, scenario, options);
     printer.End(result);
     if (scenario.warmup) {  // a warmup is run and discarded
-      if (result.staged_stream_id != 0) (void)(*store)->DiscardStaged(result.staged_stream_id);
+      if (result.staged_stream_id != 0) (void)store->DiscardStaged(result.staged_stream_id);
       continue;
     }
     if (result.status != ScenarioStatus::kComplete && result.status != ScenarioStatus::kSkipped) {
       ++incomplete;
     }
-    if (absl::Status s = (*store)->SaveScenario(result); !s.ok()) {
+    if (absl::Status s = store->SaveScenario(result); !s.ok()) {
       return Fail(
           "run", absl::Status(s.code(), absl::StrCat("storing ", scenario.key, ": ", s.message())));
     }
@@ -302,14 +323,14 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     std::cout << skipped_resume << " scenarios already stored were skipped (--resume)\n";
   }
   if (g_interrupted.load()) {
-    (void)(*store)->FinishRun("interrupted");
+    (void)store->FinishRun("interrupted");
     std::cout << "interrupted: results so far are stored in " << db_path
               << "; continue with: azbench run " << rerun << "\n";
     return 130;
   }
-  (void)(*store)->FinishRun(incomplete > 0 ? "incomplete" : "finished");
-  (void)(*store)->FinishCampaign();
-  absl::StatusOr<std::vector<ScenarioResult>> stored = (*store)->LoadScenarios();
+  (void)store->FinishRun(incomplete > 0 ? "incomplete" : "finished");
+  (void)store->FinishCampaign();
+  absl::StatusOr<std::vector<ScenarioResult>> stored = store->LoadScenarios();
   if (stored.ok()) {
     ReportInput input =
         MakeReportInput(campaign->name, fleet.Infos(), std::move(*stored), campaign->keep);

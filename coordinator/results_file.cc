@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -97,6 +98,26 @@ absl::StatusOr<std::string> MoveResultsAside(const std::string& db_path) {
   return absl::FailedPreconditionError(
       absl::StrCat("cannot move the earlier results '", db_path,
                    "' aside: 1000 backup names of this second are taken"));
+}
+
+absl::Status RestoreResults(const std::string& aside, const std::string& db_path) {
+  for (const char* suffix : {"", "-wal", "-shm"}) {
+    if (unlink((db_path + suffix).c_str()) != 0 && errno != ENOENT) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot remove the new '", db_path, suffix, "' to put the earlier results back (",
+          std::strerror(errno), "); they are in '", aside, "'"));
+    }
+  }
+  std::error_code ec;
+  for (const char* suffix : {"", "-wal", "-shm"}) {
+    const std::string from = aside + suffix;
+    if (*suffix != '\0' && !std::filesystem::exists(from, ec)) continue;
+    if (const int error = RenameNoReplace(from, db_path + suffix); error != 0) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot move '", from, "' back to '", db_path, suffix, "': ", std::strerror(error)));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace azbench

@@ -28,6 +28,11 @@ absl::Status CheckResultsPath(const std::string& db_path);
 // errno text.
 absl::StatusOr<std::string> MoveResultsAside(const std::string& db_path);
 
+// Undoes MoveResultsAside before anything was stored: removes the new database at `db_path`
+// (with its -wal and -shm) and renames the backup `aside` (with its own) back. Errors:
+// FailedPrecondition naming what could not be removed or moved back.
+absl::Status RestoreResults(const std::string& aside, const std::string& db_path);
+
 }  // namespace azbench
 
 #endif  // AZBENCH_COORDINATOR_RESULTS_FILE_H_

@@ -114,18 +114,20 @@ TEST(WriteWholeFileTest, ErrorsNameThePathAndWhy) {
 TEST(WriteWholeFileTest, AStreamIsAppendedToAndAReplacedFileKeepsItsMode) {
   testing::TempDir dir;
   ASSERT_TRUE(dir.ok());
-  // /dev/stdout of a process whose output goes to a file is /proc/self/fd/1: that file, with what
-  // the process printed before, is appended to, not replaced.
-  const int fd = open(dir.File("out.txt").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  // /dev/stdout of a process whose output goes to a file is /proc/self/fd/1, i.e. /dev/fd/1: the
+  // descriptor itself is written, so what was printed before stays and what is printed after
+  // follows.
+  const int fd = open(dir.File("out.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(write(fd, "printed before\n", 15), 15);
   struct stat before;
   ASSERT_EQ(fstat(fd, &before), 0);
   ASSERT_TRUE(WriteWholeFile("/dev/fd/" + std::to_string(fd), "the report\n", "output").ok());
+  ASSERT_EQ(write(fd, "printed after\n", 14), 14);
   struct stat after;
   ASSERT_EQ(stat(dir.File("out.txt").c_str(), &after), 0);
   EXPECT_EQ(after.st_ino, before.st_ino) << "the same file, not a new one renamed over it";
-  EXPECT_EQ(FileContents(dir.File("out.txt")), "printed before\nthe report\n");
+  EXPECT_EQ(FileContents(dir.File("out.txt")), "printed before\nthe report\nprinted after\n");
   close(fd);
 
   std::ofstream(dir.File("private.md")) << "old";
@@ -151,6 +153,13 @@ TEST(WriteWholeFileTest, ADeviceIsWrittenInPlaceAndALinkKeepsPointingAtItsTarget
   ASSERT_TRUE(WriteWholeFile(dir.File("link.md"), "new", "output").ok());
   EXPECT_TRUE(std::filesystem::is_symlink(dir.File("link.md")));
   EXPECT_EQ(FileContents(dir.File("target.md")), "new");
+  // A link to a file that is not there yet: the file is made through it, the link stays.
+  std::filesystem::create_symlink(dir.File("later.md"), dir.File("dangling.md"));
+  ASSERT_TRUE(WriteWholeFile(dir.File("dangling.md"), "made", "output").ok());
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.File("dangling.md")));
+  EXPECT_EQ(FileContents(dir.File("later.md")), "made");
+  // No hidden temporary file is left beside any of them.
+  for (const std::string& name : DirectoryNames(dir.path())) EXPECT_NE(name[0], '.') << name;
 }
 
 }  // namespace

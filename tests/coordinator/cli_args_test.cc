@@ -170,6 +170,19 @@ TEST_F(OutputSafetyTest, MovingAsideTwiceInOneSecondKeepsBothBackups) {
   EXPECT_TRUE(IsSqliteFile(*second));
 }
 
+TEST_F(OutputSafetyTest, RestoringPutsTheEarlierResultsBackWithTheirWal) {
+  const std::string db = MakeDatabase("r.db");
+  std::ofstream(db + "-wal") << "wal of the earlier run";
+  const std::string earlier = FileContents(db);
+  absl::StatusOr<std::string> aside = MoveResultsAside(db);
+  ASSERT_TRUE(aside.ok()) << aside.status();
+  MakeDatabase("r.db");  // the new run's database, which then failed to start
+  ASSERT_TRUE(RestoreResults(*aside, db).ok());
+  EXPECT_EQ(FileContents(db), earlier);
+  EXPECT_EQ(FileContents(db + "-wal"), "wal of the earlier run");
+  EXPECT_THAT(DirectoryNames(dir_.path()), ElementsAre("r.db", "r.db-wal"));
+}
+
 TEST(CliHelpTest, EveryCommandAnswersHelpWithTheUsage) {
   for (const char* command : {"plan", "run", "report", "compare", "agents", "certs"}) {
     EXPECT_EQ(RunCli({command, "--help"}), 0) << command;
