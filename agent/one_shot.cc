@@ -274,17 +274,17 @@ int RunOneShotCommand(const std::vector<std::string>& args) {
     std::cerr << "azbench-agent run: " << run.status().message() << "\n";
     return 1;
   }
-  const std::vector<JobResult>* results = &run->results;
+  const std::vector<JobResult>& results = run->results;
   const bool interrupted = g_interrupted.load();
   std::string text;
   if (options->output_format == "json") {
-    nlohmann::json doc = ResultsToFioJson(*results);
+    nlohmann::json doc = ResultsToFioJson(results);
     if (interrupted) doc["azbench_interrupted"] = true;
     text = doc.dump(2) + "\n";
   } else {
     if (interrupted) text = "interrupted: results cover the time until the signal\n";
-    for (const auto& r : *results) text += FormatJobResultText(r);
-    text += PassSummary(*results);
+    for (const auto& r : results) text += FormatJobResultText(r);
+    text += PassSummary(results);
   }
   int rc = interrupted || !run->problems.empty() ? 1 : 0;
   for (const std::string& problem : run->problems) {
@@ -298,7 +298,7 @@ int RunOneShotCommand(const std::vector<std::string>& args) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     rc = 1;
   }
-  for (const auto& r : *results) {
+  for (const auto& r : results) {
     if (r.TotalErrors() > 0 || r.error_errno != 0) rc = 1;
   }
   return rc;

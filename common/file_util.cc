@@ -74,10 +74,6 @@ absl::Status WriteError(int error, const std::string& what, const std::string& p
   return absl::ErrnoToStatus(error, absl::StrCat("cannot write ", what, " '", path, "'"));
 }
 
-}  // namespace
-
-namespace {
-
 // Writes `contents` to `path` opened with `flags` (no temporary file).
 absl::Status WriteInPlace(const std::string& path, int flags, const std::string& contents,
                           const std::string& what) {

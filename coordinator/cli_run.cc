@@ -102,6 +102,22 @@ class ProgressPrinter {
   int64_t last_plain_ns_ = 0;
 };
 
+// The arguments that continue a run after an interruption: the same command line (every flag:
+// --db, TLS, ...) with --resume, quoted for a shell.
+std::string ResumeCommandLine(const std::vector<std::string>& flags,
+                              const std::vector<std::string>& fio_args) {
+  std::vector<std::string> again;
+  for (const std::string& a : flags) {
+    if (a != "--resume" && !absl::StartsWith(a, "--resume=")) again.push_back(a);
+  }
+  again.push_back("--resume");
+  if (!fio_args.empty()) {
+    again.push_back("--");
+    again.insert(again.end(), fio_args.begin(), fio_args.end());
+  }
+  return ShellJoin(again);
+}
+
 // `azbench run --fio-job` / `-- <fio command line>`: the fleet, directory and database flags.
 absl::StatusOr<FioJobRun> MakeFioJobRunFromArgs(const Args& args,
                                                 const std::vector<std::string>& fio_args) {
@@ -175,7 +191,6 @@ int RunCommand(const std::vector<std::string>& raw_all) {
   }
   std::optional<FioJobRun> fio_run;
   absl::StatusOr<Campaign> campaign;
-  std::string rerun;  // the arguments that continue this run after an interruption
   if (args->Has("--fio-job") || !fio_args.empty()) {
     absl::StatusOr<FioJobRun> made = MakeFioJobRunFromArgs(*args, fio_args);
     if (!made.ok()) return Fail("run", made.status(), 2);
@@ -198,19 +213,7 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     campaign = ParseCampaignFile(args->positional[0]);
     if (!campaign.ok()) return Fail("run", campaign.status(), 2);
   }
-  {
-    // The same command line (every flag: --db, TLS, ...) with --resume, quoted for a shell.
-    std::vector<std::string> again;
-    for (const std::string& a : raw) {
-      if (a != "--resume" && !absl::StartsWith(a, "--resume=")) again.push_back(a);
-    }
-    again.push_back("--resume");
-    if (!fio_args.empty()) {
-      again.push_back("--");
-      again.insert(again.end(), fio_args.begin(), fio_args.end());
-    }
-    rerun = ShellJoin(again);
-  }
+  const std::string rerun = ResumeCommandLine(raw, fio_args);
   const std::string db_path = args->Has("--db") ? *args->Get("--db") : campaign->results_path;
   const bool resume = args->Has("--resume");
 
