@@ -17,28 +17,45 @@ namespace azbench {
 
 IoUringEngine::~IoUringEngine() {
   if (!ring_ready_) return;
-  Quiesce();
+  Quiesce().IgnoreError();  // io_uring_queue_exit still waits for what the kernel holds
   io_uring_queue_exit(&ring_);
 }
 
-void IoUringEngine::Quiesce() {
-  if (!ring_ready_) return;
+absl::Status IoUringEngine::Quiesce() {
+  if (!ring_ready_) return absl::OkStatus();
   // The kernel may still write into the job loop's buffers for requests it holds. (From a thread
   // other than a DEFER_TASKRUN ring's issuer the wait fails with EEXIST: the job loop quiesces on
   // its own thread first.)
+  absl::Status status;
   while (in_kernel_ > 0) {
     io_uring_cqe* cqe = nullptr;
     const int ret = io_uring_wait_cqe_nr(&ring_, &cqe, static_cast<unsigned>(in_kernel_));
-    if (ret < 0 && ret != -EINTR) break;
+    if (ret < 0 && ret != -EINTR) {
+      status = absl::InternalError(
+          absl::StrCat("engine io_uring: waiting for the ", in_kernel_,
+                       " requests still in the kernel failed: ", ErrnoText(-ret)));
+      break;
+    }
     const unsigned ready = io_uring_cq_ready(&ring_);
     io_uring_cq_advance(&ring_, ready);
     in_kernel_ -= static_cast<int>(ready);
     inflight_ -= static_cast<int>(ready);
   }
-  // Queued requests that never reached the kernel are dropped.
+  // Queued requests that never reached the kernel are dropped. Those a submit wrote to the
+  // submission ring but the kernel refused (EAGAIN/EBUSY) are still published there, and the next
+  // io_uring_enter would send them, pointing at requests the job loop has let go: the ring's tail
+  // is taken back to the kernel's head, which unpublishes them (the kernel reads the tail afresh
+  // at every submit and keeps nothing else of them).
+  const unsigned head = io_uring_smp_load_acquire(ring_.sq.khead);
+  if (ring_.sq.sqe_tail != head) {
+    ring_.sq.sqe_head = head;
+    ring_.sq.sqe_tail = head;
+    io_uring_smp_store_release(ring_.sq.ktail, head);
+  }
   inflight_ -= pending_count_;
   pending_count_ = 0;
   prepared_ = 0;
+  return status;
 }
 
 EngineCapabilities IoUringEngine::capabilities() const {
@@ -199,7 +216,7 @@ absl::StatusOr<int> IoUringEngine::Commit() {
     PrepareSqe(sqe, pending_[prepared_++]);
   }
   if (prepared_ == 0) return 0;
-  const int ret = io_uring_submit(&ring_);
+  const int ret = submit_(&ring_);
   if (ret < 0) {
     if (ret == -EAGAIN || ret == -EBUSY || ret == -EINTR) return 0;
     return absl::InternalError(absl::StrCat("engine io_uring: io_uring_submit: ", ErrnoText(-ret)));

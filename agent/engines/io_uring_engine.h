@@ -17,8 +17,9 @@
 // batch_submit is exactly the number of I/Os per io_uring_enter, as fio's iodepth_batch_submit.
 // (SQEs are written at Commit() rather than at Queue() for that reason; the cost is the same.)
 // EAGAIN/EBUSY/EINTR from the submit end the Commit with 0; the SQEs stay in the ring and go with
-// the next Commit(). issue_ns of the submitted requests = one clock read after io_uring_submit
-// returned. GetEvents() peeks a batch of CQEs (io_uring_peek_batch_cqe), waits with
+// the next Commit(), unless Quiesce() drops them first (it takes them back out of the ring).
+// issue_ns of the submitted requests = one clock read after io_uring_submit returned.
+// GetEvents() peeks a batch of CQEs (io_uring_peek_batch_cqe), waits with
 // io_uring_wait_cqe_nr only if fewer than min_events are ready, stamps every CQE with one clock
 // read per call and advances the CQ once. Before it blocks, when the call may return more than
 // min_events (more requests in the kernel, room in `out`), it pauses options.wait_pause.pause_ns
@@ -70,7 +71,12 @@ class IoUringEngine final : public IoEngine {
   // Files are registered only when every fd is below this (the fd -> index table is fd-indexed).
   static constexpr int kMaxRegisteredFd = 1 << 20;
 
-  IoUringEngine() = default;
+  // How Commit() enters the kernel: io_uring_submit, which publishes the prepared SQEs (advances
+  // the ring's tail) and then calls io_uring_enter. Tests pass one that publishes and then answers
+  // as a refusing kernel would.
+  using SubmitFunction = int (*)(io_uring* ring);
+
+  explicit IoUringEngine(SubmitFunction submit = &io_uring_submit) : submit_(submit) {}
   // Waits for every request the kernel still holds, then tears the ring down, so buffers handed to
   // the kernel are not written after the engine is gone.
   ~IoUringEngine() override;
@@ -94,7 +100,9 @@ class IoUringEngine final : public IoEngine {
   // text).
   absl::StatusOr<int> GetEvents(int min_events, std::span<IoRequest*> out) override;
   int inflight() const override { return inflight_; }
-  void Quiesce() override;
+  // Also takes back the SQEs a refused submit left published in the ring, so no later Commit()
+  // sends them.
+  absl::Status Quiesce() override;
   // The failed registrations (buffer_registration(), file_registration()).
   std::vector<std::string> InitFallbacks() const override;
 
@@ -116,6 +124,7 @@ class IoUringEngine final : public IoEngine {
   void RegisterBuffers(const std::vector<iovec>& buffers);
   void RegisterFiles(const std::vector<int>& fds);
 
+  SubmitFunction submit_;
   io_uring ring_{};
   bool ring_ready_ = false;
   bool disabled_ = false;  // created with R_DISABLED, not yet enabled by the submitting thread

@@ -16,16 +16,22 @@ namespace azbench {
 
 LibaioEngine::~LibaioEngine() {
   if (ctx_ == nullptr) return;
-  Quiesce();
+  Quiesce().IgnoreError();  // io_destroy still waits for what the kernel holds
   io_destroy(ctx_);
 }
 
-void LibaioEngine::Quiesce() {
-  if (ctx_ == nullptr) return;
+absl::Status LibaioEngine::Quiesce() {
+  if (ctx_ == nullptr) return absl::OkStatus();
+  absl::Status status;
   while (in_kernel_ > 0) {
     const int ret = io_getevents(ctx_, in_kernel_, iodepth_, events_.data(), nullptr);
     if (ret == -EINTR) continue;
-    if (ret < 0) break;  // io_destroy still waits for them
+    if (ret < 0) {
+      status = absl::InternalError(
+          absl::StrCat("engine libaio: waiting for the ", in_kernel_,
+                       " requests still in the kernel failed: ", ErrnoText(-ret)));
+      break;
+    }
     for (int i = 0; i < ret; ++i) free_iocbs_[free_count_++] = events_[i].obj;
     in_kernel_ -= ret;
     inflight_ -= ret;
@@ -35,6 +41,7 @@ void LibaioEngine::Quiesce() {
   inflight_ -= pending_count_ + refused_count_;
   pending_count_ = 0;
   refused_count_ = 0;
+  return status;
 }
 
 EngineCapabilities LibaioEngine::capabilities() const {

@@ -68,9 +68,9 @@ class LibaioEngine final : public IoEngine {
   // Waits for every request the kernel holds (io_getevents until none is left; their results are
   // dropped) and drops queued requests never submitted and refused ones not yet reaped: afterwards
   // inflight() is 0 and the kernel writes into no buffer, unless io_getevents fails, when the
-  // requests still in the kernel stay counted and the destructor's io_destroy waits for them.
-  // The job loop calls it before the job's buffers can be freed.
-  void Quiesce() override;
+  // requests still in the kernel stay counted, the error says so, and the destructor's io_destroy
+  // waits for them. The job loop calls it before the job's buffers can be freed.
+  absl::Status Quiesce() override;
 
  private:
   io_context_t ctx_ = nullptr;

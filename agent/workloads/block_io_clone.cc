@@ -106,8 +106,9 @@ class CloneRunner {
     }
     // Anything left in the kernel (a sync engine holds nothing; the async loop quiesced already,
     // unless its wait failed) is waited for here, on the thread that submitted it, before the job
-    // (and its buffers) can go away on another thread.
-    clone_.engine->Quiesce();
+    // (and its buffers) can go away on another thread. A wait that fails fails the job: requests
+    // it could not wait for make the run's figures incomplete.
+    if (absl::Status s = clone_.engine->Quiesce(); !s.ok()) FailWith(s);
     const uint64_t now = OpClockNanos();
     CloseIntervals(std::max(now, last_complete_ns_), /*final=*/true);
     // The measured phase lasts until the last completion, or until the runtime ended with nothing
@@ -521,11 +522,12 @@ class CloneRunner {
       if (!ramp_pending_) result_.depth.RecordComplete(*got);
     }
     // Requests the loop left behind point into `requests`, which ends here: wait for those in the
-    // kernel and drop the queued ones now (a no-op when the loop drained). io_uring may keep
-    // entries the kernel refused in its submission ring, which the next submit would send: after
-    // a drop nothing more is submitted (no end_fsync).
+    // kernel and drop the queued ones now (a no-op when the loop drained; the engine also takes
+    // back what a refused submit left in io_uring's submission ring). A job that had to drop
+    // writes the kernel kept refusing does not run its end_fsync: the file would not hold what the
+    // job meant to sync.
     dropped_requests_ = engine.inflight() > 0;
-    engine.Quiesce();
+    if (absl::Status s = engine.Quiesce(); !s.ok()) FailWith(s);
   }
 
   // A thread that woke after its measured phase should have begun (a loaded machine) begins it

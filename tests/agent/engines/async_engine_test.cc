@@ -267,7 +267,7 @@ TEST_P(AsyncEngineTest, QuiesceWaitsForRequestsInTheKernelAndDropsQueuedOnes) {
   for (IoRequest& r : reads) ASSERT_EQ(engine_->Queue(&r), QueueResult::kQueued);
   ASSERT_EQ(engine_->Commit().value_or(-1), kDepth / 2);  // the other half stays queued
   ASSERT_EQ(engine_->inflight(), kDepth);
-  engine_->Quiesce();
+  EXPECT_TRUE(engine_->Quiesce().ok());
   EXPECT_EQ(engine_->inflight(), 0);
   for (int i = 0; i < kDepth / 2; ++i) {
     EXPECT_EQ(FirstPatternMismatch(buffers_->at(i), reads[i].offset_bytes, kBlockBytes), -1)
@@ -297,7 +297,7 @@ TEST_P(AsyncEngineTest, AnotherThreadThanInitsSubmitsAndReaps) {
     for (IoRequest& r : reads) ASSERT_EQ(engine_->Queue(&r), QueueResult::kQueued);
     ASSERT_EQ(engine_->Commit().value_or(-1), kDepth);
     EXPECT_EQ(ReapAll(kDepth).size(), static_cast<size_t>(kDepth));
-    engine_->Quiesce();
+    EXPECT_TRUE(engine_->Quiesce().ok());
     EXPECT_EQ(engine_->inflight(), 0);
   });
   worker.join();

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <future>
 #include <memory>
 #include <string>
 #include <thread>
@@ -217,7 +218,7 @@ TEST_F(IoUringEngineTest, AThreadOtherThanInitsRunsTheRingAndQuiesceWaitsOnIt) {
       }
     }
     ASSERT_EQ(engine_->inflight(), kBlocks);
-    engine_->Quiesce();
+    EXPECT_TRUE(engine_->Quiesce().ok());
     EXPECT_EQ(engine_->inflight(), 0);
     for (int i = 0; i < kBlocks / 2; ++i) {
       EXPECT_EQ(FirstPatternMismatch(buffers_->at(i), i * 4096, 4096), -1) << "block " << i;
@@ -225,6 +226,100 @@ TEST_F(IoUringEngineTest, AThreadOtherThanInitsRunsTheRingAndQuiesceWaitsOnIt) {
   });
   worker.join();
   engine_.reset();  // on this thread, after the worker quiesced: nothing left to wait for
+}
+
+// A kernel that refuses a submit (EAGAIN, io_uring_enter's answer when it cannot allocate
+// requests): io_uring_submit has already published the SQEs (advanced the ring's tail), then the
+// kernel took none. `g_refusals_left` submits are answered that way, the rest go to the kernel.
+int g_refusals_left = 0;
+int SubmitRefusingAtFirst(io_uring* ring) {
+  if (g_refusals_left > 0) {
+    --g_refusals_left;
+    ring->sq.sqe_head = ring->sq.sqe_tail;
+    io_uring_smp_store_release(ring->sq.ktail, ring->sq.sqe_tail);
+    return -EAGAIN;
+  }
+  return io_uring_submit(ring);
+}
+
+// Requests the kernel refused stay in the submission ring; a job loop that gives up on them
+// (runtime over, job failed) drops them with Quiesce() and then lets them go. No later submit may
+// send them: the kernel would write into buffers, and complete requests, that are no longer the
+// engine's.
+TEST_F(IoUringEngineTest, QuiesceTakesRefusedRequestsBackOutOfTheRing) {
+  engine_ = std::make_unique<IoUringEngine>(&SubmitRefusingAtFirst);
+  EngineOptions options;
+  options.iodepth = kBlocks;
+  ASSERT_TRUE(engine_->Init(options).ok());
+  std::vector<IoRequest> writes(kBlocks);
+  for (int i = 0; i < kBlocks; ++i) {
+    FillPattern(buffers_->at(i), i * 4096, 4096);
+    writes[i] = BlockRequest(OpKind::kWrite, i);
+  }
+  ASSERT_TRUE(RunToCompletion(*engine_, writes).ok());
+
+  constexpr int kDropped = kBlocks - 1;
+  g_refusals_left = 1;
+  {
+    std::vector<IoRequest> dropped(kDropped);
+    for (int i = 0; i < kDropped; ++i) {
+      std::memset(buffers_->at(i), 0, 4096);
+      dropped[i] = BlockRequest(OpKind::kRead, i);
+      ASSERT_EQ(engine_->Queue(&dropped[i]), QueueResult::kQueued);
+    }
+    ASSERT_EQ(engine_->Commit().value_or(-1), 0) << "the first submit is refused";
+    ASSERT_EQ(engine_->inflight(), kDropped);
+    EXPECT_TRUE(engine_->Quiesce().ok());
+    EXPECT_EQ(engine_->inflight(), 0);
+  }  // the dropped requests are gone
+
+  IoRequest read = BlockRequest(OpKind::kRead, kBlocks - 1);
+  std::memset(buffers_->at(kBlocks - 1), 0, 4096);
+  ASSERT_EQ(engine_->Queue(&read), QueueResult::kQueued);
+  ASSERT_EQ(engine_->Commit().value_or(-1), 1);
+  std::vector<IoRequest*> out(kBlocks);
+  ASSERT_EQ(engine_->GetEvents(1, std::span<IoRequest*>(out)).value_or(-1), 1);
+  EXPECT_EQ(out[0], &read) << "a completion of a dropped request came back";
+  EXPECT_EQ(read.result, 4096);
+  EXPECT_EQ(FirstPatternMismatch(buffers_->at(kBlocks - 1), (kBlocks - 1) * 4096, 4096), -1);
+  EXPECT_TRUE(engine_->Quiesce().ok());
+  // The kernel never read into the dropped requests' buffers.
+  const std::vector<char> zeros(4096, 0);
+  for (int i = 0; i < kDropped; ++i) {
+    EXPECT_EQ(std::memcmp(buffers_->at(i), zeros.data(), 4096), 0) << "dropped read " << i;
+  }
+}
+
+// Quiesce() on a thread that cannot wait for the ring (a DEFER_TASKRUN ring's completions run only
+// for its issuer: the wait fails with EEXIST) says so instead of returning as if the kernel held
+// nothing; the issuer's own Quiesce() then waits for the requests.
+TEST_F(IoUringEngineTest, AQuiesceThatCannotWaitReportsTheRequestsLeft) {
+  ASSERT_NO_FATAL_FAILURE(Init(buffers_->iovecs(), {fd_}));
+  if (!engine_->defers_task_run()) {
+    GTEST_SKIP() << "the ring has no DEFER_TASKRUN (kernel before 6.1): any thread can wait on it";
+  }
+  std::vector<IoRequest> writes(kBlocks);
+  for (int i = 0; i < kBlocks; ++i) {
+    FillPattern(buffers_->at(i), i * 4096, 4096);
+    writes[i] = BlockRequest(OpKind::kWrite, i);
+  }
+  std::promise<void> submitted;
+  std::promise<void> others_tried;
+  std::thread issuer([&] {
+    for (IoRequest& w : writes) EXPECT_EQ(engine_->Queue(&w), QueueResult::kQueued);
+    EXPECT_EQ(engine_->Commit().value_or(-1), kBlocks);
+    submitted.set_value();
+    others_tried.get_future().wait();
+    EXPECT_TRUE(engine_->Quiesce().ok());
+    EXPECT_EQ(engine_->inflight(), 0);
+  });
+  submitted.get_future().wait();
+  const absl::Status status = engine_->Quiesce();  // not the issuer
+  EXPECT_THAT(status.message(),
+              AllOf(HasSubstr("requests still in the kernel failed"), HasSubstr("EEXIST")));
+  EXPECT_EQ(engine_->inflight(), kBlocks);
+  others_tried.set_value();
+  issuer.join();
 }
 
 // Reads one byte from each of two pipes whose writer sends them `delay` after the reads were

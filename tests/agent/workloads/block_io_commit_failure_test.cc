@@ -22,6 +22,7 @@ struct FakeLog {
   int commits = 0;
   int empty_reaps = 0;  // GetEvents calls that returned nothing while requests were held
   bool quiesced_with_held = false;
+  bool quiesce_fails = false;  // set by the test: Quiesce() reports a failed wait
 };
 
 // An async engine without I/O. Commit() number `fail_at` (1-based) fails; with `refuse`, every
@@ -80,9 +81,11 @@ class FakeCommitEngine final : public IoEngine {
     return n;
   }
   int inflight() const override { return static_cast<int>(pending_.size() + done_.size()); }
-  void Quiesce() override {
+  absl::Status Quiesce() override {
     if (!pending_.empty()) log_->quiesced_with_held = true;
     pending_.clear();
+    if (log_->quiesce_fails) return absl::InternalError("fake wait for the kernel failed");
+    return absl::OkStatus();
   }
 
  private:
@@ -202,6 +205,19 @@ TEST(BlockIoCommitFailureTest, AnEndFsyncTheKernelRefusesAtFirstIsRetried) {
   const OpStats* fsyncs = result->Find(OpKind::kFsync);
   ASSERT_NE(fsyncs, nullptr);
   EXPECT_EQ(fsyncs->ops, 1u);
+}
+
+// A job whose engine cannot wait for what the kernel holds (Quiesce fails) is not presented as a
+// clean run: it fails with the engine's error, and keeps what it measured.
+TEST(BlockIoCommitFailureTest, AFailedQuiesceFailsTheJob) {
+  FakeLog log;
+  log.quiesce_fails = true;
+  absl::StatusOr<JobResult> result = RunWith(FakeJob(), &log, /*fail_at=*/0, /*refuse=*/false);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_THAT(result->error_message, HasSubstr("fake wait for the kernel failed"));
+  const OpStats* reads = result->Find(OpKind::kRead);
+  ASSERT_NE(reads, nullptr);
+  EXPECT_EQ(reads->ops, 256u);
 }
 
 }  // namespace
