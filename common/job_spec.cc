@@ -22,6 +22,9 @@ std::string_view Sv(absl::string_view s) { return std::string_view(s.data(), s.s
 
 constexpr int kMaxIodepth = 65536;
 constexpr int kMaxNumjobs = 4096;
+// One read or write moves at most this much: Linux transfers just under 2 GiB per call
+// (MAX_RW_COUNT), and a request's length is 32 bits.
+constexpr uint64_t kMaxBlockSizeBytes = uint64_t{1} << 30;
 constexpr absl::Duration kMaxUringWaitPause = absl::Milliseconds(1);
 constexpr int kMaxNrfiles = 1'000'000;
 constexpr uint64_t kDirectAlignmentBytes = 512;
@@ -482,6 +485,11 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
     return absl::InvalidArgumentError("size must be given and greater than 0 (e.g. size=1g)");
   }
   if (job.block_size_bytes == 0) return absl::InvalidArgumentError("bs must be greater than 0");
+  if (job.block_size_bytes > kMaxBlockSizeBytes) {
+    return absl::InvalidArgumentError(absl::StrCat("bs (", FormatBytes(job.block_size_bytes),
+                                                   ") is too large: allowed up to ",
+                                                   FormatBytes(kMaxBlockSizeBytes)));
+  }
   if (job.block_size_bytes > job.size_bytes) {
     return absl::InvalidArgumentError(absl::StrCat("bs (", FormatBytes(job.block_size_bytes),
                                                    ") must not exceed size (",

@@ -4,6 +4,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "common/file_util.h"
 #include "common/loopback.h"
 #include "common/status_macros.h"
@@ -193,6 +194,21 @@ grpc::ChannelArguments BaseChannelArguments() {
 }
 
 }  // namespace
+
+absl::Status ProceedUntilDelivered(AgentClient& client, const v1::ProceedRequest& request,
+                                   absl::Duration call_timeout,
+                                   const std::function<bool()>& keep_trying,
+                                   absl::Duration give_up_after, absl::Duration retry_pause) {
+  const absl::Time give_up_at = absl::Now() + give_up_after;
+  for (;;) {
+    absl::Status s = client.Proceed(request, call_timeout);
+    const bool transient = absl::IsUnavailable(s) || absl::IsDeadlineExceeded(s);
+    if (s.ok() || !transient || !keep_trying() || absl::Now() + retry_pause >= give_up_at) {
+      return s;
+    }
+    absl::SleepFor(retry_pause);
+  }
+}
 
 std::unique_ptr<AgentClient> MakeGrpcAgentClient(const std::string& address) {
   auto channel = grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(),

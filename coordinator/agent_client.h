@@ -43,6 +43,16 @@ class AgentClient {
   virtual absl::Status Renew(const v1::RenewRequest& request, absl::Duration timeout) = 0;
 };
 
+// Tells an agent to start the next phase (Proceed), again while the call fails on the way
+// (Unavailable, DeadlineExceeded: a timeout, a connection that dropped for a moment) and
+// `keep_trying()` holds, `retry_pause` apart, until `give_up_after` has passed. Proceed is
+// idempotent, and an agent never told stays at its barrier holding every other agent there, so a
+// lost call must be made again. Returns OK, or the last error (any other error at once).
+absl::Status ProceedUntilDelivered(AgentClient& client, const v1::ProceedRequest& request,
+                                   absl::Duration call_timeout,
+                                   const std::function<bool()>& keep_trying,
+                                   absl::Duration give_up_after, absl::Duration retry_pause);
+
 // Builds the channel (keepalive so a dead agent is noticed within seconds, 64 MiB messages) and the
 // client. The one place channels are made. With `security.tls()`: TLS checked against the CA and
 // the agent's name (or security.server_name), the coordinator certificate for mutual TLS, the

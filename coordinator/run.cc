@@ -49,7 +49,13 @@ struct AgentRun {
   // series is staged (with RunOptions::stage_db_path).
   std::vector<JobResult> results;
   std::vector<StagedSeries> staged;
+  // Problems with this agent's part (its run failed after it finished, a result or an op log that
+  // could not be read or written, a phase it could not be told to start): the scenario is not
+  // complete.
   std::vector<std::string> errors;
+  // The agent ended the run early on its own (it was stopping: SIGTERM, or a Cancel that did not
+  // come from this coordinator).
+  bool cancelled_by_agent = false;
   int phases_done = 0;  // PhaseDone events received (metadata's barrier)
 };
 
@@ -372,6 +378,7 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
           case v1::RunEvent::kFinished:
             r.finished = true;
             r.end_ns = event.finished().end_realtime_ns() - r.offset_ns;
+            r.cancelled_by_agent = event.finished().cancelled();
             break;
           default:
             break;
@@ -420,11 +427,24 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
           proceed.set_run_id(run_id);
           proceed.set_phase_index(released);
           proceed.set_start_at_agent_realtime_ns(at + r.offset_ns);
-          absl::Status s = r.member->client->Proceed(proceed, absl::Seconds(10));
-          if (!s.ok()) {
+          // A call lost on the way is made again; an agent that cannot be told (it answers
+          // with anything else, or for 60 s) is cancelled, which ends its stream, instead of
+          // holding the others at the barrier for ever.
+          const absl::Status s = ProceedUntilDelivered(
+              *r.member->client, proceed, absl::Seconds(10),
+              [&] {
+                std::lock_guard<std::mutex> lock(mu);
+                return !r.finished && !r.lost && !all_done.load();
+              },
+              absl::Seconds(60), absl::Milliseconds(200));
+          if (s.ok()) return;
+          {
             std::lock_guard<std::mutex> lock(mu);
-            if (!r.finished && !r.lost) r.errors.push_back(std::string(s.message()));
+            if (r.finished || r.lost) return;
+            r.errors.push_back(absl::StrCat("could not be told to start the phase after barrier ",
+                                            proceed.phase_index(), ": ", s.message()));
           }
+          (void)r.member->client->Cancel(run_id, absl::Seconds(5));
         });
       }
       for (auto& t : calls) t.join();
@@ -580,6 +600,26 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
     if (!job_errors.empty()) {
       out.status = ScenarioStatus::kFailed;
       out.status_detail = absl::StrCat("job error: ", absl::StrJoin(job_errors, "; "));
+    }
+  }
+  if (out.status == ScenarioStatus::kComplete) {
+    // An agent that reported a problem with its part, or ended the run early on its own (the
+    // coordinator did not interrupt it), leaves figures that do not cover the scenario as asked:
+    // never stored as complete, so `run --resume` runs it again.
+    std::vector<std::string> agents_failed, agents_cancelled;
+    for (const AgentRun& r : runs) {
+      if (!r.errors.empty()) agents_failed.push_back(r.agent_id);
+      if (r.cancelled_by_agent) agents_cancelled.push_back(r.agent_id);
+    }
+    if (!agents_failed.empty()) {
+      out.status = ScenarioStatus::kFailed;
+      out.status_detail = absl::StrCat("problems on ", absl::StrJoin(agents_failed, ", "), ": ",
+                                       absl::StrJoin(problems, "; "));
+    } else if (!agents_cancelled.empty()) {
+      out.status = ScenarioStatus::kPartial;
+      out.status_detail =
+          absl::StrCat("cancelled by ", absl::StrJoin(agents_cancelled, ", "),
+                       " (the agent was stopping); figures cover the time until then");
     }
   }
   if (!spool_problem.empty()) {

@@ -405,6 +405,14 @@ TEST(ValidateJobSpecTest, BlockSizeMustBePositiveAndFitInTheSize) {
                        AllOf(HasSubstr("bs (2MiB)"), HasSubstr("size (1MiB)"))));
   job.block_size_bytes = 1 << 20;
   EXPECT_TRUE(ValidateJobSpec(job).ok());
+  // A request's length is 32 bits and Linux moves under 2 GiB per call: bs=4g would read 0 bytes.
+  job.size_bytes = uint64_t{8} << 30;
+  job.block_size_bytes = uint64_t{4} << 30;
+  EXPECT_THAT(ValidateJobSpec(job),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("bs (4GiB) is too large"), HasSubstr("up to 1GiB"))));
+  job.block_size_bytes = uint64_t{1} << 30;
+  EXPECT_TRUE(ValidateJobSpec(job).ok());
 }
 
 TEST(ValidateJobSpecTest, CountsAndPercentagesMustBeInRange) {

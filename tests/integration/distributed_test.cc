@@ -273,5 +273,29 @@ TEST_F(DistributedTest, OpLogRecordsAreStoredCompressedBesideTheDatabase) {
   }
 }
 
+// The op log the campaign asked for cannot be written (a file stands where its directory goes):
+// the figures are there, but the scenario is not stored as complete, and the reason is kept.
+TEST_F(DistributedTest, AnOpLogThatCannotBeWrittenLeavesTheScenarioFailedWithTheReason) {
+  StartAgents(2);
+  std::ofstream(dir_.File("results.db.oplog")) << "not a directory\n";
+  const std::string campaign =
+      WriteCampaign(absl::StrCat("targets:\n"
+                                 "  - {name: shm, path: ",
+                                 shm_.path(),
+                                 ", kind: local}\n"
+                                 "workloads:\n"
+                                 "  - name: w\n"
+                                 "    options: {rw: write, bs: 4k, size: 256k, op_log: 1}\n"));
+  Subprocess azbench({AZBENCH_BIN, "run", campaign, "--quiet"}, dir_.File("out.txt"));
+  const int rc = azbench.Wait(std::chrono::seconds(60));
+  ASSERT_NE(rc, -1) << azbench.Output();
+  EXPECT_NE(rc, 0) << azbench.Output();
+  const std::vector<ScenarioResult> stored = testing::StoredScenarios(dir_.File("results.db"));
+  ASSERT_EQ(stored.size(), 1u) << azbench.Output();
+  EXPECT_EQ(stored[0].status, ScenarioStatus::kFailed);
+  EXPECT_NE(stored[0].status_detail.find("op log"), std::string::npos) << stored[0].status_detail;
+  EXPECT_EQ(stored[0].results.size(), 2u) << "the measurements are kept";
+}
+
 }  // namespace
 }  // namespace azbench

@@ -272,6 +272,30 @@ TEST_F(FaultTest, AStoppedAgentIsLostAfterTheLeaseAndTheOtherAgentsResultIsKept)
       << "no orphan files";
 }
 
+// An agent stopped by its service manager (SIGTERM: a package upgrade, systemctl restart) cancels
+// its runs and still sends what it measured, flagged cancelled: the scenario is partial, not
+// complete, so `run --resume` runs it again.
+TEST_F(FaultTest, AnAgentThatStopsMidRunLeavesThePartialScenarioNotComplete) {
+  StartAgents(2);
+  const std::string campaign =
+      WriteCampaign(shm_.path(), "rw: randread, bs: 4k, size: 1m, runtime: 25s, time_based: 1");
+  Subprocess azbench({AZBENCH_BIN, "run", campaign}, dir_.File("out.txt"));
+  ASSERT_TRUE(WaitFor([&] { return CountFiles(shm_.path()) == 2; }, std::chrono::seconds(30)))
+      << azbench.Output();
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  ASSERT_EQ(kill(agents_[1]->pid(), SIGTERM), 0);
+  const int rc = azbench.Wait(std::chrono::seconds(90));
+  ASSERT_NE(rc, -1) << azbench.Output();
+  EXPECT_NE(rc, 0) << "an incomplete campaign exits non-zero";
+  const std::vector<ScenarioResult> stored = Stored();
+  ASSERT_EQ(stored.size(), 1u) << azbench.Output();
+  EXPECT_EQ(stored[0].status, ScenarioStatus::kPartial) << stored[0].status_detail;
+  EXPECT_NE(stored[0].status_detail.find("agent-2"), std::string::npos)
+      << stored[0].status_detail;
+  EXPECT_TRUE(WaitFor([&] { return CountFiles(shm_.path()) == 0; }, std::chrono::seconds(20)))
+      << "no orphan files";
+}
+
 TEST_F(FaultTest, ADiskFullTargetFailsTheScenarioWithTheReasonAndLeavesNoFiles) {
   testing::ScopedMount small("tmpfs", "4m");
   if (!small.mounted()) GTEST_SKIP() << "cannot mount a small tmpfs: " << small.error();
