@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "agent/engines/io_engine.h"
 #include "agent/workloads/block_io_clone.h"
+#include "agent/workloads/event_relay.h"
 #include "agent/workloads/offset_generator.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
@@ -188,16 +189,39 @@ absl::StatusOr<JobResult> BlockIoJob::Run(const RunControl& control) {
   // A common start instant, or 0: each clone starts when its thread does (a thread that a loaded
   // host starts late still runs its whole runtime, as a fio job does).
   const uint64_t start_ns = control.start_monotonic_ns;
+  // Intervals and op-log batches leave the clone threads through the relay (event_relay.h): a
+  // slow stream or file never holds a clone's I/O, and a clone thread touches no descriptor but
+  // its job's files.
+  EventRelay relay;
+  RunControl clone_control = control;
+  if (control.on_interval) {
+    clone_control.on_interval = [&relay, &control](const IntervalOrigin& origin,
+                                                   const IntervalStats& interval) {
+      // IntervalOrigin refers to the clone's result name: the relay keeps its own copy.
+      relay.Post([&control, name = origin.result_name, clone = origin.clone,
+                  series_start_ns = origin.series_start_realtime_ns, interval] {
+        control.on_interval(IntervalOrigin{name, clone, series_start_ns}, interval);
+      });
+    };
+  }
+  if (control.on_op_log) {
+    clone_control.on_op_log = [&relay, &control](int clone, std::vector<OpRecord>&& records) {
+      relay.Post([&control, clone, records = std::move(records)]() mutable {
+        control.on_op_log(clone, std::move(records));
+      });
+    };
+  }
   std::vector<JobResult> results(clones_.size());
   std::vector<std::thread> threads;
   threads.reserve(clones_.size());
   for (size_t i = 0; i < clones_.size(); ++i) {
     threads.emplace_back([&, i] {
-      results[i] =
-          RunBlockIoClone(spec_, *clones_[i], control, op_clock_, start_ns, ops_done_, bytes_done_);
+      results[i] = RunBlockIoClone(spec_, *clones_[i], clone_control, op_clock_, start_ns,
+                                   ops_done_, bytes_done_);
     });
   }
   for (auto& t : threads) t.join();
+  relay.Drain();  // every interval the result holds has been delivered (RunControl's contract)
   JobResult merged = std::move(results[0]);
   for (size_t i = 1; i < results.size(); ++i) merged.Merge(results[i]);
   merged.group_id = group_id_;

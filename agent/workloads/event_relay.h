@@ -1,0 +1,53 @@
+// EventRelay: hands a job's events (closed intervals, op-log batches) from the threads that time
+// I/O to one thread of its own, which delivers them in the order they were posted.
+//
+// The events go to the coordinator's stream (a gRPC write that blocks while the connection is
+// slow or congested) or to op-log files. Delivered on a job thread, that wait would stop its I/O:
+// requests completing meanwhile are reaped, and stamped, only when the write returns, so their
+// latency would include it. With the relay a job thread only moves the event into a queue.
+//
+// Example:
+//   EventRelay relay;
+//   relay.Post([interval = interval] { sink(interval); });  // from any thread
+//   relay.Drain();  // every posted event delivered; more may be posted afterwards
+#ifndef AZBENCH_AGENT_WORKLOADS_EVENT_RELAY_H_
+#define AZBENCH_AGENT_WORKLOADS_EVENT_RELAY_H_
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+namespace azbench {
+
+class EventRelay {
+ public:
+  EventRelay();
+  // Delivers what is still queued, then stops the thread.
+  ~EventRelay();
+  EventRelay(const EventRelay&) = delete;
+  EventRelay& operator=(const EventRelay&) = delete;
+
+  // Queues `deliver` to run on the relay's thread after everything posted before it. Never
+  // blocks on a delivery.
+  void Post(std::function<void()> deliver);
+  // Returns once every event posted before the call has been delivered.
+  void Drain();
+
+ private:
+  void Loop();
+
+  std::mutex mu_;
+  std::condition_variable posted_;
+  std::condition_variable delivered_;
+  std::deque<std::function<void()>> queue_;
+  uint64_t posted_count_ = 0;
+  uint64_t delivered_count_ = 0;
+  bool stopping_ = false;
+  std::thread thread_;  // last: starts once the members above exist
+};
+
+}  // namespace azbench
+
+#endif  // AZBENCH_AGENT_WORKLOADS_EVENT_RELAY_H_
