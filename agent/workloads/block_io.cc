@@ -193,24 +193,7 @@ absl::StatusOr<JobResult> BlockIoJob::Run(const RunControl& control) {
   // slow stream or file never holds a clone's I/O, and a clone thread touches no descriptor but
   // its job's files.
   EventRelay relay;
-  RunControl clone_control = control;
-  if (control.on_interval) {
-    clone_control.on_interval = [&relay, &control](const IntervalOrigin& origin,
-                                                   const IntervalStats& interval) {
-      // IntervalOrigin refers to the clone's result name: the relay keeps its own copy.
-      relay.Post([&control, name = origin.result_name, clone = origin.clone,
-                  series_start_ns = origin.series_start_realtime_ns, interval] {
-        control.on_interval(IntervalOrigin{name, clone, series_start_ns}, interval);
-      });
-    };
-  }
-  if (control.on_op_log) {
-    clone_control.on_op_log = [&relay, &control](int clone, std::vector<OpRecord>&& records) {
-      relay.Post([&control, clone, records = std::move(records)]() mutable {
-        control.on_op_log(clone, std::move(records));
-      });
-    };
-  }
+  const RunControl clone_control = RelayedControl(control, relay);
   std::vector<JobResult> results(clones_.size());
   std::vector<std::thread> threads;
   threads.reserve(clones_.size());

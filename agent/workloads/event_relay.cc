@@ -45,4 +45,26 @@ void EventRelay::Loop() {
   }
 }
 
+RunControl RelayedControl(const RunControl& control, EventRelay& relay) {
+  RunControl relayed = control;
+  if (control.on_interval) {
+    relayed.on_interval = [&relay, &control](const IntervalOrigin& origin,
+                                             const IntervalStats& interval) {
+      // IntervalOrigin refers to the caller's result name: the relay keeps its own copy.
+      relay.Post([&control, name = origin.result_name, clone = origin.clone,
+                  series_start_ns = origin.series_start_realtime_ns, interval] {
+        control.on_interval(IntervalOrigin{name, clone, series_start_ns}, interval);
+      });
+    };
+  }
+  if (control.on_op_log) {
+    relayed.on_op_log = [&relay, &control](int clone, std::vector<OpRecord>&& records) {
+      relay.Post([&control, clone, records = std::move(records)]() mutable {
+        control.on_op_log(clone, std::move(records));
+      });
+    };
+  }
+  return relayed;
+}
+
 }  // namespace azbench

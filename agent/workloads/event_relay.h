@@ -6,9 +6,10 @@
 // requests completing meanwhile are reaped, and stamped, only when the write returns, so their
 // latency would include it. With the relay a job thread only moves the event into a queue.
 //
-// Example:
+// Example (a job's Run):
 //   EventRelay relay;
-//   relay.Post([interval = interval] { sink(interval); });  // from any thread
+//   const RunControl job_control = RelayedControl(control, relay);  // for the job's threads
+//   ... run the threads with job_control, join them ...
 //   relay.Drain();  // every posted event delivered; more may be posted afterwards
 #ifndef AZBENCH_AGENT_WORKLOADS_EVENT_RELAY_H_
 #define AZBENCH_AGENT_WORKLOADS_EVENT_RELAY_H_
@@ -18,6 +19,8 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+
+#include "agent/workloads/block_io.h"
 
 namespace azbench {
 
@@ -47,6 +50,12 @@ class EventRelay {
   bool stopping_ = false;
   std::thread thread_;  // last: starts once the members above exist
 };
+
+// `control` with its on_interval and on_op_log posted to `relay` instead of called: the job's
+// threads hand their events over and go on. `control` and `relay` must outlive the returned
+// control's use; the job drains the relay before it returns the results (RunControl's contract:
+// every interval a result holds was delivered first).
+RunControl RelayedControl(const RunControl& control, EventRelay& relay);
 
 }  // namespace azbench
 

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "agent/workloads/event_relay.h"
 #include "agent/workloads/op_recorder.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
@@ -139,6 +140,9 @@ absl::StatusOr<std::vector<JobResult>> SmallFilesJob::Run(const RunControl& cont
   uint64_t start_ns =
       control.start_monotonic_ns != 0 ? control.start_monotonic_ns : MonotonicNanos();
   while (MonotonicNanos() < start_ns) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  // Intervals and op logs leave the clone threads through the relay (event_relay.h).
+  EventRelay relay;
+  const RunControl clone_control = RelayedControl(control, relay);
   std::vector<JobResult> out;
   for (uint64_t size : spec_.file_sizes_bytes) {
     for (const bool write : {true, false}) {
@@ -158,8 +162,9 @@ absl::StatusOr<std::vector<JobResult>> SmallFilesJob::Run(const RunControl& cont
       std::vector<JobResult> results(written_.size());
       std::vector<std::thread> threads;
       for (size_t c = 0; c < written_.size(); ++c) {
-        threads.emplace_back(
-            [&, c] { results[c] = RunPass(size, write, static_cast<int>(c), control, start_ns); });
+        threads.emplace_back([&, c] {
+          results[c] = RunPass(size, write, static_cast<int>(c), clone_control, start_ns);
+        });
       }
       for (auto& t : threads) t.join();
       JobResult merged = std::move(results[0]);
@@ -171,6 +176,7 @@ absl::StatusOr<std::vector<JobResult>> SmallFilesJob::Run(const RunControl& cont
     RemoveSize(size);
     if (control.cancel != nullptr && control.cancel->load()) break;
   }
+  relay.Drain();
   return out;
 }
 
