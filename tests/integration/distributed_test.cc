@@ -273,6 +273,54 @@ TEST_F(DistributedTest, OpLogRecordsAreStoredCompressedBesideTheDatabase) {
   }
 }
 
+// Ctrl-C during a run: the running scenario is cancelled and stored as partial, the command prints
+// how to continue (every flag kept, quoted for a shell), and that command runs the rest: the
+// partial scenario again and the one never started, leaving every scenario complete.
+TEST_F(DistributedTest, CtrlCStoresThePartialScenarioAndThePrintedCommandContinues) {
+  StartAgents(2);
+  const std::string campaign =
+      WriteCampaign(absl::StrCat("targets:\n"
+                                 "  - {name: shm, path: ",
+                                 shm_.path(),
+                                 ", kind: local}\n"
+                                 "workloads:\n"
+                                 "  - name: w\n"
+                                 "    options: {rw: randread, bs: 4k, size: 1m, runtime: 4s, "
+                                 "time_based: 1}\n"
+                                 "repeats: 2\n"));
+  const std::string db = dir_.File("my results.db");  // a space: the printed line must quote it
+  Subprocess azbench({AZBENCH_BIN, "run", campaign, "--db", db}, dir_.File("out.txt"));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (CountFiles(shm_.path()) < 2 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_EQ(CountFiles(shm_.path()), 2u) << azbench.Output();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  azbench.Signal(SIGINT);
+  ASSERT_EQ(azbench.Wait(std::chrono::seconds(60)), 130) << azbench.Output();
+  const std::string output = azbench.Output();
+  const std::string marker = "continue with: azbench ";
+  const size_t at = output.find(marker);
+  ASSERT_NE(at, std::string::npos) << output;
+  const std::string rest =
+      output.substr(at + marker.size(), output.find('\n', at) - at - marker.size());
+  EXPECT_EQ(rest, absl::StrCat("run ", campaign, " --db '", db, "' --resume"));
+  {
+    const std::vector<ScenarioResult> stored = testing::StoredScenarios(db);
+    ASSERT_EQ(stored.size(), 1u) << output;
+    EXPECT_EQ(stored[0].status, ScenarioStatus::kPartial) << stored[0].status_detail;
+  }
+  Subprocess resumed({"/bin/sh", "-c", absl::StrCat(AZBENCH_BIN, " ", rest)},
+                     dir_.File("resumed.txt"));
+  ASSERT_EQ(resumed.Wait(std::chrono::seconds(120)), 0) << resumed.Output();
+  const std::vector<ScenarioResult> stored = testing::StoredScenarios(db);
+  ASSERT_EQ(stored.size(), 2u) << resumed.Output();
+  for (const ScenarioResult& s : stored) {
+    EXPECT_EQ(s.status, ScenarioStatus::kComplete) << s.scenario.key << ": " << s.status_detail;
+  }
+  EXPECT_EQ(CountFiles(shm_.path()), 0u);
+}
+
 // The op log the campaign asked for cannot be written (a file stands where its directory goes):
 // the figures are there, but the scenario is not stored as complete, and the reason is kept.
 TEST_F(DistributedTest, AnOpLogThatCannotBeWrittenLeavesTheScenarioFailedWithTheReason) {
