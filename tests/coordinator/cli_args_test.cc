@@ -3,6 +3,10 @@
 // a run whose flags are wrong moving the earlier results aside).
 #include "coordinator/cli_args.h"
 
+#include <sys/mount.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -20,6 +24,7 @@
 namespace azbench::cli_internal {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::Contains;
 using testing::DirectoryNames;
 using ::testing::ElementsAre;
@@ -181,6 +186,29 @@ TEST_F(OutputSafetyTest, RestoringPutsTheEarlierResultsBackWithTheirWal) {
   EXPECT_EQ(FileContents(db), earlier);
   EXPECT_EQ(FileContents(db + "-wal"), "wal of the earlier run");
   EXPECT_THAT(DirectoryNames(dir_.path()), ElementsAre("r.db", "r.db-wal"));
+}
+
+// The -shm cannot follow (a file mounted over it: rename fails with EBUSY): the database and its
+// WAL, already moved, are moved back, so the database never stays apart from its WAL.
+TEST_F(OutputSafetyTest, AShmThatCannotMoveUndoesTheMovesBeforeIt) {
+  const std::string db = MakeDatabase("r.db");
+  std::ofstream(db + "-wal") << "the WAL";
+  std::ofstream(db + "-shm") << "the shm";
+  const std::string earlier = FileContents(db);
+  const std::string source = dir_.File("mounted over the shm");
+  std::ofstream(source) << "the shm";
+  if (mount(source.c_str(), (db + "-shm").c_str(), nullptr, MS_BIND, nullptr) != 0) {
+    GTEST_SKIP() << "cannot bind-mount a file here: " << std::strerror(errno);
+  }
+  absl::StatusOr<std::string> aside = MoveResultsAside(db);
+  umount2((db + "-shm").c_str(), MNT_DETACH);
+  ASSERT_FALSE(aside.ok()) << "moved aside to " << *aside;
+  EXPECT_THAT(aside.status().message(), AllOf(HasSubstr("r.db-shm' aside with its database"),
+                                              HasSubstr("nothing was moved")));
+  EXPECT_EQ(FileContents(db), earlier);
+  EXPECT_EQ(FileContents(db + "-wal"), "the WAL");
+  EXPECT_THAT(DirectoryNames(dir_.path()),
+              ElementsAre("mounted over the shm", "r.db", "r.db-shm", "r.db-wal"));
 }
 
 TEST(CliHelpTest, EveryCommandAnswersHelpWithTheUsage) {
