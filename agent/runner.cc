@@ -301,9 +301,16 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
               f.large_stream.filename.empty() || f.large_stream.filename.front() != '/';
           absl::Status st = absl::OkStatus();
           if (enforce_policy) {
-            st = confine_family(name, f.large_stream.directory,
-                                own_dir ? nullptr : &f.large_stream.filename, 1,
-                                f.large_stream.size_bytes, own_dir);
+            // A relative filename names a file in the confined directory: one plain name, or it
+            // could lead out of it ("../../x").
+            if (own_dir && !f.large_stream.filename.empty()) {
+              st = CheckFileName(f.large_stream.filename, "filename");
+            }
+            if (st.ok()) {
+              st = confine_family(name, f.large_stream.directory,
+                                  own_dir ? nullptr : &f.large_stream.filename, 1,
+                                  f.large_stream.size_bytes, own_dir);
+            }
           } else if (own_dir) {
             st = agent_directory(f.large_stream.directory, name);
           }
@@ -318,12 +325,24 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
           // free space for the probe files) without rewriting it.
           absl::Status st = absl::OkStatus();
           if (enforce_policy) {
-            std::string directory;
+            // read_dir (a client_to_client reader's view of the writer's directory) is read
+            // only, but it must be beneath the roots too.
+            std::string directory, read_dir;
             for (const auto& [key, value] : f.visibility_options) {
               if (key == "directory") directory = value;
+              if (key == "read_dir") read_dir = value;
             }
             if (!directory.empty()) {
               st = confine_family(name, directory, nullptr, 1, 1 << 20, false);
+            }
+            if (st.ok() && !read_dir.empty()) {
+              st = confine_family(name, read_dir, nullptr, 1, 1, false);
+              if (!st.ok()) {
+                const std::string prefix = absl::StrCat("job '", name, "': ");
+                std::string message(st.message());
+                if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
+                st = absl::Status(st.code(), absl::StrCat(prefix, "read_dir: ", message));
+              }
             }
           }
           if (!st.ok()) {

@@ -182,6 +182,19 @@ absl::Status CheckFileName(const std::string& name, const std::string& field) {
   return absl::OkStatus();
 }
 
+absl::Status CheckRelativePath(const std::string& path, const std::string& field) {
+  bool dot_dot = false;
+  for (absl::string_view part : absl::StrSplit(path, '/', absl::SkipEmpty())) {
+    dot_dot = dot_dot || part == "..";
+  }
+  if ((!path.empty() && path.front() == '/') || dot_dot || path.find('\0') != std::string::npos) {
+    return Refuse(absl::StrCat(field, " '", path,
+                               "': must be a path relative to the job's directory without '..' "
+                               "components (it may not leave that directory)"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Sandbox> Sandbox::Create(const std::vector<std::string>& allowed_roots,
                                         Resolver resolver) {
   if (allowed_roots.empty()) {

@@ -88,6 +88,11 @@ class Sandbox {
 // most NAME_MAX bytes. `field` names the option in the error.
 absl::Status CheckFileName(const std::string& name, const std::string& field);
 
+// A path a job names relative to its directory (a probe's rel_dir): not absolute, no ".."
+// component, no NUL, so it cannot leave the directory lexically. Empty is allowed (the directory
+// itself). PermissionDenied naming `field`.
+absl::Status CheckRelativePath(const std::string& path, const std::string& field);
+
 // Lexical normalisation of an absolute path: collapses "//" and ".", resolves ".." against the
 // preceding component (never above "/"). Relative paths: InvalidArgument.
 absl::StatusOr<std::string> NormalizeAbsolutePath(const std::string& path);

@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "agent/mounts.h"
+#include "agent/sandbox.h"
 #include "agent/workloads/probe_clock.h"
 #include "agent/workloads/visibility_result.h"
 #include "common/clock.h"
@@ -36,6 +37,15 @@ absl::StatusOr<VisibilityJob> PrepareVisibilityJob(
                         absl::StrCat("job '", name, "': ", spec.status().message()));
   }
   job.spec = *std::move(spec);
+  // The probe's files are <directory>/<rel_dir>/<run_id>-<probe>-<n>: neither piece may lead out
+  // of the directory the policy checked.
+  absl::Status piece = CheckRelativePath(job.spec.target.rel_dir, "rel_dir");
+  if (piece.ok() && !job.spec.target.run_id.empty()) {
+    piece = CheckFileName(job.spec.target.run_id, "run_id");
+  }
+  if (!piece.ok()) {
+    return absl::Status(piece.code(), absl::StrCat("job '", name, "': ", piece.message()));
+  }
   const bool shared_dir =
       job.spec.probe == VisibilityProbe::kClientToClient && job.spec.role != VisibilityRole::kLocal;
   if (!agent_subdir.empty() && !shared_dir) {

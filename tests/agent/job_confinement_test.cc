@@ -180,6 +180,81 @@ TEST_F(JobConfinementTest, RunnerRefusesAndReportsRealPaths) {
   EXPECT_FALSE(fs::exists(root_ + "/target/agent-1"));
 }
 
+// Every path piece a family job names stays beneath the confined directory: a large_stream's
+// relative filename, a visibility probe's rel_dir, run_id (names its files) and read_dir.
+class FamilyPathPiecesTest : public JobConfinementTest {
+ protected:
+  absl::Status Prepare(const std::string& workload,
+                       std::vector<std::pair<std::string, std::string>> options) {
+    RunnerConfig config;
+    config.agent_subdir = "agent-1";
+    config.enforce_policy = true;
+    config.policy = policy_;
+    Runner runner(config);
+    JobRequest job{"p", workload, std::move(options)};
+    absl::StatusOr<PrepareOutcome> outcome = runner.Prepare("run-1", {job}, 1'000'000'000);
+    if (outcome.ok()) (void)runner.Cleanup("run-1", true);
+    return outcome.status();
+  }
+  // Nothing was created outside the root, and the root holds no leftover.
+  void ExpectNothingLeftBehind() {
+    EXPECT_TRUE(testing::DirectoryNames(dir_.File("outside")).empty());
+    EXPECT_EQ(testing::DirectoryNames(root_ + "/target"), std::vector<std::string>{});
+  }
+};
+
+TEST_F(FamilyPathPiecesTest, ALargeStreamRelativeFilenameThatLeavesTheDirectoryIsRefused) {
+  // From <root>/target/agent-1, three levels up is the temporary directory that holds `outside`.
+  const absl::Status refused = Prepare("large_stream", {{"directory", root_ + "/target"},
+                                                        {"filename", "../../../outside/escaped"},
+                                                        {"size", "64k"},
+                                                        {"bs", "64k"}});
+  EXPECT_EQ(refused.code(), absl::StatusCode::kPermissionDenied) << refused;
+  EXPECT_THAT(std::string(refused.message()), HasSubstr("job 'p': filename '../../../outside"));
+  ExpectNothingLeftBehind();
+
+  // A plain name stays allowed and lands in the agent's subdirectory.
+  const absl::Status ok = Prepare(
+      "large_stream",
+      {{"directory", root_ + "/target"}, {"filename", "plain"}, {"size", "64k"}, {"bs", "64k"}});
+  EXPECT_TRUE(ok.ok()) << ok;
+  ExpectNothingLeftBehind();
+}
+
+TEST_F(FamilyPathPiecesTest, AVisibilityRelDirThatLeavesTheDirectoryIsRefused) {
+  for (const std::string rel_dir : {"../../outside", "/etc", "a/../../b"}) {
+    const absl::Status refused = Prepare("visibility", {{"probe", "export"},
+                                                        {"bucket", "b"},
+                                                        {"directory", root_ + "/target"},
+                                                        {"rel_dir", rel_dir}});
+    EXPECT_EQ(refused.code(), absl::StatusCode::kPermissionDenied) << rel_dir << ": " << refused;
+    EXPECT_THAT(std::string(refused.message()), HasSubstr("rel_dir '" + rel_dir + "'"));
+  }
+  ExpectNothingLeftBehind();
+}
+
+TEST_F(FamilyPathPiecesTest, AVisibilityRunIdThatIsNotAPlainNameIsRefused) {
+  for (const std::string run_id : {"../../outside/x", "a/b", ".."}) {
+    const absl::Status refused = Prepare(
+        "visibility",
+        {{"probe", "client_to_client"}, {"directory", root_ + "/target"}, {"run_id", run_id}});
+    EXPECT_EQ(refused.code(), absl::StatusCode::kPermissionDenied) << run_id << ": " << refused;
+    EXPECT_THAT(std::string(refused.message()), HasSubstr("run_id '" + run_id + "'"));
+  }
+  ExpectNothingLeftBehind();
+}
+
+TEST_F(FamilyPathPiecesTest, AVisibilityReadDirOutsideTheRootsIsRefused) {
+  const absl::Status refused = Prepare("visibility", {{"probe", "client_to_client"},
+                                                      {"role", "reader"},
+                                                      {"directory", root_ + "/target"},
+                                                      {"read_dir", dir_.File("outside")}});
+  EXPECT_EQ(refused.code(), absl::StatusCode::kPermissionDenied) << refused;
+  EXPECT_THAT(std::string(refused.message()), HasSubstr("job 'p': read_dir: "));
+  EXPECT_THAT(std::string(refused.message()), HasSubstr(dir_.File("outside")));
+  ExpectNothingLeftBehind();
+}
+
 }  // namespace
 }  // namespace azbench
 
