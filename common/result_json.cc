@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <map>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -34,13 +36,38 @@ json LatencyJson(const Histogram& h, bool with_percentiles) {
 }
 
 // Per-interval samples of bandwidth (KiB/s) and IOPS for one op kind, as fio's bw_* / iops_*
-// fields.
-void AddIntervalFigures(const JobResult& result, int kind, json& out) {
+// fields, by the rule in result_json.h. Why only full intervals: the last one holds a fraction
+// of an interval's work (drain, tail), and divided by the whole interval it reads as a collapse.
+// Why not past the runtime: the carrier of an agent's interval latency (interval_fold.h) has
+// intervals there with ops = 0 that are other jobs' time, not this job's.
+void AddIntervalFigures(const JobResult& result, int kind, double group_bytes_per_s, json& out) {
   std::vector<double> bw_kib, iops;
-  const double interval_s = static_cast<double>(result.interval_ns) / 1e9;
-  for (const auto& interval : result.intervals) {
-    bw_kib.push_back(static_cast<double>(interval.by_kind[kind].bytes) / 1024.0 / interval_s);
-    iops.push_back(static_cast<double>(interval.by_kind[kind].ops) / interval_s);
+  const OpStats* stats = result.by_kind[kind].get();
+  const bool did_any = stats != nullptr && stats->ops > 0;
+  const uint64_t full_intervals =
+      did_any && result.interval_ns > 0 ? result.runtime_ns / result.interval_ns : 0;
+  if (full_intervals > 0) {
+    const double interval_s = static_cast<double>(result.interval_ns) / 1e9;
+    std::vector<uint64_t> bytes(full_intervals, 0), ops(full_intervals, 0);
+    for (const auto& interval : result.intervals) {
+      if (interval.index < 0 || static_cast<uint64_t>(interval.index) >= full_intervals) continue;
+      bytes[interval.index] += interval.by_kind[kind].bytes;
+      ops[interval.index] += interval.by_kind[kind].ops;
+    }
+    for (uint64_t i = 0; i < full_intervals; ++i) {
+      bw_kib.push_back(static_cast<double>(bytes[i]) / 1024.0 / interval_s);
+      iops.push_back(static_cast<double>(ops[i]) / interval_s);
+    }
+  } else if (did_any && result.interval_ns > 0 && result.runtime_ns > 0) {
+    const double covered_s = static_cast<double>(result.runtime_ns) / 1e9;
+    uint64_t bytes = 0, ops = 0;
+    for (const auto& interval : result.intervals) {
+      if (interval.index != 0) continue;
+      bytes += interval.by_kind[kind].bytes;
+      ops += interval.by_kind[kind].ops;
+    }
+    bw_kib.push_back(static_cast<double>(bytes) / 1024.0 / covered_s);
+    iops.push_back(static_cast<double>(ops) / covered_s);
   }
   auto summarize = [](const std::vector<double>& v, double& min, double& max, double& mean,
                       double& dev) {
@@ -57,7 +84,14 @@ void AddIntervalFigures(const JobResult& result, int kind, json& out) {
   summarize(bw_kib, mn, mx, mean, dev);
   out["bw_min"] = static_cast<int64_t>(mn);
   out["bw_max"] = static_cast<int64_t>(mx);
-  out["bw_agg"] = 100.0;
+  // fio's bw_agg (p_of_agg in its stat.c): the mean of the samples as a percentage of the group's
+  // aggregate bandwidth, at most 100; 100 when the aggregate is 0, 0 without samples.
+  double share = 0;
+  if (!bw_kib.empty()) {
+    share = group_bytes_per_s > 0 ? std::min(100.0, mean * 100.0 / (group_bytes_per_s / 1024.0))
+                                  : 100.0;
+  }
+  out["bw_agg"] = share;
   out["bw_mean"] = mean;
   out["bw_dev"] = dev;
   out["bw_samples"] = bw_kib.size();
@@ -69,7 +103,7 @@ void AddIntervalFigures(const JobResult& result, int kind, json& out) {
   out["iops_samples"] = iops.size();
 }
 
-json DirectionJson(const JobResult& result, OpKind kind) {
+json DirectionJson(const JobResult& result, OpKind kind, double group_bytes_per_s) {
   const OpStats* stats = result.Find(kind);
   static const OpStats kEmpty;
   if (stats == nullptr) stats = &kEmpty;
@@ -87,7 +121,7 @@ json DirectionJson(const JobResult& result, OpKind kind) {
   out["slat_ns"] = LatencyJson(stats->slat, false);
   out["clat_ns"] = LatencyJson(async ? stats->clat : stats->lat, true);
   out["lat_ns"] = LatencyJson(stats->lat, true);
-  AddIntervalFigures(result, static_cast<int>(kind), out);
+  AddIntervalFigures(result, static_cast<int>(kind), group_bytes_per_s, out);
   return out;
 }
 
@@ -182,15 +216,40 @@ absl::StatusOr<Histogram> HistogramFromJson(const json& j) {
   return Histogram::FromSparse(sparse);
 }
 
-json JobResultToFioJson(const JobResult& result, bool with_azbench_extras) {
+FioGroupBandwidth FioGroupAggregate(const std::vector<const JobResult*>& group) {
+  FioGroupBandwidth out;
+  for (size_t d = 0; d < kFioDirections.size(); ++d) {
+    uint64_t bytes = 0, longest_ns = 0;
+    for (const JobResult* job : group) {
+      const OpStats* stats = job->Find(kFioDirections[d]);
+      if (stats == nullptr || stats->ops == 0) continue;
+      bytes += stats->bytes;
+      longest_ns = std::max(longest_ns, job->runtime_ns);
+    }
+    out.bytes_per_s[d] = PerSecond(bytes, longest_ns);
+  }
+  return out;
+}
+
+std::map<int, FioGroupBandwidth> FioGroupAggregates(const std::vector<const JobResult*>& jobs) {
+  std::map<int, std::vector<const JobResult*>> groups;
+  for (const JobResult* job : jobs) groups[job->group_id].push_back(job);
+  std::map<int, FioGroupBandwidth> out;
+  for (const auto& [id, group] : groups) out[id] = FioGroupAggregate(group);
+  return out;
+}
+
+json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
+                        const FioGroupBandwidth* group) {
+  const FioGroupBandwidth own = group == nullptr ? FioGroupAggregate({&result}) : *group;
   json job;
   job["jobname"] = result.name;
   job["groupid"] = result.group_id;
   job["error"] = result.error_errno;
   job["job_runtime"] = result.runtime_ns / 1'000'000;
-  job["read"] = DirectionJson(result, OpKind::kRead);
-  job["write"] = DirectionJson(result, OpKind::kWrite);
-  job["trim"] = DirectionJson(result, OpKind::kTrim);
+  job["read"] = DirectionJson(result, OpKind::kRead, own.bytes_per_s[0]);
+  job["write"] = DirectionJson(result, OpKind::kWrite, own.bytes_per_s[1]);
+  job["trim"] = DirectionJson(result, OpKind::kTrim, own.bytes_per_s[2]);
   const OpStats* sync = result.Find(OpKind::kFsync);
   static const OpStats kEmpty;
   if (sync == nullptr) sync = &kEmpty;
@@ -289,7 +348,12 @@ json ResultsToFioJson(const std::vector<JobResult>& results, bool with_azbench_e
   json doc = FioDocumentHeader(
       std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count());
   doc["jobs"] = json::array();
-  for (const auto& r : results) doc["jobs"].push_back(JobResultToFioJson(r, with_azbench_extras));
+  std::vector<const JobResult*> all;
+  for (const auto& r : results) all.push_back(&r);
+  const std::map<int, FioGroupBandwidth> groups = FioGroupAggregates(all);
+  for (const auto& r : results) {
+    doc["jobs"].push_back(JobResultToFioJson(r, with_azbench_extras, &groups.at(r.group_id)));
+  }
   return doc;
 }
 

@@ -6,7 +6,9 @@
 #ifndef AZBENCH_COMMON_RESULT_JSON_H_
 #define AZBENCH_COMMON_RESULT_JSON_H_
 
+#include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,18 @@ namespace azbench {
 nlohmann::json HistogramToJson(const Histogram::Sparse& sparse);
 absl::StatusOr<Histogram> HistogramFromJson(const nlohmann::json& json);
 
+// fio's group aggregate bandwidth (group_run_stats.agg) per direction, read / write / trim: the
+// bytes of the group's jobs that did that direction / the longest runtime_ns among them, in
+// bytes/s. A job's bw_agg is the mean of its bw samples as a percentage of it (at most 100).
+inline constexpr std::array<OpKind, 3> kFioDirections = {OpKind::kRead, OpKind::kWrite,
+                                                         OpKind::kTrim};
+struct FioGroupBandwidth {
+  std::array<double, 3> bytes_per_s{};  // in kFioDirections order
+};
+FioGroupBandwidth FioGroupAggregate(const std::vector<const JobResult*>& group);
+// FioGroupAggregate of each group_id among `jobs`.
+std::map<int, FioGroupBandwidth> FioGroupAggregates(const std::vector<const JobResult*>& jobs);
+
 // One fio-style job object: jobname, groupid, error, job_runtime (ms), read / write / trim (each
 // io_bytes, io_kbytes, bw_bytes, bw (KiB/s), iops, runtime (ms), total_ios, short_ios, drop_ios,
 // slat_ns / clat_ns / lat_ns, bw_* and iops_* interval figures), sync, and latency_ns /
@@ -30,7 +44,16 @@ absl::StatusOr<Histogram> HistogramFromJson(const nlohmann::json& json);
 // / iodepth_complete (percent per fio bucket, JobResult::depth; raw counts under the extras'
 // "depth") likewise. Not written (azbench does not measure them): eta, elapsed, latency_depth /
 // latency_target / latency_percentile / latency_window.
-nlohmann::json JobResultToFioJson(const JobResult& result, bool with_azbench_extras = true);
+// bw_* / iops_* are fio's per-interval samples, by fio's rule: one sample per full interval
+// (interval_ns) of the job's measured runtime, from its measured start; an interval in there with
+// no op is a sample of 0 (a stall). The last, partial interval (the drain after a time-based
+// runtime, the tail of a size-based job) is not a sample, nor is any interval past the runtime
+// (latency-only intervals the coordinator moved onto the job, coordinator/interval_fold.h). A job
+// shorter than one interval has one sample: its interval 0 over runtime_ns. A direction without
+// ops has no samples (all figures 0). bw_agg is the share of `group`'s aggregate (above); without
+// `group` the job is its own group.
+nlohmann::json JobResultToFioJson(const JobResult& result, bool with_azbench_extras = true,
+                                  const FioGroupBandwidth* group = nullptr);
 
 // The head of a fio document for a run that ended at `realtime_ns` (CLOCK_REALTIME): {"fio
 // version": "azbench-<v>", "timestamp" (s), "timestamp_ms", "time" (local, ctime-like as fio)}.

@@ -64,8 +64,8 @@ std::vector<std::pair<std::string, const ScenarioJob*>> JobsOf(const ScenarioRes
   return jobs;
 }
 
-json JobEntry(const JobResult& result, const ScenarioJob* job) {
-  json entry = JobResultToFioJson(result, /*with_azbench_extras=*/false);
+json JobEntry(const JobResult& result, const ScenarioJob* job, const FioGroupBandwidth& group) {
+  json entry = JobResultToFioJson(result, /*with_azbench_extras=*/false, &group);
   if (job != nullptr) entry["job options"] = JobOptionsJson(job->options);
   return entry;
 }
@@ -99,6 +99,7 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
   JobResult all;
   bool any = false;
   const auto scenario_jobs = JobsOf(r);
+  std::vector<std::pair<JobResult, const ScenarioJob*>> merged_jobs;
   for (const auto& [name, job] : scenario_jobs) {
     JobResult merged;
     bool first = true;
@@ -112,13 +113,20 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
       }
     }
     if (first) continue;  // no agent reported this job (every agent lost)
-    jobs.push_back(JobEntry(merged, job));
     if (!any) {
       all = merged.Clone();
       any = true;
     } else {
       all.Merge(merged);
     }
+    merged_jobs.emplace_back(std::move(merged), job);
+  }
+  // bw_agg: jobs[] share their groups over every agent, each client's entries over that agent's.
+  std::vector<const JobResult*> merged_results;
+  for (const auto& [merged, job] : merged_jobs) merged_results.push_back(&merged);
+  const std::map<int, FioGroupBandwidth> merged_groups = FioGroupAggregates(merged_results);
+  for (const auto& [merged, job] : merged_jobs) {
+    jobs.push_back(JobEntry(merged, job, merged_groups.at(merged.group_id)));
   }
   // Per agent (in the order agents first appear in the results), its jobs in plan order.
   std::vector<std::string> agent_order;
@@ -128,10 +136,15 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
     }
   }
   for (const std::string& agent_id : agent_order) {
+    std::vector<const JobResult*> agent_results;
+    for (const AgentJobResult& result : r.results) {
+      if (result.agent_id == agent_id) agent_results.push_back(&result.result);
+    }
+    const std::map<int, FioGroupBandwidth> agent_groups = FioGroupAggregates(agent_results);
     for (const auto& [name, job] : scenario_jobs) {
       for (const AgentJobResult& result : r.results) {
         if (result.agent_id != agent_id || result.result.name != name) continue;
-        json entry = JobEntry(result.result, job);
+        json entry = JobEntry(result.result, job, agent_groups.at(result.result.group_id));
         AddHost(input, agent_id, entry);
         clients.push_back(std::move(entry));
       }

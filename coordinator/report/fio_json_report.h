@@ -17,6 +17,8 @@
 // latency histograms are summed exactly, so percentiles are those of the merged histogram; runtime
 // is the longest one, so bw and iops are total / longest runtime (fio sums clients the same way).
 // Unlike fio 3.33, the "All clients" entry has percentiles (azbench's histograms merge exactly).
+// bw_agg (fio's share of the group's aggregate bandwidth) is over the jobs of the same groupid:
+// among jobs[] for jobs[], among that agent's entries for a client's; "All clients" is its own.
 //
 // large_stream's passes: fio has no such concept (each pass is a result "<job>.pass<N>", so jobs[]
 // and client_stats[] already hold one fio job per pass, merged over agents by the rule above). The

@@ -1,5 +1,9 @@
 #include "coordinator/report/json_report.h"
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "absl/strings/str_format.h"
 #include "common/result_json.h"
 #include "common/stats.h"
@@ -102,8 +106,16 @@ json ScenarioJson(const ScenarioResult& r, const ScenarioFigures& f) {
     intervals.push_back({{"index", interval.index}, {"ops", by_kind}});
   }
   json results = json::array();
+  std::map<std::string, std::vector<const JobResult*>> by_agent;  // bw_agg: groups per agent
   for (const AgentJobResult& result : r.results) {
-    results.push_back({{"agent_id", result.agent_id}, {"job", JobResultToFioJson(result.result)}});
+    by_agent[result.agent_id].push_back(&result.result);
+  }
+  std::map<std::string, std::map<int, FioGroupBandwidth>> agent_groups;
+  for (const auto& [agent, jobs] : by_agent) agent_groups[agent] = FioGroupAggregates(jobs);
+  for (const AgentJobResult& result : r.results) {
+    const FioGroupBandwidth& group = agent_groups[result.agent_id].at(result.result.group_id);
+    results.push_back(
+        {{"agent_id", result.agent_id}, {"job", JobResultToFioJson(result.result, true, &group)}});
   }
   json scenario = ScenarioIdentityJson(r);
   scenario.update(json{{"key", s.key},

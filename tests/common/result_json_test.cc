@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -67,6 +68,94 @@ TEST(FioLatencyDistributionTest, AJobWithoutOpsHasAllZeroShares) {
   for (const char* unit : {"latency_ns", "latency_us", "latency_ms"}) {
     for (const auto& [key, share] : job[unit].items()) EXPECT_EQ(share.get<double>(), 0.0);
   }
+}
+
+// A read job with `ops_per_interval[i]` 4 KiB reads in interval i (1 s intervals).
+JobResult ReadSeries(uint64_t runtime_ns, const std::vector<uint64_t>& ops_per_interval) {
+  JobResult result;
+  result.name = "j";
+  result.runtime_ns = runtime_ns;
+  result.interval_ns = 1'000'000'000;
+  OpStats& read = result.Stats(OpKind::kRead);
+  for (size_t i = 0; i < ops_per_interval.size(); ++i) {
+    IntervalStats& interval = result.intervals.emplace_back();
+    interval.index = static_cast<int64_t>(i);
+    IntervalOpStats& s = interval.by_kind[static_cast<int>(OpKind::kRead)];
+    s.ops = ops_per_interval[i];
+    s.bytes = s.ops * 4096;
+    read.ops += s.ops;
+    read.bytes += s.bytes;
+  }
+  return result;
+}
+
+TEST(FioIntervalSamplesTest, LatencyOnlyIntervalsPastTheRuntimeAreNotSamples) {
+  // The carrier of an agent's interval latency: its own 10 s, then 50 intervals that only hold
+  // other jobs' latency (ops 0).
+  std::vector<uint64_t> ops(60, 0);
+  for (int i = 0; i < 10; ++i) ops[i] = 1000;
+  const json job = JobResultToFioJson(ReadSeries(10'000'000'000, ops), false);
+  EXPECT_EQ(job["read"]["iops_samples"].get<size_t>(), 10u);
+  EXPECT_EQ(job["read"]["iops_min"].get<int64_t>(), 1000);
+  EXPECT_DOUBLE_EQ(job["read"]["iops_mean"].get<double>(), 1000.0);
+  EXPECT_EQ(job["read"]["bw_samples"].get<size_t>(), 10u);
+  EXPECT_EQ(job["read"]["bw_min"].get<int64_t>(), 4000);  // KiB/s
+}
+
+TEST(FioIntervalSamplesTest, AnEmptyIntervalInsideTheRuntimeIsASampleOfZero) {
+  // Interval 1 stalled: the series may lack it or hold it with 0 ops; either way a 0 sample.
+  JobResult result = ReadSeries(3'000'000'000, {1000, 0, 1000});
+  const json with_zero = JobResultToFioJson(result, false);
+  result.intervals.erase(result.intervals.begin() + 1);
+  const json without = JobResultToFioJson(result, false);
+  for (const json& job : {with_zero, without}) {
+    EXPECT_EQ(job["read"]["iops_samples"].get<size_t>(), 3u);
+    EXPECT_EQ(job["read"]["iops_min"].get<int64_t>(), 0);
+    EXPECT_EQ(job["read"]["iops_max"].get<int64_t>(), 1000);
+  }
+}
+
+TEST(FioIntervalSamplesTest, TheLastPartialIntervalIsNotASample) {
+  // 10 s at 50k IOPS, then 100 us of drain holding 32 completions.
+  std::vector<uint64_t> ops(10, 50'000);
+  ops.push_back(32);
+  const json job = JobResultToFioJson(ReadSeries(10'000'100'000, ops), false);
+  EXPECT_EQ(job["read"]["iops_samples"].get<size_t>(), 10u);
+  EXPECT_EQ(job["read"]["iops_min"].get<int64_t>(), 50'000);
+  EXPECT_DOUBLE_EQ(job["read"]["iops_stddev"].get<double>(), 0.0);
+}
+
+TEST(FioIntervalSamplesTest, AJobShorterThanOneIntervalHasOneSampleOverTheTimeItCovered) {
+  const json job = JobResultToFioJson(ReadSeries(250'000'000, {100}), false);
+  EXPECT_EQ(job["read"]["iops_samples"].get<size_t>(), 1u);
+  EXPECT_EQ(job["read"]["iops_min"].get<int64_t>(), 400);
+  EXPECT_DOUBLE_EQ(job["read"]["iops_mean"].get<double>(), 400.0);
+  EXPECT_DOUBLE_EQ(job["read"]["bw_mean"].get<double>(), 1600.0);  // KiB/s
+}
+
+TEST(FioIntervalSamplesTest, ADirectionWithoutOpsHasNoSamples) {
+  const json job = JobResultToFioJson(ReadSeries(3'000'000'000, {10, 10, 10}), false);
+  EXPECT_EQ(job["write"]["iops_samples"].get<size_t>(), 0u);
+  EXPECT_EQ(job["write"]["bw_samples"].get<size_t>(), 0u);
+}
+
+TEST(FioIntervalSamplesTest, BwAggIsTheJobsShareOfItsGroupsAggregateBandwidth) {
+  // One group of two jobs over 3 s: 1000 and 3000 reads/s of 4 KiB. The group moves 16000 KiB/s;
+  // the first job's mean sample is 4000 KiB/s, 25% of it.
+  std::vector<JobResult> results;
+  results.push_back(ReadSeries(3'000'000'000, {1000, 1000, 1000}));
+  results.push_back(ReadSeries(3'000'000'000, {3000, 3000, 3000}));
+  // A job of another group is its group's whole bandwidth.
+  results.push_back(ReadSeries(3'000'000'000, {500, 500, 500}));
+  results.back().group_id = 1;
+  const json doc = ResultsToFioJson(results, false);
+  EXPECT_DOUBLE_EQ(doc["jobs"][0]["read"]["bw_agg"].get<double>(), 25.0);
+  EXPECT_DOUBLE_EQ(doc["jobs"][1]["read"]["bw_agg"].get<double>(), 75.0);
+  EXPECT_DOUBLE_EQ(doc["jobs"][2]["read"]["bw_agg"].get<double>(), 100.0);
+  // No samples (a direction without ops): 0, as fio.
+  EXPECT_DOUBLE_EQ(doc["jobs"][0]["write"]["bw_agg"].get<double>(), 0.0);
+  // Alone (no group given), a job is its own group.
+  EXPECT_DOUBLE_EQ(JobResultToFioJson(results[0], false)["read"]["bw_agg"].get<double>(), 100.0);
 }
 
 TEST(FioDocumentHeaderTest, TimestampsComeFromTheGivenInstant) {
