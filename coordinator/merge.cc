@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <utility>
+#include <vector>
 
 #include "common/stats.h"
 
@@ -24,6 +25,43 @@ int64_t JobEnd(const JobResult& job) {
   if (job.end_realtime_ns > job.start_realtime_ns) return job.end_realtime_ns;
   return job.start_realtime_ns + static_cast<int64_t>(job.runtime_ns);
 }
+
+// Rule 5's measured time of one agent: the length of the union of its results' measured
+// windows [start, start + runtime_ns), so results that ran together (clones, jobs of one group)
+// count once and results that ran one after another (stonewall groups, passes, phases) add up.
+// A result without a start time counts as a window of its runtime alone (the union is then at
+// least the longest such runtime).
+class MeasuredTime {
+ public:
+  void Add(const JobResult& job) {
+    uint64_t runtime = job.runtime_ns;
+    if (runtime == 0 && job.start_realtime_ns != 0) {
+      runtime = static_cast<uint64_t>(std::max<int64_t>(JobEnd(job) - job.start_realtime_ns, 0));
+    }
+    if (job.start_realtime_ns == 0) {
+      untimed_ns_ = std::max(untimed_ns_, runtime);
+      return;
+    }
+    windows_.emplace_back(job.start_realtime_ns,
+                          job.start_realtime_ns + static_cast<int64_t>(runtime));
+  }
+  uint64_t ns() const {
+    std::vector<std::pair<int64_t, int64_t>> sorted = windows_;
+    std::sort(sorted.begin(), sorted.end());
+    uint64_t covered = 0;
+    int64_t end = std::numeric_limits<int64_t>::min();
+    for (const auto& [from, to] : sorted) {
+      const int64_t begin = std::max(from, end);
+      if (to > begin) covered += static_cast<uint64_t>(to - begin);
+      end = std::max(end, to);
+    }
+    return std::max(covered, untimed_ns_);
+  }
+
+ private:
+  std::vector<std::pair<int64_t, int64_t>> windows_;
+  uint64_t untimed_ns_ = 0;
+};
 
 bool KindUsed(const OpStats& stats) {
   return stats.ops > 0 || stats.errors > 0 || stats.lat.count() > 0;
@@ -51,7 +89,7 @@ struct AgentAggregate {
   bool has_times = false;
   int64_t start_ns = std::numeric_limits<int64_t>::max();
   int64_t end_ns = std::numeric_limits<int64_t>::min();
-  uint64_t runtime_ns = 0;
+  MeasuredTime measured;  // rule 5
   std::array<uint64_t, kOpKindCount> ops{};
   std::array<uint64_t, kOpKindCount> bytes{};
 };
@@ -59,7 +97,7 @@ struct AgentAggregate {
 // Rule 2's instants (and rule 5's per-agent runtimes) over a subset of the results.
 struct Instants {
   int64_t first_start = 0, last_start = 0, first_end = 0, last_end = 0;
-  std::map<std::string, uint64_t> runtime_ns;  // per agent: the largest runtime of its results
+  std::map<std::string, MeasuredTime> measured;  // per agent (rule 5)
   bool any = false;
 };
 
@@ -69,11 +107,7 @@ Instants InstantsOf(const std::vector<const AgentJobResult*>& results,
   Instants out;
   for (const AgentJobResult* r : results) {
     const JobResult& job = r->result;
-    uint64_t runtime = job.runtime_ns;
-    if (runtime == 0 && job.start_realtime_ns != 0) {
-      runtime = static_cast<uint64_t>(std::max<int64_t>(JobEnd(job) - job.start_realtime_ns, 0));
-    }
-    out.runtime_ns[r->agent_id] = std::max(out.runtime_ns[r->agent_id], runtime);
+    out.measured[r->agent_id].Add(job);
     if (job.start_realtime_ns == 0) continue;
     auto [it, inserted] =
         span.try_emplace(r->agent_id, std::make_pair(job.start_realtime_ns, JobEnd(job)));
@@ -199,11 +233,7 @@ ScenarioFigures ComputeFigures(const ScenarioResult& result,
       agent.start_ns = std::min(agent.start_ns, job.start_realtime_ns);
       agent.end_ns = std::max(agent.end_ns, JobEnd(job));
     }
-    uint64_t runtime = job.runtime_ns;
-    if (runtime == 0 && job.start_realtime_ns != 0) {
-      runtime = static_cast<uint64_t>(std::max<int64_t>(JobEnd(job) - job.start_realtime_ns, 0));
-    }
-    agent.runtime_ns = std::max(agent.runtime_ns, runtime);
+    agent.measured.Add(job);
     for (int k = 0; k < kOpKindCount; ++k) {
       if (const OpStats* stats = job.by_kind[k].get()) {
         agent.ops[k] += stats->ops;
@@ -265,7 +295,7 @@ ScenarioFigures ComputeFigures(const ScenarioResult& result,
     uint64_t kind_full_window = full_window;
     uint64_t kind_stonewall_window = stonewall_window;
     int64_t kind_last_start = figures.last_start_ns, kind_first_end = figures.first_end_ns;
-    std::map<std::string, uint64_t> kind_runtime;
+    std::map<std::string, MeasuredTime> kind_measured;
     const bool narrowed = carrying.size() != included.size();
     if (narrowed) {
       const Instants in = InstantsOf(carrying, lost_ids);
@@ -277,7 +307,7 @@ ScenarioFigures ComputeFigures(const ScenarioResult& result,
         kind_last_start = in.last_start;
         kind_first_end = in.first_end;
       }
-      kind_runtime = in.runtime_ns;
+      kind_measured = in.measured;
     }
     op.full_window_ns = static_cast<int64_t>(kind_full_window);
     for (const AgentJobResult* r : included) {
@@ -310,7 +340,7 @@ ScenarioFigures ComputeFigures(const ScenarioResult& result,
       t.agent_id = agent.agent_id;
       t.ops = agent.ops[k];
       t.bytes = agent.bytes[k];
-      t.runtime_ns = narrowed ? kind_runtime[agent.agent_id] : agent.runtime_ns;
+      t.runtime_ns = narrowed ? kind_measured[agent.agent_id].ns() : agent.measured.ns();
       t.iops = PerSecond(t.ops, t.runtime_ns);
       t.bytes_per_s = PerSecond(t.bytes, t.runtime_ns);
       agent_bw.push_back(t.bytes_per_s);

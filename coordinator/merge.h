@@ -26,14 +26,18 @@
 //      over agents and jobs of those amounts / window length. When the window is empty (some
 //      agent ended before another started) the stonewall figures are 0 and `stonewall_valid` is
 //      false.
-//   5. Per-agent throughput: an agent's ops and bytes (all its jobs) / the largest runtime_ns of
-//      its jobs (the measured phase on the agent's monotonic clock; end - start when runtime_ns
-//      is 0). Fairness over agents: min, max, and coefficient of variation = population standard
-//      deviation / mean (0 when the mean is 0 or there is one agent).
+//   5. Per-agent throughput: an agent's ops and bytes (all its jobs) / its measured time, the
+//      length of the union of its jobs' measured windows [start, start + runtime_ns) (runtime_ns
+//      is the measured phase on the agent's monotonic clock; end - start when it is 0; a job
+//      without a start time counts as its runtime alone). Jobs that ran together (numjobs
+//      clones, the jobs of one group) count once, which is the longest runtime when they start
+//      together; jobs that ran one after another (fio stonewall groups, large_stream passes)
+//      add their durations. Fairness over agents: min, max, and coefficient of variation =
+//      population standard deviation / mean (0 when the mean is 0 or there is one agent).
 //   7. Per-kind windows. When only some results carry an op kind (metadata's one result per
 //      phase, small_files' write and read passes, large_stream's passes, fio stonewall groups),
-//      rules 2-5 for that kind use the instants and runtimes of those results only, so a phase's
-//      ops/s is over that phase's window across agents (mdtest's rate). With every result
+//      rules 2-5 for that kind use the instants and measured windows of those results only, so a
+//      phase's ops/s is over that phase's window across agents (mdtest's rate). With every result
 //      carrying the kind, this is the scenario's window. OpFigures::full_window_ns holds it.
 //   6. Merged interval series: all jobs of all agents bucketed from the scenario's first start
 //      with the scenario's interval length I (the first result's interval_ns): a job's interval

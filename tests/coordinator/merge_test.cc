@@ -233,6 +233,59 @@ TEST(MergeTest, PerAgentThroughputGivesMinMaxAndCoefficientOfVariation) {
   EXPECT_DOUBLE_EQ(read->agent_bytes_per_s.cv, 0.5);  // population stdev 100 / mean 200
 }
 
+TEST(MergeTest, PerAgentThroughputAddsTheDurationsOfResultsThatRanOneAfterAnother) {
+  // large_stream passes=3 on one agent: three 10 s writes of 1000 MiB, one after another (every
+  // result carries the kind, so the agent's time is all of its results').
+  constexpr uint64_t kMiB = 1 << 20;
+  ScenarioResult result;
+  for (int pass = 0; pass < 3; ++pass) {
+    JobResult job =
+        MakeJob(OpKind::kWrite, kT0 + pass * 10 * kSecond, std::vector<uint64_t>(10, 100), kMiB);
+    job.name = "stream.pass" + std::to_string(pass + 1);
+    AddResult(result, "a", std::move(job));
+  }
+  const ScenarioFigures figures = ComputeFigures(result);
+  const OpFigures* write = figures.Find(OpKind::kWrite);
+  ASSERT_NE(write, nullptr);
+  ASSERT_EQ(write->per_agent.size(), 1u);
+  EXPECT_EQ(write->per_agent[0].runtime_ns, 30u * kSecond);
+  EXPECT_DOUBLE_EQ(write->per_agent[0].bytes_per_s, 100.0 * kMiB);
+}
+
+TEST(MergeTest, PerAgentThroughputCountsResultsThatRanTogetherOnce) {
+  // Two jobs of one agent side by side for 10 s, and one that overlaps them by 5 s: 15 s in all.
+  ScenarioResult result;
+  AddResult(result, "a", MakeJob(OpKind::kRead, kT0, std::vector<uint64_t>(10, 100), 4096));
+  AddResult(result, "a", MakeJob(OpKind::kRead, kT0, std::vector<uint64_t>(10, 100), 4096));
+  AddResult(result, "a",
+            MakeJob(OpKind::kRead, kT0 + 5 * kSecond, std::vector<uint64_t>(10, 100), 4096));
+  const ScenarioFigures figures = ComputeFigures(result);
+  const OpFigures* read = figures.Find(OpKind::kRead);
+  ASSERT_NE(read, nullptr);
+  ASSERT_EQ(read->per_agent.size(), 1u);
+  EXPECT_EQ(read->per_agent[0].runtime_ns, 15u * kSecond);
+  EXPECT_DOUBLE_EQ(read->per_agent[0].iops, 3000.0 / 15.0);
+}
+
+TEST(MergeTest, PerAgentThroughputOfAKindSomeResultsCarryAddsTheirSequentialDurations) {
+  // Three fio stonewall groups one after another: read, read, write (10 s each).
+  ScenarioResult result;
+  AddResult(result, "a", MakeJob(OpKind::kRead, kT0, std::vector<uint64_t>(10, 100), 4096));
+  AddResult(result, "a",
+            MakeJob(OpKind::kRead, kT0 + 10 * kSecond, std::vector<uint64_t>(10, 100), 4096));
+  AddResult(result, "a",
+            MakeJob(OpKind::kWrite, kT0 + 20 * kSecond, std::vector<uint64_t>(10, 50), 4096));
+  const ScenarioFigures figures = ComputeFigures(result);
+  const OpFigures* read = figures.Find(OpKind::kRead);
+  const OpFigures* write = figures.Find(OpKind::kWrite);
+  ASSERT_NE(read, nullptr);
+  ASSERT_NE(write, nullptr);
+  EXPECT_EQ(read->per_agent[0].runtime_ns, 20u * kSecond);
+  EXPECT_DOUBLE_EQ(read->per_agent[0].iops, 100.0);
+  EXPECT_EQ(write->per_agent[0].runtime_ns, 10u * kSecond);
+  EXPECT_DOUBLE_EQ(write->per_agent[0].iops, 50.0);
+}
+
 TEST(MergeTest, AnAgentFilterMergesOnlyTheAgentsItAccepts) {
   ScenarioResult result;
   AddResult(result, "az-a/1", MakeJob(OpKind::kRead, kT0, {1}, 100, 1000));
