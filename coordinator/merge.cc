@@ -329,6 +329,7 @@ ScenarioFigures ComputeFigures(const ScenarioResult& result,
     }
     op.full_iops = PerSecond(op.ops, kind_full_window);
     op.full_bytes_per_s = PerSecond(op.bytes, kind_full_window);
+    op.stonewall_valid = kind_stonewall_window > 0;
     if (kind_stonewall_window > 0) {
       op.stonewall_iops = op.stonewall_ops * 1e9 / static_cast<double>(kind_stonewall_window);
       op.stonewall_bytes_per_s =

@@ -97,7 +97,9 @@ struct OpFigures {
   int64_t full_window_ns = 0;
   double full_iops = 0;
   double full_bytes_per_s = 0;
-  // Rule 4: over [last_start, first_end].
+  // Rule 4: over [last_start, first_end] (rule 7: of the results carrying this kind); all 0 and
+  // stonewall_valid false when that window is empty.
+  bool stonewall_valid = false;
   double stonewall_ops = 0;  // fractional: pro-rata shares of edge intervals
   double stonewall_bytes = 0;
   double stonewall_iops = 0;

@@ -57,17 +57,24 @@ void FillColumn(const ReportInput& input, const std::vector<ScenarioFigures>& fi
     op.kind = kind;
     for (size_t i : chosen) {
       const OpFigures* f = figures[i].Find(kind);
-      op.stonewall_valid = op.stonewall_valid || figures[i].stonewall_valid;
       if (f == nullptr) continue;  // this repeat did none of it: counts as 0 in the mean
       op.iops += f->full_iops / n;
       op.mib_s += f->full_bytes_per_s / kMiB / n;
-      op.stonewall_iops += f->stonewall_iops / n;
-      op.stonewall_mib_s += f->stonewall_bytes_per_s / kMiB / n;
+      if (f->stonewall_valid) {  // a repeat without a window has no stonewall figure, not 0
+        ++op.stonewall_repeats;
+        op.stonewall_iops += f->stonewall_iops;
+        op.stonewall_mib_s += f->stonewall_bytes_per_s / kMiB;
+      }
       op.bytes += f->bytes;
       op.errors += f->errors;
       op.lat.Merge(f->lat);
       op.slat.Merge(f->slat);
       op.clat.Merge(f->clat);
+    }
+    op.stonewall_valid = op.stonewall_repeats > 0;
+    if (op.stonewall_valid) {
+      op.stonewall_iops /= op.stonewall_repeats;
+      op.stonewall_mib_s /= op.stonewall_repeats;
     }
     bool first = true;
     for (size_t i : column.repeats) {

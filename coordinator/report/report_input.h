@@ -12,7 +12,10 @@
 //             bytes) is the median; with an even count the lower of the two middle ones, so the
 //             figures always come from one real run.
 //   - all:    IOPS and MiB/s are the mean over repeats; latency figures come from the histograms of
-//             all repeats merged (the pooled distribution of every op of every repeat).
+//             all repeats merged (the pooled distribution of every op of every repeat). Stonewall
+//             IOPS and MiB/s of an op kind are the mean over the repeats whose stonewall window
+//             for that kind was valid (merge.h rules 4 and 7), KeptOp::stonewall_repeats of them;
+//             none valid: no stonewall figure.
 // With more than one repeat, reports also show the min-max range over repeats of IOPS and MiB/s.
 //
 // Example:
@@ -60,7 +63,8 @@ struct KeptOp {
   double mib_s = 0;
   double stonewall_iops = 0;
   double stonewall_mib_s = 0;
-  bool stonewall_valid = false;
+  bool stonewall_valid = false;  // stonewall_repeats > 0
+  int stonewall_repeats = 0;     // kept repeats whose stonewall window for this kind was valid
   uint64_t bytes = 0;
   uint64_t errors = 0;
   Histogram lat;

@@ -128,6 +128,68 @@ std::vector<ScenarioResult> ThreeRepeats() {
   return scenarios;
 }
 
+TEST(ReportInputTest, KeepAllAveragesStonewallFiguresOnlyOverRepeatsWithAValidWindow) {
+  std::vector<ScenarioResult> scenarios;
+  for (int repeat = 1; repeat <= 3; ++repeat) {
+    scenarios.push_back(MakeScenario("efs", "randread", {}, repeat, 10'000, 1'000'000));
+    scenarios.back().scenario.repeats = 3;
+  }
+  // Repeat 3: a second agent started after the first ended, so no window where both ran.
+  JobResult late = scenarios[2].results[0].result.Clone();
+  late.start_realtime_ns += 2 * kSecond;
+  late.end_realtime_ns += 2 * kSecond;
+  scenarios[2].results.push_back(AgentJobResult{"efs-agent-2", std::move(late)});
+  const ReportInput input = MakeReportInput("c", {}, std::move(scenarios), KeepPolicy::kAll);
+  const std::vector<ReportCell> cells = BuildCells(input, input.figures);
+  ASSERT_EQ(cells.size(), 1u);
+  ASSERT_EQ(cells[0].targets.size(), 1u);
+  const KeptOp* read = cells[0].targets[0].Find(OpKind::kRead);
+  ASSERT_NE(read, nullptr);
+  EXPECT_TRUE(read->stonewall_valid);
+  EXPECT_EQ(read->stonewall_repeats, 2);
+  EXPECT_DOUBLE_EQ(read->stonewall_iops, 10'000.0) << "repeat 3 has no stonewall figure, not 0";
+  EXPECT_DOUBLE_EQ(read->stonewall_mib_s, 10'000.0 * 4096 / (1024.0 * 1024.0));
+}
+
+TEST(ReportInputTest, AKindWhoseOwnStonewallWindowIsEmptyHasNoStonewallFigure) {
+  // Both agents write over [0, 3 s), so the scenario's window is valid; their reads ran at
+  // different times ([0, 1 s) and [2 s, 3 s)), so the reads' own window (merge.h rule 7) is empty.
+  ScenarioResult run = MakeScenario("efs", "rw", {}, 1, 100, 1'000'000);
+  JobResult& a_read = run.results[0].result;
+  a_read.name = "rw.read";
+  JobResult b_read = a_read.Clone();
+  b_read.start_realtime_ns += 2 * kSecond;
+  b_read.end_realtime_ns += 2 * kSecond;
+  run.results.push_back(AgentJobResult{"efs-agent-2", std::move(b_read)});
+  for (const char* agent : {"efs-agent", "efs-agent-2"}) {
+    JobResult write;
+    write.name = "rw.write";
+    write.start_realtime_ns = kT0;
+    write.end_realtime_ns = kT0 + 3 * kSecond;
+    write.runtime_ns = 3 * kSecond;
+    OpStats& w = write.Stats(OpKind::kWrite);
+    w.ops = 300;
+    w.bytes = 300 * 4096;
+    w.lat.Record(1'000'000);
+    run.results.push_back(AgentJobResult{agent, std::move(write)});
+  }
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(std::move(run));
+  const ReportInput input = MakeReportInput("c", {}, std::move(scenarios), KeepPolicy::kAll);
+  ASSERT_TRUE(input.figures[0].stonewall_valid);
+  const std::vector<ReportCell> cells = BuildCells(input, input.figures);
+  ASSERT_EQ(cells.size(), 1u);
+  const TargetColumn& column = cells[0].targets[0];
+  const KeptOp* read = column.Find(OpKind::kRead);
+  ASSERT_NE(read, nullptr);
+  EXPECT_FALSE(read->stonewall_valid) << "a window that does not exist is no figure of 0";
+  EXPECT_EQ(read->stonewall_repeats, 0);
+  const KeptOp* write = column.Find(OpKind::kWrite);
+  ASSERT_NE(write, nullptr);
+  EXPECT_TRUE(write->stonewall_valid);
+  EXPECT_EQ(write->stonewall_repeats, 1);
+}
+
 TEST(MarkdownReportTest, KeepLastShowsTheLastRepeatWithTheSpreadOverRepeats) {
   const std::string md =
       RenderMarkdownReport(MakeReportInput("c", {}, ThreeRepeats(), KeepPolicy::kLast));
