@@ -327,6 +327,23 @@ ScenarioFigures ComputeFigures(const ScenarioResult& result,
         op.stonewall_bytes += in_window.bytes;
       }
     }
+    if (kind != OpKind::kFsync) {
+      figures.io_ops += op.ops;
+      figures.io_bytes += op.bytes;
+      if (stonewall_window > 0) {
+        if (!narrowed) {
+          figures.stonewall_io_ops += op.stonewall_ops;
+          figures.stonewall_io_bytes += op.stonewall_bytes;
+        } else {
+          for (const AgentJobResult* r : carrying) {
+            const WindowAmount in_window =
+                AmountInWindow(r->result, kind, figures.last_start_ns, figures.first_end_ns);
+            figures.stonewall_io_ops += in_window.ops;
+            figures.stonewall_io_bytes += in_window.bytes;
+          }
+        }
+      }
+    }
     op.full_iops = PerSecond(op.ops, kind_full_window);
     op.full_bytes_per_s = PerSecond(op.bytes, kind_full_window);
     op.stonewall_valid = kind_stonewall_window > 0;

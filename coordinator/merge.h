@@ -46,6 +46,11 @@
 //      start skew below I, an agent's interval lands in the bucket it mostly overlaps or the one
 //      before (alignment error < one interval). Buckets sum ops, bytes, errors and the sparse
 //      latency histograms (exactly).
+//   8. Summed over op kinds (io_ops / io_bytes and their stonewall shares): fsync is not an I/O
+//      (fio counts no sync in read/write/trim IOPS), and kinds rated over different windows
+//      (rule 7: metadata phases, passes, stonewall groups) are not added rate to rate: their
+//      ops and bytes are added and divided by the scenario's window (rules 3 and 4). When every
+//      kind ran over the scenario's window this equals the sum of the kinds' rates.
 //
 // Example:
 //   ScenarioFigures figures = ComputeFigures(result);
@@ -125,6 +130,13 @@ struct ScenarioFigures {
   int64_t full_window_ns = 0;       // last_end - first_start
   int64_t stonewall_window_ns = 0;  // first_end - last_start, 0 when negative
   bool stonewall_valid = false;
+  // Rule 8: data ops (every op kind but fsync) over the scenario's windows, for one figure that
+  // sums op kinds: ops and bytes over [first_start, last_end] (rule 3), and the pro-rata ops and
+  // bytes inside [last_start, first_end] (rule 4, 0 when stonewall_valid is false).
+  uint64_t io_ops = 0;
+  uint64_t io_bytes = 0;
+  double stonewall_io_ops = 0;
+  double stonewall_io_bytes = 0;
   // Rule 6: index k covers [first_start + k*interval_ns, first_start + (k+1)*interval_ns).
   uint64_t interval_ns = 1'000'000'000;
   std::vector<IntervalStats> intervals;  // sorted by index, only buckets some job reported

@@ -88,6 +88,21 @@ void FillColumn(const ReportInput& input, const std::vector<ScenarioFigures>& fi
     }
   }
   for (size_t i : chosen) {
+    const ScenarioFigures& f = figures[i];
+    column.io_iops += PerSecond(f.io_ops, static_cast<uint64_t>(f.full_window_ns)) / n;
+    column.io_mib_s += PerSecond(f.io_bytes, static_cast<uint64_t>(f.full_window_ns)) / kMiB / n;
+    if (f.stonewall_valid) {
+      ++column.stonewall_io_repeats;
+      const double window_s = static_cast<double>(f.stonewall_window_ns) / 1e9;
+      column.stonewall_io_iops += f.stonewall_io_ops / window_s;
+      column.stonewall_io_mib_s += f.stonewall_io_bytes / kMiB / window_s;
+    }
+  }
+  if (column.stonewall_io_repeats > 0) {
+    column.stonewall_io_iops /= column.stonewall_io_repeats;
+    column.stonewall_io_mib_s /= column.stonewall_io_repeats;
+  }
+  for (size_t i : chosen) {
     column.max_agents = std::max(column.max_agents, figures[i].agents);
     column.max_start_skew_ns = std::max(column.max_start_skew_ns, figures[i].start_skew_ns);
     for (const AgentJobResult& agent : input.scenarios[i].results) {

@@ -82,6 +82,13 @@ struct TargetColumn {
   std::vector<size_t> kept;     // the repeats `keep` selected (indices into scenarios)
   bool partial = false;         // a repeat the shown figures come from is partial
   std::vector<KeptOp> ops;      // in OpKind order
+  // Data ops summed over op kinds (merge.h rule 8: fsync not counted, over the scenario's
+  // window), the mean over the kept repeats; stonewall over those with a valid window.
+  double io_iops = 0;
+  double io_mib_s = 0;
+  double stonewall_io_iops = 0;
+  double stonewall_io_mib_s = 0;
+  int stonewall_io_repeats = 0;  // kept repeats with a valid stonewall window
   int max_agents = 0;
   int64_t max_start_skew_ns = 0;
   // The job threads' CPU time (fio's usr/sys), summed over every agent's jobs in the kept repeats

@@ -86,14 +86,12 @@ std::vector<ScalingRow> BuildScalingRows(const ReportInput& input,
       row.agents = column.max_agents;
       row.partial = column.partial;
       row.start_skew_ns = column.max_start_skew_ns;
-      for (const KeptOp& op : column.ops) {
-        row.full_mib_s += op.mib_s;
-        row.full_iops += op.iops;
-        row.stonewall_mib_s += op.stonewall_mib_s;
-        row.stonewall_iops += op.stonewall_iops;
-        row.stonewall_valid = row.stonewall_valid || op.stonewall_valid;
-        row.moves_bytes = row.moves_bytes || op.bytes > 0;
-      }
+      row.full_mib_s = column.io_mib_s;
+      row.full_iops = column.io_iops;
+      row.stonewall_valid = column.stonewall_io_repeats > 0;
+      row.stonewall_mib_s = column.stonewall_io_mib_s;
+      row.stonewall_iops = column.stonewall_io_iops;
+      for (const KeptOp& op : column.ops) row.moves_bytes = row.moves_bytes || op.bytes > 0;
       if (const KeptOp* main = MainOp(column); main != nullptr) {
         row.op = main->kind;
         if (main->lat.count() > 0) {

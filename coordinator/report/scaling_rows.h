@@ -5,7 +5,8 @@
 //
 // Per row (figures of the kept repeats, report_input.h):
 //   agents            the agents that ran (the largest count over the kept repeats)
-//   full / stonewall  aggregate MiB/s and IOPS summed over op kinds (merge.h rules 3 and 4)
+//   full / stonewall  aggregate MiB/s and IOPS of the data ops of every kind but fsync, over the
+//                     scenario's windows (merge.h rules 3, 4 and 8; TargetColumn::io_*)
 //   op, p50/p99/p99.9 the op kind with the most ops and its merged latency percentiles (rule 1)
 //   fairness          min, max and coefficient of variation of per-agent throughput (rule 5) of
 //                     that op kind, in MiB/s (IOPS when the workload moves no bytes); with several

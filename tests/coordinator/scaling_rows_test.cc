@@ -123,6 +123,48 @@ TEST(ScalingRowsTest, MarkdownCsvJsonAndHtmlShowTheSameTable) {
   EXPECT_THAT(html, HasSubstr(">no N=1 run</td>"));
 }
 
+TEST(ScalingRowsTest, FsyncIsNotCountedAsIo) {
+  // randwrite with fsync=1: 1000 writes and 1000 fsyncs in 2 s is 500 IOPS, not 1000.
+  ScenarioResult run = MakeFakeScenario(
+      {.workload = "randwrite", .parameters = {{"nodes", "1"}}, .kind = OpKind::kWrite});
+  JobResult& job = run.results[0].result;
+  OpStats& fsync = job.Stats(OpKind::kFsync);
+  fsync.ops = 1000;
+  for (int i = 0; i < 1000; ++i) fsync.lat.Record(100'000);
+  for (IntervalStats& in : job.intervals) in.by_kind[static_cast<int>(OpKind::kFsync)].ops = 500;
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(std::move(run));
+  const ReportInput input = MakeReportInput("s", {}, std::move(scenarios), KeepPolicy::kLast);
+  const std::vector<ScalingRow> rows = Rows(input);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(rows[0].full_iops, 500);
+  ASSERT_TRUE(rows[0].stonewall_valid);
+  EXPECT_DOUBLE_EQ(rows[0].stonewall_iops, 500);
+}
+
+TEST(ScalingRowsTest, KindsRunOneAfterAnotherAreTheirOpsOverTheScenarioWindowNotSummedRates) {
+  // A metadata-like run: 1000 creates in [0, 2 s), then 1000 stats in [2 s, 4 s). Each phase is
+  // 500 ops/s over its own window; the run did 2000 ops in 4 s = 500 ops/s, not 1000.
+  ScenarioResult run =
+      MakeFakeScenario({.workload = "md", .parameters = {{"nodes", "1"}}, .kind = OpKind::kCreate});
+  run.results[0].result.name = "md.create";
+  ScenarioResult stat_phase =
+      MakeFakeScenario({.workload = "md", .parameters = {}, .kind = OpKind::kStat});
+  JobResult stat = std::move(stat_phase.results[0].result);
+  stat.name = "md.stat";
+  stat.start_realtime_ns += 2 * ::azbench::testing::kSecondNs;
+  stat.end_realtime_ns += 2 * ::azbench::testing::kSecondNs;
+  run.results.push_back(AgentJobResult{"agent-1", std::move(stat)});
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(std::move(run));
+  const ReportInput input = MakeReportInput("s", {}, std::move(scenarios), KeepPolicy::kLast);
+  const std::vector<ScalingRow> rows = Rows(input);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(rows[0].full_iops, 500);
+  ASSERT_TRUE(rows[0].stonewall_valid);
+  EXPECT_DOUBLE_EQ(rows[0].stonewall_iops, 500);
+}
+
 TEST(ScalingRowsTest, NoAgentAxisMeansNoScalingSection) {
   std::vector<ScenarioResult> scenarios;
   scenarios.push_back(MakeFakeScenario({.parameters = {{"iodepth", "4"}}}));
