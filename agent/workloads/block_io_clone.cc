@@ -252,14 +252,14 @@ class CloneRunner {
     if (!ramp_pending_) result_.depth.RecordSyncOp();
   }
 
+  // An error during ramp_time is not counted, as no op of the ramp is (fio resets its statistics
+  // when the ramp ends), so the totals stay the sums of the interval series; it is still the
+  // job's error (error_errno / error_message) and still stops the clone.
   void RecordError(const IoRequest& req) {
-    const int kind = static_cast<int>(req.op);
     if (req.complete_ns >= measure_start_ns_) {
       if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, false);
       if (spec_.op_log) LogOp(req);
       ++accum_.kind(req.op).errors;
-    } else {
-      ++result_.by_kind[kind]->errors;
     }
     if (result_.error_errno == 0) {
       const int err = static_cast<int>(-req.result);
