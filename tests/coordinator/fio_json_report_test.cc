@@ -128,5 +128,48 @@ TEST(FioJsonReportTest, JobsAreMergedOverAgentsAndClientStatsListEveryAgentThenA
   EXPECT_TRUE(doc["global options"].is_object());
 }
 
+// `result` did `reads_per_s` 4 KiB reads in each of its two 1 s intervals.
+void AddSeries(AgentJobResult& result, uint64_t reads_per_s) {
+  JobResult& job = result.result;
+  job.interval_ns = 1'000'000'000;
+  job.runtime_ns = 2'000'000'000;
+  job.end_realtime_ns = job.start_realtime_ns + 2'000'000'000;
+  OpStats& read = job.Stats(OpKind::kRead);
+  for (int64_t i = 0; i < 2; ++i) {
+    IntervalStats& interval = job.intervals.emplace_back();
+    interval.index = i;
+    interval.by_kind[static_cast<int>(OpKind::kRead)].ops = reads_per_s;
+    interval.by_kind[static_cast<int>(OpKind::kRead)].bytes = reads_per_s * 4096;
+  }
+  read.ops = 2 * reads_per_s;
+  read.bytes = 2 * reads_per_s * 4096;
+}
+
+TEST(FioJsonReportTest, BwAggIsAJobsShareOfItsGroupAmongJobsAndAmongItsAgentsClientEntries) {
+  // a1 runs rand (1000 reads/s) and seq (3000 reads/s) in group 0; a2 runs only rand (1000/s).
+  ScenarioResult r = Scenario2x2(1, ScenarioStatus::kComplete);
+  r.results.clear();
+  r.results.push_back(Result("a1", "rand", 1000, 0, 0));
+  AddSeries(r.results.back(), 1000);
+  r.results.push_back(Result("a1", "seq", 1000, 0, 0));
+  AddSeries(r.results.back(), 3000);
+  r.results.push_back(Result("a2", "rand", 1000, 0, 0));
+  AddSeries(r.results.back(), 1000);
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(std::move(r));
+  const json doc = FioJsonDocument(Input(KeepPolicy::kAll, std::move(scenarios)), 0);
+  // jobs[]: rand merged is 2000 reads/s of the group's 5000.
+  ASSERT_EQ(doc["jobs"].size(), 2u);
+  EXPECT_DOUBLE_EQ(doc["jobs"][0]["read"]["bw_agg"].get<double>(), 40.0);
+  EXPECT_DOUBLE_EQ(doc["jobs"][1]["read"]["bw_agg"].get<double>(), 60.0);
+  // client_stats: a1's rand is 1000 of a1's 4000; a2's rand is all of a2's group.
+  const json& clients = doc["client_stats"];
+  ASSERT_EQ(clients.size(), 4u);
+  EXPECT_DOUBLE_EQ(clients[0]["read"]["bw_agg"].get<double>(), 25.0);
+  EXPECT_DOUBLE_EQ(clients[1]["read"]["bw_agg"].get<double>(), 75.0);
+  EXPECT_DOUBLE_EQ(clients[2]["read"]["bw_agg"].get<double>(), 100.0);
+  EXPECT_DOUBLE_EQ(clients[3]["read"]["bw_agg"].get<double>(), 100.0);  // All clients
+}
+
 }  // namespace
 }  // namespace azbench
