@@ -54,9 +54,11 @@ void AddIntervalFigures(const JobResult& result, int kind, double group_bytes_pe
       bytes[interval.index] += interval.by_kind[kind].bytes;
       ops[interval.index] += interval.by_kind[kind].ops;
     }
+    // As fio (stat.c: "No entries for interval"), an interval without bytes is no bw sample and
+    // one without ops no iops sample: a stall shows in the interval series, not in bw_min.
     for (uint64_t i = 0; i < full_intervals; ++i) {
-      bw_kib.push_back(static_cast<double>(bytes[i]) / 1024.0 / interval_s);
-      iops.push_back(static_cast<double>(ops[i]) / interval_s);
+      if (bytes[i] > 0) bw_kib.push_back(static_cast<double>(bytes[i]) / 1024.0 / interval_s);
+      if (ops[i] > 0) iops.push_back(static_cast<double>(ops[i]) / interval_s);
     }
   } else if (did_any && result.interval_ns > 0 && result.runtime_ns > 0) {
     const double covered_s = static_cast<double>(result.runtime_ns) / 1e9;

@@ -46,7 +46,8 @@ std::map<int, FioGroupBandwidth> FioGroupAggregates(const std::vector<const JobR
 // latency_target / latency_percentile / latency_window.
 // bw_* / iops_* are fio's per-interval samples, by fio's rule: one sample per full interval
 // (interval_ns) of the job's measured runtime, from its measured start; an interval in there with
-// no op is a sample of 0 (a stall). The last, partial interval (the drain after a time-based
+// no bytes (no ops) gives no bw (iops) sample, as in fio, so a stall shows in the interval series
+// and the reports' charts, not in bw_min. The last, partial interval (the drain after a time-based
 // runtime, the tail of a size-based job) is not a sample, nor is any interval past the runtime
 // (latency-only intervals the coordinator moved onto the job, coordinator/interval_fold.h). A job
 // shorter than one interval has one sample: its interval 0 over runtime_ns. A direction without
