@@ -103,6 +103,18 @@ absl::StatusOr<std::unique_ptr<Workload>> AsWorkload(absl::StatusOr<std::unique_
   }
 }
 
+// A start instant (agent realtime, 0 = now) at most kMaxStartAheadNs ahead.
+absl::Status CheckStartAhead(int64_t start_at_realtime_ns) {
+  const int64_t ahead_ns = start_at_realtime_ns - RealtimeNanos();
+  if (start_at_realtime_ns > 0 && ahead_ns > kMaxStartAheadNs) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("start_at_agent_realtime_ns is ", ahead_ns / 1'000'000'000,
+                     " s ahead of this agent's clock; at most ", kMaxStartAheadNs / 1'000'000'000,
+                     " s (", kMaxStartAheadNs / 60'000'000'000, " minutes) ahead is allowed"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Named(const std::string& job, const absl::Status& status) {
   if (status.ok()) return status;
   return absl::Status(status.code(), absl::StrCat("job '", job, "': ", status.message()));
@@ -447,6 +459,7 @@ class SerialSink {
 
 absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns,
                          RunEventSink& sink, uint64_t progress_interval_ns) {
+  RETURN_IF_ERROR(CheckStartAhead(start_at_realtime_ns));
   if (progress_interval_ns == 0) progress_interval_ns = config_.progress_interval_ns;
   std::shared_ptr<PreparedRun> run;
   {
@@ -582,10 +595,13 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
       });
     }
     if (!started_sent) {
-      // Sleep until the start instant has passed so the event carries the actual start time.
-      while (MonotonicNanos() < start_mono)
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
-      const int64_t actual = RealtimeNanos() - static_cast<int64_t>(MonotonicNanos() - start_mono);
+      // Sleep until the start instant has passed so the event carries the actual start time; a
+      // cancel ends the wait (the jobs' own waits end too, and they measure nothing).
+      (void)SleepUntilMonotonicOrCancelled(start_mono, &run->cancel);
+      const uint64_t woke_mono = MonotonicNanos();
+      const int64_t actual =
+          RealtimeNanos() -
+          (woke_mono > start_mono ? static_cast<int64_t>(woke_mono - start_mono) : 0);
       serial.Call([&](RunEventSink& s) { return s.OnStarted(actual); });
       started_sent = true;
     }
@@ -631,6 +647,7 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
 
 absl::StatusOr<bool> Runner::Proceed(const std::string& run_id, int phase_index,
                                      int64_t start_at_realtime_ns) {
+  RETURN_IF_ERROR(CheckStartAhead(start_at_realtime_ns));
   std::shared_ptr<PreparedRun> run;
   {
     absl::MutexLock lock(&mu_);

@@ -75,6 +75,11 @@ class RunEventSink {
   virtual bool Alive() { return true; }
 };
 
+// How far ahead of the agent's clock a start instant (Run, Proceed) may be. A start further out is
+// a coordinator's mistake (its clock offset, a unit): holding the run, its lease and the agent's
+// shutdown for it would serve nobody.
+inline constexpr int64_t kMaxStartAheadNs = 600'000'000'000;  // 10 minutes
+
 struct RunnerConfig {
   uint64_t progress_interval_ns = 250'000'000;  // default when a Run does not ask for another
   // Runs held at once (prepared, running or awaiting Cleanup); Prepare beyond it is refused.
@@ -132,15 +137,18 @@ class Runner {
 
   // Runs the prepared run: waits until `start_at_realtime_ns` (0 = now), runs phase after phase,
   // sends events to `sink`, returns when every job has ended. If the sink breaks (lease lost) the
-  // run is cancelled and its created files are removed before returning Cancelled. Errors: NotFound
-  // (unknown run), FailedPrecondition (already run), Cancelled (lease lost).
+  // run is cancelled and its created files are removed before returning Cancelled. Cancel wakes the
+  // wait for the start instant. Errors: NotFound (unknown run), FailedPrecondition (already run),
+  // Cancelled (lease lost), InvalidArgument (a start more than kMaxStartAheadNs ahead; the run
+  // stays prepared).
   // `progress_interval_ns` 0 = the config's default.
   absl::Status Run(const std::string& run_id, int64_t start_at_realtime_ns, RunEventSink& sink,
                    uint64_t progress_interval_ns = 0);
 
   // Releases the phase after barrier `phase_index` of a running run, starting it at
   // `start_at_realtime_ns` (agent clock; 0 = now). Returns whether the run was waiting at that
-  // barrier. NotFound for an unknown run.
+  // barrier. NotFound for an unknown run; InvalidArgument for a start more than kMaxStartAheadNs
+  // ahead.
   absl::StatusOr<bool> Proceed(const std::string& run_id, int phase_index,
                                int64_t start_at_realtime_ns);
 

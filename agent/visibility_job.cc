@@ -1,5 +1,7 @@
 #include "agent/visibility_job.h"
 
+#include <algorithm>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -83,7 +85,12 @@ absl::StatusOr<VisibilityJobOutput> RunVisibilityJob(const VisibilityJob& job,
   RealProbeClock clock;
   const absl::Time start_at =
       start_at_realtime_ns > 0 ? absl::FromUnixNanos(start_at_realtime_ns) : absl::InfinitePast();
-  if (start_at != absl::InfinitePast()) clock.SleepUntil(start_at);
+  // In slices, so a run cancelled before its start instant does not wait for it (the probes look
+  // at `cancelled` before each trial).
+  while (start_at != absl::InfinitePast() && !(cancelled && cancelled()) &&
+         clock.Now() < start_at) {
+    clock.SleepUntil(std::min(start_at, clock.Now() + absl::Nanoseconds(kCancellableSleepSliceNs)));
+  }
   // The job's start is its scheduled start when it has one (the common instant every agent's trial
   // i counts from), so start_realtime_ns + a record's start_ns is the trial's start on this clock.
   const absl::Time job_start = start_at != absl::InfinitePast() ? start_at : clock.Now();

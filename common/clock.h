@@ -5,6 +5,9 @@
 
 #include <time.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 
@@ -35,6 +38,29 @@ inline int64_t RealtimeNanos() {
   clock_gettime(CLOCK_REALTIME, &ts);
   return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000LL + ts.tv_nsec +
          TestOnlyRealtimeOffsetNanos();
+}
+
+// How often a wait for a start instant looks at its cancel flag.
+inline constexpr uint64_t kCancellableSleepSliceNs = 10'000'000;  // 10 ms
+
+// Sleeps until CLOCK_MONOTONIC reaches `monotonic_ns`, or until `*cancel` (may be null) is true,
+// looked at every kCancellableSleepSliceNs. The final slice is one absolute clock_nanosleep to the
+// instant itself, so waking is as precise as a plain absolute sleep. Returns false when cancelled
+// before the instant.
+inline bool SleepUntilMonotonicOrCancelled(uint64_t monotonic_ns, const std::atomic<bool>* cancel) {
+  while (true) {
+    if (cancel != nullptr && cancel->load()) return false;
+    const uint64_t now_ns = MonotonicNanos();
+    if (now_ns >= monotonic_ns) return true;
+    const uint64_t until_ns = cancel == nullptr
+                                  ? monotonic_ns
+                                  : std::min(monotonic_ns, now_ns + kCancellableSleepSliceNs);
+    timespec ts;
+    ts.tv_sec = static_cast<time_t>(until_ns / 1'000'000'000ULL);
+    ts.tv_nsec = static_cast<long>(until_ns % 1'000'000'000ULL);
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+    }
+  }
 }
 
 }  // namespace azbench

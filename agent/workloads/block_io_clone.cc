@@ -84,7 +84,8 @@ class CloneRunner {
   }
 
   JobResult Run() {
-    SleepUntil(start_ns_);
+    // A run cancelled before its start instant issues nothing (MayIssue).
+    (void)SleepUntilMonotonicOrCancelled(start_ns_, control_.cancel);
     // Ops are timed from here on by this thread's op clock (the TSC, anchored now, or
     // clock_gettime).
     OpClockScope op_clock_scope(op_clock_);

@@ -90,7 +90,7 @@ absl::StatusOr<std::vector<JobResult>> LargeStreamJob::Run(const RunControl& con
   if (control.interval_ns == 0) return absl::InvalidArgumentError("interval must be positive");
   uint64_t start_ns =
       control.start_monotonic_ns != 0 ? control.start_monotonic_ns : MonotonicNanos();
-  while (MonotonicNanos() < start_ns) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  (void)SleepUntilMonotonicOrCancelled(start_ns, control.cancel);  // cancelled: no pass runs
   std::vector<JobResult> out;
   for (int pass = 0; pass < spec_.passes; ++pass) {
     if (control.cancel != nullptr && control.cancel->load()) break;

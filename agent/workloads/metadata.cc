@@ -18,14 +18,6 @@
 namespace azbench {
 namespace {
 
-void SleepUntilMono(uint64_t monotonic_ns) {
-  timespec ts;
-  ts.tv_sec = static_cast<time_t>(monotonic_ns / 1'000'000'000ULL);
-  ts.tv_nsec = static_cast<long>(monotonic_ns % 1'000'000'000ULL);
-  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
-  }
-}
-
 // mkdir that tolerates an existing directory. Returns whether this call created it.
 absl::StatusOr<bool> MakeDir(const std::string& path) {
   if (mkdir(path.c_str(), 0755) == 0) return true;
@@ -101,7 +93,9 @@ std::string MetadataJob::FilePath(int agent, int clone, uint64_t n, bool renamed
 JobResult MetadataJob::RunPhase(MetadataPhase phase, int clone, const RunControl& control,
                                 uint64_t start_ns) {
   const OpKind kind = MetadataPhaseOpKind(phase);
-  SleepUntilMono(start_ns);  // first: the recorder measures this thread's CPU from its creation
+  // First: the recorder measures this thread's CPU from its creation. A cancelled wait leaves
+  // the loop below before its first op.
+  (void)SleepUntilMonotonicOrCancelled(start_ns, control.cancel);
   OpRecorder rec(absl::StrCat(spec_.name, ".", std::string(MetadataPhaseName(phase))), clone,
                  control, start_ns, &ops_done_, &bytes_done_, spec_.op_log, spec_.op_log_rate);
   rec.Activate(kind);

@@ -139,7 +139,7 @@ absl::StatusOr<std::vector<JobResult>> SmallFilesJob::Run(const RunControl& cont
   if (control.interval_ns == 0) return absl::InvalidArgumentError("interval must be positive");
   uint64_t start_ns =
       control.start_monotonic_ns != 0 ? control.start_monotonic_ns : MonotonicNanos();
-  while (MonotonicNanos() < start_ns) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  (void)SleepUntilMonotonicOrCancelled(start_ns, control.cancel);  // cancelled: no file is made
   // Intervals and op logs leave the clone threads through the relay (event_relay.h).
   EventRelay relay;
   const RunControl clone_control = RelayedControl(control, relay);

@@ -230,6 +230,68 @@ TEST(RunnerTest, CancelReleasesAJobWaitingAtABarrier) {
   EXPECT_EQ(FilesIn(dir.path()), 0u) << "cleanup removes the files the cancelled run left";
 }
 
+TEST(RunnerStartTest, AStartAnHourAheadIsRefusedNamingTheFieldAndTheLimit) {
+  TempDir dir(testing::kTmpfsBase);
+  Runner runner;
+  ASSERT_TRUE(runner.Prepare("s", Jobs(dir.path(), "100ms"), 1'000'000'000).ok());
+  CountingSink sink;
+  const int64_t hour_ahead = RealtimeNanos() + 3'600'000'000'000;
+  const absl::Status refused = runner.Run("s", hour_ahead, sink);
+  EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument) << refused;
+  EXPECT_NE(refused.message().find("start_at_agent_realtime_ns"), std::string::npos) << refused;
+  EXPECT_NE(refused.message().find("at most 600 s (10 minutes) ahead"), std::string::npos)
+      << refused;
+  EXPECT_EQ(runner.Proceed("s", 0, hour_ahead).status().code(), absl::StatusCode::kInvalidArgument);
+  // The refusal left the run prepared: it still runs.
+  EXPECT_TRUE(runner.Run("s", 0, sink).ok());
+  EXPECT_EQ(sink.results, 1);
+  ASSERT_TRUE(runner.Cleanup("s", true).ok());
+}
+
+TEST(RunnerStartTest, ACancelBeforeTheStartInstantEndsTheRunWithNothingMeasured) {
+  TempDir dir(testing::kTmpfsBase);
+  Runner runner;
+  std::vector<JobRequest> jobs = Jobs(dir.path(), "1s");
+  jobs.resize(4);
+  jobs[1].name = "md";
+  jobs[1].workload = "metadata";
+  jobs[1].options = {{"directory", dir.path()}, {"files", "10"}};
+  jobs[2].name = "sf";
+  jobs[2].workload = "small_files";
+  jobs[2].options = {{"directory", dir.path()}, {"filesizes", "4k"}, {"files", "3"}};
+  jobs[3].name = "ls";
+  jobs[3].workload = "large_stream";
+  jobs[3].options = {{"directory", dir.path()}, {"size", "256k"}, {"bs", "64k"}};
+  ASSERT_TRUE(runner.Prepare("c", jobs, 1'000'000'000).ok());
+  struct OpsSink : CountingSink {
+    bool OnResult(const JobResult& r) override {
+      for (const auto& stats : r.by_kind) {
+        if (stats != nullptr) ops += stats->ops + stats->errors;
+      }
+      return CountingSink::OnResult(r);
+    }
+    uint64_t ops = 0;
+  } sink;
+  // Far enough ahead that a run which waited for its start could not end before it.
+  const int64_t start = RealtimeNanos() + 30'000'000'000;
+  absl::Status status;
+  std::atomic<bool> returned{false};
+  std::thread run([&] {
+    status = runner.Run("c", start, sink);
+    returned.store(true);
+  });
+  while (!returned.load() && !runner.Cancel("c")) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  run.join();
+  EXPECT_TRUE(status.ok()) << status;
+  EXPECT_TRUE(sink.cancelled);
+  EXPECT_EQ(sink.ops, 0u) << "a run cancelled before its start measures nothing";
+  EXPECT_LT(RealtimeNanos(), start) << "the cancel ended the wait for the start instant";
+  ASSERT_TRUE(runner.Cleanup("c", true).ok());
+  EXPECT_EQ(FilesIn(dir.path()), 0u);
+}
+
 }  // namespace
 }  // namespace azbench
 
