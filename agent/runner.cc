@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "agent/visibility_workload.h"
 #include "agent/workloads/large_stream.h"
 #include "agent/workloads/metadata.h"
@@ -113,6 +114,27 @@ absl::Status CheckStartAhead(int64_t start_at_realtime_ns) {
                      " s (", kMaxStartAheadNs / 60'000'000'000, " minutes) ahead is allowed"));
   }
   return absl::OkStatus();
+}
+
+// The product of named factors ("files", 5000), or InvalidArgument naming them and their values
+// when it does not fit in 64 bits (a wrapped product would defeat the limits and free-space checks
+// it feeds).
+absl::StatusOr<uint64_t> CheckedProduct(
+    const std::vector<std::pair<std::string, uint64_t>>& factors) {
+  uint64_t product = 1;
+  for (const auto& [name, value] : factors) {
+    if (__builtin_mul_overflow(product, value, &product)) {
+      std::vector<std::string> names, values;
+      for (const auto& [n, v] : factors) {
+        names.push_back(n);
+        values.push_back(absl::StrCat(v));
+      }
+      return absl::InvalidArgumentError(
+          absl::StrCat(absl::StrJoin(names, " x "), " (", absl::StrJoin(values, " x "),
+                       ") does not fit in 64 bits; make them smaller"));
+    }
+  }
+  return product;
 }
 
 absl::Status Named(const std::string& job, const absl::Status& status) {
@@ -282,27 +304,53 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
           // No agent subdirectory: the stride needs every agent's paths (they carry the agent
           // index instead).
           name = f.metadata.name;
-          absl::Status st =
-              enforce_policy
-                  ? confine_family(name, f.metadata.directory, nullptr,
-                                   f.metadata.files * static_cast<uint64_t>(f.metadata.numjobs),
-                                   f.metadata.files * f.metadata.write_bytes *
-                                       static_cast<uint64_t>(f.metadata.numjobs),
-                                   false)
-                  : absl::OkStatus();
+          absl::Status st = absl::OkStatus();
+          if (enforce_policy) {
+            const uint64_t numjobs = static_cast<uint64_t>(std::max(1, f.metadata.numjobs));
+            absl::StatusOr<uint64_t> files =
+                CheckedProduct({{"files", f.metadata.files}, {"numjobs", numjobs}});
+            absl::StatusOr<uint64_t> bytes =
+                CheckedProduct({{"files", f.metadata.files},
+                                {"write_bytes", f.metadata.write_bytes},
+                                {"numjobs", numjobs}});
+            st = !files.ok() ? files.status()
+                 : !bytes.ok()
+                     ? bytes.status()
+                     : confine_family(name, f.metadata.directory, nullptr, *files, *bytes, false);
+          }
           job = st.ok() ? AsWorkload(MetadataJob::Prepare(f.metadata, f.group_id))
                         : absl::StatusOr<std::unique_ptr<Workload>>(st);
           break;
         }
         case WorkloadFamily::kSmallFiles: {
           name = f.small_files.name;
-          uint64_t bytes = 0;
-          for (uint64_t size : f.small_files.file_sizes_bytes) bytes += size * f.small_files.files;
-          const uint64_t files = f.small_files.files * f.small_files.file_sizes_bytes.size();
-          const uint64_t clones = static_cast<uint64_t>(f.small_files.numjobs);
-          absl::Status st = enforce_policy ? confine_family(name, f.small_files.directory, nullptr,
-                                                            files * clones, bytes * clones, true)
-                                           : agent_directory(f.small_files.directory, name);
+          absl::Status st = absl::OkStatus();
+          if (enforce_policy) {
+            const uint64_t clones = static_cast<uint64_t>(std::max(1, f.small_files.numjobs));
+            absl::StatusOr<uint64_t> files =
+                CheckedProduct({{"files", f.small_files.files},
+                                {"the number of filesizes", f.small_files.file_sizes_bytes.size()},
+                                {"numjobs", clones}});
+            uint64_t bytes = 0;
+            for (uint64_t size : f.small_files.file_sizes_bytes) {
+              if (!st.ok()) break;
+              absl::StatusOr<uint64_t> of_size = CheckedProduct(
+                  {{"filesize", size}, {"files", f.small_files.files}, {"numjobs", clones}});
+              if (!of_size.ok()) {
+                st = of_size.status();
+              } else if (__builtin_add_overflow(bytes, *of_size, &bytes)) {
+                st = absl::InvalidArgumentError(
+                    "the bytes of all filesizes x files x numjobs do not fit in 64 bits; make "
+                    "them smaller");
+              }
+            }
+            if (st.ok()) st = files.status();
+            if (st.ok()) {
+              st = confine_family(name, f.small_files.directory, nullptr, *files, bytes, true);
+            }
+          } else {
+            st = agent_directory(f.small_files.directory, name);
+          }
           job = st.ok() ? AsWorkload(SmallFilesJob::Prepare(f.small_files, f.group_id))
                         : absl::StatusOr<std::unique_ptr<Workload>>(st);
           break;

@@ -339,6 +339,16 @@ absl::Status ValidateMetadataSpec(const MetadataSpec& spec) {
   if (spec.stonewall < absl::ZeroDuration()) {
     return absl::InvalidArgumentError("stonewall must not be negative");
   }
+  for (const auto& [field, bytes] :
+       {std::pair<const char*, uint64_t>{"write_bytes", spec.write_bytes},
+        std::pair<const char*, uint64_t>{"read_bytes", spec.read_bytes}}) {
+    if (bytes > kMaxMetadataFileBytes) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          field, " (", FormatBytes(bytes), ") must be at most ", FormatBytes(kMaxMetadataFileBytes),
+          ": each clone holds a buffer of that size; larger files are for block_io or "
+          "large_stream"));
+    }
+  }
   const bool creates = spec.phases.front() == MetadataPhase::kCreate;
   if (!creates) {
     return absl::InvalidArgumentError(

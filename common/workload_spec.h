@@ -48,6 +48,11 @@ std::string_view MetadataPhaseName(
     MetadataPhase phase);                         // create, stat, open, read, rename, delete
 OpKind MetadataPhaseOpKind(MetadataPhase phase);  // create, stat, open, read, rename, unlink
 
+// The most a metadata job writes into (write_bytes) or reads from (read_bytes) one file: each
+// clone holds a buffer of that size. mdtest-style files are small; larger files are the block_io
+// and large_stream families' work.
+inline constexpr uint64_t kMaxMetadataFileBytes = 16ULL << 20;  // 16 MiB
+
 struct MetadataSpec {
   std::string name = "job";
   std::string directory;  // required
@@ -64,9 +69,11 @@ struct MetadataSpec {
   // mdtest -N: in the stat, open and read phases agent i works on the files agent
   // (i + stride) % agents created, so it cannot answer from its own cache. 0 = own files.
   int stride = 0;
-  uint64_t write_bytes = 4096;  // written into every file when it is created (mdtest -w)
-  uint64_t read_bytes = 4096;   // read from every file in the read phase (mdtest -e); follows
-                                // write_bytes unless given
+  // Written into every file when it is created (mdtest -w); at most kMaxMetadataFileBytes.
+  uint64_t write_bytes = 4096;
+  // Read from every file in the read phase (mdtest -e); follows write_bytes unless given; at most
+  // kMaxMetadataFileBytes.
+  uint64_t read_bytes = 4096;
   bool read_bytes_given = false;
   // mdtest -W: a phase stops issuing new ops after this long; later phases only touch the files
   // that were created. 0 = every phase does all its files.

@@ -221,6 +221,29 @@ TEST_F(FamilyPathPiecesTest, ALargeStreamRelativeFilenameThatLeavesTheDirectoryI
   ExpectNothingLeftBehind();
 }
 
+// Sizes that wrap around 64 bits would pass the limits and min_free_space as small numbers.
+TEST_F(FamilyPathPiecesTest, AMetadataWriteBytesTooLargeToBufferIsRefusedBeforeAnyLayout) {
+  // 65536 files x 256t = 2^64: wrapped to 0 it passed the free-space check.
+  const absl::Status refused = Prepare(
+      "metadata", {{"directory", root_ + "/target"}, {"files", "65536"}, {"write_bytes", "256t"}});
+  EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument) << refused;
+  EXPECT_THAT(std::string(refused.message()), HasSubstr("job 'p': write_bytes (256TiB)"));
+  ExpectNothingLeftBehind();
+}
+
+TEST_F(FamilyPathPiecesTest, ASizeProductThatOverflowsIsRefusedNamingTheFactors) {
+  // 16 files of 2^60 bytes = 2^64: wrapped to 0 it passed min_free_space and max_job_size.
+  policy_.limits.max_job_size_bytes = 1 << 30;
+  const absl::Status refused = Prepare(
+      "small_files",
+      {{"directory", root_ + "/target"}, {"files", "16"}, {"filesizes", "4k:1152921504606846976"}});
+  EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument) << refused;
+  EXPECT_THAT(std::string(refused.message()),
+              HasSubstr("job 'p': filesize x files x numjobs (1152921504606846976 x 16 x 1) does "
+                        "not fit in 64 bits"));
+  ExpectNothingLeftBehind();
+}
+
 TEST_F(FamilyPathPiecesTest, AVisibilityRelDirThatLeavesTheDirectoryIsRefused) {
   for (const std::string rel_dir : {"../../outside", "/etc", "a/../../b"}) {
     const absl::Status refused = Prepare("visibility", {{"probe", "export"},

@@ -44,6 +44,24 @@ TEST(WorkloadSpecTest, ReadBytesFollowsWriteBytesUnlessGiven) {
             std::string::npos);
 }
 
+TEST(WorkloadSpecTest, MetadataWriteAndReadBytesAreCappedNamingTheOptionAndTheLimit) {
+  MetadataSpec md;
+  md.directory = "/x";
+  ASSERT_TRUE(ApplyMetadataOption(md, "write_bytes", "16m").ok());
+  EXPECT_TRUE(ValidateMetadataSpec(md).ok()) << "the limit itself is allowed";
+  ASSERT_TRUE(ApplyMetadataOption(md, "write_bytes", "256t").ok());
+  const absl::Status write = ValidateMetadataSpec(md);
+  EXPECT_EQ(write.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(write.message().find("write_bytes (256TiB) must be at most 16MiB"), std::string::npos)
+      << write;
+  ASSERT_TRUE(ApplyMetadataOption(md, "write_bytes", "1m").ok());
+  ASSERT_TRUE(ApplyMetadataOption(md, "read_bytes", "32m").ok());
+  ASSERT_TRUE(ApplyMetadataOption(md, "phases", "create,stat").ok());  // no read phase
+  const absl::Status read = ValidateMetadataSpec(md);
+  EXPECT_NE(read.message().find("read_bytes (32MiB) must be at most 16MiB"), std::string::npos)
+      << read;
+}
+
 TEST(WorkloadSpecTest, AFailedOptionLeavesTheSpecUnchanged) {
   MetadataSpec md;
   EXPECT_FALSE(ApplyMetadataOption(md, "files", "0").ok());
