@@ -31,6 +31,12 @@ struct Runner::PreparedRun {
   std::vector<bool> stonewall;            // per job: waits for every job before it
   uint64_t interval_ns = 1'000'000'000;
   std::atomic<bool> cancel{false};
+  // Being laid out by its Prepare, which owns the fields above until it clears this (guarded by
+  // Runner::mu_): nobody else runs, cleans up, reaps or cancels it meanwhile.
+  bool preparing = false;
+  std::string request_key;      // see PrepareAll; set before the run is published
+  absl::Status prepare_status;  // a failed Prepare's answer (guarded by Runner::mu_)
+  PrepareOutcome outcome;       // a finished Prepare's answer (guarded by Runner::mu_)
   bool running = false;
   bool ran = false;
   uint64_t lease_end_ns = 0;  // monotonic; 0 = no lease (guarded by Runner::mu_)
@@ -74,7 +80,7 @@ Runner::~Runner() {
   CancelAll();
   absl::MutexLock lock(&mu_);
   for (auto& [id, run] : runs_) {
-    if (!run->running) run->RemoveFiles(nullptr);
+    if (!run->running && !run->preparing) run->RemoveFiles(nullptr);
   }
 }
 
@@ -135,6 +141,27 @@ absl::StatusOr<uint64_t> CheckedProduct(
     }
   }
   return product;
+}
+
+// What identifies a Prepare request: its jobs (names, families, options in order), interval and
+// placement, every string length-prefixed.
+std::string PrepareRequestKey(const std::vector<JobRequest>& jobs, uint64_t interval_ns,
+                              RunPlacement placement) {
+  std::string key = absl::StrCat(interval_ns, ";", placement.agent_index, ";",
+                                 placement.agent_count, ";", jobs.size());
+  auto add = [&key](const std::string& text) {
+    absl::StrAppend(&key, ";", text.size(), ":", text);
+  };
+  for (const JobRequest& job : jobs) {
+    add(job.name);
+    add(job.workload);
+    absl::StrAppend(&key, ";", job.group_id, ";", job.stonewall ? 1 : 0, ";", job.options.size());
+    for (const auto& [option, value] : job.options) {
+      add(option);
+      add(value);
+    }
+  }
+  return key;
 }
 
 absl::Status Named(const std::string& job, const absl::Status& status) {
@@ -204,19 +231,21 @@ absl::StatusOr<PrepareOutcome> Runner::Prepare(const std::string& run_id,
     }
     families.push_back(std::move(f));
   }
-  return PrepareAll(run_id, specs, families, interval_ns);
+  return PrepareAll(run_id, specs, families, interval_ns,
+                    PrepareRequestKey(jobs, interval_ns, placement));
 }
 
 absl::StatusOr<PrepareOutcome> Runner::PrepareSpecs(
     const std::string& run_id, const std::vector<std::pair<JobSpec, int>>& specs,
     uint64_t interval_ns) {
-  return PrepareAll(run_id, specs, {}, interval_ns);
+  return PrepareAll(run_id, specs, {}, interval_ns, /*request_key=*/"");
 }
 
 absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
                                                   const std::vector<std::pair<JobSpec, int>>& specs,
                                                   const std::vector<FamilyRequest>& families,
-                                                  uint64_t interval_ns) {
+                                                  uint64_t interval_ns,
+                                                  const std::string& request_key) {
   if (run_id.empty()) return absl::InvalidArgumentError("run_id must not be empty");
   if (specs.empty() && families.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("run '", run_id, "' has no jobs"));
@@ -224,19 +253,58 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
   if (interval_ns < 10'000'000) {
     return absl::InvalidArgumentError("interval must be at least 10 ms");
   }
-  {
-    absl::MutexLock lock(&mu_);
-    if (runs_.count(run_id) > 0) {
-      return absl::AlreadyExistsError(absl::StrCat("run '", run_id, "' is already prepared"));
-    }
-    if (runs_.size() >= config_.max_concurrent_runs) {
-      return absl::ResourceExhaustedError(absl::StrCat("the agent already holds ", runs_.size(),
-                                                       " runs (limit ", config_.max_concurrent_runs,
-                                                       "); clean up finished runs first"));
-    }
-  }
   auto run = std::make_shared<PreparedRun>();
   run->interval_ns = interval_ns;
+  run->request_key = request_key;
+  {
+    // The id is reserved before the layout: two Prepares of one id never lay out (and, failing,
+    // remove) the same files at once, and runs being prepared count against the limit.
+    absl::MutexLock lock(&mu_);
+    auto it = runs_.find(run_id);
+    if (it != runs_.end()) {
+      const std::shared_ptr<PreparedRun> held = it->second;
+      if (request_key.empty() || held->request_key != request_key || held->running || held->ran) {
+        return absl::AlreadyExistsError(
+            absl::StrCat("run '", run_id, "' is already ",
+                         held->preparing ? "being prepared"
+                         : held->ran     ? "run"
+                                         : "prepared",
+                         held->request_key != request_key ? " with other jobs" : ""));
+      }
+      // The same request again (the coordinator's retry after a broken connection): answer as
+      // the first one did, once it has.
+      auto prepared = [&held]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return !held->preparing; };
+      mu_.Await(absl::Condition(&prepared));
+      if (!held->prepare_status.ok()) return held->prepare_status;
+      return held->outcome;
+    }
+    if (runs_.size() >= config_.max_concurrent_runs) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "the agent already holds ", runs_.size(), " runs (limit ", config_.max_concurrent_runs,
+          ", counting runs being prepared); clean up finished runs first"));
+    }
+    run->preparing = true;
+    runs_[run_id] = run;
+  }
+  absl::StatusOr<PrepareOutcome> outcome = LayOut(run_id, *run, specs, families);
+  absl::MutexLock lock(&mu_);
+  run->preparing = false;
+  if (!outcome.ok()) {
+    run->prepare_status = outcome.status();
+    runs_.erase(run_id);  // the placeholder: nobody else removes a run being prepared
+    return outcome.status();
+  }
+  run->outcome = *outcome;
+  if (config_.prepared_lease_ns > 0) {
+    run->lease_end_ns = MonotonicNanos() + config_.prepared_lease_ns;
+  }
+  return outcome;
+}
+
+absl::StatusOr<PrepareOutcome> Runner::LayOut(const std::string& run_id, PreparedRun& prepared,
+                                              const std::vector<std::pair<JobSpec, int>>& specs,
+                                              const std::vector<FamilyRequest>& families) {
+  PreparedRun* const run = &prepared;
   PrepareOutcome outcome;
   JobPolicy policy;
   bool enforce_policy = false;
@@ -468,14 +536,6 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
     run->stonewall.push_back((*job)->stonewall());
     run->jobs.push_back(std::move(*job));
   }
-  absl::MutexLock lock(&mu_);
-  if (runs_.count(run_id) > 0) {  // a concurrent Prepare of the same id won
-    run->RemoveFiles(nullptr);
-    return absl::AlreadyExistsError(absl::StrCat("run '", run_id, "' is already prepared"));
-  }
-  if (config_.prepared_lease_ns > 0)
-    run->lease_end_ns = MonotonicNanos() + config_.prepared_lease_ns;
-  runs_[run_id] = std::move(run);
   return outcome;
 }
 
@@ -517,6 +577,10 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
       return absl::NotFoundError(absl::StrCat("run '", run_id, "' is not prepared on this agent"));
     }
     run = it->second;
+    if (run->preparing) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "run '", run_id, "' is still being prepared; start it once Prepare answered"));
+    }
     if (run->running || run->ran) {
       return absl::FailedPreconditionError(absl::StrCat("run '", run_id, "' has already run"));
     }
@@ -717,7 +781,7 @@ absl::StatusOr<bool> Runner::Proceed(const std::string& run_id, int phase_index,
 bool Runner::Cancel(const std::string& run_id) {
   absl::MutexLock lock(&mu_);
   auto it = runs_.find(run_id);
-  if (it == runs_.end()) return false;
+  if (it == runs_.end() || it->second->preparing) return false;
   it->second->cancel.store(true);
   return it->second->running;
 }
@@ -740,7 +804,8 @@ std::vector<std::string> Runner::ReapExpired(uint64_t now_monotonic_ns) {
     absl::MutexLock lock(&mu_);
     for (auto it = runs_.begin(); it != runs_.end();) {
       const PreparedRun& run = *it->second;
-      if (!run.running && run.lease_end_ns != 0 && run.lease_end_ns < now_monotonic_ns) {
+      if (!run.running && !run.preparing && run.lease_end_ns != 0 &&
+          run.lease_end_ns < now_monotonic_ns) {
         expired.emplace_back(it->first, it->second);
         it = runs_.erase(it);
       } else {
@@ -798,6 +863,10 @@ absl::StatusOr<int> Runner::Cleanup(const std::string& run_id, bool remove_files
     if (it->second->running) {
       return absl::FailedPreconditionError(
           absl::StrCat("run '", run_id, "' is running; cancel it first"));
+    }
+    if (it->second->preparing) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "run '", run_id, "' is still being prepared; clean it up once Prepare answered"));
     }
     run = it->second;
     runs_.erase(it);

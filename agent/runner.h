@@ -122,10 +122,14 @@ class Runner {
   explicit Runner(RunnerConfig config = {});
   ~Runner();  // cancels running runs and removes the files of every run it still knows
 
-  // Parses every job's options (errors name the job and the option), lays out the files.
-  // Errors: InvalidArgument / NotFound (bad or unknown option), AlreadyExists (run id in use),
-  // ResourceExhausted (too many runs, or ENOSPC), and the BlockIoJob::Prepare errors. On error
-  // nothing of this run is left behind.
+  // Parses every job's options (errors name the job and the option), lays out the files. The run
+  // id is reserved before the layout: a Prepare of an id that is held (or still being prepared)
+  // with the same request (jobs, options, interval, placement), before it has run, waits for the
+  // first one and answers with its outcome, so a coordinator's retry never prepares twice.
+  // Errors: InvalidArgument / NotFound (bad or unknown option), AlreadyExists (run id in use by
+  // another request, or already run), ResourceExhausted (too many runs, counting those being
+  // prepared, or ENOSPC), and the BlockIoJob::Prepare errors. On error nothing of this run is left
+  // behind.
   absl::StatusOr<PrepareOutcome> Prepare(const std::string& run_id,
                                          const std::vector<JobRequest>& jobs, uint64_t interval_ns,
                                          RunPlacement placement = {});
@@ -156,7 +160,7 @@ class Runner {
   bool Cancel(const std::string& run_id);
 
   // Forgets the run; with remove_files, removes the files its Prepare created. NotFound if unknown;
-  // FailedPrecondition while it runs.
+  // FailedPrecondition while it runs or is still being prepared.
   absl::StatusOr<int> Cleanup(const std::string& run_id, bool remove_files);
 
   // Extends the lease of a run that is not running to `lease_ns` from now (0 = the config's).
@@ -192,10 +196,16 @@ class Runner {
     std::vector<std::pair<std::string, std::string>> visibility_options;
     RunPlacement placement;
   };
+  // Reserves the run id (a placeholder counted against max_concurrent_runs), lays the run out
+  // (LayOut) and publishes the outcome, or removes the placeholder. `request_key` identifies the
+  // request (empty: none), so that the same request again gets the first one's answer.
   absl::StatusOr<PrepareOutcome> PrepareAll(const std::string& run_id,
                                             const std::vector<std::pair<JobSpec, int>>& specs,
                                             const std::vector<FamilyRequest>& families,
-                                            uint64_t interval_ns);
+                                            uint64_t interval_ns, const std::string& request_key);
+  absl::StatusOr<PrepareOutcome> LayOut(const std::string& run_id, PreparedRun& run,
+                                        const std::vector<std::pair<JobSpec, int>>& specs,
+                                        const std::vector<FamilyRequest>& families);
   void ReapLoop();
   absl::Mutex mu_;
   std::map<std::string, std::shared_ptr<PreparedRun>> runs_ ABSL_GUARDED_BY(mu_);

@@ -102,7 +102,9 @@ class GrpcAgentClient final : public AgentClient {
     // brings it back in about a second) gets a bounded wait for the channel to reconnect instead
     // of failing on the channel's cached connection error. A call that met the old process's
     // connection (reset, or refused while the new one came up) is tried once more on the new
-    // connection; the agent refuses a run id it already holds, so a retry never prepares twice.
+    // connection. The agent reserves a run id before laying the run out and answers the same
+    // request for an id it holds (or is still preparing) with the first request's outcome, so a
+    // retry never prepares twice and gets the answer of the attempt that reached the agent.
     const auto give_up = std::chrono::system_clock::now() + kReconnectGrace;
     grpc::Status s;
     v1::PrepareResponse response;

@@ -292,6 +292,77 @@ TEST(RunnerStartTest, ACancelBeforeTheStartInstantEndsTheRunWithNothingMeasured)
   EXPECT_EQ(FilesIn(dir.path()), 0u);
 }
 
+// A Prepare that lays out 128 MiB of data on the local disk (with fsync), so that it is still at
+// work when the test, seeing its file appear, sends another request.
+std::vector<JobRequest> SlowLayout(const std::string& dir) {
+  JobRequest job;
+  job.name = "slow";
+  job.options = {{"rw", "read"}, {"size", "128m"}, {"directory", dir}};
+  return {job};
+}
+
+void WaitForLayoutToStart(const std::string& dir) {
+  while (!std::filesystem::exists(dir + "/slow.0.0")) {
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+}
+
+TEST(RunnerPrepareTest, TwoConcurrentPreparesOfOneRunIdPrepareItOnceAndGiveTheSameAnswer) {
+  TempDir dir(testing::kDiskBase);
+  Runner runner;
+  absl::StatusOr<PrepareOutcome> first = absl::UnknownError("not run");
+  std::thread retry_source(
+      [&] { first = runner.Prepare("p", SlowLayout(dir.path()), 1'000'000'000); });
+  WaitForLayoutToStart(dir.path());
+  // The coordinator's retry of a Prepare whose connection broke while the agent worked on it.
+  absl::StatusOr<PrepareOutcome> second =
+      runner.Prepare("p", SlowLayout(dir.path()), 1'000'000'000);
+  retry_source.join();
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_TRUE(second.ok()) << second.status();
+  ASSERT_EQ(first->files.size(), 1u);
+  ASSERT_EQ(second->files.size(), 1u);
+  EXPECT_EQ(second->files[0].path, first->files[0].path);
+  EXPECT_EQ(std::filesystem::file_size(first->files[0].path), 128u << 20) << "laid out whole";
+
+  // Another request under the same id is refused.
+  absl::StatusOr<PrepareOutcome> other = runner.Prepare("p", Jobs(dir.path(), "1s"), 1'000'000'000);
+  EXPECT_EQ(other.status().code(), absl::StatusCode::kAlreadyExists) << other.status();
+  EXPECT_NE(other.status().message().find("with other jobs"), std::string::npos) << other.status();
+
+  // One run is held, and one Cleanup removes it and its file.
+  ASSERT_TRUE(runner.Cleanup("p", true).ok());
+  EXPECT_EQ(runner.Cleanup("p", true).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(FilesIn(dir.path()), 0u);
+}
+
+TEST(RunnerPrepareTest, ARunBeingPreparedCountsAgainstMaxConcurrentRuns) {
+  TempDir dir(testing::kDiskBase);
+  TempDir other_dir(testing::kTmpfsBase);
+  Runner runner(RunnerConfig{.max_concurrent_runs = 1});
+  absl::StatusOr<PrepareOutcome> first = absl::UnknownError("not run");
+  std::thread slow([&] { first = runner.Prepare("a", SlowLayout(dir.path()), 1'000'000'000); });
+  WaitForLayoutToStart(dir.path());
+  absl::StatusOr<PrepareOutcome> second =
+      runner.Prepare("b", Jobs(other_dir.path(), "1s"), 1'000'000'000);
+  slow.join();
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kResourceExhausted) << second.status();
+  EXPECT_EQ(FilesIn(other_dir.path()), 0u);
+  ASSERT_TRUE(runner.Cleanup("a", true).ok());
+}
+
+TEST(RunnerPrepareTest, AFailedPrepareFreesItsRunId) {
+  TempDir dir(testing::kTmpfsBase);
+  Runner runner(RunnerConfig{.max_concurrent_runs = 1});
+  absl::StatusOr<PrepareOutcome> failed =
+      runner.Prepare("f", Jobs(dir.path() + "/missing/deeper", "1s"), 1'000'000'000);
+  ASSERT_FALSE(failed.ok());
+  absl::StatusOr<PrepareOutcome> ok = runner.Prepare("f", Jobs(dir.path(), "1s"), 1'000'000'000);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  ASSERT_TRUE(runner.Cleanup("f", true).ok());
+}
+
 }  // namespace
 }  // namespace azbench
 
