@@ -738,16 +738,19 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
     absl::MutexLock lock(&mu_);
     run->running = false;
     run->ran = true;
-    // Now waiting for Cleanup: a coordinator that died after the run still gets its files removed.
-    if (config_.prepared_lease_ns > 0) {
+    if (lease_lost) {
+      // The coordinator is gone: nobody will call Cleanup. The run is forgotten in the same step
+      // that ends it, so no Cleanup or reaper can take it and remove its files alongside this
+      // thread (below).
+      runs_.erase(run_id);
+    } else if (config_.prepared_lease_ns > 0) {
+      // Now waiting for Cleanup: a coordinator that died after the run still gets its files
+      // removed.
       run->lease_end_ns = MonotonicNanos() + config_.prepared_lease_ns;
     }
   }
   if (lease_lost) {
-    // The coordinator is gone: nobody will call Cleanup. Remove what this run created, forget it.
     run->RemoveFiles(nullptr);
-    absl::MutexLock lock(&mu_);
-    runs_.erase(run_id);
     return absl::CancelledError(absl::StrCat(
         "run '", run_id, "': the coordinator's stream broke; run cancelled, files removed"));
   }
