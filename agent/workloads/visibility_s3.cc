@@ -38,16 +38,20 @@ std::string DescribeContent(const std::optional<std::string>& content) {
   return absl::StrCat("seq=", *seq);
 }
 
-// Records each change of an S3 object's (size, ETag) with the instant it was first seen.
+// Records each change of an S3 object's state (size, ETag and, on a versioned bucket, version id)
+// with the instant it was first seen.
 class S3StateTracker {
  public:
   S3StateTracker(s3::S3Client& s3, std::string bucket, std::string key)
       : s3_(s3), bucket_(std::move(bucket)), key_(std::move(key)) {}
-  // Returns the current state ("absent" or "size=N etag=E"); errors leave the state unchanged.
-  std::string Observe(absl::Time now) {
+  // The object as HeadObject answered now (nullopt: absent). An error is counted and returned; it
+  // leaves the recorded state unchanged.
+  absl::StatusOr<std::optional<s3::ObjectInfo>> Observe(absl::Time now) {
     absl::StatusOr<s3::ObjectInfo> info = s3_.HeadObject(bucket_, key_);
+    std::optional<s3::ObjectInfo> current;
     std::string state;
     if (info.ok()) {
+      current = *info;
       state = absl::StrCat("size=", info->size_bytes, " etag=", info->etag);
       if (!info->version_id.empty()) absl::StrAppend(&state, " version=", info->version_id);
     } else if (absl::IsNotFound(info.status())) {
@@ -55,13 +59,13 @@ class S3StateTracker {
     } else {
       ++errors_;
       last_error_ = std::string(info.status().message());
-      return last_;
+      return info.status();
     }
     if (state != last_) {
       if (!(last_.empty() && state == "absent")) changes_.push_back({now, state});
       last_ = state;
     }
-    return state;
+    return current;
   }
   const std::vector<std::pair<absl::Time, std::string>>& changes() const { return changes_; }
   int errors() const { return errors_; }
@@ -76,8 +80,10 @@ class S3StateTracker {
   std::string last_error_;
 };
 
-std::string ExpectedS3State(const std::string& content) {
-  return absl::StrCat("size=", content.size(), " etag=", s3::Md5Hex(content));
+// Whether HeadObject's answer shows `content`: decided on the content alone (size and ETag = its
+// MD5), never on the version id a versioned bucket adds.
+bool HeadShowsContent(const s3::ObjectInfo& info, const std::string& content) {
+  return info.size_bytes == content.size() && info.etag == s3::Md5Hex(content);
 }
 
 // The bucket's version listing for `key`, as one timeline detail.
@@ -241,11 +247,11 @@ absl::StatusOr<VisibilityResult> RunAppendProbe(const AppendProbeOptions& option
       continue;
     }
     if (now >= next_poll) {
-      const std::string state = tracker.Observe(clock.Now());
+      absl::StatusOr<std::optional<s3::ObjectInfo>> info = tracker.Observe(clock.Now());
       ++outcome.polls;
       const absl::Time polled = clock.Now();
       if (done == appends) {
-        if (state == ExpectedS3State(content)) {
+        if (info.ok() && info->has_value() && HeadShowsContent(**info, content)) {
           outcome.state = TrialState::kVisible;
           outcome.visible_at = polled;
           outcome.latency = polled - last_append;
@@ -364,7 +370,7 @@ absl::StatusOr<VisibilityResult> RunConflictProbe(const ConflictProbeOptions& op
           ++outcome.poll_errors;
           outcome.error = std::string(content.status().message());
         }
-        tracker.Observe(polled);
+        (void)tracker.Observe(polled);  // for the timeline; errors are counted
         if (lost_found.empty()) {
           lost_found = FindLostFoundCopy(t.mount_dir, options.lost_found_pattern, rel);
           if (!lost_found.empty()) {

@@ -14,6 +14,7 @@
 
 #include "agent/workloads/probe_cleanup.h"
 #include "agent/workloads/probe_content.h"
+#include "tests/testing/fake_s3_server.h"
 #include "tests/testing/s3_sync_fixture.h"
 #include "tests/testing/s3rver_fixture.h"
 #include "tests/testing/temp_dir.h"
@@ -341,6 +342,54 @@ TEST_F(SyncProbeTest, ConflictWithoutLostAndFoundSaysSo) {
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->trials[0].state, TrialState::kVisible);
   EXPECT_THAT(r->trials[0].error, HasSubstr("no copy in a lost+found directory"));
+}
+
+// ---- a versioned bucket (s3rver has no versioning: an in-memory fake stands in) ----------------
+
+class VersionedBucketTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(server_.ok());
+    s3_ = std::make_unique<s3::S3Client>(
+        s3::S3ClientOptions{.endpoint = server_.url(), .path_style = true},
+        testing::S3rverCredentials());
+    target_.mount_dir = mount_.path();
+    target_.bucket = server_.bucket();
+    target_.key_prefix = "p/";
+    target_.rel_dir = "d";
+    target_.run_id = "r";
+  }
+  testing::FakeS3Server server_;
+  testing::TempDir mount_;
+  std::unique_ptr<s3::S3Client> s3_;
+  S3ProbeTarget target_;
+  RealProbeClock clock_;
+};
+
+TEST_F(VersionedBucketTest, AppendIsVisibleWhenSizeAndETagMatchWhateverTheVersionId) {
+  // The final content is in the bucket before the probe ends its appends: the first poll after
+  // the last append must see it, although HeadObject also answers an x-amz-version-id.
+  AppendProbeOptions o;
+  o.target = target_;
+  o.append_interval = absl::Milliseconds(50);
+  o.append_duration = absl::Milliseconds(100);  // 3 appends
+  o.append_bytes = 64;
+  o.poll_interval = absl::Milliseconds(20);
+  o.timeout = absl::Seconds(2);
+  std::string final_content;
+  for (uint64_t seq = 1; seq <= 3; ++seq) final_content += MakeProbeContent(seq, 64);
+  server_.Put("p/d/r-append", final_content);
+  absl::StatusOr<VisibilityResult> r = RunAppendProbe(o, *s3_, clock_);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->trials.size(), 1u);
+  EXPECT_EQ(r->trials[0].state, TrialState::kVisible) << r->trials[0].error;
+  // The version id stays in the timeline.
+  bool version_noted = false;
+  for (const ProbeEvent& e : r->timeline) {
+    version_noted = version_noted ||
+                    (e.kind == "s3_version" && e.detail.find(" version=v") != std::string::npos);
+  }
+  EXPECT_TRUE(version_noted);
 }
 
 // ---- cleanup: a probe removes its files, objects and directories however it ends ----------------
