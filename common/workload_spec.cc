@@ -587,6 +587,11 @@ absl::Status ValidateVisibilityOptions(
       }
     } else if (key == "bucket") {
       has_bucket = !value.empty();
+    } else if (key == "key_prefix") {
+      // Keys are <key_prefix><rel_dir>/<name>: a prefix is a directory of the bucket, or nothing.
+      if (!value.empty() && value.back() != '/') {
+        return fail("must be empty or end in '/' (the mount shows the bucket directory it names)");
+      }
     }
     if (!s.ok()) return fail(std::string(s.message()));
   }

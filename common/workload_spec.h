@@ -141,8 +141,8 @@ absl::Status ValidateLargeStreamSpec(const LargeStreamSpec& spec);
 // The visibility probes (agent/workloads/visibility_spec.h runs them; the agent's parser is the
 // full check). The coordinator checks here what it can without the agent: every key is a
 // visibility option, `probe` is given and known, `bucket` is given unless the probe is
-// client_to_client, and numbers, sizes, durations, booleans and enums parse. `directory` is set
-// from the target.
+// client_to_client, numbers, sizes, durations, booleans and enums parse, and `key_prefix` is empty
+// or ends in '/'. `directory` is set from the target. The agent's parser runs this check too.
 absl::Status ValidateVisibilityOptions(
     const std::vector<std::pair<std::string, std::string>>& options);
 

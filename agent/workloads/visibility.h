@@ -134,7 +134,7 @@ absl::StatusOr<VisibilityResult> JoinClientToClient(const std::vector<TrialOutco
 struct S3ProbeTarget {
   std::string mount_dir;  // where the bucket (prefix) is mounted
   std::string bucket;
-  std::string key_prefix;                      // "" when the mount shows the bucket root
+  std::string key_prefix;  // "" when the mount shows the bucket root, else ends in '/'
   std::string rel_dir = "azbench-visibility";  // probe files live in <mount_dir>/<rel_dir>/
   std::string run_id = "run";                  // distinguishes runs: names carry it
 };

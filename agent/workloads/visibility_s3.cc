@@ -27,6 +27,10 @@ absl::Status CheckTarget(const S3ProbeTarget& t) {
   if (t.mount_dir.empty())
     return absl::InvalidArgumentError("visibility probe: mount_dir is empty");
   if (t.bucket.empty()) return absl::InvalidArgumentError("visibility probe: bucket is empty");
+  if (!t.key_prefix.empty() && t.key_prefix.back() != '/') {
+    return absl::InvalidArgumentError(absl::StrCat("visibility probe: key_prefix '", t.key_prefix,
+                                                   "' must be empty or end in '/'"));
+  }
   return absl::OkStatus();
 }
 

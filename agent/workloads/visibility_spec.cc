@@ -7,6 +7,7 @@
 #include "agent/s3/default_credentials.h"
 #include "common/status_macros.h"
 #include "common/units.h"
+#include "common/workload_spec.h"
 
 namespace azbench {
 namespace {
@@ -167,6 +168,9 @@ absl::StatusOr<VisibilitySpec> ParseVisibilityOptions(
                                                    " needs option bucket (the synchronised "
                                                    "bucket)"));
   }
+  // The coordinator's check, so that the rules between options (common/workload_spec.h) are
+  // written once and a campaign that plans is one every agent accepts.
+  RETURN_IF_ERROR(ValidateVisibilityOptions(options));
   return spec;
 }
 

@@ -15,6 +15,7 @@
 //   read_dir            the reader's view of the directory (client_to_client; default: the target)
 //   role                client_to_client: local (writer and reader here, default) | writer | reader
 //   bucket, key_prefix  where the mount's files appear in S3: <key_prefix><rel_dir>/<name>
+//                       (key_prefix empty or ending in '/')
 //   rel_dir, run_id     probe file sub-directory (default azbench-visibility) and name prefix
 //   append_interval, append_duration           continuous append (default 5s for 115s)
 //   put_delay, lost_found_pattern              conflict (default 10s, ".s3files-lost+found-*")

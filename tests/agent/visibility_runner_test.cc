@@ -171,6 +171,8 @@ TEST(VisibilityOptionsTest, TheCoordinatorsCheckAndTheAgentsParserAgree) {
       {{"probe", "client_to_client"}, {"read_method", "mmap"}},
       {{"probe", "client_to_client"}, {"rename_into_place", "perhaps"}},
       {{"probe", "client_to_client"}, {"iodepth", "4"}},
+      {{"probe", "export"}, {"bucket", "b"}, {"key_prefix", "data"}},
+      {{"probe", "export"}, {"bucket", "b"}, {"key_prefix", "data/"}},
   };
   for (const Options& options : cases) {
     std::string text;

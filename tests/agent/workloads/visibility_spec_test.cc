@@ -83,6 +83,19 @@ TEST(ParseVisibilityOptionsTest, ErrorsNameTheOptionAndWhatIsAllowed) {
       HasSubstr("read_method=ls"));
 }
 
+TEST(ParseVisibilityOptionsTest, AKeyPrefixThatIsNotADirectoryIsRefused) {
+  // "data" would make the keys "dataazbench-visibility/...", which the mount never shows.
+  absl::StatusOr<VisibilitySpec> s =
+      ParseVisibilityOptions({{"probe", "export"}, {"bucket", "b"}, {"key_prefix", "data"}});
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(s.status().message()),
+              HasSubstr("key_prefix=data: must be empty or end in '/'"));
+  EXPECT_TRUE(
+      ParseVisibilityOptions({{"probe", "export"}, {"bucket", "b"}, {"key_prefix", "data/"}}).ok());
+  EXPECT_TRUE(
+      ParseVisibilityOptions({{"probe", "export"}, {"bucket", "b"}, {"key_prefix", ""}}).ok());
+}
+
 TEST(VisibilityResultTest, VisibleTrialsAreHistogrammedAndTimeoutsCountedWithTheirRecords) {
   VisibilityResult r;
   r.probe = "export";

@@ -366,6 +366,25 @@ class VersionedBucketTest : public ::testing::Test {
   RealProbeClock clock_;
 };
 
+TEST_F(VersionedBucketTest, EveryS3ProbeRefusesAKeyPrefixThatIsNotADirectory) {
+  target_.key_prefix = "p";  // keys would be "pd/r-...", the mount shows "p/d/r-..."
+  ExportProbeOptions e;
+  e.target = target_;
+  e.schedule = {1, absl::ZeroDuration(), absl::Milliseconds(10), absl::Milliseconds(50)};
+  EXPECT_EQ(RunExportProbe(e, *s3_, clock_).status().code(), absl::StatusCode::kInvalidArgument);
+  ImportProbeOptions i;
+  i.target = target_;
+  i.schedule = e.schedule;
+  EXPECT_EQ(RunImportProbe(i, *s3_, clock_).status().code(), absl::StatusCode::kInvalidArgument);
+  AppendProbeOptions a;
+  a.target = target_;
+  EXPECT_EQ(RunAppendProbe(a, *s3_, clock_).status().code(), absl::StatusCode::kInvalidArgument);
+  ConflictProbeOptions c;
+  c.target = target_;
+  EXPECT_EQ(RunConflictProbe(c, *s3_, clock_).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(server_.versions("pd/r-export-0").empty());
+}
+
 TEST_F(VersionedBucketTest, AppendIsVisibleWhenSizeAndETagMatchWhateverTheVersionId) {
   // The final content is in the bucket before the probe ends its appends: the first poll after
   // the last append must see it, although HeadObject also answers an x-amz-version-id.
