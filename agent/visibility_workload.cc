@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "agent/sandbox.h"
 #include "agent/visibility_job.h"
 #include "agent/workloads/probe_file_io.h"
 #include "common/clock.h"
@@ -94,8 +95,21 @@ bool Has(const std::vector<std::pair<std::string, std::string>>& options, const 
 absl::StatusOr<std::unique_ptr<Workload>> MakeVisibilityWorkload(
     const std::string& name, std::vector<std::pair<std::string, std::string>> options,
     const VisibilityRunContext& context) {
-  if (!Has(options, "run_id") && !context.run_id.empty()) {
-    options.emplace_back("run_id", context.run_id);
+  // The coordinator's run id is unique per scenario run (so per repeat): always part of the probe
+  // names, so a leftover file or object, or a cached attribute, of an earlier run never has the
+  // name a trial polls for. A user's run_id only prefixes it.
+  if (!context.run_id.empty()) {
+    bool given = false;
+    for (auto& [k, v] : options) {
+      if (k != "run_id") continue;
+      // The user's piece is judged as written, so a refusal names what the campaign says.
+      if (absl::Status s = CheckFileName(v, "run_id"); !v.empty() && !s.ok()) {
+        return absl::Status(s.code(), absl::StrCat("job '", name, "': ", s.message()));
+      }
+      v = v.empty() ? context.run_id : absl::StrCat(v, "-", context.run_id);
+      given = true;
+    }
+    if (!given) options.emplace_back("run_id", context.run_id);
   }
   bool client_to_client = false;
   for (const auto& [k, v] : options)

@@ -1,7 +1,8 @@
 // The `visibility` workload family behind the runner's Workload interface (agent/visibility_job.h
 // does the work). Prepare adds what the runner knows about the run to the user's options:
-//   - run_id (when not given): the coordinator's run id, the same on every agent of a scenario, so
-//     probe file and object names are unique per run and the client_to_client halves agree;
+//   - run_id: the coordinator's run id, the same on every agent of a scenario and new for every
+//     run (so every repeat), so probe file and object names are unique per run and the
+//     client_to_client halves agree; a user-given run_id becomes "<user run_id>-<run id>";
 //   - role (client_to_client, when not given and the scenario has more than one agent): agent
 //     index 0 is the writer, every other agent a reader of the same files, all starting trial i at
 //     the run's start instant + i * spacing.

@@ -2,10 +2,12 @@
 // (agent index 0 writes, index 1 reads) on a shared tmpfs directory, as the service would run them.
 #include <cerrno>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "agent/imds_metadata_source.h"
 #include "agent/runner.h"
+#include "agent/workloads/probe_content.h"
 #include "agent/workloads/visibility_spec.h"
 #include "common/clock.h"
 #include "common/workload_spec.h"
@@ -129,6 +131,29 @@ TEST(VisibilityRunnerTest, AReaderPollingAPathNeverWrittenCountsEveryTrialAsTime
   EXPECT_EQ(probe->errors, 5u) << "timed-out trials are counted, never dropped";
   ASSERT_EQ(sinks[1].records.size(), 5u);
   for (const OpRecord& r : sinks[1].records) EXPECT_EQ(r.error, ETIMEDOUT);
+}
+
+TEST(VisibilityRunnerTest, AUserRunIdStillGivesEveryRunItsOwnNames) {
+  // What an earlier repeat with run_id=mine left in the reader's view: its files, with the
+  // content each trial expects. A new run must not take them for its own trials.
+  TempDir dir(testing::kTmpfsBase);
+  TempDir elsewhere(testing::kTmpfsBase);
+  for (uint64_t seq = 1; seq <= 5; ++seq) {
+    std::ofstream(elsewhere.path() + "/mine-c2c-" + std::to_string(seq))
+        << MakeProbeContent(seq, 4096);
+  }
+  std::vector<CollectingSink> sinks = RunAgents(
+      {C2c(dir.path(), {{"timeout", "100ms"}, {"run_id", "mine"}}),
+       C2c(dir.path(), {{"timeout", "100ms"}, {"run_id", "mine"}, {"read_dir", elsewhere.path()}})},
+      "run-c");
+  ASSERT_EQ(sinks.size(), 2u);
+  ASSERT_EQ(sinks[1].results.size(), 1u);
+  const OpStats* probe = sinks[1].results[0].Find(OpKind::kProbe);
+  ASSERT_NE(probe, nullptr);
+  EXPECT_EQ(probe->ops, 0u) << "an earlier run's leftovers were seen as this run's trials";
+  EXPECT_EQ(probe->errors, 5u);
+  // The writer's files carry both ids (and went at cleanup).
+  EXPECT_EQ(FilesIn(dir.path()), 0u);
 }
 
 TEST(VisibilityRunnerTest, BadOptionsFailPrepareNamingTheJob) {
