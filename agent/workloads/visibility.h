@@ -145,7 +145,9 @@ struct ExportProbeOptions {
   size_t size_bytes = 1024;
   std::function<bool()> cancelled;  // optional, see TrialCallbacks
 };
-// Visible when HeadObject answers the expected size and (single-part) ETag = MD5 of the content.
+// Visible when the object holds the trial's content: HeadObject answers its size and an ETag equal
+// to its MD5, or, when the size matches but the ETag is not that MD5 (SSE-KMS, SSE-C, multipart),
+// a GetObject answers the content itself. The version id plays no part.
 absl::StatusOr<VisibilityResult> RunExportProbe(const ExportProbeOptions& options, s3::S3Client& s3,
                                                 ProbeClock& clock);
 
@@ -169,10 +171,10 @@ struct AppendProbeOptions {
   size_t append_bytes = 64;
   std::function<bool()> cancelled;  // optional: ends the probe early (trial timed out, "cancelled")
 };
-// One trial: latency = first poll showing the final size and ETag - last append. Timeline:
-// every append and every distinct S3 state (size, ETag) first seen, offsets relative to the last
-// append (negative = before it), and the bucket's version listing at the end ("versions" event;
-// "unsupported" when the server does not list versions).
+// One trial: latency = first poll showing the final content (decided as for export) - last append.
+// Timeline: every append and every distinct S3 state (size, ETag) first seen, offsets relative to
+// the last append (negative = before it), and the bucket's version listing at the end ("versions"
+// event; "unsupported" when the server does not list versions).
 absl::StatusOr<VisibilityResult> RunAppendProbe(const AppendProbeOptions& options, s3::S3Client& s3,
                                                 ProbeClock& clock);
 

@@ -84,10 +84,20 @@ class S3StateTracker {
   std::string last_error_;
 };
 
-// Whether HeadObject's answer shows `content`: decided on the content alone (size and ETag = its
-// MD5), never on the version id a versioned bucket adds.
-bool HeadShowsContent(const s3::ObjectInfo& info, const std::string& content) {
-  return info.size_bytes == content.size() && info.etag == s3::Md5Hex(content);
+// Whether the object `key`, as HeadObject answered `info`, holds exactly `content`. Decided on the
+// content alone, never on the version id a versioned bucket adds: the size must match; an ETag
+// equal to the content's MD5 settles it (a single-part upload without SSE-KMS / SSE-C); any other
+// ETag of the right size (SSE-KMS and SSE-C ETags are not the MD5, a multipart ETag is
+// "<hash>-<parts>") is settled by reading the object. NotFound between the two calls is false.
+absl::StatusOr<bool> ObjectHoldsContent(s3::S3Client& s3, const std::string& bucket,
+                                        const std::string& key, const s3::ObjectInfo& info,
+                                        const std::string& content) {
+  if (info.size_bytes != content.size()) return false;
+  if (info.etag == s3::Md5Hex(content)) return true;
+  absl::StatusOr<std::string> body = s3.GetObject(bucket, key);
+  if (absl::IsNotFound(body.status())) return false;
+  RETURN_IF_ERROR(body.status());
+  return *body == content;
 }
 
 // The bucket's version listing for `key`, as one timeline detail.
@@ -157,9 +167,7 @@ absl::StatusOr<VisibilityResult> RunExportProbe(const ExportProbeOptions& option
     absl::StatusOr<s3::ObjectInfo> info = s3.HeadObject(t.bucket, t.key_prefix + rel(trial));
     if (absl::IsNotFound(info.status())) return false;
     RETURN_IF_ERROR(info.status());
-    const bool etag_matches = info->etag == s3::Md5Hex(contents[trial]) ||
-                              info->etag.find('-') != std::string::npos;  // multipart: no MD5
-    return info->size_bytes == contents[trial].size() && etag_matches;
+    return ObjectHoldsContent(s3, t.bucket, t.key_prefix + rel(trial), *info, contents[trial]);
   };
   ASSIGN_OR_RETURN(std::vector<TrialOutcome> outcomes,
                    RunOverlappingTrials(options.schedule, clock, callbacks));
@@ -253,9 +261,17 @@ absl::StatusOr<VisibilityResult> RunAppendProbe(const AppendProbeOptions& option
     if (now >= next_poll) {
       absl::StatusOr<std::optional<s3::ObjectInfo>> info = tracker.Observe(clock.Now());
       ++outcome.polls;
+      absl::StatusOr<bool> holds = false;
+      if (done == appends && info.ok() && info->has_value()) {
+        holds = ObjectHoldsContent(s3, t.bucket, key, **info, content);
+        if (!holds.ok()) {
+          ++outcome.poll_errors;
+          outcome.error = std::string(holds.status().message());
+        }
+      }
       const absl::Time polled = clock.Now();
       if (done == appends) {
-        if (info.ok() && info->has_value() && HeadShowsContent(**info, content)) {
+        if (holds.ok() && *holds) {
           outcome.state = TrialState::kVisible;
           outcome.visible_at = polled;
           outcome.latency = polled - last_append;
@@ -271,7 +287,7 @@ absl::StatusOr<VisibilityResult> RunAppendProbe(const AppendProbeOptions& option
     clock.SleepUntil(wake);
   }
   close(fd);
-  outcome.poll_errors = tracker.errors();
+  outcome.poll_errors += tracker.errors();
   if (!status.ok()) {
     outcome.state = TrialState::kFailed;
     outcome.error = std::string(status.message());

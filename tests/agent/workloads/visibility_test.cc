@@ -12,6 +12,7 @@
 #include <iostream>
 #include <thread>
 
+#include "agent/s3/payload_hash.h"
 #include "agent/workloads/probe_cleanup.h"
 #include "agent/workloads/probe_content.h"
 #include "tests/testing/fake_s3_server.h"
@@ -409,6 +410,49 @@ TEST_F(VersionedBucketTest, AppendIsVisibleWhenSizeAndETagMatchWhateverTheVersio
                     (e.kind == "s3_version" && e.detail.find(" version=v") != std::string::npos);
   }
   EXPECT_TRUE(version_noted);
+}
+
+// ETags that are not the content's MD5: SSE-KMS (32 hex digits, but not the MD5) and multipart
+// ("<hash>-<parts>"). The object is in the bucket before the probe writes its file.
+ExportProbeOptions OneExportTrial(const S3ProbeTarget& target) {
+  ExportProbeOptions o;
+  o.target = target;
+  o.schedule = {1, absl::ZeroDuration(), absl::Milliseconds(20), absl::Milliseconds(300)};
+  o.size_bytes = 1024;
+  return o;
+}
+
+TEST(ExportETagTest, AnSseKmsETagIsSettledByTheContent) {
+  testing::FakeS3Server server(
+      {.etag = [](const std::string& body) { return s3::Md5Hex("kms:" + body); }});
+  ASSERT_TRUE(server.ok());
+  s3::S3Client s3({.endpoint = server.url(), .path_style = true}, testing::S3rverCredentials());
+  testing::TempDir mount;
+  S3ProbeTarget target{mount.path(), server.bucket(), "p/", "d", "r"};
+  server.Put("p/d/r-export-0", MakeProbeContent(1, 1024));
+  RealProbeClock clock;
+  absl::StatusOr<VisibilityResult> r = RunExportProbe(OneExportTrial(target), s3, clock);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->trials[0].state, TrialState::kVisible) << r->trials[0].error;
+}
+
+TEST(ExportETagTest, AMultipartETagOfTheRightSizeButOtherContentIsNotVisible) {
+  testing::FakeS3Server server(
+      {.etag = [](const std::string& body) { return s3::Md5Hex(body) + "-2"; }});
+  ASSERT_TRUE(server.ok());
+  s3::S3Client s3({.endpoint = server.url(), .path_style = true}, testing::S3rverCredentials());
+  testing::TempDir mount;
+  S3ProbeTarget target{mount.path(), server.bucket(), "p/", "d", "r"};
+  server.Put("p/d/r-export-0", MakeProbeContent(7, 1024));  // an other trial's content
+  RealProbeClock clock;
+  absl::StatusOr<VisibilityResult> r = RunExportProbe(OneExportTrial(target), s3, clock);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->trials[0].state, TrialState::kTimedOut);
+  // ... and the same ETag form with the trial's own content is.
+  server.Put("p/d/r-export-0", MakeProbeContent(1, 1024));
+  r = RunExportProbe(OneExportTrial(target), s3, clock);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->trials[0].state, TrialState::kVisible) << r->trials[0].error;
 }
 
 // ---- cleanup: a probe removes its files, objects and directories however it ends ----------------
