@@ -48,6 +48,16 @@ absl::StatusOr<VisibilityJob> PrepareVisibilityJob(
   if (!piece.ok()) {
     return absl::Status(piece.code(), absl::StrCat("job '", name, "': ", piece.message()));
   }
+  if (job.spec.probe == VisibilityProbe::kClientToClient &&
+      job.spec.role == VisibilityRole::kLocal && job.spec.read_dir.empty()) {
+    // Starts with "client_to_client: " so the HTML report puts it under the probe's table.
+    job.warnings.push_back(
+        "client_to_client: NOT cross-client visibility: the writer and the reader are one client "
+        "(role local, no read_dir: one agent, or role: local) and the reader polls the writer's "
+        "own directory through the writer's own dentry, attribute and page cache, so the latency "
+        "is how fast a client sees its own write; run two or more agents, or set read_dir to a "
+        "second mount of the same data");
+  }
   const bool shared_dir =
       job.spec.probe == VisibilityProbe::kClientToClient && job.spec.role != VisibilityRole::kLocal;
   if (!agent_subdir.empty() && !shared_dir) {

@@ -31,7 +31,9 @@ struct VisibilityJob {
   // subdirectory, because file paths must map to S3 keys. The agent id goes into the probe's
   // rel_dir instead (except for client_to_client writer/reader roles, which share one directory).
   std::string directory;
-  std::vector<std::string> warnings;  // options accepted but ignored (runtime, time_based)
+  // Options accepted but ignored (runtime, time_based); a client_to_client probe whose reader is
+  // its writer (role local, no read_dir) says its figure is not cross-client visibility.
+  std::vector<std::string> warnings;
 };
 
 // Options: the visibility options (visibility_spec.h) plus `directory` (required; the campaign

@@ -31,6 +31,36 @@ TEST(VisibilityJobTest, WriterAndReaderRolesShareOneDirectory) {
   EXPECT_EQ(job->spec.target.rel_dir, "azbench-visibility");
 }
 
+TEST(VisibilityJobTest, AReaderThatIsItsOwnWriterIsNotCalledCrossClient) {
+  testing::TempDir dir;
+  const std::string mountinfo = dir.File("mountinfo");
+  std::ofstream(mountinfo) << "";
+  absl::StatusOr<VisibilityJob> job = PrepareVisibilityJob("c2c",
+                                                           {{"probe", "client_to_client"},
+                                                            {"trials", "1"},
+                                                            {"poll_interval", "10ms"},
+                                                            {"directory", dir.path()}},
+                                                           "local-1");
+  ASSERT_TRUE(job.ok()) << job.status();
+  absl::StatusOr<VisibilityJobOutput> out = RunVisibilityJob(*job, nullptr, 0, {}, mountinfo);
+  ASSERT_TRUE(out.ok()) << out.status();
+  int notes = 0;
+  for (const std::string& w : out->result.warnings) {
+    notes += w.rfind("client_to_client: NOT cross-client visibility", 0) == 0;
+  }
+  EXPECT_EQ(notes, 1) << "the result, which the report shows, must say so";
+  // A second view of the data (read_dir), or a split writer/reader, is cross-client.
+  for (const auto& extra : std::vector<std::pair<std::string, std::string>>{
+           {"read_dir", dir.path()}, {"role", "writer"}, {"role", "reader"}}) {
+    job = PrepareVisibilityJob(
+        "c2c", {{"probe", "client_to_client"}, {"directory", dir.path()}, extra}, "local-1");
+    ASSERT_TRUE(job.ok()) << job.status();
+    for (const std::string& w : job->warnings) {
+      EXPECT_THAT(w, ::testing::Not(HasSubstr("NOT cross-client"))) << extra.first;
+    }
+  }
+}
+
 TEST(VisibilityJobTest, ErrorsNameTheJob) {
   absl::Status missing_dir =
       PrepareVisibilityJob("j1", {{"probe", "export"}, {"bucket", "b"}}, "").status();
