@@ -142,9 +142,16 @@ absl::Status ValidateLargeStreamSpec(const LargeStreamSpec& spec);
 // full check). The coordinator checks here what it can without the agent: every key is a
 // visibility option, `probe` is given and known, `bucket` is given unless the probe is
 // client_to_client, numbers, sizes, durations, booleans and enums parse, and `key_prefix` is empty
-// or ends in '/'. `directory` is set from the target. The agent's parser runs this check too.
+// or ends in '/'; an option the chosen probe would ignore (fsync on export, read_dir on an S3
+// probe, trials on append, ...) is refused naming the option, the probe and the probes it applies
+// to; conflict's put_delay must be less than its timeout. `directory` is set from the target. The
+// agent's parser runs this check too.
 absl::Status ValidateVisibilityOptions(
     const std::vector<std::pair<std::string, std::string>>& options);
+// One visibility option's value alone (known key, number, duration, enum, key_prefix form), as
+// ValidateVisibilityOptions checks each; what depends on other options (the probe it applies to,
+// bucket, put_delay < timeout) is left to the whole set.
+absl::Status ValidateVisibilityOptionValue(const std::string& key, const std::string& value);
 
 // --- any family -------------------------------------------------------------------------------
 

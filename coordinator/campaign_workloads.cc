@@ -207,7 +207,7 @@ absl::Status ValidateSingleFamilyOption(WorkloadFamily family, const std::string
       return ApplyJobOption(spec, key, value);
     }
     case WorkloadFamily::kVisibility:  // this value alone; the whole set is checked later
-      return ValidateVisibilityOptions({{"probe", "export"}, {"bucket", "b"}, {key, value}});
+      return ValidateVisibilityOptionValue(key, value);
   }
   return absl::OkStatus();
 }

@@ -317,9 +317,10 @@ absl::StatusOr<VisibilityResult> RunConflictProbe(const ConflictProbeOptions& op
   const S3ProbeTarget& t = options.target;
   RETURN_IF_ERROR(CheckTarget(t));
   if (options.trials < 1 || options.poll_interval <= absl::ZeroDuration() ||
-      options.put_delay < absl::ZeroDuration()) {
+      options.put_delay < absl::ZeroDuration() || options.put_delay >= options.timeout) {
+    // timeout counts from the FS write: a put_delay as long would never make the PutObject.
     return absl::InvalidArgumentError(
-        "conflict probe: trials >= 1, poll_interval > 0 and put_delay >= 0 are required");
+        "conflict probe: trials >= 1, poll_interval > 0 and 0 <= put_delay < timeout are required");
   }
   ProbeCleanup cleanup(&s3, t.bucket, t.mount_dir, t.rel_dir);
   RETURN_IF_ERROR(MakeDirs(JoinPath(t.mount_dir, t.rel_dir)));

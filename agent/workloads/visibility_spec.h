@@ -58,7 +58,8 @@ struct VisibilitySpec {
 };
 
 // Errors: InvalidArgument naming the option and what is allowed (unknown option, bad value,
-// missing probe or bucket).
+// missing probe or bucket, an option the probe would ignore, put_delay >= timeout; the rules of
+// ValidateVisibilityOptions in common/workload_spec.h).
 absl::StatusOr<VisibilitySpec> ParseVisibilityOptions(
     const std::vector<std::pair<std::string, std::string>>& options);
 

@@ -198,6 +198,11 @@ TEST(VisibilityOptionsTest, TheCoordinatorsCheckAndTheAgentsParserAgree) {
       {{"probe", "client_to_client"}, {"iodepth", "4"}},
       {{"probe", "export"}, {"bucket", "b"}, {"key_prefix", "data"}},
       {{"probe", "export"}, {"bucket", "b"}, {"key_prefix", "data/"}},
+      {{"probe", "append"}, {"bucket", "b"}, {"trials", "3"}},
+      {{"probe", "export"}, {"bucket", "b"}, {"fsync", "0"}},
+      {{"probe", "import"}, {"bucket", "b"}, {"read_dir", "/m"}},
+      {{"probe", "conflict"}, {"bucket", "b"}, {"put_delay", "10s"}, {"timeout", "10s"}},
+      {{"probe", "conflict"}, {"bucket", "b"}, {"put_delay", "1s"}, {"timeout", "10s"}},
   };
   for (const Options& options : cases) {
     std::string text;

@@ -117,5 +117,51 @@ TEST(WorkloadSpecTest, ValidateWorkloadOptionsNamesTheFamilyForAForeignOption) {
           .ok());
 }
 
+TEST(WorkloadSpecTest, AVisibilityOptionTheProbeWouldIgnoreIsRefusedNamingBoth) {
+  using Options = std::vector<std::pair<std::string, std::string>>;
+  struct Case {
+    Options options;
+    std::string message;
+  };
+  const std::vector<Case> refused = {
+      {{{"probe", "append"}, {"bucket", "b"}, {"trials", "5"}},
+       "option trials does not apply to probe append; it applies to client_to_client, export, "
+       "import, conflict"},
+      {{{"probe", "export"}, {"bucket", "b"}, {"fsync", "0"}},
+       "fsync does not apply to probe export"},
+      {{{"probe", "export"}, {"bucket", "b"}, {"role", "reader"}}, "role does not apply"},
+      {{{"probe", "export"}, {"bucket", "b"}, {"read_method", "stat"}},
+       "read_method does not apply"},
+      {{{"probe", "import"}, {"bucket", "b"}, {"read_dir", "/m2"}}, "read_dir does not apply"},
+      {{{"probe", "conflict"}, {"bucket", "b"}, {"spacing", "1s"}}, "spacing does not apply"},
+      {{{"probe", "client_to_client"}, {"bucket", "b"}}, "bucket does not apply"},
+      {{{"probe", "client_to_client"}, {"rel_dir", "x"}}, "rel_dir does not apply"},
+      {{{"probe", "import"}, {"bucket", "b"}, {"put_delay", "1s"}}, "put_delay does not apply"},
+      {{{"probe", "export"}, {"bucket", "b"}, {"append_interval", "1s"}}, "append_interval"},
+      {{{"probe", "conflict"}, {"bucket", "b"}, {"put_delay", "5s"}, {"timeout", "5s"}},
+       "put_delay=5s: must be less than timeout (5s)"},
+      {{{"probe", "conflict"}, {"bucket", "b"}, {"put_delay", "200s"}},
+       "put_delay=200s: must be less than timeout (180s (the default))"},
+  };
+  for (const Case& c : refused) {
+    absl::Status s = ValidateVisibilityOptions(c.options);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << c.message;
+    EXPECT_NE(s.message().find(c.message), std::string::npos) << s;
+  }
+  const std::vector<Options> accepted = {
+      {{"probe", "client_to_client"}, {"trials", "3"}, {"read_dir", "/m2"}, {"fsync", "0"}},
+      {{"probe", "import"}, {"bucket", "b"}, {"read_method", "stat"}, {"spacing", "1s"}},
+      {{"probe", "append"}, {"bucket", "b"}, {"append_interval", "1s"}, {"run_id", "x"}},
+      {{"probe", "conflict"},
+       {"bucket", "b"},
+       {"trials", "2"},
+       {"put_delay", "4s"},
+       {"timeout", "5s"}},
+  };
+  for (const Options& o : accepted) {
+    EXPECT_TRUE(ValidateVisibilityOptions(o).ok()) << ValidateVisibilityOptions(o);
+  }
+}
+
 }  // namespace
 }  // namespace azbench

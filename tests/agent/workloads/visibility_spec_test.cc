@@ -46,10 +46,7 @@ TEST(ParseVisibilityOptionsTest, OverridesAndS3Settings) {
                                                              {"read_method", "readdir"},
                                                              {"fsync", "0"},
                                                              {"rename_into_place", "yes"},
-                                                             {"size", "8k"},
-                                                             {"s3_endpoint", "http://127.0.0.1:1"},
-                                                             {"s3_path_style", "true"},
-                                                             {"s3_region", "eu-west-1"}});
+                                                             {"size", "8k"}});
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->schedule.trials, 3);
   EXPECT_EQ(s->schedule.poll_interval, absl::Milliseconds(50));
@@ -57,8 +54,26 @@ TEST(ParseVisibilityOptionsTest, OverridesAndS3Settings) {
   EXPECT_FALSE(s->write.fsync);
   EXPECT_TRUE(s->write.rename_into_place);
   EXPECT_EQ(s->write.size_bytes, 8192u);
-  EXPECT_TRUE(s->s3.path_style);
-  EXPECT_EQ(s->s3.region, "eu-west-1");
+  absl::StatusOr<VisibilitySpec> e = ParseVisibilityOptions({{"probe", "export"},
+                                                             {"bucket", "b"},
+                                                             {"s3_endpoint", "http://127.0.0.1:1"},
+                                                             {"s3_path_style", "true"},
+                                                             {"s3_region", "eu-west-1"}});
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ(e->s3.endpoint, "http://127.0.0.1:1");
+  EXPECT_TRUE(e->s3.path_style);
+  EXPECT_EQ(e->s3.region, "eu-west-1");
+}
+
+TEST(ParseVisibilityOptionsTest, AnOptionTheProbeWouldIgnoreIsRefused) {
+  absl::StatusOr<VisibilitySpec> s =
+      ParseVisibilityOptions({{"probe", "append"}, {"bucket", "b"}, {"trials", "5"}});
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(s.status().message()),
+              HasSubstr("option trials does not apply to probe append"));
+  s = ParseVisibilityOptions(
+      {{"probe", "conflict"}, {"bucket", "b"}, {"put_delay", "3s"}, {"timeout", "2s"}});
+  EXPECT_THAT(std::string(s.status().message()), HasSubstr("put_delay=3s: must be less than"));
 }
 
 TEST(ParseVisibilityOptionsTest, ErrorsNameTheOptionAndWhatIsAllowed) {

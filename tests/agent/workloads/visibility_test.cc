@@ -386,6 +386,15 @@ TEST_F(VersionedBucketTest, EveryS3ProbeRefusesAKeyPrefixThatIsNotADirectory) {
   EXPECT_TRUE(server_.versions("pd/r-export-0").empty());
 }
 
+TEST_F(VersionedBucketTest, AConflictWhosePutWouldComeAfterItsTimeoutIsRefused) {
+  ConflictProbeOptions c;
+  c.target = target_;
+  c.put_delay = absl::Milliseconds(200);
+  c.timeout = absl::Milliseconds(200);  // counted from the FS write: no PutObject would be made
+  EXPECT_EQ(RunConflictProbe(c, *s3_, clock_).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(server_.versions("p/d/r-conflict-0").empty());
+}
+
 TEST_F(VersionedBucketTest, AppendIsVisibleWhenSizeAndETagMatchWhateverTheVersionId) {
   // The final content is in the bucket before the probe ends its appends: the first poll after
   // the last append must see it, although HeadObject also answers an x-amz-version-id.
