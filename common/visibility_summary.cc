@@ -13,6 +13,8 @@ constexpr char kVisible[] = " trials visible, ";
 constexpr char kTimedOut[] = " timed out, ";
 constexpr char kFailed[] = " failed; latency resolution ";
 constexpr char kSuffix[] = " (the poll interval)";
+constexpr char kTimeoutLead[] = ": a trial not visible within ";
+constexpr char kTimeoutTail[] = " is timed out";
 constexpr char kEarly[] = " trial(s) seen before the write returned, latency clamped to 0";
 
 // Reads the decimal number at the front of `text` and the `literal` after it.
@@ -49,6 +51,21 @@ std::optional<VisibilityCounts> ParseVisibilityCounts(std::string_view line) {
   }
   c.resolution = std::string(line);
   return c;
+}
+
+std::string FormatVisibilityTimeout(std::string_view probe, std::string_view timeout) {
+  return absl::StrCat(kPrefix, std::string(probe), kTimeoutLead, std::string(timeout),
+                      kTimeoutTail);
+}
+
+std::optional<std::string> ParseVisibilityTimeout(std::string_view line) {
+  if (!line.starts_with(kPrefix) || !line.ends_with(kTimeoutTail)) return std::nullopt;
+  line.remove_suffix(sizeof(kTimeoutTail) - 1);
+  const size_t lead = line.find(kTimeoutLead);
+  if (lead == std::string_view::npos) return std::nullopt;
+  line.remove_prefix(lead + sizeof(kTimeoutLead) - 1);
+  if (line.empty()) return std::nullopt;
+  return std::string(line);
 }
 
 std::string FormatSeenBeforeWrite(std::string_view probe, uint64_t trials) {

@@ -6,6 +6,7 @@
 //   "visibility c2c-read: 2 of 3 trials visible, 1 timed out, 0 failed; latency resolution 1ms
 //    (the poll interval)"
 //   "visibility c2c-read: 1 trial(s) seen before the write returned, latency clamped to 0"
+//   "visibility export: a trial not visible within 3m is timed out"
 #ifndef AZBENCH_COMMON_VISIBILITY_SUMMARY_H_
 #define AZBENCH_COMMON_VISIBILITY_SUMMARY_H_
 
@@ -28,6 +29,12 @@ struct VisibilityCounts {
 std::string FormatVisibilityCounts(const VisibilityCounts& counts);
 // The counts of a line FormatVisibilityCounts wrote; nullopt for any other line.
 std::optional<VisibilityCounts> ParseVisibilityCounts(std::string_view line);
+
+// "visibility export: a trial not visible within 3m is timed out": the lower bound of a timed-out
+// trial's latency (counted from the trial's start; absl::FormatDuration text).
+std::string FormatVisibilityTimeout(std::string_view probe, std::string_view timeout);
+// The timeout of a line FormatVisibilityTimeout wrote ("3m"); nullopt for any other line.
+std::optional<std::string> ParseVisibilityTimeout(std::string_view line);
 
 std::string FormatSeenBeforeWrite(std::string_view probe, uint64_t trials);
 bool IsSeenBeforeWrite(std::string_view line);

@@ -158,6 +158,7 @@ absl::StatusOr<VisibilityResult> RunClientToClientProbe(const ClientToClientOpti
   VisibilityResult result;
   result.probe = "client_to_client";
   result.resolution = options.schedule.poll_interval;
+  result.timeout = options.schedule.timeout;
   result.trials = std::move(*outcomes);
   return result;
 }

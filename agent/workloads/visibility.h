@@ -60,6 +60,9 @@ struct ProbeEvent {
 struct VisibilityResult {
   std::string probe;          // "client_to_client", "export", "import", "append", "conflict"
   absl::Duration resolution;  // = the poll interval
+  // How long a trial is polled before it counts as timed out (0: not stated). A timed-out trial's
+  // latency is only known to be at least this.
+  absl::Duration timeout;
   std::vector<TrialOutcome> trials;
   std::vector<ProbeEvent> timeline;
   // client_to_client joins: trials a reader saw before the writer's write call returned (clock

@@ -36,6 +36,10 @@ std::vector<OpRecord> AddVisibilityToJobResult(const VisibilityResult& result, a
                               .timed_out = static_cast<uint64_t>(result.timed_out_count()),
                               .failed = static_cast<uint64_t>(result.failed_count()),
                               .resolution = absl::FormatDuration(result.resolution)}));
+  if (result.timeout > absl::ZeroDuration()) {
+    job->warnings.push_back(
+        FormatVisibilityTimeout(result.probe, absl::FormatDuration(result.timeout)));
+  }
   if (result.seen_before_write > 0) {
     job->warnings.push_back(FormatSeenBeforeWrite(result.probe, result.seen_before_write));
   }

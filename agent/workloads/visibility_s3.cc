@@ -174,6 +174,7 @@ absl::StatusOr<VisibilityResult> RunExportProbe(const ExportProbeOptions& option
   VisibilityResult result;
   result.probe = "export";
   result.resolution = options.schedule.poll_interval;
+  result.timeout = options.schedule.timeout;
   result.trials = std::move(outcomes);
   result.cleanup_failures = cleanup.Finish();
   return result;
@@ -205,6 +206,7 @@ absl::StatusOr<VisibilityResult> RunImportProbe(const ImportProbeOptions& option
   VisibilityResult result;
   result.probe = "import";
   result.resolution = options.schedule.poll_interval;
+  result.timeout = options.schedule.timeout;
   result.trials = std::move(outcomes);
   result.cleanup_failures = cleanup.Finish();
   return result;
@@ -298,6 +300,7 @@ absl::StatusOr<VisibilityResult> RunAppendProbe(const AppendProbeOptions& option
   VisibilityResult result;
   result.probe = "append";
   result.resolution = options.poll_interval;
+  result.timeout = options.timeout;
   for (size_t i = 0; i < append_times.size(); ++i) {
     result.timeline.push_back(
         {0, append_times[i] - last_append, "append", absl::StrCat("seq=", i + 1)});
@@ -327,6 +330,7 @@ absl::StatusOr<VisibilityResult> RunConflictProbe(const ConflictProbeOptions& op
   VisibilityResult result;
   result.probe = "conflict";
   result.resolution = options.poll_interval;
+  result.timeout = options.timeout;
   for (int trial = 0; trial < options.trials; ++trial) {
     const std::string name = absl::StrCat(t.run_id, "-conflict-", trial);
     const std::string rel = RelPath(t, name);

@@ -198,6 +198,7 @@ absl::StatusOr<VisibilityResult> RunVisibility(const VisibilitySpec& spec,
     result.probe = spec.role == VisibilityRole::kWriter ? "client_to_client_writer"
                                                         : "client_to_client_reader";
     result.resolution = spec.schedule.poll_interval;
+    result.timeout = spec.schedule.timeout;
     result.trials = std::move(*half);
     return result;
   }

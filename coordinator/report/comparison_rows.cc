@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/units.h"
+#include "coordinator/report/probe_percentiles.h"
 
 namespace azbench {
 
@@ -53,7 +54,8 @@ std::vector<OpKind> OpKindsOf(const std::vector<const TargetColumn*>& columns) {
   return kinds;
 }
 
-std::vector<ComparisonRow> BuildComparisonRows(const std::vector<const TargetColumn*>& columns) {
+std::vector<ComparisonRow> BuildComparisonRows(const std::vector<const TargetColumn*>& columns,
+                                               const ReportInput* input) {
   std::vector<ComparisonRow> rows;
   const std::vector<OpKind> kinds = OpKindsOf(columns);
   bool several_agents = false;
@@ -132,7 +134,17 @@ std::vector<ComparisonRow> BuildComparisonRows(const std::vector<const TargetCol
     for (const auto& [label, p] : latencies) {
       add_row(
           prefix + label, true, false,
-          [&, p = p](const TargetColumn&, const KeptOp& op) { return latency(op.lat, p); }, kind);
+          [&, p = p](const TargetColumn& c, const KeptOp& op) {
+            if (kind != OpKind::kProbe || input == nullptr || p < 0) return latency(op.lat, p);
+            const ProbeTrials trials = ProbeTrialsOf(*input, c.kept, "");
+            const std::string text = FormatProbePercentile(op.lat, trials, p);
+            if (std::optional<double> ns = ProbePercentileNanos(op.lat, trials, p)) {
+              return ComparisonValue{true, *ns, text};
+            }
+            if (!ProbePercentileCensored(op.lat, trials, p)) return ComparisonValue{};
+            return ComparisonValue{true, static_cast<double>(trials.timeout_ns), text};
+          },
+          kind);
     }
     if (split) {
       add_row(

@@ -43,7 +43,11 @@ struct ComparisonRow {
 // Op kinds any column did, in OpKind order.
 std::vector<OpKind> OpKindsOf(const std::vector<const TargetColumn*>& columns);
 
-std::vector<ComparisonRow> BuildComparisonRows(const std::vector<const TargetColumn*>& columns);
+// With `input` (the report's), the `probe` op kind's percentiles and max count the trials that
+// timed out (probe_percentiles.h): a percentile they reach reads ">= <timeout>" and compares as
+// the timeout, a lower bound.
+std::vector<ComparisonRow> BuildComparisonRows(const std::vector<const TargetColumn*>& columns,
+                                               const ReportInput* input = nullptr);
 
 // The best of `values` and its ratio to the runner-up: {index of the best, "efs 4.5x"}. Higher is
 // better for throughput, lower for latency. {-1, "-"} with fewer than two values present,

@@ -27,7 +27,8 @@ namespace azbench::html_internal {
 
 namespace {
 
-void RenderComparisonTable(const std::vector<const TargetColumn*>& columns, std::string& out) {
+void RenderComparisonTable(const ReportInput& input,
+                           const std::vector<const TargetColumn*>& columns, std::string& out) {
   std::vector<std::string> names;
   for (const TargetColumn* c : columns) names.push_back(c->target);
   out += "<div class=\"table-wrap\"><table class=\"comparison\"><thead><tr><th>metric</th>";
@@ -35,7 +36,7 @@ void RenderComparisonTable(const std::vector<const TargetColumn*>& columns, std:
     absl::StrAppend(&out, "<th>", Esc(c->target), c->partial ? " (partial)" : "", "</th>");
   }
   out += "<th>fastest</th></tr></thead><tbody>";
-  for (const ComparisonRow& row : BuildComparisonRows(columns)) {
+  for (const ComparisonRow& row : BuildComparisonRows(columns, &input)) {
     int best = -1;
     std::string fastest;
     if (row.compare)
@@ -180,7 +181,7 @@ void CellSection(const ReportInput& input, const HtmlReportContext& context,
     out += "</section>";
     return;
   }
-  RenderComparisonTable(columns, out);
+  RenderComparisonTable(input, columns, out);
   size_t most_repeats = 0;
   for (const TargetColumn* c : columns) most_repeats = std::max(most_repeats, c->repeats.size());
   if (most_repeats > 1) {

@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "common/units.h"
 #include "coordinator/report/html_common.h"
+#include "coordinator/report/probe_percentiles.h"
 
 namespace azbench::html_internal {
 
@@ -84,16 +85,20 @@ void VisibilitySection(const ReportInput& input, const std::vector<ReportCell>& 
           most = std::max(most, h.count());
           absl::StrAppend(&body, "<tr><td>", Esc(reader), "</td><td class=\"num\">", h.count(),
                           "</td>");
+          // Over the trials that ended: the timed-out ones reach a percentile as ">= timeout".
+          const ProbeTrials trials = ProbeTrialsOf(input, used, reader);
           for (double p : {50.0, 90.0, 99.0, 100.0}) {
-            absl::StrAppend(
-                &body, "<td class=\"num\">",
-                h.count() == 0 ? "-" : Esc(FormatNanos(static_cast<double>(h.Percentile(p)))),
-                "</td>");
+            absl::StrAppend(&body, "<td class=\"num\">", Esc(FormatProbePercentile(h, trials, p)),
+                            "</td>");
           }
           absl::StrAppend(&body, "<td class=\"num\">", data.not_visible, "</td><td>",
                           Esc(data.mount.empty() ? "-" : data.mount), "</td></tr>");
         }
-        body += "</tbody></table></div>";
+        body +=
+            "</tbody></table></div><p class=\"note\">p50/p90/p99/max are over every trial that "
+            "ended, visible or timed out: a timed-out trial is only known to exceed the timeout, "
+            "so "
+            "a percentile the timed-out trials reach reads &gt;= the timeout.</p>";
         for (const auto& [reader, data] : readers) {
           // One note that held for every repeat is said once; otherwise each note names its
           // repeats ("agent-2, repeats 1, 3: ...").

@@ -67,7 +67,7 @@ void RenderCell(const ReportInput& input, const std::vector<ScenarioFigures>& fi
   }
 
   if (!columns.empty()) {
-    const std::vector<ComparisonRow> rows = BuildComparisonRows(columns);
+    const std::vector<ComparisonRow> rows = BuildComparisonRows(columns, &input);
     std::vector<std::string> escaped_names;
     for (const std::string& name : names) escaped_names.push_back(Escape(name));
 

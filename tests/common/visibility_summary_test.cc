@@ -38,6 +38,16 @@ TEST(VisibilitySummaryTest, OtherLinesAreNotCounts) {
   EXPECT_FALSE(ParseVisibilityCounts("client_to_client: note").has_value());
 }
 
+TEST(VisibilitySummaryTest, TheTimeoutReadsBackAndNoOtherLineIsOne) {
+  const std::string line = FormatVisibilityTimeout("export", "3m");
+  EXPECT_EQ(line, "visibility export: a trial not visible within 3m is timed out");
+  EXPECT_EQ(ParseVisibilityTimeout(line), "3m");
+  EXPECT_FALSE(ParseVisibilityTimeout(FormatSeenBeforeWrite("p", 2)).has_value());
+  EXPECT_FALSE(ParseVisibilityTimeout(FormatVisibilityCounts({.probe = "p", .resolution = "1ms"}))
+                   .has_value());
+  EXPECT_FALSE(ParseVisibilityCounts(line).has_value());
+}
+
 TEST(VisibilitySummaryTest, SeenBeforeWriteIsRecognisedOnlyInItsOwnWording) {
   EXPECT_TRUE(IsSeenBeforeWrite(FormatSeenBeforeWrite("c2c-read", 4)));
   EXPECT_FALSE(IsSeenBeforeWrite(

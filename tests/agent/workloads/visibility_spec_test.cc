@@ -143,6 +143,13 @@ TEST(VisibilityResultTest, VisibleTrialsAreHistogrammedAndTimeoutsCountedWithThe
   ASSERT_FALSE(job.warnings.empty());
   EXPECT_THAT(job.warnings[0], HasSubstr("1 of 2 trials visible, 1 timed out"));
   EXPECT_THAT(job.warnings[0], HasSubstr("resolution 500ms"));
+  // No timeout stated, no line; with one, the reports can bound the timed-out trials.
+  EXPECT_THAT(job.warnings, ::testing::Not(::testing::Contains(HasSubstr("not visible within"))));
+  r.timeout = absl::Seconds(180);
+  JobResult with_timeout;
+  AddVisibilityToJobResult(r, t0, &with_timeout);
+  EXPECT_THAT(with_timeout.warnings,
+              ::testing::Contains("visibility export: a trial not visible within 3m is timed out"));
 }
 
 TEST(RunVisibilityTest, ClientToClientRunsOnTheTargetDirectory) {

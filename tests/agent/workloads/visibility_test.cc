@@ -251,6 +251,7 @@ TEST_F(SyncProbeTest, ExportLatencyMatchesTheInactivityDelay) {
   absl::StatusOr<VisibilityResult> r = RunExportProbe(o, *s3_, clock_);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->probe, "export");
+  EXPECT_EQ(r->timeout, absl::Seconds(10));
   ExpectWithinResolution(*r, delay);
   EXPECT_EQ(sync.last_error(), "");
 }
