@@ -271,6 +271,13 @@ absl::Status S3Client::DeleteObject(const std::string& bucket, const std::string
   return Send("DELETE", "DeleteObject", bucket, key, "", "").status();
 }
 
+absl::Status S3Client::DeleteObjectVersion(const std::string& bucket, const std::string& key,
+                                           const std::string& version_id) {
+  return Send("DELETE", "DeleteObject", bucket, key,
+              absl::StrCat("versionId=", UriEncode(version_id, false)), "")
+      .status();
+}
+
 absl::StatusOr<std::vector<ObjectSummary>> S3Client::ListObjectsV2(const std::string& bucket,
                                                                    const std::string& prefix) {
   std::vector<ObjectSummary> all;

@@ -69,6 +69,10 @@ class S3Client {
   absl::StatusOr<ObjectInfo> HeadObject(const std::string& bucket, const std::string& key);
   absl::StatusOr<std::string> GetObject(const std::string& bucket, const std::string& key);
   absl::Status DeleteObject(const std::string& bucket, const std::string& key);
+  // Deletes one version of `key` for good (a versioned bucket keeps every version, and
+  // DeleteObject only adds a delete marker); "null" is the version of an unversioned object.
+  absl::Status DeleteObjectVersion(const std::string& bucket, const std::string& key,
+                                   const std::string& version_id);
   // All pages.
   absl::StatusOr<std::vector<ObjectSummary>> ListObjectsV2(const std::string& bucket,
                                                            const std::string& prefix);

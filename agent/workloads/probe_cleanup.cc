@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -44,17 +45,36 @@ std::string ProbeCleanup::Finish() {
   }
   files_.clear();
   if (s3_ != nullptr) {
-    for (const std::string& key : keys_) {
-      // Up to 3 attempts 100 ms apart: S3 asks clients to retry a 500/503 (and s3rver answers 500
-      // to concurrent deletes under one prefix).
+    // Up to 3 attempts 100 ms apart: S3 asks clients to retry a 500/503 (and s3rver answers 500
+    // to concurrent deletes under one prefix). A missing key or version is fine.
+    auto with_retries = [](const std::function<absl::Status()>& call) {
       absl::Status s;
       for (int attempt = 0; attempt < 3; ++attempt) {
         if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        s = s3_->DeleteObject(bucket_, key);
-        if (s.ok() || absl::IsNotFound(s)) break;
+        s = call();
+        if (s.ok() || absl::IsNotFound(s)) return absl::OkStatus();
       }
-      if (!s.ok() && !absl::IsNotFound(s)) {
-        failures.push_back(absl::StrCat("DeleteObject ", key, ": ", s.message()));
+      return s;
+    };
+    for (const std::string& key : keys_) {
+      // On a versioned bucket (study D's) a DeleteObject only adds a delete marker and keeps
+      // every version the probe made: each version (and marker) of the key goes by its id. A
+      // server that lists no versions (s3rver) gets the plain DeleteObject.
+      absl::StatusOr<std::vector<s3::ObjectVersion>> versions =
+          s3_->ListObjectVersions(bucket_, key);
+      if (!versions.ok()) {
+        absl::Status s = with_retries([&] { return s3_->DeleteObject(bucket_, key); });
+        if (!s.ok()) failures.push_back(absl::StrCat("DeleteObject ", key, ": ", s.message()));
+        continue;
+      }
+      for (const s3::ObjectVersion& v : *versions) {
+        if (v.key != key) continue;  // the listing is by prefix: "x-1" also lists "x-10"
+        absl::Status s =
+            with_retries([&] { return s3_->DeleteObjectVersion(bucket_, key, v.version_id); });
+        if (!s.ok()) {
+          failures.push_back(
+              absl::StrCat("DeleteObject ", key, " version ", v.version_id, ": ", s.message()));
+        }
       }
     }
   }

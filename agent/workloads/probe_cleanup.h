@@ -29,8 +29,10 @@ class ProbeCleanup {
 
   void AddFile(const std::string& path);
   void AddKey(const std::string& key);
-  // Unlinks the files (absent is fine), deletes the objects (a missing key is fine; a failed delete
-  // is tried 3 times 100 ms apart), then removes the empty probe directories. Returns "" or a
+  // Unlinks the files (absent is fine), deletes the objects -- every version and delete marker of
+  // each key by its version id where the server lists versions (a versioned bucket keeps them all
+  // after a plain DeleteObject), else a plain DeleteObject; a missing key is fine; a failed delete
+  // is tried 3 times 100 ms apart -- then removes the empty probe directories. Returns "" or a
   // "; "-joined list of what failed and why.
   std::string Finish();
 

@@ -536,6 +536,22 @@ TEST(ProbeCleanupTest, AnEarlyReturnStillRemovesFilesAndEmptyDirectoriesButNotOt
   EXPECT_TRUE(std::filesystem::exists(mount.path() + "/kept/user-file"));
 }
 
+TEST_F(VersionedBucketTest, CleanupRemovesEveryVersionOfTheProbesKeysAndNoOtherKey) {
+  server_.Put("p/d/r-export-1", "first");
+  server_.Put("p/d/r-export-1", "second");  // two versions of one probe key
+  server_.Put("p/d/r-export-10", "not the probe's");
+  {
+    ProbeCleanup cleanup(s3_.get(), server_.bucket(), mount_.path(), "d");
+    cleanup.AddKey("p/d/r-export-1");
+    cleanup.AddKey("p/d/r-export-2");  // never created
+    EXPECT_EQ(cleanup.Finish(), "");
+  }
+  EXPECT_TRUE(server_.versions("p/d/r-export-1").empty())
+      << server_.versions("p/d/r-export-1").size() << " versions or delete markers left";
+  EXPECT_EQ(server_.versions("p/d/r-export-10").size(), 1u);
+  EXPECT_TRUE(server_.versions("p/d/r-export-2").empty());
+}
+
 TEST(ProbeCleanupTest, WhatCouldNotBeRemovedIsReported) {
   testing::TempDir mount;
   // Nothing listens there: DeleteObject fails.
