@@ -151,6 +151,35 @@ absl::Status MeasureClockOffset(AgentClient& client, int samples, absl::Duration
   return absl::OkStatus();
 }
 
+std::vector<std::string> RemeasureClockOffsets(Fleet& fleet,
+                                               const std::vector<std::string>& agent_ids,
+                                               int samples, absl::Duration timeout) {
+  std::vector<FleetMember*> members;
+  for (const std::string& id : agent_ids) {
+    if (FleetMember* m = fleet.Find(id); m != nullptr) members.push_back(m);
+  }
+  std::vector<absl::Status> status(members.size());
+  std::vector<AgentInfo> measured(members.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < members.size(); ++i) {
+    measured[i] = members[i]->info;
+    threads.emplace_back([&, i] {
+      status[i] = MeasureClockOffset(*members[i]->client, samples, timeout, measured[i]);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  std::vector<std::string> failures;
+  for (size_t i = 0; i < members.size(); ++i) {
+    if (status[i].ok()) {
+      members[i]->info.clock_offset_ns = measured[i].clock_offset_ns;
+      members[i]->info.clock_rtt_ns = measured[i].clock_rtt_ns;
+    } else {
+      failures.push_back(absl::StrCat(members[i]->info.agent_id, ": ", status[i].message()));
+    }
+  }
+  return failures;
+}
+
 absl::StatusOr<Fleet> ConnectFleet(const std::vector<std::string>& addresses,
                                    const ConnectOptions& options) {
   if (addresses.empty()) return absl::InvalidArgumentError("the fleet has no agents");

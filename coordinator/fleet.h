@@ -51,6 +51,15 @@ absl::StatusOr<Fleet> ConnectFleet(const std::vector<std::string>& addresses,
 absl::Status MeasureClockOffset(AgentClient& client, int samples, absl::Duration timeout,
                                 AgentInfo& info);
 
+// Measures the clock offsets of the members named in `agent_ids` again, in parallel, into their
+// info (clock_offset_ns, clock_rtt_ns): an offset measured at connect drifts over a campaign of
+// hours, and a client_to_client join compares two agents' clocks. A member whose measurement fails
+// keeps its earlier offset and is listed in the answer as "<agent>: <why>"; an unknown id is
+// skipped.
+std::vector<std::string> RemeasureClockOffsets(Fleet& fleet,
+                                               const std::vector<std::string>& agent_ids,
+                                               int samples, absl::Duration timeout);
+
 // Each member as placement sees it (its Describe answer).
 std::vector<PlacementAgent> PlacementAgentsFromFleet(const Fleet& fleet);
 

@@ -160,6 +160,14 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
     return out;
   }
   const std::string run_id = MakeRunId(options.run_id_prefix, scenario);
+  const std::vector<std::string> c2c_jobs = ClientToClientJobs(scenario);
+  // A client_to_client join compares the writer's and the readers' clocks: measure the offsets now,
+  // not only at connect, which may be hours ago (clocks drift apart). A failed measurement keeps
+  // the earlier offset and says so on the readers' results.
+  std::vector<std::string> stale_clocks;
+  if (!c2c_jobs.empty()) {
+    stale_clocks = RemeasureClockOffsets(fleet, scenario.agent_ids, 8, absl::Seconds(5));
+  }
   std::vector<AgentRun> runs;
   for (const std::string& id : scenario.agent_ids) {
     AgentRun r;
@@ -297,7 +305,6 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
   // The common start, in the coordinator's clock, and per agent in its own.
   const int64_t start_ns = RealtimeNanos() + absl::ToInt64Nanoseconds(options.start_margin);
   out.planned_start_realtime_ns = start_ns;
-  const std::vector<std::string> c2c_jobs = ClientToClientJobs(scenario);
   std::mutex mu;  // guards every AgentRun's flags, counters and errors (not its stream)
   std::atomic<bool> all_done{false};
   std::mutex done_mu;  // with done_cv: wakes the watcher as soon as every stream has ended
@@ -514,6 +521,16 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
       }
     }
     JoinClientToClientRuns(runs, c2c_jobs, options.op_log_dir);
+    for (AgentRun& r : runs) {
+      for (JobResult& result : r.results) {
+        if (std::find(c2c_jobs.begin(), c2c_jobs.end(), result.name) == c2c_jobs.end()) continue;
+        for (const std::string& failure : stale_clocks) {
+          result.warnings.push_back(absl::StrCat(
+              "client_to_client: clock offset not measured again before this scenario (", failure,
+              "): the one from connect is used"));
+        }
+      }
+    }
   }
   for (AgentRun& r : runs) {
     for (auto& [job, writer] : r.op_logs) {

@@ -15,8 +15,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "coordinator/fleet.h"
 #include "coordinator/local_fleet.h"
 #include "coordinator/merge.h"
+#include "coordinator/run.h"
 #include "coordinator/store.h"
 #include "gtest/gtest.h"
 #include "tests/testing/integration_fleet.h"
@@ -245,6 +247,46 @@ TEST_F(VisibilityCampaignRunTest, ExportProbeOnTwoAgentsMeasuresTheSynchronisers
   ASSERT_TRUE(objects.ok()) << objects.status();
   EXPECT_EQ(objects->size(), 0u);
   ExpectReportedPerReader(s, "export");
+}
+
+TEST_F(VisibilityCampaignRunTest, ClientToClientMeasuresTheClockOffsetsAgainBeforeItRuns) {
+  StartAgents(2);
+  ConnectOptions connect;
+  connect.target_paths = {shm_.path()};
+  absl::StatusOr<Fleet> fleet = ConnectFleet(fleet_->addresses(), connect);
+  ASSERT_TRUE(fleet.ok()) << fleet.status();
+  ASSERT_EQ(fleet->members.size(), 2u);
+  // Hours after connect the writer's clock has drifted 2 s from the offset measured then.
+  FleetMember& writer = fleet->members[0];
+  const int64_t at_connect_ns = writer.info.clock_offset_ns;
+  writer.info.clock_offset_ns += 2'000'000'000;
+  Scenario scenario;
+  scenario.key = "target=shm/workload=c2c/repeat=1";
+  scenario.target = "shm";
+  scenario.workload = "c2c";
+  scenario.agent_ids = {writer.info.agent_id, fleet->members[1].info.agent_id};
+  scenario.jobs.push_back({"c2c",
+                           "visibility",
+                           {{"probe", "client_to_client"},
+                            {"trials", "3"},
+                            {"spacing", "100ms"},
+                            {"poll_interval", "10ms"},
+                            {"timeout", "5s"},
+                            {"directory", shm_.path()}},
+                           0});
+  const ScenarioResult s = RunScenario(*fleet, scenario, RunOptions{});
+  ASSERT_EQ(s.status, ScenarioStatus::kComplete) << s.status_detail;
+  // Measured again: the drift is gone (the loopback agents share the coordinator's clock).
+  EXPECT_LT(std::abs(writer.info.clock_offset_ns - at_connect_ns), 500'000'000)
+      << writer.info.clock_offset_ns;
+  const JobResult* reader = Find(s, scenario.agent_ids[1]);
+  ASSERT_NE(reader, nullptr);
+  const OpStats* probe = reader->Find(OpKind::kProbe);
+  ASSERT_NE(probe, nullptr);
+  EXPECT_EQ(probe->ops, 3u) << absl::StrJoin(reader->warnings, "; ");
+  // One file system: seen at the first poll after the write. The stale 2 s offset would have
+  // started the writer 2 s late and shown here as ~2 s.
+  EXPECT_LT(probe->lat.max_ns(), 1'000'000'000u) << absl::StrJoin(reader->warnings, "; ");
 }
 
 TEST_F(VisibilityCampaignRunTest, ClientToClientCountsFromTheWritersCompletionOnTheCommonClock) {
