@@ -13,6 +13,9 @@ constexpr char kVisible[] = " trials visible, ";
 constexpr char kTimedOut[] = " timed out, ";
 constexpr char kFailed[] = " failed; latency resolution ";
 constexpr char kSuffix[] = " (the poll interval)";
+constexpr char kGapLead[] =
+    " (the longest gap from a trial's last miss to its first sighting; poll interval ";
+constexpr char kGapTail[] = ")";
 constexpr char kTimeoutLead[] = ": a trial not visible within ";
 constexpr char kTimeoutTail[] = " is timed out";
 constexpr char kEarly[] = " trial(s) seen before the write returned, latency clamped to 0";
@@ -32,15 +35,27 @@ bool Take(std::string_view& text, uint64_t& number, std::string_view literal) {
 }  // namespace
 
 std::string FormatVisibilityCounts(const VisibilityCounts& c) {
-  return absl::StrCat(kPrefix, c.probe, ": ", c.visible, " of ", c.trials, kVisible, c.timed_out,
-                      kTimedOut, c.failed, kFailed, c.resolution, kSuffix);
+  return absl::StrCat(
+      kPrefix, c.probe, ": ", c.visible, " of ", c.trials, kVisible, c.timed_out, kTimedOut,
+      c.failed, kFailed, c.resolution,
+      c.poll_interval.empty() ? kSuffix : absl::StrCat(kGapLead, c.poll_interval, kGapTail));
 }
 
 std::optional<VisibilityCounts> ParseVisibilityCounts(std::string_view line) {
-  if (!line.starts_with(kPrefix) || !line.ends_with(kSuffix)) return std::nullopt;
-  line.remove_prefix(sizeof(kPrefix) - 1);
-  line.remove_suffix(sizeof(kSuffix) - 1);
+  if (!line.starts_with(kPrefix)) return std::nullopt;
   VisibilityCounts c;
+  if (line.ends_with(kSuffix)) {
+    line.remove_suffix(sizeof(kSuffix) - 1);
+  } else if (const size_t lead = line.rfind(kGapLead);
+             lead != std::string_view::npos && line.ends_with(kGapTail)) {
+    const size_t from = lead + sizeof(kGapLead) - 1;
+    c.poll_interval = std::string(line.substr(from, line.size() - from - (sizeof(kGapTail) - 1)));
+    if (c.poll_interval.empty()) return std::nullopt;
+    line = line.substr(0, lead);
+  } else {
+    return std::nullopt;
+  }
+  line.remove_prefix(sizeof(kPrefix) - 1);
   const size_t colon = line.find(": ");
   if (colon == std::string_view::npos) return std::nullopt;
   c.probe = std::string(line.substr(0, colon));

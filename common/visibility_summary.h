@@ -5,6 +5,8 @@
 //
 //   "visibility c2c-read: 2 of 3 trials visible, 1 timed out, 0 failed; latency resolution 1ms
 //    (the poll interval)"
+//   "visibility export: 3 of 3 trials visible, 0 timed out, 0 failed; latency resolution 640ms
+//    (the longest gap from a trial's last miss to its first sighting; poll interval 500ms)"
 //   "visibility c2c-read: 1 trial(s) seen before the write returned, latency clamped to 0"
 //   "visibility export: a trial not visible within 3m is timed out"
 #ifndef AZBENCH_COMMON_VISIBILITY_SUMMARY_H_
@@ -24,6 +26,11 @@ struct VisibilityCounts {
   uint64_t timed_out = 0;
   uint64_t failed = 0;
   std::string resolution;  // e.g. "1ms"
+  // When set: `resolution` was measured -- the longest gap between a visible trial's last miss (or
+  // its start) and its first sighting, which the poll's own time and serial polling of overlapping
+  // trials make longer than the poll interval -- and this is the configured interval ("500ms").
+  // Empty: `resolution` is the poll interval (nothing was seen, or an older result).
+  std::string poll_interval{};
 };
 
 std::string FormatVisibilityCounts(const VisibilityCounts& counts);

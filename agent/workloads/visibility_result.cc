@@ -1,6 +1,8 @@
 #include "agent/workloads/visibility_result.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "common/visibility_summary.h"
@@ -29,13 +31,24 @@ std::vector<OpRecord> AddVisibilityToJobResult(const VisibilityResult& result, a
     }
     records.push_back(r);
   }
-  job->warnings.push_back(
-      FormatVisibilityCounts({.probe = result.probe,
-                              .visible = static_cast<uint64_t>(result.visible_count()),
-                              .trials = result.trials.size(),
-                              .timed_out = static_cast<uint64_t>(result.timed_out_count()),
-                              .failed = static_cast<uint64_t>(result.failed_count()),
-                              .resolution = absl::FormatDuration(result.resolution)}));
+  // The resolution as measured: a visible trial's latency over-states the truth by at most the gap
+  // between its last miss (or its start, when the first poll saw it) and its first sighting, which
+  // the poll's own stat/HeadObject time and the serial polling of overlapping trials stretch
+  // beyond the poll interval.
+  std::optional<absl::Duration> gap;
+  for (const TrialOutcome& t : result.trials) {
+    if (t.state != TrialState::kVisible || t.polls == 0) continue;  // 0: a writer's trial
+    const absl::Duration g = t.polls > 1 ? t.latency - t.last_miss_latency : t.latency;
+    gap = gap.has_value() ? std::max(*gap, g) : g;
+  }
+  job->warnings.push_back(FormatVisibilityCounts(
+      {.probe = result.probe,
+       .visible = static_cast<uint64_t>(result.visible_count()),
+       .trials = result.trials.size(),
+       .timed_out = static_cast<uint64_t>(result.timed_out_count()),
+       .failed = static_cast<uint64_t>(result.failed_count()),
+       .resolution = absl::FormatDuration(gap.value_or(result.resolution)),
+       .poll_interval = gap.has_value() ? absl::FormatDuration(result.resolution) : ""}));
   if (result.timeout > absl::ZeroDuration()) {
     job->warnings.push_back(
         FormatVisibilityTimeout(result.probe, absl::FormatDuration(result.timeout)));

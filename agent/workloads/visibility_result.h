@@ -6,8 +6,10 @@
 // `job_start` on the same realtime clock -- the caller sets JobResult::start_realtime_ns to
 // job_start, so start_realtime_ns + start_ns (+ latency_ns) are instants on the agent's clock,
 // which the coordinator corrects to its own --, latency_ns its latency (error ETIMEDOUT for a
-// timeout, with the last miss as latency; EIO for a failure). The resolution (poll interval) and
-// the timeline go into warnings until results carry them natively. For the client_to_client
+// timeout, with the last miss as latency; EIO for a failure). The resolution (the longest gap
+// measured between a visible trial's last miss and its first sighting, with the poll interval; the
+// poll interval alone when nothing was seen), the timeout and the timeline go into warnings until
+// results carry them natively. For the client_to_client
 // halves both agents' trials start at the common scheduled instants: the writer's latency is its
 // write time (started -> the write returned), a reader's runs from the scheduled instant to the
 // first poll that saw the file; the coordinator turns the readers' into visibility latencies

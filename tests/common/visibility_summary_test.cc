@@ -27,6 +27,27 @@ TEST(VisibilitySummaryTest, CountsReadBackExactlyAsTheyWereWritten) {
   EXPECT_EQ(FormatVisibilityCounts(*back), line);
 }
 
+TEST(VisibilitySummaryTest, AMeasuredResolutionReadsBackWithThePollInterval) {
+  const VisibilityCounts counts{.probe = "export",
+                                .visible = 3,
+                                .trials = 3,
+                                .timed_out = 0,
+                                .failed = 0,
+                                .resolution = "640ms",
+                                .poll_interval = "500ms"};
+  const std::string line = FormatVisibilityCounts(counts);
+  EXPECT_EQ(line,
+            "visibility export: 3 of 3 trials visible, 0 timed out, 0 failed; latency resolution "
+            "640ms (the longest gap from a trial's last miss to its first sighting; poll interval "
+            "500ms)");
+  const std::optional<VisibilityCounts> back = ParseVisibilityCounts(line);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->resolution, "640ms");
+  EXPECT_EQ(back->poll_interval, "500ms");
+  EXPECT_EQ(back->visible, 3u);
+  EXPECT_EQ(FormatVisibilityCounts(*back), line);
+}
+
 TEST(VisibilitySummaryTest, OtherLinesAreNotCounts) {
   EXPECT_FALSE(ParseVisibilityCounts("visibility p: cleanup left /x").has_value());
   EXPECT_FALSE(ParseVisibilityCounts("visibility p trial 3 timed_out: no file").has_value());

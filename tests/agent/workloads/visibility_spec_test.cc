@@ -152,6 +152,32 @@ TEST(VisibilityResultTest, VisibleTrialsAreHistogrammedAndTimeoutsCountedWithThe
               ::testing::Contains("visibility export: a trial not visible within 3m is timed out"));
 }
 
+TEST(VisibilityResultTest, TheResolutionIsTheLongestGapBeforeASightingNotThePollInterval) {
+  // Polls every 500 ms, but slow HeadObjects and serial polling of overlapping trials left 800 ms
+  // between trial 0's last miss and its first sighting; trial 1 was seen at its first poll, 300 ms
+  // after its start.
+  VisibilityResult r;
+  r.probe = "export";
+  r.resolution = absl::Milliseconds(500);
+  TrialOutcome a;
+  a.state = TrialState::kVisible;
+  a.polls = 5;
+  a.latency = absl::Milliseconds(2800);
+  a.last_miss_latency = absl::Milliseconds(2000);
+  TrialOutcome b;
+  b.index = 1;
+  b.state = TrialState::kVisible;
+  b.polls = 1;
+  b.latency = absl::Milliseconds(300);
+  r.trials = {a, b};
+  JobResult job;
+  AddVisibilityToJobResult(r, absl::InfinitePast(), &job);
+  ASSERT_FALSE(job.warnings.empty());
+  EXPECT_THAT(job.warnings[0], HasSubstr("latency resolution 800ms (the longest gap from a "
+                                         "trial's last miss to its first sighting; poll interval "
+                                         "500ms)"));
+}
+
 TEST(RunVisibilityTest, ClientToClientRunsOnTheTargetDirectory) {
   testing::TempDir dir;
   RealProbeClock clock;
