@@ -273,8 +273,14 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
       }
       // The same request again (the coordinator's retry after a broken connection): answer as
       // the first one did, once it has.
+      // The wait is bounded (a layout of many GiB takes minutes): a retry that outlives it is told
+      // to ask again rather than holding a server thread for ever.
       auto prepared = [&held]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return !held->preparing; };
-      mu_.Await(absl::Condition(&prepared));
+      if (!mu_.AwaitWithTimeout(absl::Condition(&prepared), absl::Minutes(10))) {
+        return absl::UnavailableError(
+            absl::StrCat("run '", run_id,
+                         "' is still being prepared by an earlier request (10 min); ask again"));
+      }
       if (!held->prepare_status.ok()) return held->prepare_status;
       return held->outcome;
     }

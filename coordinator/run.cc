@@ -8,6 +8,7 @@
 #include <mutex>
 #include <random>
 #include <semaphore>
+#include <set>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -42,6 +43,7 @@ struct AgentRun {
   // touches it until that thread ended, so it needs no lock.
   std::unique_ptr<AgentStream> stream;
   std::map<std::string, std::unique_ptr<OpLogWriter>> op_logs;  // by job name
+  std::set<std::string> op_log_failed;  // jobs whose op log could not be written (said once)
   // Raw records of client_to_client visibility jobs, kept until the run ends to be joined across
   // agents (visibility_join.h) before they are written.
   std::map<std::string, std::vector<OpRecord>> visibility_records;
@@ -374,8 +376,9 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
               kept.insert(kept.end(), records->begin(), records->end());
               break;
             }
-            if (absl::Status s = AppendOpLog(r, options.op_log_dir, job, *records); !s.ok()) {
-              r.errors.push_back(std::string(s.message()));
+            if (absl::Status s = AppendOpLog(r, options.op_log_dir, job, *records);
+                !s.ok() && r.op_log_failed.insert(job).second) {
+              r.errors.push_back(std::string(s.message()));  // the first failure per job
             }
             break;
           }

@@ -51,10 +51,10 @@ struct RunControl {
   // Set to true (from any thread) to stop the job early; the result covers what was done.
   const std::atomic<bool>* cancel = nullptr;
   uint64_t interval_ns = 1'000'000'000;
-  // Called as each interval closes (block_io: on the job's relay thread, in order, never on a
-  // clone thread; other families: on their job threads). May be empty. Contract: every interval a
-  // returned result holds was passed here first, with that result's name (the coordinator then
-  // gets each interval once, agent.proto's JobResult).
+  // Called as each interval closes (block_io and small_files: on the job's relay thread, in
+  // order, never on a clone thread; metadata and large_stream: on their job threads). May be empty.
+  // Contract: every interval a returned result holds was passed here first, with that result's name
+  // (the coordinator then gets each interval once, agent.proto's JobResult).
   std::function<void(const IntervalOrigin&, const IntervalStats&)> on_interval;
   // With `op_log`, called with each batch of raw op records (once per interval and at the end;
   // from the same thread as on_interval). May be empty: the records are then counted but not

@@ -4,7 +4,8 @@
 
 namespace azbench {
 
-EventRelay::EventRelay() : thread_([this] { Loop(); }) {}
+EventRelay::EventRelay(uint64_t max_queued_bytes)
+    : max_queued_bytes_(max_queued_bytes), thread_([this] { Loop(); }) {}
 
 EventRelay::~EventRelay() {
   {
@@ -15,13 +16,21 @@ EventRelay::~EventRelay() {
   thread_.join();
 }
 
-void EventRelay::Post(std::function<void()> deliver) {
+void EventRelay::Post(std::function<void()> deliver, uint64_t bytes) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    queue_.push_back(std::move(deliver));
+    std::unique_lock<std::mutex> lock(mu_);
+    delivered_.wait(lock,
+                    [&] { return queue_.empty() || queued_bytes_ + bytes <= max_queued_bytes_; });
+    queue_.emplace_back(std::move(deliver), bytes);
+    queued_bytes_ += bytes;
     ++posted_count_;
   }
   posted_.notify_one();
+}
+
+uint64_t EventRelay::queued_bytes() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return queued_bytes_;
 }
 
 void EventRelay::Drain() {
@@ -35,15 +44,21 @@ void EventRelay::Loop() {
   for (;;) {
     posted_.wait(lock, [&] { return !queue_.empty() || stopping_; });
     if (queue_.empty()) return;  // stopping, and everything delivered
-    std::function<void()> deliver = std::move(queue_.front());
+    auto [deliver, bytes] = std::move(queue_.front());
     queue_.pop_front();
     lock.unlock();
     deliver();
     lock.lock();
+    queued_bytes_ -= bytes;
     ++delivered_count_;
     delivered_.notify_all();
   }
 }
+
+namespace {
+// An interval's size in the queue: its histograms, counted as dense (58 KiB each, the most).
+constexpr uint64_t kIntervalBytes = uint64_t{kOpKindCount} * 60 * 1024;
+}  // namespace
 
 RunControl RelayedControl(const RunControl& control, EventRelay& relay) {
   RunControl relayed = control;
@@ -51,17 +66,22 @@ RunControl RelayedControl(const RunControl& control, EventRelay& relay) {
     relayed.on_interval = [&relay, &control](const IntervalOrigin& origin,
                                              const IntervalStats& interval) {
       // IntervalOrigin refers to the caller's result name: the relay keeps its own copy.
-      relay.Post([&control, name = origin.result_name, clone = origin.clone,
-                  series_start_ns = origin.series_start_realtime_ns, interval] {
-        control.on_interval(IntervalOrigin{name, clone, series_start_ns}, interval);
-      });
+      relay.Post(
+          [&control, name = origin.result_name, clone = origin.clone,
+           series_start_ns = origin.series_start_realtime_ns, interval] {
+            control.on_interval(IntervalOrigin{name, clone, series_start_ns}, interval);
+          },
+          kIntervalBytes);
     };
   }
   if (control.on_op_log) {
     relayed.on_op_log = [&relay, &control](int clone, std::vector<OpRecord>&& records) {
-      relay.Post([&control, clone, records = std::move(records)]() mutable {
-        control.on_op_log(clone, std::move(records));
-      });
+      const uint64_t bytes = records.size() * sizeof(OpRecord);
+      relay.Post(
+          [&control, clone, records = std::move(records)]() mutable {
+            control.on_op_log(clone, std::move(records));
+          },
+          bytes);
     };
   }
   return relayed;

@@ -15,10 +15,12 @@
 #define AZBENCH_AGENT_WORKLOADS_EVENT_RELAY_H_
 
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "agent/workloads/block_io.h"
 
@@ -26,17 +28,25 @@ namespace azbench {
 
 class EventRelay {
  public:
-  EventRelay();
+  // What the queue may hold before Post waits for deliveries: a stream stalled for good must not
+  // grow the agent's memory without bound (op-log batches reach hundreds of KiB each).
+  static constexpr uint64_t kDefaultMaxQueuedBytes = uint64_t{256} << 20;
+
+  explicit EventRelay(uint64_t max_queued_bytes = kDefaultMaxQueuedBytes);
   // Delivers what is still queued, then stops the thread.
   ~EventRelay();
   EventRelay(const EventRelay&) = delete;
   EventRelay& operator=(const EventRelay&) = delete;
 
-  // Queues `deliver` to run on the relay's thread after everything posted before it. Never
-  // blocks on a delivery.
-  void Post(std::function<void()> deliver);
+  // Queues `deliver`, whose event holds about `bytes`, to run on the relay's thread after
+  // everything posted before it. Returns at once, unless the queue already holds
+  // max_queued_bytes: then it waits until deliveries make room (an event is always taken into an
+  // empty queue).
+  void Post(std::function<void()> deliver, uint64_t bytes = 0);
   // Returns once every event posted before the call has been delivered.
   void Drain();
+  // What the queue holds now (tests).
+  uint64_t queued_bytes();
 
  private:
   void Loop();
@@ -44,7 +54,9 @@ class EventRelay {
   std::mutex mu_;
   std::condition_variable posted_;
   std::condition_variable delivered_;
-  std::deque<std::function<void()>> queue_;
+  std::deque<std::pair<std::function<void()>, uint64_t>> queue_;  // (delivery, bytes)
+  const uint64_t max_queued_bytes_;
+  uint64_t queued_bytes_ = 0;
   uint64_t posted_count_ = 0;
   uint64_t delivered_count_ = 0;
   bool stopping_ = false;

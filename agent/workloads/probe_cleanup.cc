@@ -67,14 +67,23 @@ std::string ProbeCleanup::Finish() {
         if (!s.ok()) failures.push_back(absl::StrCat("DeleteObject ", key, ": ", s.message()));
         continue;
       }
+      bool listed = false;
       for (const s3::ObjectVersion& v : *versions) {
         if (v.key != key) continue;  // the listing is by prefix: "x-1" also lists "x-10"
+        listed = true;
         absl::Status s =
             with_retries([&] { return s3_->DeleteObjectVersion(bucket_, key, v.version_id); });
         if (!s.ok()) {
           failures.push_back(
               absl::StrCat("DeleteObject ", key, " version ", v.version_id, ": ", s.message()));
         }
+      }
+      if (!listed && s3_->HeadObject(bucket_, key).ok()) {
+        // No version of the key listed, yet it is there: a server that answers ?versions with a
+        // plain listing. The plain delete, so nothing is left unreported. (A key that is not
+        // there is left alone: on a versioned bucket a delete would add a marker.)
+        absl::Status s = with_retries([&] { return s3_->DeleteObject(bucket_, key); });
+        if (!s.ok()) failures.push_back(absl::StrCat("DeleteObject ", key, ": ", s.message()));
       }
     }
   }

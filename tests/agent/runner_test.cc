@@ -301,10 +301,14 @@ std::vector<JobRequest> SlowLayout(const std::string& dir) {
   return {job};
 }
 
-void WaitForLayoutToStart(const std::string& dir) {
+// False when the first Prepare has not created its file within 60 s (it failed early).
+bool WaitForLayoutToStart(const std::string& dir) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!std::filesystem::exists(dir + "/slow.0.0")) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
     std::this_thread::sleep_for(std::chrono::microseconds(100));
   }
+  return true;
 }
 
 TEST(RunnerPrepareTest, TwoConcurrentPreparesOfOneRunIdPrepareItOnceAndGiveTheSameAnswer) {
@@ -313,7 +317,10 @@ TEST(RunnerPrepareTest, TwoConcurrentPreparesOfOneRunIdPrepareItOnceAndGiveTheSa
   absl::StatusOr<PrepareOutcome> first = absl::UnknownError("not run");
   std::thread retry_source(
       [&] { first = runner.Prepare("p", SlowLayout(dir.path()), 1'000'000'000); });
-  WaitForLayoutToStart(dir.path());
+  if (!WaitForLayoutToStart(dir.path())) {
+    retry_source.join();
+    FAIL() << "the first Prepare never started its layout: " << first.status();
+  }
   // The coordinator's retry of a Prepare whose connection broke while the agent worked on it.
   absl::StatusOr<PrepareOutcome> second =
       runner.Prepare("p", SlowLayout(dir.path()), 1'000'000'000);
@@ -342,7 +349,10 @@ TEST(RunnerPrepareTest, ARunBeingPreparedCountsAgainstMaxConcurrentRuns) {
   Runner runner(RunnerConfig{.max_concurrent_runs = 1});
   absl::StatusOr<PrepareOutcome> first = absl::UnknownError("not run");
   std::thread slow([&] { first = runner.Prepare("a", SlowLayout(dir.path()), 1'000'000'000); });
-  WaitForLayoutToStart(dir.path());
+  if (!WaitForLayoutToStart(dir.path())) {
+    slow.join();
+    FAIL() << "the first Prepare never started its layout: " << first.status();
+  }
   absl::StatusOr<PrepareOutcome> second =
       runner.Prepare("b", Jobs(other_dir.path(), "1s"), 1'000'000'000);
   slow.join();

@@ -2,10 +2,12 @@
 // it: a sink that blocks (a congested coordinator stream) does not stop the clones' I/O.
 #include "agent/workloads/event_relay.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <future>
 #include <memory>
+#include <semaphore>
 #include <thread>
 #include <vector>
 
@@ -61,6 +63,37 @@ TEST(EventRelayTest, PostNeverWaitsForADeliveryAndTheDestructorDeliversTheRest) 
     release.set_value();
   }  // the destructor delivers what is queued
   EXPECT_EQ(delivered.load(), 101);
+}
+
+// A delivery that cannot go on (a stalled stream) holds events back only up to the relay's bound:
+// then Post waits for room, so the queue never holds more than the bound.
+TEST(EventRelayTest, PostWaitsForRoomOnceTheQueueHoldsItsBound) {
+  std::counting_semaphore<> go(0);
+  std::atomic<int> delivered{0};
+  uint64_t most_queued = 0;
+  {
+    EventRelay relay(/*max_queued_bytes=*/25);
+    std::thread poster([&] {
+      for (int i = 0; i < 10; ++i) {
+        relay.Post(
+            [&] {
+              go.acquire();
+              ++delivered;
+            },
+            10);
+      }
+    });
+    for (int i = 0; i < 10; ++i) {
+      // Whatever the poster has managed to queue, it is within the bound.
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      most_queued = std::max(most_queued, relay.queued_bytes());
+      go.release();
+    }
+    poster.join();
+  }
+  EXPECT_EQ(delivered.load(), 10);
+  EXPECT_LE(most_queued, 25u);
+  EXPECT_GT(most_queued, 0u);
 }
 
 // The first interval's delivery waits until the job has done 1000 more ops. Delivered on the clone
