@@ -24,6 +24,8 @@ namespace azbench::testing {
 struct FakeS3Options {
   std::string bucket = "fake-bucket";
   bool versioned = true;
+  // false: GET ?versions answers a plain listing, as a server that ignores the parameter does.
+  bool lists_versions = true;
   // The ETag the server gives an object's content; default its MD5 (a single-part PUT without
   // SSE-KMS).
   std::function<std::string(const std::string&)> etag = [](const std::string& body) {
@@ -145,7 +147,7 @@ class FakeS3Server {
     auto prefix_it = query.find("prefix");
     const std::string prefix = prefix_it == query.end() ? "" : prefix_it->second;
     std::string xml;
-    if (query.count("versions") > 0) {
+    if (query.count("versions") > 0 && options_.lists_versions) {
       xml = "<ListVersionsResult><IsTruncated>false</IsTruncated>";
       for (const auto& [key, versions] : objects_) {
         if (key.rfind(prefix, 0) != 0) continue;

@@ -552,6 +552,24 @@ TEST_F(VersionedBucketTest, CleanupRemovesEveryVersionOfTheProbesKeysAndNoOtherK
   EXPECT_TRUE(server_.versions("p/d/r-export-2").empty());
 }
 
+// A server that ignores ?versions (answers a plain listing, so no version is listed) still gets
+// the probe's objects deleted, and a key the probe never created is not touched.
+TEST(ProbeCleanupTest, AServerThatListsNoVersionsStillHasTheProbesObjectsDeleted) {
+  testing::FakeS3Server server(testing::FakeS3Options{.versioned = false, .lists_versions = false});
+  ASSERT_TRUE(server.ok());
+  s3::S3Client s3({.endpoint = server.url(), .path_style = true}, testing::S3rverCredentials());
+  testing::TempDir mount;
+  server.Put("p/d/r-export-1", "probe content");
+  {
+    ProbeCleanup cleanup(&s3, server.bucket(), mount.path(), "d");
+    cleanup.AddKey("p/d/r-export-1");
+    cleanup.AddKey("p/d/r-export-2");  // never created
+    EXPECT_EQ(cleanup.Finish(), "");
+  }
+  EXPECT_TRUE(server.versions("p/d/r-export-1").empty()) << "the probe's object was left";
+  EXPECT_TRUE(server.versions("p/d/r-export-2").empty());
+}
+
 TEST(ProbeCleanupTest, WhatCouldNotBeRemovedIsReported) {
   testing::TempDir mount;
   // Nothing listens there: DeleteObject fails.
