@@ -1,7 +1,5 @@
 #include "agent/workloads/block_io_clone.h"
 
-#include <time.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -20,14 +18,6 @@ namespace {
 constexpr uint64_t kNoLimit = std::numeric_limits<uint64_t>::max();
 constexpr int kProgressBatchOps = 256;  // clone-local ops between updates of the shared counters
 
-void SleepUntil(uint64_t monotonic_ns) {
-  timespec ts;
-  ts.tv_sec = static_cast<time_t>(monotonic_ns / 1'000'000'000ULL);
-  ts.tv_nsec = static_cast<long>(monotonic_ns % 1'000'000'000ULL);
-  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
-  }
-}
-
 // Commits the kernel refuses (EAGAIN) while none of the job's requests are in flight: each is
 // retried 1 us later (as fio's libaio engine waits), for at most 30 s (fio's stall limit too).
 class SubmitStall {
@@ -40,7 +30,7 @@ class SubmitStall {
     } else if (now_ns - since_ns_ >= kLimitNs) {
       return false;
     }
-    SleepUntil(MonotonicNanos() + 1000);
+    (void)SleepUntilMonotonicOrCancelled(MonotonicNanos() + 1000, nullptr);
     return true;
   }
   // A commit took something: the stall is over.
@@ -340,7 +330,7 @@ class CloneRunner {
   void Pace(uint64_t now_ns) {
     if (rate_gap_ns_ == 0) return;
     if (next_issue_ns_ == 0) next_issue_ns_ = now_ns;
-    if (next_issue_ns_ > now_ns) SleepUntil(next_issue_ns_);
+    if (next_issue_ns_ > now_ns) (void)SleepUntilMonotonicOrCancelled(next_issue_ns_, nullptr);
     next_issue_ns_ += rate_gap_ns_;
   }
 
