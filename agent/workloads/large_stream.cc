@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/workloads/buffer_pool.h"
+#include "agent/workloads/event_relay.h"
 #include "agent/workloads/op_recorder.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
@@ -91,6 +92,10 @@ absl::StatusOr<std::vector<JobResult>> LargeStreamJob::Run(const RunControl& con
   uint64_t start_ns =
       control.start_monotonic_ns != 0 ? control.start_monotonic_ns : MonotonicNanos();
   (void)SleepUntilMonotonicOrCancelled(start_ns, control.cancel);  // cancelled: no pass runs
+  // Intervals and op logs leave the pass's thread through the relay (event_relay.h): a slow
+  // coordinator stream must not stop the reads or writes it is timing.
+  EventRelay relay;
+  const RunControl pass_control = RelayedControl(control, relay);
   std::vector<JobResult> out;
   for (int pass = 0; pass < spec_.passes; ++pass) {
     if (control.cancel != nullptr && control.cancel->load()) break;
@@ -111,11 +116,12 @@ absl::StatusOr<std::vector<JobResult>> LargeStreamJob::Run(const RunControl& con
       }
       start_ns = std::max(start_ns, MonotonicNanos());
     }
-    JobResult result = RunPass(pass, control, start_ns);
+    JobResult result = RunPass(pass, pass_control, start_ns);
     result.group_id = group_id_;
     out.push_back(std::move(result));
     start_ns = MonotonicNanos();
   }
+  relay.Drain();
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "agent/workloads/event_relay.h"
 #include "agent/workloads/op_recorder.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
@@ -195,6 +196,10 @@ absl::StatusOr<std::vector<JobResult>> MetadataJob::Run(const RunControl& contro
   if (control.interval_ns == 0) return absl::InvalidArgumentError("interval must be positive");
   uint64_t start_ns =
       control.start_monotonic_ns != 0 ? control.start_monotonic_ns : MonotonicNanos();
+  // Intervals and op logs leave the clone threads through the relay (event_relay.h): a slow
+  // coordinator stream must not stop the creates and stats it is timing.
+  EventRelay relay;
+  const RunControl clone_control = RelayedControl(control, relay);
   std::vector<JobResult> out;
   for (size_t p = 0; p < spec_.phases.size(); ++p) {
     const MetadataPhase phase = spec_.phases[p];
@@ -202,9 +207,11 @@ absl::StatusOr<std::vector<JobResult>> MetadataJob::Run(const RunControl& contro
     std::vector<std::thread> threads;
     for (size_t c = 0; c < clones_.size(); ++c) {
       threads.emplace_back(
-          [&, c] { results[c] = RunPhase(phase, static_cast<int>(c), control, start_ns); });
+          [&, c] { results[c] = RunPhase(phase, static_cast<int>(c), clone_control, start_ns); });
     }
     for (auto& t : threads) t.join();
+    // The phase's intervals are delivered before the barrier reports it done.
+    relay.Drain();
     JobResult merged = std::move(results[0]);
     for (size_t c = 1; c < results.size(); ++c) merged.Merge(results[c]);
     merged.group_id = group_id_;

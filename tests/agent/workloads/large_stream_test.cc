@@ -2,6 +2,9 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
+#include <thread>
+
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
 
@@ -102,6 +105,48 @@ TEST(LargeStreamTest, AnExistingFileIsReusedAndKept) {
   EXPECT_FALSE((*second)->files()[0].created);
   ASSERT_TRUE((*second)->RemoveCreatedFiles().ok());
   EXPECT_TRUE(Exists(spec.FilePath())) << "a reused file is not the job's to remove";
+}
+
+// The first interval's delivery (a congested coordinator stream) waits until the pass has done
+// 1000 more reads. Delivered on the job's thread, as before the relay, it would wait for ever
+// (here: 30 s, then the test fails); through the relay the reads go on meanwhile.
+TEST(LargeStreamTest, ReadsGoOnWhileAnIntervalDeliveryIsBlocked) {
+  TempDir dir(kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  LargeStreamSpec spec = Spec(dir.path());
+  spec.size_bytes = uint64_t{256} << 20;
+  spec.block_size_bytes = 4096;
+  spec.passes = 2;
+  auto job = LargeStreamJob::Prepare(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  RunControl control;
+  control.interval_ns = 20'000'000;
+  bool progressed_while_blocked = false;
+  int intervals = 0;
+  control.on_interval = [&](const IntervalOrigin&, const IntervalStats&) {
+    if (intervals++ > 0) return;
+    const uint64_t ops_then = (*job)->ops_done();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < deadline) {
+      if ((*job)->ops_done() >= ops_then + 1000) {
+        progressed_while_blocked = true;
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  };
+  auto results = (*job)->Run(control);
+  ASSERT_TRUE(results.ok()) << results.status();
+  ASSERT_EQ(results->size(), 2u);
+  EXPECT_TRUE(progressed_while_blocked) << "the pass stopped while its interval was delivered";
+  EXPECT_EQ(intervals,
+            static_cast<int>((*results)[0].intervals.size() + (*results)[1].intervals.size()))
+      << "every interval of the results was delivered before Run returned";
+  for (const JobResult& r : *results) {
+    ASSERT_NE(r.Find(OpKind::kRead), nullptr);
+    EXPECT_EQ(r.Find(OpKind::kRead)->ops, spec.size_bytes / 4096) << r.name;
+  }
+  ASSERT_TRUE((*job)->RemoveCreatedFiles().ok());
 }
 
 }  // namespace

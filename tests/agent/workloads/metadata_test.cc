@@ -2,8 +2,11 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
 #include <filesystem>
+#include <map>
 #include <string>
+#include <thread>
 
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
@@ -202,6 +205,51 @@ TEST(MetadataTest, MissingDirectoryIsAPreconditionError) {
   MetadataSpec spec = Spec("/var/tmp/azbench-no-such-dir/x", 5, 1, 1);
   auto job = MetadataJob::Prepare(spec);
   EXPECT_EQ(job.status().code(), absl::StatusCode::kFailedPrecondition) << job.status();
+}
+
+// The first interval's delivery (a congested coordinator stream) waits until the clone has done
+// 1000 more creates. Delivered on the clone thread, as before the relay, it would wait for ever
+// (here: 30 s, then the test fails); through the relay the creates go on meanwhile, and every
+// interval is delivered before the phase reaches its barrier.
+TEST(MetadataTest, CreatesGoOnWhileAnIntervalDeliveryIsBlocked) {
+  TempDir dir(kTmpfsBase);
+  MetadataSpec spec = Spec(dir.path(), 5'000'000, 8, 1);
+  spec.write_bytes = 0;
+  spec.read_bytes = 0;
+  spec.phases = {MetadataPhase::kCreate, MetadataPhase::kDelete};
+  spec.stonewall = absl::Milliseconds(300);
+  auto job = MetadataJob::Prepare(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  RunControl control;
+  control.interval_ns = 50'000'000;
+  bool progressed_while_blocked = false;
+  std::map<std::string, int> delivered;
+  int delivered_at_barrier = -1;
+  control.on_interval = [&](const IntervalOrigin& origin, const IntervalStats&) {
+    if (delivered[origin.result_name]++ > 0) return;
+    if (origin.result_name != "md.create") return;
+    const uint64_t ops_then = (*job)->ops_done();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < deadline) {
+      if ((*job)->ops_done() >= ops_then + 1000) {
+        progressed_while_blocked = true;
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  };
+  control.await_phase = [&](int, const std::string&) -> absl::StatusOr<uint64_t> {
+    delivered_at_barrier = delivered["md.create"];
+    return 0;
+  };
+  std::vector<JobResult> r = RunOk(**job, control);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_TRUE(progressed_while_blocked) << "the clone stopped while its interval was delivered";
+  EXPECT_EQ(delivered_at_barrier, static_cast<int>(r[0].intervals.size()))
+      << "every interval of the create phase was delivered before its barrier";
+  EXPECT_EQ(delivered["md.delete"], static_cast<int>(r[1].intervals.size()));
+  ASSERT_TRUE((*job)->RemoveCreatedFiles().ok());
+  EXPECT_EQ(EntriesUnder(dir.path()), 0u);
 }
 
 }  // namespace
