@@ -135,6 +135,18 @@ absl::Status SetString(std::string& field, absl::string_view value) {
   return absl::OkStatus();
 }
 
+absl::Status SetEngine(std::string& field, absl::string_view value) {
+  for (std::string_view name : kIoEngineNames) {
+    if (value == absl::string_view(name.data(), name.size())) {
+      field = std::string(value);
+      return absl::OkStatus();
+    }
+  }
+  std::vector<std::string> names(kIoEngineNames.begin(), kIoEngineNames.end());
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown I/O engine \"", value, "\"; allowed: ", absl::StrJoin(names, ", ")));
+}
+
 absl::Status SetSize(uint64_t& field, const JobSpec& job, absl::string_view value) {
   if (!value.empty() && value.back() == '%') {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -278,8 +290,7 @@ absl::Status ApplyCanonical(JobSpec& job, absl::string_view key, absl::string_vi
     job.rwmixread_percent = 100 - write_percent;
     return absl::OkStatus();
   }
-  // The engine name is checked against the engine registry when the job is prepared.
-  if (key == "ioengine") return SetString(job.ioengine, value);
+  if (key == "ioengine") return SetEngine(job.ioengine, value);
   if (key == "iodepth") return SetInt(job.iodepth, value, 1, kMaxIodepth);
   if (key == "iodepth_batch_submit") return SetInt(job.iodepth_batch_submit, value, 0, kMaxIodepth);
   if (key == "iodepth_batch_complete_min") {

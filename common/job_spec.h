@@ -10,6 +10,7 @@
 #ifndef AZBENCH_COMMON_JOB_SPEC_H_
 #define AZBENCH_COMMON_JOB_SPEC_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -50,6 +51,13 @@ std::string_view FileSharingName(FileSharing sharing);
 enum class ClockSource { kAuto, kCpu, kClockGettime };
 // "auto", "cpu", "clock_gettime".
 std::string_view ClockSourceName(ClockSource source);
+
+// The I/O engines an agent is built with (agent/engines/engine_registry.cc creates them), in the
+// order `azbench-agent --help` lists them. `ioengine` is checked against it when a job is parsed,
+// so `azbench plan` refuses a misspelt engine before anything runs; whether an agent's kernel
+// offers it (io_uring may be disabled) is checked when the agent prepares the job.
+inline constexpr std::array<std::string_view, 5> kIoEngineNames = {"psync", "sync", "libaio",
+                                                                   "io_uring", "null"};
 
 // How the next file is chosen when a job has several files (fio's file_service_type).
 enum class FileServiceType { kRoundRobin, kSequential, kRandom };

@@ -1,6 +1,6 @@
 // The explicit engine registry (no static self-registration: a static library may drop such
-// objects). Adding an engine: include its header, add its name to kEngineNames and a branch to
-// CreateEngine().
+// objects). Adding an engine: include its header, add its name to kIoEngineNames
+// (common/job_spec.h) and a branch to CreateEngine().
 #include <array>
 #include <memory>
 #include <string>
@@ -14,14 +14,9 @@
 #include "agent/engines/libaio_engine.h"
 #include "agent/engines/null_engine.h"
 #include "agent/engines/psync_engine.h"
+#include "common/job_spec.h"
 
 namespace azbench {
-namespace {
-
-constexpr std::array<std::string_view, 5> kEngineNames = {"psync", "sync", "libaio", "io_uring",
-                                                          "null"};
-
-}  // namespace
 
 absl::StatusOr<std::unique_ptr<IoEngine>> CreateEngine(std::string_view name) {
   if (name == "psync" || name == "sync") return std::make_unique<PsyncEngine>();
@@ -35,7 +30,7 @@ absl::StatusOr<std::unique_ptr<IoEngine>> CreateEngine(std::string_view name) {
 }
 
 std::vector<std::string> EngineNames() {
-  return std::vector<std::string>(kEngineNames.begin(), kEngineNames.end());
+  return std::vector<std::string>(kIoEngineNames.begin(), kIoEngineNames.end());
 }
 
 }  // namespace azbench

@@ -163,14 +163,21 @@ TEST(ApplyJobOptionTest, RwmixwriteSetsTheReadShareToTheRest) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("option 'rwmixwrite'")));
 }
 
-TEST(ApplyJobOptionTest, IoengineAcceptsAnyNonEmptyNameForTheRegistryToCheckLater) {
-  EXPECT_EQ(Apply({{"ioengine", "libaio"}}).ioengine, "libaio");
-  EXPECT_EQ(Apply({{"ioengine", "io_uring"}}).ioengine, "io_uring");
-  EXPECT_EQ(Apply({{"ioengine", "something-new"}}).ioengine, "something-new");
-  JobSpec job;
-  EXPECT_THAT(ApplyJobOption(job, "ioengine", ""),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       AllOf(HasSubstr("option 'ioengine'"), HasSubstr("non-empty"))));
+// A misspelt engine is refused where the job is written (a campaign's `azbench plan`, a job
+// file), not first on an agent in the middle of a campaign.
+TEST(ApplyJobOptionTest, IoengineAcceptsTheBuiltInEnginesAndNamesThemWhenRefusing) {
+  for (std::string_view name : kIoEngineNames) {
+    EXPECT_EQ(Apply({{"ioengine", std::string(name)}}).ioengine, name);
+  }
+  for (const char* bad : {"posixaio", "io_urin", "IO_URING", ""}) {
+    JobSpec job;
+    EXPECT_THAT(ApplyJobOption(job, "ioengine", bad),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         AllOf(HasSubstr("option 'ioengine'"),
+                               HasSubstr("allowed: psync, sync, libaio, io_uring, null"))))
+        << bad;
+    EXPECT_EQ(job.ioengine, JobSpec{}.ioengine) << "a refused name leaves the default";
+  }
 }
 
 TEST(ApplyJobOptionTest, QueueAndJobCountOptionsAreRangeChecked) {

@@ -467,6 +467,14 @@ TEST(CampaignErrorTest, UnknownJobOptionPointsAtTheKey) {
                      HasSubstr("unknown job option 'blocksz'"), HasSubstr("supported: name, "))));
 }
 
+TEST(CampaignErrorTest, MisspeltEngineIsRefusedAtPlanTimeNamingTheAllowedOnes) {
+  EXPECT_THAT(ParseMinimalWith("bs: 4k", "ioengine: posixaio"),
+              StatusIs(kInvalid,
+                       AllOf(StartsWith("test.yaml:9:"), HasSubstr("workloads[0].options.ioengine"),
+                             HasSubstr("unknown I/O engine \"posixaio\""),
+                             HasSubstr("allowed: psync, sync, libaio, io_uring, null"))));
+}
+
 TEST(CampaignErrorTest, JobNameOptionIsRefused) {
   EXPECT_THAT(ParseMinimalWith("bs: 4k", "name: x"),
               StatusIs(kInvalid, AllOf(StartsWith("test.yaml:9:29: "),
