@@ -155,6 +155,8 @@ absl::Status ValidateVisibilityOptionValue(const std::string& key, const std::st
 
 // --- any family -------------------------------------------------------------------------------
 
+// NotFound naming `key`, the family and the options it supports.
+absl::Status UnknownWorkloadOption(WorkloadFamily family, std::string_view key);
 // The option names `family` accepts (block_io: SupportedJobOptionNames()).
 std::vector<std::string> WorkloadOptionNames(WorkloadFamily family);
 bool IsWorkloadOption(WorkloadFamily family, std::string_view key);
