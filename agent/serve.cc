@@ -102,6 +102,18 @@ JobPolicy PolicyOf(const AgentSettings& settings) {
   return JobPolicy{settings.allowed_roots, settings.min_free_space_bytes, settings.limits};
 }
 
+// reattach_grace_ms: 0 .. 1 hour (a run held longer for a coordinator that may never come back
+// would only hold its files).
+absl::StatusOr<uint64_t> ParseReattachGraceMs(const std::string& value) {
+  char* end = nullptr;
+  const unsigned long long ms = std::strtoull(value.c_str(), &end, 10);
+  if (value.empty() || *end != '\0' || value[0] == '-' || ms > 3'600'000) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("reattach_grace_ms must be 0..3600000 (milliseconds), got '", value, "'"));
+  }
+  return static_cast<uint64_t>(ms);
+}
+
 }  // namespace
 
 absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
@@ -126,6 +138,7 @@ absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                               "instance_type",
                                               "log_level",
                                               "max_concurrent_runs",
+                                              "reattach_grace_ms",
                                               "imds_endpoint",
                                               "imds",
                                               "mountinfo_path"};
@@ -140,7 +153,8 @@ absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
       return absl::InvalidArgumentError(absl::StrCat(
           path, ":", mark.line + 1, ":", mark.column + 1, ": unknown key '", key,
           "' (allowed: listen, agent_id, region, availability_zone, availability_zone_id, "
-          "instance_type, log_level, max_concurrent_runs, imds_endpoint, imds, mountinfo_path, ",
+          "instance_type, log_level, max_concurrent_runs, reattach_grace_ms, imds_endpoint, imds, "
+          "mountinfo_path, ",
           absl::StrJoin(AgentSettingsKeys(), ", "), ")"));
     }
     if (!kv.second.IsScalar()) {
@@ -181,6 +195,14 @@ absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
             path, ":", mark.line + 1, ": max_concurrent_runs must be 1..64, got '", value, "'"));
       }
       config.max_concurrent_runs = static_cast<int>(n);
+    }
+    if (key == "reattach_grace_ms") {
+      absl::StatusOr<uint64_t> ms = ParseReattachGraceMs(value);
+      if (!ms.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(path, ":", mark.line + 1, ": ", ms.status().message()));
+      }
+      config.reattach_grace_ms = *ms;
     }
   }
   return config;
@@ -243,6 +265,8 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
     } else if (flag == "--log-level") {
       RETURN_IF_ERROR(ValidateLogLevel(value));
       config.log_level = value;
+    } else if (flag == "--reattach-grace-ms") {
+      ASSIGN_OR_RETURN(config.reattach_grace_ms, ParseReattachGraceMs(value));
     } else if (flag == "--imds-endpoint") {
       config.imds_endpoint = value;
     } else if (flag == "--mountinfo") {
@@ -260,7 +284,8 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
       return absl::InvalidArgumentError(absl::StrCat(
           "unknown flag '", flag,
           "' (allowed: --config, --listen, --port-file, --agent-id, --az, --az-id, --region, "
-          "--log-level, --imds-endpoint, --imds, --mountinfo, --tls-cert, --tls-key, --tls-ca, "
+          "--log-level, --reattach-grace-ms, --imds-endpoint, --imds, --mountinfo, --tls-cert, "
+          "--tls-key, --tls-ca, "
           "--token-file, --insecure-loopback-only, --allowed-root, --min-free-space)"));
     }
   }
@@ -337,8 +362,10 @@ int RunServeCommand(const std::vector<std::string>& args) {
   ImdsMetadataSource probe_metadata(probe_imds.ok() ? probe_imds->get() : nullptr);
   runner_config.metadata = &probe_metadata;
   Runner runner(runner_config);
+  RunJournalConfig journal_config;
+  journal_config.grace_ns = config->reattach_grace_ms * 1'000'000ULL;
   AgentService service(runner, DiscoverServeIdentity(*config), config->mountinfo_path,
-                       std::make_shared<SystemResolver>());
+                       std::make_shared<SystemResolver>(), journal_config);
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(config->listen, security->credentials, &port);

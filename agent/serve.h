@@ -29,6 +29,10 @@ struct ServeConfig {
   AgentIdentity identity;
   std::string log_level = "info";
   int max_concurrent_runs = 4;
+  // How long a run whose stream broke keeps going, waiting for the coordinator to reattach (and a
+  // finished run's last events stay attachable): agent/run_journal.h. 0 = no grace (the broken
+  // stream is the broken lease).
+  uint64_t reattach_grace_ms = 30'000;
   AgentSettings settings;  // allowed_roots, min_free_space, tls, token_file, log_levels
   // Instance metadata (agent/imds_client.h): endpoint override ("" = environment or default) and
   // an off switch (config `imds: disabled`, or AWS_EC2_METADATA_DISABLED=true).
@@ -39,9 +43,9 @@ struct ServeConfig {
 };
 
 // Reads the YAML config (keys: listen, agent_id, region, availability_zone, availability_zone_id,
-// instance_type, log_level, max_concurrent_runs, imds_endpoint, imds (enabled|disabled),
-// mountinfo_path, and agent/agent_settings.h's keys). Errors: InvalidArgument naming file:line and
-// the key.
+// instance_type, log_level, max_concurrent_runs, reattach_grace_ms, imds_endpoint, imds
+// (enabled|disabled), mountinfo_path, and agent/agent_settings.h's keys). Errors: InvalidArgument
+// naming file:line and the key.
 absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path);
 
 // Parses the serve arguments (after "serve"), loading --config first when given.

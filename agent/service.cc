@@ -7,6 +7,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "agent/journal_sink.h"
 #include "agent/logging.h"
 #include "agent/mounts.h"
 #include "common/clock.h"
@@ -25,14 +26,16 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
 AgentService::AgentService(Runner& runner, AgentIdentity identity)
     : runner_(runner),
       identity_(std::move(identity)),
-      resolver_(std::make_shared<SystemResolver>()) {}
+      resolver_(std::make_shared<SystemResolver>()),
+      journals_(std::make_unique<RunJournals>()) {}
 
 AgentService::AgentService(Runner& runner, AgentIdentity identity, std::string mountinfo_path,
-                           std::shared_ptr<HostResolver> resolver)
+                           std::shared_ptr<HostResolver> resolver, RunJournalConfig journal)
     : runner_(runner),
       identity_(std::move(identity)),
       mountinfo_path_(std::move(mountinfo_path)),
-      resolver_(resolver != nullptr ? std::move(resolver) : std::make_shared<SystemResolver>()) {}
+      resolver_(resolver != nullptr ? std::move(resolver) : std::make_shared<SystemResolver>()),
+      journals_(std::make_unique<RunJournals>(std::move(journal))) {}
 
 grpc::Status AgentService::Hello(grpc::ServerContext*, const v1::HelloRequest* request,
                                  v1::HelloResponse* response) {
@@ -40,6 +43,7 @@ grpc::Status AgentService::Hello(grpc::ServerContext*, const v1::HelloRequest* r
   response->set_protocol_version(kProtocolVersion);
   response->set_agent_version(kAzbenchVersion);
   response->set_agent_id(identity_.agent_id);
+  response->set_reattach_grace_ms(journals_->config().grace_ns / 1'000'000);
   if (request->protocol_version() != kProtocolVersion) {
     return grpc::Status(
         grpc::StatusCode::FAILED_PRECONDITION,
@@ -135,101 +139,36 @@ grpc::Status AgentService::Prepare(grpc::ServerContext*, const v1::PrepareReques
 
 namespace {
 
-// Writes run events to the gRPC stream. A failed Write or a cancelled context means the coordinator
-// is gone: the lease is broken.
-class StreamSink final : public RunEventSink {
+// A Run or Attach stream as the journal writes to it. A failed Write or a cancelled context means
+// the coordinator is gone (the journal then waits for an Attach, for the grace).
+class GrpcJournalWriter final : public JournalWriter {
  public:
-  StreamSink(grpc::ServerContext* context, grpc::ServerWriter<v1::RunEvent>* writer)
+  GrpcJournalWriter(grpc::ServerContext* context, grpc::ServerWriter<v1::RunEvent>* writer)
       : context_(context), writer_(writer) {}
-
-  bool OnStarted(int64_t start_realtime_ns) override {
-    v1::RunEvent event;
-    event.mutable_started()->set_start_realtime_ns(start_realtime_ns);
-    return Write(event);
-  }
-  bool OnProgress(int64_t now, uint64_t ops, uint64_t bytes, int jobs_running) override {
-    v1::RunEvent event;
-    v1::Progress* p = event.mutable_progress();
-    p->set_agent_realtime_ns(now);
-    p->set_ops(ops);
-    p->set_bytes(bytes);
-    p->set_jobs_running(jobs_running);
-    return Write(event);
-  }
-  bool OnInterval(const std::string& job, int clone, const IntervalStats& interval) override {
-    return OnSeriesInterval(-1, job, IntervalOrigin{job, clone, 0}, interval);
-  }
-  bool OnSeriesInterval(int job_index, const std::string& job, const IntervalOrigin& origin,
-                        const IntervalStats& interval) override {
-    v1::RunEvent event;
-    v1::IntervalEvent* e = event.mutable_interval();
-    e->set_job_name(job);
-    e->set_clone(origin.clone);
-    e->set_job_index(job_index);
-    e->set_result_name(origin.result_name);
-    e->set_series_start_realtime_ns(origin.series_start_realtime_ns);
-    IntervalToProto(interval, e->mutable_interval());
-    if (!Write(event)) return false;
-    streamed_[{job_index, origin.result_name}].insert(interval.index);
-    return true;
-  }
-  bool OnOpLog(const std::string& job, int clone, const std::vector<OpRecord>& records) override {
-    v1::RunEvent event;
-    OpLogToProto(job, clone, records, event.mutable_op_log());
-    return Write(event);
-  }
-  bool OnResult(const JobResult& result) override { return OnJobResult(-1, result); }
-  // The result without the intervals this stream already carried (agent.proto, JobResult).
-  bool OnJobResult(int job_index, const JobResult& result) override {
-    v1::RunEvent event;
-    v1::JobResult* out = event.mutable_result();
-    JobResultToProto(result, out);
-    out->set_job_index(job_index);
-    auto sent = streamed_.find({job_index, result.name});
-    if (sent != streamed_.end()) {
-      auto* intervals = out->mutable_intervals();
-      int kept = 0;
-      for (int i = 0; i < intervals->size(); ++i) {
-        if (sent->second.count(intervals->Get(i).index()) == 0) intervals->SwapElements(i, kept++);
-      }
-      intervals->DeleteSubrange(kept, intervals->size() - kept);
-      streamed_.erase(sent);
-    }
-    return Write(event);
-  }
-  bool OnFinished(int64_t end_realtime_ns, bool cancelled) override {
-    v1::RunEvent event;
-    event.mutable_finished()->set_end_realtime_ns(end_realtime_ns);
-    event.mutable_finished()->set_cancelled(cancelled);
-    return Write(event);
-  }
-  bool OnPhaseDone(int phase_index, const std::string& phase) override {
-    v1::RunEvent event;
-    event.mutable_phase_done()->set_phase_index(phase_index);
-    event.mutable_phase_done()->set_phase(phase);
-    return Write(event);
-  }
-  // The coordinator releases every phase with Proceed (a barrier across all agents).
-  bool DrivesPhases() const override { return true; }
-  bool Alive() override { return !context_->IsCancelled(); }
+  bool Write(const v1::RunEvent& event) override { return writer_->Write(event); }
+  bool Cancelled() override { return context_->IsCancelled(); }
+  void Cancel() override { context_->TryCancel(); }
 
  private:
-  bool Write(const v1::RunEvent& event) {
-    if (context_->IsCancelled()) return false;
-    return writer_->Write(event);
-  }
   grpc::ServerContext* context_;
   grpc::ServerWriter<v1::RunEvent>* writer_;
-  // Interval indices written per (job index, result name), until that result is sent (the runner
-  // serialises calls, so no lock).
-  std::map<std::pair<int, std::string>, std::set<int64_t>> streamed_;
 };
 
 }  // namespace
 
 grpc::Status AgentService::Run(grpc::ServerContext* context, const v1::RunRequest* request,
                                grpc::ServerWriter<v1::RunEvent>* writer) {
-  StreamSink sink(context, writer);
+  absl::StatusOr<std::shared_ptr<RunJournal>> journal = journals_->Start(request->run_id());
+  if (!journal.ok()) return ToGrpcStatus(journal.status());
+  // This thread runs the run; the journal writes its events to this stream, or to an Attach
+  // stream (another handler thread) after this one broke.
+  GrpcJournalWriter out(context, writer);
+  absl::StatusOr<uint64_t> attachment = (*journal)->Attach(&out, 0);
+  if (!attachment.ok()) {  // not expected: a new journal takes its first stream
+    journals_->Forget(request->run_id());
+    return ToGrpcStatus(attachment.status());
+  }
+  JournalSink sink(**journal);
   AgentLogger("rpc")->info("run {} starting", request->run_id());
   // 0 = the runner's default; below 10 ms progress would only load the stream.
   const uint64_t progress_ns =
@@ -238,12 +177,33 @@ grpc::Status AgentService::Run(grpc::ServerContext* context, const v1::RunReques
           : std::max<uint64_t>(request->progress_interval_ms(), 10) * 1'000'000ULL;
   absl::Status status =
       runner_.Run(request->run_id(), request->start_at_agent_realtime_ns(), sink, progress_ns);
+  const bool complete = (*journal)->Detach(*attachment);
+  // Nothing to resume: the run never started (it may be run again), or its lease was lost.
+  if ((*journal)->last_seq() == 0 || (*journal)->lease_lost()) journals_->Forget(request->run_id());
   if (!status.ok()) {
     AgentLogger("rpc")->warn("run {}: {}", request->run_id(), std::string(status.message()));
-  } else {
-    AgentLogger("rpc")->info("run {} finished", request->run_id());
+    return ToGrpcStatus(status);
   }
-  return ToGrpcStatus(status);
+  AgentLogger("rpc")->info("run {} finished", request->run_id());
+  if (!complete) {
+    return grpc::Status(grpc::StatusCode::ABORTED,
+                        "this stream broke or was replaced by an Attach before the run finished");
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status AgentService::Attach(grpc::ServerContext* context, const v1::AttachRequest* request,
+                                  grpc::ServerWriter<v1::RunEvent>* writer) {
+  absl::StatusOr<std::shared_ptr<RunJournal>> journal = journals_->Find(request->run_id());
+  if (!journal.ok()) return ToGrpcStatus(journal.status());
+  GrpcJournalWriter out(context, writer);
+  absl::StatusOr<uint64_t> attachment = (*journal)->Attach(&out, request->after_seq());
+  if (!attachment.ok()) {
+    AgentLogger("rpc")->warn("attach {}: {}", request->run_id(),
+                             std::string(attachment.status().message()));
+    return ToGrpcStatus(attachment.status());
+  }
+  return ToGrpcStatus((*journal)->Wait(*attachment));
 }
 
 grpc::Status AgentService::Cancel(grpc::ServerContext*, const v1::CancelRequest* request,
@@ -265,6 +225,7 @@ grpc::Status AgentService::Cleanup(grpc::ServerContext*, const v1::CleanupReques
                                    v1::CleanupResponse* response) {
   absl::StatusOr<int> removed = runner_.Cleanup(request->run_id(), request->remove_files());
   if (!removed.ok()) return ToGrpcStatus(removed.status());
+  journals_->Forget(request->run_id());  // the coordinator has what it wanted
   response->set_files_removed(static_cast<uint32_t>(*removed));
   return grpc::Status::OK;
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "agent/identity.h"
+#include "agent/run_journal.h"
 #include "agent/runner.h"
 #include "agent/target_mounts.h"
 #include "azbench/v1/agent.grpc.pb.h"
@@ -17,9 +18,10 @@ class AgentService final : public v1::Agent::Service {
  public:
   AgentService(Runner& runner, AgentIdentity identity);
   // Where Describe reads the mount table and how it resolves server names (default:
-  // /proc/self/mountinfo and getaddrinfo).
+  // /proc/self/mountinfo and getaddrinfo), and the run streams' journals (agent/run_journal.h:
+  // the reattach grace and the bounds).
   AgentService(Runner& runner, AgentIdentity identity, std::string mountinfo_path,
-               std::shared_ptr<HostResolver> resolver);
+               std::shared_ptr<HostResolver> resolver, RunJournalConfig journal = {});
 
   grpc::Status Hello(grpc::ServerContext* context, const v1::HelloRequest* request,
                      v1::HelloResponse* response) override;
@@ -29,6 +31,8 @@ class AgentService final : public v1::Agent::Service {
                        v1::PrepareResponse* response) override;
   grpc::Status Run(grpc::ServerContext* context, const v1::RunRequest* request,
                    grpc::ServerWriter<v1::RunEvent>* writer) override;
+  grpc::Status Attach(grpc::ServerContext* context, const v1::AttachRequest* request,
+                      grpc::ServerWriter<v1::RunEvent>* writer) override;
   grpc::Status Cancel(grpc::ServerContext* context, const v1::CancelRequest* request,
                       v1::CancelResponse* response) override;
   grpc::Status Renew(grpc::ServerContext* context, const v1::RenewRequest* request,
@@ -38,11 +42,15 @@ class AgentService final : public v1::Agent::Service {
   grpc::Status Proceed(grpc::ServerContext* context, const v1::ProceedRequest* request,
                        v1::ProceedResponse* response) override;
 
+  // The journals of the runs streamed (tests look at them).
+  RunJournals& journals() { return *journals_; }
+
  private:
   Runner& runner_;
   AgentIdentity identity_;
   std::string mountinfo_path_ = "/proc/self/mountinfo";
   std::shared_ptr<HostResolver> resolver_;
+  std::unique_ptr<RunJournals> journals_;
 };
 
 // The one place where absl::Status becomes grpc::Status (and back, for the coordinator).

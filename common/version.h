@@ -9,7 +9,9 @@ namespace azbench {
 
 inline constexpr char kAzbenchVersion[] = "0.1.0";
 // 2: results no longer repeat the interval series streamed before them (agent.proto, JobResult).
-inline constexpr uint32_t kProtocolVersion = 2;
+// 3: resumable run streams: RunEvent.seq, the Attach RPC and HelloResponse.reattach_grace_ms (an
+//    older coordinator would not reattach, and an older agent would not answer Attach).
+inline constexpr uint32_t kProtocolVersion = 3;
 inline constexpr int kDefaultAgentPort = 7480;
 
 }  // namespace azbench

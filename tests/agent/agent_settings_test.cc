@@ -38,6 +38,22 @@ class AgentSettingsTest : public ::testing::Test {
   TempDir dir_;
 };
 
+TEST_F(AgentSettingsTest, TheReattachGraceComesFromTheConfigOrTheFlagAndNeedsARestart) {
+  EXPECT_EQ(ParseServeArgs({}).value().reattach_grace_ms, 30'000u) << "the default";
+  absl::StatusOr<ServeConfig> config = Load("reattach_grace_ms: 5000\n");
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->reattach_grace_ms, 5000u);
+  config = ParseServeArgs({"--reattach-grace-ms=0"});
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->reattach_grace_ms, 0u);
+  EXPECT_NE(ErrorOf("reattach_grace_ms: -1\n").find("reattach_grace_ms must be 0..3600000"),
+            std::string::npos);
+  EXPECT_TRUE(absl::IsInvalidArgument(ParseServeArgs({"--reattach-grace-ms=10s"}).status()));
+  ServeConfig loaded = *Load("reattach_grace_ms: 1000\n");
+  const ReloadOutcome outcome = MergeReloadedConfig(*Load("log_level: info\n"), loaded);
+  EXPECT_EQ(outcome.needs_restart, (std::vector<std::string>{"reattach_grace_ms"}));
+}
+
 TEST_F(AgentSettingsTest, ReadsEveryDeploymentKey) {
   const std::string cert = Write("agent.crt", "c");
   const std::string key = Write("agent.key", "k", 0600);
