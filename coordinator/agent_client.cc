@@ -138,6 +138,28 @@ class GrpcAgentClient final : public AgentClient {
     return FromGrpc(reader->Finish(), address_, "Run");
   }
 
+  absl::Status Attach(const v1::AttachRequest& request, absl::Duration connect_timeout,
+                      const std::function<bool(const v1::RunEvent&)>& on_event) override {
+    // A stream has no deadline (it lasts as long as the run): the wait for a connection has one.
+    const auto connect_by = std::chrono::system_clock::now() +
+                            std::chrono::milliseconds(absl::ToInt64Milliseconds(connect_timeout));
+    if (!channel_->WaitForConnected(connect_by)) {
+      return absl::UnavailableError(absl::StrCat("agent ", address_,
+                                                 " Attach: not reachable within ",
+                                                 absl::FormatDuration(connect_timeout)));
+    }
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<v1::RunEvent>> reader = stub_->Attach(&context, request);
+    v1::RunEvent event;
+    while (reader->Read(&event)) {
+      if (!on_event(event)) {
+        context.TryCancel();
+        break;
+      }
+    }
+    return FromGrpc(reader->Finish(), address_, "Attach");
+  }
+
   absl::Status Cancel(const std::string& run_id, absl::Duration timeout) override {
     grpc::ClientContext context;
     SetDeadline(context, timeout);

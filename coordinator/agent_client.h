@@ -32,6 +32,14 @@ class AgentClient {
   // `on_event` returns false (the stream is cancelled: the agent sees its lease broken). Blocks.
   virtual absl::Status Run(const v1::RunRequest& request,
                            const std::function<bool(const v1::RunEvent&)>& on_event) = 0;
+  // Resumes a run's stream after a break (agent.proto Attach): as Run, from the event after
+  // request.after_seq(). Waits at most `connect_timeout` for a connection (Unavailable after it).
+  // Default: Unimplemented (the run is not resumed).
+  virtual absl::Status Attach(const v1::AttachRequest& /*request*/,
+                              absl::Duration /*connect_timeout*/,
+                              const std::function<bool(const v1::RunEvent&)>& /*on_event*/) {
+    return absl::UnimplementedError("this agent client does not resume run streams");
+  }
   virtual absl::Status Cancel(const std::string& run_id, absl::Duration timeout) = 0;
   virtual absl::StatusOr<v1::CleanupResponse> Cleanup(const v1::CleanupRequest& request,
                                                       absl::Duration timeout) = 0;

@@ -288,6 +288,9 @@ int RunCommand(const std::vector<std::string>& raw_all) {
   ProgressPrinter printer(args->Has("--quiet"));
   options.interrupt = &g_interrupted;
   options.on_progress = [&](const LiveProgress& p) { printer.Update(p); };
+  options.on_warning = [](const std::string& warning) {
+    std::cerr << "\nwarning: " << warning << "\n" << std::flush;
+  };
   options.run_id_prefix = campaign->name;
   options.stage_db_path = db_path;  // intervals are stored as they arrive (interval_spool.h)
   int incomplete = 0, skipped_resume = 0, n = 0;

@@ -145,6 +145,7 @@ absl::Status MeasureClockOffset(AgentClient& client, int samples, absl::Duration
       info.clock_offset_ns = response.agent_realtime_ns() - (sent + rtt / 2);
       info.clock_rtt_ns = rtt;
       info.version = response.agent_version();
+      info.reattach_grace_ms = response.reattach_grace_ms();
       if (info.agent_id.empty()) info.agent_id = response.agent_id();
     }
   }

@@ -18,6 +18,7 @@
 #include "common/proto_convert.h"
 #include "coordinator/agent_stream.h"
 #include "coordinator/interval_spool.h"
+#include "coordinator/resumable_run.h"
 #include "coordinator/visibility_join.h"
 
 namespace azbench {
@@ -59,6 +60,8 @@ struct AgentRun {
   // come from this coordinator).
   bool cancelled_by_agent = false;
   int phases_done = 0;  // PhaseDone events received (metadata's barrier)
+  // Breaks of its stream that were resumed (resumable_run.h), said on each of its results.
+  std::vector<std::string> resumed;
 };
 
 std::string MakeRunId(const std::string& prefix, const Scenario& scenario) {
@@ -324,77 +327,96 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
       request.set_run_id(run_id);
       request.set_start_at_agent_realtime_ns(start_ns + r.offset_ns);
       request.set_progress_interval_ms(options.progress_interval_ms);
-      absl::Status status = r.member->client->Run(request, [&](const v1::RunEvent& event) {
-        // Intervals and results: parsed and kept without the shared lock (AgentStream is this
-        // thread's own), so agents do not wait for each other here.
-        if (event.event_case() == v1::RunEvent::kInterval) {
-          const v1::IntervalEvent& e = event.interval();
-          parse_slots.acquire();
-          absl::StatusOr<IntervalStats> interval = IntervalFromProto(e.interval());
-          if (interval.ok()) {
-            r.stream->AddInterval(e.job_index(),
-                                  e.result_name().empty() ? e.job_name() : e.result_name(),
-                                  e.series_start_realtime_ns(), std::move(*interval));
-          }
-          parse_slots.release();
-          if (interval.ok()) return true;
-          std::lock_guard<std::mutex> lock(mu);
-          r.errors.push_back(std::string(interval.status().message()));
-          return true;
-        }
-        if (event.event_case() == v1::RunEvent::kResult) {
-          parse_slots.acquire();
-          absl::StatusOr<JobResult> result = JobResultFromProto(event.result());
-          if (result.ok()) r.stream->AddResult(event.result().job_index(), std::move(*result));
-          parse_slots.release();
-          if (result.ok()) return true;
-          std::lock_guard<std::mutex> lock(mu);
-          r.errors.push_back(std::string(result.status().message()));
-          return true;
-        }
+      // A stream that breaks is resumed within the agent's reattach grace (and a little more:
+      // the agent counts it from when it noticed the break), unless the run is being cancelled.
+      ResumeOptions resume;
+      resume.grace = r.member->info.reattach_grace_ms == 0
+                         ? absl::ZeroDuration()
+                         : absl::Milliseconds(r.member->info.reattach_grace_ms) + absl::Seconds(1);
+      resume.keep_trying = [&] {
+        return options.interrupt == nullptr || !options.interrupt->load();
+      };
+      resume.on_resumed = [&](const StreamResume& resumed) {
+        const std::string warning = DescribeResume(r.agent_id, resumed);
+        if (options.on_warning) options.on_warning(warning);
         std::lock_guard<std::mutex> lock(mu);
-        switch (event.event_case()) {
-          case v1::RunEvent::kStarted:
-            r.started = true;
-            r.start_ns = event.started().start_realtime_ns() - r.offset_ns;
-            break;
-          case v1::RunEvent::kProgress:
-            r.ops = event.progress().ops();
-            r.bytes = event.progress().bytes();
-            break;
-          case v1::RunEvent::kOpLog: {
-            const std::string& job = event.op_log().job_name();
-            const bool joined = std::find(c2c_jobs.begin(), c2c_jobs.end(), job) != c2c_jobs.end();
-            if (options.op_log_dir.empty() && !joined) break;
-            absl::StatusOr<std::vector<OpRecord>> records = OpLogFromProto(event.op_log());
-            if (!records.ok()) {
-              r.errors.push_back(std::string(records.status().message()));
-              break;
+        r.resumed.push_back(warning);
+      };
+      absl::Status status = RunResumable(
+          *r.member->client, request,
+          [&](const v1::RunEvent& event) {
+            // Intervals and results: parsed and kept without the shared lock (AgentStream is this
+            // thread's own), so agents do not wait for each other here.
+            if (event.event_case() == v1::RunEvent::kInterval) {
+              const v1::IntervalEvent& e = event.interval();
+              parse_slots.acquire();
+              absl::StatusOr<IntervalStats> interval = IntervalFromProto(e.interval());
+              if (interval.ok()) {
+                r.stream->AddInterval(e.job_index(),
+                                      e.result_name().empty() ? e.job_name() : e.result_name(),
+                                      e.series_start_realtime_ns(), std::move(*interval));
+              }
+              parse_slots.release();
+              if (interval.ok()) return true;
+              std::lock_guard<std::mutex> lock(mu);
+              r.errors.push_back(std::string(interval.status().message()));
+              return true;
             }
-            if (joined) {  // written after the run, once joined across agents
-              std::vector<OpRecord>& kept = r.visibility_records[job];
-              kept.insert(kept.end(), records->begin(), records->end());
-              break;
+            if (event.event_case() == v1::RunEvent::kResult) {
+              parse_slots.acquire();
+              absl::StatusOr<JobResult> result = JobResultFromProto(event.result());
+              if (result.ok()) r.stream->AddResult(event.result().job_index(), std::move(*result));
+              parse_slots.release();
+              if (result.ok()) return true;
+              std::lock_guard<std::mutex> lock(mu);
+              r.errors.push_back(std::string(result.status().message()));
+              return true;
             }
-            if (absl::Status s = AppendOpLog(r, options.op_log_dir, job, *records);
-                !s.ok() && r.op_log_failed.insert(job).second) {
-              r.errors.push_back(std::string(s.message()));  // the first failure per job
+            std::lock_guard<std::mutex> lock(mu);
+            switch (event.event_case()) {
+              case v1::RunEvent::kStarted:
+                r.started = true;
+                r.start_ns = event.started().start_realtime_ns() - r.offset_ns;
+                break;
+              case v1::RunEvent::kProgress:
+                r.ops = event.progress().ops();
+                r.bytes = event.progress().bytes();
+                break;
+              case v1::RunEvent::kOpLog: {
+                const std::string& job = event.op_log().job_name();
+                const bool joined =
+                    std::find(c2c_jobs.begin(), c2c_jobs.end(), job) != c2c_jobs.end();
+                if (options.op_log_dir.empty() && !joined) break;
+                absl::StatusOr<std::vector<OpRecord>> records = OpLogFromProto(event.op_log());
+                if (!records.ok()) {
+                  r.errors.push_back(std::string(records.status().message()));
+                  break;
+                }
+                if (joined) {  // written after the run, once joined across agents
+                  std::vector<OpRecord>& kept = r.visibility_records[job];
+                  kept.insert(kept.end(), records->begin(), records->end());
+                  break;
+                }
+                if (absl::Status s = AppendOpLog(r, options.op_log_dir, job, *records);
+                    !s.ok() && r.op_log_failed.insert(job).second) {
+                  r.errors.push_back(std::string(s.message()));  // the first failure per job
+                }
+                break;
+              }
+              case v1::RunEvent::kPhaseDone:
+                r.phases_done = std::max(r.phases_done, event.phase_done().phase_index() + 1);
+                break;
+              case v1::RunEvent::kFinished:
+                r.finished = true;
+                r.end_ns = event.finished().end_realtime_ns() - r.offset_ns;
+                r.cancelled_by_agent = event.finished().cancelled();
+                break;
+              default:
+                break;
             }
-            break;
-          }
-          case v1::RunEvent::kPhaseDone:
-            r.phases_done = std::max(r.phases_done, event.phase_done().phase_index() + 1);
-            break;
-          case v1::RunEvent::kFinished:
-            r.finished = true;
-            r.end_ns = event.finished().end_realtime_ns() - r.offset_ns;
-            r.cancelled_by_agent = event.finished().cancelled();
-            break;
-          default:
-            break;
-        }
-        return true;
-      });
+            return true;
+          },
+          resume);
       std::lock_guard<std::mutex> lock(mu);
       if (!r.finished) {
         r.lost = true;
@@ -519,6 +541,7 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
     // its streamed intervals (agent_stream.h).
     for (AgentRun& r : runs) {
       for (StreamedResult& s : r.stream->TakeStreamedResults(r.lost)) {
+        for (const std::string& w : r.resumed) s.result.warnings.push_back(w);
         r.results.push_back(std::move(s.result));
         r.staged.push_back(s.staged);
       }

@@ -8,12 +8,13 @@
 // on all of them with Proceed at one instant (phase_start_margin ahead), mdtest's barrier across
 // all clients.
 //
-// Failure semantics: an agent whose stream breaks before it finished is recorded as lost (who,
-// when, why); the results of the other agents are complete and kept, and what the lost agent
-// streamed before (its interval series) is kept as its partial result; the scenario is then
-// `partial`; with RunOptions::stage_db_path its streamed intervals are already in the database.
-// A prepare failure on any agent fails the scenario before anything runs and removes
-// what the others laid out.
+// Failure semantics: an agent's stream that breaks is resumed (coordinator/resumable_run.h) within
+// the agent's reattach grace, with nothing lost or counted twice, and a warning on its results; an
+// agent whose stream cannot be resumed before it finished is recorded as lost (who, when, why); the
+// results of the other agents are complete and kept, and what the lost agent streamed before (its
+// interval series) is kept as its partial result; the scenario is then `partial`; with
+// RunOptions::stage_db_path its streamed intervals are already in the database. A prepare failure
+// on any agent fails the scenario before anything runs and removes what the others laid out.
 #ifndef AZBENCH_COORDINATOR_RUN_H_
 #define AZBENCH_COORDINATOR_RUN_H_
 
@@ -51,6 +52,9 @@ struct RunOptions {
   uint32_t interval_ms = 1000;
   uint32_t progress_interval_ms = 250;
   std::function<void(const LiveProgress&)> on_progress;  // called from one thread
+  // Said as it happens (from the agents' stream threads): an agent's stream that broke and was
+  // resumed. Each is also kept among that agent's results' warnings.
+  std::function<void(const std::string&)> on_warning;
   const std::atomic<bool>* interrupt = nullptr;  // set: cancel the runs, keep what came back
   std::string run_id_prefix = "azbench";
   // Where jobs with `op_log` have their raw records written, as "<agent>.<job>.csv.gz" (created on

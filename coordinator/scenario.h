@@ -29,6 +29,8 @@ struct AgentInfo {
   std::string instance_type;
   int64_t clock_offset_ns = 0;  // agent clock - coordinator clock, from the lowest-RTT sample
   int64_t clock_rtt_ns = 0;     // round trip of that sample (the offset's uncertainty is rtt/2)
+  // How long the agent keeps a run whose stream broke for an Attach (Hello; not stored).
+  uint64_t reattach_grace_ms = 0;
 };
 
 // A job option by fio name, as written in the campaign or fio job file (values keep their units).
