@@ -108,6 +108,9 @@ absl::StatusOr<std::unique_ptr<LocalFleet>> LocalFleet::Start(const LocalFleetOp
     for (const std::string& root : options.allowed_roots) {
       args.push_back("--allowed-root=" + root);
     }
+    if (options.reattach_grace_ms >= 0) {
+      args.push_back(absl::StrCat("--reattach-grace-ms=", options.reattach_grace_ms));
+    }
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

@@ -13,6 +13,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,9 @@ struct LocalFleetOptions {
   // Besides its work directory, where each agent may do I/O (absolute; the campaign's targets).
   std::vector<std::string> allowed_roots;
   std::string log_level = "warn";
+  // The agents' --reattach-grace-ms (how long a run whose stream broke waits for the coordinator to
+  // reattach); negative: the agent's default.
+  int64_t reattach_grace_ms = -1;
   // Test hook: extra "NAME=value" environment entries for the agent at index i (e.g. the fault
   // tests' AZBENCH_TEST_ONLY_REALTIME_OFFSET_NS for one agent); empty: the inherited environment.
   std::vector<std::vector<std::string>> agent_env;

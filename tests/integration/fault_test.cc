@@ -68,7 +68,9 @@ class Agent {
                 {AZBENCH_AGENT_BIN, "serve", "--listen=" + address(), "--agent-id=" + id_,
                  "--az=" + az_, "--region=local", "--log-level=warn", "--imds=disabled",
                  // Plaintext on loopback; the tests' directories live under these roots.
-                 "--insecure-loopback-only", "--allowed-root=/var/tmp", "--allowed-root=/dev/shm"});
+                 "--insecure-loopback-only", "--allowed-root=/var/tmp", "--allowed-root=/dev/shm",
+                 // A killed coordinator's runs end (files removed) 2 s after the break, not 30.
+                 "--reattach-grace-ms=2000"});
     args.insert(args.end(), extra_flags_.begin(), extra_flags_.end());
     process_ = std::make_unique<Subprocess>(args, log_path_ + "." + std::to_string(++starts_));
     // The coordinator's Hello does not wait for a listener: start it only once this one is up.

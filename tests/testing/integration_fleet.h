@@ -31,7 +31,9 @@ namespace azbench::testing {
 
 // `n` azbench-agent processes labelled with `azs` in turn, working under `work_root` and allowed
 // the `allowed_roots` (the campaigns' targets); agent i gets `agent_env[i]` added to its
-// environment. Null, with a test failure, when they do not start.
+// environment. Their reattach grace is 2 s (not 30): a test that kills the coordinator sees the
+// agents cancel and remove their files within seconds. Null, with a test failure, when they do not
+// start.
 inline std::unique_ptr<LocalFleet> StartLoopbackAgents(
     int n, const std::string& work_root, std::vector<std::string> allowed_roots,
     std::vector<std::string> azs = {"az-a", "az-b"},
@@ -43,6 +45,7 @@ inline std::unique_ptr<LocalFleet> StartLoopbackAgents(
   options.agent_binary = AZBENCH_AGENT_BIN;
   options.work_root = work_root;
   options.allowed_roots = std::move(allowed_roots);
+  options.reattach_grace_ms = 2000;
   absl::StatusOr<std::unique_ptr<LocalFleet>> fleet = LocalFleet::Start(options);
   EXPECT_TRUE(fleet.ok()) << fleet.status();
   return fleet.ok() ? std::move(*fleet) : nullptr;

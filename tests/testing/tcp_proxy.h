@@ -1,0 +1,204 @@
+// A loopback TCP proxy for tests that break connections on purpose: it forwards every connection
+// made to it to a target port, and the test can reset all current connections (an RST to both
+// sides, as after a network blip) while new ones are still accepted, hold the target's replies
+// (not read from the target until the next reset: what was sent is "on the wire"), or refuse new
+// connections altogether (a host gone).
+//
+//   testing::TcpProxy proxy(agent_port);
+//   ASSERT_TRUE(proxy.ok());
+//   ConnectFleet({proxy.address()}, ...);
+//   proxy.ResetAll();
+#ifndef AZBENCH_TESTS_TESTING_TCP_PROXY_H_
+#define AZBENCH_TESTS_TESTING_TCP_PROXY_H_
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+
+namespace azbench::testing {
+
+class TcpProxy {
+ public:
+  explicit TcpProxy(int target_port) : target_port_(target_port) {
+    listen_fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    if (listen_fd_ < 0) return;
+    sockaddr_in addr = Loopback(0);
+    socklen_t len = sizeof(addr);
+    if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
+        listen(listen_fd_, 64) != 0 ||
+        getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+      close(listen_fd_);
+      listen_fd_ = -1;
+      return;
+    }
+    port_ = ntohs(addr.sin_port);
+    acceptor_ = std::thread([this] { AcceptLoop(); });
+  }
+  ~TcpProxy() {
+    stopping_.store(true);
+    Refuse();
+    if (acceptor_.joinable()) acceptor_.join();
+    ResetAll();
+    for (auto& c : connections_) {
+      if (c->thread.joinable()) c->thread.join();
+    }
+  }
+  TcpProxy(const TcpProxy&) = delete;
+  TcpProxy& operator=(const TcpProxy&) = delete;
+
+  bool ok() const { return port_ != 0; }
+  int port() const { return port_; }
+  std::string address() const { return absl::StrCat("127.0.0.1:", port_); }
+  // Connections accepted so far.
+  int accepted() const { return accepted_.load(); }
+
+  // Resets every current connection (RST both ways) and returns once they are all closed. New
+  // connections are accepted as before; replies flow again (the hold ends).
+  void ResetAll() {
+    std::unique_lock<std::mutex> lock(mu_);
+    std::vector<Connection*> flagged;
+    for (auto& c : connections_) {
+      if (c->done) continue;
+      c->reset.store(true);
+      flagged.push_back(c.get());
+    }
+    cv_.wait(lock, [&] {
+      for (Connection* c : flagged) {
+        if (!c->done) return false;
+      }
+      return true;
+    });
+    hold_replies_.store(false);
+  }
+  // Stops reading from the target: its replies stay unread (in its socket buffers) until ResetAll.
+  void HoldReplies() { hold_replies_.store(true); }
+  // Stops accepting: new connections are refused. Current ones are reset.
+  void Refuse() {
+    if (refusing_.exchange(true)) return;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      // The acceptor polls with a timeout and sees the flag; closing here makes connect() fail at
+      // once.
+      if (listen_fd_ >= 0) shutdown(listen_fd_, SHUT_RDWR);
+    }
+    ResetAll();
+  }
+
+ private:
+  struct Connection {
+    int client_fd = -1;
+    int target_fd = -1;
+    std::atomic<bool> reset{false};
+    bool done = false;  // guarded by mu_
+    std::thread thread;
+  };
+
+  static sockaddr_in Loopback(int port) {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    return addr;
+  }
+
+  void AcceptLoop() {
+    while (!stopping_.load() && !refusing_.load()) {
+      pollfd p{listen_fd_, POLLIN, 0};
+      if (poll(&p, 1, 20) <= 0) continue;
+      const int client = accept(listen_fd_, nullptr, nullptr);
+      if (client < 0) continue;
+      const int target = socket(AF_INET, SOCK_STREAM, 0);
+      sockaddr_in addr = Loopback(target_port_);
+      if (target < 0 || connect(target, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+        Abort(client);
+        if (target >= 0) close(target);
+        continue;
+      }
+      ++accepted_;
+      std::lock_guard<std::mutex> lock(mu_);
+      if (refusing_.load()) {
+        Abort(client);
+        Abort(target);
+        continue;
+      }
+      auto c = std::make_unique<Connection>();
+      c->client_fd = client;
+      c->target_fd = target;
+      Connection* raw = c.get();
+      c->thread = std::thread([this, raw] { Pump(*raw); });
+      connections_.push_back(std::move(c));
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    close(listen_fd_);
+    listen_fd_ = -1;
+  }
+
+  // Closes with an RST (SO_LINGER 0).
+  static void Abort(int fd) {
+    linger l{1, 0};
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+    close(fd);
+  }
+
+  static bool Forward(int from, int to) {
+    char buf[65536];
+    const ssize_t n = read(from, buf, sizeof(buf));
+    if (n <= 0) return false;
+    for (ssize_t done = 0; done < n;) {
+      const ssize_t w = write(to, buf + done, static_cast<size_t>(n - done));
+      if (w <= 0) return false;
+      done += w;
+    }
+    return true;
+  }
+
+  void Pump(Connection& c) {
+    bool open = true;
+    while (open && !c.reset.load()) {
+      pollfd p[2] = {{c.client_fd, POLLIN, 0}, {c.target_fd, POLLIN, 0}};
+      const bool hold = hold_replies_.load();
+      if (poll(p, hold ? 1 : 2, 20) <= 0) continue;
+      if (p[0].revents != 0) open = Forward(c.client_fd, c.target_fd);
+      if (open && !hold && p[1].revents != 0) open = Forward(c.target_fd, c.client_fd);
+    }
+    if (c.reset.load()) {
+      Abort(c.client_fd);
+      Abort(c.target_fd);
+    } else {
+      close(c.client_fd);
+      close(c.target_fd);
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    c.done = true;
+    cv_.notify_all();
+  }
+
+  const int target_port_;
+  int listen_fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stopping_{false};
+  std::atomic<bool> refusing_{false};
+  std::atomic<bool> hold_replies_{false};
+  std::atomic<int> accepted_{0};
+  std::thread acceptor_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::list<std::unique_ptr<Connection>> connections_;
+};
+
+}  // namespace azbench::testing
+
+#endif  // AZBENCH_TESTS_TESTING_TCP_PROXY_H_
