@@ -82,6 +82,7 @@ bool RunJournal::WriteLocked(const v1::RunEvent& event) {
     DetachLocked(absl::UnavailableError("a write failed (the stream broke)"));
     return false;
   }
+  if (event.has_finished()) end_written_ = true;
   if (event.seq() > last_written_seq_) {
     last_written_seq_ = event.seq();
     // Writes go in seq order: every kept event up to this one has been written now.
@@ -192,6 +193,11 @@ uint64_t RunJournal::attachments() {
   return next_id_;
 }
 
+bool RunJournal::end_written() {
+  absl::MutexLock lock(&mu_);
+  return end_written_;
+}
+
 bool RunJournal::lease_lost() {
   absl::MutexLock lock(&mu_);
   return lease_lost_;
@@ -208,7 +214,9 @@ bool RunJournal::Forgettable() {
   return lease_lost_ || (finished_ && Now() - finished_at_ns_ >= config_.grace_ns);
 }
 
-RunJournals::RunJournals(RunJournalConfig config) : config_(std::move(config)) {
+RunJournals::RunJournals(RunJournalConfig config,
+                         std::function<void(const std::string& run_id)> abandoned)
+    : config_(std::move(config)), abandoned_(std::move(abandoned)) {
   if (config_.reap_interval_ns > 0) {
     reaper_ = std::thread([this] {
       const absl::Duration tick = absl::Nanoseconds(config_.reap_interval_ns);
@@ -267,24 +275,28 @@ std::vector<std::string> RunJournals::run_ids() {
 }
 
 int RunJournals::Reap() {
-  std::vector<std::shared_ptr<RunJournal>> all;
+  std::vector<std::pair<std::string, std::shared_ptr<RunJournal>>> all;
   {
     absl::MutexLock lock(&mu_);
-    for (const auto& [id, journal] : journals_) all.push_back(journal);
+    for (const auto& [id, journal] : journals_) all.emplace_back(id, journal);
   }
-  std::vector<RunJournal*> forgettable;
-  for (const auto& journal : all) {
-    if (journal->Forgettable()) forgettable.push_back(journal.get());
-  }
+  std::vector<std::string> abandoned;
   int n = 0;
-  absl::MutexLock lock(&mu_);
-  for (auto it = journals_.begin(); it != journals_.end();) {
-    if (std::find(forgettable.begin(), forgettable.end(), it->second.get()) != forgettable.end()) {
-      it = journals_.erase(it);
-      ++n;
-    } else {
-      ++it;
+  for (const auto& [id, journal] : all) {
+    if (!journal->Forgettable()) continue;
+    {
+      absl::MutexLock lock(&mu_);
+      auto it = journals_.find(id);
+      if (it == journals_.end() || it->second != journal) continue;
+      journals_.erase(it);
     }
+    ++n;
+    if (journal->finished() && !journal->end_written()) abandoned.push_back(id);
+  }
+  for (const std::string& id : abandoned) {
+    AgentLogger("rpc")->warn(
+        "run {}: finished, but no coordinator collected its end within the reattach grace", id);
+    if (abandoned_) abandoned_(id);
   }
   return n;
 }

@@ -86,6 +86,8 @@ class RunJournal {
 
   // RunJournals' view.
   bool finished();
+  // RunFinished was written to a stream (the coordinator should have it).
+  bool end_written();
   bool lease_lost();
   bool attached();
   uint64_t attachments();  // streams attached so far (the Run stream is the first)
@@ -116,6 +118,7 @@ class RunJournal {
   uint64_t last_written_seq_ ABSL_GUARDED_BY(mu_) = 0;
   uint64_t detached_since_ns_ ABSL_GUARDED_BY(mu_) = 0;  // 0: attached, or never yet
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  bool end_written_ ABSL_GUARDED_BY(mu_) = false;
   uint64_t finished_at_ns_ ABSL_GUARDED_BY(mu_) = 0;
   bool lease_lost_ ABSL_GUARDED_BY(mu_) = false;
   // The attached stream (id 0: none). Its end status, per id, until Wait or Detach takes it.
@@ -130,10 +133,13 @@ class RunJournal {
 };
 
 // The journals of the runs this agent streams, by run id; forgets finished ones after their grace
-// (a background thread) and on Cleanup.
+// (a background thread) and on Cleanup. A run that finished while no stream carried its end, and
+// whose grace passed without an Attach, is handed to `abandoned` when forgotten (the service
+// removes its files then, as for a lease lost while running).
 class RunJournals {
  public:
-  explicit RunJournals(RunJournalConfig config = {});
+  explicit RunJournals(RunJournalConfig config = {},
+                       std::function<void(const std::string& run_id)> abandoned = nullptr);
   ~RunJournals();
   const RunJournalConfig& config() const { return config_; }
   // A new journal for a Run. FailedPrecondition when the run already has one (it has run).
@@ -148,6 +154,7 @@ class RunJournals {
 
  private:
   const RunJournalConfig config_;
+  const std::function<void(const std::string&)> abandoned_;
   absl::Mutex mu_;
   std::map<std::string, std::shared_ptr<RunJournal>> journals_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -23,11 +24,26 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
   return grpc::Status(static_cast<grpc::StatusCode>(status.code()), std::string(status.message()));
 }
 
+namespace {
+
+// A run that finished while its coordinator was away, and that no coordinator reattached to within
+// the grace: nobody will call Cleanup, so its files go now (not a prepared lease later).
+std::function<void(const std::string&)> AbandonedRunCleaner(Runner& runner) {
+  return [&runner](const std::string& run_id) {
+    absl::StatusOr<int> removed = runner.Cleanup(run_id, /*remove_files=*/true);
+    if (removed.ok()) {
+      AgentLogger("rpc")->warn("run {}: forgot it and removed {} files", run_id, *removed);
+    }
+  };
+}
+
+}  // namespace
+
 AgentService::AgentService(Runner& runner, AgentIdentity identity)
     : runner_(runner),
       identity_(std::move(identity)),
       resolver_(std::make_shared<SystemResolver>()),
-      journals_(std::make_unique<RunJournals>()) {}
+      journals_(std::make_unique<RunJournals>(RunJournalConfig{}, AbandonedRunCleaner(runner))) {}
 
 AgentService::AgentService(Runner& runner, AgentIdentity identity, std::string mountinfo_path,
                            std::shared_ptr<HostResolver> resolver, RunJournalConfig journal)
@@ -35,7 +51,7 @@ AgentService::AgentService(Runner& runner, AgentIdentity identity, std::string m
       identity_(std::move(identity)),
       mountinfo_path_(std::move(mountinfo_path)),
       resolver_(resolver != nullptr ? std::move(resolver) : std::make_shared<SystemResolver>()),
-      journals_(std::make_unique<RunJournals>(std::move(journal))) {}
+      journals_(std::make_unique<RunJournals>(std::move(journal), AbandonedRunCleaner(runner))) {}
 
 grpc::Status AgentService::Hello(grpc::ServerContext*, const v1::HelloRequest* request,
                                  v1::HelloResponse* response) {

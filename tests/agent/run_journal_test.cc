@@ -246,6 +246,23 @@ TEST_F(RunJournalTest, AFinishedJournalIsKeptForTheGraceThenForgotten) {
   EXPECT_EQ(journals.Find("r").status().code(), absl::StatusCode::kNotFound);
 }
 
+TEST_F(RunJournalTest, AFinishedRunWhoseEndNoStreamCarriedIsHandedOverWhenForgotten) {
+  std::vector<std::string> abandoned;
+  RunJournals journals(Config(), [&](const std::string& id) { abandoned.push_back(id); });
+  for (const char* id : {"delivered", "undelivered"}) {
+    std::shared_ptr<RunJournal> journal = *journals.Start(id);
+    RecordingWriter writer;
+    const uint64_t attachment = *journal->Attach(&writer, 0);
+    ASSERT_TRUE(journal->Append(Progress(0)));
+    writer.fail = std::string(id) == "undelivered";  // the coordinator went away before the end
+    ASSERT_TRUE(journal->Append(Finished()));
+    journal->Detach(attachment);
+  }
+  now_ns_ += 10 * kSecondNs;
+  EXPECT_EQ(journals.Reap(), 2);
+  EXPECT_EQ(abandoned, (std::vector<std::string>{"undelivered"}));
+}
+
 TEST_F(RunJournalTest, ALostLeaseIsForgottenAndCleanupForgetsAtOnce) {
   RunJournals journals(Config());
   std::shared_ptr<RunJournal> journal = *journals.Start("lost");
