@@ -72,8 +72,9 @@ class RunJournal {
   // Polled by the runner: notices a stream whose peer went away, and a grace that ended.
   bool Alive();
 
-  // Attaches `writer` (replacing the stream attached, which is cancelled) and writes to it every
-  // event after `after_seq`. Returns the attachment's id for Wait / Detach. Errors: NotFound (the
+  // Attaches `writer` (replacing the stream attached, which is cancelled first, before the checks
+  // below: an Attach means the coordinator no longer reads it) and writes to it every event after
+  // `after_seq`. Returns the attachment's id for Wait / Detach. Errors: NotFound (the
   // lease was lost), DataLoss (events after after_seq are gone; names the oldest kept),
   // InvalidArgument (after_seq past the last event), Aborted (replaced during the replay).
   absl::StatusOr<uint64_t> Attach(JournalWriter* writer, uint64_t after_seq);

@@ -78,8 +78,9 @@ absl::Status RunResumable(AgentClient& client, const v1::RunRequest& request,
       v1::AttachRequest attach;
       attach.set_run_id(request.run_id());
       attach.set_after_seq(last_seq);
+      // Connection waits of at most a second: keep_trying is asked again soon (Ctrl-C).
       status = client.Attach(
-          attach, std::max(give_up - absl::Now(), absl::Milliseconds(1)),
+          attach, std::clamp(give_up - absl::Now(), absl::Milliseconds(1), absl::Seconds(1)),
           [&](const v1::RunEvent& event) {
             if (!resumed) {
               resumed = true;
