@@ -98,7 +98,8 @@ class StreamResumeTest : public ::testing::Test {
     return n;
   }
 
-  // A read job and a write job of kOpsPerJob ops each, paced to last about 2.5 s.
+  // A read job and a write job of kOpsPerJob ops each, paced to last about 5 s (room for
+  // both cuts and the reconnects between them on a loaded machine).
   Scenario MakeScenario() const {
     Scenario scenario;
     scenario.key = "resume";
@@ -110,7 +111,7 @@ class StreamResumeTest : public ::testing::Test {
                                 {"rw", rw},
                                 {"bs", "4k"},
                                 {"size", "2m"},
-                                {"rate_iops", "200"},
+                                {"rate_iops", "100"},
                                 {"directory", dir_.path()}},
                                0});
     }
@@ -196,6 +197,7 @@ TEST_F(StreamResumeTest, CutsMidRunAndOnTheFinalResultsLoseNothing) {
     EXPECT_TRUE(cutting) << "the stream was not resumed after the first cut";
   }
   if (cutting) {
+    EXPECT_EQ(AgentSaid(" finished"), runs_finished) << "the jobs ended before the resume";
     proxy_->HoldReplies();
     EXPECT_TRUE(
         WaitFor([&] { return AgentSaid(" finished") > runs_finished; }, std::chrono::seconds(30)))
