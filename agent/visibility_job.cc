@@ -1,6 +1,10 @@
 #include "agent/visibility_job.h"
 
+#include <fcntl.h>
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <filesystem>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -10,6 +14,7 @@
 #include "agent/workloads/probe_clock.h"
 #include "agent/workloads/visibility_result.h"
 #include "common/clock.h"
+#include "common/status_macros.h"
 
 namespace azbench {
 
@@ -68,6 +73,62 @@ absl::StatusOr<VisibilityJob> PrepareVisibilityJob(
   return job;
 }
 
+namespace {
+
+absl::StatusOr<ProbeDir> OpenBase(const std::string& path, const std::string& field, bool create,
+                                  const std::vector<std::string>& allowed_roots) {
+  if (allowed_roots.empty()) return ProbeDir::Open(path, field, create);
+  std::vector<std::string> existing;
+  for (const std::string& root : allowed_roots) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(root, ec)) existing.push_back(root);
+  }
+  ASSIGN_OR_RETURN(const Sandbox sandbox, Sandbox::Create(existing));
+  absl::StatusOr<ConfinedDir> dir = sandbox.OpenDirectory(path, /*create_missing=*/false);
+  if (!dir.ok()) {
+    return absl::Status(dir.status().code(), absl::StrCat(field, ": ", dir.status().message()));
+  }
+  const int fd = fcntl(dir->fd(), F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) return absl::InternalError(absl::StrCat(field, " '", path, "': dup failed"));
+  return ProbeDir::Adopt(fd, path);
+}
+
+}  // namespace
+
+absl::Status OpenVisibilityDirs(VisibilityJob& job, const std::vector<std::string>& allowed_roots) {
+  const VisibilitySpec& spec = job.spec;
+  const bool c2c = spec.probe == VisibilityProbe::kClientToClient;
+  // Which directories the probe uses, and whether it writes into `directory` (then it may create
+  // it, as the probes always did).
+  const bool reads_elsewhere = c2c && !spec.read_dir.empty();
+  const bool uses_directory = !(c2c && spec.role == VisibilityRole::kReader && reads_elsewhere);
+  const bool writes =
+      c2c ? spec.role != VisibilityRole::kReader : spec.probe != VisibilityProbe::kImport;
+  auto named = [&](const absl::Status& s) {
+    if (absl::IsPermissionDenied(s))
+      spdlog::warn("sandbox: refused job '{}': {}", job.name, std::string(s.message()));
+    return absl::Status(s.code(), absl::StrCat("job '", job.name, "': ", s.message()));
+  };
+  if (uses_directory) {
+    absl::StatusOr<ProbeDir> dir = OpenBase(job.directory, "directory", writes, allowed_roots);
+    if (!dir.ok()) return named(dir.status());
+    job.dirs.directory = *std::move(dir);
+  }
+  if (reads_elsewhere && spec.role != VisibilityRole::kWriter) {
+    absl::StatusOr<ProbeDir> dir = OpenBase(spec.read_dir, "read_dir", false, allowed_roots);
+    if (!dir.ok()) return named(dir.status());
+    job.dirs.read_dir = *std::move(dir);
+  }
+  if (!c2c) {
+    // Refused now, before anything is created; the probe walks it again (creating what is
+    // missing) when it runs, so a symlink planted in between is refused then.
+    absl::Status walked =
+        job.dirs.directory.SubdirIfExists(spec.target.rel_dir, "rel_dir").status();
+    if (!walked.ok()) return named(walked);
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<VisibilityJobOutput> RunVisibilityJob(const VisibilityJob& job,
                                                      s3::MetadataSource* metadata,
                                                      int64_t start_at_realtime_ns,
@@ -106,8 +167,8 @@ absl::StatusOr<VisibilityJobOutput> RunVisibilityJob(const VisibilityJob& job,
   const absl::Time job_start = start_at != absl::InfinitePast() ? start_at : clock.Now();
   out.result.start_realtime_ns = absl::ToUnixNanos(job_start);
   const uint64_t start_ns = MonotonicNanos();
-  absl::StatusOr<VisibilityResult> probe =
-      RunVisibility(job.spec, job.directory, metadata, clock, std::move(cancelled), start_at);
+  absl::StatusOr<VisibilityResult> probe = RunVisibility(job.spec, job.directory, metadata, clock,
+                                                         std::move(cancelled), start_at, job.dirs);
   out.result.runtime_ns = MonotonicNanos() - start_ns;
   out.result.end_realtime_ns = RealtimeNanos();
   if (!probe.ok()) {

@@ -31,6 +31,8 @@ struct VisibilityJob {
   // subdirectory, because file paths must map to S3 keys. The agent id goes into the probe's
   // rel_dir instead (except for client_to_client writer/reader roles, which share one directory).
   std::string directory;
+  // `directory` and `read_dir` opened (OpenVisibilityDirs); not valid: opened by path at Run.
+  VisibilityBaseDirs dirs;
   // Options accepted but ignored (runtime, time_based); a client_to_client probe whose reader is
   // its writer (role local, no read_dir) says its figure is not cross-client visibility.
   std::vector<std::string> warnings;
@@ -42,6 +44,15 @@ struct VisibilityJob {
 absl::StatusOr<VisibilityJob> PrepareVisibilityJob(
     const std::string& name, const std::vector<std::pair<std::string, std::string>>& options,
     const std::string& agent_subdir);
+
+// Opens the directories the probe works in and keeps them open for the job (job.dirs): the
+// job's `directory` and, for client_to_client, `read_dir` -- through the sandbox beneath
+// `allowed_roots` when they are given (agent/sandbox.h; roots that do not exist are skipped),
+// else as the paths are -- and walks the S3 probes' `rel_dir` (with the agent's subdirectory) as
+// far as it exists, refusing a symlink or '..' at any component (probe_dir.h). Errors name the
+// job, the field and the path; nothing is created beyond the job's directory (made when a
+// writing probe needs it and no roots are given).
+absl::Status OpenVisibilityDirs(VisibilityJob& job, const std::vector<std::string>& allowed_roots);
 
 struct VisibilityJobOutput {
   JobResult result;

@@ -1,14 +1,12 @@
 #include "agent/visibility_workload.h"
 
-#include <unistd.h>
-
 #include <atomic>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "agent/sandbox.h"
 #include "agent/visibility_job.h"
-#include "agent/workloads/probe_file_io.h"
+#include "agent/workloads/probe_dir.h"
 #include "common/clock.h"
 
 namespace azbench {
@@ -63,11 +61,14 @@ class VisibilityWorkload : public Workload {
         job_.spec.role != VisibilityRole::kWriter) {
       return absl::OkStatus();
     }
+    // Through the job's directory descriptor: the entries themselves, never a symlink's target.
+    absl::StatusOr<ProbeDir> dir = job_.dirs.directory.valid()
+                                       ? job_.dirs.directory
+                                       : ProbeDir::Open(job_.directory, "directory");
+    if (!dir.ok()) return absl::OkStatus();  // nothing of ours can be there
     for (int i = 0; i < job_.spec.schedule.trials; ++i) {
       // The names RunVisibility gives: "<run_id>-c2c-<sequence>", sequences from 1.
-      const std::string path =
-          JoinPath(job_.directory, absl::StrCat(job_.spec.target.run_id, "-c2c-", 1 + i));
-      (void)unlink(path.c_str());
+      (void)dir->Unlink(absl::StrCat(job_.spec.target.run_id, "-c2c-", 1 + i));
     }
     return absl::OkStatus();
   }
@@ -94,7 +95,7 @@ bool Has(const std::vector<std::pair<std::string, std::string>>& options, const 
 
 absl::StatusOr<std::unique_ptr<Workload>> MakeVisibilityWorkload(
     const std::string& name, std::vector<std::pair<std::string, std::string>> options,
-    const VisibilityRunContext& context) {
+    const VisibilityRunContext& context, const std::vector<std::string>& allowed_roots) {
   // The coordinator's run id is unique per scenario run (so per repeat): always part of the probe
   // names, so a leftover file or object, or a cached attribute, of an earlier run never has the
   // name a trial polls for. A user's run_id only prefixes it.
@@ -119,6 +120,7 @@ absl::StatusOr<std::unique_ptr<Workload>> MakeVisibilityWorkload(
   }
   absl::StatusOr<VisibilityJob> job = PrepareVisibilityJob(name, options, context.agent_subdir);
   if (!job.ok()) return job.status();
+  if (absl::Status s = OpenVisibilityDirs(*job, allowed_roots); !s.ok()) return s;
   if (client_to_client && job->spec.role != VisibilityRole::kLocal) {
     job->warnings.push_back(absl::StrCat(
         "client_to_client ", job->spec.role == VisibilityRole::kWriter ? "writer" : "reader",

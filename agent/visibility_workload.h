@@ -7,7 +7,9 @@
 //     index 0 is the writer, every other agent a reader of the same files, all starting trial i at
 //     the run's start instant + i * spacing.
 // No per-agent subdirectory is created (paths must map to S3 keys): the agent id goes into the
-// probe's rel_dir instead (visibility_job.h).
+// probe's rel_dir instead (visibility_job.h). The probe's directories are opened here, once, and
+// every file below them is reached through those descriptors without following a symlink
+// (agent/workloads/probe_dir.h): a symlink at rel_dir or any component of it is refused here.
 //
 //   ASSIGN_OR_RETURN(std::unique_ptr<Workload> w,
 //                    MakeVisibilityWorkload(name, options, {"run-1", "agent-a", 0, 2, nullptr}));
@@ -33,10 +35,13 @@ struct VisibilityRunContext {
   s3::MetadataSource* metadata = nullptr;  // instance-role credentials; may be null
 };
 
-// Errors: InvalidArgument naming the job and the option (PrepareVisibilityJob).
+// `allowed_roots`: the agent's roots when it enforces them; the probe's directory and read_dir are
+// then opened through the sandbox beneath them (OpenVisibilityDirs), otherwise as given.
+// Errors: InvalidArgument naming the job and the option (PrepareVisibilityJob); PermissionDenied
+// naming the field and the path for a symlink on the probe's way (OpenVisibilityDirs).
 absl::StatusOr<std::unique_ptr<Workload>> MakeVisibilityWorkload(
     const std::string& name, std::vector<std::pair<std::string, std::string>> options,
-    const VisibilityRunContext& context);
+    const VisibilityRunContext& context, const std::vector<std::string>& allowed_roots = {});
 
 }  // namespace azbench
 

@@ -1,27 +1,39 @@
 #include "agent/workloads/probe_cleanup.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <cstring>
-#include <filesystem>
 #include <functional>
+#include <optional>
 #include <thread>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "agent/workloads/probe_file_io.h"
+#include "absl/strings/str_split.h"
 
 namespace azbench {
 
-ProbeCleanup::ProbeCleanup(s3::S3Client* s3, std::string bucket, std::string mount_dir,
+namespace {
+
+// "a/b/c" -> {"a/b", "c"}; "c" -> {"", "c"}.
+std::pair<std::string, std::string> SplitLast(const std::string& relative) {
+  const size_t slash = relative.rfind('/');
+  if (slash == std::string::npos) return {"", relative};
+  return {relative.substr(0, slash), relative.substr(slash + 1)};
+}
+
+}  // namespace
+
+ProbeCleanup::ProbeCleanup(s3::S3Client* s3, std::string bucket, ProbeDir mount,
                            std::string rel_dir)
-    : s3_(s3),
-      bucket_(std::move(bucket)),
-      mount_dir_(std::move(mount_dir)),
-      rel_dir_(std::move(rel_dir)) {}
+    : s3_(s3), bucket_(std::move(bucket)), mount_(std::move(mount)) {
+  // "a//b/./c/" -> "a/b/c", so the directories come off one component at a time.
+  std::vector<std::string> parts;
+  for (absl::string_view part : absl::StrSplit(rel_dir, '/', absl::SkipEmpty())) {
+    if (part != ".") parts.emplace_back(part);
+  }
+  rel_dir_ = absl::StrJoin(parts, "/");
+}
 
 ProbeCleanup::~ProbeCleanup() {
   if (!finished_) (void)Finish();
@@ -38,10 +50,14 @@ void ProbeCleanup::AddKey(const std::string& key) {
 std::string ProbeCleanup::Finish() {
   finished_ = true;
   std::vector<std::string> failures;
-  for (const std::string& path : files_) {
-    if (unlink(path.c_str()) != 0 && errno != ENOENT) {
-      failures.push_back(absl::StrCat("unlink ", path, ": ", std::strerror(errno)));
-    }
+  for (const std::string& relative : files_) {
+    if (!mount_.valid()) break;
+    const auto [parent, name] = SplitLast(relative);
+    absl::StatusOr<std::optional<ProbeDir>> dir = mount_.SubdirIfExists(parent, "cleanup");
+    absl::Status s = dir.status();
+    if (s.ok() && dir->has_value()) s = (*dir)->Unlink(name);
+    if (!s.ok())
+      failures.push_back(absl::StrCat("unlink ", mount_.PathOf(relative), ": ", s.message()));
   }
   files_.clear();
   if (s3_ != nullptr) {
@@ -88,10 +104,13 @@ std::string ProbeCleanup::Finish() {
     }
   }
   keys_.clear();
-  if (!mount_dir_.empty() && !rel_dir_.empty()) {
-    for (std::filesystem::path rel(rel_dir_); !rel.empty() && rel != rel.root_path();
-         rel = rel.parent_path()) {
-      if (rmdir(JoinPath(mount_dir_, rel.string()).c_str()) != 0) break;  // not empty or absent
+  if (mount_.valid() && !rel_dir_.empty()) {
+    for (std::string rel = rel_dir_; !rel.empty(); rel = SplitLast(rel).first) {
+      const auto [parent, name] = SplitLast(rel);
+      absl::StatusOr<std::optional<ProbeDir>> dir = mount_.SubdirIfExists(parent, "cleanup");
+      if (!dir.ok() || !dir->has_value() || name.empty() || !(*dir)->RemoveDirIfEmpty(name)) {
+        break;  // not empty, absent or not a directory
+      }
     }
   }
   return absl::StrJoin(failures, "; ");

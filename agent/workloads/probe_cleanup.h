@@ -3,9 +3,11 @@
 // the synchroniser exported from its files) and the probe directories it made, if empty. Probes
 // register what they create as they go; Finish removes it all and reports what could not be
 // removed; the destructor does the same, silently, when Finish was not reached (an early return).
+// Files and directories are removed through the mount's descriptor (probe_dir.h): a symlink on
+// the way is never followed (the entry itself may be removed, never what it points at).
 //
-//   ProbeCleanup cleanup(&s3, bucket, mount_dir, rel_dir);
-//   cleanup.AddFile(path);  cleanup.AddKey(key);
+//   ProbeCleanup cleanup(&s3, bucket, mount, rel_dir);
+//   cleanup.AddFile("azbench-visibility/agent-1/run-1-export-0");  cleanup.AddKey(key);
 //   ...
 //   std::string failures = cleanup.Finish();  // "" when everything went
 #ifndef AZBENCH_AGENT_WORKLOADS_PROBE_CLEANUP_H_
@@ -15,19 +17,22 @@
 #include <vector>
 
 #include "agent/s3/s3_client.h"
+#include "agent/workloads/probe_dir.h"
 
 namespace azbench {
 
 class ProbeCleanup {
  public:
-  // `s3` may be null (no objects to remove). `rel_dir` ("a/b") is removed from the deepest part up
-  // to `mount_dir`, each only when empty (other agents' probes may still use a parent).
-  ProbeCleanup(s3::S3Client* s3, std::string bucket, std::string mount_dir, std::string rel_dir);
+  // `s3` may be null (no objects to remove). `rel_dir` ("a/b", beneath `mount`) is removed from
+  // the deepest part up to `mount`, each only when empty (other agents' probes may still use a
+  // parent).
+  ProbeCleanup(s3::S3Client* s3, std::string bucket, ProbeDir mount, std::string rel_dir);
   ~ProbeCleanup();
   ProbeCleanup(const ProbeCleanup&) = delete;
   ProbeCleanup& operator=(const ProbeCleanup&) = delete;
 
-  void AddFile(const std::string& path);
+  // A file by its path relative to the mount ("a/b/name").
+  void AddFile(const std::string& relative_path);
   void AddKey(const std::string& key);
   // Unlinks the files (absent is fine), deletes the objects -- every version and delete marker of
   // each key by its version id where the server lists versions (a versioned bucket keeps them all
@@ -38,7 +43,9 @@ class ProbeCleanup {
 
  private:
   s3::S3Client* s3_;
-  std::string bucket_, mount_dir_, rel_dir_;
+  std::string bucket_;
+  ProbeDir mount_;
+  std::string rel_dir_;
   std::vector<std::string> files_;
   std::vector<std::string> keys_;
   bool finished_ = false;

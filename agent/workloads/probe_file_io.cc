@@ -1,6 +1,5 @@
 #include "agent/workloads/probe_file_io.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -29,29 +28,6 @@ absl::Status WriteAll(int fd, std::string_view data, const std::string& path) {
     data.remove_prefix(static_cast<size_t>(n));
   }
   return absl::OkStatus();
-}
-
-absl::StatusOr<std::optional<std::string>> ReadIfExists(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT || errno == ENOTDIR) return std::optional<std::string>();
-    return ErrnoError("open", path);
-  }
-  std::string content;
-  char buffer[65536];
-  while (true) {
-    const ssize_t n = read(fd, buffer, sizeof(buffer));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      absl::Status s = ErrnoError("read", path);
-      close(fd);
-      return s;
-    }
-    if (n == 0) break;
-    content.append(buffer, static_cast<size_t>(n));
-  }
-  close(fd);
-  return std::optional<std::string>(std::move(content));
 }
 
 absl::Status MakeDirs(const std::string& dir) {

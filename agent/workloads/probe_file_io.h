@@ -1,9 +1,8 @@
-// File helpers shared by the visibility probes: errno-naming errors, full writes, whole-file reads
-// that tell "absent" from an error, directory creation and path joining.
+// File helpers shared by the visibility probes: errno-naming errors, full writes, directory
+// creation and path joining (files are opened and read through probe_dir.h).
 #ifndef AZBENCH_AGENT_WORKLOADS_PROBE_FILE_IO_H_
 #define AZBENCH_AGENT_WORKLOADS_PROBE_FILE_IO_H_
 
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,8 +14,6 @@ namespace azbench {
 // errno, so call it right after the failing call.
 absl::Status ErrnoError(const std::string& call, const std::string& path);
 absl::Status WriteAll(int fd, std::string_view data, const std::string& path);
-// The file's content; nullopt when it does not exist (ENOENT / ENOTDIR).
-absl::StatusOr<std::optional<std::string>> ReadIfExists(const std::string& path);
 absl::Status MakeDirs(const std::string& dir);
 // a + "/" + b without doubling a trailing '/'; b alone when a is empty.
 std::string JoinPath(const std::string& a, const std::string& b);

@@ -1,13 +1,11 @@
 #include "agent/workloads/visibility.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <filesystem>
 #include <optional>
 
 #include "absl/status/status.h"
@@ -54,81 +52,69 @@ int VisibilityResult::failed_count() const {
   return n;
 }
 
-absl::StatusOr<absl::Time> WriteProbeFile(const std::string& path, uint64_t sequence,
-                                          const ProbeWriteOptions& options, ProbeClock& clock,
-                                          int* open_fd) {
+absl::StatusOr<absl::Time> WriteProbeFile(const ProbeDir& dir, const std::string& name,
+                                          uint64_t sequence, const ProbeWriteOptions& options,
+                                          ProbeClock& clock, int* open_fd) {
   *open_fd = -1;
-  const std::filesystem::path final_path(path);
   const std::string target =
-      options.rename_into_place
-          ? (final_path.parent_path() /
-             absl::StrCat(".", final_path.filename().string(), ".azbench-tmp"))
-                .string()
-          : path;
+      options.rename_into_place ? absl::StrCat(".", name, ".azbench-tmp") : name;
   const std::string content = MakeProbeContent(sequence, options.size_bytes);
-  const int fd = open(target.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoError("open", target);
-  absl::Status s = WriteAll(fd, content, target);
-  if (s.ok() && options.fsync && fsync(fd) != 0) s = ErrnoError("fsync", target);
-  if (s.ok() && options.rename_into_place && rename(target.c_str(), path.c_str()) != 0) {
-    s = ErrnoError("rename onto " + path + " from", target);
-  }
+  ASSIGN_OR_RETURN(const int fd,
+                   dir.OpenFile(target, O_WRONLY | O_CREAT | O_TRUNC, 0644, kProbeFileField));
+  absl::Status s = WriteAll(fd, content, dir.PathOf(target));
+  if (s.ok() && options.fsync && fsync(fd) != 0) s = ErrnoError("fsync", dir.PathOf(target));
+  if (s.ok() && options.rename_into_place) s = dir.Rename(target, name);
   if (!s.ok() || options.close) {
-    if (close(fd) != 0 && s.ok()) s = ErrnoError("close", target);
+    if (close(fd) != 0 && s.ok()) s = ErrnoError("close", dir.PathOf(target));
   } else {
     *open_fd = fd;
   }
-  if (!s.ok() && options.rename_into_place) (void)unlink(target.c_str());  // no temp file left
+  if (!s.ok() && options.rename_into_place) (void)dir.Unlink(target);  // no temp file left
   RETURN_IF_ERROR(s);
   return clock.Now();
 }
 
-absl::StatusOr<bool> CheckProbeVisible(const std::string& path, uint64_t sequence,
-                                       size_t size_bytes, VisibilityReadMethod method) {
+absl::StatusOr<bool> CheckProbeVisible(const ProbeDir& dir, const std::string& name,
+                                       uint64_t sequence, size_t size_bytes,
+                                       VisibilityReadMethod method) {
   switch (method) {
     case VisibilityReadMethod::kStat: {
-      struct stat st;
-      if (stat(path.c_str(), &st) != 0) {
-        if (errno == ENOENT || errno == ENOTDIR) return false;
-        return ErrnoError("stat", path);
-      }
-      return static_cast<size_t>(st.st_size) == std::max(size_bytes, kMinProbeContentBytes);
+      ASSIGN_OR_RETURN(std::optional<struct stat> st, dir.Stat(name, kProbeFileField));
+      if (!st.has_value()) return false;
+      return static_cast<size_t>(st->st_size) == std::max(size_bytes, kMinProbeContentBytes);
     }
     case VisibilityReadMethod::kOpenRead: {
-      ASSIGN_OR_RETURN(std::optional<std::string> content, ReadIfExists(path));
+      ASSIGN_OR_RETURN(std::optional<std::string> content, dir.ReadIfExists(name, kProbeFileField));
       if (!content.has_value()) return false;
       absl::StatusOr<uint64_t> seq = ParseProbeContent(*content);
       return seq.ok() && *seq == sequence;
     }
-    case VisibilityReadMethod::kReaddir: {
-      const std::filesystem::path p(path);
-      const std::string dir = p.parent_path().string();
-      const std::string name = p.filename().string();
-      DIR* d = opendir(dir.c_str());
-      if (d == nullptr) {
-        if (errno == ENOENT) return false;
-        return ErrnoError("opendir", dir);
-      }
-      bool found = false;
-      while (dirent* e = readdir(d)) {
-        if (name == e->d_name) {
-          found = true;
-          break;
-        }
-      }
-      closedir(d);
-      return found;
-    }
+    case VisibilityReadMethod::kReaddir:
+      return dir.Lists(name);
   }
   return absl::InvalidArgumentError("unknown read method");
 }
+
+namespace {
+
+// A base directory of a probe: the one the caller opened, else `path` opened now.
+absl::StatusOr<ProbeDir> BaseDir(const ProbeDir& opened, const std::string& path,
+                                 const std::string& field, bool create) {
+  if (opened.valid()) return opened;
+  return ProbeDir::Open(path, field, create);
+}
+
+}  // namespace
 
 absl::StatusOr<VisibilityResult> RunClientToClientProbe(const ClientToClientOptions& options,
                                                         ProbeClock& clock) {
   if (options.write_dir.empty() || options.read_dir.empty()) {
     return absl::InvalidArgumentError("client_to_client probe: write_dir and read_dir must be set");
   }
-  RETURN_IF_ERROR(MakeDirs(options.write_dir));
+  ASSIGN_OR_RETURN(const ProbeDir write_dir,
+                   BaseDir(options.write_base, options.write_dir, "directory", true));
+  ASSIGN_OR_RETURN(const ProbeDir read_dir,
+                   BaseDir(options.read_base, options.read_dir, "read_dir", false));
   std::vector<int> held_fds;
   auto name = [&](int trial) {
     return absl::StrCat(options.name_prefix, "-", options.first_sequence + trial);
@@ -137,23 +123,19 @@ absl::StatusOr<VisibilityResult> RunClientToClientProbe(const ClientToClientOpti
   callbacks.cancelled = options.cancelled;
   callbacks.start = [&](int trial) -> absl::StatusOr<absl::Time> {
     int fd = -1;
-    absl::StatusOr<absl::Time> t =
-        WriteProbeFile(JoinPath(options.write_dir, name(trial)), options.first_sequence + trial,
-                       options.write, clock, &fd);
+    absl::StatusOr<absl::Time> t = WriteProbeFile(
+        write_dir, name(trial), options.first_sequence + trial, options.write, clock, &fd);
     if (fd >= 0) held_fds.push_back(fd);
     return t;
   };
   callbacks.poll = [&](int trial) {
-    return CheckProbeVisible(JoinPath(options.read_dir, name(trial)),
-                             options.first_sequence + trial, options.write.size_bytes,
-                             options.read_method);
+    return CheckProbeVisible(read_dir, name(trial), options.first_sequence + trial,
+                             options.write.size_bytes, options.read_method);
   };
   absl::StatusOr<std::vector<TrialOutcome>> outcomes =
       RunOverlappingTrials(options.schedule, clock, callbacks);
   for (int fd : held_fds) close(fd);
-  for (int i = 0; i < options.schedule.trials; ++i) {
-    unlink(JoinPath(options.write_dir, name(i)).c_str());
-  }
+  for (int i = 0; i < options.schedule.trials; ++i) (void)write_dir.Unlink(name(i));
   RETURN_IF_ERROR(outcomes.status());
   VisibilityResult result;
   result.probe = "client_to_client";
@@ -165,10 +147,11 @@ absl::StatusOr<VisibilityResult> RunClientToClientProbe(const ClientToClientOpti
 
 absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientWriter(
     const ClientToClientOptions& options, absl::Time start_at, ProbeClock& clock) {
-  if (options.write_dir.empty()) {
+  if (options.write_dir.empty() && !options.write_base.valid()) {
     return absl::InvalidArgumentError("client_to_client writer: write_dir must be set");
   }
-  RETURN_IF_ERROR(MakeDirs(options.write_dir));
+  ASSIGN_OR_RETURN(const ProbeDir write_dir,
+                   BaseDir(options.write_base, options.write_dir, "directory", true));
   std::vector<TrialOutcome> outcomes(options.schedule.trials);
   std::vector<int> held_fds;
   for (int i = 0; i < options.schedule.trials; ++i) {
@@ -178,10 +161,9 @@ absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientWriter(
     o.index = i;
     o.started = start_at + options.schedule.spacing * i;
     int fd = -1;
-    absl::StatusOr<absl::Time> written =
-        WriteProbeFile(JoinPath(options.write_dir,
-                                absl::StrCat(options.name_prefix, "-", options.first_sequence + i)),
-                       options.first_sequence + i, options.write, clock, &fd);
+    absl::StatusOr<absl::Time> written = WriteProbeFile(
+        write_dir, absl::StrCat(options.name_prefix, "-", options.first_sequence + i),
+        options.first_sequence + i, options.write, clock, &fd);
     if (fd >= 0) held_fds.push_back(fd);
     if (written.ok()) {
       // "Written"; the join decides visibility. started = the scheduled instant, visible_at = the
@@ -204,9 +186,11 @@ absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientWriter(
 
 absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientReader(
     const ClientToClientOptions& options, absl::Time start_at, ProbeClock& clock) {
-  if (options.read_dir.empty()) {
+  if (options.read_dir.empty() && !options.read_base.valid()) {
     return absl::InvalidArgumentError("client_to_client reader: read_dir must be set");
   }
+  ASSIGN_OR_RETURN(const ProbeDir read_dir,
+                   BaseDir(options.read_base, options.read_dir, "read_dir", false));
   clock.SleepUntil(start_at);
   TrialCallbacks callbacks;
   callbacks.cancelled = options.cancelled;
@@ -215,8 +199,7 @@ absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientReader(
   };
   callbacks.poll = [&](int trial) {
     return CheckProbeVisible(
-        JoinPath(options.read_dir,
-                 absl::StrCat(options.name_prefix, "-", options.first_sequence + trial)),
+        read_dir, absl::StrCat(options.name_prefix, "-", options.first_sequence + trial),
         options.first_sequence + trial, options.write.size_bytes, options.read_method);
   };
   return RunOverlappingTrials(options.schedule, clock, callbacks);

@@ -30,6 +30,7 @@
 #include "absl/time/time.h"
 #include "agent/s3/s3_client.h"
 #include "agent/workloads/probe_clock.h"
+#include "agent/workloads/probe_dir.h"
 #include "agent/workloads/trial_scheduler.h"
 
 namespace azbench {
@@ -78,23 +79,34 @@ struct VisibilityResult {
 
 // ---- client to client -------------------------------------------------------------------------
 
-// Writes probe content with `sequence` to `path`. Returns the instant the write (with fsync, close
+// The field probe files are refused under (a symlink where a probe file goes): their names are
+// "<run_id>-<probe>-<n>".
+inline constexpr char kProbeFileField[] = "probe file (named after run_id)";
+
+// Writes probe content with `sequence` to the file `name` in `dir` (never through a symlink: one
+// already there is refused, see probe_dir.h). Returns the instant the write (with fsync, close
 // and rename as asked) returned. When !options.close, the open descriptor is stored in *open_fd
 // (the caller closes it); otherwise *open_fd is -1. Errors name the path and the failed call.
-absl::StatusOr<absl::Time> WriteProbeFile(const std::string& path, uint64_t sequence,
-                                          const ProbeWriteOptions& options, ProbeClock& clock,
-                                          int* open_fd);
+absl::StatusOr<absl::Time> WriteProbeFile(const ProbeDir& dir, const std::string& name,
+                                          uint64_t sequence, const ProbeWriteOptions& options,
+                                          ProbeClock& clock, int* open_fd);
 
-// One reader check: true when `path` is visible the way `method` sees it -- stat: exists with
-// `size_bytes`; open_read: opens and holds probe content with `sequence`; readdir: the name is
-// listed in its directory. Absent or older/partial content is false, not an error; errors are
-// unexpected failures (EACCES, EIO) naming the path.
-absl::StatusOr<bool> CheckProbeVisible(const std::string& path, uint64_t sequence,
-                                       size_t size_bytes, VisibilityReadMethod method);
+// One reader check: true when the file `name` in `dir` is visible the way `method` sees it --
+// stat: exists with `size_bytes`; open_read: opens and holds probe content with `sequence`;
+// readdir: the name is listed in the directory. Absent or older/partial content is false, not an
+// error; errors are unexpected failures (EACCES, EIO) naming the path, and a symlink under the
+// name (refused, never followed).
+absl::StatusOr<bool> CheckProbeVisible(const ProbeDir& dir, const std::string& name,
+                                       uint64_t sequence, size_t size_bytes,
+                                       VisibilityReadMethod method);
 
 struct ClientToClientOptions {
   std::string write_dir;  // the writer's view (mount 1)
   std::string read_dir;   // the reader's view of the same data (mount 2); may equal write_dir
+  // The same directories already opened (by the agent, through its sandbox); one that is not
+  // valid is opened from its path when the probe starts (write_dir created if missing).
+  ProbeDir write_base;
+  ProbeDir read_base;
   std::string name_prefix = "azbench-vis";
   ProbeWriteOptions write;
   VisibilityReadMethod read_method = VisibilityReadMethod::kOpenRead;
@@ -140,6 +152,9 @@ struct S3ProbeTarget {
   std::string key_prefix;  // "" when the mount shows the bucket root, else ends in '/'
   std::string rel_dir = "azbench-visibility";  // probe files live in <mount_dir>/<rel_dir>/
   std::string run_id = "run";                  // distinguishes runs: names carry it
+  // mount_dir already opened (by the agent, through its sandbox); when not valid, the probe opens
+  // mount_dir itself. rel_dir is walked beneath it without following symlinks (probe_dir.h).
+  ProbeDir mount;
 };
 
 struct ExportProbeOptions {

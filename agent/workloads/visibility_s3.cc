@@ -4,10 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <optional>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "agent/s3/payload_hash.h"
 #include "agent/workloads/probe_cleanup.h"
@@ -119,27 +119,72 @@ std::string DescribeVersions(s3::S3Client& s3, const std::string& bucket, const 
   return absl::StrCat(count, " version(s)", count > 0 ? ": " : "", detail);
 }
 
-// The probe file `rel` (its path under the mount) moved into a directory at `root` matching
-// `pattern`: a regular file whose path ends with /<rel> (S3 Files keeps the relative path). Not a
-// file merely of the same name: several agents' probes use the same names in their own rel_dir,
-// and one agent must never take (and later remove) another's copy. Its path or "".
-std::string FindLostFoundCopy(const std::string& root, const std::string& pattern,
-                              const std::string& rel) {
-  const std::string suffix = "/" + rel;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(root, ec)) {
-    const std::string dir_name = entry.path().filename().string();
-    if (!entry.is_directory(ec) || fnmatch(pattern.c_str(), dir_name.c_str(), 0) != 0) continue;
-    for (const auto& f : std::filesystem::recursive_directory_iterator(entry.path(), ec)) {
-      if (!f.is_regular_file(ec)) continue;
-      const std::string path = f.path().string();
-      if (path.size() >= suffix.size() &&
-          path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
-        return path;
+// Searches `dir` (at `relative` beneath the mount) for a regular file whose path ends with
+// `suffix`, never through a symlink; at most 32 directories deep. Its path under the mount or "".
+std::string FindCopyBeneath(const ProbeDir& dir, const std::string& relative,
+                            const std::string& suffix, int depth) {
+  absl::StatusOr<std::vector<std::string>> names = dir.Names();
+  if (!names.ok() || depth > 32) return "";
+  for (const std::string& name : *names) {
+    const std::string path = absl::StrCat(relative, "/", name);
+    switch (dir.TypeOf(name)) {
+      case ProbeDir::EntryType::kRegular:
+        if (absl::EndsWith(path, suffix)) return path;
+        break;
+      case ProbeDir::EntryType::kDirectory: {
+        absl::StatusOr<ProbeDir> sub = dir.Subdir(name, "lost_found_pattern", false);
+        if (!sub.ok()) break;
+        if (std::string found = FindCopyBeneath(*sub, path, suffix, depth + 1); !found.empty()) {
+          return found;
+        }
+        break;
       }
+      default:
+        break;  // symlinks are never followed
     }
   }
   return "";
+}
+
+// The probe file `rel` (its path under the mount) moved into a directory at the mount's root
+// matching `pattern`: a regular file whose path ends with /<rel> (S3 Files keeps the relative
+// path). Not a file merely of the same name: several agents' probes use the same names in their
+// own rel_dir, and one agent must never take (and later remove) another's copy. Its path relative
+// to the mount, or "".
+std::string FindLostFoundCopy(const ProbeDir& mount, const std::string& pattern,
+                              const std::string& rel) {
+  absl::StatusOr<std::vector<std::string>> names = mount.Names();
+  if (!names.ok()) return "";
+  for (const std::string& name : *names) {
+    if (fnmatch(pattern.c_str(), name.c_str(), 0) != 0 ||
+        mount.TypeOf(name) != ProbeDir::EntryType::kDirectory) {
+      continue;
+    }
+    absl::StatusOr<ProbeDir> dir = mount.Subdir(name, "lost_found_pattern", false);
+    if (!dir.ok()) continue;
+    if (std::string found = FindCopyBeneath(*dir, name, "/" + rel, 0); !found.empty()) {
+      return found;
+    }
+  }
+  return "";
+}
+
+// The content of the file at `relative` beneath the mount (nullopt: absent), no symlink followed.
+absl::StatusOr<std::optional<std::string>> ReadBeneath(const ProbeDir& mount,
+                                                       const std::string& relative,
+                                                       const std::string& field) {
+  const size_t slash = relative.rfind('/');
+  const std::string parent = slash == std::string::npos ? "" : relative.substr(0, slash);
+  const std::string name = slash == std::string::npos ? relative : relative.substr(slash + 1);
+  ASSIGN_OR_RETURN(std::optional<ProbeDir> dir, mount.SubdirIfExists(parent, field));
+  if (!dir.has_value()) return std::optional<std::string>();
+  return dir->ReadIfExists(name, field);
+}
+
+// The probe's mount: the directory the caller opened, else mount_dir opened now.
+absl::StatusOr<ProbeDir> MountOf(const S3ProbeTarget& t, bool create) {
+  if (t.mount.valid()) return t.mount;
+  return ProbeDir::Open(t.mount_dir, "directory", create);
 }
 
 }  // namespace
@@ -148,10 +193,12 @@ absl::StatusOr<VisibilityResult> RunExportProbe(const ExportProbeOptions& option
                                                 ProbeClock& clock) {
   const S3ProbeTarget& t = options.target;
   RETURN_IF_ERROR(CheckTarget(t));
-  ProbeCleanup cleanup(&s3, t.bucket, t.mount_dir, t.rel_dir);
-  RETURN_IF_ERROR(MakeDirs(JoinPath(t.mount_dir, t.rel_dir)));
+  ASSIGN_OR_RETURN(const ProbeDir mount, MountOf(t, /*create=*/true));
+  ProbeCleanup cleanup(&s3, t.bucket, mount, t.rel_dir);
+  ASSIGN_OR_RETURN(const ProbeDir dir, mount.Subdir(t.rel_dir, "rel_dir", /*create=*/true));
   std::vector<std::string> contents(options.schedule.trials);
-  auto rel = [&](int trial) { return RelPath(t, absl::StrCat(t.run_id, "-export-", trial)); };
+  auto name = [&](int trial) { return absl::StrCat(t.run_id, "-export-", trial); };
+  auto rel = [&](int trial) { return RelPath(t, name(trial)); };
   TrialCallbacks callbacks;
   callbacks.cancelled = options.cancelled;
   callbacks.start = [&](int trial) -> absl::StatusOr<absl::Time> {
@@ -159,9 +206,9 @@ absl::StatusOr<VisibilityResult> RunExportProbe(const ExportProbeOptions& option
     int fd = -1;
     ProbeWriteOptions write;
     write.size_bytes = options.size_bytes;
-    cleanup.AddFile(JoinPath(t.mount_dir, rel(trial)));
+    cleanup.AddFile(rel(trial));
     cleanup.AddKey(t.key_prefix + rel(trial));  // exported from the probe's file
-    return WriteProbeFile(JoinPath(t.mount_dir, rel(trial)), trial + 1, write, clock, &fd);
+    return WriteProbeFile(dir, name(trial), trial + 1, write, clock, &fd);
   };
   callbacks.poll = [&](int trial) -> absl::StatusOr<bool> {
     absl::StatusOr<s3::ObjectInfo> info = s3.HeadObject(t.bucket, t.key_prefix + rel(trial));
@@ -185,21 +232,27 @@ absl::StatusOr<VisibilityResult> RunImportProbe(const ImportProbeOptions& option
   const S3ProbeTarget& t = options.target;
   RETURN_IF_ERROR(CheckTarget(t));
   // The directories are the synchroniser's (imported with the objects); removed when empty.
-  ProbeCleanup cleanup(&s3, t.bucket, t.mount_dir, t.rel_dir);
-  auto rel = [&](int trial) { return RelPath(t, absl::StrCat(t.run_id, "-import-", trial)); };
+  ASSIGN_OR_RETURN(const ProbeDir mount, MountOf(t, /*create=*/false));
+  // Checked now, so a symlink already planted on the way fails the probe rather than every poll.
+  RETURN_IF_ERROR(mount.SubdirIfExists(t.rel_dir, "rel_dir").status());
+  ProbeCleanup cleanup(&s3, t.bucket, mount, t.rel_dir);
+  auto name = [&](int trial) { return absl::StrCat(t.run_id, "-import-", trial); };
+  auto rel = [&](int trial) { return RelPath(t, name(trial)); };
   TrialCallbacks callbacks;
   callbacks.cancelled = options.cancelled;
   callbacks.start = [&](int trial) -> absl::StatusOr<absl::Time> {
-    cleanup.AddFile(JoinPath(t.mount_dir, rel(trial)));  // imported from the probe's object
+    cleanup.AddFile(rel(trial));  // imported from the probe's object
     cleanup.AddKey(t.key_prefix + rel(trial));
     RETURN_IF_ERROR(s3.PutObject(t.bucket, t.key_prefix + rel(trial),
                                  MakeProbeContent(trial + 1, options.size_bytes))
                         .status());
     return clock.Now();
   };
-  callbacks.poll = [&](int trial) {
-    return CheckProbeVisible(JoinPath(t.mount_dir, rel(trial)), trial + 1, options.size_bytes,
-                             options.read_method);
+  callbacks.poll = [&](int trial) -> absl::StatusOr<bool> {
+    // The directories come with the imported objects: absent until then.
+    ASSIGN_OR_RETURN(std::optional<ProbeDir> dir, mount.SubdirIfExists(t.rel_dir, "rel_dir"));
+    if (!dir.has_value()) return false;
+    return CheckProbeVisible(*dir, name(trial), trial + 1, options.size_bytes, options.read_method);
   };
   ASSIGN_OR_RETURN(std::vector<TrialOutcome> outcomes,
                    RunOverlappingTrials(options.schedule, clock, callbacks));
@@ -222,15 +275,17 @@ absl::StatusOr<VisibilityResult> RunAppendProbe(const AppendProbeOptions& option
     return absl::InvalidArgumentError(
         "append probe: append_interval and poll_interval must be positive, append_duration >= 0");
   }
-  ProbeCleanup cleanup(&s3, t.bucket, t.mount_dir, t.rel_dir);
-  RETURN_IF_ERROR(MakeDirs(JoinPath(t.mount_dir, t.rel_dir)));
-  const std::string rel = RelPath(t, absl::StrCat(t.run_id, "-append"));
-  const std::string path = JoinPath(t.mount_dir, rel);
+  ASSIGN_OR_RETURN(const ProbeDir mount, MountOf(t, /*create=*/true));
+  ProbeCleanup cleanup(&s3, t.bucket, mount, t.rel_dir);
+  ASSIGN_OR_RETURN(const ProbeDir dir, mount.Subdir(t.rel_dir, "rel_dir", /*create=*/true));
+  const std::string name = absl::StrCat(t.run_id, "-append");
+  const std::string rel = RelPath(t, name);
+  const std::string path = mount.PathOf(rel);
   const std::string key = t.key_prefix + rel;
-  cleanup.AddFile(path);
+  cleanup.AddFile(rel);
   cleanup.AddKey(key);
-  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoError("open", path);
+  ASSIGN_OR_RETURN(const int fd, dir.OpenFile(name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644,
+                                              kProbeFileField));
 
   S3StateTracker tracker(s3, t.bucket, key);
   std::vector<absl::Time> append_times;
@@ -325,8 +380,9 @@ absl::StatusOr<VisibilityResult> RunConflictProbe(const ConflictProbeOptions& op
     return absl::InvalidArgumentError(
         "conflict probe: trials >= 1, poll_interval > 0 and 0 <= put_delay < timeout are required");
   }
-  ProbeCleanup cleanup(&s3, t.bucket, t.mount_dir, t.rel_dir);
-  RETURN_IF_ERROR(MakeDirs(JoinPath(t.mount_dir, t.rel_dir)));
+  ASSIGN_OR_RETURN(const ProbeDir mount, MountOf(t, /*create=*/true));
+  ProbeCleanup cleanup(&s3, t.bucket, mount, t.rel_dir);
+  ASSIGN_OR_RETURN(const ProbeDir dir, mount.Subdir(t.rel_dir, "rel_dir", /*create=*/true));
   VisibilityResult result;
   result.probe = "conflict";
   result.resolution = options.poll_interval;
@@ -334,7 +390,6 @@ absl::StatusOr<VisibilityResult> RunConflictProbe(const ConflictProbeOptions& op
   for (int trial = 0; trial < options.trials; ++trial) {
     const std::string name = absl::StrCat(t.run_id, "-conflict-", trial);
     const std::string rel = RelPath(t, name);
-    const std::string path = JoinPath(t.mount_dir, rel);
     const std::string key = t.key_prefix + rel;
     const uint64_t fs_seq = 2 * trial + 1, s3_seq = 2 * trial + 2;
     const std::string s3_content = MakeProbeContent(s3_seq, options.size_bytes);
@@ -344,9 +399,9 @@ absl::StatusOr<VisibilityResult> RunConflictProbe(const ConflictProbeOptions& op
     int fd = -1;
     ProbeWriteOptions write;
     write.size_bytes = options.size_bytes;
-    cleanup.AddFile(path);
+    cleanup.AddFile(rel);
     cleanup.AddKey(key);
-    absl::StatusOr<absl::Time> written = WriteProbeFile(path, fs_seq, write, clock, &fd);
+    absl::StatusOr<absl::Time> written = WriteProbeFile(dir, name, fs_seq, write, clock, &fd);
     if (!written.ok()) {
       outcome.error = std::string(written.status().message());
       result.trials.push_back(outcome);
@@ -383,7 +438,8 @@ absl::StatusOr<VisibilityResult> RunConflictProbe(const ConflictProbeOptions& op
       }
       if (now >= next_poll) {
         ++outcome.polls;
-        absl::StatusOr<std::optional<std::string>> content = ReadIfExists(path);
+        absl::StatusOr<std::optional<std::string>> content =
+            dir.ReadIfExists(name, kProbeFileField);
         const absl::Time polled = clock.Now();
         if (content.ok()) {
           const std::string state = DescribeContent(*content);
@@ -397,12 +453,13 @@ absl::StatusOr<VisibilityResult> RunConflictProbe(const ConflictProbeOptions& op
         }
         (void)tracker.Observe(polled);  // for the timeline; errors are counted
         if (lost_found.empty()) {
-          lost_found = FindLostFoundCopy(t.mount_dir, options.lost_found_pattern, rel);
+          lost_found = FindLostFoundCopy(mount, options.lost_found_pattern, rel);
           if (!lost_found.empty()) {
             cleanup.AddFile(lost_found);  // the probe's own file, moved there
-            absl::StatusOr<std::optional<std::string>> copy = ReadIfExists(lost_found);
+            absl::StatusOr<std::optional<std::string>> copy =
+                ReadBeneath(mount, lost_found, "lost_found_pattern");
             event(polled, "lost_found",
-                  absl::StrCat(lost_found, " ",
+                  absl::StrCat(mount.PathOf(lost_found), " ",
                                copy.ok() ? DescribeContent(*copy) : std::string("unreadable")));
           }
         }

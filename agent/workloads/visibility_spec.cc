@@ -177,12 +177,14 @@ absl::StatusOr<VisibilitySpec> ParseVisibilityOptions(
 absl::StatusOr<VisibilityResult> RunVisibility(const VisibilitySpec& spec,
                                                const std::string& directory,
                                                s3::MetadataSource* metadata, ProbeClock& clock,
-                                               std::function<bool()> cancelled,
-                                               absl::Time start_at) {
+                                               std::function<bool()> cancelled, absl::Time start_at,
+                                               const VisibilityBaseDirs& dirs) {
   if (spec.probe == VisibilityProbe::kClientToClient) {
     ClientToClientOptions o;
     o.write_dir = directory;
     o.read_dir = spec.read_dir.empty() ? directory : spec.read_dir;
+    o.write_base = dirs.directory;
+    o.read_base = spec.read_dir.empty() ? dirs.directory : dirs.read_dir;
     o.name_prefix = absl::StrCat(spec.target.run_id, "-c2c");
     o.write = spec.write;
     o.read_method = spec.read_method;
@@ -209,6 +211,7 @@ absl::StatusOr<VisibilityResult> RunVisibility(const VisibilitySpec& spec,
   s3::S3Client client(spec.s3, s3::MakeDefaultCredentialsChain(std::move(chain)));
   S3ProbeTarget target = spec.target;
   target.mount_dir = directory;
+  target.mount = dirs.directory;
   switch (spec.probe) {
     case VisibilityProbe::kExport: {
       ExportProbeOptions o{target, spec.schedule, spec.size_bytes, cancelled};

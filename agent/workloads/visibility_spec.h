@@ -63,15 +63,24 @@ struct VisibilitySpec {
 absl::StatusOr<VisibilitySpec> ParseVisibilityOptions(
     const std::vector<std::pair<std::string, std::string>>& options);
 
-// Runs spec.probe on `directory`. S3 credentials come from the default chain (environment, profile
-// file, then the instance role through `metadata` when it is not null). `start_at` is the run's
-// start instant on this agent's clock (InfinitePast: now); the client_to_client writer and reader
-// halves schedule trial i at start_at + i * spacing. `cancelled` is optional.
+// The probe's base directories, opened before the run (the agent opens them through its sandbox,
+// agent/visibility_job.h); one that is not valid is opened from its path when the probe starts.
+struct VisibilityBaseDirs {
+  ProbeDir directory;  // the job's `directory` (the mount)
+  ProbeDir read_dir;   // client_to_client: the `read_dir` option, when given
+};
+
+// Runs spec.probe on `directory` (through dirs.directory when it is open). S3 credentials come
+// from the default chain (environment, profile file, then the instance role through `metadata`
+// when it is not null). `start_at` is the run's start instant on this agent's clock
+// (InfinitePast: now); the client_to_client writer and reader halves schedule trial i at
+// start_at + i * spacing. `cancelled` is optional.
 absl::StatusOr<VisibilityResult> RunVisibility(const VisibilitySpec& spec,
                                                const std::string& directory,
                                                s3::MetadataSource* metadata, ProbeClock& clock,
                                                std::function<bool()> cancelled,
-                                               absl::Time start_at = absl::InfinitePast());
+                                               absl::Time start_at = absl::InfinitePast(),
+                                               const VisibilityBaseDirs& dirs = {});
 
 }  // namespace azbench
 

@@ -3,7 +3,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "tests/testing/temp_dir.h"
 
@@ -100,6 +105,39 @@ TEST(VisibilityJobTest, RunRecordsTheMountOptionsAndTheProbeHistogram) {
   }
   EXPECT_TRUE(mount_recorded);
   EXPECT_GT(out->result.end_realtime_ns, out->result.start_realtime_ns);
+}
+
+// With the agent's allowed roots the probe's directories are opened through the sandbox: a
+// directory or read_dir outside them (or leaving them through a symlink) is refused, naming the
+// field; inside them the job gets them open.
+TEST(VisibilityJobTest, WithAllowedRootsTheDirectoriesAreOpenedThroughTheSandbox) {
+  testing::TempDir dir;
+  const std::string root = dir.File("root");
+  std::filesystem::create_directories(root + "/target");
+  std::filesystem::create_directories(dir.File("outside"));
+  std::filesystem::create_directory_symlink(dir.File("outside"), root + "/escape");
+  auto open = [&](const std::string& directory, const std::string& read_dir) {
+    std::vector<std::pair<std::string, std::string>> options = {{"probe", "client_to_client"},
+                                                                {"directory", directory}};
+    if (!read_dir.empty()) options.emplace_back("read_dir", read_dir);
+    absl::StatusOr<VisibilityJob> job = PrepareVisibilityJob("c2c", options, "");
+    EXPECT_TRUE(job.ok()) << job.status();
+    if (!job.ok()) return std::make_pair(job.status(), VisibilityJob());
+    absl::Status s = OpenVisibilityDirs(*job, {root, dir.File("no-such-root")});
+    return std::make_pair(s, *std::move(job));
+  };
+  auto [ok, job] = open(root + "/target", root);
+  ASSERT_TRUE(ok.ok()) << ok;
+  EXPECT_TRUE(job.dirs.directory.valid());
+  EXPECT_TRUE(job.dirs.read_dir.valid());
+  for (const auto& [directory, read_dir, field] :
+       {std::tuple<std::string, std::string, std::string>{dir.File("outside"), "", "directory"},
+        {root + "/escape", "", "directory"},
+        {root + "/target", root + "/escape", "read_dir"}}) {
+    const absl::Status refused = open(directory, read_dir).first;
+    EXPECT_EQ(refused.code(), absl::StatusCode::kPermissionDenied) << refused;
+    EXPECT_THAT(std::string(refused.message()), HasSubstr("job 'c2c': " + field + ": "));
+  }
 }
 
 }  // namespace

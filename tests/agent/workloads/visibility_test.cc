@@ -39,43 +39,52 @@ void ExpectWithinResolution(const VisibilityResult& r, absl::Duration delay) {
   }
 }
 
+ProbeDir OpenDir(const std::string& path) {
+  absl::StatusOr<ProbeDir> dir = ProbeDir::Open(path, "directory");
+  EXPECT_TRUE(dir.ok()) << dir.status();
+  return dir.ok() ? *dir : ProbeDir();
+}
+
 TEST(CheckProbeVisibleTest, EachMethodSeesWhatItShould) {
   testing::TempDir dir;
   RealProbeClock clock;
+  const ProbeDir d = OpenDir(dir.path());
   const std::string path = dir.File("p");
   for (auto m : {VisibilityReadMethod::kStat, VisibilityReadMethod::kOpenRead,
                  VisibilityReadMethod::kReaddir}) {
-    EXPECT_FALSE(*CheckProbeVisible(path, 5, 256, m)) << VisibilityReadMethodName(m);
+    EXPECT_FALSE(*CheckProbeVisible(d, "p", 5, 256, m)) << VisibilityReadMethodName(m);
   }
   int fd = -1;
-  ASSERT_TRUE(WriteProbeFile(path, 5, {.size_bytes = 256}, clock, &fd).ok());
+  ASSERT_TRUE(WriteProbeFile(d, "p", 5, {.size_bytes = 256}, clock, &fd).ok());
   EXPECT_EQ(fd, -1);
-  EXPECT_TRUE(*CheckProbeVisible(path, 5, 256, VisibilityReadMethod::kStat));
-  EXPECT_TRUE(*CheckProbeVisible(path, 5, 256, VisibilityReadMethod::kOpenRead));
-  EXPECT_TRUE(*CheckProbeVisible(path, 5, 256, VisibilityReadMethod::kReaddir));
+  EXPECT_TRUE(*CheckProbeVisible(d, "p", 5, 256, VisibilityReadMethod::kStat));
+  EXPECT_TRUE(*CheckProbeVisible(d, "p", 5, 256, VisibilityReadMethod::kOpenRead));
+  EXPECT_TRUE(*CheckProbeVisible(d, "p", 5, 256, VisibilityReadMethod::kReaddir));
   // An older trial's content is not the expected content.
-  EXPECT_FALSE(*CheckProbeVisible(path, 6, 256, VisibilityReadMethod::kOpenRead));
+  EXPECT_FALSE(*CheckProbeVisible(d, "p", 6, 256, VisibilityReadMethod::kOpenRead));
   // A partly written file is not visible to open+read, nor to stat (size differs).
   std::ofstream(path, std::ios::trunc) << MakeProbeContent(5, 256).substr(0, 100);
-  EXPECT_FALSE(*CheckProbeVisible(path, 5, 256, VisibilityReadMethod::kOpenRead));
-  EXPECT_FALSE(*CheckProbeVisible(path, 5, 256, VisibilityReadMethod::kStat));
+  EXPECT_FALSE(*CheckProbeVisible(d, "p", 5, 256, VisibilityReadMethod::kOpenRead));
+  EXPECT_FALSE(*CheckProbeVisible(d, "p", 5, 256, VisibilityReadMethod::kStat));
 }
 
 TEST(WriteProbeFileTest, RenameIntoPlaceAndKeepOpenLeaveNoTemporaryBehind) {
   testing::TempDir dir;
   RealProbeClock clock;
+  const ProbeDir d = OpenDir(dir.path());
   int fd = -1;
   ASSERT_TRUE(
-      WriteProbeFile(dir.File("r"), 9,
+      WriteProbeFile(d, "r", 9,
                      {.fsync = false, .close = false, .rename_into_place = true, .size_bytes = 128},
                      clock, &fd)
           .ok());
   EXPECT_GE(fd, 0);
   close(fd);
-  EXPECT_TRUE(*CheckProbeVisible(dir.File("r"), 9, 128, VisibilityReadMethod::kOpenRead));
+  EXPECT_TRUE(*CheckProbeVisible(d, "r", 9, 128, VisibilityReadMethod::kOpenRead));
   EXPECT_FALSE(std::filesystem::exists(dir.File(".r.azbench-tmp")));
-  EXPECT_EQ(WriteProbeFile(dir.File("no/such/dir/x"), 1, {}, clock, &fd).status().code(),
-            absl::StatusCode::kInternal);
+  EXPECT_EQ(WriteProbeFile(d, "no/such/dir/x", 1, {}, clock, &fd).status().code(),
+            absl::StatusCode::kInvalidArgument)
+      << "a probe file name is one component";
 }
 
 TEST(ParseVisibilityReadMethodTest, NamesAllowedValues) {
@@ -438,7 +447,7 @@ TEST(ExportETagTest, AnSseKmsETagIsSettledByTheContent) {
   ASSERT_TRUE(server.ok());
   s3::S3Client s3({.endpoint = server.url(), .path_style = true}, testing::S3rverCredentials());
   testing::TempDir mount;
-  S3ProbeTarget target{mount.path(), server.bucket(), "p/", "d", "r"};
+  S3ProbeTarget target{mount.path(), server.bucket(), "p/", "d", "r", {}};
   server.Put("p/d/r-export-0", MakeProbeContent(1, 1024));
   RealProbeClock clock;
   absl::StatusOr<VisibilityResult> r = RunExportProbe(OneExportTrial(target), s3, clock);
@@ -452,7 +461,7 @@ TEST(ExportETagTest, AMultipartETagOfTheRightSizeButOtherContentIsNotVisible) {
   ASSERT_TRUE(server.ok());
   s3::S3Client s3({.endpoint = server.url(), .path_style = true}, testing::S3rverCredentials());
   testing::TempDir mount;
-  S3ProbeTarget target{mount.path(), server.bucket(), "p/", "d", "r"};
+  S3ProbeTarget target{mount.path(), server.bucket(), "p/", "d", "r", {}};
   server.Put("p/d/r-export-0", MakeProbeContent(7, 1024));  // an other trial's content
   RealProbeClock clock;
   absl::StatusOr<VisibilityResult> r = RunExportProbe(OneExportTrial(target), s3, clock);
@@ -528,10 +537,10 @@ TEST(ProbeCleanupTest, AnEarlyReturnStillRemovesFilesAndEmptyDirectoriesButNotOt
   std::ofstream(probe_dir + "/f1") << "x";
   std::ofstream(mount.path() + "/kept/user-file") << "x";
   {
-    ProbeCleanup cleanup(nullptr, "b", mount.path(), "azbench-visibility/agent-1");
-    cleanup.AddFile(probe_dir + "/f1");
-    cleanup.AddFile(probe_dir + "/never-created");  // absent is fine
-  }                                                 // no Finish: the destructor cleans up
+    ProbeCleanup cleanup(nullptr, "b", OpenDir(mount.path()), "azbench-visibility/agent-1");
+    cleanup.AddFile("azbench-visibility/agent-1/f1");
+    cleanup.AddFile("azbench-visibility/agent-1/never-created");  // absent is fine
+  }  // no Finish: the destructor cleans up
   EXPECT_FALSE(std::filesystem::exists(mount.path() + "/azbench-visibility"));
   EXPECT_TRUE(std::filesystem::exists(mount.path() + "/kept/user-file"));
 }
@@ -541,7 +550,7 @@ TEST_F(VersionedBucketTest, CleanupRemovesEveryVersionOfTheProbesKeysAndNoOtherK
   server_.Put("p/d/r-export-1", "second");  // two versions of one probe key
   server_.Put("p/d/r-export-10", "not the probe's");
   {
-    ProbeCleanup cleanup(s3_.get(), server_.bucket(), mount_.path(), "d");
+    ProbeCleanup cleanup(s3_.get(), server_.bucket(), OpenDir(mount_.path()), "d");
     cleanup.AddKey("p/d/r-export-1");
     cleanup.AddKey("p/d/r-export-2");  // never created
     EXPECT_EQ(cleanup.Finish(), "");
@@ -561,7 +570,7 @@ TEST(ProbeCleanupTest, AServerThatListsNoVersionsStillHasTheProbesObjectsDeleted
   testing::TempDir mount;
   server.Put("p/d/r-export-1", "probe content");
   {
-    ProbeCleanup cleanup(&s3, server.bucket(), mount.path(), "d");
+    ProbeCleanup cleanup(&s3, server.bucket(), OpenDir(mount.path()), "d");
     cleanup.AddKey("p/d/r-export-1");
     cleanup.AddKey("p/d/r-export-2");  // never created
     EXPECT_EQ(cleanup.Finish(), "");
@@ -576,7 +585,7 @@ TEST(ProbeCleanupTest, WhatCouldNotBeRemovedIsReported) {
   s3::S3Client s3({.endpoint = absl::StrCat("http://127.0.0.1:", testing::UnusedLoopbackPort()),
                    .path_style = true},
                   testing::S3rverCredentials());
-  ProbeCleanup cleanup(&s3, "b", mount.path(), "d");
+  ProbeCleanup cleanup(&s3, "b", OpenDir(mount.path()), "d");
   cleanup.AddKey("d/run-export-0");
   EXPECT_THAT(cleanup.Finish(), HasSubstr("DeleteObject d/run-export-0: "));
 }
