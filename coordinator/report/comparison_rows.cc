@@ -135,8 +135,14 @@ std::vector<ComparisonRow> BuildComparisonRows(const std::vector<const TargetCol
       add_row(
           prefix + label, true, false,
           [&, p = p](const TargetColumn& c, const KeptOp& op) {
-            if (kind != OpKind::kProbe || input == nullptr || p < 0) return latency(op.lat, p);
+            if (kind != OpKind::kProbe || input == nullptr) return latency(op.lat, p);
             const ProbeTrials trials = ProbeTrialsOf(*input, c.kept, "");
+            if (p < 0) {
+              // Over every trial that ended, the timed-out ones at the timeout: ">= " then.
+              const ProbeFigure mean = ProbeMeanFigure(op.lat, trials);
+              if (!mean.ns.has_value()) return ComparisonValue{};
+              return ComparisonValue{true, *mean.ns, FormatProbeFigure(mean)};
+            }
             const std::string text = FormatProbePercentile(op.lat, trials, p);
             if (std::optional<double> ns = ProbePercentileNanos(op.lat, trials, p)) {
               return ComparisonValue{true, *ns, text};

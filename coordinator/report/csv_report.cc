@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/stats.h"
+#include "coordinator/report/probe_percentiles.h"
 #include "coordinator/report/stream_passes.h"
 
 namespace azbench {
@@ -101,7 +102,13 @@ std::string RenderCsvReport(const ReportInput& input) {
                            "start_skew_us",
                            "pass_mib_s",
                            "pass_mean_mib_s",
-                           "pass_mib_s_by_agent"}) {
+                           "pass_mib_s_by_agent",
+                           "mean_is_lower_bound",
+                           "p50_is_lower_bound",
+                           "p90_is_lower_bound",
+                           "p99_is_lower_bound",
+                           "p99_9_is_lower_bound",
+                           "max_is_lower_bound"}) {
     header.push_back(name);
   }
   std::string out;
@@ -129,20 +136,32 @@ std::string RenderCsvReport(const ReportInput& input) {
     }
     for (const OpFigures& op : f.ops) {
       std::vector<std::string> row = prefix;
-      const bool has_lat = op.lat.count() > 0;
-      auto latency = [&](double p) {
-        return has_lat ? Micros(static_cast<double>(op.lat.Percentile(p))) : std::string();
-      };
+      // Latency figures: mean, p50, p90, p99, p99.9, max. A visibility probe's are over every
+      // trial that ended (probe_percentiles.h): one the timed-out trials reach is only a lower
+      // bound, its number the timeout (empty when no timeout was stated), flagged in the
+      // *_is_lower_bound columns.
+      std::vector<ProbeFigure> latencies;
+      if (op.kind == OpKind::kProbe) {
+        const ProbeTrials trials = ProbeTrialsOf(input, {i}, "");
+        latencies.push_back(ProbeMeanFigure(op.lat, trials));
+        for (double p : {50.0, 90.0, 99.0, 99.9, 100.0}) {
+          latencies.push_back(ProbePercentileFigure(op.lat, trials, p));
+        }
+      } else if (op.lat.count() > 0) {
+        latencies.push_back({op.lat.mean_ns(), false});
+        for (double p : {50.0, 90.0, 99.0, 99.9, 100.0}) {
+          latencies.push_back({static_cast<double>(op.lat.Percentile(p)), false});
+        }
+      } else {
+        latencies.resize(6);
+      }
       row.push_back(std::string(OpKindName(op.kind)));
       row.push_back(absl::StrCat(op.ops));
       row.push_back(Fixed(op.full_iops));
       row.push_back(Fixed(op.full_bytes_per_s / kMiB));
-      row.push_back(has_lat ? Micros(op.lat.mean_ns()) : std::string());
-      row.push_back(latency(50));
-      row.push_back(latency(90));
-      row.push_back(latency(99));
-      row.push_back(latency(99.9));
-      row.push_back(latency(100));
+      for (const ProbeFigure& figure : latencies) {
+        row.push_back(figure.ns ? Micros(*figure.ns) : std::string());
+      }
       row.push_back(absl::StrCat(op.errors));
       row.push_back(f.stonewall_valid ? Fixed(op.stonewall_iops) : std::string());
       row.push_back(f.stonewall_valid ? Fixed(op.stonewall_bytes_per_s / kMiB) : std::string());
@@ -150,6 +169,10 @@ std::string RenderCsvReport(const ReportInput& input) {
       row.push_back(Micros(static_cast<double>(f.start_skew_ns)));
       const bool streamed = op.kind == OpKind::kRead || op.kind == OpKind::kWrite;
       for (const std::string& p : passes) row.push_back(streamed ? p : std::string());
+      for (const ProbeFigure& figure : latencies) {
+        const bool shown = figure.ns.has_value() || figure.lower_bound;
+        row.push_back(shown ? (figure.lower_bound ? "true" : "false") : "");
+      }
       AppendRow(row, out);
     }
   }

@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "common/result_json.h"
 #include "common/stats.h"
+#include "coordinator/report/probe_percentiles.h"
 #include "coordinator/report/scaling_rows.h"
 #include "coordinator/report/scenario_json.h"
 
@@ -32,6 +33,25 @@ json LatencyJson(const Histogram& h) {
 
 json SpreadJson(const Spread& s) {
   return {{"min", s.min}, {"max", s.max}, {"mean", s.mean}, {"cv", s.cv}};
+}
+
+// A visibility probe's figures over every trial that ended (probe_percentiles.h).
+json ProbeJson(const Histogram& visible, const ProbeTrials& trials) {
+  auto figure = [](const ProbeFigure& f) {
+    return json{{"ns", f.ns ? json(*f.ns) : json()}, {"lower_bound", f.lower_bound}};
+  };
+  json out = {{"visible", visible.count()},
+              {"timed_out", trials.timed_out},
+              {"timeout_ns", trials.timeout_ns > 0 ? json(trials.timeout_ns) : json()},
+              {"mean", figure(ProbeMeanFigure(visible, trials))}};
+  for (const auto& [name, p] : {std::pair<const char*, double>{"p50", 50},
+                                {"p90", 90},
+                                {"p99", 99},
+                                {"p99.9", 99.9},
+                                {"max", 100}}) {
+    out[name] = figure(ProbePercentileFigure(visible, trials, p));
+  }
+  return out;
 }
 
 json OpJson(const OpFigures& op) {
@@ -64,7 +84,9 @@ json OpJson(const OpFigures& op) {
   return out;
 }
 
-json ScenarioJson(const ScenarioResult& r, const ScenarioFigures& f) {
+// input.scenarios[index] with its figures.
+json ScenarioJson(const ReportInput& input, size_t index, const ScenarioFigures& f) {
+  const ScenarioResult& r = input.scenarios[index];
   const Scenario& s = r.scenario;
   json parameters = json::array();
   for (const auto& [axis, value] : s.parameters) parameters.push_back(json::array({axis, value}));
@@ -91,7 +113,12 @@ json ScenarioJson(const ScenarioResult& r, const ScenarioFigures& f) {
                           {"mount", e.mount}});
   }
   json ops = json::object();
-  for (const OpFigures& op : f.ops) ops[std::string(OpKindName(op.kind))] = OpJson(op);
+  for (const OpFigures& op : f.ops) {
+    json& entry = ops[std::string(OpKindName(op.kind))] = OpJson(op);
+    if (op.kind == OpKind::kProbe) {
+      entry["visibility"] = ProbeJson(op.lat, ProbeTrialsOf(input, {index}, ""));
+    }
+  }
   json intervals = json::array();
   for (const IntervalStats& interval : f.intervals) {
     json by_kind = json::object();
@@ -198,7 +225,7 @@ json JsonReport(const ReportInput& input) {
   }
   json scenarios = json::array();
   for (size_t i = 0; i < input.scenarios.size(); ++i) {
-    scenarios.push_back(ScenarioJson(input.scenarios[i], figures[i]));
+    scenarios.push_back(ScenarioJson(input, i, figures[i]));
   }
   return {{"azbench_report", 1},
           {"campaign", input.campaign_name},

@@ -24,7 +24,14 @@
 //              "percentiles": {"50.000000": ns, ...} (fio's list),
 //              "histogram": the merged sparse histogram (HistogramToJson)},
 //          "per_agent": [{"agent_id", "ops", "bytes", "runtime_ns", "iops", "bytes_per_s"}],
-//          "fairness": {"bytes_per_s": {"min", "max", "mean", "cv"}, "iops": {...}}}, ...},
+//          "fairness": {"bytes_per_s": {"min", "max", "mean", "cv"}, "iops": {...}},
+//          "visibility" (op "probe" only): {"visible", "timed_out", "timeout_ns" (null when the
+//              results stated none), "mean" | "p50" | "p90" | "p99" | "p99.9" | "max":
+//              {"ns", "lower_bound"}}: over every trial that ended (probe_percentiles.h); with
+//              "lower_bound": true the figure is at least "ns" (the timeout for a percentile the
+//              timed-out trials reach; the mean with them counted at the timeout), "ns" null
+//              when not even that is known. The probe's "lat" is its visible trials only.
+//          }, ...},
 //      "intervals": [{"index", "ops": {"read": {"ops", "bytes", "errors", "lat": sparse}}}]
 //          (the merged series, merge.h rule 6),
 //      "results": [{"agent_id", "job": fio-style job object with its "azbench" extras

@@ -71,4 +71,35 @@ std::string FormatProbePercentile(const Histogram& visible, const ProbeTrials& t
   return FormatNanos(*ProbePercentileNanos(visible, trials, p));
 }
 
+ProbeFigure ProbePercentileFigure(const Histogram& visible, const ProbeTrials& trials, double p) {
+  ProbeFigure figure;
+  if (ProbePercentileCensored(visible, trials, p)) {
+    figure.lower_bound = true;
+    if (trials.timeout_ns > 0) figure.ns = static_cast<double>(trials.timeout_ns);
+    return figure;
+  }
+  figure.ns = ProbePercentileNanos(visible, trials, p);
+  return figure;
+}
+
+ProbeFigure ProbeMeanFigure(const Histogram& visible, const ProbeTrials& trials) {
+  ProbeFigure figure;
+  figure.lower_bound = trials.timed_out > 0;
+  const double visible_count = static_cast<double>(visible.count());
+  if (trials.timed_out > 0 && trials.timeout_ns > 0) {
+    const double timed_out = static_cast<double>(trials.timed_out);
+    figure.ns =
+        (visible.mean_ns() * visible_count + timed_out * static_cast<double>(trials.timeout_ns)) /
+        (visible_count + timed_out);
+  } else if (visible.count() > 0) {
+    figure.ns = visible.mean_ns();
+  }
+  return figure;
+}
+
+std::string FormatProbeFigure(const ProbeFigure& figure) {
+  if (!figure.ns.has_value()) return figure.lower_bound ? ">= timeout" : "-";
+  return absl::StrCat(figure.lower_bound ? ">= " : "", FormatNanos(*figure.ns));
+}
+
 }  // namespace azbench

@@ -4,7 +4,9 @@
 // common/visibility_summary.h). Over the trials that ended (visible or timed out; a failed trial
 // has no latency), the p-th percentile is a visible sample when the timed-out share is at most the
 // tail above p (1 - p/100), and otherwise only ">= <timeout>"; the max is ">= <timeout>" whenever
-// any trial timed out. Older results without the timeout line read ">= timeout".
+// any trial timed out. Older results without the timeout line read ">= timeout". The mean is over
+// the same trials, a timed-out one counted at the timeout: exact when none timed out, otherwise a
+// lower bound, shown ">= <mean>" (the histogram's own mean covers the visible trials only).
 //
 //   ProbeTrials t = ProbeTrialsOf(input, column.kept, "");
 //   std::string p99 = FormatProbePercentile(stats.lat, t, 99);  // "1.2s" or ">= 3m"
@@ -45,6 +47,24 @@ bool ProbePercentileCensored(const Histogram& visible, const ProbeTrials& trials
 // are no visible samples.
 std::optional<double> ProbePercentileNanos(const Histogram& visible, const ProbeTrials& trials,
                                            double p);
+
+// A probe figure over the trials that ended, for the machine-readable reports: `ns` is the value
+// or, when `lower_bound`, what the true value is at least (the timeout for a percentile the
+// timed-out trials reach); nullopt when there is no number (no trial ended, or a lower bound from
+// results that stated no timeout).
+struct ProbeFigure {
+  std::optional<double> ns;
+  bool lower_bound = false;
+};
+// p as above (0 < p <= 100; 100 = max).
+ProbeFigure ProbePercentileFigure(const Histogram& visible, const ProbeTrials& trials, double p);
+// The mean over the trials that ended, each timed-out trial counted at the timeout (with no stated
+// timeout: the visible trials' mean, still a lower bound); a lower bound whenever a trial timed
+// out.
+ProbeFigure ProbeMeanFigure(const Histogram& visible, const ProbeTrials& trials);
+// As text: "1.2s", ">= 3m" ("-" when there is no figure; ">= timeout" for a lower bound without a
+// number).
+std::string FormatProbeFigure(const ProbeFigure& figure);
 
 }  // namespace azbench
 

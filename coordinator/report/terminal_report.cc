@@ -131,20 +131,22 @@ std::string RenderTerminalReport(const ReportInput& input) {
         const bool has_lat = op.lat.count() > 0;
         std::string p99 = has_lat ? FormatNanos(static_cast<double>(op.lat.Percentile(99))) : "-";
         std::string max = has_lat ? FormatNanos(static_cast<double>(op.lat.max_ns())) : "-";
+        std::string mean = has_lat ? FormatNanos(op.lat.mean_ns()) : "-";
         if (op.kind == OpKind::kProbe) {
-          // Over every trial that ended: the timed-out ones read as ">= <timeout>".
+          // Over every trial that ended: the timed-out ones read as ">= <timeout>", and make the
+          // mean a lower bound.
           const ProbeTrials trials = ProbeTrialsOf(input, column.kept, "");
           p99 = FormatProbePercentile(op.lat, trials, 99);
           max = FormatProbePercentile(op.lat, trials, 100);
+          mean = FormatProbeFigure(ProbeMeanFigure(op.lat, trials));
         }
         std::string cpu_per_op;
         if (first_op) cpu_per_op = cpu_ns_per_op ? FormatNanos(*cpu_ns_per_op) : "-";
         first_op = false;
         rows.push_back({cell.workload, parameters, column.target, std::string(OpKindName(op.kind)),
                         FormatIops(op.iops), op.bytes > 0 ? FormatMibPerSecond(op.mib_s) : "-",
-                        has_lat ? FormatNanos(op.lat.mean_ns()) : "-", p99, max,
-                        absl::StrCat(op.errors), cpu_per_op, absl::StrCat(column.max_agents),
-                        note});
+                        mean, p99, max, absl::StrCat(op.errors), cpu_per_op,
+                        absl::StrCat(column.max_agents), note});
       }
     }
   }

@@ -3,9 +3,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
+
+#include "absl/strings/str_split.h"
 #include "common/units.h"
 #include "common/visibility_summary.h"
+#include "coordinator/report/csv_report.h"
 #include "coordinator/report/html_report.h"
+#include "coordinator/report/json_report.h"
 #include "coordinator/report/markdown_report.h"
 #include "coordinator/report/terminal_report.h"
 #include "tests/testing/report_scenarios.h"
@@ -83,6 +88,142 @@ TEST(ProbePercentilesTest, EveryReportShowsATimedOutTailAsAtLeastTheTimeout) {
   EXPECT_THAT(probes, HasSubstr("<td class=\"num\">30.0ms</td><td class=\"num\">&gt;= 3m</td>"
                                 "<td class=\"num\">&gt;= 3m</td><td class=\"num\">&gt;= 3m</td>"));
   EXPECT_THAT(probes, Not(HasSubstr("<td class=\"num\">30.0ms</td><td class=\"num\">30.0ms</td>")));
+}
+
+TEST(ProbePercentilesTest, TheMeanCountsTimedOutTrialsAtTheTimeoutAndSaysItIsALowerBound) {
+  const Histogram h = OneToTenSeconds();  // mean 5.5 s
+  const ProbeFigure exact = ProbeMeanFigure(h, {0, "30s", 30'000'000'000});
+  EXPECT_FALSE(exact.lower_bound);
+  EXPECT_EQ(exact.ns, 5.5e9);
+  const ProbeFigure bound = ProbeMeanFigure(h, {2, "30s", 30'000'000'000});
+  EXPECT_TRUE(bound.lower_bound);
+  EXPECT_EQ(bound.ns, (55e9 + 60e9) / 12);
+  EXPECT_EQ(FormatProbeFigure(bound), ">= " + FormatNanos((55e9 + 60e9) / 12));
+  // No timeout stated (old results): the visible mean, still only a lower bound.
+  EXPECT_EQ(FormatProbeFigure(ProbeMeanFigure(h, {1, "", 0})), ">= " + FormatNanos(5.5e9));
+  EXPECT_EQ(FormatProbeFigure(ProbeMeanFigure(Histogram(), {})), "-");
+
+  const ReportInput input = MakeReportInput("p", {}, HalfTimedOut(), KeepPolicy::kAll);
+  // 50 trials of 30 ms and 50 of at least 3 minutes.
+  const std::string mean = ">= " + FormatNanos((50 * 30e6 + 50 * 180e9) / 100);
+  EXPECT_THAT(RenderMarkdownReport(input), HasSubstr("| mean lat | " + mean + " |"));
+  EXPECT_THAT(RenderTerminalReport(input), HasSubstr(mean));
+}
+
+// The CSV report's rows as header name -> field.
+std::vector<std::map<std::string, std::string>> CsvRows(const std::string& csv,
+                                                        std::vector<std::string>* header) {
+  std::vector<std::string> lines = absl::StrSplit(csv, '\n', absl::SkipEmpty());
+  *header = absl::StrSplit(lines.at(0), ',');
+  std::vector<std::map<std::string, std::string>> rows;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    std::vector<std::string> fields = absl::StrSplit(lines[i], ',');
+    EXPECT_EQ(fields.size(), header->size()) << lines[i];
+    std::map<std::string, std::string>& row = rows.emplace_back();
+    for (size_t c = 0; c < fields.size() && c < header->size(); ++c) row[(*header)[c]] = fields[c];
+  }
+  return rows;
+}
+
+TEST(ProbeReportFilesTest, CsvKeepsNumbersAndFlagsEachFigureThatIsALowerBound) {
+  const ReportInput input = MakeReportInput("p", {}, HalfTimedOut(), KeepPolicy::kAll);
+  std::vector<std::string> header;
+  const std::vector<std::map<std::string, std::string>> rows =
+      CsvRows(RenderCsvReport(input), &header);
+  // The columns that were there keep their places; the flags come after them.
+  const std::vector<std::string> before = {"scenario_key",
+                                           "target",
+                                           "workload",
+                                           "repeat",
+                                           "status",
+                                           "op",
+                                           "ops",
+                                           "iops",
+                                           "mib_s",
+                                           "mean_us",
+                                           "p50_us",
+                                           "p90_us",
+                                           "p99_us",
+                                           "p99_9_us",
+                                           "max_us",
+                                           "errors",
+                                           "stonewall_iops",
+                                           "stonewall_mib_s",
+                                           "agents",
+                                           "start_skew_us",
+                                           "pass_mib_s",
+                                           "pass_mean_mib_s",
+                                           "pass_mib_s_by_agent"};
+  ASSERT_GE(header.size(), before.size());
+  EXPECT_EQ(std::vector<std::string>(header.begin(), header.begin() + before.size()), before);
+  EXPECT_EQ(std::vector<std::string>(header.begin() + before.size(), header.end()),
+            (std::vector<std::string>{"mean_is_lower_bound", "p50_is_lower_bound",
+                                      "p90_is_lower_bound", "p99_is_lower_bound",
+                                      "p99_9_is_lower_bound", "max_is_lower_bound"}));
+  ASSERT_EQ(rows.size(), 1u);
+  const std::map<std::string, std::string>& probe = rows[0];
+  EXPECT_EQ(probe.at("op"), "probe");
+  // p50 of the 100 ended trials is a visible one (30 ms); p90 and above only >= 3 minutes.
+  EXPECT_EQ(probe.at("p50_us"), "30000.000");
+  EXPECT_EQ(probe.at("p50_is_lower_bound"), "false");
+  for (const char* figure : {"p90", "p99", "p99_9", "max"}) {
+    EXPECT_EQ(probe.at(absl::StrCat(figure, "_us")), "180000000.000") << figure;
+    EXPECT_EQ(probe.at(absl::StrCat(figure, "_is_lower_bound")), "true") << figure;
+  }
+  EXPECT_EQ(probe.at("mean_us"), "90015000.000");  // (50 x 30 ms + 50 x 3 min) / 100
+  EXPECT_EQ(probe.at("mean_is_lower_bound"), "true");
+}
+
+TEST(ProbeReportFilesTest, CsvFlagsAreFalseWhereTheFigureIsExact) {
+  std::vector<ScenarioResult> scenarios = HalfTimedOut();
+  scenarios.push_back(testing::MakeFakeScenario({.target = "efs",
+                                                 .workload = "randread",
+                                                 .parameters = {},
+                                                 .repeat = 1,
+                                                 .agents = 1,
+                                                 .ops_per_agent = 10,
+                                                 .latency_ns = 1'000'000,
+                                                 .bytes_per_op = 4096,
+                                                 .kind = OpKind::kRead}));
+  const ReportInput input = MakeReportInput("p", {}, std::move(scenarios), KeepPolicy::kAll);
+  std::vector<std::string> header;
+  const std::vector<std::map<std::string, std::string>> rows =
+      CsvRows(RenderCsvReport(input), &header);
+  ASSERT_EQ(rows.size(), 2u);
+  const std::map<std::string, std::string>& read = rows[1];
+  EXPECT_EQ(read.at("op"), "read");
+  EXPECT_EQ(read.at("p99_us"), "1000.000");
+  for (const char* flag :
+       {"mean_is_lower_bound", "p50_is_lower_bound", "p99_is_lower_bound", "max_is_lower_bound"}) {
+    EXPECT_EQ(read.at(flag), "false") << flag;
+  }
+}
+
+TEST(ProbeReportFilesTest, JsonGivesEachProbeFigureItsNumberAndWhetherItIsALowerBound) {
+  const ReportInput input = MakeReportInput("p", {}, HalfTimedOut(), KeepPolicy::kAll);
+  const nlohmann::json report = JsonReport(input);
+  const nlohmann::json& probe = report.at("scenarios").at(0).at("ops").at("probe");
+  ASSERT_TRUE(probe.contains("visibility")) << probe.dump(2);
+  const nlohmann::json& v = probe["visibility"];
+  EXPECT_EQ(v["visible"], 50);
+  EXPECT_EQ(v["timed_out"], 50);
+  EXPECT_EQ(v["timeout_ns"], 180'000'000'000);
+  EXPECT_EQ(v["p50"], (nlohmann::json{{"ns", 30'000'000.0}, {"lower_bound", false}}));
+  for (const char* figure : {"p90", "p99", "p99.9", "max"}) {
+    EXPECT_EQ(v[figure], (nlohmann::json{{"ns", 180e9}, {"lower_bound", true}})) << figure;
+  }
+  EXPECT_EQ(v["mean"], (nlohmann::json{{"ns", 90.015e9}, {"lower_bound", true}}));
+  // The histogram of the visible trials is left as it was.
+  EXPECT_EQ(probe["lat"]["count"], 50);
+  // A figure whose lower bound has no number (no timeout stated) is null, still flagged.
+  std::vector<ScenarioResult> old = HalfTimedOut();
+  old[0].results[0].result.warnings.pop_back();  // the timeout line
+  const nlohmann::json old_report =
+      JsonReport(MakeReportInput("p", {}, std::move(old), KeepPolicy::kAll));
+  const nlohmann::json& p99 =
+      old_report.at("scenarios").at(0).at("ops").at("probe").at("visibility").at("p99");
+  EXPECT_TRUE(p99["ns"].is_null());
+  EXPECT_EQ(p99["lower_bound"], true);
 }
 
 }  // namespace

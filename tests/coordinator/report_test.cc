@@ -337,16 +337,18 @@ TEST(CsvReportTest, OneRowPerScenarioAndOpKindWithAColumnPerMatrixAxis) {
   EXPECT_EQ(lines[0],
             "scenario_key,target,workload,iodepth,bs,repeat,status,op,ops,iops,mib_s,mean_us,"
             "p50_us,p90_us,p99_us,p99_9_us,max_us,errors,stonewall_iops,stonewall_mib_s,agents,"
-            "start_skew_us,pass_mib_s,pass_mean_mib_s,pass_mib_s_by_agent");
+            "start_skew_us,pass_mib_s,pass_mean_mib_s,pass_mib_s_by_agent,mean_is_lower_bound,"
+            "p50_is_lower_bound,p90_is_lower_bound,p99_is_lower_bound,p99_9_is_lower_bound,"
+            "max_is_lower_bound");
   EXPECT_EQ(lines[1],
             "target=efs/workload=randread/iodepth=16/repeat=1,efs,randread,16,,1,complete,read,"
             "1000,1000.000,3.906,250.000,250.000,250.000,250.000,250.000,250.000,0,1000.000,3.906,"
-            "1,0.000,,,");
+            "1,0.000,,,,false,false,false,false,false,false");
   EXPECT_THAT(lines[2], HasSubstr("\"target=fsx/workload=mixed/bs=4k,64k/repeat=2\",fsx,mixed,,"
                                   "\"4k,64k\",2,complete,read,10,"));
   EXPECT_THAT(lines[3], HasSubstr(",write,1,"));
   EXPECT_EQ(lines[4], "target=lustre/workload=randread/repeat=1,lustre,randread,,,1,failed" +
-                          std::string(18, ','));
+                          std::string(24, ','));
 }
 
 TEST(JsonReportTest, TheJsonParsesBackWithTheMergedHistogramsExact) {

@@ -156,9 +156,11 @@ TEST(StreamPassesReportsTest, TheMarkdownReportHasAPassTableUnderTheComparisonTa
 
 TEST(StreamPassesReportsTest, TheCsvReportHasThePassColumnsOnTheStreamsRow) {
   const std::string csv = RenderCsvReport(Input(TwoAgents()));
-  EXPECT_THAT(csv, HasSubstr(",start_skew_us,pass_mib_s,pass_mean_mib_s,pass_mib_s_by_agent\n"));
+  // The pass columns, then the latency lower-bound flags (all false: no visibility probe).
+  EXPECT_THAT(csv, HasSubstr(",start_skew_us,pass_mib_s,pass_mean_mib_s,pass_mib_s_by_agent,"
+                             "mean_is_lower_bound,"));
   EXPECT_THAT(csv, HasSubstr(",100.000;133.333,116.667,agent-1=100.000;200.000 "
-                             "agent-2=50.000;200.000\n"));
+                             "agent-2=50.000;200.000,false,"));
 }
 
 TEST(StreamPassesReportsTest, TheJsonReportHasEveryPassOfEveryAgentAndTheAggregate) {
