@@ -25,6 +25,7 @@
 #include "coordinator/cli_commands.h"
 #include "coordinator/cli_fleet.h"
 #include "coordinator/fio_job_run.h"
+#include "coordinator/fleet.h"
 #include "coordinator/placement.h"
 #include "coordinator/plan.h"
 #include "coordinator/report/placement_report.h"
@@ -312,6 +313,11 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     // Raw op records (jobs with op_log) go beside the database, one directory per scenario.
     options.op_log_dir = absl::StrCat(db_path, ".oplog/", ScenarioFileStem(scenario));
     ScenarioResult result = RunScenario(fleet, scenario, options);
+    // The clock offsets the scenario ran with (re-measured just before a client_to_client one),
+    // stored with it: the agent rows keep the connect-time ones.
+    if (result.clock_offsets.empty() && result.status != ScenarioStatus::kSkipped) {
+      result.clock_offsets = ClockOffsetsOf(fleet, scenario.agent_ids);
+    }
     printer.End(result);
     if (scenario.warmup) {  // a warmup is run and discarded
       if (result.staged_stream_id != 0) (void)store->DiscardStaged(result.staged_stream_id);

@@ -144,6 +144,7 @@ absl::Status MeasureClockOffset(AgentClient& client, int samples, absl::Duration
       best_rtt = rtt;
       info.clock_offset_ns = response.agent_realtime_ns() - (sent + rtt / 2);
       info.clock_rtt_ns = rtt;
+      info.clock_measured_at_ns = sent;
       info.version = response.agent_version();
       info.reattach_grace_ms = response.reattach_grace_ms();
       if (info.agent_id.empty()) info.agent_id = response.agent_id();
@@ -174,11 +175,26 @@ std::vector<std::string> RemeasureClockOffsets(Fleet& fleet,
     if (status[i].ok()) {
       members[i]->info.clock_offset_ns = measured[i].clock_offset_ns;
       members[i]->info.clock_rtt_ns = measured[i].clock_rtt_ns;
+      members[i]->info.clock_measured_at_ns = measured[i].clock_measured_at_ns;
     } else {
       failures.push_back(absl::StrCat(members[i]->info.agent_id, ": ", status[i].message()));
     }
   }
   return failures;
+}
+
+std::vector<AgentClockOffset> ClockOffsetsOf(const Fleet& fleet,
+                                             const std::vector<std::string>& agent_ids) {
+  std::vector<AgentClockOffset> offsets;
+  for (const std::string& id : agent_ids) {
+    for (const FleetMember& m : fleet.members) {
+      if (m.info.agent_id != id) continue;
+      offsets.push_back(
+          {id, m.info.clock_offset_ns, m.info.clock_rtt_ns, m.info.clock_measured_at_ns});
+      break;
+    }
+  }
+  return offsets;
 }
 
 absl::StatusOr<Fleet> ConnectFleet(const std::vector<std::string>& addresses,

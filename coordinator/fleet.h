@@ -60,6 +60,11 @@ std::vector<std::string> RemeasureClockOffsets(Fleet& fleet,
                                                const std::vector<std::string>& agent_ids,
                                                int samples, absl::Duration timeout);
 
+// The clock offsets the members named in `agent_ids` hold now (in that order; unknown ids are
+// skipped): what a scenario run now uses, to store with it (ScenarioResult::clock_offsets).
+std::vector<AgentClockOffset> ClockOffsetsOf(const Fleet& fleet,
+                                             const std::vector<std::string>& agent_ids);
+
 // Each member as placement sees it (its Describe answer).
 std::vector<PlacementAgent> PlacementAgentsFromFleet(const Fleet& fleet);
 

@@ -29,8 +29,21 @@ struct AgentInfo {
   std::string instance_type;
   int64_t clock_offset_ns = 0;  // agent clock - coordinator clock, from the lowest-RTT sample
   int64_t clock_rtt_ns = 0;     // round trip of that sample (the offset's uncertainty is rtt/2)
+  // When that sample was sent (coordinator clock); 0 when not known (agents loaded from a store).
+  int64_t clock_measured_at_ns = 0;
   // How long the agent keeps a run whose stream broke for an Attach (Hello; not stored).
   uint64_t reattach_grace_ms = 0;
+};
+
+// The clock offset a scenario used for one agent (its times, and a client_to_client join, are
+// moved to the coordinator's clock by it): measured at connect or again just before the scenario
+// (coordinator/fleet.h RemeasureClockOffsets).
+struct AgentClockOffset {
+  std::string agent_id;
+  int64_t clock_offset_ns = 0;  // agent clock - coordinator clock
+  int64_t clock_rtt_ns = 0;     // the measurement's round trip (uncertainty rtt / 2)
+  int64_t measured_at_ns = 0;   // when it was measured (coordinator clock); 0 when not known
+  bool operator==(const AgentClockOffset&) const = default;
 };
 
 // A job option by fio name, as written in the campaign or fio job file (values keep their units).
@@ -111,6 +124,9 @@ struct ScenarioResult {
   int64_t staged_stream_id = 0;
   // With staged_stream_id: where each entry of `results` has its series staged, in order.
   std::vector<StagedSeries> staged;
+  // The clock offset used for each agent of the scenario (in agent_ids order; empty when not
+  // recorded: skipped scenarios, files written before it was stored).
+  std::vector<AgentClockOffset> clock_offsets;
   int64_t start_skew_ns() const { return last_start_realtime_ns - first_start_realtime_ns; }
 };
 

@@ -167,39 +167,6 @@ CREATE TABLE placement (
 ) WITHOUT ROWID;
 )sql";
 
-// Within version 2 (store.h): streamed intervals waiting for their scenario to be saved.
-constexpr char kStagingSchema[] = R"sql(
-CREATE TABLE IF NOT EXISTS staged_stream (
-  id INTEGER PRIMARY KEY,
-  campaign_id INTEGER NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,
-  scenario_key TEXT NOT NULL,
-  started_at_ns INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS staged_stream_key ON staged_stream (campaign_id, scenario_key);
-CREATE TABLE IF NOT EXISTS staged_interval (
-  stream_id INTEGER NOT NULL REFERENCES staged_stream(id) ON DELETE CASCADE,
-  agent_id TEXT NOT NULL,
-  job_index INTEGER NOT NULL,
-  result_name TEXT NOT NULL,
-  idx INTEGER NOT NULL,
-  op_kind TEXT NOT NULL,
-  ops INTEGER NOT NULL,
-  bytes INTEGER NOT NULL,
-  errors INTEGER NOT NULL,
-  count INTEGER NOT NULL,
-  min_ns INTEGER NOT NULL,
-  max_ns INTEGER NOT NULL,
-  sum_ns INTEGER NOT NULL,
-  sum_ns_hi INTEGER NOT NULL,
-  sum_sq_hi INTEGER NOT NULL,
-  sum_sq_lo INTEGER NOT NULL,
-  sum_sq_top INTEGER NOT NULL,
-  lat_buckets BLOB NOT NULL
-);
-CREATE INDEX IF NOT EXISTS staged_interval_series
-  ON staged_interval (stream_id, agent_id, job_index, result_name, idx);
-)sql";
-
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
@@ -305,6 +272,7 @@ absl::Status Store::Initialize() {
   RETURN_IF_ERROR(AddPlacementMountColumn());
   RETURN_IF_ERROR(AddAgentResultColumns());
   RETURN_IF_ERROR(AddStagingTables());
+  RETURN_IF_ERROR(AddScenarioClockTable());
   // WAL: a report can read while a run writes. FULL: a commit survives a power loss.
   RETURN_IF_ERROR(Exec("PRAGMA journal_mode = WAL"));
   RETURN_IF_ERROR(Exec("PRAGMA synchronous = FULL"));
@@ -314,72 +282,6 @@ absl::Status Store::Initialize() {
   ASSIGN_OR_RETURN(bool found, campaign.Step());
   if (found) campaign_id_ = campaign.Int(0);
   return absl::OkStatus();
-}
-
-// placement.mount, added within schema version 2 (store.h): additive, with a default, so older
-// and newer azbench read and write the same file.
-absl::Status Store::AddPlacementMountColumn() {
-  Statement columns(*this);
-  RETURN_IF_ERROR(
-      columns.Prepare("SELECT count(*) FROM pragma_table_info('placement') "
-                      "WHERE name = 'mount'"));
-  ASSIGN_OR_RETURN(bool row, columns.Step());
-  if (row && columns.Int(0) > 0) return absl::OkStatus();
-  return Exec("ALTER TABLE placement ADD COLUMN mount TEXT NOT NULL DEFAULT ''");
-}
-
-// agent_result.cpu_* and io_depths, added within schema version 2 (store.h): additive, with
-// defaults that read as "not measured" (0, ''), so older and newer azbench read and write the same
-// file. The missing ones are added in one transaction.
-absl::Status Store::AddAgentResultColumns() {
-  static constexpr std::pair<const char*, const char*> kColumns[] = {
-      {"cpu_threads", "INTEGER NOT NULL DEFAULT 0"},
-      {"cpu_wall_ns", "INTEGER NOT NULL DEFAULT 0"},
-      {"cpu_user_ns", "INTEGER NOT NULL DEFAULT 0"},
-      {"cpu_system_ns", "INTEGER NOT NULL DEFAULT 0"},
-      {"cpu_voluntary_switches", "INTEGER NOT NULL DEFAULT 0"},
-      {"cpu_involuntary_switches", "INTEGER NOT NULL DEFAULT 0"},
-      {"cpu_minor_faults", "INTEGER NOT NULL DEFAULT 0"},
-      {"cpu_major_faults", "INTEGER NOT NULL DEFAULT 0"},
-      {"io_depths", "TEXT NOT NULL DEFAULT ''"}};
-  std::vector<std::string> missing;
-  for (const auto& [name, declaration] : kColumns) {
-    Statement columns(*this);
-    RETURN_IF_ERROR(
-        columns.Prepare("SELECT count(*) FROM pragma_table_info('agent_result') WHERE name = ?"));
-    columns.Text(1, name);
-    ASSIGN_OR_RETURN(bool row, columns.Step());
-    if (!row || columns.Int(0) == 0) {
-      missing.push_back(
-          absl::StrCat("ALTER TABLE agent_result ADD COLUMN ", name, " ", declaration));
-    }
-  }
-  if (missing.empty()) return absl::OkStatus();
-  RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
-  absl::Status added = absl::OkStatus();
-  for (const std::string& statement : missing) {
-    added = Exec(statement);
-    if (!added.ok()) break;
-  }
-  if (added.ok()) added = Exec("COMMIT");
-  if (!added.ok()) {
-    Exec("ROLLBACK").IgnoreError();
-    return absl::Status(added.code(),
-                        absl::StrCat("adding columns to agent_result: ", added.message()));
-  }
-  return absl::OkStatus();
-}
-
-// staged_stream / staged_interval, added within schema version 2 (store.h): new tables only, so
-// older azbench ignore them.
-absl::Status Store::AddStagingTables() {
-  Statement tables(*this);
-  RETURN_IF_ERROR(
-      tables.Prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND "
-                     "name = 'staged_interval_series'"));
-  ASSIGN_OR_RETURN(bool row, tables.Step());
-  if (row && tables.Int(0) > 0) return absl::OkStatus();
-  return Exec(kStagingSchema);
 }
 
 absl::StatusOr<int64_t> Store::BeginStaging(const std::string& scenario_key) {

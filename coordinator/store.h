@@ -28,7 +28,8 @@
 //       resumed (0|1), outcome ('running'|'finished'|'incomplete'|'interrupted')): one row per
 //       `azbench run` invocation; scenario.run_id names the run that stored the scenario.
 //   agent(id PK, campaign_id FK, agent_id, address, hostname, region, az, az_id, instance_type,
-//       version, clock_offset_ns, clock_rtt_ns; UNIQUE(campaign_id, agent_id))
+//       version, clock_offset_ns, clock_rtt_ns; UNIQUE(campaign_id, agent_id)): the clock offset
+//       as measured when the fleet was connected (each scenario's own in scenario_clock)
 //   scenario(id PK, campaign_id FK, idx, key, target, workload,
 //       parameters (JSON [[axis, value], ...] in the campaign's axis order), repeat, repeats,
 //       status ('complete'|'partial'|'failed'|'skipped'), status_detail,
@@ -79,6 +80,13 @@
 //       interval latency by slot (staged_interval.h). SaveScenario sums them into interval rows
 //       (the same rows as from a ScenarioResult holding the intervals), in its transaction.
 //       Both tables came within version 2: a file without them gains them when opened.
+//   scenario_clock(scenario_id FK ON DELETE CASCADE, agent_id, clock_offset_ns, clock_rtt_ns,
+//       measured_at_ns; PK(scenario_id, agent_id)): ScenarioResult::clock_offsets, the clock offset
+//       (agent clock - coordinator clock) the scenario used for each agent, with the round trip
+//       of its measurement and when it was made (0: not known). The agent table keeps the offset
+//       measured at connect; a client_to_client scenario measures them again just before it runs,
+//       and this is the one its times and joins used. Came within version 2: a file without it
+//       gains it when opened (its scenarios load with no clock_offsets).
 //   event(id PK, scenario_id FK ON DELETE CASCADE, at_ns, agent_id, kind, message)
 //       kind 'lost' (ScenarioResult::lost: at_ns = lost_at, message = reason) and 'warning' (a
 //       job's warning, at_ns = the job's end; the warnings are also in agent_result.warnings).
@@ -201,6 +209,7 @@ class Store {
   absl::Status AddPlacementMountColumn();
   absl::Status AddAgentResultColumns();
   absl::Status AddStagingTables();
+  absl::Status AddScenarioClockTable();
   absl::Status Exec(std::string_view sql);
   absl::Status Error(std::string_view what) const;
   absl::StatusOr<int64_t> CampaignId();

@@ -3,6 +3,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -247,6 +248,30 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
   for (const std::string& id : result.scenario.agent_ids) {
     for (PlacementEvidence& e : loaded) {
       if (e.agent_id == id) result.scenario.placements.push_back(std::move(e));
+    }
+  }
+
+  Statement clocks(*this);
+  RETURN_IF_ERROR(clocks.Prepare(
+      "SELECT agent_id, clock_offset_ns, clock_rtt_ns, measured_at_ns FROM scenario_clock WHERE "
+      "scenario_id = ? ORDER BY agent_id"));
+  clocks.Int(1, scenario_id);
+  std::vector<AgentClockOffset> offsets;
+  while (true) {
+    ASSIGN_OR_RETURN(bool more, clocks.Step());
+    if (!more) break;
+    offsets.push_back({clocks.Text(0), clocks.Int(1), clocks.Int(2), clocks.Int(3)});
+  }
+  // In agent_ids order, then any other agent's (as saved, by agent id).
+  const std::vector<std::string>& ids = result.scenario.agent_ids;
+  for (const std::string& id : ids) {
+    for (const AgentClockOffset& c : offsets) {
+      if (c.agent_id == id) result.clock_offsets.push_back(c);
+    }
+  }
+  for (const AgentClockOffset& c : offsets) {
+    if (std::find(ids.begin(), ids.end(), c.agent_id) == ids.end()) {
+      result.clock_offsets.push_back(c);
     }
   }
   return result;

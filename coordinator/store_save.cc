@@ -315,6 +315,22 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
       RETURN_IF_ERROR(placement.Run());
     }
   }
+  if (!result.clock_offsets.empty()) {
+    Statement clock(*this);
+    RETURN_IF_ERROR(clock.Prepare(
+        "INSERT INTO scenario_clock (scenario_id, agent_id, clock_offset_ns, clock_rtt_ns, "
+        "measured_at_ns) VALUES (?, ?, ?, ?, ?) ON CONFLICT (scenario_id, agent_id) DO UPDATE SET "
+        "clock_offset_ns = excluded.clock_offset_ns, clock_rtt_ns = excluded.clock_rtt_ns, "
+        "measured_at_ns = excluded.measured_at_ns"));
+    for (const AgentClockOffset& c : result.clock_offsets) {
+      clock.Int(1, scenario_id)
+          .Text(2, c.agent_id)
+          .Int(3, c.clock_offset_ns)
+          .Int(4, c.clock_rtt_ns)
+          .Int(5, c.measured_at_ns);
+      RETURN_IF_ERROR(clock.Run());
+    }
+  }
   // The staged rows are now interval rows; earlier attempts of this key (cut short by a crash)
   // go too.
   Statement unstage(*this);

@@ -78,7 +78,8 @@ void CampaignSection(const ReportInput& input, const HtmlReportContext& context,
   if (!input.agents.empty()) {
     out +=
         "<div class=\"table-wrap\"><table><thead><tr><th>agent</th><th>host</th><th>AZ</th>"
-        "<th>AZ id</th><th>instance</th><th>version</th><th>clock offset</th></tr></thead><tbody>";
+        "<th>AZ id</th><th>instance</th><th>version</th><th>clock offset at "
+        "connect</th></tr></thead><tbody>";
     for (const AgentInfo& a : input.agents) {
       absl::StrAppend(&out, "<tr><td>", Esc(a.agent_id), "</td><td>", Esc(a.hostname), "</td><td>",
                       Esc(a.availability_zone), "</td><td>", Esc(a.availability_zone_id),

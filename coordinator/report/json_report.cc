@@ -112,6 +112,13 @@ json ScenarioJson(const ReportInput& input, size_t index, const ScenarioFigures&
                           {"reason", e.reason},
                           {"mount", e.mount}});
   }
+  json clock_offsets = json::array();
+  for (const AgentClockOffset& c : r.clock_offsets) {
+    clock_offsets.push_back({{"agent_id", c.agent_id},
+                             {"clock_offset_ns", c.clock_offset_ns},
+                             {"clock_rtt_ns", c.clock_rtt_ns},
+                             {"measured_at_ns", c.measured_at_ns}});
+  }
   json ops = json::object();
   for (const OpFigures& op : f.ops) {
     json& entry = ops[std::string(OpKindName(op.kind))] = OpJson(op);
@@ -151,6 +158,7 @@ json ScenarioJson(const ReportInput& input, size_t index, const ScenarioFigures&
                        {"agent_ids", s.agent_ids},
                        {"skip_reason", s.skip_reason},
                        {"lost", lost},
+                       {"clock_offsets", clock_offsets},
                        {"placements", placements},
                        {"times",
                         {{"planned_start_ns", r.planned_start_realtime_ns},

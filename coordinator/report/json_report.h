@@ -9,6 +9,9 @@
 //      "index", "key", "target", "workload", "parameters": [[axis, value], ...], "repeat",
 //      "repeats", "status", "status_detail", "agent_ids", "skip_reason",
 //      "lost": [{"agent_id", "lost_at_ns", "reason"}],
+//      "clock_offsets": [{"agent_id", "clock_offset_ns", "clock_rtt_ns", "measured_at_ns"}]
+//          (the offsets the scenario used, ScenarioResult::clock_offsets; the top-level
+//          "agents" carry the ones measured at connect),
 //      "placements": [{"agent_id", "target", "placement", "agent_az", "agent_az_id", "az_source",
 //        "server_address", "address_source", "subnet", "subnet_source", "server_az",
 //        "server_az_source", "reason", "mount"}]   (coordinator/placement_evidence.h),

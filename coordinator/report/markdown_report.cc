@@ -149,7 +149,9 @@ std::string RenderMarkdownReport(const ReportInput& input) {
   out += RenderScalingMarkdown(BuildScalingRows(input, cells, figures));
 
   if (!input.agents.empty()) {
-    out += "## Agents\n\n| agent | host | AZ | AZ id | instance | version | clock offset |\n";
+    out +=
+        "## Agents\n\n| agent | host | AZ | AZ id | instance | version | clock offset at connect "
+        "|\n";
     out += "|---|---|---|---|---|---|---:|\n";
     for (const AgentInfo& a : input.agents) {
       absl::StrAppend(&out, "| ", Escape(a.agent_id), " | ", Escape(a.hostname), " | ",

@@ -137,6 +137,9 @@ ScenarioResult MakeResult(const std::string& key, int index,
   result.last_start_realtime_ns = kT0 + 3;
   result.first_end_realtime_ns = kT0 + 3 * kSecond + 1;
   result.last_end_realtime_ns = kT0 + 3 * kSecond + 3;
+  // The clock offsets the scenario used, the second agent's clock 1.5 s ahead.
+  result.clock_offsets = {{"10.0.0.1:7480", -20'000 - index, 150'000, kT0 - 2 * kSecond},
+                          {"10.0.0.2:7480", 1'500'000'000 + index, 210'000, kT0 - 2 * kSecond}};
   return result;
 }
 
@@ -231,6 +234,7 @@ void ExpectSameResult(const ScenarioResult& a, const ScenarioResult& b) {
   EXPECT_EQ(a.last_start_realtime_ns, b.last_start_realtime_ns);
   EXPECT_EQ(a.first_end_realtime_ns, b.first_end_realtime_ns);
   EXPECT_EQ(a.last_end_realtime_ns, b.last_end_realtime_ns);
+  EXPECT_EQ(a.clock_offsets, b.clock_offsets);
 }
 
 // Runs one SQL statement on the file with a separate connection; returns the first column of the

@@ -333,6 +333,16 @@ TEST_F(VisibilityCampaignRunTest, ClientToClientCountsFromTheWritersCompletionOn
       << absl::StrJoin(reader->warnings, "; ");
   EXPECT_TRUE(HasWarning(*reader, "clock-offset uncertainty +-"));
   EXPECT_TRUE(HasWarning(*reader, "0 trial(s) seen before the write returned"));
+  // The offsets the join used, measured again just before the scenario, are stored with it.
+  ASSERT_EQ(s.clock_offsets.size(), 2u);
+  EXPECT_EQ(s.clock_offsets[0].agent_id, writer_id);
+  EXPECT_NEAR(static_cast<double>(s.clock_offsets[0].clock_offset_ns), 0, 0.5e9);
+  EXPECT_EQ(s.clock_offsets[1].agent_id, s.scenario.agent_ids[1]);
+  EXPECT_NEAR(static_cast<double>(s.clock_offsets[1].clock_offset_ns), 3e9, 0.5e9);
+  for (const AgentClockOffset& c : s.clock_offsets) {
+    EXPECT_GT(c.measured_at_ns, 0) << c.agent_id;
+    EXPECT_LE(c.measured_at_ns, s.planned_start_realtime_ns) << c.agent_id;
+  }
   // The raw samples: one op log per agent, the reader's joined.
   int op_logs = 0;
   std::error_code ec;
