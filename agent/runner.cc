@@ -485,7 +485,11 @@ absl::StatusOr<PrepareOutcome> Runner::LayOut(const std::string& run_id, Prepare
           }
           VisibilityRunContext context{run_id, config_.agent_subdir, f.placement.agent_index,
                                        std::max(1, f.placement.agent_count), config_.metadata};
-          job = MakeVisibilityWorkload(f.name, f.visibility_options, context);
+          // With a policy, the probe's directories are opened through the sandbox beneath the
+          // allowed roots, and everything below them without following a symlink.
+          job = MakeVisibilityWorkload(
+              f.name, f.visibility_options, context,
+              enforce_policy ? policy.allowed_roots : std::vector<std::string>{});
           break;
         }
         case WorkloadFamily::kBlockIo:

@@ -173,6 +173,7 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
   if (!c2c_jobs.empty()) {
     stale_clocks = RemeasureClockOffsets(fleet, scenario.agent_ids, 8, absl::Seconds(5));
   }
+  out.clock_offsets = ClockOffsetsOf(fleet, scenario.agent_ids);  // the offsets this run uses
   std::vector<AgentRun> runs;
   for (const std::string& id : scenario.agent_ids) {
     AgentRun r;
