@@ -697,11 +697,15 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
             run->reported = false;
           }
           if (run->cancel.load()) return absl::CancelledError("run cancelled at a phase barrier");
-          // Agent realtime -> monotonic.
+          // Agent realtime -> monotonic. A release that reached this agent after its instant (a
+          // call lost and made again, a slow link) gives that instant, in the past: the job starts
+          // at once and says how late (metadata.cc).
           const int64_t at = run->release_at_realtime_ns;
           const int64_t now_real = RealtimeNanos();
           const uint64_t now_mono = MonotonicNanos();
-          return at > now_real ? now_mono + static_cast<uint64_t>(at - now_real) : now_mono;
+          if (at == 0) return now_mono;  // "now"
+          if (at >= now_real) return now_mono + static_cast<uint64_t>(at - now_real);
+          return now_mono - std::min(static_cast<uint64_t>(now_real - at), now_mono - 1);
         };
       }
       const bool phased = run->jobs[i]->phased();

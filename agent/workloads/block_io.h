@@ -62,8 +62,9 @@ struct RunControl {
   std::function<void(int, std::vector<OpRecord>&&)> on_op_log;
   // Multi-phase workloads (metadata) call this after finishing phase `phase_index` (named
   // `phase`): it blocks until every phased job on every agent of the scenario is done with it and
-  // returns the monotonic instant the next phase starts at, or Cancelled. Empty: phases follow each
-  // other at once.
+  // returns the monotonic instant the next phase starts at (0: now; in the past when the release
+  // came after the instant every agent was given), or Cancelled. Empty: phases follow each other
+  // at once.
   std::function<absl::StatusOr<uint64_t>(int phase_index, const std::string& phase)> await_phase;
 };
 

@@ -9,12 +9,14 @@
 #include <cstring>
 #include <limits>
 #include <thread>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "agent/workloads/event_relay.h"
 #include "agent/workloads/op_recorder.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
+#include "common/units.h"
 
 namespace azbench {
 namespace {
@@ -201,6 +203,7 @@ absl::StatusOr<std::vector<JobResult>> MetadataJob::Run(const RunControl& contro
   EventRelay relay;
   const RunControl clone_control = RelayedControl(control, relay);
   std::vector<JobResult> out;
+  std::string late_start;  // the next phase's warning when its release came late
   for (size_t p = 0; p < spec_.phases.size(); ++p) {
     const MetadataPhase phase = spec_.phases[p];
     std::vector<JobResult> results(clones_.size());
@@ -218,13 +221,23 @@ absl::StatusOr<std::vector<JobResult>> MetadataJob::Run(const RunControl& contro
     if (p == 0) {
       for (const auto& w : warnings_) merged.warnings.push_back(w);
     }
+    if (!late_start.empty()) merged.warnings.push_back(std::exchange(late_start, std::string()));
     out.push_back(std::move(merged));
     if (p + 1 == spec_.phases.size()) break;
     if (control.await_phase) {
       absl::StatusOr<uint64_t> next =
           control.await_phase(static_cast<int>(p), std::string(MetadataPhaseName(phase)));
       if (!next.ok()) break;  // cancelled: the results so far stand
-      start_ns = *next != 0 ? *next : MonotonicNanos();
+      const uint64_t now_ns = MonotonicNanos();
+      if (*next != 0 && *next + kLatePhaseStartNs < now_ns) {
+        late_start = absl::StrCat(
+            "phase ", std::string(MetadataPhaseName(spec_.phases[p + 1])), " started ",
+            FormatNanos(static_cast<double>(now_ns - *next)),
+            " after the instant every agent was given: the barrier's release reached this agent "
+            "late (a call lost and made again, or a slow link); this agent's figures for the "
+            "phase count from when it started here");
+      }
+      start_ns = *next != 0 ? std::max(*next, now_ns) : now_ns;
     } else {
       start_ns = MonotonicNanos();
     }

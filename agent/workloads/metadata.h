@@ -13,7 +13,9 @@
 //
 // Between phases Run calls RunControl::await_phase, which (through the runner and the coordinator)
 // is a barrier across every agent of the scenario, and starts the next phase at the instant it
-// returns. Ops that fail are counted as errors of their kind and the phase goes on.
+// returns. A phase that starts more than kLatePhaseStartNs after that instant (its release reached
+// this agent late) carries a warning saying by how much. Ops that fail are counted as errors of
+// their kind and the phase goes on.
 //
 //   ASSIGN_OR_RETURN(auto job, MetadataJob::Prepare(spec));
 //   ASSIGN_OR_RETURN(std::vector<JobResult> phases, job->Run(RunControl{}));
@@ -33,6 +35,10 @@ namespace azbench {
 
 class MetadataJob final : public Workload {
  public:
+  // How late after its instant a phase may start before its result says so (a thread's wake-up
+  // on a loaded machine stays well below it; a release lost and made again does not).
+  static constexpr uint64_t kLatePhaseStartNs = 10'000'000;
+
   // Validates the spec and creates the directories (untimed). Errors: InvalidArgument (spec),
   // FailedPrecondition (the directory does not exist), PermissionDenied / Internal (mkdir).
   static absl::StatusOr<std::unique_ptr<MetadataJob>> Prepare(const MetadataSpec& spec,

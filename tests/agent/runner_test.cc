@@ -152,7 +152,9 @@ TEST(RunnerTest, AnOptionOfAnotherFamilyIsRefusedNamingTheFamilyAndTheAllowedOpt
 // pause, and records the order of events.
 class DrivingSink : public CountingSink {
  public:
-  DrivingSink(Runner& runner, std::string run_id) : runner_(runner), run_id_(std::move(run_id)) {}
+  // `late_ns`: each release names an instant that long ago (a Proceed that came late).
+  DrivingSink(Runner& runner, std::string run_id, int64_t late_ns = 0)
+      : runner_(runner), run_id_(std::move(run_id)), late_ns_(late_ns) {}
   ~DrivingSink() override {
     for (auto& t : proceeds_) t.join();
   }
@@ -163,22 +165,26 @@ class DrivingSink : public CountingSink {
     proceeds_.emplace_back([this, index] {
       std::this_thread::sleep_for(std::chrono::milliseconds(30));
       released_at.push_back(RealtimeNanos());
-      absl::StatusOr<bool> waiting = runner_.Proceed(run_id_, index, 0);
+      absl::StatusOr<bool> waiting =
+          runner_.Proceed(run_id_, index, late_ns_ == 0 ? 0 : RealtimeNanos() - late_ns_);
       EXPECT_TRUE(waiting.ok() && *waiting) << "the run waits at the barrier it reported";
     });
     return true;
   }
   bool OnResult(const JobResult& r) override {
     starts[r.name] = r.start_realtime_ns;
+    warnings[r.name] = r.warnings;
     return true;
   }
   std::vector<std::string> phases;
   std::vector<int64_t> released_at;
   std::map<std::string, int64_t> starts;
+  std::map<std::string, std::vector<std::string>> warnings;
 
  private:
   Runner& runner_;
   std::string run_id_;
+  int64_t late_ns_;
   std::vector<std::thread> proceeds_;
 };
 
@@ -199,6 +205,31 @@ TEST(RunnerTest, APhasedJobWaitsAtEveryBarrierUntilProceed) {
   EXPECT_GE(sink.starts["md.delete"], sink.released_at[1]);
   ASSERT_TRUE(runner.Cleanup("h", true).ok());
   EXPECT_EQ(FilesIn(dir.path()), 0u);
+}
+
+// A Proceed that reaches the agent after the instant it names starts the phase at once, and the
+// phase's result says how late (agent clock, exact); one on time says nothing.
+TEST(RunnerTest, APhaseReleasedAfterItsInstantStartsAtOnceAndSaysHowLate) {
+  TempDir dir(testing::kTmpfsBase);
+  Runner runner;
+  JobRequest job;
+  job.name = "md";
+  job.workload = "metadata";
+  job.options = {{"directory", dir.path()}, {"files", "5"}, {"phases", "create,stat"}};
+  ASSERT_TRUE(runner.Prepare("late", {job}, 1'000'000'000).ok());
+  DrivingSink sink(runner, "late", /*late_ns=*/250'000'000);
+  ASSERT_TRUE(runner.Run("late", 0, sink).ok());
+  ASSERT_EQ(sink.warnings.count("md.stat"), 1u);
+  std::string said;
+  for (const std::string& w : sink.warnings["md.stat"]) {
+    if (w.find("after the instant every agent was given") != std::string::npos) said = w;
+  }
+  EXPECT_NE(said.find("phase stat started 2"), std::string::npos) << said;
+  EXPECT_GE(sink.starts["md.stat"], sink.released_at[0]) << "started after its release";
+  for (const std::string& w : sink.warnings["md.create"]) {
+    EXPECT_EQ(w.find("after the instant"), std::string::npos) << w;
+  }
+  ASSERT_TRUE(runner.Cleanup("late", true).ok());
 }
 
 TEST(RunnerTest, CancelReleasesAJobWaitingAtABarrier) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "common/clock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
 
@@ -250,6 +251,38 @@ TEST(MetadataTest, CreatesGoOnWhileAnIntervalDeliveryIsBlocked) {
   EXPECT_EQ(delivered["md.delete"], static_cast<int>(r[1].intervals.size()));
   ASSERT_TRUE((*job)->RemoveCreatedFiles().ok());
   EXPECT_EQ(EntriesUnder(dir.path()), 0u);
+}
+
+// A barrier whose release came after the instant it names (a lost Proceed made again): the phase
+// starts at once, says how late, and counts its runtime from when it started here.
+TEST(MetadataTest, APhaseReleasedAfterItsInstantSaysHowLateItStarted) {
+  TempDir dir(kTmpfsBase);
+  MetadataSpec spec = Spec(dir.path(), 5, 1, 1);
+  spec.phases = {MetadataPhase::kCreate, MetadataPhase::kStat, MetadataPhase::kDelete};
+  auto job = MetadataJob::Prepare(spec);
+  ASSERT_TRUE(job.ok());
+  RunControl control;
+  uint64_t released_at_ns = 0;
+  control.await_phase = [&](int index, const std::string&) -> absl::StatusOr<uint64_t> {
+    released_at_ns = MonotonicNanos();
+    if (index == 0) return released_at_ns - 300'000'000;  // 300 ms late
+    return 0;                                             // now: on time
+  };
+  std::vector<JobResult> r = RunOk(**job, control);
+  ASSERT_EQ(r.size(), 3u);
+  auto late_warning = [](const JobResult& result) {
+    for (const std::string& w : result.warnings) {
+      if (w.find("after the instant every agent was given") != std::string::npos) return w;
+    }
+    return std::string();
+  };
+  const std::string w = late_warning(r[1]);
+  EXPECT_NE(w.find("phase stat started 3"), std::string::npos) << w;
+  EXPECT_NE(w.find("ms after"), std::string::npos) << w;
+  EXPECT_EQ(late_warning(r[0]), "");
+  EXPECT_EQ(late_warning(r[2]), "") << "a release on time says nothing";
+  EXPECT_LT(r[1].runtime_ns, 300'000'000u) << "the runtime counts from the actual start";
+  ASSERT_TRUE((*job)->RemoveCreatedFiles().ok());
 }
 
 }  // namespace
