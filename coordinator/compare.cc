@@ -8,6 +8,7 @@
 #include "common/stats.h"
 #include "common/units.h"
 #include "coordinator/campaign.h"
+#include "coordinator/report/probe_percentiles.h"
 
 namespace azbench {
 
@@ -34,16 +35,17 @@ struct MetricSpec {
   std::string name;
   bool higher_is_better;
   bool latency;
+  double percentile;  // latency metrics: the percentile, -1 for the mean
   std::function<std::optional<double>(const KeptOp&)> kept;
   std::function<std::optional<double>(const OpFigures&)> repeat;
 };
 
 std::vector<MetricSpec> Metrics(bool bytes) {
   std::vector<MetricSpec> specs;
-  specs.push_back({"IOPS", true, false, [](const KeptOp& op) { return op.iops; },
+  specs.push_back({"IOPS", true, false, 0, [](const KeptOp& op) { return op.iops; },
                    [](const OpFigures& f) { return f.full_iops; }});
   if (bytes) {
-    specs.push_back({"MiB/s", true, false, [](const KeptOp& op) { return op.mib_s; },
+    specs.push_back({"MiB/s", true, false, 0, [](const KeptOp& op) { return op.mib_s; },
                      [](const OpFigures& f) { return f.full_bytes_per_s / kMiB; }});
   }
   auto latency = [](double p) {
@@ -56,10 +58,37 @@ std::vector<MetricSpec> Metrics(bool bytes) {
       {"mean lat", -1}, {"p50", 50}, {"p99", 99}, {"p99.9", 99.9}};
   for (const auto& [name, p] : percentiles) {
     auto of = latency(p);
-    specs.push_back({name, false, true, [of](const KeptOp& op) { return of(op.lat); },
+    specs.push_back({name, false, true, p, [of](const KeptOp& op) { return of(op.lat); },
                      [of](const OpFigures& f) { return of(f.lat); }});
   }
   return specs;
+}
+
+// A visibility probe's latency figure over the trials that ended (probe_percentiles.h): visible
+// samples and timed-out trials; nullopt when there is no number.
+std::optional<ProbeFigure> ProbeLatency(const Histogram& visible, const ProbeTrials& trials,
+                                        double percentile) {
+  const ProbeFigure f = percentile < 0 ? ProbeMeanFigure(visible, trials)
+                                       : ProbePercentileFigure(visible, trials, percentile);
+  if (!f.ns) return std::nullopt;
+  return f;
+}
+
+// Per-repeat values of one probe latency metric, and whether any is only a lower bound.
+std::vector<double> ProbeRepeatValues(const ReportInput& input, const TargetColumn& column,
+                                      const std::vector<ScenarioFigures>& figures,
+                                      double percentile, bool* any_bound) {
+  std::vector<double> values;
+  for (size_t i : column.repeats) {
+    const OpFigures* f = figures[i].Find(OpKind::kProbe);
+    if (f == nullptr) continue;
+    if (std::optional<ProbeFigure> v =
+            ProbeLatency(f->lat, ProbeTrialsOf(input, {i}, ""), percentile)) {
+      values.push_back(*v->ns);
+      *any_bound = *any_bound || v->lower_bound;
+    }
+  }
+  return values;
 }
 
 // Per-repeat values of one metric: a repeat without the op kind counts 0 for throughput (as
@@ -90,8 +119,9 @@ std::string FormatDelta(const MetricComparison& m) {
   return absl::StrCat(m.delta < 0 ? "-" : "+", magnitude);
 }
 
-std::string WithRange(const MetricComparison& m, double value, const std::vector<double>& r) {
-  std::string text = FormatValue(m, value);
+std::string WithRange(const MetricComparison& m, double value, const std::vector<double>& r,
+                      bool lower_bound = false) {
+  std::string text = absl::StrCat(lower_bound ? ">= " : "", FormatValue(m, value));
   if (r.size() > 1) {
     const auto [lo, hi] = std::minmax_element(r.begin(), r.end());
     absl::StrAppend(&text, " [", FormatValue(m, *lo), "-", FormatValue(m, *hi), "]");
@@ -105,8 +135,12 @@ std::vector<std::vector<std::string>> Rows(const Comparison& c) {
   for (const ScenarioComparison& s : c.matched) {
     for (const MetricComparison& m : s.metrics) {
       rows.push_back({CellLabel(s.workload, s.parameters), s.target, m.metric,
-                      WithRange(m, m.a, m.a_repeats), WithRange(m, m.b, m.b_repeats),
-                      FormatDelta(m), m.ratio ? absl::StrFormat("%.2fx", *m.ratio) : "-",
+                      WithRange(m, m.a, m.a_repeats, m.a_lower_bound),
+                      WithRange(m, m.b, m.b_repeats, m.b_lower_bound),
+                      m.a_lower_bound || m.b_lower_bound ? "-" : FormatDelta(m),
+                      m.ratio && !m.a_lower_bound && !m.b_lower_bound
+                          ? absl::StrFormat("%.2fx", *m.ratio)
+                          : "-",
                       CompareVerdictName(m.verdict)});
     }
   }
@@ -114,7 +148,7 @@ std::vector<std::vector<std::string>> Rows(const Comparison& c) {
 }
 
 std::string Summary(const Comparison& c) {
-  int n = 0, better = 0, worse = 0, within = 0, unknown = 0;
+  int n = 0, better = 0, worse = 0, within = 0, unknown = 0, bounds = 0;
   for (const ScenarioComparison& s : c.matched) {
     for (const MetricComparison& m : s.metrics) {
       ++n;
@@ -131,13 +165,21 @@ std::string Summary(const Comparison& c) {
         case CompareVerdict::kNoSpreadKnown:
           ++unknown;
           break;
+        case CompareVerdict::kLowerBoundsOnly:
+          ++bounds;
+          break;
       }
     }
   }
   return absl::StrCat(c.matched.size(), " matching scenarios, ", n, " figures: ", better + worse,
                       " flagged (B better: ", better, ", B worse: ", worse, "), ", within,
                       " within the spread of the repeats, ", unknown,
-                      " with no spread known (fewer than 2 repeats on a side).");
+                      " with no spread known (fewer than 2 repeats on a side)",
+                      bounds > 0 ? absl::StrCat(", ", bounds,
+                                                " undecided: lower bounds only (visibility trials "
+                                                "that timed out)")
+                                 : "",
+                      ".");
 }
 
 std::string Header(const Comparison& c) {
@@ -191,18 +233,25 @@ const char* CompareVerdictName(CompareVerdict verdict) {
       return "B better";
     case CompareVerdict::kWorse:
       return "B worse";
+    case CompareVerdict::kLowerBoundsOnly:
+      return "lower bounds only";
   }
   return "";
 }
 
 CompareVerdict Judge(const std::vector<double>& a_repeats, const std::vector<double>& b_repeats,
-                     bool higher_is_better) {
+                     bool higher_is_better, bool a_lower_bounds, bool b_lower_bounds) {
   if (a_repeats.size() < 2 || b_repeats.size() < 2) return CompareVerdict::kNoSpreadKnown;
   const auto [a_lo, a_hi] = std::minmax_element(a_repeats.begin(), a_repeats.end());
   const auto [b_lo, b_hi] = std::minmax_element(b_repeats.begin(), b_repeats.end());
-  const bool b_higher = *b_lo > *a_hi;
-  const bool b_lower = *b_hi < *a_lo;
-  if (!b_higher && !b_lower) return CompareVerdict::kWithinSpread;
+  // A lower bound's true value is at least it: B is surely higher only when A's values are exact,
+  // surely lower only when B's are.
+  const bool b_higher = *b_lo > *a_hi && !a_lower_bounds;
+  const bool b_lower = *b_hi < *a_lo && !b_lower_bounds;
+  if (!b_higher && !b_lower) {
+    return a_lower_bounds || b_lower_bounds ? CompareVerdict::kLowerBoundsOnly
+                                            : CompareVerdict::kWithinSpread;
+  }
   return b_higher == higher_is_better ? CompareVerdict::kBetter : CompareVerdict::kWorse;
 }
 
@@ -237,19 +286,36 @@ Comparison CompareReports(const ReportInput& a, const ReportInput& b) {
                                        ? absl::StrCat(std::string(OpKindName(kind)), " ")
                                        : "";
         for (const MetricSpec& spec : Metrics(oa.bytes > 0 || ob.bytes > 0)) {
-          std::optional<double> va = spec.kept(oa), vb = spec.kept(ob);
-          if (!va || !vb) continue;
           MetricComparison m;
           m.metric = prefix + spec.name;
           m.higher_is_better = spec.higher_is_better;
           m.latency = spec.latency;
-          m.a = *va;
-          m.b = *vb;
-          m.a_repeats = RepeatValues(ca, fa, kind, spec);
-          m.b_repeats = RepeatValues(*cb, fb, kind, spec);
+          if (kind == OpKind::kProbe && spec.latency) {
+            // Timed-out trials count, as in every report (probe_percentiles.h).
+            const std::optional<ProbeFigure> pa =
+                ProbeLatency(oa.lat, ProbeTrialsOf(a, ca.kept, ""), spec.percentile);
+            const std::optional<ProbeFigure> pb =
+                ProbeLatency(ob.lat, ProbeTrialsOf(b, cb->kept, ""), spec.percentile);
+            if (!pa || !pb) continue;
+            m.a = *pa->ns;
+            m.b = *pb->ns;
+            m.a_lower_bound = pa->lower_bound;
+            m.b_lower_bound = pb->lower_bound;
+            m.a_repeats = ProbeRepeatValues(a, ca, fa, spec.percentile, &m.a_repeats_bounded);
+            m.b_repeats = ProbeRepeatValues(b, *cb, fb, spec.percentile, &m.b_repeats_bounded);
+          } else {
+            std::optional<double> va = spec.kept(oa), vb = spec.kept(ob);
+            if (!va || !vb) continue;
+            m.a = *va;
+            m.b = *vb;
+            m.a_repeats = RepeatValues(ca, fa, kind, spec);
+            m.b_repeats = RepeatValues(*cb, fb, kind, spec);
+          }
           m.delta = m.b - m.a;
           if (m.a != 0) m.ratio = m.b / m.a;
-          m.verdict = Judge(m.a_repeats, m.b_repeats, m.higher_is_better);
+          m.verdict =
+              Judge(m.a_repeats, m.b_repeats, m.higher_is_better,
+                    m.a_repeats_bounded || m.a_lower_bound, m.b_repeats_bounded || m.b_lower_bound);
           s.metrics.push_back(std::move(m));
         }
       }
@@ -335,11 +401,13 @@ std::vector<std::string> Regressions(const Comparison& comparison) {
   for (const ScenarioComparison& s : comparison.matched) {
     for (const MetricComparison& m : s.metrics) {
       if (m.verdict != CompareVerdict::kWorse) continue;
-      auto format = [&](double v) {
-        return m.latency ? FormatNanos(v) : absl::StrFormat("%.6g", v);
+      auto format = [&](double v, bool lower_bound) {
+        return absl::StrCat(lower_bound ? ">= " : "",
+                            m.latency ? FormatNanos(v) : absl::StrFormat("%.6g", v));
       };
       out.push_back(absl::StrCat(CellLabel(s.workload, s.parameters), " ", s.target, ": ", m.metric,
-                                 " ", format(m.a), " -> ", format(m.b)));
+                                 " ", format(m.a, m.a_lower_bound), " -> ",
+                                 format(m.b, m.b_lower_bound)));
     }
   }
   return out;

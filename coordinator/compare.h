@@ -15,6 +15,11 @@
 //   - Both sides with >= 2 repeats and the two ranges disjoint (max_A < min_B or max_B < min_A):
 //     flagged, "B better" or "B worse" (higher is better for IOPS and MiB/s, lower for latency).
 //   - Otherwise (the ranges overlap): "within spread".
+// Visibility probes (op `probe`): latency counts the trials that timed out, as every report does
+// (report/probe_percentiles.h), so a figure they reach is only a lower bound (shown ">= x"). A
+// lower bound can still decide: B is better when all of B's values are exact and below every one
+// of A's (A's true values are at least their bounds), worse when all of A's are exact and below
+// every one of B's; otherwise, with a bound involved, "lower bounds only" and nothing is flagged.
 // Disjoint min..max ranges is deliberately conservative: it makes no assumption about the
 // distribution of repeat results, needs no k, and a flagged difference is one no repeat of either
 // run contradicts. With 2 repeats on each side it errs towards "within spread".
@@ -48,14 +53,18 @@ struct StoredReport {
 absl::StatusOr<StoredReport> LoadStoredReport(const std::string& path,
                                               std::optional<KeepPolicy> keep);
 
-enum class CompareVerdict { kNoSpreadKnown, kWithinSpread, kBetter, kWorse };
-const char* CompareVerdictName(CompareVerdict verdict);  // "no spread known", ..., "B better"
+enum class CompareVerdict { kNoSpreadKnown, kWithinSpread, kBetter, kWorse, kLowerBoundsOnly };
+// "no spread known", "within spread", "B better", "B worse", "lower bounds only"
+const char* CompareVerdictName(CompareVerdict verdict);
 
 struct MetricComparison {
   std::string metric;  // "read IOPS", "read p99", ...
   bool higher_is_better = true;
   bool latency = false;  // values in ns
   double a = 0, b = 0;   // the kept figures
+  // Visibility probes: the kept figure, or one of the repeats' values, is only a lower bound.
+  bool a_lower_bound = false, b_lower_bound = false;
+  bool a_repeats_bounded = false, b_repeats_bounded = false;
   std::vector<double> a_repeats, b_repeats;
   double delta = 0;             // b - a
   std::optional<double> ratio;  // b / a, when a != 0
@@ -75,9 +84,11 @@ struct Comparison {
   std::vector<std::string> only_a, only_b;  // "workload (params) target"
 };
 
-// The verdict of the rule above for the per-repeat values of each side.
+// The verdict of the rule above for the per-repeat values of each side; `a_lower_bounds`: some of
+// A's values are only lower bounds (the true value is at least the number), likewise for B.
 CompareVerdict Judge(const std::vector<double>& a_repeats, const std::vector<double>& b_repeats,
-                     bool higher_is_better);
+                     bool higher_is_better, bool a_lower_bounds = false,
+                     bool b_lower_bounds = false);
 
 Comparison CompareReports(const ReportInput& a, const ReportInput& b);
 std::string RenderComparisonText(const Comparison& comparison);

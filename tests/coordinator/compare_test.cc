@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/visibility_summary.h"
 #include "coordinator/cli.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -100,6 +101,71 @@ TEST(JudgeTest, FlagsOnlyWhenTheRangesOfTheRepeatsAreDisjoint) {
   EXPECT_EQ(Judge({100}, {1000, 1001}, true), CompareVerdict::kNoSpreadKnown);
   EXPECT_EQ(Judge({100, 101}, {1000}, true), CompareVerdict::kNoSpreadKnown);
   EXPECT_EQ(Judge({}, {}, true), CompareVerdict::kNoSpreadKnown);
+}
+
+// A lower bound's true value is at least it: it decides only against exact values below it.
+TEST(JudgeTest, LowerBoundsDecideOnlyWhereTheyCannotBeWrong) {
+  // A exact at 1-2 s, B at least 5-6 s: B is surely slower.
+  EXPECT_EQ(Judge({1, 2}, {5, 6}, false, false, true), CompareVerdict::kWorse);
+  // A at least 5-6 s, B exact at 1-2 s: B is surely faster.
+  EXPECT_EQ(Judge({5, 6}, {1, 2}, false, true, false), CompareVerdict::kBetter);
+  // B's values are only bounds below A's: B's true values may be anything above them.
+  EXPECT_EQ(Judge({5, 6}, {1, 2}, false, false, true), CompareVerdict::kLowerBoundsOnly);
+  EXPECT_EQ(Judge({1, 2}, {5, 6}, false, true, false), CompareVerdict::kLowerBoundsOnly);
+  EXPECT_EQ(Judge({1, 6}, {2, 3}, false, true, true), CompareVerdict::kLowerBoundsOnly);
+  EXPECT_EQ(Judge({5}, {1, 2}, false, true, false), CompareVerdict::kNoSpreadKnown);
+}
+
+// Visibility probes: A's export trials half timed out (at 3 minutes), B's all became visible in
+// 30 ms. The visible trials alone look the same on both sides; counting the timed-out ones, as
+// every report does, B is better at p99 and on the mean, and A's figures are lower bounds.
+TEST_F(CompareTest, ProbeLatencyCountsTimedOutTrialsAndShowsLowerBounds) {
+  auto probes = [](uint64_t timed_out) {
+    std::vector<ScenarioResult> out;
+    for (int repeat = 1; repeat <= 2; ++repeat) {
+      ScenarioResult r = MakeFakeScenario({.target = "efs",
+                                           .workload = "vis",
+                                           .repeat = repeat,
+                                           .ops_per_agent = 50,
+                                           .latency_ns = 30'000'000,
+                                           .bytes_per_op = 0,
+                                           .kind = OpKind::kProbe});
+      JobResult& job = r.results[0].result;
+      job.Stats(OpKind::kProbe).errors = timed_out;
+      job.warnings.push_back(FormatVisibilityCounts({.probe = "export",
+                                                     .visible = 50,
+                                                     .trials = 50 + timed_out,
+                                                     .timed_out = timed_out,
+                                                     .resolution = "500ms"}));
+      job.warnings.push_back(FormatVisibilityTimeout("export", "3m"));
+      out.push_back(std::move(r));
+    }
+    return out;
+  };
+  const Comparison c = CompareFiles(probes(50), probes(0));
+  const MetricComparison* p99 = Metric(c, "efs", "probe p99");
+  ASSERT_NE(p99, nullptr);
+  EXPECT_TRUE(p99->a_lower_bound);
+  EXPECT_FALSE(p99->b_lower_bound);
+  EXPECT_DOUBLE_EQ(p99->a, 180e9) << "at least the timeout";
+  EXPECT_EQ(p99->verdict, CompareVerdict::kBetter);
+  const MetricComparison* mean = Metric(c, "efs", "probe mean lat");
+  ASSERT_NE(mean, nullptr);
+  EXPECT_TRUE(mean->a_lower_bound);
+  EXPECT_GT(mean->a, 90e9) << "timed-out trials counted at the timeout";
+  EXPECT_EQ(mean->verdict, CompareVerdict::kBetter);
+  const MetricComparison* p50 = Metric(c, "efs", "probe p50");
+  ASSERT_NE(p50, nullptr);
+  EXPECT_FALSE(p50->a_lower_bound) << "half visible: the median is a sample";
+  const std::string text = RenderComparisonText(c);
+  EXPECT_THAT(text, HasSubstr(">= 180s [180s-180s]"));
+  // B's figures as lower bounds against A's exact ones cannot be judged.
+  const Comparison reversed = CompareFiles(probes(0), probes(50));
+  const MetricComparison* worse = Metric(reversed, "efs", "probe p99");
+  ASSERT_NE(worse, nullptr);
+  EXPECT_EQ(worse->verdict, CompareVerdict::kWorse) << "B's bound is above all of A's values";
+  EXPECT_THAT(Regressions(reversed), ::testing::Contains(HasSubstr("probe p99 ")));
+  EXPECT_THAT(Regressions(reversed), ::testing::Contains(HasSubstr("-> >= 180s")));
 }
 
 TEST_F(CompareTest, ADifferenceBeyondTheSpreadOfTheRepeatsIsFlagged) {
