@@ -70,8 +70,10 @@ bool RunJournal::CheckLeaseLocked() {
 }
 
 void RunJournal::EvictLocked() {
-  while (kept_bytes_ > config_.ring_bytes && !kept_.empty() &&
-         kept_.front().event.seq() <= last_written_seq_) {
+  // The ring bounds the events already written (a replay after a break needs them); the unsent
+  // ones are bounded by detached_bytes alone (CheckLeaseLocked). The last written one always stays.
+  while (!kept_.empty() && kept_.front().event.seq() < last_written_seq_ &&
+         kept_bytes_ - unsent_bytes_ > config_.ring_bytes) {
     kept_bytes_ -= kept_.front().bytes;
     kept_.pop_front();
   }

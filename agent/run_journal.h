@@ -2,7 +2,7 @@
 // azbench.v1 RunEvents) and the gRPC stream that carries them (Run, or Attach after a break). It
 // numbers the events (RunEvent.seq: 1, 2, 3 ...), writes each to the attached stream, and keeps
 //   - the most recent events written, up to RunJournalConfig::ring_bytes, so the ones still in
-//     flight when a stream broke can be sent again;
+//     flight when a stream broke can be sent again (however many events wait unsent behind them);
 //   - every event appended while no stream is attached, up to detached_bytes (past it the journal
 //     gives up: the lease is lost, as without a journal).
 // When the attached stream breaks, the run goes on for grace_ns: Append and Alive answer true and
@@ -41,8 +41,9 @@ namespace azbench {
 
 struct RunJournalConfig {
   // Events already written kept for a replay (the newest ones; at least the last is always kept).
+  // Events not written yet do not count against it.
   uint64_t ring_bytes = 64ULL << 20;
-  // Events appended while no stream is attached; past this the lease is lost.
+  // Events appended and not yet written (no stream attached); past this the lease is lost.
   uint64_t detached_bytes = 256ULL << 20;
   // How long a run whose stream broke waits for an Attach, and a finished run stays attachable.
   uint64_t grace_ns = 30'000'000'000;

@@ -128,6 +128,41 @@ TEST_F(RunJournalTest, TheRingKeepsTheNewestWrittenEventsWithinItsBoundAndOlderO
   EXPECT_TRUE(journal.Alive());
 }
 
+TEST_F(RunJournalTest, ABacklogKeptWhileDetachedDoesNotPushOutTheWrittenEventsAReplayNeeds) {
+  RunJournalConfig config = Config();
+  config.ring_bytes = 3000;  // two written events of 1072 bytes
+  config.detached_bytes = 100'000;
+  RunJournal journal("r", config);
+  RecordingWriter writer;
+  const uint64_t id = *journal.Attach(&writer, 0);
+  for (uint64_t i = 1; i <= 5; ++i) ASSERT_TRUE(journal.Append(Progress(i, 1000)));
+  writer.fail = true;  // the coordinator got 1..3; 4 and 5 were in flight
+  for (uint64_t i = 6; i <= 25; ++i) ASSERT_TRUE(journal.Append(Progress(i, 1000)));
+  EXPECT_EQ(journal.Wait(id).code(), absl::StatusCode::kUnavailable);
+  RecordingWriter again;
+  const absl::StatusOr<uint64_t> resumed = journal.Attach(&again, 3);
+  ASSERT_TRUE(resumed.ok()) << resumed.status();
+  ASSERT_EQ(again.events.size(), 22u);
+  EXPECT_EQ(again.events.front().seq(), 4u);
+  EXPECT_EQ(again.events.back().seq(), 25u);
+  journal.Detach(*resumed);
+}
+
+TEST_F(RunJournalTest, AWrittenEventLargerThanTheRingIsStillKept) {
+  RunJournalConfig config = Config();
+  config.ring_bytes = 1000;
+  RunJournal journal("r", config);
+  RecordingWriter writer;
+  const uint64_t id = *journal.Attach(&writer, 0);
+  ASSERT_TRUE(journal.Append(Progress(1, 5000)));
+  journal.Detach(id);
+  RecordingWriter replay;
+  const absl::StatusOr<uint64_t> attached = journal.Attach(&replay, 0);
+  ASSERT_TRUE(attached.ok()) << attached.status();
+  EXPECT_EQ(replay.seqs(), (std::vector<uint64_t>{1}));
+  journal.Detach(*attached);
+}
+
 TEST_F(RunJournalTest, WhileDetachedEveryEventIsKeptUpToTheDetachedBoundThenTheLeaseIsLost) {
   RunJournalConfig config = Config();
   config.ring_bytes = 1000;
