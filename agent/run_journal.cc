@@ -180,6 +180,22 @@ bool RunJournal::Detach(uint64_t id) {
   return complete;
 }
 
+void RunJournal::SetFinalStatus(absl::Status status) {
+  absl::MutexLock lock(&mu_);
+  final_status_ = std::move(status);
+}
+
+absl::Status RunJournal::FinalStatus(const std::function<bool()>& cancelled) {
+  absl::MutexLock lock(&mu_);
+  auto set = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return final_status_.has_value(); };
+  while (!mu_.AwaitWithTimeout(absl::Condition(&set), absl::Milliseconds(50))) {
+    if (cancelled && cancelled()) {
+      return absl::CancelledError("the stream was cancelled before the run's outcome was known");
+    }
+  }
+  return *final_status_;
+}
+
 bool RunJournal::finished() {
   absl::MutexLock lock(&mu_);
   return finished_;

@@ -29,6 +29,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -86,6 +87,12 @@ class RunJournal {
   // to it. After it returns, the journal no longer touches its writer.
   bool Detach(uint64_t id);
 
+  // The run's own outcome (Runner::Run's status), set by the Run handler once the runner returned
+  // (after RunFinished). Whichever stream carried RunFinished ends with it, as the Run stream
+  // would have: FinalStatus waits for it, until `cancelled` (polled) answers true (then Cancelled).
+  void SetFinalStatus(absl::Status status);
+  absl::Status FinalStatus(const std::function<bool()>& cancelled);
+
   // RunJournals' view.
   bool finished();
   // RunFinished was written to a stream (the coordinator should have it).
@@ -123,6 +130,7 @@ class RunJournal {
   bool end_written_ ABSL_GUARDED_BY(mu_) = false;
   uint64_t finished_at_ns_ ABSL_GUARDED_BY(mu_) = 0;
   bool lease_lost_ ABSL_GUARDED_BY(mu_) = false;
+  std::optional<absl::Status> final_status_ ABSL_GUARDED_BY(mu_);
   // The attached stream (id 0: none). Its end status, per id, until Wait or Detach takes it.
   uint64_t attached_id_ ABSL_GUARDED_BY(mu_) = 0;
   JournalWriter* attached_ ABSL_GUARDED_BY(mu_) = nullptr;

@@ -4,6 +4,7 @@
 #include "agent/run_journal.h"
 
 #include <atomic>
+#include <chrono>
 #include <string>
 #include <thread>
 #include <vector>
@@ -235,6 +236,39 @@ TEST_F(RunJournalTest, WithNoGraceABrokenStreamLosesTheLeaseAtOnceButANewJournal
   writer.fail = true;
   EXPECT_FALSE(journal.Append(Progress(1)));
   EXPECT_TRUE(journal.lease_lost());
+}
+
+TEST_F(RunJournalTest, TheRunsOutcomeReachesAnAttachThatReplayedRunFinished) {
+  RunJournal journal("r", Config());
+  RecordingWriter run_stream;
+  const uint64_t run_id = *journal.Attach(&run_stream, 0);
+  ASSERT_TRUE(journal.Append(Progress(1)));
+  run_stream.fail = true;  // the Run stream broke; the run ends while detached
+  ASSERT_TRUE(journal.Append(Finished()));
+  EXPECT_EQ(journal.Wait(run_id).code(), absl::StatusCode::kUnavailable);
+  std::atomic<bool> waiting{false};
+  absl::Status outcome;
+  std::thread attach([&] {
+    RecordingWriter writer;
+    const absl::StatusOr<uint64_t> id = journal.Attach(&writer, 1);
+    ASSERT_TRUE(id.ok()) << id.status();
+    ASSERT_TRUE(journal.Wait(*id).ok()) << "RunFinished was replayed";
+    waiting.store(true);
+    outcome = journal.FinalStatus(nullptr);  // until the Run handler has the runner's status
+  });
+  while (!waiting.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  journal.SetFinalStatus(absl::InternalError("job 'j': the disk went away"));
+  attach.join();
+  EXPECT_EQ(outcome.code(), absl::StatusCode::kInternal);
+  EXPECT_EQ(outcome.message(), "job 'j': the disk went away");
+  RecordingWriter again;
+  const uint64_t again_id = *journal.Attach(&again, 0);
+  EXPECT_TRUE(journal.Wait(again_id).ok());
+  EXPECT_EQ(journal.FinalStatus(nullptr).code(), absl::StatusCode::kInternal)
+      << "a second replay ends with it too";
+  RunJournal unfinished("u", Config());
+  EXPECT_EQ(unfinished.FinalStatus([] { return true; }).code(), absl::StatusCode::kCancelled)
+      << "a stream cancelled meanwhile stops waiting";
 }
 
 TEST_F(RunJournalTest, AnAfterSeqPastTheLastEventIsInvalid) {
