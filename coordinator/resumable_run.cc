@@ -63,12 +63,22 @@ absl::Status RunResumable(AgentClient& client, const v1::RunRequest& request,
     }
     return true;
   };
+  // Given up on an answer without RunFinished: the agent may still be running it (the Attach was
+  // refused, or the error was the coordinator's own) and would go on for its whole grace. (Without
+  // a grace a broken stream ends the run; an agent unreachable for the whole grace ended it.)
+  auto give_up = [&](absl::Status why) {
+    if (options.cancel_timeout > absl::ZeroDuration()) {
+      (void)client.Cancel(request.run_id(), options.cancel_timeout);
+    }
+    return why;
+  };
   absl::Status status = client.Run(request, consume);
   while (!finished && !stopped) {
-    // The Run itself was refused (nothing ran), or the agent does not resume: as before.
-    if (Final(status) || options.grace <= absl::ZeroDuration()) return status;
+    // The agent does not resume, or the Run itself was refused: as before.
+    if (options.grace <= absl::ZeroDuration()) return status;
+    if (Final(status)) return give_up(status);
     const absl::Time down_since = absl::Now();
-    const absl::Time give_up = down_since + options.grace;
+    const absl::Time give_up_at = down_since + options.grace;
     const absl::Status broke = status;
     bool resumed = false;
     for (int attempts = 1;; ++attempts) {
@@ -80,7 +90,7 @@ absl::Status RunResumable(AgentClient& client, const v1::RunRequest& request,
       attach.set_after_seq(last_seq);
       // Connection waits of at most a second: keep_trying is asked again soon (Ctrl-C).
       status = client.Attach(
-          attach, std::clamp(give_up - absl::Now(), absl::Milliseconds(1), absl::Seconds(1)),
+          attach, std::clamp(give_up_at - absl::Now(), absl::Milliseconds(1), absl::Seconds(1)),
           [&](const v1::RunEvent& event) {
             if (!resumed) {
               resumed = true;
@@ -92,8 +102,8 @@ absl::Status RunResumable(AgentClient& client, const v1::RunRequest& request,
             return consume(event);
           });
       if (resumed) break;  // followed again: finished, stopped, or broken once more
-      if (Final(status)) return NotResumed(broke, status, "the agent cannot replay it");
-      if (absl::Now() + options.retry_pause >= give_up) {
+      if (Final(status)) return give_up(NotResumed(broke, status, "the agent cannot replay it"));
+      if (absl::Now() + options.retry_pause >= give_up_at) {
         return NotResumed(
             broke, status,
             absl::StrCat("no reattach within ", absl::FormatDuration(options.grace)).c_str());

@@ -39,6 +39,10 @@ struct ResumeOptions {
   std::function<bool()> keep_trying;
   // Called (on the calling thread) when a break was resumed, before the first event after it.
   std::function<void(const StreamResume&)> on_resumed;
+  // When an answer ends the stream for good without RunFinished (a refused Attach, a local error
+  // such as RESOURCE_EXHAUSTED), the agent may still be running it: a Cancel is sent, waiting at
+  // most this long (zero: none). Not when on_event or keep_trying stopped it.
+  absl::Duration cancel_timeout = absl::Seconds(5);
 };
 
 // "the run stream from agent a1 broke and was resumed after 350ms (after event 41, attempt 2); no
@@ -47,7 +51,8 @@ std::string DescribeResume(const std::string& agent_id, const StreamResume& resu
 
 // Runs `request` on `client`, feeding every event once, in order, to `on_event` (returning false
 // cancels the stream; it is not resumed). Returns the status of the last stream: OK after
-// RunFinished; otherwise the break's error (with why it could not be resumed).
+// RunFinished; otherwise the break's error (with why it could not be resumed), after a best-effort
+// Cancel (ResumeOptions::cancel_timeout) when the agent may still run it unobserved.
 absl::Status RunResumable(AgentClient& client, const v1::RunRequest& request,
                           const std::function<bool(const v1::RunEvent&)>& on_event,
                           const ResumeOptions& options);

@@ -51,12 +51,16 @@ class ScriptedClient final : public AgentClient {
     attached_after.push_back(request.after_seq());
     return Play(on_event);
   }
-  absl::Status Cancel(const std::string&, absl::Duration) override { return absl::OkStatus(); }
+  absl::Status Cancel(const std::string& run_id, absl::Duration) override {
+    cancelled.push_back(run_id);
+    return absl::OkStatus();
+  }
   absl::StatusOr<v1::CleanupResponse> Cleanup(const v1::CleanupRequest&, absl::Duration) override {
     return v1::CleanupResponse();
   }
   absl::Status Renew(const v1::RenewRequest&, absl::Duration) override { return absl::OkStatus(); }
   std::vector<uint64_t> attached_after;
+  std::vector<std::string> cancelled;  // Cancel calls, by run id
 
  private:
   absl::Status Play(const std::function<bool(const v1::RunEvent&)>& on_event) {
@@ -144,6 +148,36 @@ TEST(ResumableRunTest, NotFoundOrDataLossEndsTheAttemptsAndTheBreakIsFinal) {
     EXPECT_NE(status.message().find("reset"), std::string::npos) << status;
     EXPECT_NE(status.message().find(answer.message()), std::string::npos) << status;
     EXPECT_EQ(client.attached_after.size(), 1u);
+    EXPECT_EQ(client.cancelled, (std::vector<std::string>{"r"}))
+        << "the agent may still run it: it is told to stop";
+  }
+}
+
+TEST(ResumableRunTest, AStreamGivenUpOnForALocalErrorCancelsTheRun) {
+  ScriptedClient client({{{Event(1)}, absl::ResourceExhaustedError("message larger than max")}});
+  const absl::Status status = RunResumable(
+      client, Request(), [](const v1::RunEvent&) { return true; }, Fast());
+  EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_TRUE(client.attached_after.empty());
+  EXPECT_EQ(client.cancelled, (std::vector<std::string>{"r"}));
+}
+
+TEST(ResumableRunTest, AFinishedOrStoppedRunIsNotCancelled) {
+  {
+    ScriptedClient client({{{Event(1), Event(2, true)}, absl::OkStatus()}});
+    EXPECT_TRUE(RunResumable(
+                    client, Request(), [](const v1::RunEvent&) { return true; }, Fast())
+                    .ok());
+    EXPECT_TRUE(client.cancelled.empty());
+  }
+  {
+    ScriptedClient client({{{Event(1)}, absl::UnavailableError("reset")}});
+    ResumeOptions options = Fast();
+    options.keep_trying = [] { return false; };  // Ctrl-C: the coordinator cancels itself
+    EXPECT_FALSE(RunResumable(
+                     client, Request(), [](const v1::RunEvent&) { return true; }, options)
+                     .ok());
+    EXPECT_TRUE(client.cancelled.empty());
   }
 }
 
