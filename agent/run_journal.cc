@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "agent/logging.h"
 #include "common/clock.h"
+#include "common/status_macros.h"
 
 namespace azbench {
 
@@ -33,6 +34,7 @@ bool RunJournal::Append(v1::RunEvent event) {
   kept_.push_back({std::move(event), bytes});
   kept_bytes_ += bytes;
   unsent_bytes_ += bytes;
+  PublishLocked();
   if (attached_ != nullptr && WriteLocked(kept_.back().event) && finished_) {
     DetachLocked(absl::OkStatus());  // RunFinished written: this stream is complete
   }
@@ -66,7 +68,14 @@ bool RunJournal::CheckLeaseLocked() {
   lease_lost_ = true;
   kept_.clear();
   kept_bytes_ = unsent_bytes_ = 0;
+  PublishLocked();
   return false;
+}
+
+void RunJournal::PublishLocked() {
+  published_lease_lost_.store(lease_lost_);
+  published_last_seq_.store(last_seq_);
+  published_oldest_seq_.store(kept_.empty() ? last_seq_ + 1 : kept_.front().event.seq());
 }
 
 void RunJournal::EvictLocked() {
@@ -77,6 +86,7 @@ void RunJournal::EvictLocked() {
     kept_bytes_ -= kept_.front().bytes;
     kept_.pop_front();
   }
+  PublishLocked();
 }
 
 bool RunJournal::WriteLocked(const v1::RunEvent& event) {
@@ -112,28 +122,41 @@ void RunJournal::DetachLocked(absl::Status why) {
   cancellable_ = nullptr;
 }
 
+absl::Status RunJournal::CheckAttach(uint64_t after_seq, bool lease_lost, uint64_t last_seq,
+                                     uint64_t oldest_kept_seq) const {
+  if (lease_lost) {
+    return absl::NotFoundError(absl::StrCat("run '", run_id_,
+                                            "': its lease was lost (no Attach within the grace); "
+                                            "the run was cancelled and its files removed"));
+  }
+  if (after_seq > last_seq) {
+    return absl::InvalidArgumentError(absl::StrCat("run '", run_id_, "': after_seq ", after_seq,
+                                                   " is past the last event (", last_seq, ")"));
+  }
+  if (after_seq + 1 < oldest_kept_seq) {
+    return absl::DataLossError(absl::StrCat("run '", run_id_, "': the events after seq ", after_seq,
+                                            " are no longer kept; the oldest kept is seq ",
+                                            oldest_kept_seq));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<uint64_t> RunJournal::Attach(JournalWriter* writer, uint64_t after_seq) {
+  // A request that cannot be served leaves the stream attached alone.
+  if (writer->Cancelled()) {
+    return absl::CancelledError(absl::StrCat("run '", run_id_, "': the Attach was cancelled"));
+  }
+  RETURN_IF_ERROR(CheckAttach(after_seq, published_lease_lost_.load(), published_last_seq_.load(),
+                              published_oldest_seq_.load()));
   {
     // A write to the stream being replaced may be blocked on a dead connection holding mu_.
     absl::MutexLock lock(&cancel_mu_);
     if (cancellable_ != nullptr) cancellable_->Cancel();
   }
   absl::MutexLock lock(&mu_);
-  if (!CheckLeaseLocked()) {
-    return absl::NotFoundError(absl::StrCat("run '", run_id_,
-                                            "': its lease was lost (no Attach within the grace); "
-                                            "the run was cancelled and its files removed"));
-  }
-  if (after_seq > last_seq_) {
-    return absl::InvalidArgumentError(absl::StrCat("run '", run_id_, "': after_seq ", after_seq,
-                                                   " is past the last event (", last_seq_, ")"));
-  }
-  const uint64_t oldest = kept_.empty() ? last_seq_ + 1 : kept_.front().event.seq();
-  if (after_seq + 1 < oldest) {
-    return absl::DataLossError(absl::StrCat("run '", run_id_, "': the events after seq ", after_seq,
-                                            " are no longer kept; the oldest kept is seq ",
-                                            oldest));
-  }
+  const bool alive = CheckLeaseLocked();
+  RETURN_IF_ERROR(CheckAttach(after_seq, !alive, last_seq_,
+                              kept_.empty() ? last_seq_ + 1 : kept_.front().event.seq()));
   DetachLocked(absl::AbortedError("replaced by a newer Attach"));
   const uint64_t id = ++next_id_;
   attached_ = writer;

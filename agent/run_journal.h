@@ -14,8 +14,8 @@
 //
 // Threads: Append and Alive come from the runner (serialised by it); Attach, Serve and Detach from
 // gRPC handler threads. Writes happen under the journal's lock, so a replay and the live events
-// never interleave; a new Attach first cancels the stream it replaces (ServerContext::TryCancel),
-// so a write blocked on a dead connection does not hold it up.
+// never interleave; a new Attach that can be served first cancels the stream it replaces
+// (ServerContext::TryCancel), so a write blocked on a dead connection does not hold it up.
 //
 //   RunJournal journal("run-1", config);
 //   uint64_t id = *journal.Attach(&writer, /*after_seq=*/0);  // the Run stream
@@ -24,6 +24,7 @@
 #ifndef AZBENCH_AGENT_RUN_JOURNAL_H_
 #define AZBENCH_AGENT_RUN_JOURNAL_H_
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -74,11 +75,12 @@ class RunJournal {
   // Polled by the runner: notices a stream whose peer went away, and a grace that ended.
   bool Alive();
 
-  // Attaches `writer` (replacing the stream attached, which is cancelled first, before the checks
-  // below: an Attach means the coordinator no longer reads it) and writes to it every event after
-  // `after_seq`. Returns the attachment's id for Wait / Detach. Errors: NotFound (the
+  // Attaches `writer` (replacing the stream attached, which is cancelled once the request passed
+  // the checks below: an Attach means the coordinator no longer reads it) and writes to it every
+  // event after `after_seq`. Returns the attachment's id for Wait / Detach. Errors: NotFound (the
   // lease was lost), DataLoss (events after after_seq are gone; names the oldest kept),
-  // InvalidArgument (after_seq past the last event), Aborted (replaced during the replay).
+  // InvalidArgument (after_seq past the last event), Cancelled (`writer` was already cancelled);
+  // none of them touches the stream attached.
   absl::StatusOr<uint64_t> Attach(JournalWriter* writer, uint64_t after_seq);
   // Blocks until attachment `id` ended: RunFinished written to it (OK), replaced by another Attach
   // (Aborted), its stream broke (Unavailable), the lease lost (Cancelled). Detaches it.
@@ -116,6 +118,11 @@ class RunJournal {
   bool CheckLeaseLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void EvictLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   bool WriteLocked(const v1::RunEvent& event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Whether an Attach after `after_seq` can be served, given the journal's state.
+  absl::Status CheckAttach(uint64_t after_seq, bool lease_lost, uint64_t last_seq,
+                           uint64_t oldest_kept_seq) const;
+  // Copies the state CheckAttach reads into the atomics below.
+  void PublishLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const std::string run_id_;
   const RunJournalConfig config_;
@@ -131,6 +138,12 @@ class RunJournal {
   uint64_t finished_at_ns_ ABSL_GUARDED_BY(mu_) = 0;
   bool lease_lost_ ABSL_GUARDED_BY(mu_) = false;
   std::optional<absl::Status> final_status_ ABSL_GUARDED_BY(mu_);
+  // What an Attach checks before it cancels the stream attached, readable while a write blocked on
+  // a dead connection holds mu_. Each only grows (lease_lost: false to true), so a stale value
+  // never refuses an Attach that the checks under mu_ would accept.
+  std::atomic<bool> published_lease_lost_{false};
+  std::atomic<uint64_t> published_last_seq_{0};
+  std::atomic<uint64_t> published_oldest_seq_{1};
   // The attached stream (id 0: none). Its end status, per id, until Wait or Detach takes it.
   uint64_t attached_id_ ABSL_GUARDED_BY(mu_) = 0;
   JournalWriter* attached_ ABSL_GUARDED_BY(mu_) = nullptr;

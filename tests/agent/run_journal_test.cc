@@ -271,6 +271,26 @@ TEST_F(RunJournalTest, TheRunsOutcomeReachesAnAttachThatReplayedRunFinished) {
       << "a stream cancelled meanwhile stops waiting";
 }
 
+TEST_F(RunJournalTest, AnAttachThatCannotBeServedLeavesTheAttachedStreamAlone) {
+  RunJournalConfig config = Config();
+  config.ring_bytes = 1000;
+  RunJournal journal("r", config);
+  RecordingWriter live;
+  const uint64_t id = *journal.Attach(&live, 0);
+  for (uint64_t i = 1; i <= 3; ++i) ASSERT_TRUE(journal.Append(Progress(i, 1000)));
+  RecordingWriter past, lost, gone;
+  EXPECT_EQ(journal.Attach(&past, 9).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(journal.Attach(&lost, 0).status().code(), absl::StatusCode::kDataLoss);
+  gone.cancelled.store(true);  // its caller went away before it was served
+  EXPECT_EQ(journal.Attach(&gone, 2).status().code(), absl::StatusCode::kCancelled);
+  EXPECT_FALSE(live.cancelled.load());
+  EXPECT_TRUE(journal.attached());
+  ASSERT_TRUE(journal.Append(Progress(4)));
+  EXPECT_EQ(live.seqs(), (std::vector<uint64_t>{1, 2, 3, 4}));
+  EXPECT_TRUE(past.events.empty() && lost.events.empty() && gone.events.empty());
+  journal.Detach(id);
+}
+
 TEST_F(RunJournalTest, AnAfterSeqPastTheLastEventIsInvalid) {
   RunJournal journal("r", Config());
   ASSERT_TRUE(journal.Append(Progress(0)));
