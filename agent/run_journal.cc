@@ -96,14 +96,13 @@ bool RunJournal::WriteLocked(const v1::RunEvent& event) {
   }
   if (event.has_finished()) end_written_ = true;
   if (event.seq() > last_written_seq_) {
-    last_written_seq_ = event.seq();
-    // Writes go in seq order: every kept event up to this one has been written now.
-    uint64_t unsent = 0;
-    for (auto it = kept_.rbegin(); it != kept_.rend() && it->event.seq() > last_written_seq_;
-         ++it) {
-      unsent += it->bytes;
+    // Writes go in seq order: every kept event up to this one has been written now (normally just
+    // this one; kept_ holds consecutive seqs).
+    const uint64_t front_seq = kept_.front().event.seq();
+    for (uint64_t seq = std::max(last_written_seq_ + 1, front_seq); seq <= event.seq(); ++seq) {
+      unsent_bytes_ -= kept_[seq - front_seq].bytes;
     }
-    unsent_bytes_ = unsent;
+    last_written_seq_ = event.seq();
   }
   return true;
 }

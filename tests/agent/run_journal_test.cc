@@ -190,6 +190,24 @@ TEST_F(RunJournalTest, WhileDetachedEveryEventIsKeptUpToTheDetachedBoundThenTheL
   EXPECT_EQ(journal.Attach(&late, 1).status().code(), absl::StatusCode::kNotFound);
 }
 
+TEST_F(RunJournalTest, EventsAReplayWroteNoLongerCountAsUnsent) {
+  RunJournalConfig config = Config();
+  config.detached_bytes = 5000;  // four events of 1072 bytes, not five
+  RunJournal journal("r", config);
+  RecordingWriter first;
+  first.fail = true;
+  const uint64_t first_id = *journal.Attach(&first, 0);
+  for (uint64_t i = 1; i <= 4; ++i) ASSERT_TRUE(journal.Append(Progress(i, 1000)));
+  EXPECT_EQ(journal.Wait(first_id).code(), absl::StatusCode::kUnavailable);
+  RecordingWriter second;
+  const uint64_t second_id = *journal.Attach(&second, 0);
+  EXPECT_EQ(second.seqs(), (std::vector<uint64_t>{1, 2, 3, 4}));
+  second.fail = true;
+  for (uint64_t i = 5; i <= 8; ++i) ASSERT_TRUE(journal.Append(Progress(i, 1000))) << i;
+  EXPECT_FALSE(journal.Append(Progress(9, 1000))) << "five unsent events are past the bound";
+  EXPECT_EQ(journal.Wait(second_id).code(), absl::StatusCode::kUnavailable);
+}
+
 TEST_F(RunJournalTest, WithoutAnAttachWithinTheGraceTheLeaseIsLost) {
   RunJournal journal("r", Config());
   RecordingWriter writer;
