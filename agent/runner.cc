@@ -745,9 +745,9 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
   }
   done.store(true);
   watcher.join();
-  const bool lease_lost = serial.broken();
   const bool cancelled = run->cancel.load();
   serial.Call([&](RunEventSink& s) { return s.OnFinished(RealtimeNanos(), cancelled); });
+  const bool lease_lost = serial.broken();  // the end too may find the lease gone
   {
     absl::MutexLock lock(&mu_);
     run->running = false;

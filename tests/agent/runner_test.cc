@@ -31,9 +31,10 @@ class CountingSink : public RunEventSink {
   }
   bool OnFinished(int64_t, bool c) override {
     cancelled = c;
-    return true;
+    return !finish_fails;
   }
   int progress = 0;
+  bool finish_fails = false;  // the lease is found gone only at the end
   int results = 0;
   int break_after_progress = 1 << 30;
   bool cancelled = false;
@@ -80,6 +81,18 @@ TEST(RunnerTest, ABrokenSinkCancelsTheRunAndRemovesItsFiles) {
   EXPECT_EQ(status.code(), absl::StatusCode::kCancelled) << status;
   EXPECT_EQ(FilesIn(dir.path()), 0u) << "the lease broke: nobody will call Cleanup";
   EXPECT_EQ(runner.Cleanup("b", true).status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(RunnerTest, ALeaseFoundGoneAtTheEndAlsoRemovesTheFiles) {
+  TempDir dir(testing::kTmpfsBase);
+  Runner runner;
+  ASSERT_TRUE(runner.Prepare("e", Jobs(dir.path(), "100ms"), 1'000'000'000).ok());
+  CountingSink sink;
+  sink.finish_fails = true;  // the reattach grace ended just before RunFinished
+  absl::Status status = runner.Run("e", 0, sink, 20'000'000);
+  EXPECT_EQ(status.code(), absl::StatusCode::kCancelled) << status;
+  EXPECT_EQ(FilesIn(dir.path()), 0u) << "nobody will call Cleanup";
+  EXPECT_EQ(runner.Cleanup("e", true).status().code(), absl::StatusCode::kNotFound);
 }
 
 TEST(RunnerTest, AnUnknownOptionIsRefusedNamingTheJobAndOption) {
