@@ -166,6 +166,7 @@ class Runner {
   // Extends the lease of a run that is not running to `lease_ns` from now (0 = the config's).
   // NotFound for an unknown (or already expired) run.
   absl::Status Renew(const std::string& run_id, uint64_t lease_ns = 0);
+  uint64_t prepared_lease_ns() const { return config_.prepared_lease_ns; }
 
   // Forgets every run that is not running and whose lease ended before `now_monotonic_ns`,
   // removing its files; returns the run ids. The background thread calls it.

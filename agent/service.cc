@@ -197,7 +197,13 @@ grpc::Status AgentService::Run(grpc::ServerContext* context, const v1::RunReques
   (*journal)->SetFinalStatus(status);
   const bool complete = (*journal)->Detach(*attachment);
   // Nothing to resume: the run never started (it may be run again), or its lease was lost.
-  if ((*journal)->last_seq() == 0 || (*journal)->lease_lost()) journals_->Forget(request->run_id());
+  if ((*journal)->last_seq() == 0 || (*journal)->lease_lost()) {
+    journals_->Forget(request->run_id());
+  } else if (!complete && runner_.prepared_lease_ns() > 0) {
+    // Its end is collectable by an Attach for the grace: the files wait for the Cleanup after it.
+    (void)runner_.Renew(request->run_id(),
+                        journals_->config().grace_ns + runner_.prepared_lease_ns());
+  }
   if (!status.ok()) {
     AgentLogger("rpc")->warn("run {}: {}", request->run_id(), std::string(status.message()));
     return ToGrpcStatus(status);

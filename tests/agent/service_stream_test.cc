@@ -2,9 +2,11 @@
 // not again inside the result. Real gRPC over loopback to an in-process AgentService.
 #include <grpcpp/grpcpp.h>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -169,6 +171,86 @@ TEST_F(ServiceStreamTest, TheSeriesRebuiltFromTheStreamEqualsTheAgentsOwnResult)
   EXPECT_GT(result_ops, 0u);
   EXPECT_EQ(series_ops, result_ops);
   EXPECT_TRUE(latency == result_latency) << "the streamed intervals hold every latency sample";
+}
+
+// A run that finished while its stream was broken keeps its files (the runner's lease) for an
+// Attach within the reattach grace and the Cleanup after it, even when the grace is longer than the
+// lease a finished run normally waits for its Cleanup.
+TEST(ServiceLeaseTest, ARunThatFinishedDetachedKeepsItsFilesForTheGrace) {
+  testing::TempDir dir(testing::kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  Runner runner(RunnerConfig{.prepared_lease_ns = 300'000'000, .reap_interval_ns = 20'000'000});
+  RunJournalConfig journal;
+  journal.grace_ns = 10'000'000'000;
+  journal.reap_interval_ns = 20'000'000;
+  AgentIdentity identity;
+  identity.agent_id = "s2";
+  AgentService service(runner, identity, "", nullptr, journal);
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  ASSERT_NE(server, nullptr);
+  std::unique_ptr<v1::Agent::Stub> stub = v1::Agent::NewStub(
+      grpc::CreateChannel(absl::StrCat("127.0.0.1:", port), grpc::InsecureChannelCredentials()));
+  v1::PrepareRequest prepare;
+  prepare.set_run_id("late");
+  prepare.set_interval_ms(100);
+  v1::JobSpec* job = prepare.add_jobs();
+  job->set_name("j");
+  job->set_workload("block_io");
+  for (const auto& [k, v] :
+       std::vector<std::pair<std::string, std::string>>{{"ioengine", "null"},
+                                                        {"rw", "randread"},
+                                                        {"size", "1m"},
+                                                        {"directory", dir.path()},
+                                                        {"time_based", "1"},
+                                                        {"runtime", "300ms"}}) {
+    v1::JobOption* o = job->add_options();
+    o->set_key(k);
+    o->set_value(v);
+  }
+  {
+    grpc::ClientContext context;
+    v1::PrepareResponse prepared;
+    ASSERT_TRUE(stub->Prepare(&context, prepare, &prepared).ok());
+  }
+  {
+    v1::RunRequest request;
+    request.set_run_id("late");
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<v1::RunEvent>> reader = stub->Run(&context, request);
+    v1::RunEvent event;
+    ASSERT_TRUE(reader->Read(&event));
+    context.TryCancel();  // the stream breaks; the run goes on for the grace
+    while (reader->Read(&event)) {
+    }
+    (void)reader->Finish();
+  }
+  // The run ends (300 ms) and the lease a finished run waits for Cleanup (300 ms) passes.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+  {
+    v1::AttachRequest attach;
+    attach.set_run_id("late");
+    attach.set_after_seq(1);
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<v1::RunEvent>> reader = stub->Attach(&context, attach);
+    v1::RunEvent event;
+    bool finished = false;
+    while (reader->Read(&event)) finished = finished || event.has_finished();
+    const grpc::Status status = reader->Finish();
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    EXPECT_TRUE(finished);
+  }
+  v1::CleanupRequest cleanup;
+  cleanup.set_run_id("late");
+  cleanup.set_remove_files(true);
+  v1::CleanupResponse cleaned;
+  grpc::ClientContext context;
+  const grpc::Status status = stub->Cleanup(&context, cleanup, &cleaned);
+  EXPECT_TRUE(status.ok()) << status.error_message() << " (the run was forgotten before)";
+  server->Shutdown();
 }
 
 }  // namespace
