@@ -3,6 +3,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
@@ -13,6 +14,7 @@
 #include "agent/runner.h"
 #include "agent/service.h"
 #include "azbench/v1/agent.grpc.pb.h"
+#include "common/clock.h"
 #include "common/proto_convert.h"
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
@@ -171,6 +173,69 @@ TEST_F(ServiceStreamTest, TheSeriesRebuiltFromTheStreamEqualsTheAgentsOwnResult)
   EXPECT_GT(result_ops, 0u);
   EXPECT_EQ(series_ops, result_ops);
   EXPECT_TRUE(latency == result_latency) << "the streamed intervals hold every latency sample";
+}
+
+// A job's error is the end of whichever stream carried RunFinished: here an Attach that replaced
+// the Run stream (as after a break), for a probe whose directory is gone when it runs (it fails
+// making its directory, before any S3 call).
+TEST_F(ServiceStreamTest, AJobErrorEndsTheAttachStreamThatCarriedTheRunsEnd) {
+  testing::TempDir dir(testing::kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  const std::string gone = dir.path() + "/gone";
+  std::filesystem::create_directory(gone);
+  v1::PrepareRequest prepare;
+  prepare.set_run_id("fails");
+  prepare.set_interval_ms(100);
+  v1::JobSpec* job = prepare.add_jobs();
+  job->set_name("c2c");
+  job->set_workload("visibility");
+  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"probe", "export"},
+                                                                             {"bucket", "b"},
+                                                                             {"trials", "1"},
+                                                                             {"timeout", "200ms"},
+                                                                             {"directory", gone}}) {
+    v1::JobOption* o = job->add_options();
+    o->set_key(k);
+    o->set_value(v);
+  }
+  {
+    grpc::ClientContext context;
+    v1::PrepareResponse prepared;
+    const grpc::Status status = stub_->Prepare(&context, prepare, &prepared);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  }
+  std::filesystem::remove_all(gone);
+  v1::RunRequest request;
+  request.set_run_id("fails");
+  request.set_start_at_agent_realtime_ns(RealtimeNanos() + 300'000'000);
+  grpc::ClientContext run_context;
+  std::unique_ptr<grpc::ClientReader<v1::RunEvent>> run = stub_->Run(&run_context, request);
+  grpc::Status attached;
+  bool finished = false;
+  for (int attempt = 0; attempt < 100; ++attempt) {  // until the Run handler has its journal
+    v1::AttachRequest attach;
+    attach.set_run_id("fails");
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<v1::RunEvent>> reader = stub_->Attach(&context, attach);
+    v1::RunEvent event;
+    finished = false;
+    while (reader->Read(&event)) finished = finished || event.has_finished();
+    attached = reader->Finish();
+    // NOT_FOUND: no journal yet; ABORTED: the Run handler attached its own stream after this one.
+    if (attached.error_code() != grpc::StatusCode::NOT_FOUND &&
+        attached.error_code() != grpc::StatusCode::ABORTED) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(finished);
+  EXPECT_FALSE(attached.ok());
+  EXPECT_NE(attached.error_message().find("job 'c2c'"), std::string::npos)
+      << attached.error_message();
+  v1::RunEvent event;
+  while (run->Read(&event)) {
+  }
+  (void)run->Finish();
 }
 
 // A run that finished while its stream was broken keeps its files (the runner's lease) for an
