@@ -109,12 +109,33 @@ absl::Status OpenVisibilityDirs(VisibilityJob& job, const std::vector<std::strin
       spdlog::warn("sandbox: refused job '{}': {}", job.name, std::string(s.message()));
     return absl::Status(s.code(), absl::StrCat("job '", job.name, "': ", s.message()));
   };
-  if (uses_directory) {
+  // A client_to_client reader's directory may not exist yet (the writer, on another client,
+  // creates it; over NFS this client may see it late): its deepest existing ancestor is opened
+  // the same way and the reader looks for the rest on each poll.
+  const bool reader = c2c && spec.role == VisibilityRole::kReader;
+  auto open_reader_dir = [&](const std::string& path, const std::string& field,
+                             ProbeDir& opened) -> absl::Status {
+    absl::StatusOr<PendingProbeDir> dir = OpenOrAncestor(path, field, [&](const std::string& p) {
+      return OpenBase(p, field, /*create=*/false, allowed_roots);
+    });
+    if (!dir.ok()) return named(dir.status());
+    if (dir->rest.empty()) {
+      opened = std::move(dir->ancestor);
+    } else {
+      job.dirs.read_pending = *std::move(dir);
+    }
+    return absl::OkStatus();
+  };
+  if (uses_directory && reader) {
+    RETURN_IF_ERROR(open_reader_dir(job.directory, "directory", job.dirs.directory));
+  } else if (uses_directory) {
     absl::StatusOr<ProbeDir> dir = OpenBase(job.directory, "directory", writes, allowed_roots);
     if (!dir.ok()) return named(dir.status());
     job.dirs.directory = *std::move(dir);
   }
-  if (reads_elsewhere && spec.role != VisibilityRole::kWriter) {
+  if (reads_elsewhere && reader) {
+    RETURN_IF_ERROR(open_reader_dir(spec.read_dir, "read_dir", job.dirs.read_dir));
+  } else if (reads_elsewhere && spec.role != VisibilityRole::kWriter) {
     absl::StatusOr<ProbeDir> dir = OpenBase(spec.read_dir, "read_dir", false, allowed_roots);
     if (!dir.ok()) return named(dir.status());
     job.dirs.read_dir = *std::move(dir);

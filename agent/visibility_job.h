@@ -49,9 +49,11 @@ absl::StatusOr<VisibilityJob> PrepareVisibilityJob(
 // job's `directory` and, for client_to_client, `read_dir` -- through the sandbox beneath
 // `allowed_roots` when they are given (agent/sandbox.h; roots that do not exist are skipped),
 // else as the paths are -- and walks the S3 probes' `rel_dir` (with the agent's subdirectory) as
-// far as it exists, refusing a symlink or '..' at any component (probe_dir.h). Errors name the
-// job, the field and the path; nothing is created beyond the job's directory (made when a
-// writing probe needs it and no roots are given).
+// far as it exists, refusing a symlink or '..' at any component (probe_dir.h). A client_to_client
+// reader's directory that does not exist yet is not an error: its deepest existing ancestor is
+// opened the same way and the reader looks for the rest on each poll (job.dirs.read_pending).
+// Errors name the job, the field and the path; nothing is created beyond the job's directory
+// (made when a writing probe needs it and no roots are given).
 absl::Status OpenVisibilityDirs(VisibilityJob& job, const std::vector<std::string>& allowed_roots);
 
 struct VisibilityJobOutput {

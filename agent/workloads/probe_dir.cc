@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <filesystem>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -238,6 +239,32 @@ absl::Status ProbeDir::Unlink(const std::string& name) const {
     return ErrnoError("unlink", PathOf(name));
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<PendingProbeDir> OpenOrAncestor(
+    const std::string& path, const std::string& field,
+    const std::function<absl::StatusOr<ProbeDir>(const std::string&)>& open) {
+  absl::StatusOr<ProbeDir> dir = open(path);
+  if (dir.ok()) return PendingProbeDir{*std::move(dir), "", field};
+  if (!absl::IsNotFound(dir.status())) return dir.status();
+  // Up to the deepest component that exists (lstat: a symlink there counts as existing, and
+  // `open` judges it as it judged `path`).
+  std::filesystem::path existing = std::filesystem::path(path).lexically_normal();
+  std::filesystem::path rest;
+  while (existing.filename().empty() && existing.has_relative_path()) {
+    existing = existing.parent_path();  // "a/b/": "a/b"
+  }
+  while (existing.has_relative_path()) {
+    struct stat st;
+    if (lstat(existing.c_str(), &st) == 0) break;
+    if (errno != ENOENT) return dir.status();
+    rest = rest.empty() ? existing.filename() : existing.filename() / rest;
+    existing = existing.parent_path();
+  }
+  if (rest.empty()) return dir.status();  // it exists after all (a race): as `open` said
+  absl::StatusOr<ProbeDir> ancestor = open(existing.string());
+  if (!ancestor.ok()) return dir.status();
+  return PendingProbeDir{*std::move(ancestor), rest.string(), field};
 }
 
 bool ProbeDir::RemoveDirIfEmpty(const std::string& name) const {

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -85,6 +86,28 @@ class ProbeDir {
   explicit ProbeDir(std::shared_ptr<const Handle> handle) : handle_(std::move(handle)) {}
   std::shared_ptr<const Handle> handle_;  // shared: copies of a ProbeDir name one descriptor
 };
+
+// A directory that may not exist yet (a client_to_client reader's, which the writer on another
+// client creates; over NFS the reader may see it late): its deepest existing ancestor, held open,
+// and the components still missing below it, walked again (one at a time, never following a
+// symlink: one appearing there is refused) on every Find() until they all exist.
+struct PendingProbeDir {
+  ProbeDir ancestor;  // not valid: nothing pending
+  std::string rest;   // "a/b", relative to `ancestor`
+  std::string field;  // names the option in errors
+  bool valid() const { return ancestor.valid(); }
+  // The directory once every component exists; nullopt while one is missing.
+  absl::StatusOr<std::optional<ProbeDir>> Find() const {
+    return ancestor.SubdirIfExists(rest, field);
+  }
+};
+
+// Opens `path` with `open` when it exists (rest ""); when it does not, opens its deepest existing
+// ancestor with `open` instead (so a sandbox confines it the same way) and leaves the missing
+// components in `rest`. Errors are `open`'s for `path` itself.
+absl::StatusOr<PendingProbeDir> OpenOrAncestor(
+    const std::string& path, const std::string& field,
+    const std::function<absl::StatusOr<ProbeDir>(const std::string&)>& open);
 
 // The refusal of a symlink under a probe's directory (PermissionDenied): "<field> '<value>':
 // '<path>' is a symlink; a visibility probe does not follow symlinks beneath its directory

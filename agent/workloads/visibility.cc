@@ -189,17 +189,31 @@ absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientReader(
   if (options.read_dir.empty() && !options.read_base.valid()) {
     return absl::InvalidArgumentError("client_to_client reader: read_dir must be set");
   }
-  ASSIGN_OR_RETURN(const ProbeDir read_dir,
-                   BaseDir(options.read_base, options.read_dir, "read_dir", false));
+  std::optional<ProbeDir> read_dir;
+  PendingProbeDir pending = options.read_pending;
+  if (options.read_base.valid()) {
+    read_dir = options.read_base;
+  } else if (!pending.valid()) {
+    ASSIGN_OR_RETURN(pending,
+                     OpenOrAncestor(options.read_dir, "read_dir", [](const std::string& p) {
+                       return ProbeDir::Open(p, "read_dir");
+                     }));
+  }
+  if (!read_dir.has_value() && pending.rest.empty()) read_dir = pending.ancestor;
   clock.SleepUntil(start_at);
   TrialCallbacks callbacks;
   callbacks.cancelled = options.cancelled;
   callbacks.start = [&](int trial) -> absl::StatusOr<absl::Time> {
     return start_at + options.schedule.spacing * trial;
   };
-  callbacks.poll = [&](int trial) {
+  callbacks.poll = [&](int trial) -> absl::StatusOr<bool> {
+    if (!read_dir.has_value()) {  // not there yet: not visible yet
+      ASSIGN_OR_RETURN(std::optional<ProbeDir> found, pending.Find());
+      if (!found.has_value()) return false;
+      read_dir = *std::move(found);
+    }
     return CheckProbeVisible(
-        read_dir, absl::StrCat(options.name_prefix, "-", options.first_sequence + trial),
+        *read_dir, absl::StrCat(options.name_prefix, "-", options.first_sequence + trial),
         options.first_sequence + trial, options.write.size_bytes, options.read_method);
   };
   return RunOverlappingTrials(options.schedule, clock, callbacks);

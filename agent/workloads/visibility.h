@@ -107,6 +107,10 @@ struct ClientToClientOptions {
   // valid is opened from its path when the probe starts (write_dir created if missing).
   ProbeDir write_base;
   ProbeDir read_base;
+  // A reader's directory that did not exist yet when the agent opened the others (read_base not
+  // valid): the reader looks for it again on each poll, a trial not visible until it exists. Not
+  // valid either: read_dir is opened from its path (or its deepest existing ancestor) at start.
+  PendingProbeDir read_pending;
   std::string name_prefix = "azbench-vis";
   ProbeWriteOptions write;
   VisibilityReadMethod read_method = VisibilityReadMethod::kOpenRead;
@@ -131,6 +135,8 @@ absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientWriter(
     const ClientToClientOptions& options, absl::Time start_at, ProbeClock& clock);
 // Reader half: polls read_dir for trial i from start_at + i * spacing; `started` is that scheduled
 // instant, `visible_at` the first poll that saw the expected content, `latency` their difference.
+// A read_dir that does not exist yet (the writer, on another client, has not created it, or this
+// client does not see it yet) is "not visible yet", looked for again on each poll.
 // The coordinator joins both halves on the common clock (coordinator/visibility_join.h).
 absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientReader(
     const ClientToClientOptions& options, absl::Time start_at, ProbeClock& clock);

@@ -185,6 +185,7 @@ absl::StatusOr<VisibilityResult> RunVisibility(const VisibilitySpec& spec,
     o.read_dir = spec.read_dir.empty() ? directory : spec.read_dir;
     o.write_base = dirs.directory;
     o.read_base = spec.read_dir.empty() ? dirs.directory : dirs.read_dir;
+    o.read_pending = dirs.read_pending;
     o.name_prefix = absl::StrCat(spec.target.run_id, "-c2c");
     o.write = spec.write;
     o.read_method = spec.read_method;

@@ -68,6 +68,9 @@ absl::StatusOr<VisibilitySpec> ParseVisibilityOptions(
 struct VisibilityBaseDirs {
   ProbeDir directory;  // the job's `directory` (the mount)
   ProbeDir read_dir;   // client_to_client: the `read_dir` option, when given
+  // A client_to_client reader's directory (read_dir, else directory) that did not exist when they
+  // were opened: the reader looks for it on each poll (PendingProbeDir).
+  PendingProbeDir read_pending;
 };
 
 // Runs spec.probe on `directory` (through dirs.directory when it is open). S3 credentials come

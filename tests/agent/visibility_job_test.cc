@@ -6,10 +6,14 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "absl/time/clock.h"
+#include "agent/workloads/probe_clock.h"
+#include "agent/workloads/visibility.h"
 #include "tests/testing/temp_dir.h"
 
 namespace azbench {
@@ -105,6 +109,115 @@ TEST(VisibilityJobTest, RunRecordsTheMountOptionsAndTheProbeHistogram) {
   }
   EXPECT_TRUE(mount_recorded);
   EXPECT_GT(out->result.end_realtime_ns, out->result.start_realtime_ns);
+}
+
+// A client_to_client reader's directory is made by the writer, on another client, perhaps after
+// the reader prepared (and over NFS this client may see it late): missing then means "not
+// visible yet", looked for again on each poll -- a missing component, and a symlink appearing
+// there later is refused (a poll error), never followed.
+VisibilityJob PreparedReader(const std::string& directory) {
+  absl::StatusOr<VisibilityJob> job = PrepareVisibilityJob("c2c",
+                                                           {{"probe", "client_to_client"},
+                                                            {"role", "reader"},
+                                                            {"run_id", "r1"},
+                                                            {"trials", "1"},
+                                                            {"read_method", "readdir"},
+                                                            {"poll_interval", "10ms"},
+                                                            {"timeout", "3s"},
+                                                            {"directory", directory}},
+                                                           "local-2");
+  EXPECT_TRUE(job.ok()) << job.status();
+  return job.ok() ? *std::move(job) : VisibilityJob();
+}
+
+TEST(VisibilityJobTest, AReaderWhoseDirectoryDoesNotExistYetSeesTheFileOnceItIsMade) {
+  testing::TempDir dir;
+  const std::string mountinfo = dir.File("mountinfo");
+  std::ofstream(mountinfo) << "";
+  const std::string shared = dir.File("export/run-1");  // neither component exists yet
+  VisibilityJob job = PreparedReader(shared);
+  const absl::Status opened = OpenVisibilityDirs(job, {});
+  ASSERT_TRUE(opened.ok()) << opened;
+  std::thread writer([&] {
+    absl::SleepFor(absl::Milliseconds(200));
+    std::filesystem::create_directories(shared);
+    std::ofstream(shared + "/r1-c2c-1") << "x";
+  });
+  absl::StatusOr<VisibilityJobOutput> out = RunVisibilityJob(job, nullptr, 0, {}, mountinfo);
+  writer.join();
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->probe.trials.size(), 1u);
+  const TrialOutcome& trial = out->probe.trials[0];
+  EXPECT_EQ(trial.state, TrialState::kVisible) << trial.error;
+  EXPECT_EQ(trial.poll_errors, 0);
+  EXPECT_GE(trial.latency, absl::Milliseconds(150));
+}
+
+TEST(VisibilityJobTest, ASymlinkAppearingWhereTheReadersDirectoryGoesIsRefused) {
+  testing::TempDir dir;
+  const std::string mountinfo = dir.File("mountinfo");
+  std::ofstream(mountinfo) << "";
+  std::filesystem::create_directories(dir.File("outside"));
+  std::ofstream(dir.File("outside/r1-c2c-1")) << "x";
+  std::filesystem::create_directories(dir.File("export"));
+  const std::string shared = dir.File("export/run-1");
+  VisibilityJob job = PreparedReader(shared);
+  job.spec.schedule.timeout = absl::Milliseconds(500);
+  const absl::Status opened = OpenVisibilityDirs(job, {});
+  ASSERT_TRUE(opened.ok()) << opened;
+  std::thread planter([&] {
+    absl::SleepFor(absl::Milliseconds(100));
+    std::filesystem::create_directory_symlink(dir.File("outside"), shared);
+  });
+  absl::StatusOr<VisibilityJobOutput> out = RunVisibilityJob(job, nullptr, 0, {}, mountinfo);
+  planter.join();
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->probe.trials.size(), 1u);
+  const TrialOutcome& trial = out->probe.trials[0];
+  EXPECT_NE(trial.state, TrialState::kVisible);
+  EXPECT_GT(trial.poll_errors, 0);
+  EXPECT_THAT(trial.error, HasSubstr("is a symlink"));
+}
+
+// The reader's directory is the writer's to make (on another client): one that does not exist when
+// the reader starts is "not visible yet", looked for on each poll, until the writer makes it.
+TEST(ClientToClientProbeTest, AReaderStartedBeforeItsDirectoryExistsSeesItOnceMade) {
+  testing::TempDir dir;
+  ClientToClientOptions o;
+  o.write_dir = dir.File("made/later");
+  o.read_dir = o.write_dir;
+  o.read_method = VisibilityReadMethod::kOpenRead;
+  o.schedule = {2, absl::Milliseconds(100), absl::Milliseconds(10), absl::Seconds(5)};
+  const absl::Time start_at = absl::Now();
+  absl::StatusOr<std::vector<TrialOutcome>> written, read;
+  std::thread writer([&] {
+    RealProbeClock clock;
+    written = RunClientToClientWriter(o, start_at + absl::Milliseconds(300), clock);
+  });
+  RealProbeClock clock;
+  read = RunClientToClientReader(o, start_at, clock);
+  writer.join();
+  ASSERT_TRUE(written.ok()) << written.status();
+  ASSERT_TRUE(read.ok()) << read.status();
+  for (const TrialOutcome& t : *read) {
+    EXPECT_EQ(t.state, TrialState::kVisible) << t.error;
+    EXPECT_EQ(t.poll_errors, 0) << t.error;
+  }
+}
+
+// With allowed roots a reader's missing directory is looked for beneath the root it would be in;
+// one outside the roots is still refused at Prepare.
+TEST(VisibilityJobTest, AReadersMissingDirectoryIsStillConfinedToTheAllowedRoots) {
+  testing::TempDir dir;
+  const std::string root = dir.File("root");
+  std::filesystem::create_directories(root);
+  VisibilityJob inside = PreparedReader(root + "/later/run-1");
+  const absl::Status opened = OpenVisibilityDirs(inside, {root});
+  ASSERT_TRUE(opened.ok()) << opened;
+  EXPECT_TRUE(inside.dirs.read_pending.valid());
+  EXPECT_EQ(inside.dirs.read_pending.rest, "later/run-1");
+  VisibilityJob outside = PreparedReader(dir.File("elsewhere/run-1"));
+  EXPECT_FALSE(OpenVisibilityDirs(outside, {root}).ok());
 }
 
 // With the agent's allowed roots the probe's directories are opened through the sandbox: a
