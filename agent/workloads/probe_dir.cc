@@ -135,17 +135,67 @@ absl::StatusOr<std::optional<ProbeDir>> ProbeDir::SubdirIfExists(const std::stri
   return std::optional<ProbeDir>(*std::move(dir));
 }
 
+absl::Status CheckProbeFile(const struct stat& st, const std::string& field,
+                            const std::string& path) {
+  if (!S_ISREG(st.st_mode)) {
+    return absl::PermissionDeniedError(absl::StrCat(
+        field, ": '", path,
+        "' is not a regular file (a FIFO, socket or device could block the probe for ever); a "
+        "visibility probe only uses regular files"));
+  }
+  if (st.st_nlink != 1) {
+    return absl::PermissionDeniedError(absl::StrCat(
+        field, ": '", path, "' has ", st.st_nlink,
+        " hard links; a visibility probe only uses a file with one (another link could be a file "
+        "outside the allowed roots)"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<int> ProbeDir::OpenFile(const std::string& name, int flags, mode_t mode,
                                        const std::string& field) const {
   if (absl::Status s = CheckPlainName(name, field); !s.ok()) return s;
-  const int fd = openat(this->fd(), name.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, mode);
-  if (fd >= 0) return fd;
-  const int error = errno;
-  if (error == ELOOP || IsSymlink(this->fd(), name)) {
-    return ProbeSymlinkRefused(field, "", PathOf(name), path());
+  // O_NONBLOCK: a FIFO must not block the open (the check below refuses it); O_TRUNC only once the
+  // file is known to be the probe's own.
+  const int fd = openat(this->fd(), name.c_str(),
+                        (flags & ~O_TRUNC) | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode);
+  if (fd < 0) {
+    const int error = errno;
+    if (error == ELOOP || IsSymlink(this->fd(), name)) {
+      return ProbeSymlinkRefused(field, "", PathOf(name), path());
+    }
+    if (error == EEXIST) {
+      return absl::AlreadyExistsError(absl::StrCat("open ", PathOf(name), ": exists already"));
+    }
+    struct stat st;  // e.g. ENXIO: a FIFO no one reads
+    if (fstatat(this->fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
+      return CheckProbeFile(st, field, PathOf(name));
+    }
+    errno = error;
+    return ErrnoError("open", PathOf(name));
   }
-  errno = error;
-  return ErrnoError("open", PathOf(name));
+  struct stat st;
+  absl::Status checked = fstat(fd, &st) == 0 ? CheckProbeFile(st, field, PathOf(name))
+                                             : ErrnoError("fstat", PathOf(name));
+  if (checked.ok() && (flags & O_NONBLOCK) == 0 &&
+      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+    checked = ErrnoError("fcntl", PathOf(name));
+  }
+  if (checked.ok() && (flags & O_TRUNC) != 0 && ftruncate(fd, 0) != 0) {
+    checked = ErrnoError("truncate", PathOf(name));
+  }
+  if (!checked.ok()) {
+    close(fd);
+    return checked;
+  }
+  return fd;
+}
+
+absl::StatusOr<int> ProbeDir::CreateFile(const std::string& name, int extra_flags, mode_t mode,
+                                         const std::string& field) const {
+  absl::StatusOr<int> fd = OpenFile(name, O_WRONLY | O_CREAT | O_EXCL | extra_flags, mode, field);
+  if (!absl::IsAlreadyExists(fd.status())) return fd;
+  return OpenFile(name, O_WRONLY | O_TRUNC | extra_flags, 0, field);  // emptied once checked
 }
 
 absl::StatusOr<std::optional<std::string>> ProbeDir::ReadIfExists(const std::string& name,

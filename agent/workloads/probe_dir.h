@@ -6,7 +6,9 @@
 // them (`rel_dir` with the agent's subdirectory, the probe files named after `run_id`, a conflict
 // copy in lost+found) are resolved one component at a time with O_NOFOLLOW, so a symlink planted
 // at any of them is refused (PermissionDenied naming the field and the path) instead of leading
-// the probe outside the root.
+// the probe outside the root. A probe file is created with O_EXCL, opened without blocking, and
+// used only when it is a regular file with one link (CheckProbeFile: no FIFO, device, or hard
+// link to a file elsewhere).
 //
 //   ASSIGN_OR_RETURN(ProbeDir mount, ProbeDir::Open("/mnt/s3files", "directory"));
 //   ASSIGN_OR_RETURN(ProbeDir dir, mount.Subdir("azbench-visibility/agent-1", "rel_dir", true));
@@ -57,12 +59,21 @@ class ProbeDir {
   absl::StatusOr<std::optional<ProbeDir>> SubdirIfExists(const std::string& relative,
                                                          const std::string& field) const;
 
-  // Opens the file `name` (one plain component) in this directory with O_NOFOLLOW | O_CLOEXEC
-  // added to `flags`: PermissionDenied naming `field` and the path when it is a symlink; other
-  // errors name the call and the path (ErrnoError). The caller closes the descriptor.
+  // Opens the file `name` (one plain component) in this directory with O_NOFOLLOW | O_CLOEXEC |
+  // O_NONBLOCK added to `flags` (O_NONBLOCK is cleared again once open, unless `flags` holds it),
+  // and only when it is a regular file with one link (CheckProbeFile): PermissionDenied naming
+  // `field` and the path when it is a symlink, a FIFO, socket or device, or has another link;
+  // AlreadyExists for O_CREAT | O_EXCL on an existing name; other errors name the call and the
+  // path (ErrnoError). O_TRUNC in `flags` empties the file only after that check. The caller
+  // closes the descriptor.
   absl::StatusOr<int> OpenFile(const std::string& name, int flags, mode_t mode,
                                const std::string& field) const;
-  // The file's content; nullopt when it does not exist. A symlink is refused as in OpenFile.
+  // Creates `name` for writing (O_WRONLY | O_CREAT | O_EXCL, plus `extra_flags` such as O_APPEND);
+  // when the name exists already (a leftover of the same run id) it is opened as OpenFile does
+  // -- refused unless a regular file with one link -- and only then emptied.
+  absl::StatusOr<int> CreateFile(const std::string& name, int extra_flags, mode_t mode,
+                                 const std::string& field) const;
+  // The file's content; nullopt when it does not exist. Refused as in OpenFile.
   absl::StatusOr<std::optional<std::string>> ReadIfExists(const std::string& name,
                                                           const std::string& field) const;
   // lstat of `name`; nullopt when it does not exist. A symlink is refused as in OpenFile.
@@ -108,6 +119,13 @@ struct PendingProbeDir {
 absl::StatusOr<PendingProbeDir> OpenOrAncestor(
     const std::string& path, const std::string& field,
     const std::function<absl::StatusOr<ProbeDir>(const std::string&)>& open);
+
+// A probe file must be a regular file with one link: a FIFO, socket or device could block an open
+// or a read for ever, and a file with another link may be any file of the export (another client
+// can link one in), outside the allowed roots. OK for such a file, else PermissionDenied naming
+// `field`, `path` and why.
+absl::Status CheckProbeFile(const struct stat& st, const std::string& field,
+                            const std::string& path);
 
 // The refusal of a symlink under a probe's directory (PermissionDenied): "<field> '<value>':
 // '<path>' is a symlink; a visibility probe does not follow symlinks beneath its directory

@@ -59,8 +59,7 @@ absl::StatusOr<absl::Time> WriteProbeFile(const ProbeDir& dir, const std::string
   const std::string target =
       options.rename_into_place ? absl::StrCat(".", name, ".azbench-tmp") : name;
   const std::string content = MakeProbeContent(sequence, options.size_bytes);
-  ASSIGN_OR_RETURN(const int fd,
-                   dir.OpenFile(target, O_WRONLY | O_CREAT | O_TRUNC, 0644, kProbeFileField));
+  ASSIGN_OR_RETURN(const int fd, dir.CreateFile(target, 0, 0644, kProbeFileField));
   absl::Status s = WriteAll(fd, content, dir.PathOf(target));
   if (s.ok() && options.fsync && fsync(fd) != 0) s = ErrnoError("fsync", dir.PathOf(target));
   if (s.ok() && options.rename_into_place) s = dir.Rename(target, name);
@@ -81,6 +80,7 @@ absl::StatusOr<bool> CheckProbeVisible(const ProbeDir& dir, const std::string& n
     case VisibilityReadMethod::kStat: {
       ASSIGN_OR_RETURN(std::optional<struct stat> st, dir.Stat(name, kProbeFileField));
       if (!st.has_value()) return false;
+      RETURN_IF_ERROR(CheckProbeFile(*st, kProbeFileField, dir.PathOf(name)));
       return static_cast<size_t>(st->st_size) == std::max(size_bytes, kMinProbeContentBytes);
     }
     case VisibilityReadMethod::kOpenRead: {

@@ -83,8 +83,9 @@ struct VisibilityResult {
 // "<run_id>-<probe>-<n>".
 inline constexpr char kProbeFileField[] = "probe file (named after run_id)";
 
-// Writes probe content with `sequence` to the file `name` in `dir` (never through a symlink: one
-// already there is refused, see probe_dir.h). Returns the instant the write (with fsync, close
+// Writes probe content with `sequence` to the file `name` in `dir`, created with O_EXCL (never
+// through a symlink, and never into a FIFO, device or a file with another link: one already there
+// is refused, see ProbeDir::CreateFile). Returns the instant the write (with fsync, close
 // and rename as asked) returned. When !options.close, the open descriptor is stored in *open_fd
 // (the caller closes it); otherwise *open_fd is -1. Errors name the path and the failed call.
 absl::StatusOr<absl::Time> WriteProbeFile(const ProbeDir& dir, const std::string& name,
@@ -94,8 +95,9 @@ absl::StatusOr<absl::Time> WriteProbeFile(const ProbeDir& dir, const std::string
 // One reader check: true when the file `name` in `dir` is visible the way `method` sees it --
 // stat: exists with `size_bytes`; open_read: opens and holds probe content with `sequence`;
 // readdir: the name is listed in the directory. Absent or older/partial content is false, not an
-// error; errors are unexpected failures (EACCES, EIO) naming the path, and a symlink under the
-// name (refused, never followed).
+// error; errors are unexpected failures (EACCES, EIO) naming the path, and a symlink, a FIFO,
+// socket or device, or a file with another hard link under the name (refused, never followed,
+// read or counted as a sighting; opened without blocking).
 absl::StatusOr<bool> CheckProbeVisible(const ProbeDir& dir, const std::string& name,
                                        uint64_t sequence, size_t size_bytes,
                                        VisibilityReadMethod method);

@@ -284,8 +284,7 @@ absl::StatusOr<VisibilityResult> RunAppendProbe(const AppendProbeOptions& option
   const std::string key = t.key_prefix + rel;
   cleanup.AddFile(rel);
   cleanup.AddKey(key);
-  ASSIGN_OR_RETURN(const int fd, dir.OpenFile(name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644,
-                                              kProbeFileField));
+  ASSIGN_OR_RETURN(const int fd, dir.CreateFile(name, O_APPEND, 0644, kProbeFileField));
 
   S3StateTracker tracker(s3, t.bucket, key);
   std::vector<absl::Time> append_times;

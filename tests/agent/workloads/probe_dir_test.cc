@@ -4,9 +4,15 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "agent/workloads/probe_clock.h"
 #include "agent/workloads/probe_content.h"
@@ -110,6 +116,79 @@ TEST_F(ProbeDirTest, AProbeFileNameThatIsASymlinkIsRefusedByTheWriterAndTheReade
     EXPECT_EQ(seen.status().code(), absl::StatusCode::kPermissionDenied)
         << VisibilityReadMethodName(m);
   }
+}
+
+// A FIFO at a probe file's name would block the writer's or a reader's open (or read) for ever,
+// where neither a cancel nor a lease could end it: every one of them refuses it at once.
+TEST_F(ProbeDirTest, AFifoAtAProbeFilesNameIsRefusedWithoutBlocking) {
+  const std::string fifo = base_ + "/p";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0644), 0);
+  std::future<std::vector<absl::Status>> attempt = std::async(std::launch::async, [&] {
+    RealProbeClock clock;
+    int fd = -1;
+    std::vector<absl::Status> results;
+    results.push_back(WriteProbeFile(probe_dir_, "p", 7, {.size_bytes = 256}, clock, &fd).status());
+    for (auto m : {VisibilityReadMethod::kStat, VisibilityReadMethod::kOpenRead}) {
+      results.push_back(CheckProbeVisible(probe_dir_, "p", 7, 256, m).status());
+    }
+    results.push_back(probe_dir_.ReadIfExists("p", "field").status());
+    return results;
+  });
+  if (attempt.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+    // Let the blocked open (and read) through, so the test ends: a writer and reader in turn.
+    while (attempt.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
+      const int fd = open(fifo.c_str(), O_RDWR | O_NONBLOCK);
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      if (fd >= 0) close(fd);
+    }
+    FAIL() << "an open or a read of the FIFO blocked";
+  }
+  for (const absl::Status& s : attempt.get()) {
+    EXPECT_EQ(s.code(), absl::StatusCode::kPermissionDenied) << s;
+    EXPECT_THAT(std::string(s.message()), HasSubstr("'" + fifo + "' is not a regular file"));
+  }
+}
+
+// A hard link at a probe file's name may be any file of the export (another NFS client's root can
+// link one in): the writer refuses it without truncating or writing it, and the readers refuse it
+// instead of counting it as a sighting.
+TEST_F(ProbeDirTest, AHardLinkAtAProbeFilesNameIsRefusedAndTheLinkedFileIsUnchanged) {
+  RealProbeClock clock;
+  const std::string precious = outside_ + "/precious";
+  std::ofstream(precious) << MakeProbeContent(5, 256);
+  ASSERT_EQ(link(precious.c_str(), (base_ + "/p").c_str()), 0);
+  for (bool rename_into_place : {false, true}) {
+    if (rename_into_place) {
+      ASSERT_EQ(link(precious.c_str(), (base_ + "/.p.azbench-tmp").c_str()), 0);
+    }
+    int fd = -1;
+    absl::StatusOr<absl::Time> written =
+        WriteProbeFile(probe_dir_, "p", 7,
+                       {.rename_into_place = rename_into_place, .size_bytes = 256}, clock, &fd);
+    EXPECT_EQ(written.status().code(), absl::StatusCode::kPermissionDenied) << written.status();
+    EXPECT_THAT(std::string(written.status().message()), HasSubstr("hard links"));
+    EXPECT_EQ(testing::FileContents(precious), MakeProbeContent(5, 256));
+  }
+  for (auto m : {VisibilityReadMethod::kStat, VisibilityReadMethod::kOpenRead}) {
+    absl::StatusOr<bool> seen = CheckProbeVisible(probe_dir_, "p", 5, 256, m);
+    EXPECT_EQ(seen.status().code(), absl::StatusCode::kPermissionDenied)
+        << VisibilityReadMethodName(m) << " " << seen.status();
+  }
+}
+
+// A regular file of the probe's own (one link) already at the name is rewritten, as before.
+TEST_F(ProbeDirTest, ALeftoverRegularFileAtAProbeFilesNameIsRewritten) {
+  RealProbeClock clock;
+  std::ofstream(base_ + "/p") << std::string(10000, 'x');
+  int fd = -1;
+  absl::StatusOr<absl::Time> written =
+      WriteProbeFile(probe_dir_, "p", 7, {.size_bytes = 256}, clock, &fd);
+  ASSERT_TRUE(written.ok()) << written.status();
+  EXPECT_EQ(testing::FileContents(base_ + "/p"), MakeProbeContent(7, 256));
+  absl::StatusOr<bool> seen =
+      CheckProbeVisible(probe_dir_, "p", 7, 256, VisibilityReadMethod::kOpenRead);
+  ASSERT_TRUE(seen.ok()) << seen.status();
+  EXPECT_TRUE(*seen);
 }
 
 }  // namespace
