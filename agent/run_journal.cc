@@ -279,15 +279,21 @@ RunJournals::~RunJournals() {
   if (reaper_.joinable()) reaper_.join();
 }
 
-absl::StatusOr<std::shared_ptr<RunJournal>> RunJournals::Start(const std::string& run_id) {
+absl::StatusOr<RunJournals::Started> RunJournals::Start(const std::string& run_id,
+                                                        JournalWriter* first) {
   absl::MutexLock lock(&mu_);
   if (journals_.count(run_id) > 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("run '", run_id, "' has already run (or runs); Attach to follow it"));
   }
-  auto journal = std::make_shared<RunJournal>(run_id, config_);
-  journals_[run_id] = journal;
-  return journal;
+  Started started{std::make_shared<RunJournal>(run_id, config_)};
+  // Attached before the journal is published: an Attach that came between the two would have
+  // been replaced (cancelled) by the Run stream it was meant to replace.
+  absl::StatusOr<uint64_t> attachment = started.journal->Attach(first, 0);
+  if (!attachment.ok()) return attachment.status();
+  started.attachment = *attachment;
+  journals_[run_id] = started.journal;
+  return started;
 }
 
 absl::StatusOr<std::shared_ptr<RunJournal>> RunJournals::Find(const std::string& run_id) {

@@ -165,8 +165,14 @@ class RunJournals {
                        std::function<void(const std::string& run_id)> abandoned = nullptr);
   ~RunJournals();
   const RunJournalConfig& config() const { return config_; }
-  // A new journal for a Run. FailedPrecondition when the run already has one (it has run).
-  absl::StatusOr<std::shared_ptr<RunJournal>> Start(const std::string& run_id);
+  // A new journal for a Run, with the Run's own stream `first` attached before any Attach can
+  // find the journal (an Attach then always replaces the Run stream, never the other way round).
+  // FailedPrecondition when the run already has one (it has run).
+  struct Started {
+    std::shared_ptr<RunJournal> journal;
+    uint64_t attachment = 0;  // `first`'s, for Detach
+  };
+  absl::StatusOr<Started> Start(const std::string& run_id, JournalWriter* first);
   // NotFound when the run has no journal (unknown, or its grace is over).
   absl::StatusOr<std::shared_ptr<RunJournal>> Find(const std::string& run_id);
   void Forget(const std::string& run_id);

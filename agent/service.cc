@@ -174,17 +174,14 @@ class GrpcJournalWriter final : public JournalWriter {
 
 grpc::Status AgentService::Run(grpc::ServerContext* context, const v1::RunRequest* request,
                                grpc::ServerWriter<v1::RunEvent>* writer) {
-  absl::StatusOr<std::shared_ptr<RunJournal>> journal = journals_->Start(request->run_id());
-  if (!journal.ok()) return ToGrpcStatus(journal.status());
   // This thread runs the run; the journal writes its events to this stream, or to an Attach
   // stream (another handler thread) after this one broke.
   GrpcJournalWriter out(context, writer);
-  absl::StatusOr<uint64_t> attachment = (*journal)->Attach(&out, 0);
-  if (!attachment.ok()) {  // not expected: a new journal takes its first stream
-    journals_->Forget(request->run_id());
-    return ToGrpcStatus(attachment.status());
-  }
-  JournalSink sink(**journal);
+  absl::StatusOr<RunJournals::Started> started = journals_->Start(request->run_id(), &out);
+  if (!started.ok()) return ToGrpcStatus(started.status());
+  std::shared_ptr<RunJournal> journal = std::move(started->journal);
+  const uint64_t attachment = started->attachment;
+  JournalSink sink(*journal);
   AgentLogger("rpc")->info("run {} starting", request->run_id());
   // 0 = the runner's default; below 10 ms progress would only load the stream.
   const uint64_t progress_ns =
@@ -194,10 +191,10 @@ grpc::Status AgentService::Run(grpc::ServerContext* context, const v1::RunReques
   absl::Status status =
       runner_.Run(request->run_id(), request->start_at_agent_realtime_ns(), sink, progress_ns);
   // An Attach stream that carried RunFinished ends with it (a job's error is not lost to a resume).
-  (*journal)->SetFinalStatus(status);
-  const bool complete = (*journal)->Detach(*attachment);
+  journal->SetFinalStatus(status);
+  const bool complete = journal->Detach(attachment);
   // Nothing to resume: the run never started (it may be run again), or its lease was lost.
-  if ((*journal)->last_seq() == 0 || (*journal)->lease_lost()) {
+  if (journal->last_seq() == 0 || journal->lease_lost()) {
     journals_->Forget(request->run_id());
   } else if (!complete && runner_.prepared_lease_ns() > 0) {
     // Its end is collectable by an Attach for the grace: the files wait for the Cleanup after it.

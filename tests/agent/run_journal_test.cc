@@ -318,11 +318,13 @@ TEST_F(RunJournalTest, AnAfterSeqPastTheLastEventIsInvalid) {
 
 TEST_F(RunJournalTest, AFinishedJournalIsKeptForTheGraceThenForgotten) {
   RunJournals journals(Config());
-  absl::StatusOr<std::shared_ptr<RunJournal>> journal = journals.Start("r");
-  ASSERT_TRUE(journal.ok());
-  EXPECT_EQ(journals.Start("r").status().code(), absl::StatusCode::kFailedPrecondition);
   RecordingWriter writer;
-  const uint64_t id = *(*journal)->Attach(&writer, 0);
+  absl::StatusOr<RunJournals::Started> started = journals.Start("r", &writer);
+  ASSERT_TRUE(started.ok());
+  RecordingWriter second;
+  EXPECT_EQ(journals.Start("r", &second).status().code(), absl::StatusCode::kFailedPrecondition);
+  std::shared_ptr<RunJournal>* journal = &started->journal;
+  const uint64_t id = started->attachment;
   ASSERT_TRUE((*journal)->Append(Progress(0)));
   writer.fail = true;  // the results and RunFinished never reached the coordinator
   v1::RunEvent result;
@@ -353,13 +355,34 @@ TEST_F(RunJournalTest, AFinishedJournalIsKeptForTheGraceThenForgotten) {
   EXPECT_EQ(journals.Find("r").status().code(), absl::StatusCode::kNotFound);
 }
 
+// The Run stream is attached before an Attach can find the journal: the first Attach to find it
+// replaces the Run stream (cancelled), never the reverse (which ended the Attach CANCELLED).
+TEST_F(RunJournalTest, AnAttachThatFindsANewJournalReplacesTheRunStream) {
+  RunJournals journals(Config());
+  RecordingWriter run_stream;
+  RunJournals::Started started = *journals.Start("r", &run_stream);
+  absl::StatusOr<std::shared_ptr<RunJournal>> found = journals.Find("r");
+  ASSERT_TRUE(found.ok());
+  RecordingWriter attach_stream;
+  const absl::StatusOr<uint64_t> attached = (*found)->Attach(&attach_stream, 0);
+  ASSERT_TRUE(attached.ok());
+  EXPECT_TRUE(run_stream.cancelled.load());
+  EXPECT_FALSE(attach_stream.cancelled.load());
+  EXPECT_EQ(started.journal->Wait(started.attachment).code(), absl::StatusCode::kAborted);
+  ASSERT_TRUE(started.journal->Append(Progress(1)));
+  ASSERT_TRUE(started.journal->Append(Finished()));
+  EXPECT_EQ(attach_stream.seqs(), (std::vector<uint64_t>{1, 2}));
+  EXPECT_TRUE(run_stream.events.empty());
+}
+
 TEST_F(RunJournalTest, AFinishedRunWhoseEndNoStreamCarriedIsHandedOverWhenForgotten) {
   std::vector<std::string> abandoned;
   RunJournals journals(Config(), [&](const std::string& id) { abandoned.push_back(id); });
   for (const char* id : {"delivered", "undelivered"}) {
-    std::shared_ptr<RunJournal> journal = *journals.Start(id);
     RecordingWriter writer;
-    const uint64_t attachment = *journal->Attach(&writer, 0);
+    RunJournals::Started started = *journals.Start(id, &writer);
+    std::shared_ptr<RunJournal> journal = std::move(started.journal);
+    const uint64_t attachment = started.attachment;
     ASSERT_TRUE(journal->Append(Progress(0)));
     writer.fail = std::string(id) == "undelivered";  // the coordinator went away before the end
     ASSERT_TRUE(journal->Append(Finished()));
@@ -372,16 +395,16 @@ TEST_F(RunJournalTest, AFinishedRunWhoseEndNoStreamCarriedIsHandedOverWhenForgot
 
 TEST_F(RunJournalTest, ALostLeaseIsForgottenAndCleanupForgetsAtOnce) {
   RunJournals journals(Config());
-  std::shared_ptr<RunJournal> journal = *journals.Start("lost");
   RecordingWriter writer;
-  (void)*journal->Attach(&writer, 0);
+  std::shared_ptr<RunJournal> journal = journals.Start("lost", &writer)->journal;
   writer.fail = true;
   ASSERT_TRUE(journal->Append(Progress(0)));  // the stream breaks: the grace starts
   now_ns_ += 10 * kSecondNs;
   EXPECT_FALSE(journal->Alive());
   journal.reset();
   EXPECT_EQ(journals.Reap(), 1);
-  ASSERT_TRUE(journals.Start("kept").ok());
+  RecordingWriter kept;
+  ASSERT_TRUE(journals.Start("kept", &kept).ok());
   journals.Forget("kept");
   EXPECT_EQ(journals.size(), 0u);
 }
