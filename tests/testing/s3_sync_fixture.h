@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -62,6 +63,16 @@ class S3SyncFixture {
   }
   int exports() const { return exports_; }
   int imports() const { return imports_; }
+  // When the fixture last made <dir>/<rel> visible in S3 (its PUT returned) or the object visible
+  // in <dir> (its rename into place returned); nullopt if it never did. Tests bound a probe's
+  // figure by these instants, not by the configured delay plus the fixture's own lateness (which
+  // grows with the machine's load).
+  std::optional<absl::Time> ExportedAt(const std::string& rel) const {
+    return At(exported_at_, rel);
+  }
+  std::optional<absl::Time> ImportedAt(const std::string& rel) const {
+    return At(imported_at_, rel);
+  }
 
  private:
   static std::string ReadFile(const std::filesystem::path& p) {
@@ -73,6 +84,18 @@ class S3SyncFixture {
   void Error(const std::string& e) {
     absl::MutexLock lock(&mu_);
     last_error_ = e;
+  }
+  std::optional<absl::Time> At(const std::map<std::string, absl::Time>& times,
+                               const std::string& rel) const {
+    absl::MutexLock lock(&mu_);
+    auto it = times.find(rel);
+    if (it == times.end()) return std::nullopt;
+    return it->second;
+  }
+  void Record(std::map<std::string, absl::Time>& times, const std::string& rel) {
+    const absl::Time now = absl::Now();
+    absl::MutexLock lock(&mu_);
+    times[rel] = now;
   }
 
   void ExportScan() {
@@ -98,6 +121,7 @@ class S3SyncFixture {
         Error(std::string(etag.status().message()));
         continue;
       }
+      Record(exported_at_, rel);
       synced_[rel] = md5;
       ++exports_;
     }
@@ -140,6 +164,7 @@ class S3SyncFixture {
         Error("import rename: " + ec.message());
         continue;
       }
+      Record(imported_at_, rel);
       synced_[rel] = o.etag;
       ++imports_;
     }
@@ -162,6 +187,8 @@ class S3SyncFixture {
   std::atomic<int> imports_{0};
   mutable absl::Mutex mu_;
   std::string last_error_;
+  std::map<std::string, absl::Time> exported_at_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, absl::Time> imported_at_ ABSL_GUARDED_BY(mu_);
   std::thread thread_;  // last: starts after every other member is constructed
 };
 
@@ -179,6 +206,13 @@ class DelayedMirrorFixture {
   ~DelayedMirrorFixture() {
     stop_ = true;
     thread_.join();
+  }
+  // When <to>/<name> last appeared (its rename into place returned); nullopt if it never did.
+  std::optional<absl::Time> MirroredAt(const std::string& name) const {
+    absl::MutexLock lock(&mu_);
+    auto it = mirrored_at_.find(name);
+    if (it == mirrored_at_.end()) return std::nullopt;
+    return it->second;
   }
 
  private:
@@ -199,7 +233,12 @@ class DelayedMirrorFixture {
         std::filesystem::copy_file(entry.path(), tmp,
                                    std::filesystem::copy_options::overwrite_existing, ec);
         if (!ec) std::filesystem::rename(tmp, std::filesystem::path(to_) / name, ec);
-        if (!ec) mirrored_[name] = changed;
+        if (!ec) {
+          mirrored_[name] = changed;
+          const absl::Time appeared = absl::Now();
+          absl::MutexLock lock(&mu_);
+          mirrored_at_[name] = appeared;
+        }
       }
       absl::SleepFor(tick_);
     }
@@ -208,6 +247,8 @@ class DelayedMirrorFixture {
   std::string from_, to_;
   absl::Duration delay_, tick_;
   std::map<std::string, absl::Time> mirrored_;
+  mutable absl::Mutex mu_;
+  std::map<std::string, absl::Time> mirrored_at_ ABSL_GUARDED_BY(mu_);
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };
