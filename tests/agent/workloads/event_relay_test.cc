@@ -83,6 +83,12 @@ TEST(EventRelayTest, PostWaitsForRoomOnceTheQueueHoldsItsBound) {
             10);
       }
     });
+    // Nothing is delivered before the first release: the poster's events queue up (however late
+    // its thread runs).
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (relay.queued_bytes() == 0 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     for (int i = 0; i < 10; ++i) {
       // Whatever the poster has managed to queue, it is within the bound.
       std::this_thread::sleep_for(std::chrono::milliseconds(5));

@@ -259,7 +259,9 @@ class SyncProbeTest : public ::testing::Test {
     return o;
   }
   static testing::S3rverProcess* server_;
-  testing::TempDir mount_;
+  // tmpfs: the writer's fsync is instant, so the fixture's inactivity delay (from the file's
+  // mtime) and the probe's latency (from the write's return) start together.
+  testing::TempDir mount_{testing::kTmpfsBase};
   std::unique_ptr<s3::S3Client> s3_;
   S3ProbeTarget target_;
   RealProbeClock clock_;
@@ -311,7 +313,9 @@ TEST_F(SyncProbeTest, ImportLatencyMatchesTheImportDelayForEachReadMethod) {
 }
 
 TEST_F(SyncProbeTest, AppendVersionAppearsInactivityDelayAfterLastAppend) {
-  const absl::Duration delay = absl::Seconds(1);
+  // 2 s: appends 300 ms apart (on the thread that also polls S3) never leave that much idle time,
+  // even when a poll stalls under load.
+  const absl::Duration delay = absl::Seconds(2);
   testing::S3SyncFixture sync(s3_.get(), SyncOptions(delay, absl::Seconds(1)));
   AppendProbeOptions o;
   o.target = target_;
@@ -331,7 +335,7 @@ TEST_F(SyncProbeTest, AppendVersionAppearsInactivityDelayAfterLastAppend) {
     if (e.kind == "s3_version" && e.offset < absl::ZeroDuration()) ++versions_before_last_append;
   }
   EXPECT_EQ(appends, 5);
-  // Appends 300 ms apart never leave 1 s of inactivity: nothing is exported before the last one.
+  // Appends 300 ms apart never leave 2 s of inactivity: nothing is exported before the last one.
   EXPECT_EQ(versions_before_last_append, 0);
   EXPECT_EQ(r->timeline.back().kind, "versions");
 }
@@ -370,7 +374,7 @@ TEST_F(SyncProbeTest, ConflictWithoutLostAndFoundSaysSo) {
   o.target = target_;
   o.put_delay = absl::Milliseconds(200);
   o.poll_interval = absl::Milliseconds(100);
-  o.timeout = absl::Seconds(2);
+  o.timeout = absl::Seconds(5);                 // S3's version is imported ~0.5 s after the PUT
   o.lost_found_pattern = "lost+found-other-*";  // the fixture's directory does not match
   absl::StatusOr<VisibilityResult> r = RunConflictProbe(o, *s3_, clock_);
   ASSERT_TRUE(r.ok()) << r.status();
@@ -523,8 +527,11 @@ TEST_F(SyncProbeTest, ACancelledExportRemovesItsFilesItsObjectsAndItsDirectory) 
   ExportProbeOptions o;
   o.target = target_;
   o.schedule = {5, absl::Milliseconds(100), absl::Milliseconds(20), absl::Seconds(10)};
-  const absl::Time cancel_at = absl::Now() + absl::Milliseconds(250);
-  o.cancelled = [&] { return absl::Now() >= cancel_at; };
+  // Cancelled once trial 1 was written (an event, not an instant: under load trial 1 may start
+  // late): trials 0 and 1 are pending then and end timed out, the rest never start.
+  const std::filesystem::path trial_1 =
+      std::filesystem::path(mount_.path()) / target_.rel_dir / "cancelled-export-1";
+  o.cancelled = [&] { return std::filesystem::exists(trial_1); };
   absl::StatusOr<VisibilityResult> r = RunExportProbe(o, *s3_, clock_);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->visible_count(), 0);
