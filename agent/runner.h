@@ -192,7 +192,7 @@ class Runner {
     MetadataSpec metadata;
     SmallFilesSpec small_files;
     LargeStreamSpec large_stream;
-    // visibility: the options as given (agent/visibility_workload.h parses them in PrepareAll).
+    // visibility: the options as given (agent/visibility_workload.h parses them in LayOut).
     std::string name;
     std::vector<std::pair<std::string, std::string>> visibility_options;
     RunPlacement placement;
