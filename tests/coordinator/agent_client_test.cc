@@ -7,38 +7,15 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "tests/testing/unimplemented_agent_client.h"
 
 namespace azbench {
 namespace {
 
 // Answers Proceed from a script (OK once it runs out); the other calls are not used here.
-class ScriptedProceedClient final : public AgentClient {
+class ScriptedProceedClient final : public testing::UnimplementedAgentClient {
  public:
   explicit ScriptedProceedClient(std::deque<absl::Status> answers) : answers_(std::move(answers)) {}
-  const std::string& address() const override { return address_; }
-  absl::StatusOr<v1::HelloResponse> Hello(const v1::HelloRequest&, absl::Duration) override {
-    return absl::UnimplementedError("not used");
-  }
-  absl::StatusOr<v1::DescribeResponse> Describe(const v1::DescribeRequest&,
-                                                absl::Duration) override {
-    return absl::UnimplementedError("not used");
-  }
-  absl::StatusOr<v1::PrepareResponse> Prepare(const v1::PrepareRequest&, absl::Duration) override {
-    return absl::UnimplementedError("not used");
-  }
-  absl::Status Run(const v1::RunRequest&,
-                   const std::function<bool(const v1::RunEvent&)>&) override {
-    return absl::UnimplementedError("not used");
-  }
-  absl::Status Cancel(const std::string&, absl::Duration) override {
-    return absl::UnimplementedError("not used");
-  }
-  absl::StatusOr<v1::CleanupResponse> Cleanup(const v1::CleanupRequest&, absl::Duration) override {
-    return absl::UnimplementedError("not used");
-  }
-  absl::Status Renew(const v1::RenewRequest&, absl::Duration) override {
-    return absl::UnimplementedError("not used");
-  }
   absl::Status Proceed(const v1::ProceedRequest& request, absl::Duration) override {
     ++calls;
     last_phase = request.phase_index();
@@ -52,7 +29,6 @@ class ScriptedProceedClient final : public AgentClient {
   int last_phase = -1;
 
  private:
-  std::string address_ = "127.0.0.1:1";
   std::deque<absl::Status> answers_;
 };
 

@@ -14,6 +14,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
+#include "tests/testing/unimplemented_agent_client.h"
 
 namespace azbench {
 namespace {
@@ -155,39 +156,17 @@ TEST(ScenarioClockReportTest, TheJsonReportGivesEachScenarioTheOffsetsItUsed) {
 }
 
 // An agent whose clock runs `offset_ns` ahead of this one; Hello only.
-class ClockClient final : public AgentClient {
+class ClockClient final : public testing::UnimplementedAgentClient {
  public:
   explicit ClockClient(int64_t offset_ns) : offset_ns_(offset_ns) {}
-  const std::string& address() const override { return address_; }
   absl::StatusOr<v1::HelloResponse> Hello(const v1::HelloRequest&, absl::Duration) override {
     v1::HelloResponse response;
     response.set_agent_realtime_ns(RealtimeNanos() + offset_ns_);
     return response;
   }
-  absl::StatusOr<v1::DescribeResponse> Describe(const v1::DescribeRequest&,
-                                                absl::Duration) override {
-    return absl::UnimplementedError("not used");
-  }
-  absl::StatusOr<v1::PrepareResponse> Prepare(const v1::PrepareRequest&, absl::Duration) override {
-    return absl::UnimplementedError("not used");
-  }
-  absl::Status Run(const v1::RunRequest&,
-                   const std::function<bool(const v1::RunEvent&)>&) override {
-    return absl::UnimplementedError("not used");
-  }
-  absl::Status Cancel(const std::string&, absl::Duration) override {
-    return absl::UnimplementedError("not used");
-  }
-  absl::StatusOr<v1::CleanupResponse> Cleanup(const v1::CleanupRequest&, absl::Duration) override {
-    return absl::UnimplementedError("not used");
-  }
-  absl::Status Renew(const v1::RenewRequest&, absl::Duration) override {
-    return absl::UnimplementedError("not used");
-  }
 
  private:
   int64_t offset_ns_;
-  std::string address_ = "127.0.0.1:1";
 };
 
 TEST(ClockOffsetsOfTest, GivesWhatTheLastMeasurementLeftInTheScenariosAgentOrder) {
