@@ -1,8 +1,6 @@
 // The clock offset each scenario used is stored with it (scenario_clock), in a real SQLite file:
 // a client_to_client scenario re-measures the agents' offsets just before it runs, and that
 // offset, not the one measured at connect (the agent rows), is what its times and joins used.
-#include <sqlite3.h>
-
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,7 +11,7 @@
 #include "coordinator/store.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/testing/temp_dir.h"
+#include "tests/testing/store_file.h"
 #include "tests/testing/unimplemented_agent_client.h"
 
 namespace azbench {
@@ -21,21 +19,7 @@ namespace {
 
 constexpr int64_t kSecond = 1'000'000'000;
 
-// Runs one SQL statement with a connection of its own; the first column of the first row.
-int64_t RawQuery(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  int64_t value = 0;
-  if (sqlite3_open(path.c_str(), &db) == SQLITE_OK) {
-    sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
-        sqlite3_step(stmt) == SQLITE_ROW) {
-      value = sqlite3_column_int64(stmt, 0);
-    }
-    sqlite3_finalize(stmt);
-  }
-  sqlite3_close(db);
-  return value;
-}
+using ::azbench::testing::RawQuery;
 
 ScenarioResult Scenario2(const std::string& key, int index, std::vector<AgentClockOffset> offsets) {
   ScenarioResult r;
@@ -57,17 +41,7 @@ AgentInfo Agent(const std::string& id, int64_t offset_ns) {
   return a;
 }
 
-class ScenarioClockStoreTest : public ::testing::Test {
- protected:
-  void SetUp() override { ASSERT_TRUE(dir_.ok()); }
-  std::unique_ptr<Store> OpenStore() {
-    absl::StatusOr<std::unique_ptr<Store>> store = Store::Open(path_);
-    EXPECT_TRUE(store.ok()) << store.status();
-    return store.ok() ? *std::move(store) : nullptr;
-  }
-  testing::TempDir dir_;
-  std::string path_ = dir_.File("results.db");
-};
+class ScenarioClockStoreTest : public testing::StoreFileTest {};
 
 TEST_F(ScenarioClockStoreTest, EachScenarioKeepsTheOffsetsItUsedBesideTheConnectTimeAgentRows) {
   const int64_t t0 = 1'700'000'000 * kSecond;

@@ -15,11 +15,13 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/testing/temp_dir.h"
+#include "tests/testing/store_file.h"
 
 namespace azbench {
 namespace {
 
+using ::azbench::testing::RawQuery;
+using ::azbench::testing::RawText;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::UnorderedElementsAre;
@@ -237,41 +239,7 @@ void ExpectSameResult(const ScenarioResult& a, const ScenarioResult& b) {
   EXPECT_EQ(a.clock_offsets, b.clock_offsets);
 }
 
-// Runs one SQL statement on the file with a separate connection; returns the first column of the
-// first row as text ("" when none).
-std::string RawText(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  std::string value;
-  if (sqlite3_open(path.c_str(), &db) == SQLITE_OK) {
-    sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
-        sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_text(stmt, 0) != nullptr) {
-      value = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
-    }
-    sqlite3_finalize(stmt);
-  }
-  sqlite3_close(db);
-  return value;
-}
-
-int64_t RawQuery(const std::string& path, const std::string& sql) {
-  const std::string text = RawText(path, sql);
-  return text.empty() ? 0 : std::stoll(text);
-}
-
-class StoreTest : public ::testing::Test {
- protected:
-  void SetUp() override { ASSERT_TRUE(dir_.ok()); }
-
-  std::unique_ptr<Store> OpenStore() {
-    absl::StatusOr<std::unique_ptr<Store>> store = Store::Open(path_);
-    EXPECT_TRUE(store.ok()) << store.status();
-    return store.ok() ? *std::move(store) : nullptr;
-  }
-
-  testing::TempDir dir_;
-  std::string path_ = dir_.File("results.db");
-};
+class StoreTest : public testing::StoreFileTest {};
 
 TEST_F(StoreTest, ScenariosRoundTripExactlyThroughTheFile) {
   std::vector<ScenarioResult> saved;
