@@ -77,9 +77,23 @@ class StreamResumeTest : public ::testing::Test {
     fleet_ = std::make_unique<Fleet>(std::move(*fleet));
   }
   void TearDown() override {
+    if (coordinator_.joinable()) coordinator_.join();
     fleet_.reset();
     proxy_.reset();
     agent_.reset();  // SIGKILL if still running
+  }
+  // Runs MakeScenario() on a thread of its own (the coordinator) and waits until it has seen ops:
+  // the run is under way, for the test to break. JoinRun() gives the scenario's result.
+  void StartRunAndWaitUntilUnderWay() {
+    RunOptions options = Options();
+    options.on_progress = [this](const LiveProgress& p) { ops_seen_.store(p.ops); };
+    coordinator_ =
+        std::thread([this, options] { run_ = RunScenario(*fleet_, MakeScenario(), options); });
+    EXPECT_TRUE(WaitFor([&] { return ops_seen_.load() > 0; }, std::chrono::seconds(30)));
+  }
+  ScenarioResult JoinRun() {
+    coordinator_.join();
+    return std::move(run_);
   }
   // How often the agent said `text` in its log.
   size_t AgentSaid(const std::string& text) const {
@@ -160,6 +174,9 @@ class StreamResumeTest : public ::testing::Test {
   std::unique_ptr<testing::Subprocess> agent_;
   std::unique_ptr<testing::TcpProxy> proxy_;
   std::unique_ptr<Fleet> fleet_;
+  std::thread coordinator_;  // StartRunAndWaitUntilUnderWay's
+  std::atomic<uint64_t> ops_seen_{0};
+  ScenarioResult run_;
 };
 
 TEST_F(StreamResumeTest, CutsMidRunAndOnTheFinalResultsLoseNothing) {
@@ -235,14 +252,9 @@ TEST_F(StreamResumeTest, CutsMidRunAndOnTheFinalResultsLoseNothing) {
 
 TEST_F(StreamResumeTest, WithTheAgentKilledTheAgentIsLostAsBefore) {
   StartAgent(/*grace_ms=*/1000);
-  std::atomic<uint64_t> ops_seen{0};
-  RunOptions options = Options();
-  options.on_progress = [&](const LiveProgress& p) { ops_seen.store(p.ops); };
-  ScenarioResult result;
-  std::thread coordinator([&] { result = RunScenario(*fleet_, MakeScenario(), options); });
-  EXPECT_TRUE(WaitFor([&] { return ops_seen.load() > 0; }, std::chrono::seconds(30)));
+  StartRunAndWaitUntilUnderWay();
   agent_->Signal(SIGKILL);  // nothing to reattach to: the proxy's connections to it fail
-  coordinator.join();
+  const ScenarioResult result = JoinRun();
   EXPECT_EQ(result.status, ScenarioStatus::kPartial) << result.status_detail;
   ASSERT_EQ(result.lost.size(), 1u);
   EXPECT_EQ(result.lost[0].agent_id, "agent-r");
@@ -258,15 +270,10 @@ TEST_F(StreamResumeTest, WithTheAgentKilledTheAgentIsLostAsBefore) {
 
 TEST_F(StreamResumeTest, WithNoReattachWithinTheGraceTheAgentCancelsAndRemovesItsFiles) {
   StartAgent(/*grace_ms=*/500);
-  std::atomic<uint64_t> ops_seen{0};
-  RunOptions options = Options();
-  options.on_progress = [&](const LiveProgress& p) { ops_seen.store(p.ops); };
-  ScenarioResult result;
-  std::thread coordinator([&] { result = RunScenario(*fleet_, MakeScenario(), options); });
-  EXPECT_TRUE(WaitFor([&] { return ops_seen.load() > 0; }, std::chrono::seconds(30)));
+  StartRunAndWaitUntilUnderWay();
   // The agent's host is gone for the coordinator: connections reset, new ones refused.
   proxy_->Refuse();
-  coordinator.join();
+  const ScenarioResult result = JoinRun();
   EXPECT_EQ(result.status, ScenarioStatus::kPartial) << result.status_detail;
   ASSERT_EQ(result.lost.size(), 1u);
   EXPECT_NE(result.lost[0].reason.find("not resumed"), std::string::npos) << result.lost[0].reason;
