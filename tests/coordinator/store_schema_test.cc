@@ -1,0 +1,189 @@
+// Opening a results file (coordinator/store.h) that this azbench did not write as it would: an
+// older schema gains what it lacks and keeps its results, a newer one, another application's
+// SQLite file, a file that is no database, a corrupt row or a path that cannot be opened is
+// refused naming what and where. Saving and loading: store_test.cc.
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "coordinator/store.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/store_file.h"
+#include "tests/testing/store_results.h"
+
+namespace azbench {
+namespace {
+
+using ::azbench::testing::ExpectSameResult;
+using ::azbench::testing::MakeResult;
+using ::azbench::testing::RawQuery;
+using ::testing::HasSubstr;
+
+class StoreTest : public testing::StoreFileTest {};
+
+TEST_F(StoreTest, AFileWithANewerSchemaVersionIsRefusedNamingBothVersions) {
+  { ASSERT_NE(OpenStore(), nullptr); }
+  RawQuery(path_, "PRAGMA user_version = 7");
+  absl::StatusOr<std::unique_ptr<Store>> store = Store::Open(path_);
+  ASSERT_EQ(store.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(store.status().message(), HasSubstr(path_));
+  EXPECT_THAT(store.status().message(), HasSubstr("version 7"));
+  EXPECT_THAT(store.status().message(), HasSubstr("(2)"));
+}
+
+TEST_F(StoreTest, AVersion1FileGainsThePlacementTableAndKeepsItsResults) {
+  ScenarioResult old_result = MakeResult("from-v1", 0);
+  {
+    std::unique_ptr<Store> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->BeginCampaign("c", "c.yaml", "name: c\n").ok());
+    old_result.scenario.placements.clear();
+    ASSERT_TRUE(store->SaveScenario(old_result).ok());
+  }
+  // Make it what azbench 0.1 wrote: version 1, no placement table.
+  RawQuery(path_, "DROP TABLE placement");
+  RawQuery(path_, "PRAGMA user_version = 1");
+  ASSERT_EQ(RawQuery(path_, "SELECT count(*) FROM sqlite_schema WHERE name = 'placement'"), 0);
+  std::unique_ptr<Store> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(RawQuery(path_, "PRAGMA user_version"), 2);
+  absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 1u);
+  ExpectSameResult(old_result, (*loaded)[0]);
+  ScenarioResult with_placement = MakeResult("new", 1);
+  ASSERT_TRUE(store->SaveScenario(with_placement).ok());
+  loaded = store->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 2u);
+  ExpectSameResult(with_placement, (*loaded)[1]);
+}
+
+TEST_F(StoreTest, AFileWithoutThePlacementMountColumnGainsItAndKeepsItsEvidence) {
+  ScenarioResult before = MakeResult("before-mount", 0);
+  {
+    std::unique_ptr<Store> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->BeginCampaign("c", "c.yaml", "name: c\n").ok());
+    ASSERT_TRUE(store->SaveScenario(before).ok());
+  }
+  // What an azbench before the column wrote: the same schema version without `mount`.
+  RawQuery(path_, "ALTER TABLE placement DROP COLUMN mount");
+  ASSERT_EQ(RawQuery(path_,
+                     "SELECT count(*) FROM pragma_table_info('placement') WHERE name = "
+                     "'mount'"),
+            0);
+  std::unique_ptr<Store> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(RawQuery(path_, "PRAGMA user_version"), kStoreSchemaVersion);
+  absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 1u);
+  ASSERT_EQ((*loaded)[0].scenario.placements.size(), 2u);
+  EXPECT_EQ((*loaded)[0].scenario.placements[0].server_address, "10.0.1.10");
+  EXPECT_EQ((*loaded)[0].scenario.placements[0].mount, "") << "unknown, not invented";
+  ScenarioResult after = MakeResult("after-mount", 1);
+  ASSERT_TRUE(store->SaveScenario(after).ok());
+  loaded = store->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 2u);
+  ExpectSameResult(after, (*loaded)[1]);
+}
+
+TEST_F(StoreTest, AFileWithoutTheCpuAndDepthColumnsGainsThemAndReadsAsNotMeasured) {
+  ScenarioResult before = MakeResult("before-cpu", 0);
+  {
+    std::unique_ptr<Store> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->BeginCampaign("c", "c.yaml", "name: c\n").ok());
+    ASSERT_TRUE(store->SaveScenario(before).ok());
+  }
+  // What an azbench before the columns wrote: the same schema version without cpu_*, io_depths.
+  for (const char* column : {"io_depths", "cpu_threads", "cpu_wall_ns", "cpu_user_ns",
+                             "cpu_system_ns", "cpu_voluntary_switches", "cpu_involuntary_switches",
+                             "cpu_minor_faults", "cpu_major_faults"}) {
+    RawQuery(path_, absl::StrCat("ALTER TABLE agent_result DROP COLUMN ", column));
+  }
+  ASSERT_EQ(RawQuery(path_,
+                     "SELECT count(*) FROM pragma_table_info('agent_result') WHERE name LIKE "
+                     "'cpu_%'"),
+            0);
+  std::unique_ptr<Store> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(RawQuery(path_, "PRAGMA user_version"), kStoreSchemaVersion);
+  EXPECT_EQ(RawQuery(path_,
+                     "SELECT count(*) FROM pragma_table_info('agent_result') WHERE name LIKE "
+                     "'cpu_%'"),
+            8);
+  EXPECT_EQ(RawQuery(path_,
+                     "SELECT count(*) FROM pragma_table_info('agent_result') WHERE name = "
+                     "'io_depths'"),
+            1);
+  absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 1u);
+  ASSERT_FALSE((*loaded)[0].results.empty());
+  for (const AgentJobResult& r : (*loaded)[0].results) {
+    EXPECT_FALSE(r.result.cpu.measured()) << "unknown, not invented";
+    EXPECT_FALSE(r.result.depth.measured());
+    EXPECT_EQ(r.result.cpu.user_ns, 0u);
+  }
+  ScenarioResult after = MakeResult("after-cpu", 1);
+  ASSERT_TRUE(store->SaveScenario(after).ok());
+  loaded = store->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 2u);
+  ExpectSameResult(after, (*loaded)[1]);
+}
+
+TEST_F(StoreTest, MalformedIoDepthsAreReportedAsACorruptRowNotGuessed) {
+  {
+    std::unique_ptr<Store> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->BeginCampaign("c", "c.yaml", "name: c\n").ok());
+    ASSERT_TRUE(store->SaveScenario(MakeResult("s", 0)).ok());
+  }
+  RawQuery(path_, "UPDATE agent_result SET io_depths = '{\"level\": [1, 2]}'");
+  std::unique_ptr<Store> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_THAT(loaded.status().message(), ::testing::HasSubstr("io_depths"));
+}
+
+TEST_F(StoreTest, ASqliteFileOfAnotherApplicationIsRefusedAndLeftAlone) {
+  RawQuery(path_, "CREATE TABLE notes (text TEXT)");
+  absl::StatusOr<std::unique_ptr<Store>> store = Store::Open(path_);
+  ASSERT_EQ(store.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(store.status().message(), HasSubstr("not an azbench results database"));
+  EXPECT_EQ(RawQuery(path_, "SELECT count(*) FROM sqlite_schema"), 1);
+}
+
+TEST_F(StoreTest, AFileThatIsNotADatabaseGivesSqlitesMessageAndThePath) {
+  std::ofstream(path_) << "this is not a database, it is a text file long enough to have a header";
+  absl::StatusOr<std::unique_ptr<Store>> store = Store::Open(path_);
+  ASSERT_FALSE(store.ok());
+  EXPECT_THAT(store.status().message(), HasSubstr(path_));
+  EXPECT_THAT(store.status().message(), HasSubstr("not a database"));
+}
+
+TEST_F(StoreTest, OpenExistingOnAMissingFileIsNotFoundAndCreatesNothing) {
+  absl::StatusOr<std::unique_ptr<Store>> store = Store::OpenExisting(path_);
+  EXPECT_EQ(store.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_FALSE(std::filesystem::exists(path_));
+}
+
+TEST_F(StoreTest, AnUnopenablePathNamesItself) {
+  const std::string path = dir_.File("missing-dir/results.db");
+  absl::StatusOr<std::unique_ptr<Store>> store = Store::Open(path);
+  ASSERT_FALSE(store.ok());
+  EXPECT_THAT(store.status().message(), HasSubstr(path));
+}
+
+}  // namespace
+}  // namespace azbench
