@@ -231,4 +231,18 @@ absl::StatusOr<std::vector<OpRecord>> OpLogFromProto(const v1::OpLogBatch& proto
   return records;
 }
 
+void RunOutcomeToProto(const absl::Status& status, v1::RunOutcome* out) {
+  out->set_code(static_cast<int32_t>(status.code()));
+  out->set_message(std::string(status.message()));
+}
+
+absl::Status RunOutcomeFromProto(const v1::RunOutcome& proto) {
+  // 0 (OK) .. 16 (UNAUTHENTICATED): the canonical codes absl and gRPC share.
+  const bool canonical =
+      proto.code() >= 0 && proto.code() <= static_cast<int>(absl::StatusCode::kUnauthenticated);
+  return absl::Status(
+      canonical ? static_cast<absl::StatusCode>(proto.code()) : absl::StatusCode::kUnknown,
+      canonical ? proto.message() : absl::StrCat("code ", proto.code(), ": ", proto.message()));
+}
+
 }  // namespace azbench

@@ -3,6 +3,7 @@
 #ifndef AZBENCH_COMMON_PROTO_CONVERT_H_
 #define AZBENCH_COMMON_PROTO_CONVERT_H_
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "azbench/v1/agent.pb.h"
 #include "common/job_result.h"
@@ -25,6 +26,11 @@ void OpLogToProto(const std::string& job_name, int clone, const std::vector<OpRe
                   v1::OpLogBatch* out);
 // Errors: InvalidArgument when the arrays differ in length or an op kind is unknown.
 absl::StatusOr<std::vector<OpRecord>> OpLogFromProto(const v1::OpLogBatch& proto);
+
+// A run's outcome (RunFinished.outcome). A code outside the canonical range (a newer peer's) reads
+// as UNKNOWN with the message kept, never as OK.
+void RunOutcomeToProto(const absl::Status& status, v1::RunOutcome* out);
+absl::Status RunOutcomeFromProto(const v1::RunOutcome& proto);
 
 }  // namespace azbench
 

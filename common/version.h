@@ -11,6 +11,9 @@ inline constexpr char kAzbenchVersion[] = "0.1.0";
 // 2: results no longer repeat the interval series streamed before them (agent.proto, JobResult).
 // 3: resumable run streams: RunEvent.seq, the Attach RPC and HelloResponse.reattach_grace_ms (an
 //    older coordinator would not reattach, and an older agent would not answer Attach).
+// RunFinished.outcome is no change of version: an older coordinator skips the field and still reads
+// the outcome from the stream's status (kept); a RunFinished without it (an older agent) makes a
+// newer coordinator read the stream's status, as before, never "OK".
 inline constexpr uint32_t kProtocolVersion = 3;
 inline constexpr int kDefaultAgentPort = 7480;
 

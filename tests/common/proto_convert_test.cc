@@ -73,5 +73,22 @@ TEST(JobResultProtoTest, AResultWithoutCpuUsageStaysNotMeasured) {
   EXPECT_FALSE(received->cpu.measured());
 }
 
+TEST(RunOutcomeProtoTest, AStatusCrossesTheWireAndAnUnknownCodeNeverReadsAsOk) {
+  v1::RunOutcome wire;
+  RunOutcomeToProto(absl::NotFoundError("job 'c2c': rel_dir: mkdir: No such file"), &wire);
+  const absl::Status received = RunOutcomeFromProto(wire);
+  EXPECT_EQ(received.code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(std::string(received.message()), "job 'c2c': rel_dir: mkdir: No such file");
+  RunOutcomeToProto(absl::OkStatus(), &wire);
+  EXPECT_TRUE(RunOutcomeFromProto(wire).ok());
+  wire.set_code(99);  // a newer peer's code
+  wire.set_message("disk on fire");
+  const absl::Status unknown = RunOutcomeFromProto(wire);
+  EXPECT_EQ(unknown.code(), absl::StatusCode::kUnknown);
+  EXPECT_EQ(std::string(unknown.message()), "code 99: disk on fire");
+  wire.set_code(-1);
+  EXPECT_EQ(RunOutcomeFromProto(wire).code(), absl::StatusCode::kUnknown);
+}
+
 }  // namespace
 }  // namespace azbench
