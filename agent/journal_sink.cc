@@ -69,6 +69,16 @@ bool JournalSink::OnFinished(int64_t end_realtime_ns, bool cancelled) {
   v1::RunEvent event;
   event.mutable_finished()->set_end_realtime_ns(end_realtime_ns);
   event.mutable_finished()->set_cancelled(cancelled);
+  finished_ = std::move(event);
+  // What the append would have told the runner: whether the lease still holds.
+  return journal_.Alive();
+}
+
+bool JournalSink::Finish(const absl::Status& run_status) {
+  if (!finished_.has_value()) return false;
+  RunOutcomeToProto(run_status, finished_->mutable_finished()->mutable_outcome());
+  v1::RunEvent event = std::move(*finished_);
+  finished_.reset();
   return journal_.Append(std::move(event));
 }
 

@@ -8,11 +8,13 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "agent/run_journal.h"
 #include "agent/runner.h"
 
@@ -31,6 +33,8 @@ class JournalSink final : public RunEventSink {
   bool OnResult(const JobResult& result) override;
   // The result without the intervals already journaled.
   bool OnJobResult(int job_index, const JobResult& result) override;
+  // Holds RunFinished back (Finish appends it): the run's outcome is known only once Runner::Run
+  // returned. False once the journal gave up, as for every event.
   bool OnFinished(int64_t end_realtime_ns, bool cancelled) override;
   bool OnPhaseDone(int phase_index, const std::string& phase) override;
   // The coordinator releases every phase with Proceed (a barrier across all agents).
@@ -38,8 +42,15 @@ class JournalSink final : public RunEventSink {
   // False once the journal gave up (no Attach within the grace after a break).
   bool Alive() override { return journal_.Alive(); }
 
+  // Appends the RunFinished held back by OnFinished with `run_status` (Runner::Run's status: a
+  // job's error, or OK) as its outcome, so the coordinator gets the outcome in the event stream
+  // (agent.proto, RunFinished.outcome). False when there is none (the run never started, or the
+  // journal gave up before its end) or the journal gave up since.
+  bool Finish(const absl::Status& run_status);
+
  private:
   RunJournal& journal_;
+  std::optional<v1::RunEvent> finished_;  // from OnFinished until Finish
   // Interval indices journaled per (job index, result name), until that result is journaled (the
   // runner serialises calls, so no lock).
   std::map<std::pair<int, std::string>, std::set<int64_t>> streamed_;

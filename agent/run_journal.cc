@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "agent/logging.h"
 #include "common/clock.h"
+#include "common/proto_convert.h"
 #include "common/status_macros.h"
 
 namespace azbench {
@@ -30,6 +31,7 @@ bool RunJournal::Append(v1::RunEvent event) {
   if (event.has_finished()) {
     finished_ = true;
     finished_at_ns_ = Now();
+    outcome_ = RunOutcomeFromProto(event.finished().outcome());
   }
   kept_.push_back({std::move(event), bytes});
   kept_bytes_ += bytes;
@@ -202,20 +204,9 @@ bool RunJournal::Detach(uint64_t id) {
   return complete;
 }
 
-void RunJournal::SetFinalStatus(absl::Status status) {
+absl::Status RunJournal::outcome() {
   absl::MutexLock lock(&mu_);
-  final_status_ = std::move(status);
-}
-
-absl::Status RunJournal::FinalStatus(const std::function<bool()>& cancelled) {
-  absl::MutexLock lock(&mu_);
-  auto set = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return final_status_.has_value(); };
-  while (!mu_.AwaitWithTimeout(absl::Condition(&set), absl::Milliseconds(50))) {
-    if (cancelled && cancelled()) {
-      return absl::CancelledError("the stream was cancelled before the run's outcome was known");
-    }
-  }
-  return *final_status_;
+  return outcome_;
 }
 
 bool RunJournal::finished() {

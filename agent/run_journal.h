@@ -30,7 +30,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -89,11 +88,11 @@ class RunJournal {
   // to it. After it returns, the journal no longer touches its writer.
   bool Detach(uint64_t id);
 
-  // The run's own outcome (Runner::Run's status), set by the Run handler once the runner returned
-  // (after RunFinished). Whichever stream carried RunFinished ends with it, as the Run stream
-  // would have: FinalStatus waits for it, until `cancelled` (polled) answers true (then Cancelled).
-  void SetFinalStatus(absl::Status status);
-  absl::Status FinalStatus(const std::function<bool()>& cancelled);
+  // The outcome the appended RunFinished carries (RunFinished.outcome: Runner::Run's status; the
+  // Run handler appends RunFinished only once the runner returned it). An Attach stream that
+  // carried RunFinished, or found the coordinator already had it, ends with it too, as the Run
+  // stream does (for a coordinator that reads the outcome from the stream's status). OK until then.
+  absl::Status outcome();
 
   // RunJournals' view.
   bool finished();
@@ -137,7 +136,7 @@ class RunJournal {
   bool end_written_ ABSL_GUARDED_BY(mu_) = false;
   uint64_t finished_at_ns_ ABSL_GUARDED_BY(mu_) = 0;
   bool lease_lost_ ABSL_GUARDED_BY(mu_) = false;
-  std::optional<absl::Status> final_status_ ABSL_GUARDED_BY(mu_);
+  absl::Status outcome_ ABSL_GUARDED_BY(mu_);
   // What an Attach checks before it cancels the stream attached, readable while a write blocked on
   // a dead connection holds mu_. Each only grows (lease_lost: false to true), so a stale value
   // never refuses an Attach that the checks under mu_ would accept.

@@ -190,8 +190,10 @@ grpc::Status AgentService::Run(grpc::ServerContext* context, const v1::RunReques
           : std::max<uint64_t>(request->progress_interval_ms(), 10) * 1'000'000ULL;
   absl::Status status =
       runner_.Run(request->run_id(), request->start_at_agent_realtime_ns(), sink, progress_ns);
-  // An Attach stream that carried RunFinished ends with it (a job's error is not lost to a resume).
-  journal->SetFinalStatus(status);
+  // RunFinished goes out only now, with the run's outcome in it: whichever stream carries it (this
+  // one, or an Attach after a break) carries the job's error, and a coordinator that lost the
+  // stream's status after RunFinished still has it.
+  (void)sink.Finish(status);
   const bool complete = journal->Detach(attachment);
   // Nothing to resume: the run never started (it may be run again), or its lease was lost.
   if (journal->last_seq() == 0 || journal->lease_lost()) {
@@ -226,8 +228,9 @@ grpc::Status AgentService::Attach(grpc::ServerContext* context, const v1::Attach
   }
   const absl::Status ended = (*journal)->Wait(*attachment);
   if (!ended.ok()) return ToGrpcStatus(ended);
-  // RunFinished was written to this stream: it ends with the run's outcome, as Run's would have.
-  return ToGrpcStatus((*journal)->FinalStatus([context] { return context->IsCancelled(); }));
+  // RunFinished was written to this stream (or the coordinator had it): it ends with the outcome
+  // RunFinished carries, as Run's would have.
+  return ToGrpcStatus((*journal)->outcome());
 }
 
 grpc::Status AgentService::Cancel(grpc::ServerContext*, const v1::CancelRequest* request,

@@ -11,6 +11,7 @@
 
 #include "agent/journal_sink.h"
 #include "common/job_result.h"
+#include "common/proto_convert.h"
 #include "gtest/gtest.h"
 
 namespace azbench {
@@ -256,37 +257,55 @@ TEST_F(RunJournalTest, WithNoGraceABrokenStreamLosesTheLeaseAtOnceButANewJournal
   EXPECT_TRUE(journal.lease_lost());
 }
 
-TEST_F(RunJournalTest, TheRunsOutcomeReachesAnAttachThatReplayedRunFinished) {
+TEST_F(RunJournalTest, TheOutcomeRunFinishedCarriesEndsEveryAttachThatFollowsIt) {
   RunJournal journal("r", Config());
   RecordingWriter run_stream;
   const uint64_t run_id = *journal.Attach(&run_stream, 0);
   ASSERT_TRUE(journal.Append(Progress(1)));
+  EXPECT_TRUE(journal.outcome().ok()) << "not finished yet";
   run_stream.fail = true;  // the Run stream broke; the run ends while detached
-  ASSERT_TRUE(journal.Append(Finished()));
+  v1::RunEvent finished = Finished();
+  RunOutcomeToProto(absl::InternalError("job 'j': the disk went away"),
+                    finished.mutable_finished()->mutable_outcome());
+  ASSERT_TRUE(journal.Append(finished));
   EXPECT_EQ(journal.Wait(run_id).code(), absl::StatusCode::kUnavailable);
-  std::atomic<bool> waiting{false};
-  absl::Status outcome;
-  std::thread attach([&] {
-    RecordingWriter writer;
-    const absl::StatusOr<uint64_t> id = journal.Attach(&writer, 1);
-    ASSERT_TRUE(id.ok()) << id.status();
-    ASSERT_TRUE(journal.Wait(*id).ok()) << "RunFinished was replayed";
-    waiting.store(true);
-    outcome = journal.FinalStatus(nullptr);  // until the Run handler has the runner's status
-  });
-  while (!waiting.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  journal.SetFinalStatus(absl::InternalError("job 'j': the disk went away"));
-  attach.join();
-  EXPECT_EQ(outcome.code(), absl::StatusCode::kInternal);
-  EXPECT_EQ(outcome.message(), "job 'j': the disk went away");
+  EXPECT_EQ(journal.outcome().code(), absl::StatusCode::kInternal);
+  EXPECT_EQ(journal.outcome().message(), "job 'j': the disk went away");
+  RecordingWriter replay;
+  const uint64_t replay_id = *journal.Attach(&replay, 1);
+  EXPECT_TRUE(journal.Wait(replay_id).ok()) << "RunFinished was replayed";
+  ASSERT_EQ(replay.seqs(), (std::vector<uint64_t>{2}));
+  EXPECT_EQ(replay.events[0].finished().outcome().message(), "job 'j': the disk went away");
+  // The coordinator had RunFinished but not the stream's end: nothing to replay, the same outcome.
   RecordingWriter again;
-  const uint64_t again_id = *journal.Attach(&again, 0);
+  const uint64_t again_id = *journal.Attach(&again, 2);
   EXPECT_TRUE(journal.Wait(again_id).ok());
-  EXPECT_EQ(journal.FinalStatus(nullptr).code(), absl::StatusCode::kInternal)
-      << "a second replay ends with it too";
-  RunJournal unfinished("u", Config());
-  EXPECT_EQ(unfinished.FinalStatus([] { return true; }).code(), absl::StatusCode::kCancelled)
-      << "a stream cancelled meanwhile stops waiting";
+  EXPECT_TRUE(again.events.empty());
+  EXPECT_EQ(journal.outcome().code(), absl::StatusCode::kInternal);
+}
+
+// RunFinished waits in the sink for the runner's status (Runner::Run returns it after OnFinished)
+// and goes out with it; an end without a held RunFinished appends nothing.
+TEST_F(RunJournalTest, TheSinkHoldsRunFinishedBackUntilTheRunsStatusFillsItIn) {
+  RunJournal journal("r", Config());
+  JournalSink sink(journal);
+  RecordingWriter writer;
+  const uint64_t id = *journal.Attach(&writer, 0);
+  EXPECT_FALSE(sink.Finish(absl::OkStatus())) << "no RunFinished yet";
+  ASSERT_TRUE(sink.OnStarted(1));
+  ASSERT_TRUE(sink.OnFinished(2, /*cancelled=*/false));
+  EXPECT_EQ(writer.seqs(), (std::vector<uint64_t>{1})) << "held back";
+  EXPECT_FALSE(journal.finished());
+  ASSERT_TRUE(sink.Finish(absl::NotFoundError("job 'c2c': rel_dir: mkdir: No such file")));
+  ASSERT_EQ(writer.seqs(), (std::vector<uint64_t>{1, 2}));
+  const v1::RunFinished& finished = writer.events[1].finished();
+  EXPECT_EQ(finished.end_realtime_ns(), 2);
+  ASSERT_TRUE(finished.has_outcome());
+  EXPECT_EQ(finished.outcome().code(), static_cast<int>(absl::StatusCode::kNotFound));
+  EXPECT_EQ(finished.outcome().message(), "job 'c2c': rel_dir: mkdir: No such file");
+  EXPECT_TRUE(journal.Wait(id).ok()) << "RunFinished ends the stream";
+  EXPECT_FALSE(sink.Finish(absl::OkStatus())) << "appended once";
+  EXPECT_EQ(journal.last_seq(), 2u);
 }
 
 TEST_F(RunJournalTest, AnAttachThatCannotBeServedLeavesTheAttachedStreamAlone) {

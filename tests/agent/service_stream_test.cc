@@ -22,6 +22,19 @@
 namespace azbench {
 namespace {
 
+v1::JobSpec Spec(const std::string& name, const std::string& workload,
+                 const std::vector<std::pair<std::string, std::string>>& options) {
+  v1::JobSpec job;
+  job.set_name(name);
+  job.set_workload(workload);
+  for (const auto& [k, v] : options) {
+    v1::JobOption* o = job.add_options();
+    o->set_key(k);
+    o->set_value(v);
+  }
+  return job;
+}
+
 class ServiceStreamTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -74,23 +87,38 @@ class ServiceStreamTest : public ::testing::Test {
 
   static v1::JobSpec Job(const std::string& name, const std::string& dir,
                          std::vector<std::pair<std::string, std::string>> options) {
-    v1::JobSpec job;
-    job.set_name(name);
-    job.set_workload("block_io");
     options.insert(options.end(), {{"ioengine", "null"},
                                    {"rw", "randread"},
                                    {"size", "1m"},
                                    {"directory", dir},
                                    {"time_based", "1"},
                                    {"runtime", "600ms"}});
-    for (const auto& [k, v] : options) {
-      v1::JobOption* o = job.add_options();
-      o->set_key(k);
-      o->set_value(v);
-    }
-    return job;
+    return Spec(name, "block_io", options);
   }
 
+  // Prepares run `run_id`: a probe job "c2c" whose directory is gone when it runs (it fails making
+  // its directory, before any S3 call).
+  void PrepareProbeThatFails(const std::string& run_id) {
+    ASSERT_TRUE(probe_dir_.ok());
+    const std::string gone = probe_dir_.path() + "/gone-" + run_id;
+    std::filesystem::create_directory(gone);
+    v1::PrepareRequest prepare;
+    prepare.set_run_id(run_id);
+    prepare.set_interval_ms(100);
+    *prepare.add_jobs() = Spec("c2c", "visibility",
+                               {{"probe", "export"},
+                                {"bucket", "b"},
+                                {"trials", "1"},
+                                {"timeout", "200ms"},
+                                {"directory", gone}});
+    grpc::ClientContext context;
+    v1::PrepareResponse prepared;
+    const grpc::Status status = stub_->Prepare(&context, prepare, &prepared);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    std::filesystem::remove_all(gone);
+  }
+
+  testing::TempDir probe_dir_{testing::kTmpfsBase};  // where PrepareProbeThatFails puts its jobs
   Runner runner_;
   std::unique_ptr<AgentService> service_;
   std::unique_ptr<grpc::Server> server_;
@@ -176,35 +204,9 @@ TEST_F(ServiceStreamTest, TheSeriesRebuiltFromTheStreamEqualsTheAgentsOwnResult)
 }
 
 // A job's error is the end of whichever stream carried RunFinished: here an Attach that replaced
-// the Run stream (as after a break), for a probe whose directory is gone when it runs (it fails
-// making its directory, before any S3 call).
+// the Run stream (as after a break).
 TEST_F(ServiceStreamTest, AJobErrorEndsTheAttachStreamThatCarriedTheRunsEnd) {
-  testing::TempDir dir(testing::kTmpfsBase);
-  ASSERT_TRUE(dir.ok());
-  const std::string gone = dir.path() + "/gone";
-  std::filesystem::create_directory(gone);
-  v1::PrepareRequest prepare;
-  prepare.set_run_id("fails");
-  prepare.set_interval_ms(100);
-  v1::JobSpec* job = prepare.add_jobs();
-  job->set_name("c2c");
-  job->set_workload("visibility");
-  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"probe", "export"},
-                                                                             {"bucket", "b"},
-                                                                             {"trials", "1"},
-                                                                             {"timeout", "200ms"},
-                                                                             {"directory", gone}}) {
-    v1::JobOption* o = job->add_options();
-    o->set_key(k);
-    o->set_value(v);
-  }
-  {
-    grpc::ClientContext context;
-    v1::PrepareResponse prepared;
-    const grpc::Status status = stub_->Prepare(&context, prepare, &prepared);
-    ASSERT_TRUE(status.ok()) << status.error_message();
-  }
-  std::filesystem::remove_all(gone);
+  ASSERT_NO_FATAL_FAILURE(PrepareProbeThatFails("fails"));
   v1::RunRequest request;
   request.set_run_id("fails");
   request.set_start_at_agent_realtime_ns(RealtimeNanos() + 300'000'000);
@@ -236,6 +238,42 @@ TEST_F(ServiceStreamTest, AJobErrorEndsTheAttachStreamThatCarriedTheRunsEnd) {
   (void)run->Finish();
 }
 
+// The run's outcome travels in RunFinished itself (agent.proto, RunFinished.outcome): a coordinator
+// whose stream broke after RunFinished, before the stream's status, still has the job's error.
+TEST_F(ServiceStreamTest, AFailedJobsRunFinishedCarriesItsError) {
+  ASSERT_NO_FATAL_FAILURE(PrepareProbeThatFails("fails-in-band"));
+  v1::RunRequest request;
+  request.set_run_id("fails-in-band");
+  grpc::ClientContext context;
+  std::unique_ptr<grpc::ClientReader<v1::RunEvent>> reader = stub_->Run(&context, request);
+  std::vector<v1::RunEvent> finished;
+  v1::RunEvent event;
+  while (reader->Read(&event)) {
+    if (event.has_finished()) finished.push_back(event);
+  }
+  const grpc::Status status = reader->Finish();
+  ASSERT_EQ(finished.size(), 1u);
+  ASSERT_TRUE(finished[0].finished().has_outcome());
+  const v1::RunOutcome& outcome = finished[0].finished().outcome();
+  EXPECT_NE(outcome.code(), 0);
+  EXPECT_NE(outcome.message().find("job 'c2c'"), std::string::npos) << outcome.message();
+  // The stream's status says the same, for a coordinator that reads it there.
+  EXPECT_EQ(static_cast<int>(status.error_code()), outcome.code());
+  EXPECT_EQ(status.error_message(), outcome.message());
+}
+
+TEST_F(ServiceStreamTest, ASuccessfulRunsRunFinishedSaysOk) {
+  testing::TempDir dir(testing::kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  const std::vector<v1::RunEvent> events =
+      Run("succeeds", {Job("j", dir.path(), {{"rate_iops", "100"}})});
+  ASSERT_FALSE(events.empty());
+  ASSERT_TRUE(events.back().has_finished());
+  ASSERT_TRUE(events.back().finished().has_outcome()) << "said, not left to the default";
+  EXPECT_EQ(events.back().finished().outcome().code(), 0);
+  EXPECT_EQ(events.back().finished().outcome().message(), "");
+}
+
 // A run that finished while its stream was broken keeps its files (the runner's lease) for an
 // Attach within the reattach grace and the Cleanup after it, even when the grace is longer than the
 // lease a finished run normally waits for its Cleanup.
@@ -260,20 +298,13 @@ TEST(ServiceLeaseTest, ARunThatFinishedDetachedKeepsItsFilesForTheGrace) {
   v1::PrepareRequest prepare;
   prepare.set_run_id("late");
   prepare.set_interval_ms(100);
-  v1::JobSpec* job = prepare.add_jobs();
-  job->set_name("j");
-  job->set_workload("block_io");
-  for (const auto& [k, v] :
-       std::vector<std::pair<std::string, std::string>>{{"ioengine", "null"},
-                                                        {"rw", "randread"},
-                                                        {"size", "1m"},
-                                                        {"directory", dir.path()},
-                                                        {"time_based", "1"},
-                                                        {"runtime", "300ms"}}) {
-    v1::JobOption* o = job->add_options();
-    o->set_key(k);
-    o->set_value(v);
-  }
+  *prepare.add_jobs() = Spec("j", "block_io",
+                             {{"ioengine", "null"},
+                              {"rw", "randread"},
+                              {"size", "1m"},
+                              {"directory", dir.path()},
+                              {"time_based", "1"},
+                              {"runtime", "300ms"}});
   {
     grpc::ClientContext context;
     v1::PrepareResponse prepared;
