@@ -1,9 +1,11 @@
 #include "coordinator/resumable_run.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "common/proto_convert.h"
 
 namespace azbench {
 
@@ -51,12 +53,24 @@ absl::Status RunResumable(AgentClient& client, const v1::RunRequest& request,
   uint64_t last_seq = 0;
   bool finished = false;
   bool stopped = false;
+  // The run's outcome as RunFinished carried it (an agent that predates RunFinished.outcome sends
+  // none: then the stream's status is the outcome, as it was).
+  std::optional<absl::Status> outcome;
   auto consume = [&](const v1::RunEvent& event) {
     if (event.seq() != 0) {
       if (event.seq() <= last_seq) return true;  // already received before the break
       last_seq = event.seq();
     }
-    if (event.has_finished()) finished = true;
+    if (event.has_finished()) {
+      finished = true;
+      if (event.finished().has_outcome()) {
+        const absl::Status run = RunOutcomeFromProto(event.finished().outcome());
+        // Worded as the stream's status would have been (FromGrpc in agent_client.cc).
+        outcome = run.ok() ? run
+                           : absl::Status(run.code(), absl::StrCat("agent ", client.address(),
+                                                                   " Run: ", run.message()));
+      }
+    }
     if (!on_event(event)) {
       stopped = true;
       return false;
@@ -111,6 +125,9 @@ absl::Status RunResumable(AgentClient& client, const v1::RunRequest& request,
       absl::SleepFor(options.retry_pause);
     }
   }
+  // After RunFinished the stream's own end says nothing more: a break between the two (the
+  // status lost on the way) must not turn the run's outcome into UNAVAILABLE.
+  if (finished && outcome.has_value()) return *outcome;
   return status;
 }
 

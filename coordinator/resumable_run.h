@@ -50,9 +50,12 @@ struct ResumeOptions {
 std::string DescribeResume(const std::string& agent_id, const StreamResume& resume);
 
 // Runs `request` on `client`, feeding every event once, in order, to `on_event` (returning false
-// cancels the stream; it is not resumed). Returns the status of the last stream: OK after
-// RunFinished; otherwise the break's error (with why it could not be resumed), after a best-effort
-// Cancel (ResumeOptions::cancel_timeout) when the agent may still run it unobserved.
+// cancels the stream; it is not resumed). Returns, once RunFinished came, the run's own outcome it
+// carries (RunFinished.outcome: OK, or a job's error), whatever status the stream then ended with
+// (a break just after RunFinished is no failure of the run); from an agent that sends no outcome,
+// the status of the last stream. Without RunFinished: the break's error (with why it could not be
+// resumed), after a best-effort Cancel (ResumeOptions::cancel_timeout) when the agent may still
+// run it unobserved.
 absl::Status RunResumable(AgentClient& client, const v1::RunRequest& request,
                           const std::function<bool(const v1::RunEvent&)>& on_event,
                           const ResumeOptions& options);

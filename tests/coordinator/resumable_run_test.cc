@@ -1,11 +1,16 @@
 // Resuming a run stream (coordinator/resumable_run.h) against a scripted agent client: what is
-// asked for after a break, that nothing is consumed twice, which answers end the attempts.
+// asked for after a break, that nothing is consumed twice, which answers end the attempts, and
+// that the run's outcome is the one RunFinished carried, whatever the stream ended with.
 #include "coordinator/resumable_run.h"
 
 #include <deque>
 #include <string>
 #include <vector>
 
+#include "common/clock.h"
+#include "common/proto_convert.h"
+#include "coordinator/fleet.h"
+#include "coordinator/run.h"
 #include "gtest/gtest.h"
 
 namespace azbench {
@@ -19,6 +24,13 @@ v1::RunEvent Event(uint64_t seq, bool finished = false) {
   } else {
     event.mutable_progress()->set_ops(seq);
   }
+  return event;
+}
+
+// RunFinished carrying the run's outcome (agent.proto, RunFinished.outcome).
+v1::RunEvent Finished(uint64_t seq, const absl::Status& outcome) {
+  v1::RunEvent event = Event(seq, /*finished=*/true);
+  RunOutcomeToProto(outcome, event.mutable_finished()->mutable_outcome());
   return event;
 }
 
@@ -234,6 +246,73 @@ TEST(ResumableRunTest, AnAgentUnreachableForTheWholeGraceIsGivenUpOn) {
   EXPECT_NE(status.message().find("no reattach within"), std::string::npos) << status;
   EXPECT_GE(client.attached_after.size(), 1u);
   EXPECT_LT(client.attached_after.size(), 1000u);
+}
+
+// The stream broke after RunFinished reached the coordinator, before the stream's status did: the
+// run's outcome is the one RunFinished carried, not the break; nothing is reattached for it.
+TEST(ResumableRunTest, ABreakAfterRunFinishedKeepsTheRunsOwnOutcome) {
+  const absl::Status job_error =
+      absl::NotFoundError("job 'c2c': rel_dir: mkdir /m/c2c: No such file or directory");
+  {
+    ScriptedClient client({{{Event(1), Finished(2, job_error)}, absl::UnavailableError("reset")}});
+    const absl::Status status = RunResumable(
+        client, Request(), [](const v1::RunEvent&) { return true; }, Fast());
+    EXPECT_EQ(status.code(), absl::StatusCode::kNotFound) << status;
+    EXPECT_EQ(std::string(status.message()),
+              "agent scripted:1 Run: job 'c2c': rel_dir: mkdir /m/c2c: No such file or directory");
+    EXPECT_TRUE(client.attached_after.empty());
+    EXPECT_TRUE(client.cancelled.empty());
+  }
+  {
+    ScriptedClient client(
+        {{{Event(1), Finished(2, absl::OkStatus())}, absl::UnavailableError("reset")}});
+    const absl::Status status = RunResumable(
+        client, Request(), [](const v1::RunEvent&) { return true; }, Fast());
+    EXPECT_TRUE(status.ok()) << status << ": the run succeeded; only its stream's end was lost";
+  }
+  {
+    // An agent that sends no outcome: the stream's status, as before.
+    ScriptedClient client({{{Event(1), Event(2, true)}, absl::InternalError("job 'j': failed")}});
+    EXPECT_EQ(RunResumable(
+                  client, Request(), [](const v1::RunEvent&) { return true; }, Fast())
+                  .code(),
+              absl::StatusCode::kInternal);
+  }
+}
+
+// The whole scenario: an agent whose job failed, and whose stream then broke before its status
+// arrived, fails the scenario with the job's own error, not the break.
+TEST(RunScenarioOutcomeTest, AJobErrorCarriedByRunFinishedSurvivesABreakBeforeTheStatus) {
+  v1::RunEvent started;
+  started.set_seq(1);
+  started.mutable_started()->set_start_realtime_ns(RealtimeNanos());
+  JobResult result;
+  result.name = "c2c";
+  v1::RunEvent result_event;
+  result_event.set_seq(2);
+  JobResultToProto(result, result_event.mutable_result());
+  const absl::Status job_error =
+      absl::NotFoundError("job 'c2c': rel_dir: mkdir /m/c2c: No such file or directory");
+  Fleet fleet;
+  FleetMember& member = fleet.members.emplace_back();
+  member.info.agent_id = "a1";
+  member.info.reattach_grace_ms = 30'000;
+  member.client = std::make_unique<ScriptedClient>(std::deque<Call>{
+      {{started, result_event, Finished(3, job_error)}, absl::UnavailableError("Socket closed")}});
+  Scenario scenario;
+  scenario.key = "outcome";
+  scenario.agent_ids = {"a1"};
+  scenario.jobs.push_back({"c2c", "block_io", {{"ioengine", "null"}}, 0});
+  RunOptions options;
+  options.start_margin = absl::Milliseconds(10);
+  options.progress_interval_ms = 10;
+  const ScenarioResult out = RunScenario(fleet, scenario, options);
+  EXPECT_EQ(out.status, ScenarioStatus::kFailed) << out.status_detail;
+  EXPECT_TRUE(out.lost.empty());
+  EXPECT_NE(out.status_detail.find("rel_dir: mkdir /m/c2c: No such file or directory"),
+            std::string::npos)
+      << out.status_detail;
+  EXPECT_EQ(out.status_detail.find("Socket closed"), std::string::npos) << out.status_detail;
 }
 
 }  // namespace
