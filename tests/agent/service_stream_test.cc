@@ -214,7 +214,9 @@ TEST_F(ServiceStreamTest, AJobErrorEndsTheAttachStreamThatCarriedTheRunsEnd) {
   std::unique_ptr<grpc::ClientReader<v1::RunEvent>> run = stub_->Run(&run_context, request);
   grpc::Status attached;
   bool finished = false;
-  for (int attempt = 0; attempt < 100; ++attempt) {  // until the Run handler has its journal
+  // Until the Run handler has its journal (a deadline, not a count: the handler may start late).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
     v1::AttachRequest attach;
     attach.set_run_id("fails");
     grpc::ClientContext context;
