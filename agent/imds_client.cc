@@ -2,11 +2,14 @@
 
 #include <curl/curl.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -82,8 +85,19 @@ class CurlImdsClient final : public MetadataClient {
     return token_;
   }
 
+  // One request, tried again (up to settings_.attempts in all) while nothing answers.
   absl::StatusOr<HttpAnswer> Request(const std::string& method, const std::string& path,
                                      const std::string& header) {
+    absl::StatusOr<HttpAnswer> answer = RequestOnce(method, path, header);
+    for (int attempt = 1; attempt < settings_.attempts && absl::IsUnavailable(answer.status());
+         ++attempt) {
+      answer = RequestOnce(method, path, header);
+    }
+    return answer;
+  }
+
+  absl::StatusOr<HttpAnswer> RequestOnce(const std::string& method, const std::string& path,
+                                         const std::string& header) {
     CURL* curl = curl_easy_init();
     if (curl == nullptr) return absl::InternalError("curl_easy_init failed");
     HttpAnswer answer;
@@ -110,7 +124,10 @@ class CurlImdsClient final : public MetadataClient {
     if (code != CURLE_OK) {
       return absl::UnavailableError(
           absl::StrCat("not on EC2: no instance metadata service answered at ", settings_.endpoint,
-                       " (", curl_easy_strerror(code), ", timeout ", settings_.timeout_ms, " ms)"));
+                       " (", curl_easy_strerror(code), ", timeout ", settings_.timeout_ms, " ms",
+                       settings_.attempts > 1 ? absl::StrCat(", ", settings_.attempts, " attempts")
+                                              : std::string(),
+                       ")"));
     }
     return answer;
   }
@@ -127,16 +144,78 @@ bool Truthy(const char* value) {
   return v == "true" || v == "1";
 }
 
-}  // namespace
+// The variable's value; nullopt when it is unset or empty.
+std::optional<std::string> Variable(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return std::nullopt;
+  return std::string(value);
+}
 
-ImdsSettings ImdsSettingsFromEnvironment(const std::string& config_endpoint, bool config_disabled) {
+// The endpoint and the off switch.
+ImdsSettings BaseSettings(const std::string& config_endpoint, bool config_disabled) {
   ImdsSettings settings;
-  if (const char* env = std::getenv("AWS_EC2_METADATA_SERVICE_ENDPOINT");
-      env != nullptr && *env != '\0') {
-    settings.endpoint = env;
+  if (std::optional<std::string> env = Variable("AWS_EC2_METADATA_SERVICE_ENDPOINT")) {
+    settings.endpoint = *env;
   }
   if (!config_endpoint.empty()) settings.endpoint = config_endpoint;
   settings.disabled = config_disabled || Truthy(std::getenv("AWS_EC2_METADATA_DISABLED"));
+  return settings;
+}
+
+}  // namespace
+
+absl::StatusOr<int> ParseImdsTimeoutMs(absl::string_view value) {
+  // Digits with at most one decimal point (no sign, exponent, spaces, inf or nan).
+  const size_t point = value.find('.');
+  const bool well_formed =
+      value.find_first_not_of("0123456789.") == absl::string_view::npos &&
+      value.find_first_of("0123456789") != absl::string_view::npos &&
+      (point == absl::string_view::npos || value.find('.', point + 1) == absl::string_view::npos);
+  double seconds = 0;
+  const bool in_range =
+      well_formed && absl::SimpleAtod(value, &seconds) && seconds >= 0.001 && seconds <= 3600;
+  if (!in_range) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(kImdsTimeoutVariable, "='", value,
+                     "': give the instance metadata request timeout in seconds, from 0.001 to "
+                     "3600 (e.g. 1 or 2.5)"));
+  }
+  return static_cast<int>(std::lround(seconds * 1000));
+}
+
+absl::StatusOr<int> ParseImdsAttempts(absl::string_view value) {
+  int attempts = 0;
+  if (value.empty() || value.size() > 2 ||
+      value.find_first_not_of("0123456789") != absl::string_view::npos ||
+      !absl::SimpleAtoi(value, &attempts) || attempts < 1 || attempts > 10) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(kImdsAttemptsVariable, "='", value,
+                     "': give how many times an instance metadata request that got no answer is "
+                     "tried, a whole number from 1 to 10"));
+  }
+  return attempts;
+}
+
+absl::StatusOr<ImdsSettings> LoadImdsSettings(const std::string& config_endpoint,
+                                              bool config_disabled) {
+  ImdsSettings settings = BaseSettings(config_endpoint, config_disabled);
+  if (std::optional<std::string> timeout = Variable(kImdsTimeoutVariable)) {
+    ASSIGN_OR_RETURN(settings.timeout_ms, ParseImdsTimeoutMs(*timeout));
+  }
+  if (std::optional<std::string> attempts = Variable(kImdsAttemptsVariable)) {
+    ASSIGN_OR_RETURN(settings.attempts, ParseImdsAttempts(*attempts));
+  }
+  return settings;
+}
+
+ImdsSettings ImdsSettingsFromEnvironment(const std::string& config_endpoint, bool config_disabled) {
+  ImdsSettings settings = BaseSettings(config_endpoint, config_disabled);
+  if (std::optional<std::string> timeout = Variable(kImdsTimeoutVariable)) {
+    if (absl::StatusOr<int> ms = ParseImdsTimeoutMs(*timeout); ms.ok()) settings.timeout_ms = *ms;
+  }
+  if (std::optional<std::string> attempts = Variable(kImdsAttemptsVariable)) {
+    if (absl::StatusOr<int> n = ParseImdsAttempts(*attempts); n.ok()) settings.attempts = *n;
+  }
   return settings;
 }
 
@@ -148,6 +227,9 @@ absl::StatusOr<std::unique_ptr<MetadataClient>> MakeImdsClient(const ImdsSetting
   }
   if (settings.timeout_ms < 1) {
     return absl::InvalidArgumentError("IMDS timeout_ms must be at least 1");
+  }
+  if (settings.attempts < 1) {
+    return absl::InvalidArgumentError("IMDS attempts must be at least 1");
   }
   static std::once_flag curl_init;
   std::call_once(curl_init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });

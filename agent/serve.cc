@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "agent/imds_client.h"
 #include "agent/imds_metadata_source.h"
 #include "agent/lifecycle.h"
 #include "agent/logging.h"
@@ -48,9 +49,8 @@ absl::Status WritePortFile(const std::string& path, int port) {
 }
 
 // The configured identity completed from instance metadata (about a second when not on EC2).
-AgentIdentity DiscoverServeIdentity(const ServeConfig& config) {
-  absl::StatusOr<std::unique_ptr<MetadataClient>> imds =
-      MakeImdsClient(ImdsSettingsFromEnvironment(config.imds_endpoint, config.imds_disabled));
+AgentIdentity DiscoverServeIdentity(const ServeConfig& config, const ImdsSettings& imds_settings) {
+  absl::StatusOr<std::unique_ptr<MetadataClient>> imds = MakeImdsClient(imds_settings);
   if (!imds.ok()) spdlog::warn("{}", std::string(imds.status().message()));
   IdentityDiscovery found = DiscoverIdentity(imds.ok() ? imds->get() : nullptr, config.identity);
   for (const std::string& note : found.notes) spdlog::info("{}", note);
@@ -332,6 +332,14 @@ int RunServeCommand(const std::vector<std::string>& args) {
     std::cerr << "azbench-agent serve: " << config.status().message() << "\n";
     return 2;
   }
+  // The instance metadata settings, with the AWS SDKs' environment variables: a malformed one
+  // stops the agent here rather than silently falling back to the defaults.
+  absl::StatusOr<ImdsSettings> imds_settings =
+      LoadImdsSettings(config->imds_endpoint, config->imds_disabled);
+  if (!imds_settings.ok()) {
+    std::cerr << "azbench-agent serve: " << imds_settings.status().message() << "\n";
+    return 2;
+  }
   ConfigureAgentLogging(
       {config->log_level, config->settings.log_levels, config->identity.agent_id});
   for (const std::string& note : AgentSettingsNotes(config->settings)) spdlog::info("{}", note);
@@ -357,15 +365,14 @@ int RunServeCommand(const std::vector<std::string>& args) {
   runner_config.policy = PolicyOf(config->settings);
   // Instance-role credentials for the visibility probes' S3 client (asked only when a probe needs
   // S3 and no other credentials are configured).
-  absl::StatusOr<std::unique_ptr<MetadataClient>> probe_imds =
-      MakeImdsClient(ImdsSettingsFromEnvironment(config->imds_endpoint, config->imds_disabled));
+  absl::StatusOr<std::unique_ptr<MetadataClient>> probe_imds = MakeImdsClient(*imds_settings);
   ImdsMetadataSource probe_metadata(probe_imds.ok() ? probe_imds->get() : nullptr);
   runner_config.metadata = &probe_metadata;
   Runner runner(runner_config);
   RunJournalConfig journal_config;
   journal_config.grace_ns = config->reattach_grace_ms * 1'000'000ULL;
-  AgentService service(runner, DiscoverServeIdentity(*config), config->mountinfo_path,
-                       std::make_shared<SystemResolver>(), journal_config);
+  AgentService service(runner, DiscoverServeIdentity(*config, *imds_settings),
+                       config->mountinfo_path, std::make_shared<SystemResolver>(), journal_config);
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(config->listen, security->credentials, &port);
