@@ -117,10 +117,14 @@ class TopologyTest : public ::testing::Test {
            "clientaddr=127.0.0.1,local_lock=none,addr=127.0.0.1\n";
     ASSERT_TRUE(out.good());
     out.close();
+    // Three agents starting together ask their fake IMDS (served by this process, one request at
+    // a time) in several sequential requests: on a loaded machine one answer can take longer than
+    // the default 1 s timeout, which the agent would take for "not on EC2".
     agents_.push_back(std::make_unique<Subprocess>(
         std::vector<std::string>{
-            testing::kIpBinary, "netns", "exec", net_->namespace_name(i), AZBENCH_AGENT_BIN,
-            "serve", absl::StrCat("--listen=", client, ":", kAgentPort),
+            testing::kIpBinary, "netns", "exec", net_->namespace_name(i), "/usr/bin/env",
+            "AWS_METADATA_SERVICE_TIMEOUT=10", AZBENCH_AGENT_BIN, "serve",
+            absl::StrCat("--listen=", client, ":", kAgentPort),
             "--port-file=" + dir_.File(absl::StrCat(kAgentIds[i], ".port")),
             absl::StrCat("--agent-id=", kAgentIds[i]),
             absl::StrCat("--imds-endpoint=http://127.0.0.1:", kImdsPort),
@@ -133,7 +137,8 @@ class TopologyTest : public ::testing::Test {
 
   void WaitListening(size_t i) {
     const std::string port_file = dir_.File(absl::StrCat(kAgentIds[i], ".port"));
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    // Identity discovery (the IMDS requests) comes before listening.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (!fs::exists(port_file) && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
