@@ -187,7 +187,13 @@ TEST_F(DistributedTest, WhenTheCoordinatorIsKilledAgentsStopAndRemoveTheirFiles)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   ASSERT_EQ(CountFiles(dir_.File("disk")), 2u) << azbench.Output();
-  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  // Killed while both agents run (each has streamed an interval): their open Run streams are the
+  // lease that breaks. Killed earlier (layout, Prepare's reply, the barrier), only the prepared
+  // lease would remove the files, and that is another test
+  // (FaultTest.ACoordinatorKilledBetweenPrepareAndRunLeavesNoFiles).
+  ASSERT_TRUE(testing::WaitForStagedIntervals(dir_.File("results.db"), "/repeat=1",
+                                              {"local-1", "local-2"}, std::chrono::seconds(60)))
+      << azbench.Output();
   azbench.Signal(SIGKILL);
   ASSERT_NE(azbench.Wait(std::chrono::seconds(10)), -1);
   const auto start = std::chrono::steady_clock::now();

@@ -179,7 +179,8 @@ TEST_F(FaultTest, ACoordinatorKilledMidRunResumesWithoutLosingStoredScenarios) {
   {
     Subprocess azbench({AZBENCH_BIN, "run", campaign}, dir_.File("out1.txt"));
     // Kill it while the second scenario runs: after the first is stored and files are laid out
-    // again, plus time for the prepare barrier and the start (the open Run stream is the lease).
+    // again, once both agents have streamed an interval of the second (so their open Run streams
+    // are the lease that breaks, not a prepared run's lease).
     ASSERT_TRUE(WaitFor(
         [&] {
           return azbench.Output().find("repeat=1: complete") != std::string::npos &&
@@ -187,7 +188,9 @@ TEST_F(FaultTest, ACoordinatorKilledMidRunResumesWithoutLosingStoredScenarios) {
         },
         std::chrono::seconds(60)))
         << azbench.Output();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    ASSERT_TRUE(testing::WaitForStagedIntervals(dir_.File("results.db"), "/repeat=2",
+                                                {"agent-1", "agent-2"}, std::chrono::seconds(60)))
+        << azbench.Output();
     azbench.Signal(SIGKILL);
     ASSERT_NE(azbench.Wait(std::chrono::seconds(10)), -1);
   }

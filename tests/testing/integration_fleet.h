@@ -1,10 +1,13 @@
 // Integration-test helpers (tests/integration only: CMake defines AZBENCH_AGENT_BIN there): a
 // local fleet of real agent processes on loopback, the head of a campaign that names their
-// addresses, the scenarios a run stored, and counts of what a run left in a directory.
+// addresses, the scenarios a run stored, the agents whose intervals a running scenario has
+// streamed in, and counts of what a run left in a directory.
 //
 // Example:
 //   std::unique_ptr<LocalFleet> fleet = StartLoopbackAgents(2, dir.File("agents"), {shm.path()});
 //   std::ofstream(path) << CampaignHead("itest", fleet->addresses()) << "targets: ...";
+//   ASSERT_TRUE(WaitForStagedIntervals(dir.File("results.db"), "/repeat=1", {"local-1"},
+//                                      std::chrono::seconds(60)));  // it is running: kill now
 //   std::vector<ScenarioResult> stored = StoredScenarios(dir.File("results.db"));
 #ifndef AZBENCH_TESTS_TESTING_INTEGRATION_FLEET_H_
 #define AZBENCH_TESTS_TESTING_INTEGRATION_FLEET_H_
@@ -13,10 +16,15 @@
 #error "integration_fleet.h is for tests/integration, whose targets define AZBENCH_AGENT_BIN"
 #endif
 
+#include <sqlite3.h>
+
+#include <chrono>
 #include <cstddef>
 #include <filesystem>
 #include <memory>
+#include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -66,6 +74,59 @@ inline std::vector<ScenarioResult> StoredScenarios(const std::string& db_path) {
   auto scenarios = (*store)->LoadScenarios();
   EXPECT_TRUE(scenarios.ok()) << scenarios.status();
   return scenarios.ok() ? std::move(*scenarios) : std::vector<ScenarioResult>{};
+}
+
+// The agents that have streamed at least one interval of the running scenario whose key ends with
+// `key_suffix` (e.g. "/repeat=2") into the results database `db_path`: the coordinator stores
+// intervals as they arrive (staged_interval, coordinator/interval_spool.h), so an agent listed
+// here has its Run stream open and has measured for an interval. Read through a read-only
+// connection beside the running coordinator. Empty while the database or that scenario's attempt
+// does not exist yet, and again once the scenario is saved (its staged rows become its result's).
+inline std::set<std::string> AgentsWithStagedIntervals(const std::string& db_path,
+                                                       const std::string& key_suffix) {
+  std::set<std::string> agents;
+  std::error_code ec;
+  if (!std::filesystem::exists(db_path, ec)) return agents;
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_busy_timeout(db, 2000);
+    sqlite3_stmt* stmt = nullptr;
+    const char* sql =
+        "SELECT DISTINCT i.agent_id FROM staged_interval i JOIN staged_stream s "
+        "ON s.id = i.stream_id WHERE substr(s.scenario_key, -length(?1)) = ?1";
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK) {
+      sqlite3_bind_text(stmt, 1, key_suffix.c_str(), -1, SQLITE_TRANSIENT);
+      while (sqlite3_step(stmt) == SQLITE_ROW) {
+        if (const unsigned char* id = sqlite3_column_text(stmt, 0)) {
+          agents.insert(reinterpret_cast<const char*>(id));
+        }
+      }
+    }
+    sqlite3_finalize(stmt);
+  }
+  sqlite3_close(db);
+  return agents;
+}
+
+// Polls AgentsWithStagedIntervals until every one of `agent_ids` is there (true) or `timeout`
+// passes (false, with a test failure naming the agents that were there).
+inline bool WaitForStagedIntervals(const std::string& db_path, const std::string& key_suffix,
+                                   const std::set<std::string>& agent_ids,
+                                   std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::set<std::string> seen;
+  while (true) {
+    seen = AgentsWithStagedIntervals(db_path, key_suffix);
+    bool all = true;
+    for (const std::string& id : agent_ids) all = all && seen.count(id) > 0;
+    if (all) return true;
+    if (std::chrono::steady_clock::now() > deadline) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ADD_FAILURE() << "no staged interval of the scenario '..." << key_suffix
+                << "' from every one of [" << absl::StrJoin(agent_ids, ", ") << "] within "
+                << timeout.count() << " ms (those with one: [" << absl::StrJoin(seen, ", ") << "])";
+  return false;
 }
 
 // Everything under `dir` (files and directories), recursively; 0 when it does not exist.
