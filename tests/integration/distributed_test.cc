@@ -136,9 +136,11 @@ TEST_F(DistributedTest, AnAgentKilledMidRunIsRecordedAsLostAndTheCampaignContinu
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   ASSERT_EQ(CountFiles(shm_.path()), 2u) << azbench.Output();
-  // Late enough that the agent has streamed intervals (1 s each) even on a loaded machine, where
-  // the prepare barrier and the start delay take a while.
-  std::this_thread::sleep_for(std::chrono::milliseconds(4000));
+  // Killed once the coordinator has stored an interval (1 s) it streamed in the first scenario,
+  // however long the prepare barrier and the start delay take on a loaded machine.
+  ASSERT_TRUE(testing::WaitForStagedIntervals(dir_.File("results.db"), "/repeat=1", {"local-2"},
+                                              std::chrono::seconds(60)))
+      << azbench.Output();
   ASSERT_EQ(kill(fleet_->pid(1), SIGKILL), 0);
 
   const int rc = azbench.Wait(std::chrono::seconds(60));
