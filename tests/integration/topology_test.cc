@@ -213,11 +213,15 @@ TEST_F(TopologyTest, PlacementAxisSchedulesByPlacementAndTheReportComparesThem) 
   ASSERT_EQ(scenarios->size(), 6u) << "2 placements x 3 targets\n" << run.Output();
   std::map<std::string, const ScenarioResult*> by_key;
   for (const ScenarioResult& s : *scenarios) by_key[s.scenario.key] = &s;
+  // A scenario missing is a failure, checked against an empty one (not a null dereference: a
+  // crash here would leave the network namespaces behind for every later topology test).
+  const ScenarioResult missing;
   auto at = [&](const std::string& placement, const std::string& target) -> const ScenarioResult& {
     const std::string key =
         absl::StrCat("workload=write/placement=", placement, "/target=", target, "/repeat=1");
     EXPECT_EQ(by_key.count(key), 1u) << key;
-    return *by_key[key];
+    const auto it = by_key.find(key);
+    return it == by_key.end() ? missing : *it->second;
   };
   EXPECT_THAT(at("same-az", "fsx").scenario.agent_ids, ElementsAre("a1"));
   EXPECT_THAT(at("cross-az", "fsx").scenario.agent_ids, ElementsAre("b1", "c1"));
@@ -243,6 +247,7 @@ TEST_F(TopologyTest, PlacementAxisSchedulesByPlacementAndTheReportComparesThem) 
       }
     }
   }
+  ASSERT_EQ(at("cross-az", "efs").scenario.placements.size(), 1u);
   const PlacementEvidence& c1_efs = at("cross-az", "efs").scenario.placements[0];
   EXPECT_EQ(c1_efs.server_address, "198.18.1.10");
   EXPECT_EQ(c1_efs.address_source, "resolved efs.topo.test");
