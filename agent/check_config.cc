@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_join.h"
 #include "agent/agent_settings.h"
+#include "agent/imds_client.h"
 #include "agent/serve.h"
 #include "agent/transport_security.h"
 #include "common/units.h"
@@ -36,6 +37,13 @@ int RunCheckConfigCommand(const std::vector<std::string>& args) {
   if (!security.ok()) {
     std::cerr << "azbench-agent check-config: " << path << ": " << security.status().message()
               << "\n";
+    return 1;
+  }
+  // The instance metadata variables serve reads from this environment (agent/imds_client.h).
+  if (absl::StatusOr<ImdsSettings> imds =
+          LoadImdsSettings(config->imds_endpoint, config->imds_disabled);
+      !imds.ok()) {
+    std::cerr << "azbench-agent check-config: " << imds.status().message() << "\n";
     return 1;
   }
   for (const std::string& warning : findings.warnings) {

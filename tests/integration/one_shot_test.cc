@@ -1,7 +1,9 @@
 // `azbench-agent run` (one-shot mode) as a user runs it: a bad output path is found before any I/O,
 // and results already measured are never lost to a file that cannot be written afterwards (the
-// output file, the op log). The real agent binary on tmpfs.
+// output file, the op log). Also the agent's usage errors, and the environment `serve` and
+// `check-config` refuse. The real agent binary on tmpfs.
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -104,6 +106,33 @@ TEST_F(OneShotTest, SwitchesTakeBooleanValuesAndHelpIsTheUsage) {
   EXPECT_THAT(output, HasSubstr("a config file is --config FILE"));
   EXPECT_EQ(Agent({"serve", "--listen", "--agent-id", "x"}, &output), 2);
   EXPECT_THAT(output, HasSubstr("flag '--listen' needs a value"));
+}
+
+// The AWS SDKs' instance metadata variables are checked before the agent serves: a malformed one
+// stops `serve` (exit 2) and fails `check-config`, naming the variable and what is allowed.
+TEST_F(OneShotTest, AMalformedInstanceMetadataTimeoutStopsServeAndFailsCheckConfig) {
+  const std::string config = dir_.File("agent.yaml");
+  std::ofstream(config) << "listen: 127.0.0.1:0\ninsecure_loopback_only: true\nallowed_roots: ["
+                        << dir_.path() << "]\nimds: disabled\n";
+  auto with_env = [&](const std::string& variable, std::vector<std::string> args,
+                      std::string* output) {
+    args.insert(args.begin(), {"/usr/bin/env", variable, AZBENCH_AGENT_BIN});
+    Subprocess agent(args, dir_.File("agent.out"));
+    const int code = agent.Wait(kTimeout);
+    *output = agent.Output();
+    return code;
+  };
+  std::string output;
+  EXPECT_EQ(with_env("AWS_METADATA_SERVICE_TIMEOUT=2.5", {"check-config", config}, &output), 0)
+      << output;
+  EXPECT_EQ(with_env("AWS_METADATA_SERVICE_TIMEOUT=1s", {"check-config", config}, &output), 1);
+  EXPECT_THAT(output, HasSubstr("AWS_METADATA_SERVICE_TIMEOUT='1s': give the instance metadata "
+                                "request timeout in seconds, from 0.001 to 3600"));
+  EXPECT_EQ(with_env("AWS_METADATA_SERVICE_NUM_ATTEMPTS=0", {"serve", "--config", config}, &output),
+            2);
+  EXPECT_THAT(output, HasSubstr("azbench-agent serve: AWS_METADATA_SERVICE_NUM_ATTEMPTS='0': give "
+                                "how many times an instance metadata request that got no answer is "
+                                "tried, a whole number from 1 to 10"));
 }
 
 }  // namespace
