@@ -75,6 +75,12 @@ class GrpcAgentClient final : public AgentClient {
 
   const std::string& address() const override { return address_; }
 
+  bool WaitForConnection(absl::Duration timeout) override {
+    return channel_->WaitForConnected(
+        std::chrono::system_clock::now() +
+        std::chrono::milliseconds(absl::ToInt64Milliseconds(timeout)));
+  }
+
   absl::StatusOr<v1::HelloResponse> Hello(const v1::HelloRequest& request,
                                           absl::Duration timeout) override {
     grpc::ClientContext context;

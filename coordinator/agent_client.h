@@ -20,6 +20,13 @@ class AgentClient {
  public:
   virtual ~AgentClient() = default;
   virtual const std::string& address() const = 0;
+  // Waits up to `timeout` for a connection to the agent, trying to connect (again, on the channel's
+  // reconnect backoff) meanwhile: true once connected, false when none came up in time. A fail-fast
+  // call is no substitute: once a connection attempt failed, it fails at once until a new
+  // connection is up, and gRPC (1.51) advances connection attempts only while some thread waits on
+  // the channel (else on a background poll every 5 s). Default (a client without a channel of its
+  // own): true at once.
+  virtual bool WaitForConnection(absl::Duration /*timeout*/) { return true; }
   // Each call returns the agent's error with its canonical code; Unavailable / DeadlineExceeded
   // when the agent cannot be reached in `timeout`.
   virtual absl::StatusOr<v1::HelloResponse> Hello(const v1::HelloRequest& request,

@@ -108,20 +108,30 @@ absl::StatusOr<std::vector<std::string>> ReadHostsFile(const std::string& path) 
 
 namespace {
 
-// How often a first contact that failed to connect is tried again.
+// How often a first contact that failed to connect is tried again, at the most.
 constexpr absl::Duration kHelloRetryInterval = absl::Milliseconds(200);
 
 // The first contact retries a refused or failed connection until `timeout` has passed: an agent
-// that has just started, or a loaded machine's loopback, can fail one connect, and gRPC's
-// fail-fast call reports that at once. The last error is the one returned.
+// that has just started, or one that a loaded machine makes slow to answer, can fail a connection
+// attempt, and gRPC's fail-fast call reports that at once, and again at once until a new
+// connection is up. Between calls the client waits for that connection (the wait is what drives
+// gRPC's next attempts) until one retry interval before the end, left for the last call: its error
+// is the one returned, naming the agent and why (refused, timed out, TLS), and the window.
 absl::Status WaitUntilReachable(AgentClient& client, const v1::HelloRequest& request,
                                 absl::Duration timeout) {
   const absl::Time give_up = absl::Now() + timeout;
   absl::StatusOr<v1::HelloResponse> response = client.Hello(request, timeout);
   while (!response.ok() && absl::IsUnavailable(response.status()) &&
          absl::Now() + kHelloRetryInterval < give_up) {
-    absl::SleepFor(kHelloRetryInterval);
+    const absl::Time next_call = absl::Now() + kHelloRetryInterval;
+    client.WaitForConnection(give_up - kHelloRetryInterval - absl::Now());
+    absl::SleepFor(next_call - absl::Now());  // nothing when the wait took longer
     response = client.Hello(request, give_up - absl::Now());
+  }
+  if (absl::IsUnavailable(response.status()) || absl::IsDeadlineExceeded(response.status())) {
+    return absl::Status(response.status().code(),
+                        absl::StrCat(response.status().message(), " (not reachable within ",
+                                     absl::FormatDuration(timeout), ")"));
   }
   return response.status();
 }

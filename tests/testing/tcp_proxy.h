@@ -32,10 +32,11 @@ namespace azbench::testing {
 
 class TcpProxy {
  public:
-  explicit TcpProxy(int target_port) : target_port_(target_port) {
+  // Listens on `listen_port`, or on a port the kernel chooses (0).
+  explicit TcpProxy(int target_port, int listen_port = 0) : target_port_(target_port) {
     listen_fd_ = socket(AF_INET, SOCK_STREAM, 0);
     if (listen_fd_ < 0) return;
-    sockaddr_in addr = Loopback(0);
+    sockaddr_in addr = Loopback(listen_port);
     socklen_t len = sizeof(addr);
     if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
         listen(listen_fd_, 64) != 0 ||
