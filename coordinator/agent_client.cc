@@ -218,8 +218,13 @@ grpc::ChannelArguments BaseChannelArguments() {
   args.SetInt(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
   // Reconnect quickly to an agent that restarted (the default backoff grows to 2 minutes).
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 250);
-  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 250);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 2000);
+  // Despite its name, gRPC takes this as the least time one connection attempt (TCP connect,
+  // handshakes, the agent's first HTTP/2 SETTINGS) is given before it is abandoned, the attempt's
+  // deadline being the later of this and the next backoff: at 250 ms, every attempt to an agent
+  // that a loaded machine made slow to answer was abandoned after 250 ms .. 2 s and begun again,
+  // and the agent was never reached. 20 s (gRPC's default) outlasts the 10 s first-contact window.
+  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 20000);
   return args;
 }
 

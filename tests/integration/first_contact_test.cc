@@ -1,7 +1,8 @@
 // The coordinator's first contact with an agent (ConnectFleet), on a real agent process on
-// loopback: an agent that answers late (stopped through the first connection attempts, or not
-// listening yet) is reached once it answers within the window; an agent that is down, or never
-// answers, is reported naming its address when the window ends, not later.
+// loopback: an agent that answers late (stopped through the first connection attempts, not
+// listening yet, or slow to answer every new connection, as a loaded machine can starve it) is
+// reached once it answers within the window; an agent that is down, or never answers, is reported
+// naming its address when the window ends, not later.
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -139,6 +140,20 @@ TEST_F(FirstContactTest, AnAgentNotListeningYetIsReachedOnceItListens) {
   EXPECT_EQ(fleet->members[0].info.agent_id, "local-1");
 }
 
+// Every new connection is answered 3 s after it was accepted (the agent behind a proxy that holds
+// its replies that long): longer than a connection attempt used to be given (250 ms, growing to
+// 2 s), well within the 10 s window.
+TEST_F(FirstContactTest, AnAgentSlowToAnswerEveryNewConnectionIsReachedWithinTheWindow) {
+  testing::TcpProxy proxy(PortOf(fleet_->addresses()[0]));
+  ASSERT_TRUE(proxy.ok());
+  proxy.AnswerNewConnectionsAfter(std::chrono::seconds(3));
+  const absl::Time start = absl::Now();
+  absl::StatusOr<Fleet> fleet = ConnectFleet({proxy.address()}, Window(absl::Seconds(10)));
+  ASSERT_TRUE(fleet.ok()) << fleet.status() << " (after " << absl::Now() - start << ")";
+  ASSERT_EQ(fleet->members.size(), 1u);
+  EXPECT_EQ(fleet->members[0].info.agent_id, "local-1");
+}
+
 // Nothing listens at the address: connections are refused all through the window, and the error
 // names the address and why once the window has passed (not at the first refusal, not much later).
 TEST_F(FirstContactTest, AnAgentThatIsDownIsReportedWithItsAddressWhenTheWindowEnds) {
@@ -168,6 +183,9 @@ TEST_F(FirstContactTest, AnAgentThatNeverAnswersIsReportedWithItsAddressWhenTheW
   const absl::Time start = absl::Now();
   absl::StatusOr<Fleet> fleet = ConnectFleet(fleet_->addresses(), Window(window));
   const absl::Duration took = absl::Now() - start;
+  // Killed, not resumed: a resumed agent's graceful stop would wait for the connection attempt the
+  // coordinator gave up on, which gRPC closes only when its keepalive finds no answer.
+  kill(fleet_->pid(0), SIGKILL);
   ASSERT_FALSE(fleet.ok());
   EXPECT_EQ(fleet.status().code(), absl::StatusCode::kUnavailable) << fleet.status();
   EXPECT_THAT(std::string(fleet.status().message()), HasSubstr("1 of 1 agents unreachable"));

@@ -1,8 +1,9 @@
 // A loopback TCP proxy for tests that break connections on purpose: it forwards every connection
 // made to it to a target port, and the test can reset all current connections (an RST to both
 // sides, as after a network blip) while new ones are still accepted, hold the target's replies
-// (not read from the target until the next reset: what was sent is "on the wire"), or refuse new
-// connections altogether (a host gone).
+// (not read from the target until the next reset: what was sent is "on the wire"), answer each new
+// connection only some time after it was accepted (a server starved on a loaded machine), or refuse
+// new connections altogether (a host gone).
 //
 //   testing::TcpProxy proxy(agent_port);
 //   ASSERT_TRUE(proxy.ok());
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <list>
 #include <memory>
@@ -86,6 +88,10 @@ class TcpProxy {
   }
   // Stops reading from the target: its replies stay unread (in its socket buffers) until ResetAll.
   void HoldReplies() { hold_replies_.store(true); }
+  // Each connection accepted from now on gets the target's replies only `delay` after it was
+  // accepted (what the client sends goes through at once): a server that is slow to answer every
+  // new connection, as one starved of CPU is.
+  void AnswerNewConnectionsAfter(std::chrono::milliseconds delay) { answer_delay_.store(delay); }
   // Stops accepting: new connections are refused. Current ones are reset.
   void Refuse() {
     if (refusing_.exchange(true)) return;
@@ -103,7 +109,8 @@ class TcpProxy {
     int client_fd = -1;
     int target_fd = -1;
     std::atomic<bool> reset{false};
-    bool done = false;  // guarded by mu_
+    std::chrono::steady_clock::time_point answer_from;  // the target's replies held until then
+    bool done = false;                                  // guarded by mu_
     std::thread thread;
   };
 
@@ -138,6 +145,7 @@ class TcpProxy {
       auto c = std::make_unique<Connection>();
       c->client_fd = client;
       c->target_fd = target;
+      c->answer_from = std::chrono::steady_clock::now() + answer_delay_.load();
       Connection* raw = c.get();
       c->thread = std::thread([this, raw] { Pump(*raw); });
       connections_.push_back(std::move(c));
@@ -170,7 +178,7 @@ class TcpProxy {
     bool open = true;
     while (open && !c.reset.load()) {
       pollfd p[2] = {{c.client_fd, POLLIN, 0}, {c.target_fd, POLLIN, 0}};
-      const bool hold = hold_replies_.load();
+      const bool hold = hold_replies_.load() || std::chrono::steady_clock::now() < c.answer_from;
       if (poll(p, hold ? 1 : 2, 20) <= 0) continue;
       if (p[0].revents != 0) open = Forward(c.client_fd, c.target_fd);
       if (open && !hold && p[1].revents != 0) open = Forward(c.target_fd, c.client_fd);
@@ -193,6 +201,7 @@ class TcpProxy {
   std::atomic<bool> stopping_{false};
   std::atomic<bool> refusing_{false};
   std::atomic<bool> hold_replies_{false};
+  std::atomic<std::chrono::milliseconds> answer_delay_{std::chrono::milliseconds(0)};
   std::atomic<int> accepted_{0};
   std::thread acceptor_;
   std::mutex mu_;
