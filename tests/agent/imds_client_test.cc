@@ -8,6 +8,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/fake_http_server.h"
+#include "tests/testing/scoped_env.h"
 #include "tests/testing/subprocess.h"
 
 namespace azbench {
@@ -124,29 +125,7 @@ TEST(ImdsClientTest, ARefusedTokenRequestMeansNotOnEc2) {
   EXPECT_THAT(std::string(az.status().message()), HasSubstr("HTTP 403"));
 }
 
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = getenv(name)) old_ = old, had_ = true;
-    if (value == nullptr) {
-      unsetenv(name);
-    } else {
-      setenv(name, value, 1);
-    }
-  }
-  ~ScopedEnv() {
-    if (had_) {
-      setenv(name_, old_.c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::string old_;
-  bool had_ = false;
-};
+using testing::ScopedEnv;
 
 TEST(ImdsSettingsTest, EnvironmentFollowsTheAwsSdkAndTheConfigWins) {
   {

@@ -16,6 +16,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/fake_http_server.h"
+#include "tests/testing/scoped_env.h"
 
 namespace azbench {
 namespace {
@@ -26,32 +27,7 @@ using ::testing::HasSubstr;
 using testing::HttpRequest;
 using testing::HttpResponse;
 
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = getenv(name)) {
-      had_ = true;
-      old_ = old;
-    }
-    if (value != nullptr) {
-      setenv(name, value, 1);
-    } else {
-      unsetenv(name);
-    }
-  }
-  ~ScopedEnv() {
-    if (had_) {
-      setenv(name_, old_.c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::string old_;
-  bool had_ = false;
-};
+using testing::ScopedEnv;
 
 TEST(ImdsSettingsTest, TheTimeoutIsInSecondsWholeOrDecimal) {
   EXPECT_EQ(ParseImdsTimeoutMs("1").value(), 1000);

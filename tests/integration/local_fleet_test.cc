@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "coordinator/stale_work_roots.h"
 #include "gtest/gtest.h"
+#include "tests/testing/scoped_env.h"
 #include "tests/testing/subprocess.h"
 #include "tests/testing/temp_dir.h"
 
@@ -40,24 +41,7 @@ std::vector<std::string> Roots(const std::string& parent) {
 }
 
 // Sets an environment variable for the test's lifetime (children inherit it).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = getenv(name); old != nullptr) old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_.has_value()) {
-      setenv(name_, old_->c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using testing::ScopedEnv;
 
 // A pid and start time that belonged to a process that has exited.
 std::pair<pid_t, unsigned long long> DeadProcess() {
