@@ -154,6 +154,34 @@ TEST_F(FirstContactTest, AnAgentSlowToAnswerEveryNewConnectionIsReachedWithinThe
   EXPECT_EQ(fleet->members[0].info.agent_id, "local-1");
 }
 
+// The agent sits behind a silent partition (its SYNs dropped, not refused) for the first 9 s, then
+// the partition heals: it is reached within a few seconds of healing, not when the kernel's next
+// SYN retransmit of a long-lived connect happens to come (1, 3, 7, 15 s after it began without
+// Linux 6.5's linear SYN timeouts). What bounds a connect is the socket's TCP_USER_TIMEOUT, which
+// gRPC sets to the keepalive timeout (5 s). The same holds for a reconnect after a partition during
+// a run, where those seconds come out of the reattach grace.
+TEST_F(FirstContactTest, AnAgentBehindASilentPartitionIsReachedSoonAfterItHeals) {
+  testing::TcpProxy proxy(PortOf(fleet_->addresses()[0]));
+  ASSERT_TRUE(proxy.ok());
+  ASSERT_TRUE(proxy.BlackHole());
+  const absl::Time start = absl::Now();
+  std::future<absl::StatusOr<Fleet>> connecting = std::async(std::launch::async, [&] {
+    return ConnectFleet({proxy.address()}, Window(absl::Seconds(20)));
+  });
+  std::this_thread::sleep_for(std::chrono::seconds(9));
+  EXPECT_EQ(proxy.accepted(), 0) << "the partition let a connection through";
+  proxy.Heal();
+  const absl::Time healed = absl::Now();
+  absl::StatusOr<Fleet> fleet = connecting.get();
+  const absl::Duration after_heal = absl::Now() - healed;
+  ASSERT_TRUE(fleet.ok()) << fleet.status() << " (after " << absl::Now() - start << ")";
+  ASSERT_EQ(fleet->members.size(), 1u);
+  EXPECT_EQ(fleet->members[0].info.agent_id, "local-1");
+  // A connect lives 5 s: its SYNs come 0, 1 and 3 s after it began, and the next attempt begins
+  // when it is abandoned, so no gap between two SYNs exceeds 2 s.
+  EXPECT_LT(after_heal, absl::Seconds(4)) << "reached " << after_heal << " after the heal";
+}
+
 // Nothing listens at the address: connections are refused all through the window, and the error
 // names the address and why once the window has passed (not at the first refusal, not much later).
 TEST_F(FirstContactTest, AnAgentThatIsDownIsReportedWithItsAddressWhenTheWindowEnds) {

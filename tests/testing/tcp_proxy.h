@@ -2,8 +2,9 @@
 // made to it to a target port, and the test can reset all current connections (an RST to both
 // sides, as after a network blip) while new ones are still accepted, hold the target's replies
 // (not read from the target until the next reset: what was sent is "on the wire"), answer each new
-// connection only some time after it was accepted (a server starved on a loaded machine), or refuse
-// new connections altogether (a host gone).
+// connection only some time after it was accepted (a server starved on a loaded machine), refuse
+// new connections altogether (a host gone), or go silent (a network partition that drops packets:
+// new connections get no answer at all, not even a refusal, until it heals).
 //
 //   testing::TcpProxy proxy(agent_port);
 //   ASSERT_TRUE(proxy.ok());
@@ -92,6 +93,41 @@ class TcpProxy {
   // accepted (what the client sends goes through at once): a server that is slow to answer every
   // new connection, as one starved of CPU is.
   void AnswerNewConnectionsAfter(std::chrono::milliseconds delay) { answer_delay_.store(delay); }
+  // A silent partition until Heal: the kernel drops every new connection's SYN (the proxy stops
+  // accepting and its accept queue is kept full), so a client's connect() sees no answer and
+  // retries on its own schedule (1, 3, 7, 15 s ...); current connections forward nothing either
+  // way. Returns false if the partition could not be set up.
+  bool BlackHole() {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (listen_fd_ < 0 || filler_fd_ >= 0) return false;
+    blackholed_.store(true);
+    // The acceptor must not take the filler below off the queue: wait until it has seen the flag.
+    cv_.wait(lock, [&] { return acceptor_paused_ || listen_fd_ < 0; });
+    if (listen_fd_ < 0) return false;
+    // A backlog of 0 lets one connection wait in the accept queue; the filler takes that place, so
+    // every SYN after it is dropped (tcp_abort_on_overflow is 0 by default: no reset is sent).
+    if (listen(listen_fd_, 0) != 0) return false;
+    filler_fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr = Loopback(port_);
+    return filler_fd_ >= 0 &&
+           connect(filler_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+  }
+  // Ends the partition: the queue is drained and accepting resumes, so the next SYN a client
+  // retransmits is answered; current connections forward again.
+  void Heal() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!blackholed_.load()) return;
+    if (listen_fd_ >= 0) {
+      listen(listen_fd_, 64);
+      if (filler_fd_ >= 0) {
+        const int queued = accept(listen_fd_, nullptr, nullptr);  // the filler's server side
+        if (queued >= 0) close(queued);
+      }
+    }
+    if (filler_fd_ >= 0) close(filler_fd_);
+    filler_fd_ = -1;
+    blackholed_.store(false);
+  }
   // Stops accepting: new connections are refused. Current ones are reset.
   void Refuse() {
     if (refusing_.exchange(true)) return;
@@ -124,6 +160,18 @@ class TcpProxy {
 
   void AcceptLoop() {
     while (!stopping_.load() && !refusing_.load()) {
+      {
+        // Checked and acknowledged under the lock BlackHole sets the flag under, so the acceptor
+        // never accepts once BlackHole went on to fill the queue.
+        std::unique_lock<std::mutex> lock(mu_);
+        acceptor_paused_ = blackholed_.load();
+        if (acceptor_paused_) {
+          lock.unlock();
+          cv_.notify_all();
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+          continue;
+        }
+      }
       pollfd p{listen_fd_, POLLIN, 0};
       if (poll(&p, 1, 20) <= 0) continue;
       const int client = accept(listen_fd_, nullptr, nullptr);
@@ -153,6 +201,9 @@ class TcpProxy {
     std::lock_guard<std::mutex> lock(mu_);
     close(listen_fd_);
     listen_fd_ = -1;
+    if (filler_fd_ >= 0) close(filler_fd_);
+    filler_fd_ = -1;
+    cv_.notify_all();
   }
 
   // Closes with an RST (SO_LINGER 0).
@@ -178,6 +229,10 @@ class TcpProxy {
     bool open = true;
     while (open && !c.reset.load()) {
       pollfd p[2] = {{c.client_fd, POLLIN, 0}, {c.target_fd, POLLIN, 0}};
+      if (blackholed_.load()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        continue;
+      }
       const bool hold = hold_replies_.load() || std::chrono::steady_clock::now() < c.answer_from;
       if (poll(p, hold ? 1 : 2, 20) <= 0) continue;
       if (p[0].revents != 0) open = Forward(c.client_fd, c.target_fd);
@@ -201,6 +256,9 @@ class TcpProxy {
   std::atomic<bool> stopping_{false};
   std::atomic<bool> refusing_{false};
   std::atomic<bool> hold_replies_{false};
+  std::atomic<bool> blackholed_{false};
+  bool acceptor_paused_ = false;  // guarded by mu_: the acceptor saw blackholed_ and stopped
+  int filler_fd_ = -1;            // guarded by mu_: the connection that keeps the queue full
   std::atomic<std::chrono::milliseconds> answer_delay_{std::chrono::milliseconds(0)};
   std::atomic<int> accepted_{0};
   std::thread acceptor_;
