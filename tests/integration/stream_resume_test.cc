@@ -2,8 +2,9 @@
 // coordinator (RunScenario) and a real agent process over real gRPC sockets, with a loopback TCP
 // proxy between them that resets every connection on the test's word. Cut mid-run and again
 // after the jobs finished while their results were still on the wire, the scenario is complete
-// with exactly the totals of an uncut run and no interval counted twice; with no agent to come
-// back to, the agent is lost as before.
+// with exactly the totals of an uncut run and no interval counted twice; cut while the agent waits
+// at a metadata phase barrier, the next phase is released once the stream is resumed; with no
+// agent to come back to, the agent is lost as before.
 #include <signal.h>
 
 #include <array>
@@ -248,6 +249,76 @@ TEST_F(StreamResumeTest, CutsMidRunAndOnTheFinalResultsLoseNothing) {
   }
   EXPECT_TRUE(WaitFor([&] { return FilesLeft() == 0; }, std::chrono::seconds(15)))
       << "the coordinator's Cleanup removed the files";
+}
+
+// The stream is cut while the agent waits at a metadata phase barrier: its PhaseDone was on the
+// wire (held with the rest of its replies, then lost with the connection), so nothing released the
+// next phase. The resumed stream replays it, the coordinator releases the delete phase, and the
+// scenario completes with every op of both phases.
+TEST_F(StreamResumeTest, CutWhileTheAgentWaitsAtAPhaseBarrierReleasesTheNextPhaseAfterTheResume) {
+  StartAgent(/*grace_ms=*/10'000);
+  // A create phase of a second or more here in any build (64 KiB written into each file), so the
+  // hold below begins well before it ends, and of seconds, well within keepalive's 10 s.
+  constexpr uint64_t kFiles = 20'000;
+  Scenario scenario;
+  scenario.key = "barrier";
+  scenario.agent_ids = {"agent-r"};
+  scenario.jobs.push_back({"md",
+                           "metadata",
+                           {{"files", absl::StrCat(kFiles)},
+                            {"dirs", "10"},
+                            {"phases", "create,delete"},
+                            {"write_bytes", "64k"},
+                            {"directory", dir_.path()}},
+                           0});
+  std::atomic<uint64_t> ops_seen{0};
+  std::mutex said_mu;
+  std::vector<std::string> said;
+  RunOptions options = Options();
+  options.on_progress = [&](const LiveProgress& p) { ops_seen.store(p.ops); };
+  options.on_warning = [&](const std::string& w) {
+    std::lock_guard<std::mutex> lock(said_mu);
+    said.push_back(w);
+  };
+  ScenarioResult result;
+  std::thread coordinator([&] { result = RunScenario(*fleet_, scenario, options); });
+  bool cutting = WaitFor([&] { return ops_seen.load() > 0; }, std::chrono::seconds(30));
+  EXPECT_TRUE(cutting) << "the run never reported progress";
+  if (cutting) {
+    proxy_->HoldReplies();
+    const uint64_t seen_at_hold = ops_seen.load();
+    // Every file created: the agent reports the phase (into the held connection) and waits.
+    cutting = WaitFor([&] { return FilesLeft() >= kFiles; }, std::chrono::seconds(60));
+    EXPECT_TRUE(cutting) << "the create phase did not end: " << FilesLeft() << " files";
+    if (cutting) {
+      // Nothing releases the delete phase while the PhaseDone is held (the files stay).
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+      EXPECT_EQ(FilesLeft(), kFiles)
+          << "the delete phase began before the cut: the hold came too late (" << seen_at_hold
+          << " create ops seen when it began)";
+    }
+    proxy_->ResetAll();
+  }
+  coordinator.join();
+
+  EXPECT_EQ(result.status, ScenarioStatus::kComplete) << result.status_detail;
+  EXPECT_TRUE(result.lost.empty());
+  const auto totals = Totals(result);
+  EXPECT_EQ(totals[static_cast<int>(OpKind::kCreate)].first, kFiles);
+  EXPECT_EQ(totals[static_cast<int>(OpKind::kUnlink)].first, kFiles) << "the delete phase ran";
+  ASSERT_FALSE(result.results.empty());
+  for (const AgentJobResult& r : result.results) {  // one per phase
+    int resumed = 0;
+    for (const std::string& w : r.result.warnings) {
+      if (w.find("broke and was resumed") != std::string::npos) ++resumed;
+    }
+    EXPECT_EQ(resumed, 1) << r.result.name << ": " << absl::StrJoin(r.result.warnings, "; ");
+  }
+  {
+    std::lock_guard<std::mutex> lock(said_mu);
+    EXPECT_EQ(said.size(), 1u) << absl::StrJoin(said, "; ");
+  }
+  EXPECT_EQ(FilesLeft(), 0u) << "the delete phase removed every file";
 }
 
 TEST_F(StreamResumeTest, WithTheAgentKilledTheAgentIsLostAsBefore) {
