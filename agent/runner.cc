@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <optional>
 #include <thread>
+#include <vector>
 
 #include <spdlog/spdlog.h>
 
@@ -18,6 +20,13 @@
 namespace azbench {
 
 namespace runner_internal {
+
+absl::Status RunOutcome(const std::vector<std::optional<absl::Status>>& job_statuses) {
+  for (const std::optional<absl::Status>& status : job_statuses) {
+    if (status.has_value() && !status->ok()) return *status;
+  }
+  return absl::OkStatus();
+}
 
 absl::Status CheckStartAhead(int64_t start_at_realtime_ns) {
   const int64_t ahead_ns = start_at_realtime_ns - RealtimeNanos();
@@ -212,8 +221,8 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
     }
   });
 
-  std::vector<absl::StatusOr<std::vector<JobResult>>> results;
-  for (size_t i = 0; i < run->jobs.size(); ++i) results.emplace_back(absl::UnknownError("not run"));
+  // Per job; nullopt until it ran (a cancel ends the run before the later stonewall groups).
+  std::vector<std::optional<absl::StatusOr<std::vector<JobResult>>>> results(run->jobs.size());
   // PhaseDone events for a sink that drives phases; empty: each barrier is released at once.
   runner_internal::PhaseBarrier::PhaseDone phase_done;
   if (sink.DrivesPhases()) {
@@ -277,8 +286,8 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
     }
     for (auto& t : threads) t.join();
     for (size_t i = begin; i < end; ++i) {
-      if (!results[i].ok()) continue;
-      for (const JobResult& result : *results[i]) {
+      if (!results[i].has_value() || !results[i]->ok()) continue;
+      for (const JobResult& result : **results[i]) {
         if (!serial.Call(
                 [&](RunEventSink& s) { return s.OnJobResult(static_cast<int>(i), result); })) {
           run->cancel.store(true);
@@ -312,10 +321,12 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
     return absl::CancelledError(absl::StrCat(
         "run '", run_id, "': the coordinator's stream broke; run cancelled, files removed"));
   }
-  for (auto& r : results) {
-    if (!r.ok() && r.status().code() != absl::StatusCode::kUnknown) return r.status();
+  std::vector<std::optional<absl::Status>> job_statuses;
+  job_statuses.reserve(results.size());
+  for (const auto& r : results) {
+    job_statuses.push_back(r.has_value() ? std::optional<absl::Status>(r->status()) : std::nullopt);
   }
-  return absl::OkStatus();
+  return runner_internal::RunOutcome(job_statuses);
 }
 
 bool Runner::Cancel(const std::string& run_id) {

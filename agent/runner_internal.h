@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,11 @@
 namespace azbench {
 
 namespace runner_internal {
+
+// The status Runner::Run ends with, given each job's status in job order (nullopt: the job did
+// not run, the run having been cancelled before its stonewall group): the first failed job's error,
+// whatever its code (UNKNOWN too: s3_error.cc gives it to unexpected HTTP statuses); else OK.
+absl::Status RunOutcome(const std::vector<std::optional<absl::Status>>& job_statuses);
 
 // A start instant (agent realtime, 0 = now) at most kMaxStartAheadNs ahead.
 absl::Status CheckStartAhead(int64_t start_at_realtime_ns);
