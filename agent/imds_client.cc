@@ -208,17 +208,6 @@ absl::StatusOr<ImdsSettings> LoadImdsSettings(const std::string& config_endpoint
   return settings;
 }
 
-ImdsSettings ImdsSettingsFromEnvironment(const std::string& config_endpoint, bool config_disabled) {
-  ImdsSettings settings = BaseSettings(config_endpoint, config_disabled);
-  if (std::optional<std::string> timeout = Variable(kImdsTimeoutVariable)) {
-    if (absl::StatusOr<int> ms = ParseImdsTimeoutMs(*timeout); ms.ok()) settings.timeout_ms = *ms;
-  }
-  if (std::optional<std::string> attempts = Variable(kImdsAttemptsVariable)) {
-    if (absl::StatusOr<int> n = ParseImdsAttempts(*attempts); n.ok()) settings.attempts = *n;
-  }
-  return settings;
-}
-
 absl::StatusOr<std::unique_ptr<MetadataClient>> MakeImdsClient(const ImdsSettings& settings) {
   if (!absl::StartsWith(settings.endpoint, "http://") &&
       !absl::StartsWith(settings.endpoint, "https://")) {

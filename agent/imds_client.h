@@ -59,10 +59,6 @@ absl::StatusOr<int> ParseImdsAttempts(absl::string_view value);
 absl::StatusOr<ImdsSettings> LoadImdsSettings(const std::string& config_endpoint = "",
                                               bool config_disabled = false);
 
-// LoadImdsSettings without the error: a malformed timeout or attempt count keeps its default.
-ImdsSettings ImdsSettingsFromEnvironment(const std::string& config_endpoint = "",
-                                         bool config_disabled = false);
-
 class MetadataClient {
  public:
   virtual ~MetadataClient() = default;

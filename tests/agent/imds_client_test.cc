@@ -1,14 +1,11 @@
 #include "agent/imds_client.h"
 
-#include <stdlib.h>
-
 #include <chrono>
 
 #include "agent/identity.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/fake_http_server.h"
-#include "tests/testing/scoped_env.h"
 #include "tests/testing/subprocess.h"
 
 namespace azbench {
@@ -123,32 +120,6 @@ TEST(ImdsClientTest, ARefusedTokenRequestMeansNotOnEc2) {
   auto az = Client(server.url())->Get("meta-data/placement/availability-zone");
   EXPECT_TRUE(absl::IsUnavailable(az.status())) << az.status();
   EXPECT_THAT(std::string(az.status().message()), HasSubstr("HTTP 403"));
-}
-
-using testing::ScopedEnv;
-
-TEST(ImdsSettingsTest, EnvironmentFollowsTheAwsSdkAndTheConfigWins) {
-  {
-    ScopedEnv endpoint("AWS_EC2_METADATA_SERVICE_ENDPOINT", nullptr);
-    ScopedEnv disabled("AWS_EC2_METADATA_DISABLED", nullptr);
-    const ImdsSettings s = ImdsSettingsFromEnvironment();
-    EXPECT_EQ(s.endpoint, "http://169.254.169.254");
-    EXPECT_FALSE(s.disabled);
-    EXPECT_EQ(s.timeout_ms, 1000);
-  }
-  {
-    ScopedEnv endpoint("AWS_EC2_METADATA_SERVICE_ENDPOINT", "http://127.0.0.1:9");
-    ScopedEnv disabled("AWS_EC2_METADATA_DISABLED", "TRUE");
-    const ImdsSettings s = ImdsSettingsFromEnvironment();
-    EXPECT_EQ(s.endpoint, "http://127.0.0.1:9");
-    EXPECT_TRUE(s.disabled);
-    EXPECT_EQ(ImdsSettingsFromEnvironment("http://127.0.0.1:10").endpoint, "http://127.0.0.1:10");
-  }
-  {
-    ScopedEnv disabled("AWS_EC2_METADATA_DISABLED", "false");
-    EXPECT_FALSE(ImdsSettingsFromEnvironment().disabled);
-    EXPECT_TRUE(ImdsSettingsFromEnvironment("", /*config_disabled=*/true).disabled);
-  }
 }
 
 TEST(ImdsClientTest, DisabledContactsNothing) {

@@ -1,5 +1,7 @@
-// The instance metadata request timeout and attempts from the AWS SDKs' environment variables
-// (agent/imds_client.h: AWS_METADATA_SERVICE_TIMEOUT, AWS_METADATA_SERVICE_NUM_ATTEMPTS).
+// The instance metadata settings from the AWS SDKs' environment variables and the agent's config
+// (agent/imds_client.h, LoadImdsSettings): the request timeout and attempts
+// (AWS_METADATA_SERVICE_TIMEOUT, AWS_METADATA_SERVICE_NUM_ATTEMPTS), the endpoint and the off
+// switch.
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -91,8 +93,6 @@ TEST(ImdsSettingsTest, TheEnvironmentSetsTimeoutAndAttemptsAndABadValueIsAnError
     EXPECT_EQ(s->attempts, 3);
     EXPECT_EQ(s->endpoint, "http://127.0.0.1:10") << "the config's endpoint still wins";
     EXPECT_TRUE(s->disabled);
-    EXPECT_EQ(ImdsSettingsFromEnvironment().timeout_ms, 10'000);
-    EXPECT_EQ(ImdsSettingsFromEnvironment().attempts, 3);
   }
   {
     ScopedEnv timeout("AWS_METADATA_SERVICE_TIMEOUT", "10s");
@@ -102,15 +102,48 @@ TEST(ImdsSettingsTest, TheEnvironmentSetsTimeoutAndAttemptsAndABadValueIsAnError
     EXPECT_THAT(std::string(s.status().message()),
                 HasSubstr("AWS_METADATA_SERVICE_TIMEOUT='10s': give the instance metadata request "
                           "timeout in seconds"));
-    EXPECT_EQ(ImdsSettingsFromEnvironment().timeout_ms, 1000) << "the lenient reading: default";
   }
   {
     ScopedEnv attempts("AWS_METADATA_SERVICE_NUM_ATTEMPTS", "0");
     absl::StatusOr<ImdsSettings> s = LoadImdsSettings();
     ASSERT_FALSE(s.ok());
+    EXPECT_TRUE(absl::IsInvalidArgument(s.status()));
     EXPECT_THAT(std::string(s.status().message()),
                 HasSubstr("AWS_METADATA_SERVICE_NUM_ATTEMPTS='0'"));
-    EXPECT_EQ(ImdsSettingsFromEnvironment().attempts, 1);
+  }
+}
+
+TEST(ImdsSettingsTest, EndpointAndOffSwitchFollowTheAwsSdkAndTheConfigWins) {
+  ScopedEnv timeout("AWS_METADATA_SERVICE_TIMEOUT", nullptr);
+  ScopedEnv attempts("AWS_METADATA_SERVICE_NUM_ATTEMPTS", nullptr);
+  {
+    ScopedEnv endpoint("AWS_EC2_METADATA_SERVICE_ENDPOINT", nullptr);
+    ScopedEnv disabled("AWS_EC2_METADATA_DISABLED", nullptr);
+    absl::StatusOr<ImdsSettings> s = LoadImdsSettings();
+    ASSERT_TRUE(s.ok()) << s.status();
+    EXPECT_EQ(s->endpoint, "http://169.254.169.254");
+    EXPECT_FALSE(s->disabled);
+    EXPECT_EQ(s->timeout_ms, 1000);
+  }
+  {
+    ScopedEnv endpoint("AWS_EC2_METADATA_SERVICE_ENDPOINT", "http://127.0.0.1:9");
+    ScopedEnv disabled("AWS_EC2_METADATA_DISABLED", "TRUE");
+    absl::StatusOr<ImdsSettings> s = LoadImdsSettings();
+    ASSERT_TRUE(s.ok()) << s.status();
+    EXPECT_EQ(s->endpoint, "http://127.0.0.1:9");
+    EXPECT_TRUE(s->disabled);
+    absl::StatusOr<ImdsSettings> configured = LoadImdsSettings("http://127.0.0.1:10");
+    ASSERT_TRUE(configured.ok()) << configured.status();
+    EXPECT_EQ(configured->endpoint, "http://127.0.0.1:10");
+  }
+  {
+    ScopedEnv disabled("AWS_EC2_METADATA_DISABLED", "false");
+    absl::StatusOr<ImdsSettings> s = LoadImdsSettings();
+    ASSERT_TRUE(s.ok()) << s.status();
+    EXPECT_FALSE(s->disabled);
+    absl::StatusOr<ImdsSettings> configured = LoadImdsSettings("", /*config_disabled=*/true);
+    ASSERT_TRUE(configured.ok()) << configured.status();
+    EXPECT_TRUE(configured->disabled);
   }
 }
 
