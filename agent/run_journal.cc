@@ -143,9 +143,12 @@ absl::Status RunJournal::CheckAttach(uint64_t after_seq, bool lease_lost, uint64
 }
 
 absl::StatusOr<uint64_t> RunJournal::Attach(JournalWriter* writer, uint64_t after_seq) {
-  // A request that cannot be served leaves the stream attached alone.
+  // A request that cannot be served leaves the stream attached alone. `writer` is an Attach's
+  // stream, or the Run's own (RunJournals::Start).
   if (writer->Cancelled()) {
-    return absl::CancelledError(absl::StrCat("run '", run_id_, "': the Attach was cancelled"));
+    return absl::CancelledError(
+        absl::StrCat("run '", run_id_,
+                     "': the stream was cancelled (its caller went away) before it was attached"));
   }
   RETURN_IF_ERROR(CheckAttach(after_seq, published_lease_lost_.load(), published_last_seq_.load(),
                               published_oldest_seq_.load()));

@@ -319,7 +319,10 @@ TEST_F(RunJournalTest, AnAttachThatCannotBeServedLeavesTheAttachedStreamAlone) {
   EXPECT_EQ(journal.Attach(&past, 9).status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(journal.Attach(&lost, 0).status().code(), absl::StatusCode::kDataLoss);
   gone.cancelled.store(true);  // its caller went away before it was served
-  EXPECT_EQ(journal.Attach(&gone, 2).status().code(), absl::StatusCode::kCancelled);
+  const absl::Status refused = journal.Attach(&gone, 2).status();
+  EXPECT_EQ(refused.code(), absl::StatusCode::kCancelled);
+  EXPECT_EQ(refused.message(),
+            "run 'r': the stream was cancelled (its caller went away) before it was attached");
   EXPECT_FALSE(live.cancelled.load());
   EXPECT_TRUE(journal.attached());
   ASSERT_TRUE(journal.Append(Progress(4)));
@@ -392,6 +395,22 @@ TEST_F(RunJournalTest, AnAttachThatFindsANewJournalReplacesTheRunStream) {
   ASSERT_TRUE(started.journal->Append(Finished()));
   EXPECT_EQ(attach_stream.seqs(), (std::vector<uint64_t>{1, 2}));
   EXPECT_TRUE(run_stream.events.empty());
+}
+
+// A Run whose caller went away before its stream was attached gets no journal, and the error says
+// it was the stream (not an Attach) that was cancelled.
+TEST_F(RunJournalTest, ARunStreamCancelledBeforeStartGetsNoJournal) {
+  RunJournals journals(Config());
+  RecordingWriter run_stream;
+  run_stream.cancelled.store(true);
+  const absl::StatusOr<RunJournals::Started> started = journals.Start("r", &run_stream);
+  ASSERT_FALSE(started.ok());
+  EXPECT_EQ(started.status().code(), absl::StatusCode::kCancelled);
+  EXPECT_EQ(started.status().message(),
+            "run 'r': the stream was cancelled (its caller went away) before it was attached");
+  EXPECT_EQ(journals.Find("r").status().code(), absl::StatusCode::kNotFound);
+  RecordingWriter again;
+  EXPECT_TRUE(journals.Start("r", &again).ok()) << "the run may still be run";
 }
 
 TEST_F(RunJournalTest, AFinishedRunWhoseEndNoStreamCarriedIsHandedOverWhenForgotten) {
