@@ -257,7 +257,11 @@ TEST_F(RunJournalTest, WithNoGraceABrokenStreamLosesTheLeaseAtOnceButANewJournal
   EXPECT_TRUE(journal.lease_lost());
 }
 
-TEST_F(RunJournalTest, TheOutcomeRunFinishedCarriesEndsEveryAttachThatFollowsIt) {
+// The journal's side of an Attach stream's end (AgentService::Attach ends a stream whose Wait was
+// OK with outcome()): the outcome RunFinished carried stays the journal's for every Attach after
+// it, whether it replays RunFinished or has nothing left to send. The streams' own ends:
+// ServiceStreamTest.AnAttachAfterAFailedRunEndedEndsWithTheJobsError (service_stream_test.cc).
+TEST_F(RunJournalTest, TheOutcomeRunFinishedCarriesStaysForEveryAttachThatFollowsIt) {
   RunJournal journal("r", Config());
   RecordingWriter run_stream;
   const uint64_t run_id = *journal.Attach(&run_stream, 0);

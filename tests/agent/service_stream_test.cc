@@ -264,6 +264,54 @@ TEST_F(ServiceStreamTest, AFailedJobsRunFinishedCarriesItsError) {
   EXPECT_EQ(status.error_message(), outcome.message());
 }
 
+// A coordinator that has every event of a failed run, RunFinished included, but lost the stream's
+// status (or replays only RunFinished) Attaches after the run ended: the Attach stream ends with
+// the job's error, the same code and message RunFinished.outcome carries, never OK.
+TEST_F(ServiceStreamTest, AnAttachAfterAFailedRunEndedEndsWithTheJobsError) {
+  ASSERT_NO_FATAL_FAILURE(PrepareProbeThatFails("fails-then-attach"));
+  v1::RunRequest request;
+  request.set_run_id("fails-then-attach");
+  uint64_t last_seq = 0;
+  v1::RunOutcome outcome;
+  {
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<v1::RunEvent>> reader = stub_->Run(&context, request);
+    v1::RunEvent event;
+    while (reader->Read(&event)) {
+      last_seq = event.seq();
+      if (event.has_finished()) outcome = event.finished().outcome();
+    }
+    EXPECT_FALSE(reader->Finish().ok());
+  }
+  ASSERT_GE(last_seq, 2u) << "at least RunStarted and RunFinished";
+  ASSERT_NE(outcome.code(), 0) << "RunFinished is the last event and carries the job's error";
+  ASSERT_NE(outcome.message().find("job 'c2c'"), std::string::npos) << outcome.message();
+  // after_seq: the last event (the coordinator has it all), then the one before (RunFinished is
+  // replayed).
+  for (const uint64_t after_seq : {last_seq, last_seq - 1}) {
+    SCOPED_TRACE(absl::StrCat("after_seq ", after_seq, " of ", last_seq));
+    v1::AttachRequest attach;
+    attach.set_run_id("fails-then-attach");
+    attach.set_after_seq(after_seq);
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<v1::RunEvent>> reader = stub_->Attach(&context, attach);
+    std::vector<uint64_t> seqs;
+    v1::RunEvent event;
+    while (reader->Read(&event)) seqs.push_back(event.seq());
+    const grpc::Status status = reader->Finish();
+    EXPECT_EQ(seqs,
+              after_seq == last_seq ? std::vector<uint64_t>{} : std::vector<uint64_t>{last_seq});
+    EXPECT_EQ(static_cast<int>(status.error_code()), outcome.code()) << status.error_message();
+    EXPECT_EQ(status.error_message(), outcome.message());
+  }
+  v1::CleanupRequest cleanup;
+  cleanup.set_run_id("fails-then-attach");
+  cleanup.set_remove_files(true);
+  v1::CleanupResponse cleaned;
+  grpc::ClientContext cleanup_context;
+  EXPECT_TRUE(stub_->Cleanup(&cleanup_context, cleanup, &cleaned).ok());
+}
+
 TEST_F(ServiceStreamTest, ASuccessfulRunsRunFinishedSaysOk) {
   testing::TempDir dir(testing::kTmpfsBase);
   ASSERT_TRUE(dir.ok());
