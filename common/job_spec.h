@@ -41,7 +41,8 @@ std::string_view RwPatternName(RwPattern rw);
 // (`directory` without `filename`). file-per-agent: each agent in its own subdirectory
 // `<directory>/<agent_id>`; shared-dir: all agents in `<directory>`, files named
 // "<agent_id>.<name>.<clone>.<file>"; shared-file: all agents on the same files
-// `<directory>/<name>.<clone>.<file>` (one agent lays them out first, see coordinator/run.cc).
+// `<directory>/<name>.<clone>.<file>` (one agent lays them out first, see
+// coordinator/run_prepare.cc).
 enum class FileSharing { kFilePerAgent, kSharedDir, kSharedFile };
 // "file-per-agent", "shared-dir", "shared-file".
 std::string_view FileSharingName(FileSharing sharing);

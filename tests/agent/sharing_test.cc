@@ -68,7 +68,7 @@ TEST(SharingTest, SharedDirPutsEveryAgentInTheDirectoryWithItsIdInTheFileNames) 
 TEST(SharingTest, SharedFileLaysOutOnceAndTheSecondAgentUsesTheSameFiles) {
   TempDir dir(testing::kTmpfsBase);
   Runner a(Config("agent-a")), b(Config("agent-b"));
-  // The coordinator prepares one agent first (coordinator/run.cc), then the others.
+  // The coordinator prepares one agent first (coordinator/run_prepare.cc), then the others.
   auto pa = a.Prepare("r", Job(dir.path(), "shared-file"), 1'000'000'000);
   ASSERT_TRUE(pa.ok()) << pa.status();
   struct stat before;
