@@ -9,12 +9,22 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "azbench/v1/agent.grpc.pb.h"
 #include "coordinator/client_security.h"
 
 namespace azbench {
+
+// An agent call's error, worded "agent ADDRESS CALL: MESSAGE" with `code` kept: a gRPC status
+// (GrpcAgentClient) and a run's outcome as RunFinished carried it (RunResumable) read the same.
+inline absl::Status AgentCallError(absl::StatusCode code, absl::string_view address,
+                                   absl::string_view call, absl::string_view message) {
+  return absl::Status(code, absl::StrCat("agent ", address, " ", call, ": ", message));
+}
 
 class AgentClient {
  public:

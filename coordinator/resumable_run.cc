@@ -65,10 +65,9 @@ absl::Status RunResumable(AgentClient& client, const v1::RunRequest& request,
       finished = true;
       if (event.finished().has_outcome()) {
         const absl::Status run = RunOutcomeFromProto(event.finished().outcome());
-        // Worded as the stream's status would have been (FromGrpc in agent_client.cc).
-        outcome = run.ok() ? run
-                           : absl::Status(run.code(), absl::StrCat("agent ", client.address(),
-                                                                   " Run: ", run.message()));
+        // Worded as the stream's status would have been.
+        outcome =
+            run.ok() ? run : AgentCallError(run.code(), client.address(), "Run", run.message());
       }
     }
     if (!on_event(event)) {
