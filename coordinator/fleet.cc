@@ -116,7 +116,10 @@ constexpr absl::Duration kHelloRetryInterval = absl::Milliseconds(200);
 // attempt, and gRPC's fail-fast call reports that at once, and again at once until a new
 // connection is up. Between calls the client waits for that connection (the wait is what drives
 // gRPC's next attempts) until one retry interval before the end, left for the last call: its error
-// is the one returned, naming the agent and why (refused, timed out, TLS), and the window.
+// is the one returned, naming the agent and why (refused, timed out, TLS), and the window. "Not
+// reachable" is said of a connection that never came up (nothing listening, a handshake that never
+// ended); a Hello that timed out on a connection that is up reached the agent (or a proxy in front
+// of it), which did not answer: that is what is said then.
 absl::Status WaitUntilReachable(AgentClient& client, const v1::HelloRequest& request,
                                 absl::Duration timeout) {
   const absl::Time give_up = absl::Now() + timeout;
@@ -128,12 +131,17 @@ absl::Status WaitUntilReachable(AgentClient& client, const v1::HelloRequest& req
     absl::SleepFor(next_call - absl::Now());  // nothing when the wait took longer
     response = client.Hello(request, give_up - absl::Now());
   }
-  if (absl::IsUnavailable(response.status()) || absl::IsDeadlineExceeded(response.status())) {
-    return absl::Status(response.status().code(),
-                        absl::StrCat(response.status().message(), " (not reachable within ",
+  const absl::Status& last = response.status();
+  if (absl::IsDeadlineExceeded(last) && client.WaitForConnection(absl::ZeroDuration())) {
+    return absl::Status(last.code(),
+                        absl::StrCat(last.message(), " (connected, but no answer to Hello within ",
                                      absl::FormatDuration(timeout), ")"));
   }
-  return response.status();
+  if (absl::IsUnavailable(last) || absl::IsDeadlineExceeded(last)) {
+    return absl::Status(last.code(), absl::StrCat(last.message(), " (not reachable within ",
+                                                  absl::FormatDuration(timeout), ")"));
+  }
+  return last;
 }
 
 }  // namespace
