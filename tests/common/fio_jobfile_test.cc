@@ -14,24 +14,17 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
 
 namespace azbench {
 namespace {
 
+using ::azbench::testing::StatusIs;
 using ::testing::_;
 using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-// Matches a StatusOr whose status has `code` and a message matching `message_matcher`.
-MATCHER_P2(StatusIs, code, message_matcher, "") {
-  const absl::Status status = arg.status();
-  *result_listener << "status is " << status;
-  return status.code() == code &&
-         ::testing::ExplainMatchResult(message_matcher, std::string(status.message()),
-                                       result_listener);
-}
 
 std::vector<int> GroupIds(const std::vector<FioJob>& jobs) {
   std::vector<int> ids;

@@ -10,25 +10,18 @@
 #include "common/op_kind.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
 
 namespace azbench {
 namespace {
 
+using ::azbench::testing::StatusIs;
 using ::testing::_;
 using ::testing::AllOf;
 using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-// Matches an absl::Status whose code is `code` and whose message matches `message_matcher`.
-MATCHER_P2(StatusIs, code, message_matcher, "") {
-  const absl::Status& status = arg;
-  *result_listener << "status is " << status;
-  return status.code() == code &&
-         ::testing::ExplainMatchResult(message_matcher, std::string(status.message()),
-                                       result_listener);
-}
 
 // A job that passes validation, for tests that change one thing.
 JobSpec ValidJob() {

@@ -9,28 +9,15 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
 
 namespace azbench {
 namespace {
 
+using ::azbench::testing::StatusIs;
 using ::testing::_;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
-
-template <typename T>
-absl::Status StatusOf(const absl::StatusOr<T>& s) {
-  return s.status();
-}
-
-// Matches an absl::Status or StatusOr whose code is `code` and whose message matches
-// `message_matcher`.
-MATCHER_P2(StatusIs, code, message_matcher, "") {
-  const absl::Status status = StatusOf(arg);
-  *result_listener << "status is " << status;
-  return status.code() == code &&
-         ::testing::ExplainMatchResult(message_matcher, std::string(status.message()),
-                                       result_listener);
-}
 
 constexpr uint64_t kKiB = 1024;
 constexpr uint64_t kMiB = 1024 * kKiB;

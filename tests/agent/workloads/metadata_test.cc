@@ -9,8 +9,8 @@
 #include <thread>
 
 #include "common/clock.h"
-#include "common/units.h"
 #include "gtest/gtest.h"
+#include "tests/testing/phase_log.h"
 #include "tests/testing/temp_dir.h"
 
 namespace azbench {
@@ -279,13 +279,8 @@ TEST(MetadataTest, APhaseReleasedAfterItsInstantSaysHowLateItStarted) {
   };
   const std::string w = late_warning(r[1]);
   // At least the 300 ms it was late by; more when this thread woke later than that.
-  const std::string prefix = "phase stat started ";
-  const size_t at = w.find(prefix);
-  ASSERT_NE(at, std::string::npos) << w;
-  const size_t end = w.find(' ', at + prefix.size());
-  const absl::StatusOr<absl::Duration> late =
-      ParseDuration(w.substr(at + prefix.size(), end - at - prefix.size()));
-  ASSERT_TRUE(late.ok()) << w;
+  const absl::StatusOr<absl::Duration> late = testing::PhaseStartedLateBy(w, "stat");
+  ASSERT_TRUE(late.ok()) << late.status() << " in '" << w << "'";
   EXPECT_GE(*late, absl::Milliseconds(300)) << w;
   EXPECT_LT(*late, absl::Seconds(60)) << w;
   EXPECT_NE(w.find("ms after"), std::string::npos) << w;
