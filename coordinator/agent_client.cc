@@ -38,9 +38,8 @@ absl::Status FromGrpc(const grpc::Status& status, const std::string& address, co
   if (status.ok()) return absl::OkStatus();
   const bool unreachable = status.error_code() == grpc::StatusCode::UNAVAILABLE ||
                            status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED;
-  return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
-                      absl::StrCat("agent ", address, " ", rpc, ": ", status.error_message(),
-                                   unreachable ? unavailable_hint : ""));
+  return AgentCallError(static_cast<absl::StatusCode>(status.error_code()), address, rpc,
+                        absl::StrCat(status.error_message(), unreachable ? unavailable_hint : ""));
 }
 
 // Adds "authorization: Bearer <token>" to every call (sent only over TLS: gRPC refuses call

@@ -8,9 +8,9 @@
 
 #include "absl/synchronization/notification.h"
 #include "common/clock.h"
-#include "common/units.h"
 
 #include "gtest/gtest.h"
+#include "tests/testing/phase_log.h"
 #include "tests/testing/temp_dir.h"
 
 namespace azbench {
@@ -240,13 +240,8 @@ TEST(RunnerTest, APhaseReleasedAfterItsInstantStartsAtOnceAndSaysHowLate) {
     if (w.find("after the instant every agent was given") != std::string::npos) said = w;
   }
   // At least the 250 ms it was late by; more when the job's thread woke later than that.
-  const std::string prefix = "phase stat started ";
-  const size_t at = said.find(prefix);
-  ASSERT_NE(at, std::string::npos) << said;
-  const size_t end = said.find(' ', at + prefix.size());
-  const absl::StatusOr<absl::Duration> late =
-      ParseDuration(said.substr(at + prefix.size(), end - at - prefix.size()));
-  ASSERT_TRUE(late.ok()) << said;
+  const absl::StatusOr<absl::Duration> late = testing::PhaseStartedLateBy(said, "stat");
+  ASSERT_TRUE(late.ok()) << late.status() << " in '" << said << "'";
   EXPECT_GE(*late, absl::Milliseconds(250)) << said;
   EXPECT_LT(*late, absl::Seconds(60)) << said;
   EXPECT_GE(sink.starts["md.stat"], sink.released_at[0]) << "started after its release";
