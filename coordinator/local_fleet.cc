@@ -7,7 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -25,8 +27,15 @@ namespace fs = std::filesystem;
 absl::StatusOr<std::string> FindAgentBinary() {
   std::vector<std::string> tried;
   if (const char* env = getenv("AZBENCH_AGENT_BIN"); env != nullptr && *env != '\0') {
-    if (access(env, X_OK) == 0) return std::string(env);
-    tried.push_back(absl::StrCat(env, " ($AZBENCH_AGENT_BIN)"));
+    // Asked for by name: another binary found elsewhere is not what the user wants to run.
+    std::error_code ec;
+    const int err = access(env, X_OK) != 0 ? errno : fs::is_directory(env, ec) ? EISDIR : 0;
+    if (err != 0) {
+      return absl::NotFoundError(
+          absl::StrCat("$AZBENCH_AGENT_BIN is '", env, "', not an executable file (",
+                       std::strerror(err), "); unset it to use the azbench-agent beside azbench"));
+    }
+    return std::string(env);
   }
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
