@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
@@ -53,6 +54,23 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path, const std::st
     }
   }
   close(fd);
+  return contents;
+}
+
+absl::StatusOr<absl::string_view> TextLines(absl::string_view contents, const std::string& path,
+                                            const std::string& what) {
+  constexpr absl::string_view kUtf8Bom = "\xEF\xBB\xBF";
+  if (absl::StartsWith(contents, kUtf8Bom)) contents.remove_prefix(kUtf8Bom.size());
+  int line = 1;
+  for (const char c : contents) {
+    const unsigned char byte = static_cast<unsigned char>(c);
+    if (byte == '\n') ++line;
+    if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7f) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, " '", path, "' line ", line, ": not a text file (a byte 0x",
+                       absl::Hex(byte, absl::kZeroPad2), ", a control character)"));
+    }
+  }
   return contents;
 }
 

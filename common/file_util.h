@@ -12,12 +12,20 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace azbench {
 
 inline constexpr uint64_t kMaxWholeFileBytes = 64ULL << 20;
 
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path, const std::string& what);
+
+// The text of a file meant to be read as lines (a fio job file, a hosts file), without a UTF-8
+// byte order mark at its start; InvalidArgument naming the file, the line and the byte when it
+// holds a control character other than tab, CR and LF (a binary file named by mistake), instead of
+// that file's bytes echoed in a later error.
+absl::StatusOr<absl::string_view> TextLines(absl::string_view contents, const std::string& path,
+                                            const std::string& what);
 
 // Writes `contents` as the whole of `path`: into a new hidden file beside it (random name, the
 // replaced file's mode, fsync'ed), renamed over `path` once complete, so a failed write (a full

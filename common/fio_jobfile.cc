@@ -94,8 +94,9 @@ class JobFileReader {
   // `include_stack` holds the canonical paths of the files being read, outermost first.
   absl::Status Read(absl::string_view text, const std::string& file, bool nested,
                     std::vector<std::string>& include_stack) {
+    ASSIGN_OR_RETURN(const absl::string_view lines, TextLines(text, file, "fio job file"));
     int line_number = 0;
-    for (absl::string_view raw_line : absl::StrSplit(text, '\n')) {
+    for (absl::string_view raw_line : absl::StrSplit(lines, '\n')) {
       ++line_number;
       const absl::string_view line = absl::StripAsciiWhitespace(raw_line);
       if (line.empty() || line.front() == '#' || line.front() == ';') continue;

@@ -124,8 +124,10 @@ class FleetParser : public CampaignYaml {
           text.status().code(),
           absl::StrCat(Where(f.value), ": fleet.hosts_file: ", text.status().message()));
     }
+    absl::StatusOr<absl::string_view> lines = TextLines(*text, fleet.hosts_file, "hosts file");
+    if (!lines.ok()) return Error(f.value, "fleet.hosts_file", lines.status().message());
     int line_number = 0;
-    for (absl::string_view raw : absl::StrSplit(*text, '\n')) {
+    for (absl::string_view raw : absl::StrSplit(*lines, '\n')) {
       ++line_number;
       absl::string_view line = raw.substr(0, raw.find('#'));
       line = absl::StripAsciiWhitespace(line);

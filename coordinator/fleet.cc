@@ -88,9 +88,10 @@ absl::StatusOr<std::string> NormalizeAddress(const std::string& entry) {
 
 absl::StatusOr<std::vector<std::string>> ReadHostsFile(const std::string& path) {
   ASSIGN_OR_RETURN(const std::string text, ReadWholeFile(path, "hosts file"));
+  ASSIGN_OR_RETURN(const absl::string_view lines, TextLines(text, path, "hosts file"));
   std::vector<std::string> hosts;
   int line_no = 0;
-  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+  for (absl::string_view line : absl::StrSplit(lines, '\n')) {
     ++line_no;
     const size_t hash = line.find('#');
     if (hash != absl::string_view::npos) line = line.substr(0, hash);

@@ -51,6 +51,32 @@ TEST(ReadWholeFileTest, DevicesFifosAndDirectoriesAreRefusedWithoutBlocking) {
   }
 }
 
+// A UTF-8 byte order mark (an editor's) is not part of the first line; tabs and CR line ends are
+// text.
+TEST(TextLinesTest, AByteOrderMarkIsDroppedAndTabsAndCarriageReturnsAreText) {
+  absl::StatusOr<absl::string_view> lines =
+      TextLines("\xEF\xBB\xBF[job]\r\n\tbs=4k\r\n", "a.fio", "fio job file");
+  ASSERT_TRUE(lines.ok()) << lines.status();
+  EXPECT_EQ(*lines, "[job]\r\n\tbs=4k\r\n");
+  lines = TextLines("", "a.fio", "fio job file");
+  ASSERT_TRUE(lines.ok()) << lines.status();
+  EXPECT_EQ(*lines, "");
+}
+
+// A binary file named by mistake is refused naming the file and where, not echoed.
+TEST(TextLinesTest, AControlCharacterIsRefusedNamingTheFileAndLine) {
+  const std::string binary(
+      "[job]\nbs=4k\n\x7f"
+      "ELF\x02\x01\x01\0\0",
+      19);
+  absl::StatusOr<absl::string_view> lines = TextLines(binary, "a.out", "fio job file");
+  ASSERT_EQ(lines.status().code(), absl::StatusCode::kInvalidArgument) << lines.status();
+  EXPECT_EQ(lines.status().message(),
+            "fio job file 'a.out' line 3: not a text file (a byte 0x7f, a control character)");
+  EXPECT_EQ(TextLines(std::string("host\0", 5), "h.txt", "hosts file").status().message(),
+            "hosts file 'h.txt' line 1: not a text file (a byte 0x00, a control character)");
+}
+
 TEST(ReadWholeFileTest, FilesOverTheLimitAreRefused) {
   testing::TempDir dir;
   ASSERT_TRUE(dir.ok());

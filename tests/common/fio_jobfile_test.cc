@@ -107,6 +107,23 @@ TEST(ParseFioJobFileTest, UnknownOptionErrorNamesTheFileLineAndOption) {
                AllOf(StartsWith("t.fio:4: unknown option 'verify'"), HasSubstr("supported"))));
 }
 
+// A job file saved with a UTF-8 byte order mark reads as without one; a binary file named by
+// mistake is refused as such, without its bytes in the message.
+TEST(ParseFioJobFileTest, AByteOrderMarkIsIgnoredAndABinaryFileIsRefused) {
+  absl::StatusOr<std::vector<FioJob>> jobs =
+      ParseFioJobFile("\xEF\xBB\xBF[rr]\nrw=randread\nsize=1m\n", "bom.fio");
+  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  ASSERT_EQ(jobs->size(), 1u);
+  EXPECT_EQ((*jobs)[0].spec.name, "rr");
+  EXPECT_THAT(ParseFioJobFile(std::string("\x7f"
+                                          "ELF\x02\x01=\0\0[x]",
+                                          11),
+                              "a.out"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "fio job file 'a.out' line 1: not a text file (a byte 0x7f, a control "
+                       "character)"));
+}
+
 TEST(ParseFioJobFileTest, BadValueErrorNamesTheFileLineOptionAndAcceptedForms) {
   EXPECT_THAT(ParseFioJobFile("[job]\nsize=1m\nbs=4x\n", "t.fio"),
               StatusIs(absl::StatusCode::kInvalidArgument,

@@ -56,6 +56,24 @@ TEST(FleetAddressTest, HostsFileErrorsNameTheFileAndLine) {
                                               absl::StrCat("[fd00::2]:", kDefaultAgentPort)}));
 }
 
+TEST(FleetAddressTest, ABinaryHostsFileIsRefusedAsSuch) {
+  TempDir dir(testing::kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  const std::string path = dir.File("hosts.bin");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "10.0.1.5\n"
+        << std::string(
+               "\x7f"
+               "ELF\0\0\x01",
+               7);
+  }
+  absl::StatusOr<std::vector<std::string>> hosts = ReadHostsFile(path);
+  ASSERT_EQ(hosts.status().code(), absl::StatusCode::kInvalidArgument) << hosts.status();
+  EXPECT_EQ(hosts.status().message(),
+            "hosts file '" + path + "' line 2: not a text file (a byte 0x7f, a control character)");
+}
+
 TEST(FleetAddressTest, AHostsFileThatIsNoFileIsRefusedNotWaitedOn) {
   TempDir dir(testing::kTmpfsBase);
   ASSERT_TRUE(dir.ok());
