@@ -6,6 +6,7 @@
 #include <cmath>
 #include <ctime>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -48,17 +49,22 @@ void AddIntervalFigures(const JobResult& result, int kind, double group_bytes_pe
       did_any && result.interval_ns > 0 ? result.runtime_ns / result.interval_ns : 0;
   if (full_intervals > 0) {
     const double interval_s = static_cast<double>(result.interval_ns) / 1e9;
-    std::vector<uint64_t> bytes(full_intervals, 0), ops(full_intervals, 0);
+    // Only the intervals the result has, by index: a full interval with no entry has no bytes and
+    // no ops, so it is no sample either. (Not one slot per full interval: their number is the
+    // runtime's, unbounded by what was recorded.)
+    std::map<uint64_t, std::pair<uint64_t, uint64_t>> bytes_ops;
     for (const auto& interval : result.intervals) {
       if (interval.index < 0 || static_cast<uint64_t>(interval.index) >= full_intervals) continue;
-      bytes[interval.index] += interval.by_kind[kind].bytes;
-      ops[interval.index] += interval.by_kind[kind].ops;
+      auto& [bytes, ops] = bytes_ops[static_cast<uint64_t>(interval.index)];
+      bytes += interval.by_kind[kind].bytes;
+      ops += interval.by_kind[kind].ops;
     }
     // As fio (stat.c: "No entries for interval"), an interval without bytes is no bw sample and
     // one without ops no iops sample: a stall shows in the interval series, not in bw_min.
-    for (uint64_t i = 0; i < full_intervals; ++i) {
-      if (bytes[i] > 0) bw_kib.push_back(static_cast<double>(bytes[i]) / 1024.0 / interval_s);
-      if (ops[i] > 0) iops.push_back(static_cast<double>(ops[i]) / interval_s);
+    for (const auto& [index, counts] : bytes_ops) {
+      const auto [bytes, ops] = counts;
+      if (bytes > 0) bw_kib.push_back(static_cast<double>(bytes) / 1024.0 / interval_s);
+      if (ops > 0) iops.push_back(static_cast<double>(ops) / interval_s);
     }
   } else if (did_any && result.interval_ns > 0 && result.runtime_ns > 0) {
     const double covered_s = static_cast<double>(result.runtime_ns) / 1e9;

@@ -24,6 +24,13 @@ using store_rows::PairsFromJson;
 using store_rows::StatusFromName;
 using store_rows::StringsFromJson;
 
+namespace {
+
+// The longest agent_result.runtime_ns / interval_ns loading accepts: one year.
+constexpr int64_t kMaxStoredDurationNs = int64_t{365} * 24 * 3600 * 1'000'000'000;
+
+}  // namespace
+
 absl::StatusOr<std::map<std::string, ScenarioStatus>> Store::StoredScenarioKeys() {
   std::map<std::string, ScenarioStatus> keys;
   if (campaign_id_ == 0) return keys;
@@ -133,8 +140,20 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
     job.name = results.Text(2);
     job.group_id = static_cast<int>(results.Int(3));
     job.clones = static_cast<int>(results.Int(4));
-    job.interval_ns = results.U64(5);
-    job.runtime_ns = results.U64(6);
+    const std::string where = absl::StrCat("agent ", r.agent_id, " job ", job.name);
+    // Durations the reports divide by and count intervals over: a value no run can have (negative,
+    // or beyond a year) is a corrupt row, not a figure.
+    auto duration = [&](int column, const char* field, uint64_t& out) {
+      const int64_t value = results.Int(column);
+      if (value < 0 || value > kMaxStoredDurationNs) {
+        return corrupt(absl::StrCat(where, ": ", field, " ", value, " out of range (allowed 0 to ",
+                                    kMaxStoredDurationNs, " ns, one year)"));
+      }
+      out = static_cast<uint64_t>(value);
+      return absl::OkStatus();
+    };
+    RETURN_IF_ERROR(duration(5, "interval_ns", job.interval_ns));
+    RETURN_IF_ERROR(duration(6, "runtime_ns", job.runtime_ns));
     job.start_realtime_ns = results.Int(7);
     job.end_realtime_ns = results.Int(8);
     job.error_errno = static_cast<int>(results.Int(9));
@@ -150,7 +169,6 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
     job.cpu.minor_faults = results.U64(18);
     job.cpu.major_faults = results.U64(19);
     if (!DepthFromText(results.Text(20), job.depth)) return corrupt("malformed io_depths JSON");
-    const std::string where = absl::StrCat("agent ", r.agent_id, " job ", job.name);
 
     histograms.Int(1, result_id);
     while (true) {

@@ -117,6 +117,16 @@ TEST(FioIntervalSamplesTest, AnEmptyIntervalInsideTheRuntimeIsNoSampleAsInFio) {
   }
 }
 
+TEST(FioIntervalSamplesTest, AHugeRuntimeCostsOnlyTheIntervalsTheResultHas) {
+  // 2^62 ns of 1 s intervals: some 4.6e9 full intervals, of which the result has three. Their
+  // samples are those three; nothing is sized by the runtime (that was a bad_alloc).
+  const json job = JobResultToFioJson(ReadSeries(uint64_t{1} << 62, {1000, 0, 2000}), false);
+  EXPECT_EQ(job["read"]["iops_samples"].get<size_t>(), 2u);
+  EXPECT_EQ(job["read"]["iops_min"].get<int64_t>(), 1000);
+  EXPECT_EQ(job["read"]["iops_max"].get<int64_t>(), 2000);
+  EXPECT_EQ(job["read"]["bw_samples"].get<size_t>(), 2u);
+}
+
 TEST(FioIntervalSamplesTest, TheLastPartialIntervalIsNotASample) {
   // 10 s at 50k IOPS, then 100 us of drain holding 32 completions.
   std::vector<uint64_t> ops(10, 50'000);
