@@ -8,6 +8,7 @@
 #include "common/stats.h"
 #include "common/units.h"
 #include "coordinator/campaign.h"
+#include "coordinator/report/cell_notes.h"
 #include "coordinator/report/probe_percentiles.h"
 
 namespace azbench {
@@ -20,15 +21,45 @@ std::string CellLabel(const std::string& workload,
   return p.empty() ? workload : absl::StrCat(workload, " (", p, ")");
 }
 
+// The column of `target` in the cell like `like`; with `with_data`, only one with data.
 const TargetColumn* FindColumn(const std::vector<ReportCell>& cells, const ReportCell& like,
-                               const std::string& target) {
+                               const std::string& target, bool with_data = true) {
   for (const ReportCell& cell : cells) {
     if (cell.workload != like.workload || cell.parameters != like.parameters) continue;
     for (const TargetColumn& c : cell.targets) {
-      if (c.target == target && !c.repeats.empty()) return &c;
+      if (c.target == target && (!with_data || !c.repeats.empty())) return &c;
     }
   }
   return nullptr;
+}
+
+// The reports' status notes (cell_notes.h) of the column's scenarios that did not complete.
+std::vector<std::string> StatusNotes(const ReportInput& input,
+                                     const std::vector<ScenarioFigures>& figures,
+                                     const ReportCell& cell, const TargetColumn& column) {
+  std::vector<std::string> out;
+  const ReportCell one{cell.workload, cell.parameters, {column}};
+  for (const CellNote& note : BuildCellNotes(input, figures, one)) {
+    if (!note.warning) out.push_back(note.text);
+  }
+  return out;
+}
+
+// "workload (params) target", and the other side's notes when it has the column without data.
+std::string UnmatchedLabel(const ReportCell& cell, const std::string& target,
+                           const char* other_side, const ReportInput& other,
+                           const std::vector<ScenarioFigures>& other_figures,
+                           const std::vector<ReportCell>& other_cells) {
+  std::string label = absl::StrCat(CellLabel(cell.workload, cell.parameters), " ", target);
+  if (const TargetColumn* column = FindColumn(other_cells, cell, target, /*with_data=*/false)) {
+    for (const ReportCell& c : other_cells) {
+      if (c.workload != cell.workload || c.parameters != cell.parameters) continue;
+      for (const std::string& note : StatusNotes(other, other_figures, c, *column)) {
+        absl::StrAppend(&label, " (", other_side, ": ", note, ")");
+      }
+    }
+  }
+  return label;
 }
 
 struct MetricSpec {
@@ -129,14 +160,17 @@ std::string WithRange(const MetricComparison& m, double value, const std::vector
   return text;
 }
 
+// The reports' mark of a partial target, after a side's value.
+std::string PartialMark(bool partial) { return partial ? " (partial)" : ""; }
+
 std::vector<std::vector<std::string>> Rows(const Comparison& c) {
   std::vector<std::vector<std::string>> rows;
   rows.push_back({"scenario", "target", "metric", "A", "B", "delta", "ratio B/A", "verdict"});
   for (const ScenarioComparison& s : c.matched) {
     for (const MetricComparison& m : s.metrics) {
       rows.push_back({CellLabel(s.workload, s.parameters), s.target, m.metric,
-                      WithRange(m, m.a, m.a_repeats, m.a_lower_bound),
-                      WithRange(m, m.b, m.b_repeats, m.b_lower_bound),
+                      WithRange(m, m.a, m.a_repeats, m.a_lower_bound) + PartialMark(s.a_partial),
+                      WithRange(m, m.b, m.b_repeats, m.b_lower_bound) + PartialMark(s.b_partial),
                       m.a_lower_bound || m.b_lower_bound ? "-" : FormatDelta(m),
                       m.ratio && !m.a_lower_bound && !m.b_lower_bound
                           ? absl::StrFormat("%.2fx", *m.ratio)
@@ -186,8 +220,18 @@ std::string Header(const Comparison& c) {
   return absl::StrCat("A: ", c.a_name, "\nB: ", c.b_name, "\n");
 }
 
-std::string Unmatched(const Comparison& c, const std::string& bullet) {
+// Each matched scenario's sides that did not complete: "A partial: <key>: <detail>".
+std::string NotComplete(const Comparison& c, const std::string& bullet) {
   std::string out;
+  for (const ScenarioComparison& s : c.matched) {
+    for (const std::string& note : s.a_notes) absl::StrAppend(&out, bullet, "A ", note, "\n");
+    for (const std::string& note : s.b_notes) absl::StrAppend(&out, bullet, "B ", note, "\n");
+  }
+  return out;
+}
+
+std::string Unmatched(const Comparison& c, const std::string& bullet) {
+  std::string out = NotComplete(c, bullet);
   for (const std::string& s : c.only_a) absl::StrAppend(&out, bullet, "only in A: ", s, "\n");
   for (const std::string& s : c.only_b) absl::StrAppend(&out, bullet, "only in B: ", s, "\n");
   return out;
@@ -270,11 +314,21 @@ Comparison CompareReports(const ReportInput& a, const ReportInput& b) {
       if (ca.repeats.empty()) continue;
       const TargetColumn* cb = FindColumn(cells_b, cell, ca.target);
       if (cb == nullptr) {
-        out.only_a.push_back(
-            absl::StrCat(CellLabel(cell.workload, cell.parameters), " ", ca.target));
+        out.only_a.push_back(UnmatchedLabel(cell, ca.target, "B", b, fb, cells_b));
         continue;
       }
-      ScenarioComparison s{cell.workload, cell.parameters, ca.target, {}};
+      ScenarioComparison s;
+      s.workload = cell.workload;
+      s.parameters = cell.parameters;
+      s.target = ca.target;
+      s.a_partial = ca.partial;
+      s.b_partial = cb->partial;
+      s.a_notes = StatusNotes(a, fa, cell, ca);
+      for (const ReportCell& cell_b : cells_b) {
+        if (cell_b.workload == cell.workload && cell_b.parameters == cell.parameters) {
+          s.b_notes = StatusNotes(b, fb, cell_b, *cb);
+        }
+      }
       std::vector<OpKind> kinds;
       for (const KeptOp& op : ca.ops) {
         if (cb->Find(op.kind) != nullptr) kinds.push_back(op.kind);
@@ -326,8 +380,7 @@ Comparison CompareReports(const ReportInput& a, const ReportInput& b) {
     for (const TargetColumn& cb : cell.targets) {
       if (cb.repeats.empty()) continue;
       if (FindColumn(cells_a, cell, cb.target) == nullptr) {
-        out.only_b.push_back(
-            absl::StrCat(CellLabel(cell.workload, cell.parameters), " ", cb.target));
+        out.only_b.push_back(UnmatchedLabel(cell, cb.target, "A", a, fa, cells_a));
       }
     }
   }
@@ -406,8 +459,8 @@ std::vector<std::string> Regressions(const Comparison& comparison) {
                             m.latency ? FormatNanos(v) : absl::StrFormat("%.6g", v));
       };
       out.push_back(absl::StrCat(CellLabel(s.workload, s.parameters), " ", s.target, ": ", m.metric,
-                                 " ", format(m.a, m.a_lower_bound), " -> ",
-                                 format(m.b, m.b_lower_bound)));
+                                 " ", format(m.a, m.a_lower_bound), PartialMark(s.a_partial),
+                                 " -> ", format(m.b, m.b_lower_bound), PartialMark(s.b_partial)));
     }
   }
   return out;

@@ -76,12 +76,22 @@ struct ScenarioComparison {
   std::vector<std::pair<std::string, std::string>> parameters;
   std::string target;
   std::vector<MetricComparison> metrics;
+  // A side's kept figures come from a partial repeat (TargetColumn::partial): its values are shown
+  // "<value> (partial)", as the reports mark a partial target.
+  bool a_partial = false, b_partial = false;
+  // Each side's scenarios of this cell and target that did not complete (partial ones among the
+  // repeats, failed and skipped ones), each as the reports' status note (cell_notes.h):
+  // "partial: <key>[: <detail>]; lost <agent> at +<s>s (<reason>)". Shown under the table as
+  // "A partial: ..." / "B failed: ...".
+  std::vector<std::string> a_notes, b_notes;
 };
 
 struct Comparison {
   std::string a_name, b_name;  // campaign names
   std::vector<ScenarioComparison> matched;
-  std::vector<std::string> only_a, only_b;  // "workload (params) target"
+  // "workload (params) target"; when the other side has the cell and target with no data (every
+  // scenario failed or skipped), followed by " (B: failed: <key>: <detail>)" (its status notes).
+  std::vector<std::string> only_a, only_b;
 };
 
 // The verdict of the rule above for the per-repeat values of each side; `a_lower_bounds`: some of
@@ -96,7 +106,8 @@ std::string RenderComparisonMarkdown(const Comparison& comparison);
 
 // The flagged differences that are regressions (verdict "B worse", so beyond the spread rule
 // above): lower IOPS or MiB/s, or higher mean, p50, p99 or p99.9 latency in B than in A. One line
-// each, "randread (iodepth=16) efs: read p99 1.2 ms -> 2.5 ms". `azbench compare
+// each, "randread (iodepth=16) efs: read p99 1.2 ms -> 2.5 ms", a partial side's figure followed by
+// " (partial)" as in the table. `azbench compare
 // --fail-on-regression` exits 1 when this is not empty.
 std::vector<std::string> Regressions(const Comparison& comparison);
 

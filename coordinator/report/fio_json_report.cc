@@ -1,6 +1,7 @@
 #include "coordinator/report/fio_json_report.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <map>
 #include <string>
 #include <utility>
@@ -64,8 +65,18 @@ std::vector<std::pair<std::string, const ScenarioJob*>> JobsOf(const ScenarioRes
   return jobs;
 }
 
-json JobEntry(const JobResult& result, const ScenarioJob* job, const FioGroupBandwidth& group) {
+// fio's "error" of a job of scenario `r`: the job's own errno; in a scenario that did not complete
+// (partial: interrupted, an agent lost), EINTR when the job has none, so that tooling reading only
+// jobs[] and client_stats[] does not take a cut-short job for a whole one.
+int FioError(const ScenarioResult& r, const JobResult& result) {
+  if (result.error_errno != 0 || r.status == ScenarioStatus::kComplete) return result.error_errno;
+  return EINTR;
+}
+
+json JobEntry(const ScenarioResult& r, const JobResult& result, const ScenarioJob* job,
+              const FioGroupBandwidth& group) {
   json entry = JobResultToFioJson(result, /*with_azbench_extras=*/false, &group);
+  entry["error"] = FioError(r, result);
   if (job != nullptr) entry["job options"] = JobOptionsJson(job->options);
   return entry;
 }
@@ -126,7 +137,7 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
   for (const auto& [merged, job] : merged_jobs) merged_results.push_back(&merged);
   const std::map<int, FioGroupBandwidth> merged_groups = FioGroupAggregates(merged_results);
   for (const auto& [merged, job] : merged_jobs) {
-    jobs.push_back(JobEntry(merged, job, merged_groups.at(merged.group_id)));
+    jobs.push_back(JobEntry(r, merged, job, merged_groups.at(merged.group_id)));
   }
   // Per agent (in the order agents first appear in the results), its jobs in plan order.
   std::vector<std::string> agent_order;
@@ -144,7 +155,7 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
     for (const auto& [name, job] : scenario_jobs) {
       for (const AgentJobResult& result : r.results) {
         if (result.agent_id != agent_id || result.result.name != name) continue;
-        json entry = JobEntry(result.result, job, agent_groups.at(result.result.group_id));
+        json entry = JobEntry(r, result.result, job, agent_groups.at(result.result.group_id));
         AddHost(input, agent_id, entry);
         clients.push_back(std::move(entry));
       }
@@ -154,6 +165,7 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
     all.name = kAllClients;
     all.group_id = 0;
     json entry = JobResultToFioJson(all, /*with_azbench_extras=*/false);
+    entry["error"] = FioError(r, all);
     entry["hostname"] = "";  // fio repeats the last client's; this entry is no one host
     entry["port"] = 0;
     clients.push_back(std::move(entry));

@@ -13,12 +13,16 @@
 //
 // Each job object is common/result_json's JobResultToFioJson (the agent one-shot writes the same
 // layout) plus "job options" (the options the job ran with, as written; the last value of a
-// repeated option wins). Merging (jobs[] and "All clients") is JobResult::Merge: counts, bytes and
-// latency histograms are summed exactly, so percentiles are those of the merged histogram; runtime
-// is the longest one, so bw and iops are total / longest runtime (fio sums clients the same way).
-// Unlike fio 3.33, the "All clients" entry has percentiles (azbench's histograms merge exactly).
-// bw_agg (fio's share of the group's aggregate bandwidth) is over the jobs of the same groupid:
-// among jobs[] for jobs[], among that agent's entries for a client's; "All clients" is its own.
+// repeated option wins). "error" is fio's errno-like code: the job's own errno when it failed;
+// in a scenario that did not complete (status partial: interrupted, an agent lost), EINTR (4) for
+// every job entry (jobs[], client_stats[], "All clients") without one of its own, since fio tooling
+// reads jobs[] and never azbench.status. Merging (jobs[] and "All clients") is JobResult::Merge:
+// counts, bytes and latency histograms are summed exactly, so percentiles are those of the merged
+// histogram; runtime is the longest one, so bw and iops are total / longest runtime (fio sums
+// clients the same way). Unlike fio 3.33, the "All clients" entry has percentiles (azbench's
+// histograms merge exactly). bw_agg (fio's share of the group's aggregate bandwidth) is over the
+// jobs of the same groupid: among jobs[] for jobs[], among that agent's entries for a client's;
+// "All clients" is its own.
 //
 // large_stream's passes: fio has no such concept (each pass is a result "<job>.pass<N>", so jobs[]
 // and client_stats[] already hold one fio job per pass, merged over agents by the rule above). The

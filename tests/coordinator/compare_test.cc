@@ -318,5 +318,70 @@ TEST_F(CompareTest, RegressionsNameTheScenarioTheMetricAndBothValues) {
   EXPECT_THAT(regressions, ::testing::Contains(HasSubstr("p99 ")));
 }
 
+// A side whose figures come from an interrupted (partial) repeat is marked as the reports mark a
+// partial target, "(partial)" after its values, and the scenario's status note is listed under the
+// table ("A partial: <key>: <detail>"), in text and in Markdown; the complete side is not marked.
+TEST_F(CompareTest, APartialSideIsMarkedInTextAndMarkdown) {
+  std::vector<ScenarioResult> a = Repeats({4000, 4400}, {1'000'000, 1'000'000});
+  a[1].status = ScenarioStatus::kPartial;
+  a[1].status_detail = "interrupted (Ctrl-C)";
+  const Comparison c = CompareFiles(a, Repeats({4000, 4400}, {1'000'000, 1'000'000}));
+  ASSERT_EQ(c.matched.size(), 1u);
+  EXPECT_TRUE(c.matched[0].a_partial);
+  EXPECT_FALSE(c.matched[0].b_partial);
+  EXPECT_THAT(c.matched[0].a_notes,
+              ::testing::ElementsAre(
+                  "partial: workload=randread/target=efs/repeat=2: interrupted (Ctrl-C)"));
+  EXPECT_TRUE(c.matched[0].b_notes.empty());
+  const std::string note =
+      "A partial: workload=randread/target=efs/repeat=2: interrupted (Ctrl-C)\n";
+  const std::string text = RenderComparisonText(c);
+  EXPECT_THAT(text,
+              ::testing::ContainsRegex("IOPS +2,200 \\[2,000-2,200\\] \\(partial\\) +2,200 "));
+  EXPECT_THAT(text, HasSubstr(note));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("B partial")));
+  const std::string md = RenderComparisonMarkdown(c);
+  EXPECT_THAT(md, HasSubstr("| 2,200 [2,000-2,200] (partial) | 2,200 [2,000-2,200] |"));
+  EXPECT_THAT(md, HasSubstr("- " + note));
+}
+
+// A failed repeat beside repeats with data: the figures are those of the others, and the failure
+// is listed under the table with the reports' wording.
+TEST_F(CompareTest, AFailedRepeatOfASideIsListedUnderTheTable) {
+  std::vector<ScenarioResult> b = Repeats({4000, 4400, 4000}, {1'000'000, 1'000'000, 1'000'000});
+  b[2].status = ScenarioStatus::kFailed;
+  b[2].status_detail = "agent agent-1: connection reset";
+  const Comparison c = CompareFiles(Repeats({4000, 4400}, {1'000'000, 1'000'000}), b);
+  ASSERT_EQ(c.matched.size(), 1u);
+  EXPECT_FALSE(c.matched[0].b_partial);
+  const std::string note =
+      "B failed: workload=randread/target=efs/repeat=3: agent agent-1: connection reset\n";
+  EXPECT_THAT(RenderComparisonText(c), HasSubstr(note));
+  EXPECT_THAT(RenderComparisonMarkdown(c), HasSubstr("- " + note));
+}
+
+// A side with the scenario but no data (every repeat failed) is "only in" the other side, with the
+// reason.
+TEST_F(CompareTest, ASideWhoseScenariosAllFailedSaysWhyInTheOnlyInList) {
+  std::vector<ScenarioResult> a = Repeats({4000}, {1'000'000});
+  a[0].status = ScenarioStatus::kFailed;
+  a[0].status_detail = "no agent reachable";
+  const Comparison c = CompareFiles(a, Repeats({4000}, {1'000'000}));
+  EXPECT_TRUE(c.matched.empty());
+  EXPECT_THAT(c.only_b, ::testing::ElementsAre("randread efs (A: failed: "
+                                               "workload=randread/target=efs/repeat=1: no agent "
+                                               "reachable)"));
+  EXPECT_THAT(RenderComparisonText(c), HasSubstr("only in B: randread efs (A: failed: "));
+}
+
+TEST_F(CompareTest, ARegressionOfAPartialSideSaysSo) {
+  std::vector<ScenarioResult> b = Repeats({4000, 4400}, {2'000'000, 2'000'000});
+  b[1].status = ScenarioStatus::kPartial;
+  const Comparison c = CompareFiles(Repeats({4000, 4400}, {1'000'000, 1'000'000}), b);
+  const std::vector<std::string> regressions = Regressions(c);
+  ASSERT_FALSE(regressions.empty());
+  for (const std::string& r : regressions) EXPECT_THAT(r, ::testing::EndsWith(" (partial)")) << r;
+}
+
 }  // namespace
 }  // namespace azbench

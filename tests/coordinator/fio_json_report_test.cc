@@ -1,5 +1,6 @@
 #include "coordinator/report/fio_json_report.h"
 
+#include <cerrno>
 #include <string>
 #include <utility>
 #include <vector>
@@ -169,6 +170,35 @@ TEST(FioJsonReportTest, BwAggIsAJobsShareOfItsGroupAmongJobsAndAmongItsAgentsCli
   EXPECT_DOUBLE_EQ(clients[1]["read"]["bw_agg"].get<double>(), 75.0);
   EXPECT_DOUBLE_EQ(clients[2]["read"]["bw_agg"].get<double>(), 100.0);
   EXPECT_DOUBLE_EQ(clients[3]["read"]["bw_agg"].get<double>(), 100.0);  // All clients
+}
+
+// fio tooling reads jobs[] and client_stats[], never the azbench object: a scenario that did not
+// complete says so in every job entry's "error" (EINTR), a job's own errno wins, and a complete
+// scenario's jobs keep 0.
+TEST(FioJsonReportTest, APartialScenariosJobsHaveEintrAsTheirErrorUnlessTheyHaveTheirOwn) {
+  std::vector<ScenarioResult> scenarios = TwoRepeats(ScenarioStatus::kPartial);
+  scenarios[1].status_detail = "interrupted (Ctrl-C)";
+  scenarios[1].results[3].result.error_errno = 5;  // a2 "seq" failed with EIO
+  const ReportInput input = Input(KeepPolicy::kAll, std::move(scenarios));
+
+  const json complete = FioJsonDocument(input, 0);
+  for (const char* list : {"jobs", "client_stats"}) {
+    for (const json& job : complete[list]) EXPECT_EQ(job["error"], 0) << list << " " << job;
+  }
+
+  const json partial = FioJsonDocument(input, 1);
+  EXPECT_EQ(partial["azbench"]["status"], "partial");
+  ASSERT_EQ(partial["jobs"].size(), 2u);
+  EXPECT_EQ(partial["jobs"][0]["jobname"], "rand");
+  EXPECT_EQ(partial["jobs"][0]["error"], EINTR);
+  EXPECT_EQ(partial["jobs"][1]["jobname"], "seq");
+  EXPECT_EQ(partial["jobs"][1]["error"], 5) << "merged over agents: a2's own errno";
+  ASSERT_EQ(partial["client_stats"].size(), 5u);
+  std::vector<int> errors;
+  for (const json& job : partial["client_stats"]) errors.push_back(job["error"].get<int>());
+  // a1 rand, a1 seq, a2 rand, a2 seq, All clients (merged: the first errno, a2 seq's).
+  EXPECT_THAT(errors, ElementsAre(EINTR, EINTR, EINTR, 5, 5));
+  EXPECT_EQ(EINTR, 4) << "the README documents the number";
 }
 
 }  // namespace
