@@ -1,5 +1,6 @@
 #include "coordinator/fio_job_run.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -78,6 +79,13 @@ absl::StatusOr<FioJobRun> MakeFioJobRun(const FioJobRunOptions& options) {
         absl::StrCat("--directory '", options.directory,
                      "' must be an absolute path on the agents (relative directories are allowed "
                      "only with --local, inside each agent's work directory)"));
+  }
+  const std::filesystem::path directory(options.directory);
+  if (!directory.is_absolute() &&
+      std::find(directory.begin(), directory.end(), "..") != directory.end()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--directory '", options.directory,
+        "' must stay inside each agent's work directory (no '..'), or be an absolute path"));
   }
 
   FioJobRun run;

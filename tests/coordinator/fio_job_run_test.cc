@@ -10,6 +10,7 @@
 #include "coordinator/plan.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
 #include "tests/testing/temp_dir.h"
 
 namespace azbench {
@@ -128,6 +129,12 @@ TEST(FioJobRunTest, BadRequestsAreErrors) {
   EXPECT_THAT(MakeFioJobRun(relative).status().message(), HasSubstr("must be an absolute path"));
   relative.fleet = FleetSpec{};  // local: relative to each agent's work directory
   EXPECT_TRUE(MakeFioJobRun(relative).ok());
+  // ... and inside it: a local fleet's agents would otherwise make the directory outside it.
+  relative.directory = "data/../../../escape";
+  EXPECT_THAT(MakeFioJobRun(relative).status(),
+              testing::StatusIs(absl::StatusCode::kInvalidArgument,
+                                HasSubstr("--directory 'data/../../../escape' must stay inside "
+                                          "each agent's work directory (no '..')")));
 }
 
 TEST(FleetFromFlagsTest, DefaultsToOneLocalAgentAndReadsHostLists) {
