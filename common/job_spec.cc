@@ -528,6 +528,12 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
                                                    " is out of range: allowed 0..100"));
   }
   if (job.ioengine.empty()) return absl::InvalidArgumentError("ioengine must not be empty");
+  if ((job.ioengine == "libaio" || job.ioengine == "io_uring") &&
+      job.iodepth > kMaxKernelAsyncIodepth) {
+    return absl::InvalidArgumentError(absl::StrCat("iodepth ", job.iodepth, " exceeds ioengine ",
+                                                   job.ioengine, "'s limit: allowed 1..",
+                                                   kMaxKernelAsyncIodepth));
+  }
   if (job.uring_wait_pause && (*job.uring_wait_pause < absl::ZeroDuration() ||
                                *job.uring_wait_pause > kMaxUringWaitPause)) {
     return absl::InvalidArgumentError(

@@ -60,6 +60,11 @@ std::string_view ClockSourceName(ClockSource source);
 inline constexpr std::array<std::string_view, 5> kIoEngineNames = {"psync", "sync", "libaio",
                                                                    "io_uring", "null"};
 
+// The deepest queue of the engines that hand requests to the kernel (libaio, io_uring): their
+// kernel context or ring is sized by it. Checked when a job is parsed, so `azbench plan` refuses a
+// deeper one before anything runs; the engines declare it as their max_iodepth.
+inline constexpr int kMaxKernelAsyncIodepth = 4096;
+
 // How the next file is chosen when a job has several files (fio's file_service_type).
 enum class FileServiceType { kRoundRobin, kSequential, kRandom };
 

@@ -62,12 +62,13 @@
 #include <vector>
 
 #include "agent/engines/io_engine.h"
+#include "common/job_spec.h"
 
 namespace azbench {
 
 class IoUringEngine final : public IoEngine {
  public:
-  static constexpr int kMaxIodepth = 4096;
+  static constexpr int kMaxIodepth = kMaxKernelAsyncIodepth;
   // Files are registered only when every fd is below this (the fd -> index table is fd-indexed).
   static constexpr int kMaxRegisteredFd = 1 << 20;
 

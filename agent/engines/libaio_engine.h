@@ -36,12 +36,13 @@
 #include <vector>
 
 #include "agent/engines/io_engine.h"
+#include "common/job_spec.h"
 
 namespace azbench {
 
 class LibaioEngine final : public IoEngine {
  public:
-  static constexpr int kMaxIodepth = 4096;
+  static constexpr int kMaxIodepth = kMaxKernelAsyncIodepth;
 
   LibaioEngine() = default;
   // Waits for requests still in the kernel (Quiesce; io_destroy also blocks until they complete),

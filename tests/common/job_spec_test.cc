@@ -388,6 +388,24 @@ TEST(JobOptionNamesTest, KnownMeansOutputOnlyAndSupportedMeansAccepted) {
 
 TEST(ValidateJobSpecTest, AcceptsAMinimalJob) { EXPECT_TRUE(ValidateJobSpec(ValidJob()).ok()); }
 
+// The kernel-async engines take at most 4096 requests in flight: a deeper queue is refused when
+// the job is parsed (at plan time), not when an agent prepares it; the null engine goes deeper.
+TEST(ValidateJobSpecTest, AKernelAsyncEngineIsRefusedADeeperQueueThanItTakes) {
+  JobSpec job = ValidJob();
+  job.iodepth = kMaxKernelAsyncIodepth + 1;
+  for (const char* engine : {"libaio", "io_uring"}) {
+    job.ioengine = engine;
+    EXPECT_THAT(ValidateJobSpec(job), StatusIs(absl::StatusCode::kInvalidArgument,
+                                               absl::StrCat("iodepth 4097 exceeds ioengine ",
+                                                            engine, "'s limit: allowed 1..4096")));
+  }
+  job.iodepth = kMaxKernelAsyncIodepth;
+  EXPECT_TRUE(ValidateJobSpec(job).ok());
+  job.ioengine = "null";
+  job.iodepth = 65536;
+  EXPECT_TRUE(ValidateJobSpec(job).ok());
+}
+
 TEST(ValidateJobSpecTest, RequiresASize) {
   JobSpec job = ValidJob();
   job.size_bytes = 0;
