@@ -32,6 +32,7 @@
 #include "coordinator/report/report_input.h"
 #include "coordinator/report/terminal_report.h"
 #include "coordinator/results_file.h"
+#include "coordinator/resume_check.h"
 #include "coordinator/run.h"
 #include "coordinator/store.h"
 
@@ -270,17 +271,26 @@ int RunCommand(const std::vector<std::string>& raw_all) {
   absl::StatusOr<std::unique_ptr<Store>> opened = Store::Open(db_path);
   if (!opened.ok()) return setup_failed(opened.status());
   store = std::move(*opened);
+  std::set<std::string> done;
+  if (resume) {
+    // Before anything is written: a scenario is skipped only if it is stored as the plan defines
+    // it now (a key names a scenario, not what it measures).
+    absl::StatusOr<CampaignRecord> stored_campaign = store->LoadCampaign();
+    if (stored_campaign.ok() && stored_campaign->name == campaign->name) {
+      absl::StatusOr<std::vector<Scenario>> stored = store->CompletedScenarioDefinitions();
+      if (!stored.ok()) return setup_failed(stored.status());
+      if (absl::Status s = CheckResumable(db_path, *stored, *plan); !s.ok()) {
+        store.reset();
+        return Fail("run", s, 2);
+      }
+      for (const Scenario& s : *stored) done.insert(s.key);
+    }
+  }
   absl::StatusOr<int64_t> campaign_id =
       store->BeginCampaign(campaign->name, campaign->file, campaign->text, kAzbenchVersion);
   if (!campaign_id.ok()) return setup_failed(campaign_id.status());
   if (absl::StatusOr<int64_t> run = store->BeginRun(resume); !run.ok()) {
     return setup_failed(run.status());
-  }
-  std::set<std::string> done;
-  if (resume) {
-    absl::StatusOr<std::set<std::string>> keys = store->CompletedScenarioKeys();
-    if (!keys.ok()) return setup_failed(keys.status());
-    done = *keys;
   }
   if (absl::Status s = store->SaveAgents(fleet.Infos()); !s.ok()) return setup_failed(s);
 

@@ -196,6 +196,11 @@ class Store {
   absl::StatusOr<std::map<std::string, ScenarioStatus>> StoredScenarioKeys();
   // The keys `run --resume` skips: status complete.
   absl::StatusOr<std::set<std::string>> CompletedScenarioKeys();
+  // What defines each of those scenarios as it was run (key, target, workload, parameters,
+  // repeat, agent_ids, jobs, warmup/skip fields; no results), in plan order: `run --resume`
+  // compares them with the plan before skipping them (coordinator/resume_check.h). DataLoss when a
+  // row's JSON is malformed.
+  absl::StatusOr<std::vector<Scenario>> CompletedScenarioDefinitions();
 
   // Every stored scenario of the campaign, in plan order (Scenario::index, then key).
   absl::StatusOr<std::vector<ScenarioResult>> LoadScenarios();

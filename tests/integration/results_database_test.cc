@@ -1,0 +1,80 @@
+// `azbench run` and the results database, end to end on an embedded local fleet (real azbench and
+// azbench-agent processes): --resume refuses a campaign whose stored scenarios it would skip but
+// that now defines them differently.
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/scoped_env.h"
+#include "tests/testing/store_file.h"
+#include "tests/testing/subprocess.h"
+#include "tests/testing/temp_dir.h"
+
+namespace azbench {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::RawQuery;
+using testing::ScopedEnv;
+using testing::Subprocess;
+using testing::TempDir;
+
+// One agent, one scenario of 1 s in the agent's own work directory.
+std::string Campaign(const std::string& rw, const std::string& comment = "",
+                     const std::string& runtime = "1s") {
+  return absl::StrCat(comment,
+                      "name: c\n"
+                      "fleet:\n  local: {agents: 1, azs: [local-a]}\n"
+                      "targets:\n  - {name: scratch, path: scratch}\n"
+                      "workloads:\n  - name: w\n    options: {rw: ",
+                      rw, ", bs: 4k, size: 1m, runtime: ", runtime, ", time_based: 1}\n");
+}
+
+class ResultsDatabaseTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(tmp_.ok()); }
+  std::string Write(const std::string& name, const std::string& text) {
+    const std::string path = tmp_.File(name);
+    std::ofstream(path) << text;
+    return path;
+  }
+  TempDir tmp_;
+  ScopedEnv tmpdir_{"TMPDIR", tmp_.path().c_str()};  // the local fleet's work roots
+};
+
+TEST_F(ResultsDatabaseTest, ResumeRefusesAStoredScenarioTheCampaignNowDefinesDifferently) {
+  const std::string db = tmp_.File("t1.db");
+  {
+    Subprocess run(
+        {AZBENCH_BIN, "run", Write("base.yaml", Campaign("randread")), "--db", db, "--quiet"},
+        tmp_.File("base.txt"));
+    ASSERT_EQ(run.Wait(std::chrono::seconds(120)), 0) << run.Output();
+  }
+  ASSERT_EQ(RawQuery(db, "SELECT count(*) FROM run"), 1);
+
+  Subprocess changed({AZBENCH_BIN, "run", Write("changed.yaml", Campaign("read")), "--db", db,
+                      "--resume", "--quiet"},
+                     tmp_.File("changed.txt"));
+  EXPECT_EQ(changed.Wait(std::chrono::seconds(120)), 2) << changed.Output();
+  EXPECT_THAT(changed.Output(),
+              HasSubstr("workload=w/target=scratch/repeat=1: workload 'w' option rw: stored "
+                        "randread, now read"));
+  EXPECT_THAT(changed.Output(), HasSubstr("without --resume into a new --db"));
+  EXPECT_THAT(changed.Output(), Not(HasSubstr("skipped (--resume)")));
+  EXPECT_EQ(RawQuery(db, "SELECT count(*) FROM run"), 1) << "nothing was written";
+
+  // The same campaign with a comment and other spacing resumes: nothing left to run.
+  Subprocess same({AZBENCH_BIN, "run", Write("same.yaml", Campaign("randread", "# rewritten\n\n")),
+                   "--db", db, "--resume", "--quiet"},
+                  tmp_.File("same.txt"));
+  EXPECT_EQ(same.Wait(std::chrono::seconds(120)), 0) << same.Output();
+  EXPECT_THAT(same.Output(), HasSubstr("1 scenarios already stored were skipped (--resume)"));
+}
+
+}  // namespace
+}  // namespace azbench
