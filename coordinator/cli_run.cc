@@ -220,6 +220,11 @@ int RunCommand(const std::vector<std::string>& raw_all) {
   const bool resume = args->Has("--resume");
 
   if (absl::Status s = CheckResultsPath(db_path); !s.ok()) return Fail("run", s, 2);
+  // One run per results database, for the whole run: taken before anything touches the file (the
+  // move aside, --resume's reads), and before the fleet is started, so a second run refuses at
+  // once. Released last (declared before the fleet and the store).
+  absl::StatusOr<std::unique_ptr<ResultsLock>> lock = ResultsLock::Acquire(db_path);
+  if (!lock.ok()) return Fail("run", lock.status());
 
   // The fleet and the plan first: a TLS file that cannot be read, an agent that cannot be
   // reached or a plan that cannot be made must not move the earlier results aside.

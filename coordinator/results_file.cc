@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,7 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "common/clock.h"
 
 namespace azbench {
@@ -118,6 +122,62 @@ absl::Status RestoreResults(const std::string& aside, const std::string& db_path
     }
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<ResultsLock>> ResultsLock::Acquire(const std::string& db_path) {
+  const std::string path = db_path + ".lock";
+  // A run that ends removes its lock file while it holds the lock: a file locked after that is no
+  // longer the one at `path`, and the lock is taken again on the file there now.
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      return absl::FailedPreconditionError(absl::StrCat("results database '", db_path,
+                                                        "': cannot create its lock file '", path,
+                                                        "': ", std::strerror(errno)));
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int error = errno;
+      if (error != EWOULDBLOCK) {
+        close(fd);
+        return absl::FailedPreconditionError(absl::StrCat(
+            "results database '", db_path, "': cannot lock '", path, "': ", std::strerror(error)));
+      }
+      char buffer[32] = {};
+      const ssize_t n = pread(fd, buffer, sizeof(buffer) - 1, 0);
+      close(fd);
+      int64_t pid = 0;
+      const bool known =
+          n > 0 && absl::SimpleAtoi(absl::StripAsciiWhitespace(std::string(buffer, n)), &pid);
+      return absl::FailedPreconditionError(absl::StrCat(
+          "results database '", db_path, "' is in use by another azbench run (",
+          known ? absl::StrCat("pid ", pid) : "pid not known", ", lock file '", path,
+          "'): one run writes a results database at a time; wait for it to end, or give this run "
+          "another --db"));
+    }
+    struct stat locked, named;
+    if (fstat(fd, &locked) != 0 || stat(path.c_str(), &named) != 0 ||
+        locked.st_dev != named.st_dev || locked.st_ino != named.st_ino) {
+      close(fd);
+      continue;
+    }
+    const std::string pid = absl::StrCat(getpid(), "\n");
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid.data(), pid.size(), 0) < 0) {
+      const int error = errno;
+      unlink(path.c_str());
+      close(fd);
+      return absl::FailedPreconditionError(absl::StrCat("results database '", db_path,
+                                                        "': cannot write its lock file '", path,
+                                                        "': ", std::strerror(error)));
+    }
+    return std::unique_ptr<ResultsLock>(new ResultsLock(path, fd));
+  }
+  return absl::FailedPreconditionError(absl::StrCat(
+      "results database '", db_path, "': its lock file '", path, "' kept being replaced"));
+}
+
+ResultsLock::~ResultsLock() {
+  unlink(path_.c_str());
+  close(fd_);
 }
 
 }  // namespace azbench

@@ -6,7 +6,9 @@
 #ifndef AZBENCH_COORDINATOR_RESULTS_FILE_H_
 #define AZBENCH_COORDINATOR_RESULTS_FILE_H_
 
+#include <memory>
 #include <string>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -32,6 +34,33 @@ absl::StatusOr<std::string> MoveResultsAside(const std::string& db_path);
 // (with its -wal and -shm) and renames the backup `aside` (with its own) back. Errors:
 // FailedPrecondition naming what could not be removed or moved back.
 absl::Status RestoreResults(const std::string& aside, const std::string& db_path);
+
+// An exclusive lock on a results database for one `azbench run`: flock(2) on "<db>.lock" (beside
+// the database, never moved aside with it, never opened by SQLite, whose own locks are fcntl
+// locks on the database file and would be released by any close of it). Taken before anything
+// touches the database (the move aside, --resume's reads, Store::Open) and held until the run
+// ends; the lock file holds the pid of the run that holds it. A process that dies, however it
+// dies, releases it (the kernel drops the lock with the last descriptor; the descriptor is
+// close-on-exec, so agents a local fleet starts never hold it). Readers (`report`, `compare`) do
+// not take it: SQLite lets them read while a run writes.
+class ResultsLock {
+ public:
+  // FailedPrecondition naming the database, the pid holding the lock (when known) and the lock
+  // file when another run holds it; FailedPrecondition with the errno text when the lock file
+  // cannot be created or locked.
+  static absl::StatusOr<std::unique_ptr<ResultsLock>> Acquire(const std::string& db_path);
+  // Removes the lock file and releases the lock.
+  ~ResultsLock();
+  ResultsLock(const ResultsLock&) = delete;
+  ResultsLock& operator=(const ResultsLock&) = delete;
+
+  const std::string& path() const { return path_; }  // "<db>.lock"
+
+ private:
+  ResultsLock(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  std::string path_;
+  int fd_ = -1;
+};
 
 }  // namespace azbench
 

@@ -1,11 +1,13 @@
 // `azbench run` and the results database, end to end on an embedded local fleet (real azbench and
 // azbench-agent processes): --resume refuses a campaign whose stored scenarios it would skip but
-// that now defines them differently.
+// that now defines them differently; one run at a time writes a database, reports read it.
 #include <chrono>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -74,6 +76,45 @@ TEST_F(ResultsDatabaseTest, ResumeRefusesAStoredScenarioTheCampaignNowDefinesDif
                   tmp_.File("same.txt"));
   EXPECT_EQ(same.Wait(std::chrono::seconds(120)), 0) << same.Output();
   EXPECT_THAT(same.Output(), HasSubstr("1 scenarios already stored were skipped (--resume)"));
+}
+
+// Waits up to `timeout` for `done`, checking every 50 ms.
+template <typename F>
+bool WaitFor(F done, std::chrono::seconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return true;
+}
+
+TEST_F(ResultsDatabaseTest, ASecondRunOnTheSameDatabaseIsRefusedWhileReportsKeepReading) {
+  const std::string db = tmp_.File("conc.db");
+  const std::string campaign = Write("i.yaml", Campaign("randread", "", "4s"));
+  Subprocess first({AZBENCH_BIN, "run", campaign, "--db", db}, tmp_.File("first.txt"));
+  ASSERT_TRUE(WaitFor([&] { return absl::StrContains(first.Output(), ": started on 1 agents"); },
+                      std::chrono::seconds(60)))
+      << first.Output();
+
+  Subprocess second({AZBENCH_BIN, "run", campaign, "--db", db}, tmp_.File("second.txt"));
+  EXPECT_EQ(second.Wait(std::chrono::seconds(60)), 1) << second.Output();
+  EXPECT_THAT(second.Output(),
+              HasSubstr(absl::StrCat("results database '", db,
+                                     "' is in use by another azbench run (pid ", first.pid())));
+  EXPECT_THAT(second.Output(), Not(HasSubstr("moved to")));
+
+  // A report reads while the run writes (it takes no lock).
+  Subprocess report({AZBENCH_BIN, "report", db}, tmp_.File("report.txt"));
+  EXPECT_EQ(report.Wait(std::chrono::seconds(60)), 0) << report.Output();
+
+  ASSERT_EQ(first.Wait(std::chrono::seconds(120)), 0) << first.Output();
+  EXPECT_THAT(first.Output(), HasSubstr(absl::StrCat("results: ", db)));
+  EXPECT_EQ(RawQuery(db, "SELECT count(*) FROM scenario WHERE status = 'complete'"), 1);
+  for (const std::string& name : testing::DirectoryNames(tmp_.path())) {
+    EXPECT_FALSE(absl::EndsWith(name, ".bak")) << name << " : nothing was moved aside";
+    EXPECT_NE(name, "conc.db.lock") << "the run removed its lock file";
+  }
 }
 
 }  // namespace
