@@ -43,13 +43,33 @@ bool IsSqliteFile(const std::string& path) {
   return in.gcount() == sizeof(magic) && std::memcmp(magic, "SQLite format 3", 16) == 0;
 }
 
-absl::Status CheckResultsPath(const std::string& db_path) {
+absl::Status CheckResultsLocation(const std::string& db_path) {
   std::error_code ec;
   const std::filesystem::file_status st = std::filesystem::status(db_path, ec);
   if (std::filesystem::is_directory(st)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("results database '", db_path, "' is a directory; give a file name (--db)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "results database '", db_path, "' is a directory; give a results database file"));
   }
+  if (std::filesystem::exists(st)) return absl::OkStatus();
+  std::filesystem::path parent = std::filesystem::path(db_path).parent_path();
+  if (parent.empty()) parent = ".";
+  const std::filesystem::file_status parent_status = std::filesystem::status(parent, ec);
+  if (!std::filesystem::exists(parent_status)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("results database '", db_path, "': its directory '", parent.string(),
+                     "' does not exist; create it, or give a path in an existing directory"));
+  }
+  if (!std::filesystem::is_directory(parent_status)) {
+    return absl::InvalidArgumentError(absl::StrCat("results database '", db_path, "': '",
+                                                   parent.string(), "' is not a directory"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckResultsPath(const std::string& db_path) {
+  if (absl::Status location = CheckResultsLocation(db_path); !location.ok()) return location;
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(db_path, ec);
   if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
     return absl::InvalidArgumentError(
         absl::StrCat("results database '", db_path, "' is not a regular file"));

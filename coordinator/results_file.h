@@ -18,9 +18,14 @@ namespace azbench {
 // Whether `path` is a regular file that begins with SQLite's header ("SQLite format 3").
 bool IsSqliteFile(const std::string& path);
 
-// A results database path must name an SQLite database, an empty file, or nothing yet: never a
-// directory, a device, or some other file (which a new run would move aside and replace).
-// InvalidArgument naming the path.
+// A results database path must not be a directory, and when nothing is there yet, its directory
+// must exist (what SQLite would only call "unable to open database file"). InvalidArgument naming
+// the path and what is wrong with it.
+absl::Status CheckResultsLocation(const std::string& db_path);
+
+// A results database path must name an SQLite database, an empty file, or nothing yet in an
+// existing directory (CheckResultsLocation): never a directory, a device, or some other file
+// (which a new run would move aside and replace). InvalidArgument naming the path.
 absl::Status CheckResultsPath(const std::string& db_path);
 
 // Moves a results database and its -wal/-shm files to "<db>.<unix s>.bak" (".<unix s>.<N>.bak"

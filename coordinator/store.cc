@@ -1,7 +1,9 @@
 #include "coordinator/store.h"
 
 #include <sqlite3.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -13,6 +15,7 @@
 #include "common/histogram.h"
 #include "common/op_kind.h"
 #include "common/status_macros.h"
+#include "coordinator/results_file.h"
 #include "coordinator/store_rows.h"
 
 namespace azbench {
@@ -182,20 +185,35 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenExisting(const std::string& pa
 }
 
 absl::StatusOr<std::unique_ptr<Store>> Store::OpenImpl(const std::string& path, bool create) {
+  // What SQLite would only call "unable to open database file" is named before it is asked.
+  RETURN_IF_ERROR(CheckResultsLocation(path));
   std::error_code ec;
-  if (!create && !std::filesystem::exists(path, ec)) {
+  const bool exists = std::filesystem::exists(path, ec);
+  if (!create && !exists) {
     return absl::NotFoundError(absl::StrCat(path, ": no such results database"));
   }
+  if (!create && std::filesystem::file_size(path, ec) == 0 && !ec &&
+      !std::filesystem::exists(path + "-wal", ec)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(path,
+                     ": empty file (0 bytes), not a results database (`azbench run` writes "
+                     "one); it was left as it is"));
+  }
   sqlite3* db = nullptr;
-  const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+  const int flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
   const int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     sqlite3_close(db);
+    const int mode = create ? R_OK | W_OK : R_OK;
+    if (exists && access(path.c_str(), mode) != 0 && errno == EACCES) {
+      absl::StrAppend(&message, " (permission denied: ", create ? "reading and writing" : "reading",
+                      " the file)");
+    }
     return absl::InternalError(absl::StrCat(path, ": cannot open the results database: ", message));
   }
   std::unique_ptr<Store> store(new Store(path, db));
-  RETURN_IF_ERROR(store->Initialize());
+  RETURN_IF_ERROR(store->Initialize(/*read_only=*/!create));
   return store;
 }
 
@@ -217,7 +235,7 @@ absl::Status Store::Exec(std::string_view sql) {
   return absl::OkStatus();
 }
 
-absl::Status Store::Initialize() {
+absl::Status Store::Initialize(bool read_only) {
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, 5000);  // a report reading while a run writes
   RETURN_IF_ERROR(Exec("PRAGMA foreign_keys = ON"));
@@ -249,6 +267,12 @@ absl::Status Store::Initialize() {
           path_,
           ": not an azbench results database (it has tables but no azbench schema version)"));
     }
+    if (read_only) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(path_,
+                       ": an empty SQLite database (no tables), not a results database "
+                       "(`azbench run` writes one); it was left as it is"));
+    }
     RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
     absl::Status created = Exec(kSchema);
     if (created.ok()) created = Exec(kSchemaV2);
@@ -261,7 +285,21 @@ absl::Status Store::Initialize() {
       Exec("ROLLBACK").IgnoreError();
       return created;
     }
-  } else if (version == 1) {
+  }
+  if (read_only) {
+    // The file is never written: a file that lacks some of the additions below is read through
+    // an in-memory copy that gets them (an older azbench's file; rare, and the copy is its size).
+    ASSIGN_OR_RETURN(bool additions, NeedsSchemaAdditions(version));
+    if (!additions) {
+      Statement campaign(*this);
+      RETURN_IF_ERROR(campaign.Prepare("SELECT id FROM campaign ORDER BY id LIMIT 1"));
+      ASSIGN_OR_RETURN(bool found, campaign.Step());
+      if (found) campaign_id_ = campaign.Int(0);
+      return absl::OkStatus();
+    }
+    RETURN_IF_ERROR(CopyToMemory());
+  }
+  if (version == 1) {
     RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
     absl::Status migrated = Exec(kSchemaV2);
     if (migrated.ok()) migrated = Exec("PRAGMA user_version = 2");
@@ -278,14 +316,41 @@ absl::Status Store::Initialize() {
   RETURN_IF_ERROR(AddStagingTables());
   RETURN_IF_ERROR(AddScenarioClockTable());
   // WAL: a report can read while a run writes. FULL: a commit survives a power loss.
-  RETURN_IF_ERROR(Exec("PRAGMA journal_mode = WAL"));
-  RETURN_IF_ERROR(Exec("PRAGMA synchronous = FULL"));
+  if (!read_only) {
+    RETURN_IF_ERROR(Exec("PRAGMA journal_mode = WAL"));
+    RETURN_IF_ERROR(Exec("PRAGMA synchronous = FULL"));
+  }
 
   Statement campaign(*this);
   RETURN_IF_ERROR(campaign.Prepare("SELECT id FROM campaign ORDER BY id LIMIT 1"));
   ASSIGN_OR_RETURN(bool found, campaign.Step());
   if (found) campaign_id_ = campaign.Int(0);
   return absl::OkStatus();
+}
+
+absl::Status Store::CopyToMemory() {
+  sqlite3* memory = nullptr;
+  if (sqlite3_open_v2(":memory:", &memory, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+      SQLITE_OK) {
+    sqlite3_close(memory);
+    return absl::InternalError(absl::StrCat(path_, ": cannot open an in-memory copy to read it"));
+  }
+  sqlite3_backup* backup = sqlite3_backup_init(memory, "main", db_, "main");
+  int rc = backup == nullptr ? sqlite3_errcode(memory) : sqlite3_backup_step(backup, -1);
+  if (backup != nullptr) {
+    const int finished = sqlite3_backup_finish(backup);
+    if (rc == SQLITE_DONE) rc = finished;
+  }
+  if (rc != SQLITE_OK && rc != SQLITE_DONE) {
+    const std::string message = sqlite3_errstr(rc);
+    sqlite3_close(memory);
+    return absl::InternalError(
+        absl::StrCat(path_, ": cannot copy it into memory to read it: ", message));
+  }
+  sqlite3_close(db_);
+  db_ = memory;
+  sqlite3_extended_result_codes(db_, 1);
+  return Exec("PRAGMA foreign_keys = ON");
 }
 
 absl::StatusOr<int64_t> Store::BeginStaging(const std::string& scenario_key) {

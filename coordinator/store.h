@@ -139,11 +139,18 @@ struct CampaignRecord {
 
 class Store {
  public:
-  // Opens `path`, creating the file and schema when missing. Errors: FailedPrecondition when the
-  // file has a newer schema version or is not an azbench database; Internal (SQLite's message) when
-  // SQLite cannot open or read it (unwritable directory, not a database, ...).
+  // Opens `path`, creating the file and schema when missing. Errors: InvalidArgument when `path`
+  // is a directory or its directory does not exist (or is not one); FailedPrecondition when the
+  // file has a newer schema version or is not an azbench database; Internal (SQLite's message,
+  // with "permission denied" when that is why) when SQLite cannot open or read it.
   static absl::StatusOr<std::unique_ptr<Store>> Open(const std::string& path);
-  // As Open, but NotFound when the file does not exist (for `azbench report`).
+  // Opens an existing results database read-only (`azbench report`, `compare`): nothing is ever
+  // written to the file, not even the schema additions Open makes (a file that lacks some is read
+  // through an in-memory copy that has them). SQLite may leave the empty -wal/-shm files a WAL
+  // database is read with beside it. Errors: NotFound when the file does not exist;
+  // InvalidArgument when `path` is a directory; FailedPrecondition when the file is empty (0
+  // bytes, or an SQLite database with no tables) or is not an azbench database; as Open otherwise.
+  // Writing through the returned Store fails (SQLite's "attempt to write a readonly database").
   static absl::StatusOr<std::unique_ptr<Store>> OpenExisting(const std::string& path);
 
   ~Store();
@@ -210,7 +217,9 @@ class Store {
 
   Store(std::string path, sqlite3* db) : path_(std::move(path)), db_(db) {}
   static absl::StatusOr<std::unique_ptr<Store>> OpenImpl(const std::string& path, bool create);
-  absl::Status Initialize();
+  absl::Status Initialize(bool read_only);
+  absl::StatusOr<bool> NeedsSchemaAdditions(int64_t version);
+  absl::Status CopyToMemory();
   absl::Status AddPlacementMountColumn();
   absl::Status AddAgentResultColumns();
   absl::Status AddStagingTables();

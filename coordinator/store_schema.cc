@@ -62,6 +62,24 @@ CREATE TABLE IF NOT EXISTS scenario_clock (
 
 }  // namespace
 
+// Whether the file lacks any of what Initialize adds to a file it opens for writing (version 1's
+// placement table, the additions below): a read-only Store then reads an in-memory copy with them.
+// Keep in step with the Add* functions.
+absl::StatusOr<bool> Store::NeedsSchemaAdditions(int64_t version) {
+  if (version < kStoreSchemaVersion) return true;
+  Statement count(*this);
+  RETURN_IF_ERROR(count.Prepare(
+      "SELECT (SELECT count(*) FROM pragma_table_info('placement') WHERE name = 'mount') + "
+      "(SELECT count(*) FROM pragma_table_info('agent_result') WHERE name IN ('cpu_threads', "
+      "'cpu_wall_ns', 'cpu_user_ns', 'cpu_system_ns', 'cpu_voluntary_switches', "
+      "'cpu_involuntary_switches', 'cpu_minor_faults', 'cpu_major_faults', 'io_depths')) + "
+      "(SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = "
+      "'staged_interval_series') + (SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND "
+      "name IN ('staged_stream', 'staged_interval', 'scenario_clock'))"));
+  ASSIGN_OR_RETURN(bool row, count.Step());
+  return !row || count.Int(0) != 1 + 9 + 1 + 3;
+}
+
 // placement.mount, added within schema version 2 (store.h): additive, with a default, so older
 // and newer azbench read and write the same file.
 absl::Status Store::AddPlacementMountColumn() {

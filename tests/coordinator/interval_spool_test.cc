@@ -310,7 +310,8 @@ TEST(IntervalSpoolCrashTest, AnAttemptCutShortIsNotReportedAndGoesWhenTheScenari
     for (int i = 0; i < 300; ++i) stream.AddInterval(0, "j0", kT0, Interval(i, 10, 5, 100'000));
     ASSERT_TRUE((*spool)->Finish().ok());
   }
-  absl::StatusOr<std::unique_ptr<Store>> store = Store::OpenExisting(path);
+  // Store::Open, as `run --resume` opens it (OpenExisting is read-only).
+  absl::StatusOr<std::unique_ptr<Store>> store = Store::Open(path);
   ASSERT_TRUE(store.ok());
   absl::StatusOr<int64_t> staged = (*store)->StagedRowCount(stream_id);
   ASSERT_TRUE(staged.ok());

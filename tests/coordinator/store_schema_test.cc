@@ -13,8 +13,10 @@
 #include "coordinator/store.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
 #include "tests/testing/store_file.h"
 #include "tests/testing/store_results.h"
+#include "tests/testing/temp_dir.h"
 
 namespace azbench {
 namespace {
@@ -22,6 +24,8 @@ namespace {
 using ::azbench::testing::ExpectSameResult;
 using ::azbench::testing::MakeResult;
 using ::azbench::testing::RawQuery;
+using ::azbench::testing::StatusIs;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 class StoreTest : public testing::StoreFileTest {};
@@ -183,6 +187,85 @@ TEST_F(StoreTest, AnUnopenablePathNamesItself) {
   absl::StatusOr<std::unique_ptr<Store>> store = Store::Open(path);
   ASSERT_FALSE(store.ok());
   EXPECT_THAT(store.status().message(), HasSubstr(path));
+  EXPECT_THAT(store.status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr(absl::StrCat("its directory '", dir_.File("missing-dir"),
+                                              "' does not exist"))));
+  EXPECT_FALSE(std::filesystem::exists(dir_.File("missing-dir")));
+}
+
+TEST_F(StoreTest, ADirectoryIsNamedAsOne) {
+  for (bool existing : {false, true}) {
+    absl::StatusOr<std::unique_ptr<Store>> store =
+        existing ? Store::OpenExisting(dir_.path()) : Store::Open(dir_.path());
+    EXPECT_THAT(
+        store.status(),
+        StatusIs(absl::StatusCode::kInvalidArgument,
+                 HasSubstr(absl::StrCat("results database '", dir_.path(), "' is a directory"))));
+  }
+}
+
+TEST_F(StoreTest, OpenExistingOnAnEmptyFileIsRefusedAndLeavesItEmpty) {
+  std::ofstream(path_).flush();
+  absl::StatusOr<std::unique_ptr<Store>> store = Store::OpenExisting(path_);
+  EXPECT_THAT(store.status(), StatusIs(absl::StatusCode::kFailedPrecondition,
+                                       HasSubstr(absl::StrCat(path_, ": empty file (0 bytes)"))));
+  EXPECT_EQ(std::filesystem::file_size(path_), 0u);
+  EXPECT_THAT(testing::DirectoryNames(dir_.path()), ElementsAre("results.db"));
+  // An SQLite database with no tables (what an older azbench's `report` could leave): the same.
+  RawQuery(path_, "CREATE TABLE t (a)");
+  RawQuery(path_, "DROP TABLE t");
+  ASSERT_GT(std::filesystem::file_size(path_), 0u);
+  const std::string before = testing::FileContents(path_);
+  store = Store::OpenExisting(path_);
+  EXPECT_THAT(store.status(),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("not a results database")));
+  EXPECT_EQ(testing::FileContents(path_), before);
+}
+
+TEST_F(StoreTest, OpenExistingNeverWritesTheFile) {
+  ScenarioResult saved = MakeResult("one", 0);
+  {
+    std::unique_ptr<Store> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->BeginCampaign("c", "c.yaml", "name: c\n").ok());
+    ASSERT_TRUE(store->SaveScenario(saved).ok());
+  }
+  const std::string before = testing::FileContents(path_);
+  {
+    absl::StatusOr<std::unique_ptr<Store>> store = Store::OpenExisting(path_);
+    ASSERT_TRUE(store.ok()) << store.status();
+    absl::StatusOr<std::vector<ScenarioResult>> loaded = (*store)->LoadScenarios();
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    ASSERT_EQ(loaded->size(), 1u);
+    ExpectSameResult(saved, (*loaded)[0]);
+    EXPECT_FALSE((*store)->BeginRun(false).ok()) << "read-only";
+  }
+  EXPECT_EQ(testing::FileContents(path_), before);
+}
+
+TEST_F(StoreTest, OpenExistingReadsAnOlderFileWithoutUpgradingIt) {
+  ScenarioResult old_result = MakeResult("from-v1", 0);
+  {
+    std::unique_ptr<Store> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->BeginCampaign("c", "c.yaml", "name: c\n").ok());
+    old_result.scenario.placements.clear();
+    old_result.clock_offsets.clear();
+    ASSERT_TRUE(store->SaveScenario(old_result).ok());
+  }
+  RawQuery(path_, "DROP TABLE placement");
+  RawQuery(path_, "DROP TABLE scenario_clock");
+  RawQuery(path_, "PRAGMA user_version = 1");
+  const std::string before = testing::FileContents(path_);
+  absl::StatusOr<std::unique_ptr<Store>> store = Store::OpenExisting(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  absl::StatusOr<std::vector<ScenarioResult>> loaded = (*store)->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 1u);
+  ExpectSameResult(old_result, (*loaded)[0]);
+  EXPECT_EQ(testing::FileContents(path_), before);
+  EXPECT_EQ(RawQuery(path_, "PRAGMA user_version"), 1);
 }
 
 }  // namespace

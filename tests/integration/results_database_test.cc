@@ -1,7 +1,9 @@
 // `azbench run` and the results database, end to end on an embedded local fleet (real azbench and
 // azbench-agent processes): --resume refuses a campaign whose stored scenarios it would skip but
-// that now defines them differently; one run at a time writes a database, reports read it.
+// that now defines them differently; one run at a time writes a database, reports read it and
+// never write it; paths that cannot be opened say why.
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -114,6 +116,31 @@ TEST_F(ResultsDatabaseTest, ASecondRunOnTheSameDatabaseIsRefusedWhileReportsKeep
   for (const std::string& name : testing::DirectoryNames(tmp_.path())) {
     EXPECT_FALSE(absl::EndsWith(name, ".bak")) << name << " : nothing was moved aside";
     EXPECT_NE(name, "conc.db.lock") << "the run removed its lock file";
+  }
+}
+
+TEST_F(ResultsDatabaseTest, ReportsNeverWriteAndUnopenablePathsSayWhy) {
+  const std::string empty = Write("empty.db", "");
+  Subprocess report({AZBENCH_BIN, "report", empty}, tmp_.File("empty.txt"));
+  EXPECT_NE(report.Wait(std::chrono::seconds(60)), 0) << report.Output();
+  EXPECT_THAT(report.Output(), HasSubstr(absl::StrCat(empty, ": empty file (0 bytes)")));
+  EXPECT_EQ(testing::FileContents(empty), "") << "no schema written into it";
+  EXPECT_FALSE(testing::FileContents(tmp_.File("empty.txt")).empty());
+
+  const std::string dir = tmp_.File("results-dir");
+  ASSERT_TRUE(std::filesystem::create_directory(dir));
+  Subprocess on_dir({AZBENCH_BIN, "report", dir}, tmp_.File("dir.txt"));
+  EXPECT_NE(on_dir.Wait(std::chrono::seconds(60)), 0);
+  EXPECT_THAT(on_dir.Output(), HasSubstr(absl::StrCat("'", dir, "' is a directory")));
+
+  const std::string missing = tmp_.File("no-such-dir/x.db");
+  Subprocess run({AZBENCH_BIN, "run", Write("c.yaml", Campaign("randread")), "--db", missing},
+                 tmp_.File("run.txt"));
+  EXPECT_EQ(run.Wait(std::chrono::seconds(60)), 2) << run.Output();
+  EXPECT_THAT(run.Output(), HasSubstr(absl::StrCat("its directory '", tmp_.File("no-such-dir"),
+                                                   "' does not exist")));
+  for (const std::string& name : testing::DirectoryNames(tmp_.path())) {
+    EXPECT_FALSE(absl::StartsWith(name, "empty.db-")) << name;
   }
 }
 
