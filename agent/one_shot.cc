@@ -45,8 +45,9 @@ absl::StatusOr<OneShotOptions> ParseOneShotArgs(const std::vector<std::string>& 
       options.output_path = arg.substr(9);
     } else if (absl::StartsWith(arg, "--interval=")) {
       ASSIGN_OR_RETURN(absl::Duration d, ParseDuration(arg.substr(11)));
-      if (d < absl::Milliseconds(10)) {
-        return absl::InvalidArgumentError("--interval must be at least 10ms");
+      if (d < absl::Nanoseconds(kMinIntervalNs) || d > absl::Nanoseconds(kMaxIntervalNs)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--interval=", arg.substr(11), " is out of range: give 10ms to 1h"));
       }
       options.interval_ns = static_cast<uint64_t>(absl::ToInt64Nanoseconds(d));
     } else if (absl::StartsWith(arg, "--workload=")) {

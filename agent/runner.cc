@@ -88,8 +88,10 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
   if (specs.empty() && families.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("run '", run_id, "' has no jobs"));
   }
-  if (interval_ns < 10'000'000) {
-    return absl::InvalidArgumentError("interval must be at least 10 ms");
+  if (interval_ns < kMinIntervalNs || interval_ns > kMaxIntervalNs) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "interval ", interval_ns / 1'000'000, " ms is out of range: give ",
+        kMinIntervalNs / 1'000'000, " ms to ", kMaxIntervalNs / 1'000'000, " ms (1 h)"));
   }
   auto run = std::make_shared<PreparedRun>();
   run->interval_ns = interval_ns;

@@ -80,6 +80,14 @@ class RunEventSink {
 // shutdown for it would serve nobody.
 inline constexpr int64_t kMaxStartAheadNs = 600'000'000'000;  // 10 minutes
 
+// The interval series' resolution a run may ask for (Prepare, the one-shot --interval). Below 10 ms
+// the intervals would only load the stream; above an hour a job's interval arithmetic (start +
+// interval, in ns) could overflow and nobody would see a series.
+inline constexpr uint64_t kMinIntervalNs = 10'000'000;         // 10 ms
+inline constexpr uint64_t kMaxIntervalNs = 3'600'000'000'000;  // 1 h
+// The longest progress interval a Run may ask for: the runner polls the sink's lease at each.
+inline constexpr uint64_t kMaxProgressIntervalNs = 60'000'000'000;  // 1 min
+
 struct RunnerConfig {
   uint64_t progress_interval_ns = 250'000'000;  // default when a Run does not ask for another
   // Runs held at once (prepared, running or awaiting Cleanup); Prepare beyond it is refused.
@@ -126,10 +134,11 @@ class Runner {
   // id is reserved before the layout: a Prepare of an id that is held (or still being prepared)
   // with the same request (jobs, options, interval, placement), before it has run, waits for the
   // first one and answers with its outcome, so a coordinator's retry never prepares twice.
-  // Errors: InvalidArgument / NotFound (bad or unknown option), AlreadyExists (run id in use by
-  // another request, or already run), ResourceExhausted (too many runs, counting those being
-  // prepared, or ENOSPC), and the BlockIoJob::Prepare errors. On error nothing of this run is left
-  // behind.
+  // Errors: InvalidArgument / NotFound (bad or unknown option, an interval outside
+  // [kMinIntervalNs, kMaxIntervalNs], an agent_index outside [0, agent_count)), AlreadyExists (run
+  // id in use by another request, or already run), ResourceExhausted (too many runs, counting those
+  // being prepared, or ENOSPC), and the BlockIoJob::Prepare errors. On error nothing of this run is
+  // left behind.
   absl::StatusOr<PrepareOutcome> Prepare(const std::string& run_id,
                                          const std::vector<JobRequest>& jobs, uint64_t interval_ns,
                                          RunPlacement placement = {});

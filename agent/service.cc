@@ -13,6 +13,7 @@
 #include "agent/mounts.h"
 #include "common/clock.h"
 #include "common/proto_convert.h"
+#include "common/status_macros.h"
 #include "common/version.h"
 #include "spdlog/spdlog.h"
 
@@ -35,6 +36,52 @@ std::function<void(const std::string&)> AbandonedRunCleaner(Runner& runner) {
       AgentLogger("rpc")->warn("run {}: forgot it and removed {} files", run_id, *removed);
     }
   };
+}
+
+// The numeric fields of a Prepare, checked before any is used (a field's unit conversion, e.g.
+// interval_ms to ns, must not overflow into a value that passes the runner's checks).
+absl::Status CheckPrepareRequest(const v1::PrepareRequest& request) {
+  const uint64_t min_ms = kMinIntervalNs / 1'000'000, max_ms = kMaxIntervalNs / 1'000'000;
+  if (request.interval_ms() != 0 &&
+      (request.interval_ms() < min_ms || request.interval_ms() > max_ms)) {
+    return absl::InvalidArgumentError(absl::StrCat("interval_ms ", request.interval_ms(),
+                                                   " is out of range: give 0 (= 1000) or ", min_ms,
+                                                   " to ", max_ms, " (1 h)"));
+  }
+  if (request.agent_count() < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("agent_count ", request.agent_count(),
+                                                   " is out of range: give 0 (= 1) or more"));
+  }
+  const int agent_count = std::max(1, request.agent_count());
+  if (request.agent_index() < 0 || request.agent_index() >= agent_count) {
+    return absl::InvalidArgumentError(absl::StrCat("agent_index ", request.agent_index(),
+                                                   " is out of range: give 0 to ", agent_count - 1,
+                                                   " (agent_count ", request.agent_count(), ")"));
+  }
+  return absl::OkStatus();
+}
+
+// The same for a Run (and a Proceed): a start instant is an agent realtime in ns, 0 = now.
+absl::Status CheckStartAt(int64_t start_at_agent_realtime_ns) {
+  if (start_at_agent_realtime_ns < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "start_at_agent_realtime_ns ", start_at_agent_realtime_ns,
+        " is out of range: give 0 (= now) or an instant on the agent's clock, at most ",
+        kMaxStartAheadNs / 1'000'000'000, " s ahead"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckRunRequest(const v1::RunRequest& request) {
+  RETURN_IF_ERROR(CheckStartAt(request.start_at_agent_realtime_ns()));
+  // Progress events are also the lease's poll (a broken stream is noticed at the next one).
+  const uint64_t max_ms = kMaxProgressIntervalNs / 1'000'000;
+  if (request.progress_interval_ms() > max_ms) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("progress_interval_ms ", request.progress_interval_ms(),
+                     " is out of range: give 0 (= 250) or up to ", max_ms, " (below 10 is 10)"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -119,6 +166,10 @@ grpc::Status AgentService::Describe(grpc::ServerContext*, const v1::DescribeRequ
 
 grpc::Status AgentService::Prepare(grpc::ServerContext*, const v1::PrepareRequest* request,
                                    v1::PrepareResponse* response) {
+  if (absl::Status bad = CheckPrepareRequest(*request); !bad.ok()) {
+    AgentLogger("rpc")->warn("prepare {}: {}", request->run_id(), std::string(bad.message()));
+    return ToGrpcStatus(bad);
+  }
   std::vector<JobRequest> jobs;
   for (const v1::JobSpec& spec : request->jobs()) {
     JobRequest job;
@@ -174,6 +225,10 @@ class GrpcJournalWriter final : public JournalWriter {
 
 grpc::Status AgentService::Run(grpc::ServerContext* context, const v1::RunRequest* request,
                                grpc::ServerWriter<v1::RunEvent>* writer) {
+  if (absl::Status bad = CheckRunRequest(*request); !bad.ok()) {
+    AgentLogger("rpc")->warn("run {}: {}", request->run_id(), std::string(bad.message()));
+    return ToGrpcStatus(bad);
+  }
   // This thread runs the run; the journal writes its events to this stream, or to an Attach
   // stream (another handler thread) after this one broke.
   GrpcJournalWriter out(context, writer);
@@ -241,6 +296,13 @@ grpc::Status AgentService::Cancel(grpc::ServerContext*, const v1::CancelRequest*
 
 grpc::Status AgentService::Proceed(grpc::ServerContext*, const v1::ProceedRequest* request,
                                    v1::ProceedResponse* response) {
+  if (request->phase_index() < 0) {
+    return ToGrpcStatus(absl::InvalidArgumentError(
+        absl::StrCat("phase_index ", request->phase_index(), " is out of range: give 0 or more")));
+  }
+  if (absl::Status bad = CheckStartAt(request->start_at_agent_realtime_ns()); !bad.ok()) {
+    return ToGrpcStatus(bad);
+  }
   absl::StatusOr<bool> waiting = runner_.Proceed(request->run_id(), request->phase_index(),
                                                  request->start_at_agent_realtime_ns());
   if (!waiting.ok()) return ToGrpcStatus(waiting.status());
