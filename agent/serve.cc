@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <set>
+#include <string>
 #include <thread>
 
 #include "absl/strings/match.h"
@@ -116,6 +117,31 @@ absl::StatusOr<uint64_t> ParseReattachGraceMs(const std::string& value) {
 
 }  // namespace
 
+absl::Status CheckListenAddress(const std::string& address) {
+  // gRPC's Unix socket spellings have no port.
+  if (absl::StartsWith(address, "unix:") || absl::StartsWith(address, "unix-abstract:")) {
+    return absl::OkStatus();
+  }
+  size_t colon = std::string::npos;
+  if (!address.empty() && address.front() == '[') {
+    const size_t close = address.find(']');
+    if (close != std::string::npos && close + 1 < address.size() && address[close + 1] == ':') {
+      colon = close + 1;
+    }
+  } else if (address.find(':') == address.rfind(':')) {
+    colon = address.find(':');  // one colon: HOST:PORT (more: an IPv6 address without brackets)
+  }
+  const std::string port = colon == std::string::npos ? "" : address.substr(colon + 1);
+  const bool digits = !port.empty() && port.size() <= 5 &&
+                      port.find_first_not_of("0123456789") == std::string::npos;
+  if (colon == std::string::npos || !digits || std::stoul(port) > 65535) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", address,
+                     "' is not HOST:PORT or [IPV6]:PORT with a port 0..65535 (0 = any free port)"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
   ServeConfig config;
   // Through the common reader: a FIFO or device named as the config is refused, not waited on.
@@ -162,7 +188,13 @@ absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                                      ": '", key, "' must be a single value"));
     }
     const std::string value = kv.second.as<std::string>();
-    if (key == "listen") config.listen = value;
+    if (key == "listen") {
+      if (absl::Status s = CheckListenAddress(value); !s.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(path, ":", mark.line + 1, ":",
+                                                       mark.column + 1, ": listen: ", s.message()));
+      }
+      config.listen = value;
+    }
     if (key == "agent_id") config.identity.agent_id = value;
     if (key == "region") config.identity.region = value;
     if (key == "availability_zone") {
@@ -250,6 +282,9 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
     }
     if (flag == "--config") continue;
     if (flag == "--listen") {
+      if (absl::Status s = CheckListenAddress(value); !s.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat("--listen: ", s.message()));
+      }
       config.listen = value;
     } else if (flag == "--port-file") {
       config.port_file = value;

@@ -42,6 +42,11 @@ struct ServeConfig {
   std::string mountinfo_path = "/proc/self/mountinfo";
 };
 
+// A listen address: HOST:PORT or [IPV6]:PORT with a port 0..65535 (0 = any free port), or gRPC's
+// unix:PATH / unix-abstract:NAME. gRPC itself would wrap a larger port (99999 listened on 34463).
+// InvalidArgument saying what is allowed; callers name the flag or key.
+absl::Status CheckListenAddress(const std::string& address);
+
 // Reads the YAML config (keys: listen, agent_id, region, availability_zone, availability_zone_id,
 // instance_type, log_level, max_concurrent_runs, reattach_grace_ms, imds_endpoint, imds
 // (enabled|disabled), mountinfo_path, and agent/agent_settings.h's keys). Errors: InvalidArgument

@@ -54,6 +54,33 @@ TEST_F(AgentSettingsTest, TheReattachGraceComesFromTheConfigOrTheFlagAndNeedsARe
   EXPECT_EQ(outcome.needs_restart, (std::vector<std::string>{"reattach_grace_ms"}));
 }
 
+TEST_F(AgentSettingsTest, TheListenPortIsRangeCheckedInTheFlagAndTheConfig) {
+  for (const std::string bad :
+       {"127.0.0.1:99999", "127.0.0.1:70000", "127.0.0.1:65536", "127.0.0.1:-1",
+        "127.0.0.1:", "127.0.0.1", "127.0.0.1:80x", "[::1]", "[::1]:123456", "::1:7480"}) {
+    SCOPED_TRACE(bad);
+    absl::StatusOr<ServeConfig> flag = ParseServeArgs({"--listen", bad});
+    ASSERT_FALSE(flag.ok());
+    EXPECT_EQ(flag.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_TRUE(absl::StartsWith(flag.status().message(), "--listen: '" + bad + "'"))
+        << flag.status().message();
+    EXPECT_TRUE(absl::StrContains(flag.status().message(), "0..65535")) << flag.status().message();
+    const std::string error = ErrorOf("listen: \"" + bad + "\"\n");
+    EXPECT_TRUE(absl::StrContains(error, "agent.yaml:1:1: listen: '" + bad + "'")) << error;
+    EXPECT_TRUE(absl::StrContains(error, "0..65535")) << error;
+  }
+  for (const std::string good : {"127.0.0.1:0", "127.0.0.1:65535", "0.0.0.0:7480", "[::1]:7480",
+                                 "[::]:0", "localhost:7480", "unix:/run/azbench.sock"}) {
+    SCOPED_TRACE(good);
+    absl::StatusOr<ServeConfig> flag = ParseServeArgs({"--listen=" + good});
+    ASSERT_TRUE(flag.ok()) << flag.status();
+    EXPECT_EQ(flag->listen, good);
+    absl::StatusOr<ServeConfig> config = Load("listen: \"" + good + "\"\n");
+    ASSERT_TRUE(config.ok()) << config.status();
+    EXPECT_EQ(config->listen, good);
+  }
+}
+
 TEST_F(AgentSettingsTest, ReadsEveryDeploymentKey) {
   const std::string cert = Write("agent.crt", "c");
   const std::string key = Write("agent.key", "k", 0600);
