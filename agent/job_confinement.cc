@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <filesystem>
 #include <map>
+#include <unordered_set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -72,11 +73,25 @@ absl::StatusOr<ConfinedJob> ConfineJob(JobSpec& spec, const JobPolicy& policy,
     while (spec.directory.size() > 1 && spec.directory.back() == '/') spec.directory.pop_back();
     spec.directory = absl::StrCat(spec.directory, "/", agent_subdir);
   }
-  // Every distinct file of the job (all clones), as the job names it.
+  // Every distinct file of the job (all clones), as the job names it. Without a filename the
+  // clones' names differ (name.clone.file): the count is nrfiles x numjobs, checked before any is
+  // made.
+  const uint64_t clones = static_cast<uint64_t>(std::max(1, spec.numjobs));
+  if (spec.filename.empty()) {
+    const uint64_t files = static_cast<uint64_t>(std::max(1, spec.nrfiles)) * clones;
+    if (files > policy.limits.max_files_per_job) {
+      return RefuseLimit(absl::StrCat(job, "it uses ", files, " files (nrfiles ", spec.nrfiles,
+                                      " x numjobs ", clones, "); this agent allows at most ",
+                                      policy.limits.max_files_per_job,
+                                      " (limits.max_files_per_job)"));
+    }
+  }
   std::vector<std::string> paths;
-  for (int c = 0; c < std::max(1, spec.numjobs); ++c) {
-    for (std::string p : spec.FilePaths(c)) {
-      if (std::find(paths.begin(), paths.end(), p) == paths.end()) paths.push_back(std::move(p));
+  std::unordered_set<std::string> seen;
+  for (uint64_t c = 0; c < clones; ++c) {
+    for (std::string p : spec.FilePaths(static_cast<int>(c))) {
+      if (!seen.insert(p).second) continue;
+      paths.push_back(std::move(p));
       if (paths.size() > policy.limits.max_files_per_job) {
         return RefuseLimit(absl::StrCat(job, "it uses more than ", policy.limits.max_files_per_job,
                                         " files (nrfiles x numjobs); this agent allows at most ",

@@ -1,9 +1,14 @@
 #include "agent/workloads/block_io.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <cstdint>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <thread>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -43,7 +48,40 @@ absl::Status CheckCapabilities(const JobSpec& spec, const IoEngine& engine,
   return absl::OkStatus();
 }
 
+// The descriptors this process may still open: RLIMIT_NOFILE's soft limit less those open now.
+uint64_t DescriptorsAvailable(uint64_t* limit, uint64_t* open_now) {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) {
+    *limit = *open_now = 0;
+    return UINT64_MAX;
+  }
+  *limit = rl.rlim_cur;
+  *open_now = 0;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator("/proc/self/fd", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    ++*open_now;
+  }
+  return *limit > *open_now ? *limit - *open_now : 0;
+}
+
 }  // namespace
+
+absl::Status CheckDescriptorsAvailable(uint64_t files_opened, int nrfiles, int numjobs) {
+  // Besides the files: a clone's engine (an io_uring ring, an eventfd) and what the run opens
+  // around it (op logs, sockets).
+  constexpr uint64_t kMarginPerClone = 2, kMargin = 32;
+  const uint64_t clones = static_cast<uint64_t>(std::max(1, numjobs));
+  const uint64_t needed = files_opened + clones * kMarginPerClone + kMargin;
+  uint64_t limit = 0, open_now = 0;
+  const uint64_t available = DescriptorsAvailable(&limit, &open_now);
+  if (needed <= available) return absl::OkStatus();
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "it opens ", files_opened, " files (nrfiles ", nrfiles, " x numjobs ", clones,
+      "), needing about ", needed, " file descriptors, but this process may open ", available,
+      " more (RLIMIT_NOFILE soft limit ", limit, ", ", open_now,
+      " open); lower nrfiles or numjobs, or raise the limit (ulimit -n, LimitNOFILE=)"));
+}
 
 BlockIoJob::~BlockIoJob() = default;
 
@@ -74,16 +112,19 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(
   const int nrfiles = std::max(1, s.nrfiles);
   const uint64_t region_bytes = s.size_bytes / nrfiles;
   std::vector<LayoutRequest> layout;
+  std::unordered_set<std::string> laid_out;
+  uint64_t descriptors = 0;  // each clone opens each of its files
   for (int c = 0; c < s.numjobs; ++c) {
     for (const std::string& path : s.FilePaths(c)) {
-      if (std::any_of(layout.begin(), layout.end(),
-                      [&](const LayoutRequest& r) { return r.path == path; })) {
-        continue;  // clones sharing one filename share the file
-      }
+      ++descriptors;
+      if (!laid_out.insert(path).second) continue;  // clones sharing one filename share the file
       layout.push_back({path, s.offset_bytes + region_bytes, DoesRead(s.rw)});
     }
   }
   if (caps.does_io) {
+    // Before any file is made: a job that would run out of descriptors at its last file's open
+    // fails now, not after laying out all the others.
+    RETURN_IF_ERROR(CheckDescriptorsAvailable(descriptors, s.nrfiles, s.numjobs));
     ASSIGN_OR_RETURN(BufferPool filler,
                      BufferPool::Create({.count = 1,
                                          .size_bytes = 4096,

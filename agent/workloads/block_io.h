@@ -72,6 +72,12 @@ struct RunControl {
 // the depth, batch_submit and, when the job sets uring_wait_pause, the io_uring wait pause.
 EngineOptions EngineOptionsForJob(const JobSpec& spec, int iodepth);
 
+// Whether this process may still open the descriptors a job needs: `files_opened` (each clone
+// opens each of its files: nrfiles x numjobs) and a margin per clone and per run, against
+// RLIMIT_NOFILE's soft limit less the descriptors open now. ResourceExhausted naming nrfiles,
+// numjobs and the limit. BlockIoJob::Prepare checks it before laying out any file.
+absl::Status CheckDescriptorsAvailable(uint64_t files_opened, int nrfiles, int numjobs);
+
 class BlockIoJob {
  public:
   // Errors: InvalidArgument (invalid spec, engine capability mismatch such as direct=1 with the

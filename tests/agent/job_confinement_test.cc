@@ -150,6 +150,24 @@ TEST_F(JobConfinementTest, LimitsAreRefusedWithTheNumbers) {
               HasSubstr("at most 8 (limits.max_jobs_per_run)"));
 }
 
+TEST_F(JobConfinementTest, TooManyFilesAreRefusedFromTheCountsBeforeAnyNameIsMade) {
+  // nrfiles=100000 once took ~41 s of CPU (a quadratic search for duplicate names) to be refused.
+  JobSpec many = Spec(root_ + "/target");
+  many.nrfiles = 100'000;
+  many.numjobs = 3;
+  absl::StatusOr<ConfinedJob> files = ConfineJob(many, policy_, "");
+  ASSERT_EQ(files.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(files.status().message()),
+              HasSubstr("it uses 300000 files (nrfiles 100000 x numjobs 3); this agent allows at "
+                        "most 65536 (limits.max_files_per_job)"));
+  // Clones sharing one filename share its files: counted once.
+  JobSpec shared = Spec(root_ + "/target");
+  shared.filename = "a:b";
+  shared.numjobs = 200;
+  policy_.limits.max_files_per_job = 2;
+  EXPECT_TRUE(ConfineJob(shared, policy_, "").ok());
+}
+
 TEST_F(JobConfinementTest, MinFreeSpaceRefusesBeforeAnythingIsCreated) {
   policy_.min_free_space_bytes = uint64_t{1} << 62;  // more than any disk here
   JobSpec spec = Spec(root_ + "/target");

@@ -1,0 +1,77 @@
+// A block_io job checks the file descriptors it will need (each clone opens each of its files)
+// against RLIMIT_NOFILE before laying out any file: nrfiles=30000 under a soft limit of 20000 used
+// to lay out every file and then fail on "Too many open files".
+#include <sys/resource.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "agent/workloads/block_io.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/temp_dir.h"
+
+namespace azbench {
+namespace {
+
+using ::testing::HasSubstr;
+
+size_t FilesIn(const std::string& dir) {
+  size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++n;
+  return n;
+}
+
+// Lowers RLIMIT_NOFILE's soft limit for the test's lifetime.
+class ScopedNofileLimit {
+ public:
+  explicit ScopedNofileLimit(rlim_t soft) {
+    ok_ = getrlimit(RLIMIT_NOFILE, &saved_) == 0;
+    rlimit lowered = saved_;
+    lowered.rlim_cur = soft;
+    ok_ = ok_ && setrlimit(RLIMIT_NOFILE, &lowered) == 0;
+  }
+  ~ScopedNofileLimit() { (void)setrlimit(RLIMIT_NOFILE, &saved_); }
+  bool ok() const { return ok_; }
+
+ private:
+  rlimit saved_{};
+  bool ok_ = false;
+};
+
+TEST(BlockIoDescriptorsTest, AJobNeedingMoreDescriptorsThanTheLimitIsRefusedBeforeItsLayout) {
+  testing::TempDir dir;
+  JobSpec spec;
+  spec.name = "many";
+  spec.directory = dir.path();
+  spec.rw = RwPattern::kRead;
+  spec.block_size_bytes = 4096;
+  spec.nrfiles = 300;
+  spec.numjobs = 2;
+  spec.size_bytes = 300 * 4096;
+  spec.ioengine = "psync";
+  absl::StatusOr<std::unique_ptr<BlockIoJob>> job;
+  {
+    ScopedNofileLimit limit(256);
+    ASSERT_TRUE(limit.ok());
+    job = BlockIoJob::Prepare(spec);
+  }
+  ASSERT_EQ(job.status().code(), absl::StatusCode::kResourceExhausted) << job.status();
+  const std::string message(job.status().message());
+  EXPECT_THAT(message, HasSubstr("opens 600 files (nrfiles 300 x numjobs 2)"));
+  EXPECT_THAT(message, HasSubstr("RLIMIT_NOFILE soft limit 256"));
+  EXPECT_EQ(FilesIn(dir.path()), 0u) << "nothing is laid out";
+}
+
+TEST(BlockIoDescriptorsTest, TheCheckCountsWhatIsOpenAlready) {
+  EXPECT_TRUE(CheckDescriptorsAvailable(1, 1, 1).ok());
+  const absl::Status refused = CheckDescriptorsAvailable(uint64_t{1} << 62, 1 << 20, 4);
+  ASSERT_EQ(refused.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(refused.message()), HasSubstr("nrfiles 1048576 x numjobs 4"));
+  EXPECT_THAT(std::string(refused.message()), HasSubstr("open)"));
+}
+
+}  // namespace
+}  // namespace azbench
