@@ -3,6 +3,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <thread>
@@ -171,6 +172,26 @@ absl::StatusOr<OneShotRun> RunPrepared(Runner& runner, const std::string& run_id
   return run;
 }
 
+// Runs `prepare` (the layout) with `cancel` forwarded: a signal during the layout cancels the run
+// being prepared (the only one this runner holds), which stops its layout between files.
+absl::Status PrepareCancellable(Runner& runner, const std::atomic<bool>* cancel,
+                                const std::function<absl::Status()>& prepare) {
+  std::atomic<bool> done{false};
+  std::thread forwarder([&] {
+    while (!done.load()) {
+      if (cancel != nullptr && cancel->load()) {
+        runner.CancelAll();
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+  absl::Status status = prepare();
+  done.store(true);
+  forwarder.join();
+  return status;
+}
+
 }  // namespace
 
 absl::StatusOr<OneShotRun> RunJobs(const std::vector<FioJob>& jobs, const std::atomic<bool>* cancel,
@@ -179,7 +200,8 @@ absl::StatusOr<OneShotRun> RunJobs(const std::vector<FioJob>& jobs, const std::a
   std::vector<std::pair<JobSpec, int>> specs;
   for (const FioJob& job : jobs) specs.emplace_back(job.spec, job.group_id);
   const std::string run_id = "one-shot";
-  RETURN_IF_ERROR(runner.PrepareSpecs(run_id, specs, interval_ns).status());
+  RETURN_IF_ERROR(PrepareCancellable(
+      runner, cancel, [&] { return runner.PrepareSpecs(run_id, specs, interval_ns).status(); }));
   return RunPrepared(runner, run_id, cancel, remove_files);
 }
 
@@ -202,7 +224,8 @@ absl::StatusOr<OneShotRun> RunFamilyJob(const std::string& workload,
   }
   Runner runner;
   const std::string run_id = "one-shot";
-  RETURN_IF_ERROR(runner.Prepare(run_id, {job}, interval_ns).status());
+  RETURN_IF_ERROR(PrepareCancellable(
+      runner, cancel, [&] { return runner.Prepare(run_id, {job}, interval_ns).status(); }));
   return RunPrepared(runner, run_id, cancel, /*remove_files=*/true);
 }
 

@@ -374,7 +374,7 @@ absl::StatusOr<PrepareOutcome> Runner::LayOut(const std::string& run_id, Prepare
       } else if (spec.filename.empty() && !subdir.empty()) {
         st = agent_directory(spec.directory, name);
       }
-      job = st.ok() ? AsWorkload(BlockIoJob::Prepare(spec, group_id))
+      job = st.ok() ? AsWorkload(BlockIoJob::Prepare(spec, group_id, CreateEngine, &run->cancel))
                     : absl::StatusOr<std::unique_ptr<Workload>>(st);
     }
     // Messages and file lists name the directories, not the descriptors they go through.

@@ -85,8 +85,9 @@ absl::Status CheckDescriptorsAvailable(uint64_t files_opened, int nrfiles, int n
 
 BlockIoJob::~BlockIoJob() = default;
 
-absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(
-    const JobSpec& spec, int group_id, const EngineFactory& create_engine) {
+absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& spec, int group_id,
+                                                                const EngineFactory& create_engine,
+                                                                const std::atomic<bool>* cancel) {
   RETURN_IF_ERROR(ValidateJobSpec(spec));
   std::unique_ptr<BlockIoJob> job(new BlockIoJob());
   job->spec_ = spec;
@@ -130,7 +131,7 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(
                                          .size_bytes = 4096,
                                          .compress_percentage = s.buffer_compress_percentage,
                                          .seed = base_seed}));
-    ASSIGN_OR_RETURN(job->files_, LayOutFiles(layout, filler));
+    ASSIGN_OR_RETURN(job->files_, LayOutFiles(layout, filler, cancel));
   }
 
   auto fail = [&](absl::Status status) -> absl::Status {

@@ -85,11 +85,13 @@ class BlockIoJob {
   // (unknown engine), FailedPrecondition (missing directory), PermissionDenied (read-only target),
   // ResourceExhausted (ENOSPC during layout), Unavailable (engine setup refused by the kernel).
   // On error nothing this call created is left behind. `create_engine` makes the job's engines
-  // by name (the registry by default; tests pass fakes).
+  // by name (the registry by default; tests pass fakes). `cancel` (may be null; the run's) set
+  // during the layout ends it between files: Cancelled, the files made removed.
   using EngineFactory =
       std::function<absl::StatusOr<std::unique_ptr<IoEngine>>(std::string_view name)>;
   static absl::StatusOr<std::unique_ptr<BlockIoJob>> Prepare(
-      const JobSpec& spec, int group_id = 0, const EngineFactory& create_engine = CreateEngine);
+      const JobSpec& spec, int group_id = 0, const EngineFactory& create_engine = CreateEngine,
+      const std::atomic<bool>* cancel = nullptr);
   ~BlockIoJob();
 
   // Runs every clone to completion (or cancellation) and merges their results. Fails only if a

@@ -112,10 +112,17 @@ absl::Status LayOutOne(const LayoutRequest& request, BufferPool& filler, LaidOut
 }  // namespace
 
 absl::StatusOr<std::vector<LaidOutFile>> LayOutFiles(const std::vector<LayoutRequest>& requests,
-                                                     BufferPool& filler) {
+                                                     BufferPool& filler,
+                                                     const std::atomic<bool>* cancel) {
   std::vector<LaidOutFile> files;
   files.reserve(requests.size());
   for (const LayoutRequest& request : requests) {
+    if (cancel != nullptr && cancel->load()) {
+      const size_t done = files.size();
+      (void)RemoveCreatedFiles(files);
+      return absl::CancelledError(absl::StrCat("cancelled during the layout, after ", done, " of ",
+                                               requests.size(), " files (removed)"));
+    }
     LaidOutFile file{request.path};
     absl::Status status = LayOutOne(request, filler, file);
     files.push_back(file);

@@ -9,6 +9,7 @@
 #ifndef AZBENCH_AGENT_WORKLOADS_FILE_LAYOUT_H_
 #define AZBENCH_AGENT_WORKLOADS_FILE_LAYOUT_H_
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -32,9 +33,11 @@ struct LaidOutFile {
 
 // Errors: FailedPrecondition when the parent directory is missing or not a directory;
 // PermissionDenied on EACCES/EROFS (read-only target); ResourceExhausted on ENOSPC/EDQUOT, naming
-// the path and how far the layout got; Internal for other errno values, with the text.
+// the path and how far the layout got; Internal for other errno values, with the text. Cancelled
+// when `cancel` (may be null) is set before a file (SIGTERM, SIGINT): checked between files.
 absl::StatusOr<std::vector<LaidOutFile>> LayOutFiles(const std::vector<LayoutRequest>& requests,
-                                                     BufferPool& filler);
+                                                     BufferPool& filler,
+                                                     const std::atomic<bool>* cancel = nullptr);
 
 // Opens a laid-out file for the run. Errors: InvalidArgument when O_DIRECT is refused (EINVAL, e.g.
 // ramfs), naming the path; PermissionDenied; NotFound; Internal.

@@ -3,12 +3,16 @@
 // to lay out every file and then fail on "Too many open files".
 #include <sys/resource.h>
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "agent/workloads/block_io.h"
+#include "agent/workloads/buffer_pool.h"
+#include "agent/workloads/file_layout.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
@@ -71,6 +75,42 @@ TEST(BlockIoDescriptorsTest, TheCheckCountsWhatIsOpenAlready) {
   ASSERT_EQ(refused.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(std::string(refused.message()), HasSubstr("nrfiles 1048576 x numjobs 4"));
   EXPECT_THAT(std::string(refused.message()), HasSubstr("open)"));
+}
+
+// SIGTERM (serve's CancelAll) or SIGINT (one-shot) during a long layout: the run's cancel flag ends
+// it between files instead of after the last one.
+TEST(BlockIoLayoutCancelTest, ACancelledLayoutStopsBetweenFilesAndRemovesThem) {
+  testing::TempDir dir;
+  std::vector<LayoutRequest> requests;
+  for (int i = 0; i < 3; ++i) {
+    requests.push_back({dir.File("f" + std::to_string(i)), 4096, /*needs_data=*/true});
+  }
+  absl::StatusOr<BufferPool> filler = BufferPool::Create({.count = 1, .size_bytes = 4096});
+  ASSERT_TRUE(filler.ok()) << filler.status();
+  std::atomic<bool> cancel{true};
+  absl::StatusOr<std::vector<LaidOutFile>> files = LayOutFiles(requests, *filler, &cancel);
+  ASSERT_EQ(files.status().code(), absl::StatusCode::kCancelled) << files.status();
+  EXPECT_THAT(std::string(files.status().message()), HasSubstr("after 0 of 3 files"));
+  EXPECT_EQ(FilesIn(dir.path()), 0u);
+  cancel.store(false);
+  files = LayOutFiles(requests, *filler, &cancel);
+  ASSERT_TRUE(files.ok()) << files.status();
+  EXPECT_EQ(FilesIn(dir.path()), 3u);
+  (void)RemoveCreatedFiles(*files);
+
+  JobSpec spec;
+  spec.name = "cancelled";
+  spec.directory = dir.path();
+  spec.rw = RwPattern::kRead;
+  spec.block_size_bytes = 4096;
+  spec.nrfiles = 4;
+  spec.size_bytes = 4 * 4096;
+  spec.ioengine = "psync";
+  cancel.store(true);
+  absl::StatusOr<std::unique_ptr<BlockIoJob>> job =
+      BlockIoJob::Prepare(spec, 0, CreateEngine, &cancel);
+  ASSERT_EQ(job.status().code(), absl::StatusCode::kCancelled) << job.status();
+  EXPECT_EQ(FilesIn(dir.path()), 0u) << "nothing is left behind";
 }
 
 }  // namespace
