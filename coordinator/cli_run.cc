@@ -182,11 +182,13 @@ int RunCommand(const std::vector<std::string>& raw_all) {
   RunOptions options;
   if (args->Has("--prepared-lease")) {
     absl::StatusOr<absl::Duration> lease = ParseDuration(*args->Get("--prepared-lease"));
-    if (!lease.ok() || *lease < absl::Seconds(1)) {
+    // The agents take the lease in milliseconds as 32 bits (~49 days); a day is already far more
+    // than any layout needs.
+    if (!lease.ok() || *lease < absl::Seconds(1) || *lease > absl::Hours(24)) {
       return Fail("run",
                   absl::InvalidArgumentError(
                       absl::StrCat("--prepared-lease '", *args->Get("--prepared-lease"),
-                                   "': give a duration of at least 1s (e.g. 30s, the default)")),
+                                   "': give a duration from 1s to 24h (e.g. 30s, the default)")),
                   2);
     }
     options.prepared_lease = *lease;

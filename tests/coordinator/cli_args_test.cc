@@ -122,6 +122,9 @@ TEST_F(OutputSafetyTest, ARunWithABadFlagTouchesNoEarlierResults) {
   const std::string db = MakeDatabase("r.db");
   const std::string before = FileContents(db);
   EXPECT_EQ(RunCli({"run", campaign, "--db", db, "--prepared-lease", "abc"}), 2);
+  // Beyond a day (60 days would wrap in the agents' 32-bit milliseconds).
+  EXPECT_EQ(RunCli({"run", campaign, "--db", db, "--prepared-lease", "60d"}), 2);
+  EXPECT_EQ(RunCli({"run", campaign, "--db", db, "--prepared-lease", "0.5s"}), 2);
   EXPECT_EQ(RunCli({"run", campaign, "--db", db, "--db", db}), 2);
   EXPECT_EQ(FileContents(db), before);
   EXPECT_THAT(DirectoryNames(dir_.path()), ElementsAre("c.yaml", "r.db")) << "nothing moved aside";
