@@ -92,16 +92,15 @@ std::vector<ResumeMismatch> CompareStoredWithPlan(const std::vector<Scenario>& s
       changes.push_back(
           absl::StrCat("workload: stored '", old.workload, "', now '", now.workload, "'"));
     }
-    if (now.skipped) {
-      changes.push_back(absl::StrCat("now skipped (", now.skip_reason, "); stored on agents ",
-                                     AgentList(old.agent_ids)));
-    } else {
+    // How many agents run it, not which: a fleet that was provisioned again (other instance ids
+    // or hostnames) runs the same scenario, while one more agent makes it another. A scenario the
+    // plan now skips (an agent missing, --allow-missing) keeps its stored result, as before.
+    if (!now.skipped && old.agent_ids.size() != now.agent_ids.size()) {
       std::vector<std::string> a = old.agent_ids, b = now.agent_ids;
       std::sort(a.begin(), a.end());
       std::sort(b.begin(), b.end());
-      if (a != b) {
-        changes.push_back(absl::StrCat("agents: stored ", AgentList(a), ", now ", AgentList(b)));
-      }
+      changes.push_back(absl::StrCat("agents: stored ", a.size(), " ", AgentList(a), ", now ",
+                                     b.size(), " ", AgentList(b)));
     }
     CompareJobs(old, now, changes);
     if (!changes.empty()) mismatches.push_back({old.key, std::move(changes)});

@@ -139,13 +139,27 @@ TEST_F(ResumeCheckTest, AddedRemovedOptionsAndAnotherTargetPathAreDifferences) {
                           "workload 'rr' option time_based: stored 1, now (not set)"));
 }
 
-TEST_F(ResumeCheckTest, OtherAgentsAreADifference) {
+TEST_F(ResumeCheckTest, AnotherNumberOfAgentsIsADifference) {
   const std::vector<Scenario> stored = StoreAndReload(Plan(kBase));
   const std::vector<ResumeMismatch> mismatches =
       CompareStoredWithPlan(stored, Plan(Replace(kBase, "agents: 2", "agents: 3")));
   ASSERT_EQ(mismatches.size(), 2u);
   EXPECT_THAT(mismatches[0].changes,
-              ElementsAre("agents: stored [local-1, local-2], now [local-1, local-2, local-3]"));
+              ElementsAre("agents: stored 2 [local-1, local-2], now 3 [local-1, local-2, "
+                          "local-3]"));
+}
+
+// A fleet provisioned again has other agent ids (instance ids, hostnames): the same number of
+// agents runs the same scenario. One the plan now skips (an agent missing) keeps its result.
+TEST_F(ResumeCheckTest, OtherAgentIdsAndAScenarioNowSkippedResume) {
+  const std::vector<Scenario> stored = StoreAndReload(Plan(kBase));
+  std::vector<Scenario> plan = Plan(kBase);
+  for (Scenario& s : plan) s.agent_ids = {"i-0a", "i-0b"};
+  EXPECT_THAT(CompareStoredWithPlan(stored, plan), IsEmpty());
+  plan[0].agent_ids = {"i-0a"};
+  plan[0].skipped = true;
+  plan[0].skip_reason = "needs 2 agents, 1 reachable";
+  EXPECT_THAT(CompareStoredWithPlan(stored, plan), IsEmpty());
 }
 
 TEST_F(ResumeCheckTest, OnlyScenariosTheResumeSkipsAreCompared) {
