@@ -178,11 +178,9 @@ absl::Status PrepareCancellable(Runner& runner, const std::atomic<bool>* cancel,
                                 const std::function<absl::Status()>& prepare) {
   std::atomic<bool> done{false};
   std::thread forwarder([&] {
+    // Again until the layout returns: a signal before the run was registered is otherwise lost.
     while (!done.load()) {
-      if (cancel != nullptr && cancel->load()) {
-        runner.CancelAll();
-        break;
-      }
+      if (cancel != nullptr && cancel->load()) runner.CancelAll();
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   });
