@@ -65,7 +65,8 @@ absl::StatusOr<absl::string_view> TextLines(absl::string_view contents, const st
   for (const char c : contents) {
     const unsigned char byte = static_cast<unsigned char>(c);
     if (byte == '\n') ++line;
-    if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7f) {
+    // Tab, LF, VT, FF (an editor's page break) and CR are whitespace to the line parsers.
+    if ((byte < 0x20 && (byte < '\t' || byte > '\r')) || byte == 0x7f) {
       return absl::InvalidArgumentError(
           absl::StrCat(what, " '", path, "' line ", line, ": not a text file (a byte 0x",
                        absl::Hex(byte, absl::kZeroPad2), ", a control character)"));

@@ -22,8 +22,8 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path, const std::st
 
 // The text of a file meant to be read as lines (a fio job file, a hosts file), without a UTF-8
 // byte order mark at its start; InvalidArgument naming the file, the line and the byte when it
-// holds a control character other than tab, CR and LF (a binary file named by mistake), instead of
-// that file's bytes echoed in a later error.
+// holds a control character other than tab, LF, VT, FF and CR (a binary file named by mistake),
+// instead of that file's bytes echoed in a later error.
 absl::StatusOr<absl::string_view> TextLines(absl::string_view contents, const std::string& path,
                                             const std::string& what);
 

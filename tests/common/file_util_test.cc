@@ -58,6 +58,9 @@ TEST(TextLinesTest, AByteOrderMarkIsDroppedAndTabsAndCarriageReturnsAreText) {
       TextLines("\xEF\xBB\xBF[job]\r\n\tbs=4k\r\n", "a.fio", "fio job file");
   ASSERT_TRUE(lines.ok()) << lines.status();
   EXPECT_EQ(*lines, "[job]\r\n\tbs=4k\r\n");
+  // An editor's page break (form feed) and a vertical tab are whitespace, as the parsers read them.
+  lines = TextLines("[job]\f\n\vbs=4k\n", "a.fio", "fio job file");
+  ASSERT_TRUE(lines.ok()) << lines.status();
   lines = TextLines("", "a.fio", "fio job file");
   ASSERT_TRUE(lines.ok()) << lines.status();
   EXPECT_EQ(*lines, "");
