@@ -75,9 +75,20 @@ TEST(ResultsLockTest, AProcessThatDiesReleasesItsLock) {
     absl::StatusOr<std::unique_ptr<ResultsLock>> held = ResultsLock::Acquire(db);
     const char ok = held.ok() ? 'y' : 'n';
     (void)!write(ready[1], &ok, 1);
+    if (!held.ok()) _exit(1);
     pause();  // killed holding the lock, its file left behind
     _exit(0);
   }
+  // Killed and reaped however the test ends (a failed ASSERT returns early).
+  struct Reaper {
+    pid_t pid;
+    ~Reaper() {
+      if (pid > 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+      }
+    }
+  } reaper{child};
   close(ready[1]);
   char ok = 0;
   ASSERT_EQ(read(ready[0], &ok, 1), 1);
@@ -88,6 +99,7 @@ TEST(ResultsLockTest, AProcessThatDiesReleasesItsLock) {
                        HasSubstr(absl::StrCat("(pid ", child, ", lock file"))));
   kill(child, SIGKILL);
   waitpid(child, nullptr, 0);
+  reaper.pid = 0;
   ASSERT_TRUE(fs::exists(db + ".lock")) << "SIGKILL left the file";
   absl::StatusOr<std::unique_ptr<ResultsLock>> next = ResultsLock::Acquire(db);
   EXPECT_TRUE(next.ok()) << next.status();

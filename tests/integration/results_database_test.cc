@@ -93,7 +93,8 @@ bool WaitFor(F done, std::chrono::seconds timeout) {
 
 TEST_F(ResultsDatabaseTest, ASecondRunOnTheSameDatabaseIsRefusedWhileReportsKeepReading) {
   const std::string db = tmp_.File("conc.db");
-  const std::string campaign = Write("i.yaml", Campaign("randread", "", "4s"));
+  // 15 s: the second run (an ASan process on a loaded machine) starts well within the first.
+  const std::string campaign = Write("i.yaml", Campaign("randread", "", "15s"));
   Subprocess first({AZBENCH_BIN, "run", campaign, "--db", db}, tmp_.File("first.txt"));
   ASSERT_TRUE(WaitFor([&] { return absl::StrContains(first.Output(), ": started on 1 agents"); },
                       std::chrono::seconds(60)))

@@ -31,12 +31,13 @@
 namespace azbench {
 namespace {
 
-// Waits for `done` (a safety deadline only: the test fails if it passes).
-bool WaitFor(const std::function<bool()>& done, std::chrono::seconds timeout) {
+// Waits for `done`, asked every `period` (a safety deadline only: the test fails if it passes).
+bool WaitFor(const std::function<bool()>& done, std::chrono::seconds timeout,
+             std::chrono::milliseconds period = std::chrono::milliseconds(2)) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!done()) {
     if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    std::this_thread::sleep_for(period);
   }
   return true;
 }
@@ -257,8 +258,9 @@ TEST_F(StreamResumeTest, CutsMidRunAndOnTheFinalResultsLoseNothing) {
 // scenario completes with every op of both phases.
 TEST_F(StreamResumeTest, CutWhileTheAgentWaitsAtAPhaseBarrierReleasesTheNextPhaseAfterTheResume) {
   StartAgent(/*grace_ms=*/10'000);
-  // A create phase of a second or more here in any build (64 KiB written into each file), so the
-  // hold below begins well before it ends, and of seconds, well within keepalive's 10 s.
+  // A create phase of a second or more here in any build (16 KiB written into each file, 320 MiB
+  // of tmpfs), so the hold below begins well before it ends, and of seconds, well within
+  // keepalive's 10 s.
   constexpr uint64_t kFiles = 20'000;
   Scenario scenario;
   scenario.key = "barrier";
@@ -268,7 +270,7 @@ TEST_F(StreamResumeTest, CutWhileTheAgentWaitsAtAPhaseBarrierReleasesTheNextPhas
                            {{"files", absl::StrCat(kFiles)},
                             {"dirs", "10"},
                             {"phases", "create,delete"},
-                            {"write_bytes", "64k"},
+                            {"write_bytes", "16k"},
                             {"directory", dir_.path()}},
                            0});
   std::atomic<uint64_t> ops_seen{0};
@@ -288,7 +290,9 @@ TEST_F(StreamResumeTest, CutWhileTheAgentWaitsAtAPhaseBarrierReleasesTheNextPhas
     proxy_->HoldReplies();
     const uint64_t seen_at_hold = ops_seen.load();
     // Every file created: the agent reports the phase (into the held connection) and waits.
-    cutting = WaitFor([&] { return FilesLeft() >= kFiles; }, std::chrono::seconds(60));
+    // (Counting 20000 files is work: asked every 50 ms, not to starve the agent of a core.)
+    cutting = WaitFor([&] { return FilesLeft() >= kFiles; }, std::chrono::seconds(60),
+                      std::chrono::milliseconds(50));
     EXPECT_TRUE(cutting) << "the create phase did not end: " << FilesLeft() << " files";
     if (cutting) {
       // Nothing releases the delete phase while the PhaseDone is held (the files stay).

@@ -32,16 +32,19 @@ size_t FilesIn(const std::string& dir) {
 class ScopedNofileLimit {
  public:
   explicit ScopedNofileLimit(rlim_t soft) {
-    ok_ = getrlimit(RLIMIT_NOFILE, &saved_) == 0;
+    saved_ok_ = getrlimit(RLIMIT_NOFILE, &saved_) == 0;
     rlimit lowered = saved_;
     lowered.rlim_cur = soft;
-    ok_ = ok_ && setrlimit(RLIMIT_NOFILE, &lowered) == 0;
+    ok_ = saved_ok_ && setrlimit(RLIMIT_NOFILE, &lowered) == 0;
   }
-  ~ScopedNofileLimit() { (void)setrlimit(RLIMIT_NOFILE, &saved_); }
+  ~ScopedNofileLimit() {
+    if (saved_ok_) (void)setrlimit(RLIMIT_NOFILE, &saved_);  // never {0, 0}
+  }
   bool ok() const { return ok_; }
 
  private:
   rlimit saved_{};
+  bool saved_ok_ = false;
   bool ok_ = false;
 };
 
