@@ -17,6 +17,7 @@
 #include "azbench/v1/agent.grpc.pb.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/in_process_agent.h"
 #include "tests/testing/temp_dir.h"
 
 namespace azbench {
@@ -27,21 +28,8 @@ using ::testing::HasSubstr;
 class ServiceInputTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    AgentIdentity identity;
-    identity.agent_id = "in1";
-    service_ = std::make_unique<AgentService>(runner_, identity);
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.RegisterService(service_.get());
-    server_ = builder.BuildAndStart();
-    ASSERT_NE(server_, nullptr);
-    ASSERT_NE(port, 0);
-    stub_ = v1::Agent::NewStub(
-        grpc::CreateChannel(absl::StrCat("127.0.0.1:", port), grpc::InsecureChannelCredentials()));
-  }
-  void TearDown() override {
-    if (server_ != nullptr) server_->Shutdown();
+    ASSERT_TRUE(agent_.ok());
+    stub_ = &agent_.stub();
   }
 
   // A valid Prepare of one small null-engine job in the test's directory.
@@ -79,9 +67,8 @@ class ServiceInputTest : public ::testing::Test {
 
   testing::TempDir dir_;
   Runner runner_;
-  std::unique_ptr<AgentService> service_;
-  std::unique_ptr<grpc::Server> server_;
-  std::unique_ptr<v1::Agent::Stub> stub_;
+  testing::InProcessAgent agent_{runner_, "in1"};
+  v1::Agent::Stub* stub_ = nullptr;
 };
 
 TEST_F(ServiceInputTest, PrepareRefusesAnIntervalOutOfRangeWithoutOverflow) {

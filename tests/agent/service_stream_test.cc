@@ -17,6 +17,7 @@
 #include "common/clock.h"
 #include "common/proto_convert.h"
 #include "gtest/gtest.h"
+#include "tests/testing/in_process_agent.h"
 #include "tests/testing/temp_dir.h"
 
 namespace azbench {
@@ -38,21 +39,8 @@ v1::JobSpec Spec(const std::string& name, const std::string& workload,
 class ServiceStreamTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    AgentIdentity identity;
-    identity.agent_id = "s1";
-    service_ = std::make_unique<AgentService>(runner_, identity);
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.RegisterService(service_.get());
-    server_ = builder.BuildAndStart();
-    ASSERT_NE(server_, nullptr);
-    ASSERT_NE(port, 0);
-    stub_ = v1::Agent::NewStub(
-        grpc::CreateChannel(absl::StrCat("127.0.0.1:", port), grpc::InsecureChannelCredentials()));
-  }
-  void TearDown() override {
-    if (server_ != nullptr) server_->Shutdown();
+    ASSERT_TRUE(agent_.ok());
+    stub_ = &agent_.stub();
   }
 
   // Prepares and runs `jobs` (100 ms intervals), returning every event of the stream.
@@ -120,9 +108,8 @@ class ServiceStreamTest : public ::testing::Test {
 
   testing::TempDir probe_dir_{testing::kTmpfsBase};  // where PrepareProbeThatFails puts its jobs
   Runner runner_;
-  std::unique_ptr<AgentService> service_;
-  std::unique_ptr<grpc::Server> server_;
-  std::unique_ptr<v1::Agent::Stub> stub_;
+  testing::InProcessAgent agent_{runner_, "s1"};
+  v1::Agent::Stub* stub_ = nullptr;
 };
 
 TEST_F(ServiceStreamTest, ResultsDoNotRepeatTheIntervalsStreamedBeforeThem) {
@@ -336,15 +323,10 @@ TEST(ServiceLeaseTest, ARunThatFinishedDetachedKeepsItsFilesForTheGrace) {
   journal.reap_interval_ns = 20'000'000;
   AgentIdentity identity;
   identity.agent_id = "s2";
-  AgentService service(runner, identity, "", nullptr, journal);
-  grpc::ServerBuilder builder;
-  int port = 0;
-  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-  builder.RegisterService(&service);
-  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  ASSERT_NE(server, nullptr);
-  std::unique_ptr<v1::Agent::Stub> stub = v1::Agent::NewStub(
-      grpc::CreateChannel(absl::StrCat("127.0.0.1:", port), grpc::InsecureChannelCredentials()));
+  testing::InProcessAgent agent(
+      std::make_unique<AgentService>(runner, identity, "", nullptr, journal));
+  ASSERT_TRUE(agent.ok());
+  v1::Agent::Stub* stub = &agent.stub();
   v1::PrepareRequest prepare;
   prepare.set_run_id("late");
   prepare.set_interval_ms(100);
@@ -394,7 +376,6 @@ TEST(ServiceLeaseTest, ARunThatFinishedDetachedKeepsItsFilesForTheGrace) {
   grpc::ClientContext context;
   const grpc::Status status = stub->Cleanup(&context, cleanup, &cleaned);
   EXPECT_TRUE(status.ok()) << status.error_message() << " (the run was forgotten before)";
-  server->Shutdown();
 }
 
 }  // namespace
