@@ -80,8 +80,11 @@ TEST(ThreadCpuWindowTest, ABusyThreadsCpuIsItsOwnRuntimeAndNoMoreThanTheWindow) 
     ThreadCpuWindow window;
     const uint64_t cpu_start = ThreadCpuNanos();
     volatile uint64_t sink = 0;
-    while (ThreadCpuNanos() - cpu_start < 50'000'000) {  // 50 ms of this thread's own CPU
-      for (int i = 0; i < 1'000; ++i) sink = sink + static_cast<uint64_t>(i);
+    // 50 ms of this thread's own CPU, nearly all in user mode: reading the thread's clock is a
+    // system call, so it is read only every 100000 additions (every 1000, under ASan the ticks
+    // that split runtime into user and system could all land in the kernel: user 0).
+    while (ThreadCpuNanos() - cpu_start < 50'000'000) {
+      for (int i = 0; i < 100'000; ++i) sink = sink + static_cast<uint64_t>(i);
     }
     spun_ns = ThreadCpuNanos() - cpu_start;
     usage = window.Close();
