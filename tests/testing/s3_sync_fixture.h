@@ -130,6 +130,10 @@ class S3SyncFixture {
   void ImportScan() {
     absl::StatusOr<std::vector<s3::ObjectSummary>> objects =
         s3_->ListObjectsV2(options_.bucket, options_.key_prefix);
+    // A 5xx ("InternalError ... Please try again", Unavailable) is retried on the next scan, as S3
+    // clients retry it: s3rver answers a listing with 500 when an object it lists is removed
+    // under it (the probe's cleanup).
+    if (absl::IsUnavailable(objects.status())) return;
     if (!objects.ok()) {
       Error(std::string(objects.status().message()));
       return;
