@@ -21,10 +21,6 @@
 namespace azbench {
 
 using store_rows::ForEachIntervalRow;
-using store_rows::JobsFromJson;
-using store_rows::json;
-using store_rows::PairsFromJson;
-using store_rows::StringsFromJson;
 
 namespace {
 
@@ -290,13 +286,7 @@ absl::Status Store::Initialize(bool read_only) {
     // The file is never written: a file that lacks some of the additions below is read through
     // an in-memory copy that gets them (an older azbench's file; rare, and the copy is its size).
     ASSIGN_OR_RETURN(bool additions, NeedsSchemaAdditions(version));
-    if (!additions) {
-      Statement campaign(*this);
-      RETURN_IF_ERROR(campaign.Prepare("SELECT id FROM campaign ORDER BY id LIMIT 1"));
-      ASSIGN_OR_RETURN(bool found, campaign.Step());
-      if (found) campaign_id_ = campaign.Int(0);
-      return absl::OkStatus();
-    }
+    if (!additions) return ReadCampaignId();
     RETURN_IF_ERROR(CopyToMemory());
   }
   if (version == 1) {
@@ -320,7 +310,10 @@ absl::Status Store::Initialize(bool read_only) {
     RETURN_IF_ERROR(Exec("PRAGMA journal_mode = WAL"));
     RETURN_IF_ERROR(Exec("PRAGMA synchronous = FULL"));
   }
+  return ReadCampaignId();
+}
 
+absl::Status Store::ReadCampaignId() {
   Statement campaign(*this);
   RETURN_IF_ERROR(campaign.Prepare("SELECT id FROM campaign ORDER BY id LIMIT 1"));
   ASSIGN_OR_RETURN(bool found, campaign.Step());
@@ -562,45 +555,6 @@ absl::StatusOr<std::vector<AgentInfo>> Store::LoadAgents() {
     a.clock_rtt_ns = select.Int(9);
   }
   return agents;
-}
-
-absl::StatusOr<std::vector<Scenario>> Store::CompletedScenarioDefinitions() {
-  std::vector<Scenario> scenarios;
-  if (campaign_id_ == 0) return scenarios;
-  Statement select(*this);
-  RETURN_IF_ERROR(
-      select.Prepare("SELECT idx, key, target, workload, parameters, repeat, repeats, agent_ids, "
-                     "jobs, cooldown_s, skipped, skip_reason FROM scenario WHERE campaign_id = ? "
-                     "AND status = 'complete' ORDER BY idx, key"));
-  select.Int(1, campaign_id_);
-  while (true) {
-    ASSIGN_OR_RETURN(bool row, select.Step());
-    if (!row) break;
-    Scenario& s = scenarios.emplace_back();
-    s.index = static_cast<int>(select.Int(0));
-    s.key = select.Text(1);
-    s.target = select.Text(2);
-    s.workload = select.Text(3);
-    auto corrupt = [&](std::string_view what) {
-      return absl::DataLossError(
-          absl::StrCat(path_, ": scenario '", s.key, "': ", std::string(what)));
-    };
-    if (!PairsFromJson(json::parse(select.Text(4), nullptr, false), s.parameters)) {
-      return corrupt("malformed parameters JSON");
-    }
-    s.repeat = static_cast<int>(select.Int(5));
-    s.repeats = static_cast<int>(select.Int(6));
-    if (!StringsFromJson(json::parse(select.Text(7), nullptr, false), s.agent_ids)) {
-      return corrupt("malformed agent_ids JSON");
-    }
-    if (!JobsFromJson(json::parse(select.Text(8), nullptr, false), s.jobs)) {
-      return corrupt("malformed jobs JSON");
-    }
-    s.cooldown_s = select.Real(9);
-    s.skipped = select.Int(10) != 0;
-    s.skip_reason = select.Text(11);
-  }
-  return scenarios;
 }
 
 }  // namespace azbench

@@ -227,6 +227,9 @@ class Store {
   absl::Status Exec(std::string_view sql);
   absl::Status Error(std::string_view what) const;
   absl::StatusOr<int64_t> CampaignId();
+  absl::Status ReadCampaignId();  // campaign_id_ from the file's campaign row, if any
+  // A scenario's definition from kScenarioDefinitionColumns (store_load.cc) at column `first`.
+  absl::StatusOr<Scenario> ScenarioDefinitionFromRow(Statement& row, int first);
   absl::StatusOr<ScenarioResult> LoadScenarioRow(Statement& row);
   absl::Status SaveScenarioRows(int64_t campaign_id, const ScenarioResult& result);
 

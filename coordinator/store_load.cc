@@ -26,6 +26,11 @@ using store_rows::StringsFromJson;
 
 namespace {
 
+// What defines a scenario, in the order ScenarioDefinitionFromRow reads them.
+constexpr char kScenarioDefinitionColumns[] =
+    "idx, key, target, workload, parameters, repeat, repeats, agent_ids, jobs, cooldown_s, "
+    "skipped, skip_reason";
+
 // The longest agent_result.runtime_ns / interval_ns loading accepts: one year.
 constexpr int64_t kMaxStoredDurationNs = int64_t{365} * 24 * 3600 * 1'000'000'000;
 
@@ -64,10 +69,10 @@ absl::StatusOr<std::vector<ScenarioResult>> Store::LoadScenarios() {
   if (campaign_id_ == 0) return scenarios;
   Statement select(*this);
   RETURN_IF_ERROR(select.Prepare(
-      "SELECT id, idx, key, target, workload, parameters, repeat, repeats, status, status_detail, "
-      "agent_ids, jobs, cooldown_s, skipped, skip_reason, planned_start_ns, first_start_ns, "
-      "last_start_ns, first_end_ns, last_end_ns FROM scenario WHERE campaign_id = ? ORDER BY idx, "
-      "key"));
+      absl::StrCat("SELECT id, ", kScenarioDefinitionColumns,
+                   ", status, status_detail, planned_start_ns, first_start_ns, last_start_ns, "
+                   "first_end_ns, last_end_ns FROM scenario WHERE campaign_id = ? ORDER BY idx, "
+                   "key")));
   select.Int(1, campaign_id_);
   while (true) {
     ASSIGN_OR_RETURN(bool row, select.Step());
@@ -78,33 +83,61 @@ absl::StatusOr<std::vector<ScenarioResult>> Store::LoadScenarios() {
   return scenarios;
 }
 
-absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
-  ScenarioResult result;
-  Scenario& s = result.scenario;
-  const int64_t scenario_id = row.Int(0);
-  s.index = static_cast<int>(row.Int(1));
-  s.key = row.Text(2);
-  s.target = row.Text(3);
-  s.workload = row.Text(4);
+absl::StatusOr<Scenario> Store::ScenarioDefinitionFromRow(Statement& row, int first) {
+  Scenario s;
+  s.index = static_cast<int>(row.Int(first));
+  s.key = row.Text(first + 1);
+  s.target = row.Text(first + 2);
+  s.workload = row.Text(first + 3);
   auto corrupt = [&](std::string_view what) {
     return absl::DataLossError(
         absl::StrCat(path_, ": scenario '", s.key, "': ", std::string(what)));
   };
-  const json parameters = json::parse(row.Text(5), nullptr, /*allow_exceptions=*/false);
+  const json parameters = json::parse(row.Text(first + 4), nullptr, /*allow_exceptions=*/false);
   if (!PairsFromJson(parameters, s.parameters)) return corrupt("malformed parameters JSON");
-  s.repeat = static_cast<int>(row.Int(6));
-  s.repeats = static_cast<int>(row.Int(7));
-  const std::optional<ScenarioStatus> status = StatusFromName(row.Text(8));
-  if (!status) return corrupt(absl::StrCat("unknown status '", row.Text(8), "'"));
-  result.status = *status;
-  result.status_detail = row.Text(9);
-  const json agent_ids = json::parse(row.Text(10), nullptr, false);
+  s.repeat = static_cast<int>(row.Int(first + 5));
+  s.repeats = static_cast<int>(row.Int(first + 6));
+  const json agent_ids = json::parse(row.Text(first + 7), nullptr, false);
   if (!StringsFromJson(agent_ids, s.agent_ids)) return corrupt("malformed agent_ids JSON");
-  const json jobs = json::parse(row.Text(11), nullptr, false);
+  const json jobs = json::parse(row.Text(first + 8), nullptr, false);
   if (!JobsFromJson(jobs, s.jobs)) return corrupt("malformed jobs JSON");
-  s.cooldown_s = row.Real(12);
-  s.skipped = row.Int(13) != 0;
-  s.skip_reason = row.Text(14);
+  s.cooldown_s = row.Real(first + 9);
+  s.skipped = row.Int(first + 10) != 0;
+  s.skip_reason = row.Text(first + 11);
+  return s;
+}
+
+absl::StatusOr<std::vector<Scenario>> Store::CompletedScenarioDefinitions() {
+  std::vector<Scenario> scenarios;
+  if (campaign_id_ == 0) return scenarios;
+  Statement select(*this);
+  RETURN_IF_ERROR(select.Prepare(
+      absl::StrCat("SELECT ", kScenarioDefinitionColumns,
+                   " FROM scenario WHERE campaign_id = ? AND status = 'complete' ORDER BY idx, "
+                   "key")));
+  select.Int(1, campaign_id_);
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    ASSIGN_OR_RETURN(Scenario scenario, ScenarioDefinitionFromRow(select, 0));
+    scenarios.push_back(std::move(scenario));
+  }
+  return scenarios;
+}
+
+absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
+  ScenarioResult result;
+  const int64_t scenario_id = row.Int(0);
+  ASSIGN_OR_RETURN(result.scenario, ScenarioDefinitionFromRow(row, 1));
+  const Scenario& s = result.scenario;
+  auto corrupt = [&](std::string_view what) {
+    return absl::DataLossError(
+        absl::StrCat(path_, ": scenario '", s.key, "': ", std::string(what)));
+  };
+  const std::optional<ScenarioStatus> status = StatusFromName(row.Text(13));
+  if (!status) return corrupt(absl::StrCat("unknown status '", row.Text(13), "'"));
+  result.status = *status;
+  result.status_detail = row.Text(14);
   result.planned_start_realtime_ns = row.Int(15);
   result.first_start_realtime_ns = row.Int(16);
   result.last_start_realtime_ns = row.Int(17);
