@@ -2,14 +2,17 @@
 //
 // Ring: io_uring_queue_init_params(iodepth) with, where the kernel has them, SUBMIT_ALL (a bad SQE
 // fails alone, as a CQE, instead of stopping the batch), COOP_TASKRUN, and SINGLE_ISSUER |
-// DEFER_TASKRUN (as fio: completion work runs only when the submitting thread asks for events,
-// which on tmpfs, where io-wq workers do the reads, lets them run without waking it for each
-// completion; 1.5x the IOPS at qd16 here, bench/README.md). The ring is created disabled
-// (R_DISABLED) and enabled by the first Commit(), so that the thread that submits becomes its
-// single issuer, whichever thread called Init(); after that, Commit(), GetEvents() and Quiesce()
-// belong to that thread. Each flag set falls back on EINVAL (DEFER_TASKRUN 6.1, COOP_TASKRUN 5.19,
-// SUBMIT_ALL 5.18). The SQ holds iodepth rounded up to a power of two, the CQ twice that, so the CQ
-// never overflows.
+// DEFER_TASKRUN (completion work runs only when the submitting thread asks for events, which on
+// tmpfs, where io-wq workers do the reads, lets them run without waking it for each completion;
+// 1.5x the IOPS at qd16 here, bench/README.md). Every submit asks for events (GETEVENTS with no
+// minimum, in the same io_uring_enter): a ring that ran the deferred work only when a reap found
+// nothing ready left a request whose completion needed it (a buffered read that found its page
+// locked by read-ahead) in flight while others completed inline, until the end of the run. The ring
+// is created disabled (R_DISABLED) and enabled by the first Commit(), so that the thread that
+// submits becomes its single issuer, whichever thread called Init(); after that, Commit(),
+// GetEvents() and Quiesce() belong to that thread. Each flag set falls back on EINVAL
+// (DEFER_TASKRUN 6.1, COOP_TASKRUN 5.19, SUBMIT_ALL 5.18). The SQ holds iodepth rounded up to a
+// power of two, the CQ twice that, so the CQ never overflows.
 //
 // Queue() records the request in a pending array (kQueued), or answers kBusy when queued + in
 // flight + not-yet-reaped requests already equal iodepth. Commit() turns at most `batch_submit`
@@ -72,12 +75,14 @@ class IoUringEngine final : public IoEngine {
   // Files are registered only when every fd is below this (the fd -> index table is fd-indexed).
   static constexpr int kMaxRegisteredFd = 1 << 20;
 
-  // How Commit() enters the kernel: io_uring_submit, which publishes the prepared SQEs (advances
-  // the ring's tail) and then calls io_uring_enter. Tests pass one that publishes and then answers
-  // as a refusing kernel would.
+  // How Commit() enters the kernel: io_uring_submit_and_get_events, which publishes the prepared
+  // SQEs (advances the ring's tail) and calls io_uring_enter once with IORING_ENTER_GETEVENTS and
+  // no minimum, so the kernel also runs the completion work it deferred to this thread (as fio's
+  // commit does). Tests pass one that publishes and then answers as a refusing kernel would.
   using SubmitFunction = int (*)(io_uring* ring);
 
-  explicit IoUringEngine(SubmitFunction submit = &io_uring_submit) : submit_(submit) {}
+  explicit IoUringEngine(SubmitFunction submit = &io_uring_submit_and_get_events)
+      : submit_(submit) {}
   // Waits for every request the kernel still holds, then tears the ring down, so buffers handed to
   // the kernel are not written after the engine is gone.
   ~IoUringEngine() override;
