@@ -289,12 +289,14 @@ class CloneRunner {
     r.kind = req.op;
     r.clone = static_cast<uint16_t>(clone_.index);
     op_log_.push_back(r);
+    if (op_log_.size() >= kOpLogBatchRecords) FlushOpLog();
   }
 
   void FlushOpLog() {
     if (op_log_.empty()) return;
     if (control_.on_op_log) control_.on_op_log(clone_.index, std::move(op_log_));
     op_log_.clear();
+    op_log_.reserve(kOpLogBatchRecords);
   }
 
   void FlushProgress() {

@@ -73,8 +73,16 @@ void OpRecorder::Record(OpKind kind, uint64_t start_ns, uint64_t end_ns, int64_t
       r.kind = kind;
       r.clone = static_cast<uint16_t>(clone_);
       op_log_records_.push_back(r);
+      if (op_log_records_.size() >= kOpLogBatchRecords) FlushOpLog();
     }
   }
+}
+
+void OpRecorder::FlushOpLog() {
+  if (op_log_records_.empty()) return;
+  if (control_.on_op_log) control_.on_op_log(clone_, std::move(op_log_records_));
+  op_log_records_.clear();
+  op_log_records_.reserve(kOpLogBatchRecords);
 }
 
 void OpRecorder::FlushProgress() {
@@ -88,10 +96,7 @@ void OpRecorder::CloseIntervals(uint64_t now_ns, bool final) {
     IntervalStats interval;
     interval.index = interval_index_;
     const bool any = accum_.Close(result_, interval);
-    if (!op_log_records_.empty()) {
-      if (control_.on_op_log) control_.on_op_log(clone_, std::move(op_log_records_));
-      op_log_records_.clear();
-    }
+    FlushOpLog();
     if (!final || any) {
       if (control_.on_interval) {
         control_.on_interval(IntervalOrigin{result_.name, clone_, result_.start_realtime_ns},

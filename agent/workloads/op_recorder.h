@@ -46,6 +46,8 @@ class OpRecorder {
 
  private:
   void CloseIntervals(uint64_t now_ns, bool final);
+  // Hands the kept op records to on_op_log (at most kOpLogBatchRecords at a time).
+  void FlushOpLog();
   void FlushProgress();
 
   const RunControl& control_;

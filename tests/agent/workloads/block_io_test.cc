@@ -511,6 +511,40 @@ TEST(BlockIoTest, OpLogRateCapsRecordsPerSecondAndCountsTheRest) {
   EXPECT_NE(result->warnings.back().find("op_log"), std::string::npos);
 }
 
+// A clone hands its op records over in batches of at most kOpLogBatchRecords, not one array per
+// interval grown (and copied) in place on the thread that times the I/O: every record arrives, in
+// order, and no batch is larger.
+TEST(BlockIoTest, OpLogRecordsArriveInBoundedBatchesWithinAnInterval) {
+  JobSpec spec;
+  spec.name = "t";
+  spec.ioengine = "null";
+  spec.rw = RwPattern::kRandRead;
+  spec.size_bytes = uint64_t{64} << 20;  // 16384 ops of 4 KiB
+  spec.block_size_bytes = 4096;
+  spec.op_log = true;
+  spec.op_log_rate = 1'000'000;
+  auto job = BlockIoJob::Prepare(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  std::vector<size_t> batch_sizes;
+  std::vector<OpRecord> records;
+  RunControl control;
+  control.interval_ns = 3'600'000'000'000;  // one interval: the whole run
+  control.on_op_log = [&](int, std::vector<OpRecord>&& batch) {
+    batch_sizes.push_back(batch.size());
+    records.insert(records.end(), batch.begin(), batch.end());
+  };
+  absl::StatusOr<JobResult> result = (*job)->Run(control);
+  ASSERT_TRUE(result.ok()) << result.status();
+  ASSERT_EQ(result->Find(OpKind::kRead)->ops, 16384u);
+  EXPECT_EQ(records.size(), 16384u);
+  EXPECT_EQ(result->op_log_records, 16384u);
+  EXPECT_GE(batch_sizes.size(), 4u);
+  for (size_t n : batch_sizes) EXPECT_LE(n, kOpLogBatchRecords);
+  for (size_t i = 1; i < records.size(); ++i) {
+    ASSERT_LE(records[i - 1].start_ns, records[i].start_ns) << "record " << i << " out of order";
+  }
+}
+
 // --- The fio options study B relies on (issue 5): each one changes what is measured. ---
 
 TEST(BlockIoTest, SequentialReadWriteMixSplitsTheSizeBudgetByRwmixread) {
