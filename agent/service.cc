@@ -38,6 +38,19 @@ std::function<void(const std::string&)> AbandonedRunCleaner(Runner& runner) {
   };
 }
 
+// A Prepare's or Renew's lease_ms: 0 (the lease the agent would use anyway) or 1 s to 24 h, the
+// range the coordinator's --prepared-lease takes (a longer lease keeps a dead coordinator's files).
+constexpr uint32_t kMinLeaseMs = 1'000, kMaxLeaseMs = 86'400'000;
+
+absl::Status CheckLeaseMs(uint32_t lease_ms, const char* zero_means) {
+  if (lease_ms != 0 && (lease_ms < kMinLeaseMs || lease_ms > kMaxLeaseMs)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("lease_ms ", lease_ms, " is out of range: give 0 (= ", zero_means, ") or ",
+                     kMinLeaseMs, " to ", kMaxLeaseMs, " (1 s to 24 h)"));
+  }
+  return absl::OkStatus();
+}
+
 // The numeric fields of a Prepare, checked before any is used (a field's unit conversion, e.g.
 // interval_ms to ns, must not overflow into a value that passes the runner's checks).
 absl::Status CheckPrepareRequest(const v1::PrepareRequest& request) {
@@ -58,6 +71,7 @@ absl::Status CheckPrepareRequest(const v1::PrepareRequest& request) {
                                                    " is out of range: give 0 to ", agent_count - 1,
                                                    " (agent_count ", request.agent_count(), ")"));
   }
+  RETURN_IF_ERROR(CheckLeaseMs(request.lease_ms(), "the agent's default lease"));
   return absl::OkStatus();
 }
 
@@ -321,6 +335,11 @@ grpc::Status AgentService::Cleanup(grpc::ServerContext*, const v1::CleanupReques
 
 grpc::Status AgentService::Renew(grpc::ServerContext*, const v1::RenewRequest* request,
                                  v1::RenewResponse*) {
+  if (absl::Status bad = CheckLeaseMs(request->lease_ms(), "the agent's default lease");
+      !bad.ok()) {
+    AgentLogger("rpc")->warn("renew {}: {}", request->run_id(), std::string(bad.message()));
+    return ToGrpcStatus(bad);
+  }
   return ToGrpcStatus(runner_.Renew(request->run_id(), request->lease_ms() * 1'000'000ULL));
 }
 

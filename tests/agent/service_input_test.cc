@@ -1,5 +1,5 @@
-// The agent refuses a Prepare, Run or Proceed whose numeric fields are out of range, at the RPC
-// boundary, with INVALID_ARGUMENT naming the field and the range (a wrapped ms->ns conversion
+// The agent refuses a Prepare, Run, Renew or Proceed whose numeric fields are out of range, at the
+// RPC boundary, with INVALID_ARGUMENT naming the field and the range (a wrapped ms->ns conversion
 // must not pass). Real gRPC over loopback to an in-process AgentService.
 #include <grpcpp/grpcpp.h>
 
@@ -116,6 +116,54 @@ TEST_F(ServiceInputTest, PrepareRefusesAPlacementOutOfRange) {
   const grpc::Status status = Prepare(prepare);
   EXPECT_TRUE(status.ok()) << status.error_message();
   EXPECT_TRUE(Cleanup(prepare.run_id()).ok());
+}
+
+TEST_F(ServiceInputTest, PrepareAndRenewRefuseALeaseOutOfRange) {
+  // The coordinator's --prepared-lease is 1 s to 24 h; 0 is the agent's default lease.
+  for (const uint32_t lease_ms :
+       {std::numeric_limits<uint32_t>::max(), uint32_t{86'400'001}, uint32_t{999}, uint32_t{1}}) {
+    SCOPED_TRACE(lease_ms);
+    v1::PrepareRequest prepare = ValidPrepare("r-lease");
+    prepare.set_lease_ms(lease_ms);
+    const grpc::Status status = Prepare(prepare);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_THAT(status.error_message(), HasSubstr(absl::StrCat("lease_ms ", lease_ms)));
+    EXPECT_THAT(status.error_message(), HasSubstr("1000 to 86400000"));
+  }
+  for (const uint32_t lease_ms : {uint32_t{0}, uint32_t{1'000}, uint32_t{86'400'000}}) {
+    SCOPED_TRACE(lease_ms);
+    v1::PrepareRequest prepare = ValidPrepare(absl::StrCat("r-lease-ok-", lease_ms));
+    prepare.set_lease_ms(lease_ms);
+    const grpc::Status status = Prepare(prepare);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    EXPECT_TRUE(Cleanup(prepare.run_id()).ok());
+  }
+  // A Renew of a prepared run: the same range.
+  const v1::PrepareRequest prepare = ValidPrepare("r-renew");
+  ASSERT_TRUE(Prepare(prepare).ok());
+  for (const uint32_t lease_ms : {std::numeric_limits<uint32_t>::max(), uint32_t{500}}) {
+    SCOPED_TRACE(lease_ms);
+    v1::RenewRequest renew;
+    renew.set_run_id("r-renew");
+    renew.set_lease_ms(lease_ms);
+    grpc::ClientContext context;
+    v1::RenewResponse response;
+    const grpc::Status status = stub_->Renew(&context, renew, &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_THAT(status.error_message(), HasSubstr(absl::StrCat("lease_ms ", lease_ms)));
+    EXPECT_THAT(status.error_message(), HasSubstr("1000 to 86400000"));
+  }
+  for (const uint32_t lease_ms : {uint32_t{0}, uint32_t{86'400'000}}) {
+    SCOPED_TRACE(lease_ms);
+    v1::RenewRequest renew;
+    renew.set_run_id("r-renew");
+    renew.set_lease_ms(lease_ms);
+    grpc::ClientContext context;
+    v1::RenewResponse response;
+    const grpc::Status status = stub_->Renew(&context, renew, &response);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+  }
+  EXPECT_TRUE(Cleanup("r-renew").ok());
 }
 
 TEST_F(ServiceInputTest, RunRefusesANegativeStartOrAnOverlongProgressInterval) {
