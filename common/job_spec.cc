@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/status_macros.h"
@@ -490,8 +491,35 @@ std::vector<std::string> SupportedJobOptionNames() {
   return names;
 }
 
+absl::Status CheckJobName(std::string_view name_view) {
+  const std::string name(name_view);
+  static_assert(kMaxJobNameLength == 100, "the message below says 100");
+  constexpr char kAllowed[] =
+      "a job name is 1 to 100 characters, without '/' or control characters, and not '.' or '..' "
+      "(it is part of the job's file names)";
+  if (name.empty()) return absl::InvalidArgumentError(absl::StrCat("empty job name: ", kAllowed));
+  if (name.size() > kMaxJobNameLength) {
+    return absl::InvalidArgumentError(absl::StrCat("job name '", name.substr(0, 40), "...' is ",
+                                                   name.size(), " characters long: ", kAllowed));
+  }
+  if (name == "." || name == "..") {
+    return absl::InvalidArgumentError(absl::StrCat("job name '", name, "': ", kAllowed));
+  }
+  for (const char c : name) {
+    if (c == '/') {
+      return absl::InvalidArgumentError(
+          absl::StrCat("job name '", name, "' contains '/': ", kAllowed));
+    }
+    if (absl::ascii_iscntrl(static_cast<unsigned char>(c))) {
+      return absl::InvalidArgumentError(absl::StrCat("job name '", absl::CEscape(name),
+                                                     "' contains a control character: ", kAllowed));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidateJobSpec(const JobSpec& job) {
-  if (job.name.empty()) return absl::InvalidArgumentError("name must not be empty");
+  RETURN_IF_ERROR(CheckJobName(job.name));
   if (job.size_bytes == 0) {
     return absl::InvalidArgumentError("size must be given and greater than 0 (e.g. size=1g)");
   }

@@ -158,8 +158,17 @@ bool IsSupportedJobOption(std::string_view key);
 // and for "supported: ..." messages).
 std::vector<std::string> SupportedJobOptionNames();
 
-// Whole-spec checks that no single option can make: size present, bs <= size, offsets aligned for
-// direct, iodepth >= 1, rwmixread in 0..100, runtime given when time_based. Errors name the field.
+// The longest job name: names end up in file names ("<name>.<clone>.<file>") and result rows; a
+// campaign's name has the same cap.
+inline constexpr size_t kMaxJobNameLength = 100;
+
+// A job name that can be part of a file name: not empty, at most kMaxJobNameLength characters, no
+// '/', NUL or other control character, not "." or "..". InvalidArgument naming the job otherwise.
+absl::Status CheckJobName(std::string_view name);
+
+// Whole-spec checks that no single option can make: the name (CheckJobName), size present, bs <=
+// size, offsets aligned for direct, iodepth >= 1, rwmixread in 0..100, runtime given when
+// time_based. Errors name the field.
 absl::Status ValidateJobSpec(const JobSpec& job);
 
 }  // namespace azbench

@@ -388,6 +388,44 @@ TEST(JobOptionNamesTest, KnownMeansOutputOnlyAndSupportedMeansAccepted) {
 
 TEST(ValidateJobSpecTest, AcceptsAMinimalJob) { EXPECT_TRUE(ValidateJobSpec(ValidJob()).ok()); }
 
+// A job's name is part of its file names ("<name>.<clone>.<file>"): a name that is no file name
+// (a '/' made a "directory ... does not exist" error) is refused, naming the job and what is
+// allowed.
+TEST(ValidateJobSpecTest, RefusesANameThatCannotBePartOfAFileName) {
+  struct Case {
+    std::string name;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"a/b", "job name 'a/b' contains '/'"},
+      {"/", "job name '/' contains '/'"},
+      {".", "job name '.'"},
+      {"..", "job name '..'"},
+      {"", "empty job name"},
+      {std::string("a\0b", 3), "job name 'a\\000b' contains a control character"},
+      {"tab\there", "job name 'tab\\there' contains a control character"},
+      {"nl\n", "job name 'nl\\n' contains a control character"},
+      {std::string(101, 'x'), "is 101 characters long"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    JobSpec job = ValidJob();
+    job.name = c.name;
+    EXPECT_THAT(
+        ValidateJobSpec(job),
+        StatusIs(absl::StatusCode::kInvalidArgument,
+                 AllOf(HasSubstr(c.message), HasSubstr("a job name is 1 to 100 characters, "
+                                                       "without '/' or control characters"))));
+  }
+  for (const std::string name : {std::string(100, 'x'), std::string("a.b-c_d e"),
+                                 std::string("..x"), std::string("x.."), std::string("ü")}) {
+    SCOPED_TRACE(name);
+    JobSpec job = ValidJob();
+    job.name = name;
+    EXPECT_TRUE(ValidateJobSpec(job).ok());
+  }
+}
+
 // The kernel-async engines take at most 4096 requests in flight: a deeper queue is refused when
 // the job is parsed (at plan time), not when an agent prepares it; the null engine goes deeper.
 TEST(ValidateJobSpecTest, AKernelAsyncEngineIsRefusedADeeperQueueThanItTakes) {
