@@ -12,6 +12,7 @@
 #include "agent/logging.h"
 #include "agent/mounts.h"
 #include "common/clock.h"
+#include "common/job_spec.h"
 #include "common/proto_convert.h"
 #include "common/status_macros.h"
 #include "common/version.h"
@@ -37,6 +38,9 @@ std::function<void(const std::string&)> AbandonedRunCleaner(Runner& runner) {
     }
   };
 }
+
+// The most options one job of a Prepare may carry (azbench knows fewer than 100 option names).
+constexpr int kMaxJobOptions = 256;
 
 // A Prepare's or Renew's lease_ms: 0 (the lease the agent would use anyway) or 1 s to 24 h, the
 // range the coordinator's --prepared-lease takes (a longer lease keeps a dead coordinator's files).
@@ -72,6 +76,24 @@ absl::Status CheckPrepareRequest(const v1::PrepareRequest& request) {
                                                    " (agent_count ", request.agent_count(), ")"));
   }
   RETURN_IF_ERROR(CheckLeaseMs(request.lease_ms(), "the agent's default lease"));
+  for (const v1::JobSpec& job : request.jobs()) {
+    // Every family's job name is part of its file names.
+    RETURN_IF_ERROR(CheckJobName(job.name()));
+    // A bound on the work of applying them (20,000 repeated bs options were taken). Repeats
+    // themselves are fio's: a job file's [global] bs and its section's bs both travel, the last
+    // one counts.
+    if (job.options_size() > kMaxJobOptions) {
+      // Named: the key given most often (a loop that repeated one option, usually).
+      std::map<std::string, int> counts;
+      for (const v1::JobOption& option : job.options()) ++counts[option.key()];
+      const auto most =
+          std::max_element(counts.begin(), counts.end(),
+                           [](const auto& a, const auto& b) { return a.second < b.second; });
+      return absl::InvalidArgumentError(absl::StrCat(
+          "job '", job.name(), "' has ", job.options_size(), " options (", most->second,
+          " of them '", most->first, "'): give at most ", kMaxJobOptions));
+    }
+  }
   return absl::OkStatus();
 }
 

@@ -166,6 +166,46 @@ TEST_F(ServiceInputTest, PrepareAndRenewRefuseALeaseOutOfRange) {
   EXPECT_TRUE(Cleanup("r-renew").ok());
 }
 
+// A job's options are bounded (20,000 repeated bs were applied one by one); repeats under the bound
+// stay fio's (the last counts), as a job file's [global] and section options both travel.
+TEST_F(ServiceInputTest, PrepareRefusesAJobWithTooManyOptionsNamingTheJobAndTheKey) {
+  v1::PrepareRequest prepare = ValidPrepare("r-options");
+  v1::JobSpec* job = prepare.mutable_jobs(0);
+  while (job->options_size() < 257) {
+    v1::JobOption* o = job->add_options();
+    o->set_key("bs");
+    o->set_value("4k");
+  }
+  grpc::Status status = Prepare(prepare);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), "job 'j' has 257 options (252 of them 'bs'): give at most 256");
+  job->mutable_options()->RemoveLast();
+  status = Prepare(prepare);
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  EXPECT_TRUE(Cleanup("r-options").ok());
+}
+
+// Every family's job name is part of its file names: refused at the boundary, before the layout.
+TEST_F(ServiceInputTest, PrepareRefusesAJobNameThatCannotBePartOfAFileName) {
+  for (const char* workload : {"", "metadata"}) {
+    SCOPED_TRACE(workload);
+    v1::PrepareRequest prepare = ValidPrepare("r-name");
+    v1::JobSpec* job = prepare.mutable_jobs(0);
+    job->set_name("a/b");
+    job->set_workload(workload);
+    if (std::string(workload) == "metadata") {
+      job->clear_options();
+      v1::JobOption* o = job->add_options();
+      o->set_key("directory");
+      o->set_value(dir_.path());
+    }
+    const grpc::Status status = Prepare(prepare);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_THAT(status.error_message(), HasSubstr("job name 'a/b' contains '/'"));
+  }
+  EXPECT_TRUE(testing::DirectoryNames(dir_.path()).empty()) << "nothing was laid out";
+}
+
 TEST_F(ServiceInputTest, RunRefusesANegativeStartOrAnOverlongProgressInterval) {
   const v1::PrepareRequest prepare = ValidPrepare("r-run");
   ASSERT_TRUE(Prepare(prepare).ok());
