@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -115,6 +116,36 @@ absl::StatusOr<uint64_t> ParseReattachGraceMs(const std::string& value) {
   return static_cast<uint64_t>(ms);
 }
 
+// Every flag serve takes, in the order --help lists them.
+constexpr const char* kServeFlags[] = {"--config",
+                                       "--listen",
+                                       "--port-file",
+                                       "--agent-id",
+                                       "--az",
+                                       "--az-id",
+                                       "--region",
+                                       "--log-level",
+                                       "--reattach-grace-ms",
+                                       "--imds-endpoint",
+                                       "--imds",
+                                       "--mountinfo",
+                                       "--tls-cert",
+                                       "--tls-key",
+                                       "--tls-ca",
+                                       "--token-file",
+                                       "--insecure-loopback-only",
+                                       "--allowed-root",
+                                       "--min-free-space"};
+
+bool IsServeFlag(const std::string& flag) {
+  return std::find(std::begin(kServeFlags), std::end(kServeFlags), flag) != std::end(kServeFlags);
+}
+
+absl::Status UnknownServeFlag(const std::string& flag) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown flag '", flag, "' (allowed: ", absl::StrJoin(kServeFlags, ", "), ")"));
+}
+
 }  // namespace
 
 absl::Status CheckListenAddress(const std::string& address) {
@@ -138,6 +169,12 @@ absl::Status CheckListenAddress(const std::string& address) {
     return absl::InvalidArgumentError(
         absl::StrCat("'", address,
                      "' is not HOST:PORT or [IPV6]:PORT with a port 0..65535 (0 = any free port)"));
+  }
+  // ":PORT" (or "[]:PORT") would reach gRPC with no host; say which host was meant.
+  if (colon == 0 || (colon == 2 && address.front() == '[')) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", address, "' has no host: write 0.0.0.0:", port,
+                     " (every interface) or 127.0.0.1:", port, " (this machine only)"));
   }
   return absl::OkStatus();
 }
@@ -273,12 +310,17 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
     if (eq != std::string::npos) {
       value = flag.substr(eq + 1);
       flag = flag.substr(0, eq);
-    } else if (flag == "--insecure-loopback-only") {
-      value = "true";  // a switch: takes no value unless written --insecure-loopback-only=false
-    } else if (i + 1 < args.size() && !absl::StartsWith(args[i + 1], "--")) {
-      value = args[++i];
-    } else {
-      return absl::InvalidArgumentError(absl::StrCat("flag '", flag, "' needs a value"));
+    }
+    // An unknown flag is named as such, not as one that "needs a value".
+    if (!IsServeFlag(flag)) return UnknownServeFlag(flag);
+    if (eq == std::string::npos) {
+      if (flag == "--insecure-loopback-only") {
+        value = "true";  // a switch: takes no value unless written --insecure-loopback-only=false
+      } else if (i + 1 < args.size() && !absl::StartsWith(args[i + 1], "--")) {
+        value = args[++i];
+      } else {
+        return absl::InvalidArgumentError(absl::StrCat("flag '", flag, "' needs a value"));
+      }
     }
     if (flag == "--config") continue;
     if (flag == "--listen") {
@@ -316,12 +358,7 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
                s.code() != absl::StatusCode::kNotFound) {
       RETURN_IF_ERROR(s);
     } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "unknown flag '", flag,
-          "' (allowed: --config, --listen, --port-file, --agent-id, --az, --az-id, --region, "
-          "--log-level, --reattach-grace-ms, --imds-endpoint, --imds, --mountinfo, --tls-cert, "
-          "--tls-key, --tls-ca, "
-          "--token-file, --insecure-loopback-only, --allowed-root, --min-free-space)"));
+      return UnknownServeFlag(flag);  // not reached: the flag was checked above
     }
   }
   if (config.identity.hostname.empty()) config.identity.hostname = Hostname();

@@ -81,6 +81,46 @@ TEST_F(AgentSettingsTest, TheListenPortIsRangeCheckedInTheFlagAndTheConfig) {
   }
 }
 
+// ":PORT" names no host: gRPC would get it as is. The error says which address was likely meant.
+TEST_F(AgentSettingsTest, AListenAddressWithoutAHostIsRefusedSayingWhatToWrite) {
+  for (const std::string bad : {":50051", "[]:50051"}) {
+    SCOPED_TRACE(bad);
+    absl::StatusOr<ServeConfig> flag = ParseServeArgs({"--listen", bad});
+    ASSERT_FALSE(flag.ok());
+    EXPECT_EQ(flag.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(flag.status().message(),
+              "--listen: '" + bad +
+                  "' has no host: write 0.0.0.0:50051 (every interface) or 127.0.0.1:50051 (this "
+                  "machine only)");
+    const std::string error = ErrorOf("listen: \"" + bad + "\"\n");
+    EXPECT_TRUE(absl::StrContains(error, "agent.yaml:1:1: listen: '" + bad + "' has no host"))
+        << error;
+    EXPECT_TRUE(absl::StrContains(error, "write 0.0.0.0:50051")) << error;
+  }
+}
+
+// An unknown flag is named as unknown, with the flags serve takes, whether or not a value follows.
+TEST_F(AgentSettingsTest, AnUnknownServeFlagIsNamedWithTheAllowedFlags) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--bogus"},
+                                               {"--bogus", "--listen", "127.0.0.1:0"},
+                                               {"--bogus=1"},
+                                               {"--bogus", "x"}}) {
+    SCOPED_TRACE(args.front());
+    absl::StatusOr<ServeConfig> config = ParseServeArgs(args);
+    ASSERT_FALSE(config.ok());
+    EXPECT_EQ(config.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_TRUE(absl::StartsWith(config.status().message(),
+                                 "unknown flag '--bogus' (allowed: --config, --listen, "))
+        << config.status().message();
+    EXPECT_TRUE(absl::StrContains(config.status().message(), "--allowed-root, --min-free-space)"))
+        << config.status().message();
+  }
+  // A known flag without its value still says so.
+  absl::StatusOr<ServeConfig> config = ParseServeArgs({"--listen"});
+  ASSERT_FALSE(config.ok());
+  EXPECT_EQ(config.status().message(), "flag '--listen' needs a value");
+}
+
 TEST_F(AgentSettingsTest, ReadsEveryDeploymentKey) {
   const std::string cert = Write("agent.crt", "c");
   const std::string key = Write("agent.key", "k", 0600);
