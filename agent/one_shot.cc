@@ -203,9 +203,10 @@ absl::StatusOr<OneShotRun> RunJobs(const std::vector<FioJob>& jobs, const std::a
   return RunPrepared(runner, run_id, cancel, remove_files);
 }
 
-absl::StatusOr<OneShotRun> RunFamilyJob(const std::string& workload,
-                                        const std::vector<std::string>& args,
-                                        const std::atomic<bool>* cancel, uint64_t interval_ns) {
+namespace {
+
+// The job of a family's --key=value options (--name= names it; the family's name otherwise).
+JobRequest FamilyJobRequest(const std::string& workload, const std::vector<std::string>& args) {
   JobRequest job;
   job.name = workload;
   job.workload = workload;
@@ -220,6 +221,23 @@ absl::StatusOr<OneShotRun> RunFamilyJob(const std::string& workload,
       job.options.emplace_back(key, value);
     }
   }
+  return job;
+}
+
+}  // namespace
+
+absl::Status ValidateFamilyJobArgs(const std::string& workload,
+                                   const std::vector<std::string>& args) {
+  ASSIGN_OR_RETURN(const WorkloadFamily family, ParseWorkloadFamily(workload));
+  const JobRequest job = FamilyJobRequest(workload, args);
+  RETURN_IF_ERROR(CheckJobName(job.name));
+  return ValidateWorkloadOptions(family, job.options, job.name);
+}
+
+absl::StatusOr<OneShotRun> RunFamilyJob(const std::string& workload,
+                                        const std::vector<std::string>& args,
+                                        const std::atomic<bool>* cancel, uint64_t interval_ns) {
+  const JobRequest job = FamilyJobRequest(workload, args);
   Runner runner;
   const std::string run_id = "one-shot";
   RETURN_IF_ERROR(PrepareCancellable(
@@ -262,6 +280,14 @@ int RunOneShotCommand(const std::vector<std::string>& args) {
     return 2;
   }
   const bool family = options->workload != "block_io";
+  // A family's options are checked here, as block_io's are by the parser: a bad one is a usage
+  // error (2), like a bad fio option, not a failed run (1).
+  if (family) {
+    if (absl::Status s = ValidateFamilyJobArgs(options->workload, options->fio_args); !s.ok()) {
+      std::cerr << "azbench-agent run: " << s.message() << "\n";
+      return 2;
+    }
+  }
   absl::StatusOr<std::vector<FioJob>> jobs = family ? std::vector<FioJob>{}
                                              : options->job_file.empty()
                                                  ? ParseFioCommandLine(options->fio_args)

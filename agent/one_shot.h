@@ -41,6 +41,11 @@ struct OneShotRun {
   std::vector<std::string> problems;
 };
 
+// Checks the options of a family other than block_io (--key=value, --name=) as an agent's Prepare
+// will, without touching anything. Errors: InvalidArgument naming the option or the name.
+absl::Status ValidateFamilyJobArgs(const std::string& workload,
+                                   const std::vector<std::string>& args);
+
 // Runs one job of a family other than block_io (one-shot mode); results as RunJobs.
 absl::StatusOr<OneShotRun> RunFamilyJob(const std::string& workload,
                                         const std::vector<std::string>& args,
