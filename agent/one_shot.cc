@@ -6,6 +6,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <string_view>
 #include <thread>
 
 #include "absl/strings/match.h"
@@ -35,6 +36,21 @@ constexpr uint64_t kStartDelayNs = 20'000'000;
 
 absl::StatusOr<OneShotOptions> ParseOneShotArgs(const std::vector<std::string>& args) {
   OneShotOptions options;
+  // The command's own flags take one value: a second one is an error, not a guess at which wins
+  // (fio's options, in fio_args, follow fio: the last one counts).
+  std::map<std::string, std::string> given;  // flag -> the argument that gave it
+  for (const std::string& arg : args) {
+    for (const char* flag :
+         {"--output-format", "--output", "--interval", "--workload", "--unlink"}) {
+      const bool bare_switch = arg == "--unlink" && std::string_view(flag) == "--unlink";
+      if (!bare_switch && !absl::StartsWith(arg, absl::StrCat(flag, "="))) continue;
+      auto [it, first] = given.emplace(flag, arg);
+      if (!first) {
+        return absl::InvalidArgumentError(absl::StrCat(flag, " is given twice ('", it->second,
+                                                       "' and '", arg, "'): give it once"));
+      }
+    }
+  }
   for (const std::string& arg : args) {
     if (absl::StartsWith(arg, "--output-format=")) {
       options.output_format = arg.substr(16);

@@ -1,5 +1,5 @@
 // `azbench-agent run`'s arguments: the exit code of a bad one (2, a usage error, for every family,
-// before anything runs). In process:
+// before anything runs) and the command's single-valued flags given twice. In process:
 // RunOneShotCommand returns what the binary exits with.
 #include "agent/one_shot.h"
 
@@ -55,6 +55,43 @@ TEST_F(OneShotArgsTest, ValidFamilyOptionsPassTheCheck) {
   EXPECT_TRUE(ValidateFamilyJobArgs("metadata", {"--directory=" + dir_.path(), "--name=md"}).ok());
   EXPECT_THAT(ValidateFamilyJobArgs("metadata", {"--directory=" + dir_.path(), "--name=.."}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("job name '..'")));
+}
+
+// The command's own flags take one value: a second one is refused, naming the flag and both
+// arguments (the last one used to win silently). fio's options keep fio's rule (the last counts).
+TEST_F(OneShotArgsTest, ASingleValuedFlagGivenTwiceIsRefused) {
+  // In the test's directory: the old code ran it with the last of each flag.
+  const std::vector<std::string> job = {"--name=x", "--rw=read", "--size=64k",
+                                        "--directory=" + dir_.path()};
+  const std::string a = "--output=" + dir_.path() + "/a.json";
+  const std::string b = "--output=" + dir_.path() + "/b.json";
+  struct Case {
+    std::vector<std::string> flags;
+    std::string message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{a, b}, "--output is given twice ('" + a + "' and '" + b + "'): give it once"},
+           {{"--output-format=json", "--output-format=normal"}, "--output-format is given twice"},
+           {{"--interval=1s", "--interval=2s"}, "--interval is given twice"},
+           {{"--unlink", "--unlink=false"}, "--unlink is given twice"},
+           {{"--workload=metadata", "--workload=large_stream"}, "--workload is given twice"}}) {
+    SCOPED_TRACE(c.message);
+    std::vector<std::string> args = job;
+    args.insert(args.end(), c.flags.begin(), c.flags.end());
+    EXPECT_THAT(ParseOneShotArgs(args).status(),
+                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(c.message)));
+    std::string errors;
+    EXPECT_EQ(Command(args, &errors), 2);
+    EXPECT_THAT(errors, HasSubstr(c.message));
+  }
+  // --output and --output-format are different flags; a repeated fio option is fio's business.
+  std::vector<std::string> args = job;
+  args.insert(args.end(), {a, "--output-format=json", "--bs=4k", "--bs=8k"});
+  absl::StatusOr<OneShotOptions> options = ParseOneShotArgs(args);
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_EQ(options->output_path, dir_.path() + "/a.json");
+  EXPECT_EQ(options->output_format, "json");
+  EXPECT_TRUE(DirectoryIsEmpty());
 }
 
 }  // namespace
