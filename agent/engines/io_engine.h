@@ -107,10 +107,12 @@ class IoEngine {
   // Waits for every request the kernel holds and drops the queued ones (their results are not
   // returned, and no later Commit() submits them): afterwards inflight() is 0 and the buffers can
   // be freed. If the wait itself fails (the error GetEvents reported, most likely), requests
-  // remain, counted in inflight(), and the error says how many and why: the job fails, and the
-  // engine's destructor waits for them (libaio's io_destroy, io_uring's ring exit). The job loop
-  // calls it on the thread that submitted, because an io_uring ring with DEFER_TASKRUN completes
-  // requests only for that thread. Sync engines hold nothing: the default does nothing.
+  // remain, counted in inflight(), and the error says how many and why: the job fails, the
+  // engine's destructor tries again (libaio's io_destroy waits; io_uring's ring exit need not),
+  // and the clone keeps its buffers allocated (KeepBuffersForTheKernel) rather than free them
+  // under the kernel. The job loop calls it on the thread that submitted, because an io_uring ring
+  // with DEFER_TASKRUN completes requests only for that thread. Sync engines hold nothing: the
+  // default does nothing.
   // Errors: Internal (the wait failed, with the errno text and the requests left in the kernel).
   virtual absl::Status Quiesce() { return absl::OkStatus(); }
 };

@@ -4,12 +4,14 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "agent/workloads/interval_accumulator.h"
 #include "agent/workloads/submit_batch.h"
 #include "common/clock.h"
 #include "common/thread_cpu.h"
+#include "spdlog/spdlog.h"
 
 namespace azbench {
 
@@ -100,6 +102,11 @@ class CloneRunner {
     // (and its buffers) can go away on another thread. A wait that fails fails the job: requests
     // it could not wait for make the run's figures incomplete.
     if (absl::Status s = clone_.engine->Quiesce(); !s.ok()) FailWith(s);
+    if (const int left = clone_.engine->inflight(); left > 0) {
+      result_.warnings.push_back(absl::StrCat(
+          left, " requests are still in the kernel (clone ", clone_.index,
+          "): its buffers stay allocated until the agent exits rather than be freed under them"));
+    }
     const uint64_t now = OpClockNanos();
     CloseIntervals(std::max(now, last_complete_ns_), /*final=*/true);
     // The measured phase lasts until the last completion, or until the runtime ended with nothing
@@ -632,6 +639,22 @@ class CloneRunner {
 };
 
 }  // namespace
+
+BlockIoJob::Clone::~Clone() {
+  const int left = engine != nullptr ? engine->inflight() : 0;
+  engine.reset();
+  if (left > 0 && buffers != nullptr) {
+    spdlog::warn(
+        "clone {}: {} requests were still in the kernel when its engine went: its {} buffers of {} "
+        "bytes are kept allocated until the agent exits, not freed while the kernel may write "
+        "into them",
+        index, left, buffers->count(), buffers->size_bytes());
+    KeepBuffersForTheKernel(std::move(buffers));
+  }
+  for (File& f : files) {
+    if (f.fd >= 0) close(f.fd);
+  }
+}
 
 JobResult RunBlockIoClone(const JobSpec& spec, BlockIoJob::Clone& clone, const RunControl& control,
                           const OpClockSource& op_clock, uint64_t start_ns,

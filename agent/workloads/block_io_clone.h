@@ -48,15 +48,13 @@ struct BlockIoJob::Clone {
   std::vector<File> files;
   uint64_t seed = kBlockIoDefaultSeed;
 
-  ~Clone() {
-    // The engine goes first: until it is quiesced and gone the kernel may still hold requests on
-    // these files and write into these buffers (members are destroyed in reverse order, which
-    // would free the buffers before the engine).
-    engine.reset();
-    for (File& f : files) {
-      if (f.fd >= 0) close(f.fd);
-    }
-  }
+  // The engine goes first: until it is quiesced and gone the kernel may still hold requests on
+  // these files and write into these buffers (members are destroyed in reverse order, which would
+  // free the buffers before the engine). Requests the engine could not wait for (a failed Quiesce
+  // leaves them in inflight()) may be written into the buffers even after the engine is gone (an
+  // io_uring ring's exit does not wait for them): then the buffers are kept, not freed
+  // (KeepBuffersForTheKernel), with a warning.
+  ~Clone();
 };
 
 // Runs one clone from `start_ns` (0: now) to its end (runtime, size or cancellation) on the

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 
@@ -11,7 +13,25 @@ namespace azbench {
 namespace {
 constexpr uint64_t kSegmentBytes = 4096;
 constexpr uint64_t kSectorBytes = 512;
+
+std::mutex kept_mu;
+// Never destroyed: what it holds stays allocated (and reachable) until the process exits.
+std::vector<std::unique_ptr<BufferPool>>& KeptPools() {
+  static auto* kept = new std::vector<std::unique_ptr<BufferPool>>();
+  return *kept;
+}
 }  // namespace
+
+void KeepBuffersForTheKernel(std::unique_ptr<BufferPool> pool) {
+  if (pool == nullptr) return;
+  std::lock_guard<std::mutex> lock(kept_mu);
+  KeptPools().push_back(std::move(pool));
+}
+
+size_t BufferPoolsKeptForTheKernel() {
+  std::lock_guard<std::mutex> lock(kept_mu);
+  return KeptPools().size();
+}
 
 BufferPool::BufferPool(const BufferOptions& options) : options_(options), rng_(options.seed) {}
 

@@ -12,7 +12,9 @@
 
 #include <sys/uio.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -56,6 +58,13 @@ class BufferPool {
   Rng rng_;
   uint64_t write_counter_ = 0;
 };
+
+// Keeps `pool` allocated until the process exits, deliberately: for the buffers of requests an
+// engine could not get back from the kernel (its Quiesce failed), which the kernel may still write
+// into after the engine is gone. Thread-safe. The pool stays reachable (no leak report).
+void KeepBuffersForTheKernel(std::unique_ptr<BufferPool> pool);
+// How many pools KeepBuffersForTheKernel has kept in this process.
+size_t BufferPoolsKeptForTheKernel();
 
 }  // namespace azbench
 
