@@ -41,7 +41,7 @@ void ScalingSection(const std::vector<ScalingRow>& rows, std::string& out) {
     efficiency.y = MakeAxis("efficiency (%)", AxisKind::kLinear, nullptr, true);
     std::string table =
         "<div class=\"table-wrap\"><table><thead><tr><th>target</th><th>agents</th><th>"
-        "aggregate</th><th>per agent</th><th>efficiency</th></tr></thead><tbody>";
+        "aggregate</th><th>aggregate / agents</th><th>efficiency</th></tr></thead><tbody>";
     std::set<double> agent_counts;
     std::vector<std::string> targets;
     for (const ScalingRow* row : group) {

@@ -1,7 +1,9 @@
 #include "coordinator/report/scaling_rows.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -57,6 +59,62 @@ std::string FormatLatency(uint64_t ns) {
   return absl::StrFormat("%.1f us", v / 1e3);
 }
 
+// Min, max, mean and population CoV (0 with fewer than two values or a zero mean).
+Spread MakeSpread(const std::vector<double>& means) {
+  Spread spread;
+  if (means.empty()) return spread;
+  spread.min = *std::min_element(means.begin(), means.end());
+  spread.max = *std::max_element(means.begin(), means.end());
+  double sum = 0;
+  for (double v : means) sum += v;
+  spread.mean = sum / static_cast<double>(means.size());
+  if (means.size() > 1 && spread.mean > 0) {
+    double squares = 0;
+    for (double v : means) squares += (v - spread.mean) * (v - spread.mean);
+    spread.cv = std::sqrt(squares / static_cast<double>(means.size())) / spread.mean;
+  }
+  return spread;
+}
+
+// Fairness over agents: each agent's own aggregate (the data ops of every kind but fsync over
+// that agent's window, merge.h rules 3 and 8 over its results alone, as the row's aggregate is
+// over all agents), the mean over the kept repeats the agent ran in; then min, max and CoV of
+// those means: {MiB/s spread, IOPS spread} (the row shows MiB/s when its group moves bytes).
+std::pair<Spread, Spread> AgentFairness(const ReportInput& input, const std::vector<size_t>& kept) {
+  std::vector<std::string> agents;  // first-seen order
+  // agent -> {sum of MiB/s, sum of IOPS, repeats}
+  std::map<std::string, std::tuple<double, double, int>> sums;
+  for (size_t i : kept) {
+    if (i >= input.scenarios.size()) continue;
+    const ScenarioResult& scenario = input.scenarios[i];
+    std::vector<std::string> seen;
+    for (const AgentJobResult& r : scenario.results) {
+      if (std::find(seen.begin(), seen.end(), r.agent_id) == seen.end()) {
+        seen.push_back(r.agent_id);
+      }
+    }
+    for (const std::string& agent : seen) {
+      const ScenarioFigures f =
+          ComputeFigures(scenario, [&agent](const std::string& id) { return id == agent; });
+      const double seconds = static_cast<double>(f.full_window_ns) / 1e9;
+      if (!sums.count(agent)) agents.push_back(agent);
+      auto& [mib_s, iops, repeats] = sums[agent];
+      if (seconds > 0) {
+        mib_s += static_cast<double>(f.io_bytes) / kMiB / seconds;
+        iops += static_cast<double>(f.io_ops) / seconds;
+      }
+      repeats += 1;
+    }
+  }
+  std::vector<double> mib_s, iops;
+  for (const std::string& agent : agents) {
+    const auto& [m, o, repeats] = sums[agent];
+    mib_s.push_back(m / repeats);
+    iops.push_back(o / repeats);
+  }
+  return {MakeSpread(mib_s), MakeSpread(iops)};
+}
+
 }  // namespace
 
 bool IsScalingCell(const ReportCell& cell) {
@@ -68,11 +126,12 @@ bool IsScalingCell(const ReportCell& cell) {
 
 std::vector<ScalingRow> BuildScalingRows(const ReportInput& input,
                                          const std::vector<ReportCell>& cells,
-                                         const std::vector<ScenarioFigures>& figures) {
+                                         const std::vector<ScenarioFigures>& /*figures*/) {
   // Group key: workload, other parameters, target; in first-seen (plan) order.
   std::vector<std::string> order;
   std::map<std::string, std::vector<ScalingRow>> groups;
   std::map<std::string, bool> group_bytes;
+  std::map<std::string, std::vector<std::pair<Spread, Spread>>> group_fairness;  // as `groups`
   for (const ReportCell& cell : cells) {
     if (!IsScalingCell(cell)) continue;
     const auto [where, nodes] = SplitParameters(cell);
@@ -105,28 +164,16 @@ std::vector<ScalingRow> BuildScalingRows(const ReportInput& input,
       if (!groups.count(key)) order.push_back(key);
       group_bytes[key] = group_bytes[key] || row.moves_bytes;
       groups[key].push_back(std::move(row));
-      ScalingRow& added = groups[key].back();
-      // Fairness: the least fair kept repeat, for the main op kind.
-      bool first = true;
-      for (size_t i : column.kept) {
-        if (i >= figures.size() || i >= input.scenarios.size()) continue;
-        const OpFigures* f = figures[i].Find(added.op);
-        if (f == nullptr) continue;
-        Spread s = f->agent_iops;
-        if (added.moves_bytes) {
-          s = f->agent_bytes_per_s;
-          s.min /= kMiB;
-          s.max /= kMiB;
-          s.mean /= kMiB;
-        }
-        if (first || s.cv > added.fairness.cv) added.fairness = s;
-        first = false;
-      }
+      group_fairness[key].push_back(AgentFairness(input, column.kept));
     }
   }
   std::vector<ScalingRow> rows;
   for (const std::string& key : order) {
     std::vector<ScalingRow>& group = groups[key];
+    for (size_t i = 0; i < group.size(); ++i) {
+      group[i].fairness =
+          group_bytes[key] ? group_fairness[key][i].first : group_fairness[key][i].second;
+    }
     std::stable_sort(group.begin(), group.end(),
                      [](const ScalingRow& a, const ScalingRow& b) { return a.agents < b.agents; });
     const ScalingRow* base = nullptr;
@@ -148,8 +195,10 @@ std::string RenderScalingMarkdown(const std::vector<ScalingRow>& rows) {
   if (rows.empty()) return "";
   std::string out =
       "## Scaling\n\nAggregate throughput of all agents together (full; stonewall = while every "
-      "agent ran), merged latency, per-agent fairness and efficiency = aggregate(N) / (N x "
-      "aggregate(1)), with aggregate(1) from the one-agent run of the same campaign.\n\n";
+      "agent ran), merged latency of the op kind with the most ops, per-agent min / max / CoV of "
+      "each agent's own aggregate (every op kind but fsync over that agent's window, the mean over "
+      "the repeats) and efficiency = aggregate(N) / (N x aggregate(1)), with aggregate(1) from the "
+      "one-agent run of the same campaign.\n\n";
   std::string current;
   for (const ScalingRow& row : rows) {
     const std::string group = absl::StrCat(row.workload, "\n", row.where, "\n", row.target);

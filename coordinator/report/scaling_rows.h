@@ -8,9 +8,12 @@
 //   full / stonewall  aggregate MiB/s and IOPS of the data ops of every kind but fsync, over the
 //                     scenario's windows (merge.h rules 3, 4 and 8; TargetColumn::io_*)
 //   op, p50/p99/p99.9 the op kind with the most ops and its merged latency percentiles (rule 1)
-//   fairness          min, max and coefficient of variation of per-agent throughput (rule 5) of
-//                     that op kind, in MiB/s (IOPS when the workload moves no bytes); with several
-//                     kept repeats, those of the repeat with the largest CoV (the least fair)
+//   fairness          min, max and coefficient of variation (population) over agents of each
+//                     agent's own aggregate: the same figure as `full`, over that agent's results
+//                     alone (its data ops of every kind but fsync / its own window [first start,
+//                     last end], merge.h rules 3 and 8), the mean over the kept repeats the agent
+//                     ran in; MiB/s (IOPS when the group moves no bytes). With one agent, min = max
+//                     = full.
 //   start_skew        the largest start skew over the kept repeats (rule 2)
 //   efficiency        aggregate(N) / (N x aggregate(1)), aggregate = full MiB/s (IOPS when no
 //                     bytes moved), aggregate(1) from the row of the same group with one agent;
@@ -61,6 +64,8 @@ struct ScalingRow {
 // True when a cell has a `nodes` or `nodes_per_az` value.
 bool IsScalingCell(const ReportCell& cell);
 
+// `figures` is unused (the fairness figures are computed per agent from `input`); kept so every
+// renderer calls it the same way.
 std::vector<ScalingRow> BuildScalingRows(const ReportInput& input,
                                          const std::vector<ReportCell>& cells,
                                          const std::vector<ScenarioFigures>& figures);

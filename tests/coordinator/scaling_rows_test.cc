@@ -121,6 +121,8 @@ TEST(ScalingRowsTest, MarkdownCsvJsonAndHtmlShowTheSameTable) {
   EXPECT_THAT(html, HasSubstr("<section id=\"scaling\">"));
   EXPECT_THAT(html, HasSubstr(">200%</td>"));
   EXPECT_THAT(html, HasSubstr(">no N=1 run</td>"));
+  // Its one per-agent column is the aggregate split evenly, named so (not the fairness figures).
+  EXPECT_THAT(html, HasSubstr("<th>aggregate / agents</th>"));
 }
 
 TEST(ScalingRowsTest, FsyncIsNotCountedAsIo) {
@@ -163,6 +165,61 @@ TEST(ScalingRowsTest, KindsRunOneAfterAnotherAreTheirOpsOverTheScenarioWindowNot
   EXPECT_DOUBLE_EQ(rows[0].full_iops, 500);
   ASSERT_TRUE(rows[0].stonewall_valid);
   EXPECT_DOUBLE_EQ(rows[0].stonewall_iops, 500);
+}
+
+// Sets one agent's job of `run` to `reads` reads and `writes` writes of 4 KiB in its 2 s.
+void SetReadsAndWrites(ScenarioResult& run, size_t agent, uint64_t reads, uint64_t writes) {
+  JobResult& job = run.results[agent].result;
+  for (auto [kind, ops] : {std::pair{OpKind::kRead, reads}, std::pair{OpKind::kWrite, writes}}) {
+    OpStats& stats = job.Stats(kind);
+    stats = OpStats{};
+    for (uint64_t i = 0; i < ops; ++i) stats.lat.Record(1'000'000);
+    stats.ops = ops;
+    stats.bytes = ops * 4096;
+    for (IntervalStats& in : job.intervals) {
+      in.by_kind[static_cast<int>(kind)].ops = ops / 2;
+      in.by_kind[static_cast<int>(kind)].bytes = ops / 2 * 4096;
+    }
+  }
+}
+
+TEST(ScalingRowsTest, PerAgentFiguresAreEachAgentsAggregateAveragedOverRepeats) {
+  // One agent, randrw, two repeats: 1000 reads + 1000 writes, then 3000 reads + 1000 writes, each
+  // in 2 s. The aggregate is every data op kind, the mean over the repeats; so must the one
+  // agent's figure be (not the reads of one repeat).
+  std::vector<ScenarioResult> scenarios;
+  for (int repeat : {1, 2}) {
+    ScenarioResult run =
+        MakeFakeScenario({.workload = "randrw", .parameters = {{"nodes", "1"}}, .repeat = repeat});
+    SetReadsAndWrites(run, 0, repeat == 1 ? 1000 : 3000, 1000);
+    scenarios.push_back(std::move(run));
+  }
+  // Two agents, two repeats: agent-1 does 1000 reads + 500 writes then 3000 + 500, agent-2 the
+  // other way round. Averaged over the repeats both agents did the same.
+  for (int repeat : {1, 2}) {
+    ScenarioResult run = MakeFakeScenario(
+        {.workload = "randrw", .parameters = {{"nodes", "2"}}, .repeat = repeat, .agents = 2});
+    SetReadsAndWrites(run, 0, repeat == 1 ? 1000 : 3000, 500);
+    SetReadsAndWrites(run, 1, repeat == 1 ? 3000 : 1000, 500);
+    scenarios.push_back(std::move(run));
+  }
+  const ReportInput input = MakeReportInput("s", {}, std::move(scenarios), KeepPolicy::kAll);
+  const std::vector<ScalingRow> rows = Rows(input);
+  ASSERT_EQ(rows.size(), 2u);
+  const ScalingRow& one = rows[0];
+  EXPECT_EQ(one.agents, 1);
+  // (2000 + 4000) / 2 ops of 4 KiB per 2 s.
+  EXPECT_DOUBLE_EQ(one.full_mib_s, 1500 * 4096 / kMiB);
+  EXPECT_DOUBLE_EQ(one.fairness.min, one.full_mib_s);
+  EXPECT_DOUBLE_EQ(one.fairness.max, one.full_mib_s);
+  EXPECT_DOUBLE_EQ(one.fairness.cv, 0.0);
+  const ScalingRow& two = rows[1];
+  EXPECT_EQ(two.agents, 2);
+  // Each agent: (1500 + 3500) / 2 ops per 2 s = 1250 ops/s.
+  EXPECT_DOUBLE_EQ(two.fairness.min, 1250 * 4096 / kMiB);
+  EXPECT_DOUBLE_EQ(two.fairness.max, 1250 * 4096 / kMiB);
+  EXPECT_DOUBLE_EQ(two.fairness.cv, 0.0);
+  EXPECT_DOUBLE_EQ(two.full_mib_s, 2 * two.fairness.mean);
 }
 
 TEST(ScalingRowsTest, NoAgentAxisMeansNoScalingSection) {
