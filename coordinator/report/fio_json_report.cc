@@ -73,9 +73,20 @@ int FioError(const ScenarioResult& r, const JobResult& result) {
   return EINTR;
 }
 
+// fio's job_runtime (ms) of an entry merging `parts`: fio sums the threads' runtimes
+// (sum_thread_stats: total_run_time, for group_reporting and for "All clients"), so two 2 s
+// threads give 4000, while read/write/trim "runtime" (what bw and iops are over) is the longest.
+// A result keeps only its longest clone's runtime, so each of its clones counts that long.
+uint64_t FioJobRuntimeMs(const std::vector<const JobResult*>& parts) {
+  uint64_t ns = 0;
+  for (const JobResult* part : parts) ns += static_cast<uint64_t>(part->clones) * part->runtime_ns;
+  return ns / 1'000'000;
+}
+
 json JobEntry(const ScenarioResult& r, const JobResult& result, const ScenarioJob* job,
-              const FioGroupBandwidth& group) {
+              const FioGroupBandwidth& group, uint64_t job_runtime_ms) {
   json entry = JobResultToFioJson(result, /*with_azbench_extras=*/false, &group);
+  entry["job_runtime"] = job_runtime_ms;
   entry["error"] = FioError(r, result);
   if (job != nullptr) entry["job options"] = JobOptionsJson(job->options);
   return entry;
@@ -111,11 +122,15 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
   bool any = false;
   const auto scenario_jobs = JobsOf(r);
   std::vector<std::pair<JobResult, const ScenarioJob*>> merged_jobs;
+  std::vector<uint64_t> merged_runtime_ms;  // parallel to merged_jobs
+  std::vector<const JobResult*> every_result;
   for (const auto& [name, job] : scenario_jobs) {
     JobResult merged;
     bool first = true;
+    std::vector<const JobResult*> parts;
     for (const AgentJobResult& result : r.results) {
       if (result.result.name != name) continue;
+      parts.push_back(&result.result);
       if (first) {
         merged = result.result.Clone();
         first = false;
@@ -131,13 +146,17 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
       all.Merge(merged);
     }
     merged_jobs.emplace_back(std::move(merged), job);
+    merged_runtime_ms.push_back(FioJobRuntimeMs(parts));
+    every_result.insert(every_result.end(), parts.begin(), parts.end());
   }
   // bw_agg: jobs[] share their groups over every agent, each client's entries over that agent's.
   std::vector<const JobResult*> merged_results;
   for (const auto& [merged, job] : merged_jobs) merged_results.push_back(&merged);
   const std::map<int, FioGroupBandwidth> merged_groups = FioGroupAggregates(merged_results);
-  for (const auto& [merged, job] : merged_jobs) {
-    jobs.push_back(JobEntry(r, merged, job, merged_groups.at(merged.group_id)));
+  for (size_t j = 0; j < merged_jobs.size(); ++j) {
+    const auto& [merged, job] = merged_jobs[j];
+    jobs.push_back(
+        JobEntry(r, merged, job, merged_groups.at(merged.group_id), merged_runtime_ms[j]));
   }
   // Per agent (in the order agents first appear in the results), its jobs in plan order.
   std::vector<std::string> agent_order;
@@ -155,7 +174,8 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
     for (const auto& [name, job] : scenario_jobs) {
       for (const AgentJobResult& result : r.results) {
         if (result.agent_id != agent_id || result.result.name != name) continue;
-        json entry = JobEntry(r, result.result, job, agent_groups.at(result.result.group_id));
+        json entry = JobEntry(r, result.result, job, agent_groups.at(result.result.group_id),
+                              FioJobRuntimeMs({&result.result}));
         AddHost(input, agent_id, entry);
         clients.push_back(std::move(entry));
       }
@@ -165,6 +185,7 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
     all.name = kAllClients;
     all.group_id = 0;
     json entry = JobResultToFioJson(all, /*with_azbench_extras=*/false);
+    entry["job_runtime"] = FioJobRuntimeMs(every_result);
     entry["error"] = FioError(r, all);
     entry["hostname"] = "";  // fio repeats the last client's; this entry is no one host
     entry["port"] = 0;

@@ -146,6 +146,27 @@ void AddSeries(AgentJobResult& result, uint64_t reads_per_s) {
   read.bytes = 2 * reads_per_s * 4096;
 }
 
+TEST(FioJsonReportTest, JobRuntimeIsTheSumOverThreadsAsFiosWhileBwAndIopsUseTheLongest) {
+  // fio 3.33, numjobs=2 + group_reporting, two 1 s threads: job_runtime 2002, read.runtime 1003.
+  std::vector<ScenarioResult> one;
+  one.push_back(Scenario2x2(1, ScenarioStatus::kComplete));
+  ScenarioResult& r = one.back();
+  r.results[0].result.clones = 2;  // a1 "rand": two 2 s clones
+  const json doc = FioJsonDocument(Input(KeepPolicy::kAll, std::move(one)), 0);
+  const json& rand = doc["jobs"][0];
+  EXPECT_EQ(rand["job_runtime"], 2 * 2000 + 4000);  // a1's two clones, a2's one
+  EXPECT_EQ(rand["read"]["runtime"], 4000);
+  EXPECT_DOUBLE_EQ(rand["read"]["iops"].get<double>(), 30 / 4.0);
+  EXPECT_EQ(doc["jobs"][1]["job_runtime"], 3000 + 1000);
+  const json& clients = doc["client_stats"];
+  ASSERT_EQ(clients.size(), 5u);
+  EXPECT_EQ(clients[0]["job_runtime"], 4000);  // a1 "rand", group-reported clones
+  EXPECT_EQ(clients[0]["read"]["runtime"], 2000);
+  EXPECT_DOUBLE_EQ(clients[0]["read"]["iops"].get<double>(), 10 / 2.0);
+  EXPECT_EQ(clients[1]["job_runtime"], 3000);
+  EXPECT_EQ(clients[4]["job_runtime"], 4000 + 3000 + 4000 + 1000);  // "All clients"
+}
+
 TEST(FioJsonReportTest, BwAggIsAJobsShareOfItsGroupAmongJobsAndAmongItsAgentsClientEntries) {
   // a1 runs rand (1000 reads/s) and seq (3000 reads/s) in group 0; a2 runs only rand (1000/s).
   ScenarioResult r = Scenario2x2(1, ScenarioStatus::kComplete);
