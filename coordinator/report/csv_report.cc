@@ -56,6 +56,19 @@ std::vector<std::string> PassColumns(const ScenarioResult& r) {
   return out;
 }
 
+// The distinct warnings of a scenario's jobs, in result order, joined by " | ".
+std::string Warnings(const ScenarioResult& r) {
+  std::vector<std::string> seen;
+  for (const AgentJobResult& job : r.results) {
+    for (const std::string& warning : job.result.warnings) {
+      if (std::find(seen.begin(), seen.end(), warning) == seen.end()) seen.push_back(warning);
+    }
+  }
+  std::string out;
+  for (const std::string& warning : seen) absl::StrAppend(&out, out.empty() ? "" : " | ", warning);
+  return out;
+}
+
 }  // namespace
 
 std::string CsvField(std::string_view field) {
@@ -108,7 +121,8 @@ std::string RenderCsvReport(const ReportInput& input) {
                            "p90_is_lower_bound",
                            "p99_is_lower_bound",
                            "p99_9_is_lower_bound",
-                           "max_is_lower_bound"}) {
+                           "max_is_lower_bound",
+                           "warnings"}) {
     header.push_back(name);
   }
   std::string out;
@@ -128,9 +142,11 @@ std::string RenderCsvReport(const ReportInput& input) {
     prefix.push_back(absl::StrCat(r.scenario.repeat));
     prefix.push_back(ScenarioStatusName(r.status));
     const std::vector<std::string> passes = PassColumns(r);
+    const std::string warnings = Warnings(r);
     if (f.ops.empty()) {
       std::vector<std::string> row = prefix;
       row.resize(header.size());
+      row.back() = warnings;
       AppendRow(row, out);
       continue;
     }
@@ -173,6 +189,7 @@ std::string RenderCsvReport(const ReportInput& input) {
         const bool shown = figure.ns.has_value() || figure.lower_bound;
         row.push_back(shown ? (figure.lower_bound ? "true" : "false") : "");
       }
+      row.push_back(warnings);
       AppendRow(row, out);
     }
   }

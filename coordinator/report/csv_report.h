@@ -10,16 +10,17 @@
 // local-2=..."); with several large_stream jobs each value is prefixed "job:" ("job/" before an
 // agent), then mean_is_lower_bound, p50_is_lower_bound, p90_is_lower_bound, p99_is_lower_bound,
 // p99_9_is_lower_bound, max_is_lower_bound ("true" / "false" beside each latency figure, empty
-// where the figure is). iops and mib_s are full figures (merge.h rule 3);
-// latencies are total latency from the merged histogram, in microseconds with 3 decimals. A
-// visibility probe's latencies (op probe) are over every trial that ended (probe_percentiles.h):
-// a percentile the timed-out trials reach holds the timeout and its *_is_lower_bound is "true"
-// (the figure is at least that), and so does the mean (the timed-out trials counted at the
-// timeout) whenever a trial timed out; a lower bound from results that stated no timeout is empty
-// with "true". Every other figure's flag is "false". A
-// scenario with no op kind at all (failed, skipped) has one row with op and the figures empty.
-// Quoting as RFC 4180: a field containing a comma, a double quote, CR or LF, or starting or ending
-// with a space, is enclosed in double quotes with inner quotes doubled. Lines end with "\n".
+// where the figure is), then warnings (the distinct warnings of the scenario's jobs, as the
+// Markdown notes list them, joined by " | "; on every row of the scenario). iops and mib_s are full
+// figures (merge.h rule 3); latencies are total latency from the merged histogram, in microseconds
+// with 3 decimals. A visibility probe's latencies (op probe) are over every trial that ended
+// (probe_percentiles.h): a percentile the timed-out trials reach holds the timeout and its
+// *_is_lower_bound is "true" (the figure is at least that), and so does the mean (the timed-out
+// trials counted at the timeout) whenever a trial timed out; a lower bound from results that stated
+// no timeout is empty with "true". Every other figure's flag is "false". A scenario with no op kind
+// at all (failed, skipped) has one row with op and the figures empty. Quoting as RFC 4180: a field
+// containing a comma, a double quote, CR or LF, or starting or ending with a space, is enclosed in
+// double quotes with inner quotes doubled. Lines end with "\n".
 #ifndef AZBENCH_COORDINATOR_REPORT_CSV_REPORT_H_
 #define AZBENCH_COORDINATOR_REPORT_CSV_REPORT_H_
 

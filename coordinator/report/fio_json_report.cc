@@ -206,6 +206,17 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
   if (json passes = StreamPassesJson(r); !passes.empty()) {
     doc["azbench"]["passes"] = std::move(passes);
   }
+  // The jobs' warnings (distinct, in result order): fio's layout has no place for them, so they go
+  // where fio tooling does not look.
+  json warnings = json::array();
+  for (const AgentJobResult& result : r.results) {
+    for (const std::string& warning : result.result.warnings) {
+      if (std::find(warnings.begin(), warnings.end(), warning) == warnings.end()) {
+        warnings.push_back(warning);
+      }
+    }
+  }
+  doc["azbench"]["warnings"] = std::move(warnings);
   return doc;
 }
 

@@ -9,7 +9,8 @@
 //    "disk_util": [] (azbench collects no block-device statistics),
 //    "azbench": {"campaign", "scenario" (key), "index", "target", "workload", "parameters",
 //                "repeat", "repeats", "status", "status_detail", "agents": [agent ids],
-//                "passes" (large_stream scenarios only)}}
+//                "passes" (large_stream scenarios only), "warnings" (the distinct warnings of
+//                the scenario's jobs, [] when none: fio's layout has no field for them)}}
 //
 // Each job object is common/result_json's JobResultToFioJson (the agent one-shot writes the same
 // layout) plus "job options" (the options the job ran with, as written; the last value of a

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/units.h"
+#include "coordinator/report/cell_notes.h"
 #include "coordinator/report/probe_percentiles.h"
 #include "coordinator/report/scaling_rows.h"
 #include "coordinator/report/stream_passes.h"
@@ -153,6 +154,19 @@ std::string RenderTerminalReport(const ReportInput& input) {
   std::string out = Table(rows);
   out += PassesSection(input, cells);
   out += ScalingSection(BuildScalingRows(input, cells, figures));
+
+  // The jobs' warnings, as the Markdown report lists them under each cell (cell_notes.h); the
+  // status notes are the problem lines below.
+  std::string warnings;
+  for (const ReportCell& cell : cells) {
+    const std::string parameters = ParametersText(cell.parameters);
+    for (const CellNote& note : BuildCellNotes(input, figures, cell)) {
+      if (!note.warning) continue;
+      absl::StrAppend(&warnings, cell.workload, parameters.empty() ? "" : " (", parameters,
+                      parameters.empty() ? "" : ")", ": ", note.text, "\n");
+    }
+  }
+  if (!warnings.empty()) absl::StrAppend(&out, "\nwarnings\n", warnings);
 
   int counts[4] = {0, 0, 0, 0};
   std::string problems;

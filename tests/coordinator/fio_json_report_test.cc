@@ -167,6 +167,20 @@ TEST(FioJsonReportTest, JobRuntimeIsTheSumOverThreadsAsFiosWhileBwAndIopsUseTheL
   EXPECT_EQ(clients[4]["job_runtime"], 4000 + 3000 + 4000 + 1000);  // "All clients"
 }
 
+TEST(FioJsonReportTest, JobWarningsGoInTheAzbenchObjectEachOnce) {
+  std::vector<ScenarioResult> one;
+  one.push_back(Scenario2x2(1, ScenarioStatus::kComplete));
+  one.back().results[0].result.warnings = {"iodepth=4 has no effect with psync"};
+  one.back().results[2].result.warnings = {"iodepth=4 has no effect with psync", "op_log capped"};
+  const json doc = FioJsonDocument(Input(KeepPolicy::kAll, std::move(one)), 0);
+  // fio's layout has no field for them: azbench's own object carries them, where fio tools do not
+  // look.
+  ASSERT_TRUE(doc["azbench"].contains("warnings"));
+  EXPECT_THAT(doc["azbench"]["warnings"].get<std::vector<std::string>>(),
+              ElementsAre("iodepth=4 has no effect with psync", "op_log capped"));
+  EXPECT_FALSE(doc["jobs"][0].contains("warnings"));
+}
+
 TEST(FioJsonReportTest, BwAggIsAJobsShareOfItsGroupAmongJobsAndAmongItsAgentsClientEntries) {
   // a1 runs rand (1000 reads/s) and seq (3000 reads/s) in group 0; a2 runs only rand (1000/s).
   ScenarioResult r = Scenario2x2(1, ScenarioStatus::kComplete);

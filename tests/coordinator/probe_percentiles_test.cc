@@ -110,14 +110,34 @@ TEST(ProbePercentilesTest, TheMeanCountsTimedOutTrialsAtTheTimeoutAndSaysItIsALo
   EXPECT_THAT(RenderTerminalReport(input), HasSubstr(mean));
 }
 
+// One CSV line's fields, RFC 4180 quoting undone (the warnings column holds commas).
+std::vector<std::string> CsvFields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      fields.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
 // The CSV report's rows as header name -> field.
 std::vector<std::map<std::string, std::string>> CsvRows(const std::string& csv,
                                                         std::vector<std::string>* header) {
   std::vector<std::string> lines = absl::StrSplit(csv, '\n', absl::SkipEmpty());
-  *header = absl::StrSplit(lines.at(0), ',');
+  *header = CsvFields(lines.at(0));
   std::vector<std::map<std::string, std::string>> rows;
   for (size_t i = 1; i < lines.size(); ++i) {
-    std::vector<std::string> fields = absl::StrSplit(lines[i], ',');
+    std::vector<std::string> fields = CsvFields(lines[i]);
     EXPECT_EQ(fields.size(), header->size()) << lines[i];
     std::map<std::string, std::string>& row = rows.emplace_back();
     for (size_t c = 0; c < fields.size() && c < header->size(); ++c) row[(*header)[c]] = fields[c];
@@ -159,10 +179,11 @@ TEST(ProbeReportFilesTest, CsvKeepsNumbersAndFlagsEachFigureThatIsALowerBound) {
   EXPECT_EQ(std::vector<std::string>(header.begin() + before.size(), header.end()),
             (std::vector<std::string>{"mean_is_lower_bound", "p50_is_lower_bound",
                                       "p90_is_lower_bound", "p99_is_lower_bound",
-                                      "p99_9_is_lower_bound", "max_is_lower_bound"}));
+                                      "p99_9_is_lower_bound", "max_is_lower_bound", "warnings"}));
   ASSERT_EQ(rows.size(), 1u);
   const std::map<std::string, std::string>& probe = rows[0];
   EXPECT_EQ(probe.at("op"), "probe");
+  EXPECT_THAT(probe.at("warnings"), HasSubstr("50 of 100 trials visible, 50 timed out"));
   // p50 of the 100 ended trials is a visible one (30 ms); p90 and above only >= 3 minutes.
   EXPECT_EQ(probe.at("p50_us"), "30000.000");
   EXPECT_EQ(probe.at("p50_is_lower_bound"), "false");
