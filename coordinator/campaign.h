@@ -63,8 +63,12 @@
 //
 // Where jobs run: the target's path becomes each job's `directory`. A workload's own absolute
 // `directory` is replaced by it (study C's `directory=/mnt/efs` is how that file names its mount),
-// and a relative one becomes a subdirectory of the target path. `filename` is kept: relative names
-// resolve inside the directory, absolute ones ignore the target (fio's rule).
+// and a relative one becomes a subdirectory of the target path. `filename` is kept, and every file
+// a job names (each entry of fio's ':'-separated `filename` list, large_stream's `filename`) must
+// lie beneath the target's path, lexically after normalising: relative names resolve inside the
+// directory and must not climb out with '..'; an absolute one must start with the target's path
+// (so never with a relative target path). Anything else is refused when the campaign is parsed,
+// naming the workload, job, file and target: a result labelled with a target measures that target.
 //
 // Errors: every problem is an InvalidArgument whose message starts with "file:line:column: "
 // (1-based, pointing at the offending YAML node), names the field ("targets[1].kind") and says what
@@ -231,6 +235,15 @@ absl::StatusOr<std::vector<WorkloadJob>> WorkloadJobsFromFioJobs(const std::vect
 // its own scenario and reports key sizes by that parameter.
 std::vector<MatrixAxis> WorkloadAxes(const Workload& workload,
                                      const std::vector<MatrixAxis>& matrix);
+
+// Checks that the paths `options` name (a job's options as it runs, CellJobOptions: its
+// `directory`, and every `filename` entry: block_io's ':'-separated list or large_stream's one
+// file, relative ones resolved in the directory) lie beneath `target_path` (see "Where jobs run").
+// `family` is the workload family's name. Errors: InvalidArgument naming the path, the target as
+// `target_description` says it ("target 'efs' (path /mnt/efs)") and what to write instead.
+absl::Status CheckJobPathsInTarget(std::string_view family, const JobOptions& options,
+                                   const std::string& target_path,
+                                   std::string_view target_description);
 
 // ValidateJobOptions for the workload's family.
 absl::Status ValidateWorkloadJobOptions(const Workload& workload, const JobOptions& options,

@@ -1,5 +1,6 @@
 #include "coordinator/campaign_matrix.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -167,6 +168,13 @@ absl::Status ValidateCampaignCells(const Campaign& campaign) {
       for (const WorkloadJob& job : workload.jobs) {
         absl::Status status = ValidateWorkloadJobOptions(
             workload, CellJobOptions(job, cell, campaign.targets.front()), job.name);
+        // Every file a job names lies beneath every target it runs on.
+        for (size_t t = 0; status.ok() && t < campaign.targets.size(); ++t) {
+          const CampaignTarget& target = campaign.targets[t];
+          status = CheckJobPathsInTarget(
+              workload.family, CellJobOptions(job, cell, target), target.path,
+              absl::StrCat("target '", target.name, "' (path ", target.path, ")"));
+        }
         if (status.ok()) continue;
         std::vector<std::string> parts;
         for (const auto& [key, value] : cell) parts.push_back(absl::StrCat(key, "=", value));
@@ -184,6 +192,79 @@ absl::Status ValidateCampaignCells(const Campaign& campaign) {
 }
 
 }  // namespace campaign_internal
+
+namespace {
+
+// The components of `path` after lexical normalisation, without "." and empty ones.
+std::vector<std::string> NormalParts(const std::string& path) {
+  std::vector<std::string> parts;
+  for (const auto& part : std::filesystem::path(path).lexically_normal()) {
+    if (part.empty() || part == ".") continue;
+    parts.push_back(part.string());
+  }
+  return parts;
+}
+
+// Whether `path` is `root` or lies beneath it, lexically: both absolute or both relative, the
+// root's components a prefix of the path's, and no ".." left after normalising.
+bool IsBeneath(const std::string& path, const std::string& root) {
+  if (std::filesystem::path(path).is_absolute() != std::filesystem::path(root).is_absolute()) {
+    return false;
+  }
+  const std::vector<std::string> p = NormalParts(path);
+  const std::vector<std::string> r = NormalParts(root);
+  if (std::find(p.begin(), p.end(), "..") != p.end()) return false;
+  if (std::find(r.begin(), r.end(), "..") != r.end()) return false;
+  return p.size() >= r.size() && std::equal(r.begin(), r.end(), p.begin());
+}
+
+}  // namespace
+
+absl::Status CheckJobPathsInTarget(std::string_view family, const JobOptions& options,
+                                   const std::string& target_path,
+                                   std::string_view target_description) {
+  std::string directory = target_path;
+  for (const auto& [key, value] : options) {
+    if (key == "directory") directory = value;
+  }
+  if (!IsBeneath(directory, target_path)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "directory '", directory, "' is outside ", std::string(target_description),
+        "; a job's directory must stay beneath its target (a relative directory without '..')"));
+  }
+  std::vector<std::string> names;
+  for (const auto& [key, value] : options) {
+    if (key != "filename") continue;
+    names.clear();
+    if (family == "block_io") {
+      // fio's ':'-separated list, split as the agent splits it.
+      JobSpec scratch;
+      if (ApplyJobOption(scratch, key, value).ok()) names = scratch.FilePaths(0);
+    } else if (!value.empty()) {
+      names.push_back(value);  // large_stream: one file
+    }
+  }
+  for (const std::string& name : names) {
+    const bool absolute = std::filesystem::path(name).is_absolute();
+    const std::string resolved =
+        absolute ? name : (std::filesystem::path(directory) / name).string();
+    if (IsBeneath(resolved, target_path)) continue;
+    const std::string relative_hint =
+        std::filesystem::path(name).lexically_normal().filename().string();
+    const bool relative_target = !std::filesystem::path(target_path).is_absolute();
+    return absl::InvalidArgumentError(absl::StrCat(
+        "filename '", name, "' is outside ", std::string(target_description),
+        absolute && relative_target
+            ? ", a directory inside each agent's own work directory that no absolute path can "
+              "name"
+            : "",
+        "; every file a job names must lie beneath its target: write a name relative to the "
+        "target (e.g. '",
+        relative_hint.empty() ? std::string("data") : relative_hint, "', without '..'), which ",
+        "resolves inside ", target_path));
+  }
+  return absl::OkStatus();
+}
 
 std::vector<MatrixCell> MatrixCells(const std::vector<MatrixAxis>& matrix) {
   std::vector<MatrixCell> cells = {MatrixCell{}};

@@ -15,7 +15,15 @@ std::vector<std::string> LocalFleetRoots(const Campaign& campaign) {
     if (path.empty() || path.front() != '/') return;
     if (std::find(roots.begin(), roots.end(), path) == roots.end()) roots.push_back(path);
   };
-  for (const auto& t : campaign.targets) add(t.path);
+  // A campaign's jobs stay beneath its targets (campaign.h "Where jobs run"): the absolute target
+  // paths are all its agents need. Only a fio job run without --directory (its target has no path)
+  // runs the jobs' own directories and files, as fio would.
+  bool jobs_keep_own_paths = false;
+  for (const auto& t : campaign.targets) {
+    add(t.path);
+    jobs_keep_own_paths = jobs_keep_own_paths || t.path.empty();
+  }
+  if (!jobs_keep_own_paths) return roots;
   for (const auto& w : campaign.workloads) {
     for (const auto& job : w.jobs) {
       for (const auto& [key, value] : job.options) {

@@ -22,7 +22,9 @@ struct FleetHandle {
 };
 
 // The directories a local fleet's agents may use besides their work directories: the campaign's
-// absolute target paths and the absolute `directory` / `filename` parents its jobs name.
+// absolute target paths (its jobs' files lie beneath them, campaign.h). Only for a fio job run
+// without --directory (a target with an empty path: the jobs keep their own paths) also the
+// absolute `directory` and `filename` parents its jobs name.
 std::vector<std::string> LocalFleetRoots(const Campaign& campaign);
 
 // Starts the local fleet (agents may use `local_roots` and the relative `targets`) or names the

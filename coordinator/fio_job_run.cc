@@ -110,9 +110,14 @@ absl::StatusOr<FioJobRun> MakeFioJobRun(const FioJobRunOptions& options) {
       options.results_path.empty() ? absl::StrCat(c.name, ".db") : options.results_path;
   run.keep_job_directories = options.directory.empty();
   if (!run.keep_job_directories) {
-    // Every job must still be valid with the directory it will get.
+    // Every job must still be valid with the directory it will get, and name no file outside it.
     for (const WorkloadJob& job : c.workloads[0].jobs) {
-      absl::Status valid = ValidateJobOptions(CellJobOptions(job, {}, c.targets[0]), job.name);
+      const JobOptions job_options = CellJobOptions(job, {}, c.targets[0]);
+      absl::Status valid = ValidateJobOptions(job_options, job.name);
+      if (valid.ok()) {
+        valid = CheckJobPathsInTarget("block_io", job_options, options.directory,
+                                      absl::StrCat("--directory ", options.directory));
+      }
       if (!valid.ok()) {
         return absl::InvalidArgumentError(absl::StrCat(c.file, ": job '", job.name,
                                                        "' with --directory ", options.directory,

@@ -300,6 +300,68 @@ TEST(CampaignErrorTest, BadMatrixValuesPointAtTheValue) {
                                        HasSubstr("value '1' is listed twice"))));
 }
 
+// kMinimal on remote hosts with target 'fsx' at /mnt/fsx/azbench, and `extra` options added to
+// the workload's.
+absl::StatusOr<Campaign> ParseOnFsxWith(const std::string& extra_options,
+                                        const std::string& plus = "") {
+  return ParseCampaign(
+      absl::StrReplaceAll(kMinimal, {{"local: {agents: 2}", "hosts: [10.0.0.1]"},
+                                     {"name: scratch", "name: fsx"},
+                                     {"path: scratch", "path: /mnt/fsx/azbench"},
+                                     {"size: 1m}", "size: 1m" + extra_options + "}"}}) +
+          plus,
+      "test.yaml");
+}
+
+TEST(CampaignErrorTest, AbsoluteFilenameOutsideTheTargetIsRefused) {
+  EXPECT_THAT(
+      ParseOnFsxWith(", filename: /etc/passwd"),
+      StatusIs(kInvalid, AllOf(StartsWith("test.yaml:8:5: "), HasSubstr("workloads[0] 'randread'"),
+                               HasSubstr("filename '/etc/passwd' is outside target 'fsx' "
+                                         "(path /mnt/fsx/azbench)"),
+                               HasSubstr("write a name relative to the target (e.g. "
+                                         "'passwd'"))));
+  // Any entry of fio's ':'-separated list, also one that only looks inside ("..", a prefix).
+  EXPECT_THAT(ParseOnFsxWith(", filename: 'a:/mnt/fsx/azbench/../other/b'"),
+              StatusIs(kInvalid, HasSubstr("filename '/mnt/fsx/azbench/../other/b' is outside")));
+  EXPECT_THAT(ParseOnFsxWith(", filename: /mnt/fsx/azbench2/f"),
+              StatusIs(kInvalid, HasSubstr("filename '/mnt/fsx/azbench2/f' is outside")));
+  // Relative names must not climb out either, nor may a relative directory.
+  EXPECT_THAT(ParseOnFsxWith(", filename: ../../etc/passwd"),
+              StatusIs(kInvalid, HasSubstr("filename '../../etc/passwd' is outside")));
+  EXPECT_THAT(ParseOnFsxWith(", directory: sub/../../x"),
+              StatusIs(kInvalid, HasSubstr("directory '/mnt/fsx/azbench/sub/../../x' is outside")));
+  // A matrix axis over filename is checked per value.
+  EXPECT_THAT(ParseOnFsxWith("", "matrix:\n  filename: [a, /etc/shadow]\n"),
+              StatusIs(kInvalid, AllOf(HasSubstr("with filename=/etc/shadow"),
+                                       HasSubstr("filename '/etc/shadow' is outside"))));
+  // large_stream's filename too.
+  EXPECT_THAT(
+      ParseCampaign(absl::StrReplaceAll(
+                        kMinimal, {{"options: {rw: randread, bs: 4k, size: 1m}",
+                                    "workload: large_stream\n    options: {filename: /etc/x}"}}),
+                    "test.yaml"),
+      StatusIs(kInvalid, AllOf(StartsWith("test.yaml:8:5: "),
+                               HasSubstr("filename '/etc/x' is outside target 'scratch'"))));
+}
+
+TEST(CampaignErrorTest, FilenamesBeneathTheTargetAreKept) {
+  absl::StatusOr<Campaign> c =
+      ParseOnFsxWith(", filename: '/mnt/fsx/azbench/a:b/c:/mnt/fsx/azbench/./d/../e'");
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_TRUE(ParseOnFsxWith(", directory: /elsewhere, filename: /mnt/fsx/azbench/f").ok());
+}
+
+TEST(CampaignErrorTest, AbsoluteFilenameCannotBeInsideARelativeTarget) {
+  // kMinimal's target 'scratch' is relative: inside each local agent's own work directory.
+  EXPECT_THAT(ParseMinimalWith("size: 1m}", "size: 1m, filename: /tmp/scratch/f}"),
+              StatusIs(kInvalid, AllOf(StartsWith("test.yaml:8:5: "),
+                                       HasSubstr("filename '/tmp/scratch/f' is outside target "
+                                                 "'scratch' (path scratch), a directory inside "
+                                                 "each agent's own work directory"))));
+  EXPECT_TRUE(ParseMinimalWith("size: 1m}", "size: 1m, filename: f}").ok());
+}
+
 TEST(CampaignErrorTest, UnreadableCampaignFileKeepsTheErrnoCode) {
   EXPECT_THAT(ParseCampaignFile(TestData("no-such-campaign.yaml")),
               StatusIs(absl::StatusCode::kNotFound, HasSubstr("no-such-campaign.yaml")));

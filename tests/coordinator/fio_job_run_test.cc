@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_split.h"
+#include "coordinator/cli_fleet.h"
 #include "coordinator/plan.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -16,6 +17,7 @@
 namespace azbench {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Pair;
@@ -135,6 +137,52 @@ TEST(FioJobRunTest, BadRequestsAreErrors) {
               testing::StatusIs(absl::StatusCode::kInvalidArgument,
                                 HasSubstr("--directory 'data/../../../escape' must stay inside "
                                           "each agent's work directory (no '..')")));
+}
+
+TEST(FioJobRunTest, WithDirectoryEveryFileMustLieBeneathIt) {
+  FioJobRunOptions options;
+  options.fio_args = {"--name=w", "--rw=write", "--bs=4k", "--size=1m", "--filename=/etc/passwd"};
+  options.fleet = Hosts();
+  options.directory = "/mnt/fsx";
+  EXPECT_THAT(MakeFioJobRun(options).status(),
+              testing::StatusIs(absl::StatusCode::kInvalidArgument,
+                                AllOf(HasSubstr("job 'w' with --directory /mnt/fsx"),
+                                      HasSubstr("filename '/etc/passwd' is outside --directory "
+                                                "/mnt/fsx"))));
+  options.fio_args.back() = "--filename=/mnt/fsx/data";
+  EXPECT_TRUE(MakeFioJobRun(options).ok());
+  // Without --directory the job file is the user's own, run as fio would.
+  options.fio_args.back() = "--filename=/etc/passwd";
+  options.directory.clear();
+  EXPECT_TRUE(MakeFioJobRun(options).ok());
+}
+
+TEST(LocalFleetRootsTest, CampaignsGiveOnlyTheirTargetPaths) {
+  Campaign campaign;
+  CampaignTarget target;
+  target.name = "t";
+  target.path = "/mnt/t";
+  campaign.targets = {target};
+  target.path = "relative";
+  campaign.targets.push_back(target);
+  Workload workload;
+  workload.jobs.push_back(
+      WorkloadJob{"j", {{"directory", "/mnt/other"}, {"filename", "/etc/passwd"}}, 0});
+  campaign.workloads = {workload};
+  EXPECT_THAT(cli_internal::LocalFleetRoots(campaign), ElementsAre("/mnt/t"));
+
+  // A fio job run without --directory (its target has no path) runs the jobs' own paths.
+  FioJobRunOptions options;
+  options.fio_args = {"--name=w",  "--rw=write",         "--bs=4k",
+                      "--size=1m", "--directory=/mnt/d", "--filename=/mnt/f/data:x"};
+  absl::StatusOr<FioJobRun> run = MakeFioJobRun(options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(cli_internal::LocalFleetRoots(run->campaign), ElementsAre("/mnt/d", "/mnt/f"));
+  options.directory = "/mnt/given";
+  options.fio_args.back() = "--filename=data:/mnt/given/x";
+  run = MakeFioJobRun(options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(cli_internal::LocalFleetRoots(run->campaign), ElementsAre("/mnt/given"));
 }
 
 TEST(FleetFromFlagsTest, DefaultsToOneLocalAgentAndReadsHostLists) {
