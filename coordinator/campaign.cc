@@ -27,6 +27,7 @@ namespace azbench {
 namespace {
 
 using campaign_internal::CampaignYaml;
+using campaign_internal::CheckScenarioCount;
 using campaign_internal::Field;
 using campaign_internal::JoinNames;
 using campaign_internal::ListOf;
@@ -120,6 +121,7 @@ class CampaignParser : public CampaignYaml {
       ASSIGN_OR_RETURN(campaign.topology_subnets, ParseTopologySection(*this, topology->value));
     }
 
+    RETURN_IF_ERROR(CheckScenarioCount(campaign));  // before any per-cell work
     RETURN_IF_ERROR(ValidateCampaignCells(campaign));
     return campaign;
   }

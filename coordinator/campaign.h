@@ -35,7 +35,9 @@
 //                                 # file is one job of the workload (they run at once, in fio's
 //                                 # stonewall/new_group groups)
 //   matrix:                       # optional map: axis -> non-empty list of values. Cross product,
-//     iodepth: [1, 16]            # first axis outermost. An axis is a job option (fio name; set
+//     iodepth: [1, 16]            # first axis outermost (at most kMaxScenarios scenarios in all,
+//                                 # counted before expanding). An axis is a job option (fio name;
+//                                 set
 //     nodes: [1, 2, all]          # on every job of every workload, overriding the workload's own
 //                                 # value; it varies only workloads whose family has that option,
 //                                 # and small_files get an implied per-size `filesizes` axis) or
@@ -103,6 +105,9 @@ namespace azbench {
 // fleet.local.agents and --local: what the local fleet can start, so plan refuses what run would.
 inline constexpr int kMaxLocalAgents = kMaxLocalFleetAgents;
 inline constexpr int kMaxRepeats = 1000;
+// The most scenarios a campaign may expand to (workloads x matrix cells x targets x runs), checked
+// before anything is expanded: a bigger one is refused at parse and plan time.
+inline constexpr int kMaxScenarios = 10'000;
 
 // Where something was written: 1-based line and column (column 0 = unknown, e.g. hosts files).
 struct SourceLocation {

@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/time.h"
 #include "common/job_spec.h"
 #include "common/status_macros.h"
 #include "common/units.h"
@@ -70,6 +73,7 @@ class MatrixParser : public CampaignYaml {
       axis.location = Location(entry.first);
       ASSIGN_OR_RETURN(std::vector<YAML::Node> items,
                        List(entry.second, field, is_nodes ? "[1, 2, all]" : "[1, 16]"));
+      absl::flat_hash_set<std::string> seen_values;  // a long axis must not cost its square
       for (const YAML::Node& item : items) {
         ASSIGN_OR_RETURN(std::string value, Scalar(item, field, "a value"));
         if (is_placement) {
@@ -95,10 +99,8 @@ class MatrixParser : public CampaignYaml {
           JobSpec scratch;
           RETURN_IF_ERROR(CheckJobOption(*this, scratch, entry.first, item, field, key, value));
         }
-        for (const std::string& seen : axis.values) {
-          if (seen == value) {
-            return Error(item, field, absl::StrCat("value '", value, "' is listed twice"));
-          }
+        if (!seen_values.insert(value).second) {
+          return Error(item, field, absl::StrCat("value '", value, "' is listed twice"));
         }
         axis.values.push_back(value);
       }
@@ -113,6 +115,55 @@ class MatrixParser : public CampaignYaml {
 absl::StatusOr<std::vector<MatrixAxis>> ParseMatrixSection(const CampaignYaml& yaml,
                                                            const YAML::Node& node) {
   return MatrixParser(yaml).ParseMatrix(node);
+}
+
+absl::Status CheckScenarioCount(const Campaign& campaign) {
+  // Saturating arithmetic: a count past 64 bits stays at kOverflow (reported as such), never wraps.
+  constexpr uint64_t kOverflow = std::numeric_limits<uint64_t>::max();
+  auto times = [](uint64_t a, uint64_t b) {
+    uint64_t product = 0;
+    return __builtin_mul_overflow(a, b, &product) ? kOverflow : product;
+  };
+  auto plus = [](uint64_t a, uint64_t b) {
+    uint64_t sum = 0;
+    return __builtin_add_overflow(a, b, &sum) ? kOverflow : sum;
+  };
+  auto count_text = [](uint64_t n) {
+    return n == kOverflow ? std::string("more than 2^64") : absl::StrCat(n);
+  };
+  const uint64_t runs_per_cell =
+      static_cast<uint64_t>(campaign.repeats) + (campaign.warmup > absl::ZeroDuration() ? 1 : 0);
+  uint64_t total = 0;
+  std::string largest;  // the biggest workload's factors, for the error
+  uint64_t largest_count = 0;
+  for (size_t w = 0; w < campaign.workloads.size(); ++w) {
+    const Workload& workload = campaign.workloads[w];
+    uint64_t count = times(campaign.targets.size(), runs_per_cell);
+    std::vector<std::string> factors = {
+        absl::StrCat(campaign.targets.size(), " targets"),
+        absl::StrCat(runs_per_cell, " runs per cell (repeats ", campaign.repeats,
+                     runs_per_cell > static_cast<uint64_t>(campaign.repeats) ? " + warmup" : "",
+                     ")")};
+    for (const MatrixAxis& axis : WorkloadAxes(workload, campaign.matrix)) {
+      count = times(count, axis.values.size());
+      factors.push_back(absl::StrCat(axis.key, " (", axis.values.size(), " values)"));
+    }
+    if (largest.empty() || count > largest_count) {
+      largest_count = count;
+      largest = absl::StrCat("workloads[", w, "] '", workload.name,
+                             "': ", absl::StrJoin(factors, " x "), " = ", count_text(count));
+    }
+    total = plus(total, count);
+  }
+  if (total <= static_cast<uint64_t>(kMaxScenarios)) return absl::OkStatus();
+  const std::string where = !campaign.matrix.empty() ? campaign.matrix.front().location.ToString()
+                            : !campaign.workloads.empty()
+                                ? campaign.workloads.front().location.ToString()
+                                : campaign.file;
+  return absl::InvalidArgumentError(
+      absl::StrCat(where, ": matrix: the campaign expands to ", count_text(total),
+                   " scenarios; at most ", kMaxScenarios, " are allowed (largest: ", largest,
+                   "); use fewer axis values, targets or repeats, or split the campaign"));
 }
 
 absl::Status ValidateCampaignCells(const Campaign& campaign) {

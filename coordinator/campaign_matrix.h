@@ -17,6 +17,12 @@ namespace azbench::campaign_internal {
 absl::StatusOr<std::vector<MatrixAxis>> ParseMatrixSection(const CampaignYaml& yaml,
                                                            const YAML::Node& node);
 
+// The campaign's scenarios (for each workload: targets x (repeats, + 1 with warmup) x the sizes of
+// its axes, WorkloadAxes), counted without expanding anything, must be at most kMaxScenarios.
+// Errors: InvalidArgument at the first matrix axis naming the count and the biggest workload's
+// factors. Run before anything that does per-cell work.
+absl::Status CheckScenarioCount(const Campaign& campaign);
+
 // Every workload job must be valid in every matrix cell (the nodes axes do not change jobs), every
 // job axis must be an option of some workload, and a strided metadata workload needs targets with
 // absolute paths. Errors: InvalidArgument at the axis's or the workload's location.

@@ -17,6 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "common/status_macros.h"
+#include "coordinator/campaign_matrix.h"
 
 namespace azbench {
 namespace {
@@ -211,6 +212,7 @@ absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
                                                      const std::vector<AgentInfo>& agents,
                                                      const PlacementTable* placements) {
   RETURN_IF_ERROR(CheckAgents(agents));
+  RETURN_IF_ERROR(campaign_internal::CheckScenarioCount(campaign));  // a campaign built by hand
   const std::vector<AgentInfo> ordered = BalancedAgentOrder(agents);
   const bool with_warmup = campaign.warmup > absl::ZeroDuration();
   const double cooldown_s = absl::ToDoubleSeconds(campaign.cooldown);

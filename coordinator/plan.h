@@ -53,8 +53,8 @@ namespace azbench {
 // Expands `campaign` for `agents` (the fleet after Hello/Describe). Each job's options are
 // CellJobOptions (campaign.h). cooldown_s is the campaign's cooldown on every scenario but the
 // first. Errors: FailedPrecondition for an empty fleet; InvalidArgument for agents with duplicate
-// or empty ids, and for a campaign (built by hand, not parsed) whose names collide or whose jobs
-// fail ValidateJobOptions.
+// or empty ids, and for a campaign (built by hand, not parsed) whose names collide, whose jobs
+// fail ValidateJobOptions or that has more than kMaxScenarios scenarios (counted first).
 absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
                                                      const std::vector<AgentInfo>& agents,
                                                      const PlacementTable* placements = nullptr);

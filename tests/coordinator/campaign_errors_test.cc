@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "coordinator/campaign.h"
 #include "gmock/gmock.h"
@@ -360,6 +361,46 @@ TEST(CampaignErrorTest, AbsoluteFilenameCannotBeInsideARelativeTarget) {
                                                  "'scratch' (path scratch), a directory inside "
                                                  "each agent's own work directory"))));
   EXPECT_TRUE(ParseMinimalWith("size: 1m}", "size: 1m, filename: f}").ok());
+}
+
+// "[1, 2, ..., n]"
+std::string Counts(int n) {
+  std::string list = "[";
+  for (int i = 1; i <= n; ++i) absl::StrAppend(&list, i == 1 ? "" : ", ", i);
+  return list + "]";
+}
+
+TEST(CampaignErrorTest, MatrixAboveTheScenarioCapIsRefusedBeforeExpanding) {
+  // 1000 x 1000 cells: refused at once, naming the axes, their sizes and the product.
+  EXPECT_THAT(
+      ParseMinimalPlus("matrix:\n  iodepth: " + Counts(1000) + "\n  nodes: " + Counts(1000) + "\n"),
+      StatusIs(kInvalid,
+               AllOf(StartsWith("test.yaml:11:3: matrix: the campaign expands to 1000000 "
+                                "scenarios; at most 10000 are allowed"),
+                     HasSubstr("workloads[0] 'randread': 1 targets x 1 runs per cell (repeats 1) "
+                               "x iodepth (1000 values) x nodes (1000 values) = 1000000"))));
+  // Repeats, warmup and targets multiply too: 2 targets x (50 + 1) x 100 = 10200.
+  EXPECT_THAT(
+      ParseCampaign(absl::StrReplaceAll(kMinimal, {{"    path: scratch\n",
+                                                    "    path: scratch\n  - name: second\n"
+                                                    "    path: second\n"}}) +
+                        "repeats: 50\nwarmup: 1s\nmatrix:\n  iodepth: " + Counts(100) + "\n",
+                    "test.yaml"),
+      StatusIs(kInvalid, AllOf(HasSubstr("expands to 10200 scenarios"),
+                               HasSubstr("2 targets x 51 runs per cell (repeats 50 + "
+                                         "warmup) x iodepth (100 values) = 10200"))));
+  // 10 x 100^11 = 10^23 overflows 64 bits: counted without wrapping.
+  std::string huge = "matrix:\n  nodes: " + Counts(10) + "\n";
+  for (const char* axis : {"iodepth", "numjobs", "nrfiles", "randseed", "offset", "io_size",
+                           "runtime", "ramp_time", "rate_iops", "op_log_rate", "nodes_per_az"}) {
+    absl::StrAppend(&huge, "  ", axis, ": ", Counts(100), "\n");
+  }
+  EXPECT_THAT(ParseMinimalPlus(huge),
+              StatusIs(kInvalid, HasSubstr("expands to more than 2^64 scenarios")));
+  // Exactly at the cap is allowed.
+  EXPECT_TRUE(
+      ParseMinimalPlus("matrix:\n  iodepth: " + Counts(100) + "\n  nodes: " + Counts(100) + "\n")
+          .ok());
 }
 
 TEST(CampaignErrorTest, UnreadableCampaignFileKeepsTheErrnoCode) {

@@ -7,16 +7,19 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "coordinator/campaign.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
 
 namespace azbench {
 namespace {
 
+using ::azbench::testing::StatusIs;
 using ::testing::AllOf;
 using ::testing::Contains;
 using ::testing::ElementsAre;
@@ -77,6 +80,18 @@ TEST(PlanTest, ScenarioCountIsWorkloadsTimesCellsTimesRepeatsTimesTargets) {
   ASSERT_TRUE(plan.ok()) << plan.status();
   EXPECT_THAT(*plan, SizeIs(2 * 4 * 2 * 2));
   for (size_t i = 0; i < plan->size(); ++i) EXPECT_EQ((*plan)[i].index, static_cast<int>(i));
+}
+
+TEST(PlanTest, CampaignBuiltByHandAboveTheScenarioCapIsRefusedBeforeExpanding) {
+  Campaign campaign = Parse(kSweep);
+  MatrixAxis& iodepth = campaign.matrix[0];
+  iodepth.values.clear();
+  for (int i = 1; i <= 2000; ++i) iodepth.values.push_back(absl::StrCat(i));
+  // 2 workloads x 2000 x 2 nodes x 2 repeats x 2 targets = 32000.
+  EXPECT_THAT(
+      ExpandCampaign(campaign, FourAgents()),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("the campaign expands to 32000 scenarios; at most 10000 are allowed")));
 }
 
 TEST(PlanTest, OrderIsWorkloadThenMatrixThenRepeatThenTarget) {
