@@ -297,6 +297,30 @@ TEST(ParseFioJobFileAtPathTest, IncludeAddsOptionsRelativeToTheIncludingFile) {
   EXPECT_EQ((*jobs)[1].spec.iodepth, 4);
 }
 
+// fio 3.33's rule (checked with fio --showcmd): an include before any section is refused like any
+// option there ("option <include inc.fio> outside of [] job section"), and an included file may
+// not open sections ("No new sections in included files").
+TEST(ParseFioJobFileAtPathTest, IncludeBeforeAnySectionAndSectionsInIncludesAreRefusedAsFioDoes) {
+  TempDir dir;
+  dir.Write("inc.fio", "bs=8k\n");
+  const std::string top = dir.Write("top.fio", "include inc.fio\n[job]\nrw=read\nsize=1m\n");
+  EXPECT_THAT(ParseFioJobFileAtPath(top),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(StartsWith(absl::StrCat(top, ":1: include 'inc.fio'")),
+                             HasSubstr("before any section"))));
+  dir.Write("sections.fio", "[global]\nsize=1m\n");
+  const std::string nested = dir.Write("nested.fio", "[job]\ninclude sections.fio\nrw=read\n");
+  EXPECT_THAT(ParseFioJobFileAtPath(nested),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("included files may only hold options")));
+  // Inside a section, an include adds its options there (fio: --name=job --bs=8k --rw=read).
+  const std::string ok = dir.Write("ok.fio", "[job]\ninclude inc.fio\nrw=read\nsize=1m\n");
+  absl::StatusOr<std::vector<FioJob>> jobs = ParseFioJobFileAtPath(ok);
+  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  ASSERT_EQ(jobs->size(), 1u);
+  EXPECT_EQ((*jobs)[0].spec.block_size_bytes, 8192u);
+}
+
 TEST(ParseFioJobFileAtPathTest, IncludedFileErrorsNameTheIncludedFileAndLine) {
   TempDir dir;
   const std::string inc = dir.Write("bad.fio", "ioengine=libaio\nbs=huge\n");
