@@ -21,7 +21,7 @@ bool IsNameChar(char c) {
 }  // namespace
 
 bool IsValidName(absl::string_view name) {
-  if (name.empty()) return false;
+  if (name.empty() || name.size() > kMaxNameLength || name == "." || name == "..") return false;
   for (char c : name) {
     if (!IsNameChar(c)) return false;
   }
@@ -86,9 +86,15 @@ absl::StatusOr<std::string> CampaignYaml::Name(const YAML::Node& node,
                                                absl::string_view field) const {
   ASSIGN_OR_RETURN(std::string name, Scalar(node, field, "a name"));
   if (!IsValidName(name)) {
-    return Error(
-        node, field,
-        absl::StrCat("'", name, "' is not a valid name; use letters, digits, '.', '_' and '-'"));
+    // A long name is shown by its start and its length, not whole.
+    const std::string shown =
+        name.size() > kMaxNameLength
+            ? absl::StrCat(name.substr(0, 40), "...' (", name.size(), " characters")
+            : absl::StrCat(name, "'");
+    return Error(node, field,
+                 absl::StrCat("'", shown, " is not a valid name; use 1 to ", kMaxNameLength,
+                              " letters, digits, '.', '_' and '-' (not '.' or '..'): names become "
+                              "parts of file names"));
   }
   return name;
 }

@@ -41,7 +41,11 @@ std::string JoinNames(const T (&entries)[N]) {
 
 std::string ListOf(const absl::string_view* begin, const absl::string_view* end);
 
-// Names of campaigns, targets, workloads, AZs: [A-Za-z0-9._-]+.
+// Names of campaigns, targets, workloads, AZs: [A-Za-z0-9._-]{1,100}, not "." or "..". They become
+// parts of file names (`<name>.db`, the agents' `<job>.<clone>.<file>`, op-log paths), so a name is
+// refused where it is written rather than when the first file is made; 100 is the agent's limit on
+// a job name too (kMaxJobNameLength).
+inline constexpr size_t kMaxNameLength = 100;
 bool IsValidName(absl::string_view name);
 
 // `path` relative to the directory of `base_file` (absolute paths are kept).

@@ -56,6 +56,28 @@ TEST(CampaignErrorTest, UnknownNestedKeyNamesTheField) {
                                                  "server_az"))));
 }
 
+// Names become parts of file names: one too long for them, or '.' / '..', is refused where it is
+// written (a 5000-character campaign name failed only when its default <name>.db was opened).
+TEST(CampaignErrorTest, ANameTooLongOrDotsIsRefusedWhereItIsWritten) {
+  const std::string long_name(101, 'w');
+  EXPECT_THAT(ParseMinimalWith("  - name: randread", "  - name: " + long_name),
+              StatusIs(kInvalid, AllOf(StartsWith("test.yaml:8:11: "), HasSubstr("workloads[0]"),
+                                       HasSubstr("(101 characters)"), HasSubstr("1 to 100"),
+                                       ::testing::Not(HasSubstr(long_name)))));
+  EXPECT_TRUE(ParseMinimalWith("  - name: randread", "  - name: " + long_name.substr(1)).ok())
+      << "100 characters are allowed";
+  EXPECT_THAT(ParseMinimalWith("name: mini", "name: a b"),
+              StatusIs(kInvalid, StartsWith("test.yaml:1:7: ")));
+  EXPECT_THAT(
+      ParseMinimalWith("name: mini", "name: " + std::string(5000, 'c')),
+      StatusIs(kInvalid, AllOf(StartsWith("test.yaml:1:7: "), HasSubstr("(5000 characters)"))));
+  EXPECT_THAT(
+      ParseMinimalWith("name: mini", "name: '..'"),
+      StatusIs(kInvalid, AllOf(StartsWith("test.yaml:1:7: "), HasSubstr("not '.' or '..'"))));
+  EXPECT_THAT(ParseMinimalWith("  - name: scratch", "  - name: ."),
+              StatusIs(kInvalid, AllOf(StartsWith("test.yaml:5:11: "), HasSubstr("targets[0]"))));
+}
+
 TEST(CampaignErrorTest, RepeatedKeyIsRefused) {
   EXPECT_THAT(ParseMinimalPlus("repeats: 2\nrepeats: 3\n"),
               StatusIs(kInvalid, AllOf(StartsWith("test.yaml:11:1: "),
