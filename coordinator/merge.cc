@@ -20,10 +20,40 @@ int64_t FloorDiv(int64_t a, int64_t b) {
   return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
+// a + b, a - b and a * b clamped to int64_t's range: loading refuses the values no run has
+// (store_load.cc), and a figure made of them anyway (a result built in memory) is then absurd, not
+// undefined.
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t sum;
+  if (!__builtin_add_overflow(a, b, &sum)) return sum;
+  return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+}
+int64_t SaturatingSub(int64_t a, int64_t b) {
+  int64_t difference;
+  if (!__builtin_sub_overflow(a, b, &difference)) return difference;
+  return b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+}
+int64_t SaturatingMul(int64_t a, int64_t b) {
+  int64_t product;
+  if (!__builtin_mul_overflow(a, b, &product)) return product;
+  return (a < 0) != (b < 0) ? std::numeric_limits<int64_t>::min()
+                            : std::numeric_limits<int64_t>::max();
+}
+
+// A duration as int64_t, clamped.
+int64_t Int64(uint64_t ns) {
+  return static_cast<int64_t>(std::min<uint64_t>(ns, std::numeric_limits<int64_t>::max()));
+}
+
+// Where interval `index` of `job` begins.
+int64_t IntervalBegin(const JobResult& job, int64_t index) {
+  return SaturatingAdd(job.start_realtime_ns, SaturatingMul(index, Int64(job.interval_ns)));
+}
+
 // A job's measured end: its reported end, or start + runtime when the end is missing.
 int64_t JobEnd(const JobResult& job) {
   if (job.end_realtime_ns > job.start_realtime_ns) return job.end_realtime_ns;
-  return job.start_realtime_ns + static_cast<int64_t>(job.runtime_ns);
+  return SaturatingAdd(job.start_realtime_ns, Int64(job.runtime_ns));
 }
 
 // Rule 5's measured time of one agent: the length of the union of its results' measured
@@ -43,7 +73,7 @@ class MeasuredTime {
       return;
     }
     windows_.emplace_back(job.start_realtime_ns,
-                          job.start_realtime_ns + static_cast<int64_t>(runtime));
+                          SaturatingAdd(job.start_realtime_ns, Int64(runtime)));
   }
   uint64_t ns() const {
     std::vector<std::pair<int64_t, int64_t>> sorted = windows_;
@@ -179,9 +209,11 @@ WindowAmount AmountInWindow(const JobResult& job, OpKind kind, int64_t window_st
   // Adds `ops` and `bytes` done uniformly over [from, to), pro rata to its overlap with the window.
   auto add = [&](int64_t from, int64_t to, uint64_t ops, uint64_t bytes) {
     if (to <= from || (ops == 0 && bytes == 0)) return;
-    const int64_t overlap = std::min(to, window_end_ns) - std::max(from, window_start_ns);
+    const int64_t overlap =
+        SaturatingSub(std::min(to, window_end_ns), std::max(from, window_start_ns));
     if (overlap <= 0) return;
-    const double fraction = static_cast<double>(overlap) / static_cast<double>(to - from);
+    const double fraction =
+        static_cast<double>(overlap) / (static_cast<double>(to) - static_cast<double>(from));
     amount.ops += static_cast<double>(ops) * fraction;
     amount.bytes += static_cast<double>(bytes) * fraction;
   };
@@ -190,10 +222,9 @@ WindowAmount AmountInWindow(const JobResult& job, OpKind kind, int64_t window_st
     if (const OpStats* stats = job.Find(kind)) add(job_start, job_end, stats->ops, stats->bytes);
     return amount;
   }
-  const int64_t length = static_cast<int64_t>(job.interval_ns);
   for (const auto& interval : job.intervals) {
-    const int64_t from = job_start + interval.index * length;
-    int64_t to = from + length;
+    const int64_t from = IntervalBegin(job, interval.index);
+    int64_t to = IntervalBegin(job, SaturatingAdd(interval.index, 1));
     if (job_end > from && job_end < to) to = job_end;  // the last, partial interval
     add(from, to, interval.by_kind[k].ops, interval.by_kind[k].bytes);
   }
@@ -381,10 +412,9 @@ ScenarioFigures ComputeFigures(const ScenarioResult& result,
     const JobResult& job = r->result;
     for (const auto& interval : job.intervals) {
       int64_t bucket = interval.index;
-      if (job.start_realtime_ns != 0 && figures.first_start_ns != 0) {
-        const int64_t begin = job.start_realtime_ns +
-                              interval.index * static_cast<int64_t>(job.interval_ns) -
-                              figures.first_start_ns;
+      if (job.start_realtime_ns != 0 && figures.first_start_ns != 0 && bucket_ns > 0) {
+        const int64_t begin =
+            SaturatingSub(IntervalBegin(job, interval.index), figures.first_start_ns);
         bucket = FloorDiv(begin, bucket_ns);
       }
       auto [it, inserted] = buckets.try_emplace(bucket);

@@ -239,6 +239,21 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
       ASSIGN_OR_RETURN(bool more_intervals, intervals.Step());
       if (!more_intervals) break;
       const int64_t index = intervals.Int(0);
+      // An interval begins within the job's first year (the longest duration loading accepts):
+      // the agent numbers them from 0 at the job's start, and a carrier's slots (interval_fold.h)
+      // are its agent's other jobs' intervals shifted by when those started, never earlier. The
+      // reports multiply the index by interval_ns, so a job without an interval length has none.
+      if (job.interval_ns == 0) {
+        return corrupt(
+            absl::StrCat(where, ": interval ", index,
+                         " stored for a job without an interval length (interval_ns 0)"));
+      }
+      const int64_t max_index = kMaxStoredDurationNs / static_cast<int64_t>(job.interval_ns);
+      if (index < 0 || index > max_index) {
+        return corrupt(absl::StrCat(where, ": interval index ", index,
+                                    " out of range (allowed 0 to ", max_index, ", intervals of ",
+                                    job.interval_ns, " ns beginning within one year)"));
+      }
       if (job.intervals.empty() || job.intervals.back().index != index) {
         job.intervals.emplace_back().index = index;
       }

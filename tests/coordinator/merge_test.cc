@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -310,6 +311,25 @@ TEST(MergeTest, ResultsWithoutTimesFallBackToTheScenarioInstants) {
   const ScenarioFigures figures = ComputeFigures(result);
   EXPECT_EQ(figures.full_window_ns, 2 * kSecond);
   EXPECT_DOUBLE_EQ(figures.Find(OpKind::kRead)->full_iops, 5.0);
+}
+
+// An interval index whose start (index * interval_ns) is beyond int64_t (only a result built in
+// memory can hold one: loading refuses it, report_load_test.cc) places the interval at the end of
+// time, not wherever the wrapped product lands. 2^55 * 1 s is 5^9 * 2^64: wrapped, it would be 0.
+TEST(MergeTest, AnIntervalIndexBeyondInt64TimeDoesNotWrapIntoTheRun) {
+  constexpr int64_t kWrapsToZero = int64_t{1} << 55;
+  JobResult job = MakeJob(OpKind::kRead, kT0, {10, 20}, 4096);
+  job.intervals[1].index = kWrapsToZero;
+  const WindowAmount amount = AmountInWindow(job, OpKind::kRead, kT0, kT0 + kSecond);
+  EXPECT_DOUBLE_EQ(amount.ops, 10.0);  // interval 0 alone
+
+  ScenarioResult result;
+  AddResult(result, "a", std::move(job));
+  const ScenarioFigures figures = ComputeFigures(result);
+  ASSERT_EQ(figures.intervals.size(), 2u);  // not merged into bucket 0
+  EXPECT_EQ(figures.intervals[0].index, 0);
+  EXPECT_EQ(figures.intervals[0].by_kind[static_cast<int>(OpKind::kRead)].ops, 10u);
+  EXPECT_GT(figures.intervals[1].index, 0);
 }
 
 }  // namespace

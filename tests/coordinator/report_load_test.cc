@@ -47,6 +47,19 @@ class ReportLoadTest : public testing::StoreFileTest {
         std::stoll(value));
   }
 
+  // The last interval (its row of each op kind) of the first agent's first result gets index
+  // `value`.
+  void CorruptIntervalIndex(const std::string& value) {
+    const std::string first_result = "(SELECT min(id) FROM agent_result)";
+    RawQuery(path_,
+             absl::StrCat("UPDATE interval SET idx = ", value,
+                          " WHERE idx = (SELECT max(idx) FROM interval WHERE agent_result_id "
+                          "= ",
+                          first_result, ") AND agent_result_id = ", first_result));
+    ASSERT_GE(RawQuery(path_, absl::StrCat("SELECT count(*) FROM interval WHERE idx = ", value)),
+              1);
+  }
+
   // `azbench report path_ --format FORMAT -o FILE`: the exit status; stderr into `err`.
   int Report(const std::string& format, std::string& err) {
     ::testing::internal::CaptureStderr();
@@ -112,6 +125,27 @@ TEST_F(ReportLoadTest, ANegativeIntervalIsACorruptRowInEveryFormat) {
   SaveOneScenario();
   Corrupt("interval_ns", "-1000000000");
   ExpectEveryReportRefuses("interval_ns -1000000000 out of range");
+}
+
+TEST_F(ReportLoadTest, ANegativeIntervalIndexIsACorruptRowInEveryFormat) {
+  SaveOneScenario();
+  CorruptIntervalIndex("-1");
+  ExpectEveryReportRefuses("interval index -1 out of range (allowed 0 to 31536000");
+}
+
+// An index the reports would multiply by interval_ns (1 s) past int64_t.
+TEST_F(ReportLoadTest, AnIntervalIndexPastAYearIsACorruptRowInEveryFormat) {
+  SaveOneScenario();
+  CorruptIntervalIndex("36028797018963968");  // 2^55
+  ExpectEveryReportRefuses(
+      "interval index 36028797018963968 out of range (allowed 0 to 31536000, intervals of "
+      "1000000000 ns beginning within one year)");
+}
+
+TEST_F(ReportLoadTest, IntervalsOfAJobWithoutAnIntervalLengthAreACorruptRowInEveryFormat) {
+  SaveOneScenario();
+  Corrupt("interval_ns", "0");
+  ExpectEveryReportRefuses("stored for a job without an interval length (interval_ns 0)");
 }
 
 TEST_F(ReportLoadTest, LoadingSaysDataLossNamingTheAgentsJob) {
