@@ -1,6 +1,7 @@
 #include "coordinator/results_file.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -149,7 +151,15 @@ absl::StatusOr<std::unique_ptr<ResultsLock>> ResultsLock::Acquire(const std::str
   // A run that ends removes its lock file while it holds the lock: a file locked after that is no
   // longer the one at `path`, and the lock is taken again on the file there now.
   for (int attempt = 0; attempt < 100; ++attempt) {
-    const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    // A lock file another user's run left (killed, in a shared directory) may not be writable by
+    // this user: flock(2) works on a read-only descriptor too, only the pid is then not written.
+    bool read_only = false;
+    if (fd < 0 && errno == EACCES) {
+      fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+      read_only = fd >= 0;
+      if (fd < 0) errno = EACCES;
+    }
     if (fd < 0) {
       return absl::FailedPreconditionError(absl::StrCat("results database '", db_path,
                                                         "': cannot create its lock file '", path,
@@ -167,10 +177,19 @@ absl::StatusOr<std::unique_ptr<ResultsLock>> ResultsLock::Acquire(const std::str
       close(fd);
       int64_t pid = 0;
       const bool known =
-          n > 0 && absl::SimpleAtoi(absl::StripAsciiWhitespace(std::string(buffer, n)), &pid);
+          n > 0 && absl::SimpleAtoi(absl::StripAsciiWhitespace(std::string(buffer, n)), &pid) &&
+          pid > 0 && pid <= std::numeric_limits<pid_t>::max();
+      std::string holder = known ? absl::StrCat("pid ", pid) : "pid not known";
+      // A run that could only open the file read-only left an earlier run's pid in it.
+      if (known && kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+        holder =
+            absl::StrCat("pid not known: the lock file names pid ", pid,
+                         ", which is not running here; a run that cannot write the lock file (of "
+                         "another user) holds the lock without writing its pid");
+      }
       return absl::FailedPreconditionError(absl::StrCat(
-          "results database '", db_path, "' is in use by another azbench run (",
-          known ? absl::StrCat("pid ", pid) : "pid not known", ", lock file '", path,
+          "results database '", db_path, "' is in use by another azbench run (", holder,
+          ", lock file '", path,
           "'): one run writes a results database at a time; wait for it to end, or give this run "
           "another --db"));
     }
@@ -179,6 +198,15 @@ absl::StatusOr<std::unique_ptr<ResultsLock>> ResultsLock::Acquire(const std::str
         locked.st_dev != named.st_dev || locked.st_ino != named.st_ino) {
       close(fd);
       continue;
+    }
+    if (read_only) {
+      // Locked, so stale: replace it with a file of this run's own when the directory allows
+      // (a sticky directory, as /tmp, lets only its owner remove it); else hold it as it is.
+      if (unlink(path.c_str()) == 0) {
+        close(fd);
+        continue;
+      }
+      return std::unique_ptr<ResultsLock>(new ResultsLock(path, fd));
     }
     const std::string pid = absl::StrCat(getpid(), "\n");
     if (ftruncate(fd, 0) != 0 || pwrite(fd, pid.data(), pid.size(), 0) < 0) {

@@ -44,10 +44,13 @@ absl::Status RestoreResults(const std::string& aside, const std::string& db_path
 // the database, never moved aside with it, never opened by SQLite, whose own locks are fcntl
 // locks on the database file and would be released by any close of it). Taken before anything
 // touches the database (the move aside, --resume's reads, Store::Open) and held until the run
-// ends; the lock file holds the pid of the run that holds it. A process that dies, however it
-// dies, releases it (the kernel drops the lock with the last descriptor; the descriptor is
-// close-on-exec, so agents a local fleet starts never hold it). Readers (`report`, `compare`) do
-// not take it: SQLite lets them read while a run writes.
+// ends; the lock file holds the pid of the run that holds it. A lock file this user cannot write
+// (another user's killed run left it in a shared directory) is replaced when the directory lets
+// this user remove it, else locked read-only without writing the pid (a second run then says the
+// pid the file names is not running). A process that dies, however it dies, releases it (the
+// kernel drops the lock with the last descriptor; the descriptor is close-on-exec, so agents a
+// local fleet starts never hold it). Readers (`report`, `compare`) do not take it: SQLite lets
+// them read while a run writes.
 class ResultsLock {
  public:
   // FailedPrecondition naming the database, the pid holding the lock (when known) and the lock

@@ -3,7 +3,9 @@
 // two processes would: each opens the lock file on its own).
 #include "coordinator/results_file.h"
 
+#include <grp.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -110,6 +112,98 @@ TEST(ResultsLockTest, AMissingDirectoryIsNamed) {
       ResultsLock::Acquire("/nonexistent-azbench-dir/x.db").status(),
       StatusIs(absl::StatusCode::kFailedPrecondition,
                HasSubstr("cannot create its lock file '/nonexistent-azbench-dir/x.db.lock'")));
+}
+
+// The lock file another user's killed run left in a shared directory, which this user cannot
+// write: `owner` (root) made `db`.lock (mode 0644, naming a pid no process has) in a directory of
+// mode `dir_mode`; a child as nobody (65534) takes the lock and holds it until `release` is
+// closed. Returns the child's pid (0 and the test failed when it could not take it).
+class ForeignLockFileTest : public ::testing::Test {
+ protected:
+  static constexpr uid_t kNobody = 65534;
+  static constexpr char kStalePid[] = "2147483647";  // beyond any pid_max: not running
+
+  void SetUp() override {
+    if (geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
+    ASSERT_TRUE(dir_.ok());
+  }
+  void TearDown() override {
+    if (release_ >= 0) close(release_);
+    if (child_ > 0) {
+      kill(child_, SIGKILL);
+      waitpid(child_, nullptr, 0);
+    }
+  }
+
+  void HoldAsNobody(mode_t dir_mode) {
+    ASSERT_EQ(chmod(dir_.path().c_str(), dir_mode), 0);
+    std::ofstream(lock_) << kStalePid << "\n";
+    ASSERT_EQ(chmod(lock_.c_str(), 0644), 0);
+    int ready[2], release[2];
+    ASSERT_EQ(pipe(ready), 0);
+    ASSERT_EQ(pipe(release), 0);
+    child_ = fork();
+    ASSERT_GE(child_, 0);
+    if (child_ == 0) {
+      close(ready[0]);
+      close(release[1]);
+      if (setgroups(0, nullptr) != 0 || setgid(kNobody) != 0 || setuid(kNobody) != 0) _exit(2);
+      absl::StatusOr<std::unique_ptr<ResultsLock>> held = ResultsLock::Acquire(db_);
+      const std::string answer = held.ok() ? "y" : std::string(held.status().message());
+      (void)!write(ready[1], answer.data(), answer.size());
+      close(ready[1]);
+      char byte;
+      (void)!read(release[0], &byte, 1);  // until the parent closes its end
+      _exit(0);
+    }
+    close(ready[1]);
+    close(release[0]);
+    release_ = release[1];
+    std::string answer;
+    char buffer[512];
+    ssize_t n;
+    while ((n = read(ready[0], buffer, sizeof(buffer))) > 0) answer.append(buffer, n);
+    close(ready[0]);
+    ASSERT_EQ(answer, "y") << "nobody could not take the lock";
+  }
+
+  TempDir dir_;
+  std::string db_ = dir_.File("shared.db");
+  std::string lock_ = db_ + ".lock";
+  pid_t child_ = 0;
+  int release_ = -1;
+};
+
+TEST_F(ForeignLockFileTest, InAStickyDirectoryItIsLockedReadOnlyAndASecondRunSaysThePidIsStale) {
+  HoldAsNobody(01777);
+  struct stat st;
+  ASSERT_EQ(stat(lock_.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, 0u) << "nobody cannot remove root's file from a sticky directory";
+  EXPECT_EQ(testing::FileContents(lock_), absl::StrCat(kStalePid, "\n"));
+  EXPECT_THAT(ResultsLock::Acquire(db_).status(),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       AllOf(HasSubstr(absl::StrCat("' is in use by another azbench run (pid not "
+                                                    "known: the lock file names pid ",
+                                                    kStalePid, ", which is not running here")),
+                             HasSubstr(absl::StrCat("lock file '", lock_, "'")))));
+  close(release_);
+  release_ = -1;
+  ASSERT_EQ(waitpid(child_, nullptr, 0), child_);
+  child_ = 0;
+  absl::StatusOr<std::unique_ptr<ResultsLock>> next = ResultsLock::Acquire(db_);
+  EXPECT_TRUE(next.ok()) << next.status();
+}
+
+TEST_F(ForeignLockFileTest, InADirectoryWithoutTheStickyBitItIsReplacedByOneNamingTheRun) {
+  HoldAsNobody(0777);
+  struct stat st;
+  ASSERT_EQ(stat(lock_.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, kNobody) << "the stale file was replaced";
+  EXPECT_EQ(testing::FileContents(lock_), absl::StrCat(child_, "\n"));
+  EXPECT_THAT(ResultsLock::Acquire(db_).status(),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr(absl::StrCat("in use by another azbench run (pid ", child_,
+                                              ", lock file '", lock_, "')"))));
 }
 
 }  // namespace
