@@ -170,6 +170,27 @@ CREATE TABLE placement (
 ) WITHOUT ROWID;
 )sql";
 
+// A read-only connection to a WAL database creates "-wal" and "-shm" beside it when they are
+// missing and cannot remove them when it closes (only a connection that may write checkpoints and
+// removes them, when it is the last one). So a read-write connection that reads nothing but the
+// schema is opened and closed: SQLite removes them when no other connection has the database open
+// (it takes its EXCLUSIVE lock first), and writes nothing to the file, the WAL being empty. A WAL
+// that is not (a run came and went while this Store read) or a file this user cannot write is
+// left as it is.
+void RemoveReadSidecars(const std::string& path) {
+  std::error_code ec;
+  const std::string wal = path + "-wal";
+  if (!std::filesystem::exists(wal, ec) && !std::filesystem::exists(path + "-shm", ec)) return;
+  if (std::filesystem::exists(wal, ec) && std::filesystem::file_size(wal, ec) != 0) return;
+  if (ec || std::filesystem::exists(path + "-journal", ec)) return;
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK &&
+      sqlite3_db_readonly(db, "main") == 0) {
+    sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", nullptr, nullptr, nullptr);
+  }
+  sqlite3_close(db);
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
@@ -195,6 +216,9 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenImpl(const std::string& path, 
                      ": empty file (0 bytes), not a results database (`azbench run` writes "
                      "one); it was left as it is"));
   }
+  const bool sidecars = std::filesystem::exists(path + "-wal", ec) ||
+                        std::filesystem::exists(path + "-shm", ec) ||
+                        std::filesystem::exists(path + "-journal", ec);
   sqlite3* db = nullptr;
   const int flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
   const int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
@@ -209,11 +233,15 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenImpl(const std::string& path, 
     return absl::InternalError(absl::StrCat(path, ": cannot open the results database: ", message));
   }
   std::unique_ptr<Store> store(new Store(path, db));
+  store->remove_read_sidecars_ = !create && !sidecars;
   RETURN_IF_ERROR(store->Initialize(/*read_only=*/!create));
   return store;
 }
 
-Store::~Store() { sqlite3_close(db_); }
+Store::~Store() {
+  sqlite3_close(db_);
+  if (remove_read_sidecars_) RemoveReadSidecars(path_);
+}
 
 absl::Status Store::Error(std::string_view what) const {
   return absl::InternalError(

@@ -146,8 +146,10 @@ class Store {
   static absl::StatusOr<std::unique_ptr<Store>> Open(const std::string& path);
   // Opens an existing results database read-only (`azbench report`, `compare`): nothing is ever
   // written to the file, not even the schema additions Open makes (a file that lacks some is read
-  // through an in-memory copy that has them). SQLite may leave the empty -wal/-shm files a WAL
-  // database is read with beside it. Errors: NotFound when the file does not exist;
+  // through an in-memory copy that has them). The directory is left as it was: the -wal/-shm
+  // files SQLite creates to read a WAL database (every run writes one) and, read-only, cannot
+  // remove are removed when the Store closes, unless another connection (a run) has the database
+  // open then, or this user cannot write the file. Errors: NotFound when the file does not exist;
   // InvalidArgument when `path` is a directory; FailedPrecondition when the file is empty (0
   // bytes, or an SQLite database with no tables) or is not an azbench database; as Open otherwise.
   // Writing through the returned Store fails (SQLite's "attempt to write a readonly database").
@@ -235,6 +237,9 @@ class Store {
 
   std::string path_;
   sqlite3* db_ = nullptr;
+  // OpenExisting found neither "-wal" nor "-shm" beside the file: the ones SQLite creates to read
+  // a WAL database are removed again when this Store closes (RemoveReadSidecars).
+  bool remove_read_sidecars_ = false;
   int64_t campaign_id_ = 0;  // 0 until BeginCampaign or a stored campaign is found
   int64_t run_id_ = 0;       // 0 until BeginRun
 };

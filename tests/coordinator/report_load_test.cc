@@ -3,7 +3,9 @@
 // `azbench report` format and `azbench compare` refuse it with an error naming the file, the
 // scenario, the agent and the field, as other corrupt rows are (store_schema_test.cc); none
 // crashes. Loading itself: Store::LoadScenarios returns DataLoss.
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <string>
@@ -17,12 +19,14 @@
 #include "gtest/gtest.h"
 #include "tests/testing/store_file.h"
 #include "tests/testing/store_results.h"
+#include "tests/testing/temp_dir.h"
 
 namespace azbench {
 namespace {
 
 using ::azbench::testing::MakeResult;
 using ::azbench::testing::RawQuery;
+using ::azbench::testing::RawText;
 using ::testing::HasSubstr;
 
 constexpr const char* kFormats[] = {"terminal", "md",   "csv",        "json",
@@ -106,6 +110,67 @@ TEST_F(ReportLoadTest, SaneResultsReportInEveryFormat) {
     std::string err;
     EXPECT_EQ(Report(format, err), 0) << format << ": " << err;
   }
+}
+
+// The database directory's entries, names and sizes ("-shm" would be 32768 bytes, "-wal" 0).
+std::vector<std::string> Listing(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    std::error_code ec;
+    const uintmax_t size = e.is_regular_file() ? e.file_size(ec) : 0;
+    names.push_back(absl::StrCat(e.path().filename().string(), " ", size));
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// A run's database is in WAL mode: SQLite reads it read-only through "-wal"/"-shm" files it
+// creates, and `report` and `compare` remove them again.
+TEST_F(ReportLoadTest, ReportAndCompareLeaveTheDirectoryAsTheyFoundIt) {
+  SaveOneScenario();
+  const std::string other = dir_.File("other.db");
+  {
+    absl::StatusOr<std::unique_ptr<Store>> store = Store::Open(other);
+    ASSERT_TRUE(store.ok()) << store.status();
+    ASSERT_TRUE((*store)->BeginCampaign("c", "c.yaml", "name: c\n").ok());
+    ASSERT_TRUE((*store)->SaveScenario(MakeResult("s", 0)).ok());
+  }
+  ASSERT_EQ(RawText(path_, "PRAGMA journal_mode"), "wal");
+  const std::vector<std::string> before = Listing(dir_.path());
+  ASSERT_EQ(before.size(), 2u) << ::testing::PrintToString(before);
+  testing::TempDir out;
+  ASSERT_TRUE(out.ok());
+  for (const char* format : kFormats) {
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(cli_internal::ReportCommand(
+                  {path_, "--format", format, "-o", out.File(absl::StrCat("report.", format))}),
+              0)
+        << format << ": " << ::testing::internal::GetCapturedStderr();
+    if (::testing::Test::HasFailure()) break;
+    (void)::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(Listing(dir_.path()), before) << "report --format " << format;
+  }
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(cli_internal::CompareCommand({path_, other}), 0);
+  (void)::testing::internal::GetCapturedStdout();
+  EXPECT_EQ(Listing(dir_.path()), before) << "compare";
+}
+
+// A run that has the database open keeps its "-wal"/"-shm": a report reading meanwhile removes
+// nothing (SQLite removes them only with no other connection).
+TEST_F(ReportLoadTest, AReportDuringARunLeavesTheRunsFiles) {
+  SaveOneScenario();
+  std::unique_ptr<Store> run = OpenStore();
+  ASSERT_NE(run, nullptr);
+  ASSERT_TRUE(std::filesystem::exists(path_ + "-shm"));
+  std::unique_ptr<Store> reader = *Store::OpenExisting(path_);
+  ASSERT_TRUE(reader->LoadScenarios().ok());
+  reader.reset();
+  EXPECT_TRUE(std::filesystem::exists(path_ + "-wal"));
+  EXPECT_TRUE(std::filesystem::exists(path_ + "-shm"));
+  ASSERT_TRUE(run->SaveScenario(MakeResult("t", 1)).ok()) << "the run still writes";
+  run.reset();
+  EXPECT_FALSE(std::filesystem::exists(path_ + "-wal")) << "the run's close removes them";
 }
 
 TEST_F(ReportLoadTest, ANegativeRuntimeIsACorruptRowInEveryFormat) {
