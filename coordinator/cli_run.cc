@@ -275,22 +275,35 @@ int RunCommand(const std::vector<std::string>& raw_all) {
                                         restored.ok() ? "; the earlier results are back in " : "; ",
                                         restored.ok() ? db_path : restored.message())));
   };
+  std::set<std::string> done;
+  // --resume: a scenario is skipped only if it is stored as the plan defines it now (a key names
+  // a scenario, not what it measures). Returns the exit status when the resume is refused.
+  auto check_resume = [&](Store& stored_in) -> std::optional<int> {
+    absl::StatusOr<CampaignRecord> stored_campaign = stored_in.LoadCampaign();
+    if (!stored_campaign.ok() || stored_campaign->name != campaign->name) return std::nullopt;
+    absl::StatusOr<std::vector<Scenario>> stored = stored_in.CompletedScenarioDefinitions();
+    if (!stored.ok()) return setup_failed(stored.status());
+    if (absl::Status s = CheckResumable(db_path, *stored, *plan); !s.ok()) return Fail("run", s, 2);
+    for (const Scenario& s : *stored) done.insert(s.key);
+    return std::nullopt;
+  };
+  // Checked on a read-only view first: Store::Open upgrades an older schema in place, and a
+  // refused resume leaves the file as it was. A file the view cannot open (empty, not a results
+  // database) stores no campaign, or Store::Open says what is wrong with it.
+  bool resume_checked = false;
+  if (resume && db_exists) {
+    if (absl::StatusOr<std::unique_ptr<Store>> view = Store::OpenExisting(db_path); view.ok()) {
+      if (std::optional<int> refused = check_resume(**view)) return *refused;
+      resume_checked = true;
+    }
+  }
   absl::StatusOr<std::unique_ptr<Store>> opened = Store::Open(db_path);
   if (!opened.ok()) return setup_failed(opened.status());
   store = std::move(*opened);
-  std::set<std::string> done;
-  if (resume) {
-    // Before anything is written: a scenario is skipped only if it is stored as the plan defines
-    // it now (a key names a scenario, not what it measures).
-    absl::StatusOr<CampaignRecord> stored_campaign = store->LoadCampaign();
-    if (stored_campaign.ok() && stored_campaign->name == campaign->name) {
-      absl::StatusOr<std::vector<Scenario>> stored = store->CompletedScenarioDefinitions();
-      if (!stored.ok()) return setup_failed(stored.status());
-      if (absl::Status s = CheckResumable(db_path, *stored, *plan); !s.ok()) {
-        store.reset();
-        return Fail("run", s, 2);
-      }
-      for (const Scenario& s : *stored) done.insert(s.key);
+  if (resume && !resume_checked) {
+    if (std::optional<int> refused = check_resume(*store)) {
+      store.reset();
+      return *refused;
     }
   }
   absl::StatusOr<int64_t> campaign_id =

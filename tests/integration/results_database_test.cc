@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -78,6 +79,48 @@ TEST_F(ResultsDatabaseTest, ResumeRefusesAStoredScenarioTheCampaignNowDefinesDif
                   tmp_.File("same.txt"));
   EXPECT_EQ(same.Wait(std::chrono::seconds(120)), 0) << same.Output();
   EXPECT_THAT(same.Output(), HasSubstr("1 scenarios already stored were skipped (--resume)"));
+}
+
+// The bytes of `path` ("" when it cannot be read).
+std::string Bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// A refused resume of a database an older azbench wrote (schema version 1: no placement table)
+// checks it before upgrading it: the file is left byte for byte as it was, with nothing beside it.
+TEST_F(ResultsDatabaseTest, ARefusedResumeLeavesAnOlderSchemasFileUnchanged) {
+  const std::string db = tmp_.File("old.db");
+  {
+    Subprocess run(
+        {AZBENCH_BIN, "run", Write("base.yaml", Campaign("randread")), "--db", db, "--quiet"},
+        tmp_.File("base.txt"));
+    ASSERT_EQ(run.Wait(std::chrono::seconds(120)), 0) << run.Output();
+  }
+  RawQuery(db, "DROP TABLE placement");
+  RawQuery(db, "PRAGMA user_version = 1");
+  ASSERT_EQ(RawQuery(db, "PRAGMA user_version"), 1);
+  const std::string before = Bytes(db);
+  ASSERT_FALSE(before.empty());
+  ASSERT_FALSE(std::filesystem::exists(db + "-wal"));
+
+  Subprocess changed({AZBENCH_BIN, "run", Write("changed.yaml", Campaign("read")), "--db", db,
+                      "--resume", "--quiet"},
+                     tmp_.File("changed.txt"));
+  EXPECT_EQ(changed.Wait(std::chrono::seconds(120)), 2) << changed.Output();
+  EXPECT_THAT(changed.Output(), HasSubstr("option rw: stored randread, now read"));
+  EXPECT_TRUE(Bytes(db) == before) << "the refused resume changed the file";
+  EXPECT_FALSE(std::filesystem::exists(db + "-wal"));
+  EXPECT_FALSE(std::filesystem::exists(db + "-shm"));
+  EXPECT_EQ(RawQuery(db, "PRAGMA user_version"), 1);
+
+  // Resumed as it was written, it is upgraded and nothing is left to run.
+  Subprocess same({AZBENCH_BIN, "run", Write("same.yaml", Campaign("randread")), "--db", db,
+                   "--resume", "--quiet"},
+                  tmp_.File("same.txt"));
+  EXPECT_EQ(same.Wait(std::chrono::seconds(120)), 0) << same.Output();
+  EXPECT_THAT(same.Output(), HasSubstr("1 scenarios already stored were skipped (--resume)"));
+  EXPECT_EQ(RawQuery(db, "PRAGMA user_version"), 2);
 }
 
 // Waits up to `timeout` for `done`, checking every 50 ms.
