@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "common/file_util.h"
@@ -33,13 +34,18 @@ std::string UnavailableHint(const ClientSecurity& security) {
       "]");
 }
 
+// `unavailable_hint` (UnavailableHint) is added only where a TLS mismatch can be the cause: a
+// handshake one side refuses fails the connection at once (UNAVAILABLE, the agent closing it or
+// the handshake failing), never by running out the call's time (DEADLINE_EXCEEDED: a slow or
+// unreachable agent); and without TLS, not a refused connection (an agent serving TLS accepts it,
+// then closes it).
 absl::Status FromGrpc(const grpc::Status& status, const std::string& address, const char* rpc,
-                      const std::string& unavailable_hint = "") {
+                      const std::string& unavailable_hint = "", bool tls = false) {
   if (status.ok()) return absl::OkStatus();
-  const bool unreachable = status.error_code() == grpc::StatusCode::UNAVAILABLE ||
-                           status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED;
+  const bool hint = status.error_code() == grpc::StatusCode::UNAVAILABLE &&
+                    (tls || !absl::StrContains(status.error_message(), "Connection refused"));
   return AgentCallError(static_cast<absl::StatusCode>(status.error_code()), address, rpc,
-                        absl::StrCat(status.error_message(), unreachable ? unavailable_hint : ""));
+                        absl::StrCat(status.error_message(), hint ? unavailable_hint : ""));
 }
 
 // Adds "authorization: Bearer <token>" to every call (sent only over TLS: gRPC refuses call
@@ -66,9 +72,10 @@ void SetDeadline(grpc::ClientContext& context, absl::Duration timeout) {
 class GrpcAgentClient final : public AgentClient {
  public:
   GrpcAgentClient(std::string address, std::shared_ptr<grpc::Channel> channel,
-                  std::string hint = "")
+                  std::string hint = "", bool tls = false)
       : address_(std::move(address)),
         hint_(std::move(hint)),
+        tls_(tls),
         channel_(channel),
         stub_(v1::Agent::NewStub(channel)) {}
 
@@ -87,7 +94,7 @@ class GrpcAgentClient final : public AgentClient {
     context.set_wait_for_ready(false);
     v1::HelloResponse response;
     grpc::Status s = stub_->Hello(&context, request, &response);
-    if (!s.ok()) return FromGrpc(s, address_, "Hello", hint_);
+    if (!s.ok()) return FromGrpc(s, address_, "Hello", hint_, tls_);
     return response;
   }
 
@@ -97,7 +104,7 @@ class GrpcAgentClient final : public AgentClient {
     SetDeadline(context, timeout);
     v1::DescribeResponse response;
     grpc::Status s = stub_->Describe(&context, request, &response);
-    if (!s.ok()) return FromGrpc(s, address_, "Describe", hint_);
+    if (!s.ok()) return FromGrpc(s, address_, "Describe", hint_, tls_);
     return response;
   }
 
@@ -125,7 +132,7 @@ class GrpcAgentClient final : public AgentClient {
       s = stub_->Prepare(&context, request, &response);
       if (s.error_code() != grpc::StatusCode::UNAVAILABLE) break;
     }
-    if (!s.ok()) return FromGrpc(s, address_, "Prepare", hint_);
+    if (!s.ok()) return FromGrpc(s, address_, "Prepare", hint_, tls_);
     return response;
   }
 
@@ -201,7 +208,8 @@ class GrpcAgentClient final : public AgentClient {
  private:
   static constexpr std::chrono::seconds kReconnectGrace{10};
   std::string address_;
-  std::string hint_;  // appended to "unavailable" errors of the handshake RPCs
+  std::string hint_;  // appended to "unavailable" errors of the handshake RPCs (FromGrpc)
+  bool tls_ = false;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::Agent::Stub> stub_;
 };
@@ -292,8 +300,9 @@ absl::StatusOr<std::unique_ptr<AgentClient>> MakeAgentClient(const std::string& 
     args.SetSslTargetNameOverride(security.server_name);
   }
   auto channel = grpc::CreateCustomChannel(address, credentials, args);
-  return std::unique_ptr<AgentClient>(
-      std::make_unique<GrpcAgentClient>(address, std::move(channel), UnavailableHint(security)));
+  return std::unique_ptr<AgentClient>(std::make_unique<GrpcAgentClient>(address, std::move(channel),
+                                                                        UnavailableHint(security),
+                                                                        /*tls=*/true));
 }
 
 }  // namespace azbench

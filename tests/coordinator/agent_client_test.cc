@@ -1,11 +1,22 @@
 // ProceedUntilDelivered: a phase release lost on the way is made again (an agent never told holds
 // every other at the barrier), an answer that is not a transport failure is final, and the retries
-// stop when the agent no longer needs telling or the time is up.
+// stop when the agent no longer needs telling or the time is up. The plaintext hint a failed
+// connection gets is given only where a TLS mismatch can be why (AgentClientTlsHintTest).
 #include "coordinator/agent_client.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <deque>
 #include <string>
+#include <thread>
 
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/unimplemented_agent_client.h"
 
@@ -77,6 +88,83 @@ TEST(ProceedUntilDeliveredTest, GivesUpWhenTheTimeIsUp) {
   EXPECT_TRUE(absl::IsUnavailable(s)) << s;
   EXPECT_GE(client.calls, 1);
   EXPECT_LT(client.calls, 1000) << "it never gave up";
+}
+
+// A loopback TCP port: listening (and `closing` each connection it accepts, as an agent that
+// serves TLS closes a plaintext one, or never accepting, as a stuck agent) or not listening.
+class LoopbackPort {
+ public:
+  enum class Mode { kRefuses, kNeverAnswers, kClosesEachConnection };
+  explicit LoopbackPort(Mode mode) {
+    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof(addr);
+    if (fd_ < 0 || bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
+        getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &length) != 0) {
+      return;
+    }
+    port_ = ntohs(addr.sin_port);
+    if (mode == Mode::kRefuses) {  // bound, never listening: connections are refused
+      return;
+    }
+    if (listen(fd_, 16) != 0) port_ = 0;
+    if (mode == Mode::kClosesEachConnection) {
+      closer_ = std::thread([this] {
+        while (!stop_) {
+          pollfd p{fd_, POLLIN, 0};
+          if (poll(&p, 1, 20) <= 0) continue;
+          const int c = accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
+          if (c >= 0) close(c);
+        }
+      });
+    }
+  }
+  ~LoopbackPort() {
+    stop_ = true;
+    if (closer_.joinable()) closer_.join();
+    if (fd_ >= 0) close(fd_);
+  }
+  std::string address() const { return absl::StrCat("127.0.0.1:", port_); }
+  int port() const { return port_; }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::thread closer_;
+};
+
+constexpr char kPlaintextHint[] = "[plaintext connection: if the agent serves TLS";
+
+absl::Status HelloTo(const LoopbackPort& port, absl::Duration timeout) {
+  return MakeGrpcAgentClient(port.address())->Hello(v1::HelloRequest(), timeout).status();
+}
+
+TEST(AgentClientTlsHintTest, AConnectionTheAgentClosesGetsTheHint) {
+  LoopbackPort port(LoopbackPort::Mode::kClosesEachConnection);
+  ASSERT_GT(port.port(), 0);
+  const absl::Status s = HelloTo(port, absl::Seconds(10));
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable) << s;
+  EXPECT_THAT(s.message(), ::testing::HasSubstr(kPlaintextHint));
+}
+
+TEST(AgentClientTlsHintTest, ACallThatRunsOutOfTimeGetsNoHint) {
+  LoopbackPort port(LoopbackPort::Mode::kNeverAnswers);
+  ASSERT_GT(port.port(), 0);
+  const absl::Status s = HelloTo(port, absl::Milliseconds(300));
+  EXPECT_EQ(s.code(), absl::StatusCode::kDeadlineExceeded) << s;
+  EXPECT_THAT(s.message(), ::testing::Not(::testing::HasSubstr(kPlaintextHint)));
+}
+
+TEST(AgentClientTlsHintTest, ARefusedPlaintextConnectionGetsNoHint) {
+  LoopbackPort port(LoopbackPort::Mode::kRefuses);
+  ASSERT_GT(port.port(), 0);
+  const absl::Status s = HelloTo(port, absl::Seconds(10));
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable) << s;
+  EXPECT_THAT(s.message(), ::testing::HasSubstr("Connection refused"));
+  EXPECT_THAT(s.message(), ::testing::Not(::testing::HasSubstr(kPlaintextHint)));
 }
 
 }  // namespace
