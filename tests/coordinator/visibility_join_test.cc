@@ -12,7 +12,9 @@
 namespace azbench {
 namespace {
 
+using ::testing::Contains;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr int64_t kMs = 1'000'000;
 
@@ -23,13 +25,6 @@ OpRecord Rec(OpKind kind, int64_t start_ms, int64_t latency_ms, int error = 0) {
   r.latency_ns = static_cast<uint64_t>(latency_ms * kMs);
   r.error = error;
   return r;
-}
-
-bool HasWarning(const JobResult& r, const std::string& text) {
-  for (const std::string& w : r.warnings) {
-    if (w.find(text) != std::string::npos) return true;
-  }
-  return false;
 }
 
 TEST(VisibilityJoinTest, ReaderLatencyCountsFromTheWritersCompletionOnTheCoordinatorClock) {
@@ -68,9 +63,11 @@ TEST(VisibilityJoinTest, ReaderLatencyCountsFromTheWritersCompletionOnTheCoordin
   EXPECT_EQ(probe->lat.min_ns(), static_cast<uint64_t>(14 * kMs));
   EXPECT_EQ(probe->lat.max_ns(), static_cast<uint64_t>(29 * kMs));
   // (2 ms + 4 ms) / 2 = 3 ms.
-  EXPECT_TRUE(HasWarning(reader_result, "counted from writer w's write completion"));
-  EXPECT_TRUE(HasWarning(reader_result, "uncertainty +-3.00ms"));
-  EXPECT_TRUE(HasWarning(reader_result, "0 trial(s) seen before the write returned"));
+  EXPECT_THAT(reader_result.warnings,
+              Contains(HasSubstr("counted from writer w's write completion")));
+  EXPECT_THAT(reader_result.warnings, Contains(HasSubstr("uncertainty +-3.00ms")));
+  EXPECT_THAT(reader_result.warnings,
+              Contains(HasSubstr("0 trial(s) seen before the write returned")));
 }
 
 TEST(VisibilityJoinTest, ASeenBeforeTheWriteReturnedIsClampedToZeroAndCounted) {
@@ -88,7 +85,8 @@ TEST(VisibilityJoinTest, ASeenBeforeTheWriteReturnedIsClampedToZeroAndCounted) {
   const OpStats* probe = reader_result.Find(OpKind::kProbe);
   EXPECT_EQ(probe->ops, 2u);
   EXPECT_EQ(probe->lat.max_ns(), static_cast<uint64_t>(10 * kMs));
-  EXPECT_TRUE(HasWarning(reader_result, "1 trial(s) seen before the write returned, clamped"));
+  EXPECT_THAT(reader_result.warnings,
+              Contains(HasSubstr("1 trial(s) seen before the write returned, clamped")));
 }
 
 TEST(VisibilityJoinTest, AWriterFailureFailsTheTrialForEveryReader) {
@@ -104,7 +102,7 @@ TEST(VisibilityJoinTest, AWriterFailureFailsTheTrialForEveryReader) {
     ASSERT_NE(probe, nullptr);
     EXPECT_EQ(probe->ops, 1u);
     EXPECT_EQ(probe->errors, 1u);
-    EXPECT_TRUE(HasWarning(*r, "1 failed at the writer"));
+    EXPECT_THAT(r->warnings, Contains(HasSubstr("1 failed at the writer")));
   }
   EXPECT_EQ(s1[1].error, EIO);
 }
@@ -125,14 +123,17 @@ TEST(VisibilityJoinTest, TheReadersSummaryStatesTheJoinedCounts) {
   ClientToClientHalf writer{"w", &writer_result, &writes, 0};
   std::vector<ClientToClientHalf> readers = {{"r", &reader, &seen, 0}};
   JoinClientToClient(writer, readers);
-  EXPECT_TRUE(HasWarning(reader,
-                         "visibility c2c-read: 1 of 3 trials visible, 1 timed out, 1 failed; "
-                         "latency resolution 1ms (the poll interval)"));
-  EXPECT_FALSE(HasWarning(reader, "2 of 3 trials visible"));
-  EXPECT_FALSE(HasWarning(reader, "latency clamped to 0")) << "the join's note counts those";
-  EXPECT_TRUE(HasWarning(reader, "0 trial(s) seen before the write returned, clamped"));
-  EXPECT_TRUE(HasWarning(reader, "trial 2 timed-out"));
-  EXPECT_TRUE(HasWarning(reader, "another warning"));
+  EXPECT_THAT(
+      reader.warnings,
+      Contains(HasSubstr("visibility c2c-read: 1 of 3 trials visible, 1 timed out, 1 failed; "
+                         "latency resolution 1ms (the poll interval)")));
+  EXPECT_THAT(reader.warnings, Not(Contains(HasSubstr("2 of 3 trials visible"))));
+  EXPECT_THAT(reader.warnings, Not(Contains(HasSubstr("latency clamped to 0"))))
+      << "the join's note counts those";
+  EXPECT_THAT(reader.warnings,
+              Contains(HasSubstr("0 trial(s) seen before the write returned, clamped")));
+  EXPECT_THAT(reader.warnings, Contains(HasSubstr("trial 2 timed-out")));
+  EXPECT_THAT(reader.warnings, Contains(HasSubstr("another warning")));
 }
 
 TEST(VisibilityJoinTest, AReaderWithADifferentTrialCountIsLeftAsReportedAndSaysSo) {
@@ -146,7 +147,8 @@ TEST(VisibilityJoinTest, AReaderWithADifferentTrialCountIsLeftAsReportedAndSaysS
   JoinClientToClient(writer, readers);
   EXPECT_EQ(seen[0].latency_ns, static_cast<uint64_t>(10 * kMs));
   EXPECT_EQ(reader_result.Find(OpKind::kProbe)->ops, 1u);
-  EXPECT_TRUE(HasWarning(reader_result, "not joined with writer w (2 trials, this reader 1)"));
+  EXPECT_THAT(reader_result.warnings,
+              Contains(HasSubstr("not joined with writer w (2 trials, this reader 1)")));
 }
 
 }  // namespace
