@@ -213,7 +213,7 @@ WindowAmount AmountInWindow(const JobResult& job, OpKind kind, int64_t window_st
         SaturatingSub(std::min(to, window_end_ns), std::max(from, window_start_ns));
     if (overlap <= 0) return;
     const double fraction =
-        static_cast<double>(overlap) / (static_cast<double>(to) - static_cast<double>(from));
+        static_cast<double>(overlap) / static_cast<double>(SaturatingSub(to, from));
     amount.ops += static_cast<double>(ops) * fraction;
     amount.bytes += static_cast<double>(bytes) * fraction;
   };
