@@ -37,8 +37,8 @@
 //   matrix:                       # optional map: axis -> non-empty list of values. Cross product,
 //     iodepth: [1, 16]            # first axis outermost (at most kMaxScenarios scenarios in all,
 //                                 # counted before expanding). An axis is a job option (fio name;
-//                                 set
-//     nodes: [1, 2, all]          # on every job of every workload, overriding the workload's own
+//     nodes: [1, 2, all]          # set on every job of every workload, overriding the workload's
+//     own
 //                                 # value; it varies only workloads whose family has that option,
 //                                 # and small_files get an implied per-size `filesizes` axis) or
 //                                 # `nodes` (a count >= 1 or `all`: how many agents run

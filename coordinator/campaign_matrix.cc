@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
@@ -160,10 +161,10 @@ absl::Status CheckScenarioCount(const Campaign& campaign) {
                             : !campaign.workloads.empty()
                                 ? campaign.workloads.front().location.ToString()
                                 : campaign.file;
-  return absl::InvalidArgumentError(
-      absl::StrCat(where, ": matrix: the campaign expands to ", count_text(total),
-                   " scenarios; at most ", kMaxScenarios, " are allowed (largest: ", largest,
-                   "); use fewer axis values, targets or repeats, or split the campaign"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      where, !campaign.matrix.empty() ? ": matrix" : "", ": the campaign expands to ",
+      count_text(total), " scenarios; at most ", kMaxScenarios, " are allowed (largest: ", largest,
+      "); use fewer axis values, targets or repeats, or split the campaign"));
 }
 
 absl::Status ValidateCampaignCells(const Campaign& campaign) {
@@ -274,9 +275,12 @@ bool IsBeneath(const std::string& path, const std::string& root) {
 absl::Status CheckJobPathsInTarget(std::string_view family, const JobOptions& options,
                                    const std::string& target_path,
                                    std::string_view target_description) {
+  // Keys and values as the agent reads them (ApplyJobOption and the family parsers strip both).
   std::string directory = target_path;
   for (const auto& [key, value] : options) {
-    if (key == "directory") directory = value;
+    if (absl::StripAsciiWhitespace(key) == "directory") {
+      directory = std::string(absl::StripAsciiWhitespace(value));
+    }
   }
   if (!IsBeneath(directory, target_path)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -284,13 +288,14 @@ absl::Status CheckJobPathsInTarget(std::string_view family, const JobOptions& op
         "; a job's directory must stay beneath its target (a relative directory without '..')"));
   }
   std::vector<std::string> names;
-  for (const auto& [key, value] : options) {
-    if (key != "filename") continue;
+  for (const auto& [raw_key, raw_value] : options) {
+    if (absl::StripAsciiWhitespace(raw_key) != "filename") continue;
+    const std::string value(absl::StripAsciiWhitespace(raw_value));
     names.clear();
     if (family == "block_io") {
       // fio's ':'-separated list, split as the agent splits it.
       JobSpec scratch;
-      if (ApplyJobOption(scratch, key, value).ok()) names = scratch.FilePaths(0);
+      if (ApplyJobOption(scratch, "filename", value).ok()) names = scratch.FilePaths(0);
     } else if (!value.empty()) {
       names.push_back(value);  // large_stream: one file
     }
@@ -339,12 +344,14 @@ JobOptions CellJobOptions(const WorkloadJob& job, const MatrixCell& cell,
   JobOptions options;
   std::string subdirectory;
   for (const auto& [key, value] : job.options) {
-    if (key == "directory") {
-      subdirectory = std::filesystem::path(value).is_absolute() ? "" : value;
+    const absl::string_view bare_key = absl::StripAsciiWhitespace(key);
+    if (bare_key == "directory") {
+      const std::string bare_value(absl::StripAsciiWhitespace(value));
+      subdirectory = std::filesystem::path(bare_value).is_absolute() ? "" : bare_value;
       continue;
     }
     bool overridden = false;
-    for (const auto& [axis, unused] : cell) overridden = overridden || axis == key;
+    for (const auto& [axis, unused] : cell) overridden = overridden || axis == bare_key;
     if (!overridden) options.emplace_back(key, value);
   }
   for (const auto& [axis, value] : cell) {

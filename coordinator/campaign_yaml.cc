@@ -89,7 +89,7 @@ absl::StatusOr<std::string> CampaignYaml::Name(const YAML::Node& node,
     // A long name is shown by its start and its length, not whole.
     const std::string shown =
         name.size() > kMaxNameLength
-            ? absl::StrCat(name.substr(0, 40), "...' (", name.size(), " characters")
+            ? absl::StrCat(name.substr(0, 40), "...' (", name.size(), " characters)")
             : absl::StrCat(name, "'");
     return Error(node, field,
                  absl::StrCat("'", shown, " is not a valid name; use 1 to ", kMaxNameLength,

@@ -354,6 +354,15 @@ TEST(CampaignErrorTest, AbsoluteFilenameOutsideTheTargetIsRefused) {
               StatusIs(kInvalid, HasSubstr("filename '../../etc/passwd' is outside")));
   EXPECT_THAT(ParseOnFsxWith(", directory: sub/../../x"),
               StatusIs(kInvalid, HasSubstr("directory '/mnt/fsx/azbench/sub/../../x' is outside")));
+  // Keys and values as the agent reads them: surrounding blanks are stripped there.
+  EXPECT_THAT(ParseOnFsxWith(", ' filename ': ' /etc/passwd'"),
+              StatusIs(kInvalid, HasSubstr("filename '/etc/passwd' is outside")));
+  EXPECT_THAT(
+      ParseCampaign(absl::StrReplaceAll(
+                        kMinimal, {{"options: {rw: randread, bs: 4k, size: 1m}",
+                                    "workload: large_stream\n    options: {filename: ' /etc/x'}"}}),
+                    "test.yaml"),
+      StatusIs(kInvalid, HasSubstr("filename '/etc/x' is outside target 'scratch'")));
   // A matrix axis over filename is checked per value.
   EXPECT_THAT(ParseOnFsxWith("", "matrix:\n  filename: [a, /etc/shadow]\n"),
               StatusIs(kInvalid, AllOf(HasSubstr("with filename=/etc/shadow"),
