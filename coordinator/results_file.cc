@@ -184,8 +184,9 @@ absl::StatusOr<std::unique_ptr<ResultsLock>> ResultsLock::Acquire(const std::str
       if (known && kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
         holder =
             absl::StrCat("pid not known: the lock file names pid ", pid,
-                         ", which is not running here; a run that cannot write the lock file (of "
-                         "another user) holds the lock without writing its pid");
+                         ", which is not a process here; the holder may be a run of another user "
+                         "(one that cannot write the lock file holds it without writing its pid), "
+                         "or a run on another host or in another container");
       }
       return absl::FailedPreconditionError(absl::StrCat(
           "results database '", db_path, "' is in use by another azbench run (", holder,

@@ -184,7 +184,7 @@ TEST_F(ForeignLockFileTest, InAStickyDirectoryItIsLockedReadOnlyAndASecondRunSay
               StatusIs(absl::StatusCode::kFailedPrecondition,
                        AllOf(HasSubstr(absl::StrCat("' is in use by another azbench run (pid not "
                                                     "known: the lock file names pid ",
-                                                    kStalePid, ", which is not running here")),
+                                                    kStalePid, ", which is not a process here")),
                              HasSubstr(absl::StrCat("lock file '", lock_, "'")))));
   close(release_);
   release_ = -1;
