@@ -245,8 +245,15 @@ JobRequest FamilyJobRequest(const std::string& workload, const std::vector<std::
 absl::Status ValidateFamilyJobArgs(const std::string& workload,
                                    const std::vector<std::string>& args) {
   ASSIGN_OR_RETURN(const WorkloadFamily family, ParseWorkloadFamily(workload));
-  const JobRequest job = FamilyJobRequest(workload, args);
+  JobRequest job = FamilyJobRequest(workload, args);
   RETURN_IF_ERROR(CheckJobName(job.name));
+  if (family == WorkloadFamily::kVisibility) {
+    // The probe runs with a warning that these do not apply (PrepareVisibilityJob), as before.
+    std::erase_if(job.options, [](const auto& option) {
+      return option.first == "runtime" || option.first == "time_based" ||
+             option.first == "stonewall";
+    });
+  }
   return ValidateWorkloadOptions(family, job.options, job.name);
 }
 

@@ -55,6 +55,14 @@ TEST_F(OneShotArgsTest, ValidFamilyOptionsPassTheCheck) {
   EXPECT_TRUE(ValidateFamilyJobArgs("metadata", {"--directory=" + dir_.path(), "--name=md"}).ok());
   EXPECT_THAT(ValidateFamilyJobArgs("metadata", {"--directory=" + dir_.path(), "--name=.."}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("job name '..'")));
+  // A visibility probe runs with a warning that runtime does not apply, as an agent's Prepare
+  // does; an unknown option is still refused.
+  EXPECT_TRUE(ValidateFamilyJobArgs("visibility", {"--directory=" + dir_.path(),
+                                                   "--probe=client_to_client", "--runtime=5s"})
+                  .ok());
+  EXPECT_FALSE(ValidateFamilyJobArgs("visibility", {"--directory=" + dir_.path(),
+                                                    "--probe=client_to_client", "--bogus=1"})
+                   .ok());
 }
 
 // The command's own flags take one value: a second one is refused, naming the flag and both

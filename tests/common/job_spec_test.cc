@@ -417,8 +417,8 @@ TEST(ValidateJobSpecTest, RefusesANameThatCannotBePartOfAFileName) {
                  AllOf(HasSubstr(c.message), HasSubstr("a job name is 1 to 100 characters, "
                                                        "without '/' or control characters"))));
   }
-  for (const std::string name : {std::string(100, 'x'), std::string("a.b-c_d e"),
-                                 std::string("..x"), std::string("x.."), std::string("ü")}) {
+  for (const std::string& name : {std::string(100, 'x'), std::string("a.b-c_d e"),
+                                  std::string("..x"), std::string("x.."), std::string("ü")}) {
     SCOPED_TRACE(name);
     JobSpec job = ValidJob();
     job.name = name;
