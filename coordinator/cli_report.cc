@@ -125,7 +125,7 @@ int ReportCommand(const std::vector<std::string>& raw) {
   } else if (format == "scaling-csv") {
     std::vector<ScenarioFigures> storage;
     const std::vector<ScenarioFigures>& figures = FiguresOf(input, storage);
-    text = RenderScalingCsv(BuildScalingRows(input, BuildCells(input, figures), figures));
+    text = RenderScalingCsv(BuildScalingRows(input, BuildCells(input, figures)));
   } else {
     text = RenderTerminalReport(input);
     if (const std::string view = RenderPlacementView(input); !view.empty()) {

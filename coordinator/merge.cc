@@ -97,21 +97,6 @@ bool KindUsed(const OpStats& stats) {
   return stats.ops > 0 || stats.errors > 0 || stats.lat.count() > 0;
 }
 
-Spread SpreadOf(const std::vector<double>& values) {
-  Spread s;
-  if (values.empty()) return s;
-  s.min = *std::min_element(values.begin(), values.end());
-  s.max = *std::max_element(values.begin(), values.end());
-  double sum = 0;
-  for (double v : values) sum += v;
-  s.mean = sum / static_cast<double>(values.size());
-  if (values.size() < 2 || s.mean == 0) return s;
-  double sq = 0;
-  for (double v : values) sq += (v - s.mean) * (v - s.mean);
-  s.cv = std::sqrt(sq / static_cast<double>(values.size())) / s.mean;
-  return s;
-}
-
 // What rule 2 needs of one agent, and its per-kind totals for rule 5.
 struct AgentAggregate {
   std::string agent_id;
@@ -166,6 +151,21 @@ Instants InstantsOf(const std::vector<const AgentJobResult*>& results,
 }
 
 }  // namespace
+
+Spread SpreadOf(const std::vector<double>& values) {
+  Spread s;
+  if (values.empty()) return s;
+  s.min = *std::min_element(values.begin(), values.end());
+  s.max = *std::max_element(values.begin(), values.end());
+  double sum = 0;
+  for (double v : values) sum += v;
+  s.mean = sum / static_cast<double>(values.size());
+  if (values.size() < 2 || s.mean == 0) return s;
+  double sq = 0;
+  for (double v : values) sq += (v - s.mean) * (v - s.mean);
+  s.cv = std::sqrt(sq / static_cast<double>(values.size())) / s.mean;
+  return s;
+}
 
 const OpFigures* ScenarioFigures::Find(OpKind kind) const {
   for (const auto& op : ops) {

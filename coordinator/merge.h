@@ -88,6 +88,10 @@ struct Spread {
   double cv = 0;  // population stdev / mean
 };
 
+// The spread of per-agent figures (min, max, mean, population CoV; cv 0 with fewer than two values
+// or a zero mean).
+Spread SpreadOf(const std::vector<double>& values);
+
 struct OpFigures {
   OpKind kind = OpKind::kRead;
   uint64_t ops = 0;

@@ -92,7 +92,7 @@ std::string RenderHtmlReport(const ReportInput& input, const HtmlReportContext& 
 
   std::string sweeps, scaling, visibility;
   html_internal::SweepSection(cells, sweeps);
-  html_internal::ScalingSection(BuildScalingRows(input, cells, figures), scaling);
+  html_internal::ScalingSection(BuildScalingRows(input, cells), scaling);
   html_internal::VisibilitySection(input, cells, figures, visibility);
 
   out += "<nav><h2>Contents</h2><ul><li><a href=\"#campaign\">Campaign</a></li>";

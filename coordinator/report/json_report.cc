@@ -240,7 +240,7 @@ json JsonReport(const ReportInput& input) {
           {"keep", std::string(KeepPolicyName(input.keep))},
           {"agents", agents},
           {"scenarios", scenarios},
-          {"scaling", ScalingJson(BuildScalingRows(input, BuildCells(input, figures), figures))}};
+          {"scaling", ScalingJson(BuildScalingRows(input, BuildCells(input, figures)))}};
 }
 
 std::string RenderJsonReport(const ReportInput& input) {

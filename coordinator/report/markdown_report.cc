@@ -146,7 +146,7 @@ std::string RenderMarkdownReport(const ReportInput& input) {
 
   const std::vector<ReportCell> cells = BuildCells(input, figures);
   for (const ReportCell& cell : cells) RenderCell(input, figures, cell, out);
-  out += RenderScalingMarkdown(BuildScalingRows(input, cells, figures));
+  out += RenderScalingMarkdown(BuildScalingRows(input, cells));
 
   if (!input.agents.empty()) {
     out +=

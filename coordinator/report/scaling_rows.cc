@@ -1,7 +1,6 @@
 #include "coordinator/report/scaling_rows.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -59,23 +58,6 @@ std::string FormatLatency(uint64_t ns) {
   return absl::StrFormat("%.1f us", v / 1e3);
 }
 
-// Min, max, mean and population CoV (0 with fewer than two values or a zero mean).
-Spread MakeSpread(const std::vector<double>& means) {
-  Spread spread;
-  if (means.empty()) return spread;
-  spread.min = *std::min_element(means.begin(), means.end());
-  spread.max = *std::max_element(means.begin(), means.end());
-  double sum = 0;
-  for (double v : means) sum += v;
-  spread.mean = sum / static_cast<double>(means.size());
-  if (means.size() > 1 && spread.mean > 0) {
-    double squares = 0;
-    for (double v : means) squares += (v - spread.mean) * (v - spread.mean);
-    spread.cv = std::sqrt(squares / static_cast<double>(means.size())) / spread.mean;
-  }
-  return spread;
-}
-
 // Fairness over agents: each agent's own aggregate (the data ops of every kind but fsync over
 // that agent's window, merge.h rules 3 and 8 over its results alone, as the row's aggregate is
 // over all agents), the mean over the kept repeats the agent ran in; then min, max and CoV of
@@ -112,7 +94,7 @@ std::pair<Spread, Spread> AgentFairness(const ReportInput& input, const std::vec
     mib_s.push_back(m / repeats);
     iops.push_back(o / repeats);
   }
-  return {MakeSpread(mib_s), MakeSpread(iops)};
+  return {SpreadOf(mib_s), SpreadOf(iops)};
 }
 
 }  // namespace
@@ -125,8 +107,7 @@ bool IsScalingCell(const ReportCell& cell) {
 }
 
 std::vector<ScalingRow> BuildScalingRows(const ReportInput& input,
-                                         const std::vector<ReportCell>& cells,
-                                         const std::vector<ScenarioFigures>& /*figures*/) {
+                                         const std::vector<ReportCell>& cells) {
   // Group key: workload, other parameters, target; in first-seen (plan) order.
   std::vector<std::string> order;
   std::map<std::string, std::vector<ScalingRow>> groups;

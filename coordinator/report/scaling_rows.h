@@ -22,7 +22,7 @@
 // Rows come grouped, groups in plan order, rows by agent count then axis value.
 //
 // Example:
-//   for (const ScalingRow& row : BuildScalingRows(input, cells, figures)) ...
+//   for (const ScalingRow& row : BuildScalingRows(input, cells)) ...
 #ifndef AZBENCH_COORDINATOR_REPORT_SCALING_ROWS_H_
 #define AZBENCH_COORDINATOR_REPORT_SCALING_ROWS_H_
 
@@ -64,11 +64,9 @@ struct ScalingRow {
 // True when a cell has a `nodes` or `nodes_per_az` value.
 bool IsScalingCell(const ReportCell& cell);
 
-// `figures` is unused (the fairness figures are computed per agent from `input`); kept so every
-// renderer calls it the same way.
+// The rows of every scaling cell; fairness figures are computed per agent from `input`.
 std::vector<ScalingRow> BuildScalingRows(const ReportInput& input,
-                                         const std::vector<ReportCell>& cells,
-                                         const std::vector<ScenarioFigures>& figures);
+                                         const std::vector<ReportCell>& cells);
 
 // "## Scaling" with one table per group; "" when there are no rows.
 std::string RenderScalingMarkdown(const std::vector<ScalingRow>& rows);

@@ -153,7 +153,7 @@ std::string RenderTerminalReport(const ReportInput& input) {
   }
   std::string out = Table(rows);
   out += PassesSection(input, cells);
-  out += ScalingSection(BuildScalingRows(input, cells, figures));
+  out += ScalingSection(BuildScalingRows(input, cells));
 
   // The jobs' warnings, as the Markdown report lists them under each cell (cell_notes.h); the
   // status notes are the problem lines below.

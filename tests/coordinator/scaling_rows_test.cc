@@ -52,7 +52,7 @@ ReportInput Input() {
 std::vector<ScalingRow> Rows(const ReportInput& input) {
   std::vector<ScenarioFigures> storage;
   const std::vector<ScenarioFigures>& figures = FiguresOf(input, storage);
-  return BuildScalingRows(input, BuildCells(input, figures), figures);
+  return BuildScalingRows(input, BuildCells(input, figures));
 }
 
 TEST(ScalingRowsTest, EfficiencyIsAggregateOverNTimesTheOneAgentRun) {
