@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/workloads/interval_accumulator.h"
+#include "agent/workloads/private_fd_table.h"
 #include "agent/workloads/submit_batch.h"
 #include "common/clock.h"
 #include "common/thread_cpu.h"
@@ -659,8 +660,26 @@ BlockIoJob::Clone::~Clone() {
 JobResult RunBlockIoClone(const JobSpec& spec, BlockIoJob::Clone& clone, const RunControl& control,
                           const OpClockSource& op_clock, uint64_t start_ns,
                           std::atomic<uint64_t>& ops_done, std::atomic<uint64_t>& bytes_done) {
+  // A sync engine's clone works from a descriptor table of its own (private_fd_table.h): each
+  // pread/pwrite then skips the shared table's reference counting, as a fio job process does.
+  // Where the kernel refuses, it works from the process's table.
+  PrivateFdTable table;
+  if (!clone.caps.is_async && clone.caps.does_io) {
+    std::vector<int> fds;
+    fds.reserve(clone.files.size());
+    for (const auto& f : clone.files) fds.push_back(f.fd);
+    if (absl::Status s = table.Take(fds); !s.ok() && !absl::IsUnavailable(s)) {
+      JobResult failed;
+      failed.name = spec.name;
+      failed.error_errno = EBADF;
+      failed.error_message = absl::StrCat("clone ", clone.index, ": ", s.message());
+      return failed;
+    }
+  }
   CloneRunner runner(spec, clone, control, op_clock, start_ns, ops_done, bytes_done);
-  return runner.Run();
+  JobResult result = runner.Run();
+  table.Release();
+  return result;
 }
 
 }  // namespace azbench
