@@ -50,7 +50,13 @@ int64_t IntervalBegin(const JobResult& job, int64_t index) {
   return SaturatingAdd(job.start_realtime_ns, SaturatingMul(index, Int64(job.interval_ns)));
 }
 
-// A job's measured end: its reported end, or start + runtime when the end is missing.
+// A job's measured end (rule 2): its reported end, which every family makes the end of its
+// measured phase on the agent's realtime clock (block_io: the last completion, end_fsync's
+// included, or the runtime's end when later, never the drain after it; the file-level families:
+// their last op of that result, so a metadata phase's barrier wait is in no result; a partial
+// result of a lost agent: the end of its last streamed interval). start + runtime_ns only when the
+// end is missing: that sum is not the end in general, as a result merged from numjobs clones that
+// started apart keeps the earliest start and the longest runtime, and its end is the latest one.
 int64_t JobEnd(const JobResult& job) {
   if (job.end_realtime_ns > job.start_realtime_ns) return job.end_realtime_ns;
   return SaturatingAdd(job.start_realtime_ns, Int64(job.runtime_ns));

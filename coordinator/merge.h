@@ -9,7 +9,11 @@
 //      error bound (<= 0.39%, common/histogram.h). ops, bytes, errors, short_ios are plain sums.
 //   2. Clock. Every time is CLOCK_REALTIME ns on the coordinator's clock: run corrects each
 //      agent's JobResult.start/end_realtime_ns by the agent's measured offset before merge sees
-//      them. An agent's start is the earliest start of its jobs, its end the latest end.
+//      them. A job's end is the end of its measured phase, end_realtime_ns (start + runtime_ns
+//      only when that is missing): block_io's last completion (end_fsync's included) or its
+//      runtime's end, not the drain after it; a file-level family's last op of the result, so a
+//      metadata phase's barrier wait is in no result's window. An agent's start is the earliest
+//      start of its jobs, its end the latest end.
 //      first_start / last_start are the earliest / latest agent start, first_end / last_end the
 //      earliest / latest agent end, computed from the results (ScenarioResult's own fields are
 //      used only when no result carries times). Agents listed in ScenarioResult::lost take no

@@ -115,7 +115,11 @@ class CloneRunner {
     // issued nothing after it, so that delay is not part of the runtime.
     const uint64_t last = std::max(last_complete_ns_, std::min(stop_ns_, end_ns_));
     result_.runtime_ns = last > measure_start_ns_ ? last - measure_start_ns_ : 0;
-    result_.end_realtime_ns = RealtimeNanos();
+    // The measured phase's end on the realtime clock, not now: the quiesce and the last
+    // interval's delivery above (an audit saw up to ~21 ms) are no part of the run, and the
+    // coordinator takes this instant as the job's end for the stonewall window and the agents'
+    // spans (coordinator/merge.h, rule 2).
+    result_.end_realtime_ns = RealtimeOfOpClock(last);
     // A job that ended during its ramp measured nothing, its CPU included.
     if (!ramp_pending_) result_.cpu = cpu_window_.Close();
     if (result_.op_log_dropped > 0) {
@@ -548,6 +552,23 @@ class CloneRunner {
         RealtimeNanos() + (static_cast<int64_t>(measure_start_ns_) - static_cast<int64_t>(now_ns));
     cpu_window_.Restart();
     ramp_pending_ = measure_start_ns_ > now_ns;
+  }
+
+  // The CLOCK_REALTIME instant of `op_clock_ns`, a reading of this thread's op clock (the TSC or
+  // CLOCK_MONOTONIC, common/op_clock.h): now on the realtime clock, less how long ago that reading
+  // was. Now is read between two op-clock reads and paired with their midpoint, so a preemption
+  // between the reads costs at most half of it. Error: that, plus any slewing or step of the
+  // realtime clock over (op_clock_ns, now), which is the run's drain, not its length.
+  static int64_t RealtimeOfOpClock(uint64_t op_clock_ns) {
+    const uint64_t before_ns = OpClockNanos();
+    const int64_t realtime_ns = RealtimeNanos();
+    const uint64_t after_ns = OpClockNanos();  // >= before_ns: readings never go back on a thread
+    const uint64_t now_ns = before_ns + (after_ns - before_ns) / 2;
+    // Both are nanoseconds on one monotonic timeline, so their distance fits an int64_t; the
+    // reading is later than now only for a job that ended before its ramp did (`last` is then
+    // the measured start, still ahead).
+    if (op_clock_ns <= now_ns) return realtime_ns - static_cast<int64_t>(now_ns - op_clock_ns);
+    return realtime_ns + static_cast<int64_t>(op_clock_ns - now_ns);
   }
 
   void FailWith(const absl::Status& status) {

@@ -200,6 +200,27 @@ TEST(MergeTest, ALostAgentCountsInSumsButDoesNotShrinkTheStonewallWindow) {
   EXPECT_DOUBLE_EQ(read->stonewall_bytes, 2200.0);
 }
 
+// A job's end for the stonewall is its measured end (end_realtime_ns), which a block_io agent
+// reports as its last completion or runtime end, not the drain after it: a job whose measured
+// phase ended 0.5 s into its third interval closes the window there, and that interval's work is
+// all inside it.
+TEST(MergeTest, TheStonewallWindowEndsAtTheFirstMeasuredEnd) {
+  ScenarioResult result;
+  JobResult short_job = MakeJob(OpKind::kRead, kT0, {2, 2, 1}, 100);
+  short_job.runtime_ns = 5 * kSecond / 2;
+  short_job.end_realtime_ns = kT0 + 5 * kSecond / 2;
+  AddResult(result, "a", std::move(short_job));
+  AddResult(result, "b", MakeJob(OpKind::kRead, kT0, std::vector<uint64_t>(10, 2), 100));
+  const ScenarioFigures figures = ComputeFigures(result);
+  EXPECT_EQ(figures.first_end_ns, kT0 + 5 * kSecond / 2);
+  EXPECT_EQ(figures.stonewall_window_ns, 5 * kSecond / 2);
+  const OpFigures* read = figures.Find(OpKind::kRead);
+  ASSERT_NE(read, nullptr);
+  // a: 5 ops; b: 2 + 2 + half of 2.
+  EXPECT_DOUBLE_EQ(read->stonewall_ops, 5.0 + 5.0);
+  EXPECT_DOUBLE_EQ(read->stonewall_iops, 10.0 / 2.5);
+}
+
 TEST(MergeTest, MergedIntervalsAlignOnTheFirstStartOfTheScenario) {
   ScenarioResult result;
   AddResult(result, "a", MakeJob(OpKind::kRead, kT0, {1, 2, 3}, 10));
