@@ -1,10 +1,10 @@
 #include "coordinator/merge.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
-#include <set>
 #include <utility>
 #include <vector>
 
@@ -106,7 +106,6 @@ bool KindUsed(const OpStats& stats) {
 // What rule 2 needs of one agent, and its per-kind totals for rule 5.
 struct AgentAggregate {
   std::string agent_id;
-  bool lost = false;
   bool has_times = false;
   int64_t start_ns = std::numeric_limits<int64_t>::max();
   int64_t end_ns = std::numeric_limits<int64_t>::min();
@@ -122,8 +121,7 @@ struct Instants {
   bool any = false;
 };
 
-Instants InstantsOf(const std::vector<const AgentJobResult*>& results,
-                    const std::set<std::string>& lost_ids) {
+Instants InstantsOf(const std::vector<const AgentJobResult*>& results) {
   std::map<std::string, std::pair<int64_t, int64_t>> span;  // agent -> (start, end)
   Instants out;
   for (const AgentJobResult* r : results) {
@@ -137,21 +135,18 @@ Instants InstantsOf(const std::vector<const AgentJobResult*>& results,
       it->second.second = std::max(it->second.second, JobEnd(job));
     }
   }
-  for (const bool skip_lost : {true, false}) {
-    for (const auto& [agent, times] : span) {
-      if (skip_lost && lost_ids.count(agent) > 0) continue;
-      if (!out.any) {
-        out.first_start = out.last_start = times.first;
-        out.first_end = out.last_end = times.second;
-        out.any = true;
-        continue;
-      }
-      out.first_start = std::min(out.first_start, times.first);
-      out.last_start = std::max(out.last_start, times.first);
-      out.first_end = std::min(out.first_end, times.second);
-      out.last_end = std::max(out.last_end, times.second);
+  // Lost agents included, as in ComputeFigures (rule 2).
+  for (const auto& [agent, times] : span) {
+    if (!out.any) {
+      out.first_start = out.last_start = times.first;
+      out.first_end = out.last_end = times.second;
+      out.any = true;
+      continue;
     }
-    if (out.any) break;
+    out.first_start = std::min(out.first_start, times.first);
+    out.last_start = std::max(out.last_start, times.first);
+    out.first_end = std::min(out.first_end, times.second);
+    out.last_end = std::max(out.last_end, times.second);
   }
   return out;
 }
@@ -245,8 +240,6 @@ ScenarioFigures ComputeFigures(const ScenarioResult& result,
                                const std::function<bool(const std::string& agent_id)>& include) {
   ScenarioFigures figures;
   figures.agents_lost = static_cast<int>(result.lost.size());
-  std::set<std::string> lost_ids;
-  for (const auto& lost : result.lost) lost_ids.insert(lost.agent_id);
 
   std::vector<const AgentJobResult*> included;
   for (const auto& r : result.results) {
@@ -261,7 +254,6 @@ ScenarioFigures ComputeFigures(const ScenarioResult& result,
     if (inserted) {
       agents.emplace_back();
       agents.back().agent_id = r->agent_id;
-      agents.back().lost = lost_ids.count(r->agent_id) > 0;
     }
     AgentAggregate& agent = agents[it->second];
     const JobResult& job = r->result;
@@ -280,11 +272,13 @@ ScenarioFigures ComputeFigures(const ScenarioResult& result,
   }
   figures.agents = static_cast<int>(agents.size());
 
-  // Rule 2: the instants, from agents that were not lost (all agents if every one was lost).
-  auto take_instants = [&](bool skip_lost) {
+  // Rule 2: the instants, from every agent with times, lost ones included: a lost agent started
+  // (start skew is about every agent that did), and its end is its last reported instant, so the
+  // stonewall window is still "while every agent ran" and holds that agent's reported work.
+  auto take_instants = [&]() {
     bool any = false;
     for (const auto& agent : agents) {
-      if (!agent.has_times || (skip_lost && agent.lost)) continue;
+      if (!agent.has_times) continue;
       if (!any) {
         figures.first_start_ns = figures.last_start_ns = agent.start_ns;
         figures.first_end_ns = figures.last_end_ns = agent.end_ns;
@@ -298,7 +292,7 @@ ScenarioFigures ComputeFigures(const ScenarioResult& result,
     }
     return any;
   };
-  if (!take_instants(/*skip_lost=*/true) && !take_instants(/*skip_lost=*/false)) {
+  if (!take_instants()) {
     figures.first_start_ns = result.first_start_realtime_ns;
     figures.last_start_ns = result.last_start_realtime_ns;
     figures.first_end_ns = result.first_end_realtime_ns;
@@ -335,7 +329,7 @@ ScenarioFigures ComputeFigures(const ScenarioResult& result,
     std::map<std::string, MeasuredTime> kind_measured;
     const bool narrowed = carrying.size() != included.size();
     if (narrowed) {
-      const Instants in = InstantsOf(carrying, lost_ids);
+      const Instants in = InstantsOf(carrying);
       if (in.any) {
         kind_full_window =
             static_cast<uint64_t>(std::max<int64_t>(in.last_end - in.first_start, 0));

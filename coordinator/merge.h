@@ -13,13 +13,16 @@
 //      only when that is missing): block_io's last completion (end_fsync's included) or its
 //      runtime's end, not the drain after it; a file-level family's last op of the result, so a
 //      metadata phase's barrier wait is in no result's window. An agent's start is the earliest
-//      start of its jobs, its end the latest end.
-//      first_start / last_start are the earliest / latest agent start, first_end / last_end the
-//      earliest / latest agent end, computed from the results (ScenarioResult's own fields are
-//      used only when no result carries times). Agents listed in ScenarioResult::lost take no
-//      part in these four instants (a lost agent must not shrink the stonewall window to the
-//      moment it died) unless every agent was lost; what was received from them still counts in
-//      every sum. start_skew = last_start - first_start.
+//      start of its jobs, its end the latest end. first_start / last_start are the earliest /
+//      latest agent start, first_end / last_end the earliest / latest agent end, computed from
+//      the results (ScenarioResult's own fields are used only when no result carries times).
+//      Agents listed in ScenarioResult::lost take part like the others with what they reported:
+//      their start, and as their end the end of their last streamed interval (the partial
+//      results' end) or of their results that arrived. So start_skew = last_start - first_start
+//      covers every agent that started, and the stonewall window (rule 4) ends no later than a
+//      lost agent's last report: it stays the time while every agent ran, over which every
+//      agent's work is known, rather than mixing a window of the survivors with the lost agent's
+//      work inside part of it. A lost agent that reported nothing has no result and no part.
 //   3. Full figures: total ops and bytes / (last_end - first_start).
 //   4. Stonewall figures: the common window is [last_start, first_end], when every agent ran.
 //      Interval i of a job covers [start + i*interval_ns, start + (i+1)*interval_ns), the last

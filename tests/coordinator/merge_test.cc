@@ -184,20 +184,52 @@ TEST(MergeTest, AgentsThatNeverOverlapGiveNoStonewallFigures) {
   EXPECT_DOUBLE_EQ(figures.Find(OpKind::kRead)->full_bytes_per_s, 400.0 / 7.0);
 }
 
-TEST(MergeTest, ALostAgentCountsInSumsButDoesNotShrinkTheStonewallWindow) {
+// A partial scenario: "lost" started last (0.5 s late) and its streamed intervals end at 2.5 s. It
+// started, so start skew counts it; its last report ends the stonewall window, so the stonewall
+// figure is the rate of all three agents while all three ran (3 x 100 B/s), not a window of the
+// other two with the lost agent's bytes counted over part of it (220 B/s: neither two nor three
+// agents' rate).
+TEST(MergeTest, ALostAgentTakesPartInStartSkewAndStonewallUpToItsLastReport) {
   ScenarioResult result;
   AddResult(result, "a", MakeJob(OpKind::kRead, kT0, std::vector<uint64_t>(10, 1), 100));
   AddResult(result, "b", MakeJob(OpKind::kRead, kT0, std::vector<uint64_t>(10, 1), 100));
-  AddResult(result, "lost", MakeJob(OpKind::kRead, kT0, {1, 1}, 100));  // died after 2 s
-  result.lost.push_back(LostAgent{"lost", kT0 + 2 * kSecond, "stream broken"});
+  AddResult(result, "lost", MakeJob(OpKind::kRead, kT0 + kSecond / 2, {1, 1}, 100));
+  result.lost.push_back(LostAgent{"lost", kT0 + 12 * kSecond, "stream broken"});
   const ScenarioFigures figures = ComputeFigures(result);
   EXPECT_EQ(figures.agents, 3);
   EXPECT_EQ(figures.agents_lost, 1);
-  EXPECT_EQ(figures.first_end_ns, kT0 + 10 * kSecond);
-  EXPECT_EQ(figures.stonewall_window_ns, 10 * kSecond);
+  EXPECT_EQ(figures.start_skew_ns, kSecond / 2);
+  EXPECT_EQ(figures.last_start_ns, kT0 + kSecond / 2);
+  EXPECT_EQ(figures.first_end_ns, kT0 + 5 * kSecond / 2);
+  EXPECT_EQ(figures.last_end_ns, kT0 + 10 * kSecond);
+  ASSERT_TRUE(figures.stonewall_valid);
+  EXPECT_EQ(figures.stonewall_window_ns, 2 * kSecond);
   const OpFigures* read = figures.Find(OpKind::kRead);
-  EXPECT_EQ(read->bytes, 2200u);
-  EXPECT_DOUBLE_EQ(read->stonewall_bytes, 2200.0);
+  ASSERT_NE(read, nullptr);
+  EXPECT_EQ(read->bytes, 2200u);  // every byte received counts in the sums
+  EXPECT_DOUBLE_EQ(read->full_bytes_per_s, 2200.0 / 10.0);
+  // Inside [0.5 s, 2.5 s): a and b 200 B each (half, whole, half interval), lost all of its 200 B.
+  EXPECT_DOUBLE_EQ(read->stonewall_bytes, 600.0);
+  EXPECT_DOUBLE_EQ(read->stonewall_bytes_per_s, 300.0);
+  EXPECT_DOUBLE_EQ(figures.stonewall_io_bytes, 600.0);
+}
+
+// The same for a kind only some results carry (rule 7: a metadata phase the lost agent was in).
+TEST(MergeTest, ALostAgentBoundsTheStonewallWindowOfAKindSomeResultsCarry) {
+  ScenarioResult result;
+  AddResult(result, "a", MakeJob(OpKind::kCreate, kT0, std::vector<uint64_t>(4, 1), 0));
+  AddResult(result, "b", MakeJob(OpKind::kCreate, kT0, std::vector<uint64_t>(4, 1), 0));
+  AddResult(result, "lost", MakeJob(OpKind::kCreate, kT0, {1, 1}, 0));
+  AddResult(result, "a", MakeJob(OpKind::kStat, kT0 + 5 * kSecond, {3}, 0));
+  AddResult(result, "b", MakeJob(OpKind::kStat, kT0 + 5 * kSecond, {3}, 0));
+  result.lost.push_back(LostAgent{"lost", kT0 + 4 * kSecond, "stream broken"});
+  const ScenarioFigures figures = ComputeFigures(result);
+  const OpFigures* create = figures.Find(OpKind::kCreate);
+  ASSERT_NE(create, nullptr);
+  ASSERT_TRUE(create->stonewall_valid);
+  // [0 s, 2 s): two intervals of each of the three agents.
+  EXPECT_DOUBLE_EQ(create->stonewall_ops, 6.0);
+  EXPECT_DOUBLE_EQ(create->stonewall_iops, 3.0);
 }
 
 // A job's end for the stonewall is its measured end (end_realtime_ns), which a block_io agent
