@@ -247,6 +247,14 @@ std::map<int, FioGroupBandwidth> FioGroupAggregates(const std::vector<const JobR
   return out;
 }
 
+uint64_t FioJobRuntimeSumMs(const std::vector<const JobResult*>& parts) {
+  uint64_t ns = 0;
+  for (const JobResult* part : parts) {
+    ns += static_cast<uint64_t>(std::max(part->clones, 1)) * part->runtime_ns;
+  }
+  return ns / 1'000'000;
+}
+
 json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
                         const FioGroupBandwidth* group) {
   const FioGroupBandwidth own = group == nullptr ? FioGroupAggregate({&result}) : *group;
@@ -254,7 +262,9 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
   job["jobname"] = result.name;
   job["groupid"] = result.group_id;
   job["error"] = result.error_errno;
-  job["job_runtime"] = result.runtime_ns / 1'000'000;
+  // Summed over the clones, as fio sums a group-reported job's threads: the agent's one-shot
+  // output and the coordinator's fio-json (which sets it for entries merged over agents) agree.
+  job["job_runtime"] = FioJobRuntimeSumMs({&result});
   job["read"] = DirectionJson(result, OpKind::kRead, own.bytes_per_s[0]);
   job["write"] = DirectionJson(result, OpKind::kWrite, own.bytes_per_s[1]);
   job["trim"] = DirectionJson(result, OpKind::kTrim, own.bytes_per_s[2]);

@@ -33,7 +33,15 @@ FioGroupBandwidth FioGroupAggregate(const std::vector<const JobResult*>& group);
 // FioGroupAggregate of each group_id among `jobs`.
 std::map<int, FioGroupBandwidth> FioGroupAggregates(const std::vector<const JobResult*>& jobs);
 
-// One fio-style job object: jobname, groupid, error, job_runtime (ms), read / write / trim (each
+// fio's job_runtime (ms) of an entry that merges `parts`: as fio 3.33 (sum_thread_stats, for
+// group_reporting and client/server's "All clients"), the sum of its threads' runtimes, so two 2 s
+// threads give 4000, while read / write / trim "runtime" (what bw and iops are over) is the
+// longest. A result keeps only its longest clone's runtime (JobResult::Merge), so each of its
+// `clones` counts that long.
+uint64_t FioJobRuntimeSumMs(const std::vector<const JobResult*>& parts);
+
+// One fio-style job object: jobname, groupid, error, job_runtime (ms, FioJobRuntimeSumMs of the
+// result: its clones are fio's threads of a group-reported job), read / write / trim (each
 // io_bytes, io_kbytes, bw_bytes, bw (KiB/s), iops, runtime (ms), total_ios, short_ios, drop_ios,
 // slat_ns / clat_ns / lat_ns, bw_* and iops_* interval figures), sync, and latency_ns /
 // latency_us / latency_ms (fio's completion-latency distribution, in percent). For synchronous

@@ -225,6 +225,23 @@ TEST(FioJobJsonTest, IoDepthsArePercentPerFioBucketWithFiosKeys) {
   EXPECT_EQ(job["azbench"]["depth"]["level"][4].get<uint64_t>(), 300u);
 }
 
+// fio 3.33, numjobs=4 + group_reporting, four 2 s threads: job_runtime is their sum, while the
+// read runtime (what bw and iops are over) is the longest. The agent's one-shot JSON writes a
+// job's clones merged, so it must give what fio gives, as the coordinator's fio-json does.
+TEST(FioJobJsonTest, JobRuntimeIsTheSumOverTheClonesAsFiosGroupReportedThreads) {
+  std::vector<JobResult> results;
+  results.push_back(ReadJob({1'000, 2'000}));
+  results.back().clones = 4;
+  results.back().runtime_ns = 2'000'000'000;
+  results.push_back(ReadJob({1'000}));  // one clone of 1 s
+  const json doc = ResultsToFioJson(results, false);
+  EXPECT_EQ(doc["jobs"][0]["job_runtime"].get<uint64_t>(), 4u * 2000u);
+  EXPECT_EQ(doc["jobs"][0]["read"]["runtime"].get<uint64_t>(), 2000u);
+  EXPECT_DOUBLE_EQ(doc["jobs"][0]["read"]["iops"].get<double>(), 2 / 2.0);
+  EXPECT_EQ(doc["jobs"][1]["job_runtime"].get<uint64_t>(), 1000u);
+  EXPECT_EQ(FioJobRuntimeSumMs({&results[0], &results[1]}), 4u * 2000u + 1000u);
+}
+
 TEST(FioJobJsonTest, CpuFiguresAreLeftOutWhenNotMeasuredRatherThanWrittenAsZero) {
   const json job = JobResultToFioJson(ReadJob({1'000}));
   for (const char* key : {"usr_cpu", "sys_cpu", "ctx", "majf", "minf"}) {
