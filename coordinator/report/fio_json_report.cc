@@ -73,16 +73,6 @@ int FioError(const ScenarioResult& r, const JobResult& result) {
   return EINTR;
 }
 
-// fio's job_runtime (ms) of an entry merging `parts`: fio sums the threads' runtimes
-// (sum_thread_stats: total_run_time, for group_reporting and for "All clients"), so two 2 s
-// threads give 4000, while read/write/trim "runtime" (what bw and iops are over) is the longest.
-// A result keeps only its longest clone's runtime, so each of its clones counts that long.
-uint64_t FioJobRuntimeMs(const std::vector<const JobResult*>& parts) {
-  uint64_t ns = 0;
-  for (const JobResult* part : parts) ns += static_cast<uint64_t>(part->clones) * part->runtime_ns;
-  return ns / 1'000'000;
-}
-
 json JobEntry(const ScenarioResult& r, const JobResult& result, const ScenarioJob* job,
               const FioGroupBandwidth& group, uint64_t job_runtime_ms) {
   json entry = JobResultToFioJson(result, /*with_azbench_extras=*/false, &group);
@@ -146,7 +136,7 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
       all.Merge(merged);
     }
     merged_jobs.emplace_back(std::move(merged), job);
-    merged_runtime_ms.push_back(FioJobRuntimeMs(parts));
+    merged_runtime_ms.push_back(FioJobRuntimeSumMs(parts));
     every_result.insert(every_result.end(), parts.begin(), parts.end());
   }
   // bw_agg: jobs[] share their groups over every agent, each client's entries over that agent's.
@@ -175,7 +165,7 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
       for (const AgentJobResult& result : r.results) {
         if (result.agent_id != agent_id || result.result.name != name) continue;
         json entry = JobEntry(r, result.result, job, agent_groups.at(result.result.group_id),
-                              FioJobRuntimeMs({&result.result}));
+                              FioJobRuntimeSumMs({&result.result}));
         AddHost(input, agent_id, entry);
         clients.push_back(std::move(entry));
       }
@@ -185,7 +175,7 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
     all.name = kAllClients;
     all.group_id = 0;
     json entry = JobResultToFioJson(all, /*with_azbench_extras=*/false);
-    entry["job_runtime"] = FioJobRuntimeMs(every_result);
+    entry["job_runtime"] = FioJobRuntimeSumMs(every_result);
     entry["error"] = FioError(r, all);
     entry["hostname"] = "";  // fio repeats the last client's; this entry is no one host
     entry["port"] = 0;
