@@ -29,9 +29,12 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
 namespace {
 
 // A run that finished while its coordinator was away, and that no coordinator reattached to within
-// the grace: nobody will call Cleanup, so its files go now (not a prepared lease later).
-std::function<void(const std::string&)> AbandonedRunCleaner(Runner& runner) {
-  return [&runner](const std::string& run_id) {
+// the grace: nobody will call Cleanup, so its files go now (not a prepared lease later), and
+// `forget_lease` forgets the lease its Prepare asked for.
+std::function<void(const std::string&)> AbandonedRunCleaner(
+    Runner& runner, std::function<void(const std::string&)> forget_lease) {
+  return [&runner, forget_lease = std::move(forget_lease)](const std::string& run_id) {
+    forget_lease(run_id);
     absl::StatusOr<int> removed = runner.Cleanup(run_id, /*remove_files=*/true);
     if (removed.ok()) {
       AgentLogger("rpc")->warn("run {}: forgot it and removed {} files", run_id, *removed);
@@ -45,6 +48,10 @@ constexpr int kMaxJobOptions = 256;
 // A Prepare's or Renew's lease_ms: 0 (the lease the agent would use anyway) or 1 s to 24 h, the
 // range the coordinator's --prepared-lease takes (a longer lease keeps a dead coordinator's files).
 constexpr uint32_t kMinLeaseMs = 1'000, kMaxLeaseMs = 86'400'000;
+
+// The most Prepare leases remembered at once (AgentService::asked_leases_). The runner holds a few
+// runs (max_concurrent_runs); the rest are runs its reaper forgot, which nothing else removes.
+constexpr size_t kMaxAskedLeases = 4096;
 
 absl::Status CheckLeaseMs(uint32_t lease_ms, const char* zero_means) {
   if (lease_ms != 0 && (lease_ms < kMinLeaseMs || lease_ms > kMaxLeaseMs)) {
@@ -123,10 +130,7 @@ absl::Status CheckRunRequest(const v1::RunRequest& request) {
 }  // namespace
 
 AgentService::AgentService(Runner& runner, AgentIdentity identity)
-    : runner_(runner),
-      identity_(std::move(identity)),
-      resolver_(std::make_shared<SystemResolver>()),
-      journals_(std::make_unique<RunJournals>(RunJournalConfig{}, AbandonedRunCleaner(runner))) {}
+    : AgentService(runner, std::move(identity), "/proc/self/mountinfo", nullptr) {}
 
 AgentService::AgentService(Runner& runner, AgentIdentity identity, std::string mountinfo_path,
                            std::shared_ptr<HostResolver> resolver, RunJournalConfig journal)
@@ -134,7 +138,35 @@ AgentService::AgentService(Runner& runner, AgentIdentity identity, std::string m
       identity_(std::move(identity)),
       mountinfo_path_(std::move(mountinfo_path)),
       resolver_(resolver != nullptr ? std::move(resolver) : std::make_shared<SystemResolver>()),
-      journals_(std::make_unique<RunJournals>(std::move(journal), AbandonedRunCleaner(runner))) {}
+      journals_(std::make_unique<RunJournals>(
+          std::move(journal), AbandonedRunCleaner(runner, [this](const std::string& run_id) {
+            ForgetAskedLease(run_id);
+          }))) {}
+
+uint64_t AgentService::AskedLeaseNs(const std::string& run_id) {
+  absl::MutexLock lock(&leases_mu_);
+  auto it = asked_leases_.find(run_id);
+  return it == asked_leases_.end() ? 0 : it->second.lease_ns;
+}
+
+void AgentService::RememberAskedLease(const std::string& run_id, uint64_t lease_ns) {
+  absl::MutexLock lock(&leases_mu_);
+  if (lease_ns == 0) {
+    asked_leases_.erase(run_id);
+    return;
+  }
+  if (asked_leases_.size() >= kMaxAskedLeases && !asked_leases_.contains(run_id)) {
+    asked_leases_.erase(std::min_element(
+        asked_leases_.begin(), asked_leases_.end(),
+        [](const auto& a, const auto& b) { return a.second.order < b.second.order; }));
+  }
+  asked_leases_[run_id] = AskedLease{.lease_ns = lease_ns, .order = next_lease_order_++};
+}
+
+void AgentService::ForgetAskedLease(const std::string& run_id) {
+  absl::MutexLock lock(&leases_mu_);
+  asked_leases_.erase(run_id);
+}
 
 grpc::Status AgentService::Hello(grpc::ServerContext*, const v1::HelloRequest* request,
                                  v1::HelloResponse* response) {
@@ -222,8 +254,11 @@ grpc::Status AgentService::Prepare(grpc::ServerContext*, const v1::PrepareReques
   placement.agent_count = std::max(1, request->agent_count());
   absl::StatusOr<PrepareOutcome> outcome =
       runner_.Prepare(request->run_id(), jobs, interval_ns, placement);
-  if (outcome.ok() && request->lease_ms() > 0) {
-    (void)runner_.Renew(request->run_id(), request->lease_ms() * 1'000'000ULL);
+  if (outcome.ok()) {
+    // The last Prepare that succeeded names the lease (a retry of the same request succeeds too).
+    const uint64_t lease_ns = request->lease_ms() * 1'000'000ULL;
+    RememberAskedLease(request->run_id(), lease_ns);
+    if (lease_ns > 0) (void)runner_.Renew(request->run_id(), lease_ns);
   }
   if (!outcome.ok()) {
     AgentLogger("rpc")->warn("prepare {}: {}", request->run_id(),
@@ -286,13 +321,19 @@ grpc::Status AgentService::Run(grpc::ServerContext* context, const v1::RunReques
   // stream's status after RunFinished still has it.
   (void)sink.Finish(status);
   const bool complete = journal->Detach(attachment);
+  // The lease a run waiting for Cleanup has (agent.proto, PrepareRequest.lease_ms); 0 = the
+  // runner's default, which the runner gave it when the run ended.
+  const uint64_t asked_lease_ns = AskedLeaseNs(request->run_id());
+  const uint64_t lease_ns = asked_lease_ns > 0 ? asked_lease_ns : runner_.prepared_lease_ns();
   // Nothing to resume: the run never started (it may be run again), or its lease was lost.
   if (journal->last_seq() == 0 || journal->lease_lost()) {
     journals_->Forget(request->run_id());
-  } else if (!complete && runner_.prepared_lease_ns() > 0) {
+    if (journal->lease_lost()) ForgetAskedLease(request->run_id());  // nobody will renew it
+  } else if (!complete && lease_ns > 0) {
     // Its end is collectable by an Attach for the grace: the files wait for the Cleanup after it.
-    (void)runner_.Renew(request->run_id(),
-                        journals_->config().grace_ns + runner_.prepared_lease_ns());
+    (void)runner_.Renew(request->run_id(), journals_->config().grace_ns + lease_ns);
+  } else if (asked_lease_ns > 0) {
+    (void)runner_.Renew(request->run_id(), asked_lease_ns);
   }
   if (!status.ok()) {
     AgentLogger("rpc")->warn("run {}: {}", request->run_id(), std::string(status.message()));
@@ -349,6 +390,8 @@ grpc::Status AgentService::Proceed(grpc::ServerContext*, const v1::ProceedReques
 grpc::Status AgentService::Cleanup(grpc::ServerContext*, const v1::CleanupRequest* request,
                                    v1::CleanupResponse* response) {
   absl::StatusOr<int> removed = runner_.Cleanup(request->run_id(), request->remove_files());
+  // Gone either way (NotFound: it expired), and its Prepare's lease with it.
+  if (removed.ok() || absl::IsNotFound(removed.status())) ForgetAskedLease(request->run_id());
   if (!removed.ok()) return ToGrpcStatus(removed.status());
   journals_->Forget(request->run_id());  // the coordinator has what it wanted
   response->set_files_removed(static_cast<uint32_t>(*removed));
@@ -357,12 +400,18 @@ grpc::Status AgentService::Cleanup(grpc::ServerContext*, const v1::CleanupReques
 
 grpc::Status AgentService::Renew(grpc::ServerContext*, const v1::RenewRequest* request,
                                  v1::RenewResponse*) {
-  if (absl::Status bad = CheckLeaseMs(request->lease_ms(), "the agent's default lease");
+  if (absl::Status bad = CheckLeaseMs(
+          request->lease_ms(), "the lease the Prepare asked for, or the agent's default lease");
       !bad.ok()) {
     AgentLogger("rpc")->warn("renew {}: {}", request->run_id(), std::string(bad.message()));
     return ToGrpcStatus(bad);
   }
-  return ToGrpcStatus(runner_.Renew(request->run_id(), request->lease_ms() * 1'000'000ULL));
+  // A Renew's own lease_ms counts for this renewal only; 0 is the Prepare's again.
+  const uint64_t lease_ns = request->lease_ms() > 0 ? request->lease_ms() * 1'000'000ULL
+                                                    : AskedLeaseNs(request->run_id());
+  const absl::Status renewed = runner_.Renew(request->run_id(), lease_ns);
+  if (absl::IsNotFound(renewed)) ForgetAskedLease(request->run_id());  // expired
+  return ToGrpcStatus(renewed);
 }
 
 }  // namespace azbench

@@ -3,9 +3,13 @@
 #ifndef AZBENCH_AGENT_SERVICE_H_
 #define AZBENCH_AGENT_SERVICE_H_
 
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "agent/identity.h"
 #include "agent/run_journal.h"
 #include "agent/runner.h"
@@ -46,10 +50,28 @@ class AgentService final : public v1::Agent::Service {
   RunJournals& journals() { return *journals_; }
 
  private:
+  // The lease a run's Prepare asked for (lease_ms > 0), in ns; 0 when it asked for none (the
+  // runner's default). A Renew with lease_ms 0 and the end of the run renew to it
+  // (agent.proto, RenewRequest.lease_ms and PrepareRequest.lease_ms).
+  uint64_t AskedLeaseNs(const std::string& run_id);
+  void RememberAskedLease(const std::string& run_id, uint64_t lease_ns);
+  void ForgetAskedLease(const std::string& run_id);
+
   Runner& runner_;
   AgentIdentity identity_;
   std::string mountinfo_path_ = "/proc/self/mountinfo";
   std::shared_ptr<HostResolver> resolver_;
+  // Declared before journals_, whose reaper forgets abandoned runs' leases: they outlive it.
+  struct AskedLease {
+    uint64_t lease_ns = 0;
+    uint64_t order = 0;  // when it was remembered (the oldest goes first at the bound)
+  };
+  absl::Mutex leases_mu_;
+  // By run id. Forgotten at Cleanup, when the run is abandoned or its lease lost, and when a Renew
+  // finds the run gone; a run the runner's reaper forgot (its coordinator died) is never cleaned
+  // up, so at most kMaxAskedLeases are kept, the oldest dropped.
+  std::map<std::string, AskedLease> asked_leases_ ABSL_GUARDED_BY(leases_mu_);
+  uint64_t next_lease_order_ ABSL_GUARDED_BY(leases_mu_) = 0;
   std::unique_ptr<RunJournals> journals_;
 };
 

@@ -1,8 +1,10 @@
 // The agent's Run stream sends every interval once (agent.proto, JobResult): as interval events,
-// not again inside the result. Real gRPC over loopback to an in-process AgentService.
+// not again inside the result; and a run's lease while it is not running (ServiceLeaseTest). Real
+// gRPC over loopback to an in-process AgentService.
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -376,6 +378,101 @@ TEST(ServiceLeaseTest, ARunThatFinishedDetachedKeepsItsFilesForTheGrace) {
   grpc::ClientContext context;
   const grpc::Status status = stub->Cleanup(&context, cleanup, &cleaned);
   EXPECT_TRUE(status.ok()) << status.error_message() << " (the run was forgotten before)";
+}
+
+// A Prepare of one null-engine job named after the run that reads 64 KiB (it runs at once), with
+// the lease `lease_ms`.
+grpc::Status PrepareWithLease(v1::Agent::Stub& stub, const std::string& run_id, uint32_t lease_ms,
+                              const std::string& dir) {
+  v1::PrepareRequest prepare;
+  prepare.set_run_id(run_id);
+  prepare.set_interval_ms(100);
+  prepare.set_lease_ms(lease_ms);
+  *prepare.add_jobs() = Spec(
+      run_id, "block_io",
+      {{"ioengine", "null"}, {"rw", "read"}, {"bs", "4k"}, {"size", "64k"}, {"directory", dir}});
+  grpc::ClientContext context;
+  v1::PrepareResponse prepared;
+  return stub.Prepare(&context, prepare, &prepared);
+}
+
+grpc::Status RenewWithLease(v1::Agent::Stub& stub, const std::string& run_id, uint32_t lease_ms) {
+  v1::RenewRequest renew;
+  renew.set_run_id(run_id);
+  renew.set_lease_ms(lease_ms);
+  grpc::ClientContext context;
+  v1::RenewResponse response;
+  return stub.Renew(&context, renew, &response);
+}
+
+grpc::Status CleanupWithFiles(v1::Agent::Stub& stub, const std::string& run_id) {
+  v1::CleanupRequest cleanup;
+  cleanup.set_run_id(run_id);
+  cleanup.set_remove_files(true);
+  v1::CleanupResponse cleaned;
+  grpc::ClientContext context;
+  return stub.Cleanup(&context, cleanup, &cleaned);
+}
+
+// The leases below are the agent's default (1 s) and a Prepare's (1 h); the reaper is called by
+// hand for an instant 10 s ahead, between the two, so nothing waits and no timing decides.
+constexpr uint64_t kDefaultLeaseNs = 1'000'000'000, kReapAheadNs = 10'000'000'000;
+constexpr uint32_t kAskedLeaseMs = 3'600'000;
+
+// RenewRequest.lease_ms 0 is "the lease the Prepare asked for (or the agent default)"
+// (agent.proto): it used to be the agent's default always, so a coordinator renewing with 0
+// shortened the lease its Prepare asked for.
+TEST(ServiceLeaseTest, ARenewWithoutALeaseRenewsToTheLeaseThePrepareAskedFor) {
+  testing::TempDir dir(testing::kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  Runner runner(RunnerConfig{.prepared_lease_ns = kDefaultLeaseNs, .reap_interval_ns = 0});
+  testing::InProcessAgent agent(runner, "s3");
+  ASSERT_TRUE(agent.ok());
+  for (const auto& [run_id, lease_ms] :
+       {std::pair<std::string, uint32_t>{"asked", kAskedLeaseMs}, {"default", 0}}) {
+    SCOPED_TRACE(run_id);
+    grpc::Status status = PrepareWithLease(agent.stub(), run_id, lease_ms, dir.path());
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    status = RenewWithLease(agent.stub(), run_id, 0);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  }
+  EXPECT_EQ(runner.ReapExpired(MonotonicNanos() + kReapAheadNs),
+            std::vector<std::string>{"default"})
+      << "only the run whose Prepare asked for no lease has the agent's default";
+  // A Renew's own lease counts for that renewal only: 0 is the Prepare's lease again.
+  ASSERT_TRUE(RenewWithLease(agent.stub(), "asked", 1'000).ok());
+  ASSERT_TRUE(RenewWithLease(agent.stub(), "asked", 0).ok());
+  EXPECT_TRUE(runner.ReapExpired(MonotonicNanos() + kReapAheadNs).empty());
+  const grpc::Status cleaned = CleanupWithFiles(agent.stub(), "asked");
+  EXPECT_TRUE(cleaned.ok()) << cleaned.error_message();
+}
+
+// PrepareRequest.lease_ms is the lease "while it is not running (waiting for Run, or for Cleanup
+// afterwards)": a finished run used to get the agent's default instead.
+TEST(ServiceLeaseTest, AFinishedRunWaitsForCleanupWithTheLeaseThePrepareAskedFor) {
+  testing::TempDir dir(testing::kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  Runner runner(RunnerConfig{.prepared_lease_ns = kDefaultLeaseNs, .reap_interval_ns = 0});
+  testing::InProcessAgent agent(runner, "s4");
+  ASSERT_TRUE(agent.ok());
+  const grpc::Status prepared = PrepareWithLease(agent.stub(), "ran", kAskedLeaseMs, dir.path());
+  ASSERT_TRUE(prepared.ok()) << prepared.error_message();
+  {
+    v1::RunRequest request;
+    request.set_run_id("ran");
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<v1::RunEvent>> reader = agent.stub().Run(&context, request);
+    v1::RunEvent event;
+    bool finished = false;
+    while (reader->Read(&event)) finished = finished || event.has_finished();
+    const grpc::Status status = reader->Finish();
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    ASSERT_TRUE(finished);
+  }
+  EXPECT_TRUE(runner.ReapExpired(MonotonicNanos() + kReapAheadNs).empty())
+      << "the finished run lost the lease its Prepare asked for";
+  const grpc::Status cleaned = CleanupWithFiles(agent.stub(), "ran");
+  EXPECT_TRUE(cleaned.ok()) << cleaned.error_message();
 }
 
 }  // namespace
