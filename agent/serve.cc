@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -300,6 +301,9 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
     config_loaded = true;
   }
   bool roots_from_flags = false;  // the first --allowed-root replaces the config's list
+  // Every flag but --allowed-root takes one value: a second one is an error, not a silent choice
+  // of the last (as `run` treats its own flags).
+  std::map<std::string, std::string> given;  // flag -> how it was written
   for (size_t i = 0; i < args.size(); ++i) {
     std::string flag = args[i], value;
     if (!absl::StartsWith(flag, "--")) {
@@ -322,7 +326,17 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
         return absl::InvalidArgumentError(absl::StrCat("flag '", flag, "' needs a value"));
       }
     }
-    if (flag == "--config") continue;
+    if (flag == "--config") continue;  // given twice was refused above
+    if (flag != "--allowed-root") {
+      const std::string written = eq != std::string::npos || flag == "--insecure-loopback-only"
+                                      ? args[i]
+                                      : absl::StrCat(flag, " ", value);
+      auto [it, first] = given.emplace(flag, written);
+      if (!first) {
+        return absl::InvalidArgumentError(absl::StrCat(flag, " is given twice ('", it->second,
+                                                       "' and '", written, "'): give it once"));
+      }
+    }
     if (flag == "--listen") {
       if (absl::Status s = CheckListenAddress(value); !s.ok()) {
         return absl::InvalidArgumentError(absl::StrCat("--listen: ", s.message()));

@@ -8,9 +8,9 @@
 //       --allowed-root /mnt/azbench                              (one command line)
 //
 // Flags override the config file (the first --allowed-root replaces the config's list; more add
-// to it). The agent refuses to start without transport security (agent/transport_security.h).
-// SIGTERM/SIGINT cancel running jobs, remove the files of every run the agent still holds, and stop
-// the server.
+// to it). Every other flag is given at most once. The agent refuses to start without transport
+// security (agent/transport_security.h). SIGTERM/SIGINT cancel running jobs, remove the files of
+// every run the agent still holds, and stop the server.
 #ifndef AZBENCH_AGENT_SERVE_H_
 #define AZBENCH_AGENT_SERVE_H_
 
@@ -53,7 +53,9 @@ absl::Status CheckListenAddress(const std::string& address);
 // naming file:line and the key.
 absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path);
 
-// Parses the serve arguments (after "serve"), loading --config first when given.
+// Parses the serve arguments (after "serve"), loading --config first when given. InvalidArgument
+// naming the flag for an unknown flag, a missing or bad value, and a flag other than --allowed-root
+// given twice.
 absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args);
 
 // Runs the server until SIGTERM/SIGINT; SIGHUP reloads the config (agent/reload.h). Tells systemd

@@ -121,6 +121,40 @@ TEST_F(AgentSettingsTest, AnUnknownServeFlagIsNamedWithTheAllowedFlags) {
   EXPECT_EQ(config.status().message(), "flag '--listen' needs a value");
 }
 
+// A single-valued flag given twice is refused naming it and both values, as `run` refuses its own
+// (the last one used to win silently: a second --listen moved the agent to another address).
+TEST_F(AgentSettingsTest, ASingleValuedServeFlagGivenTwiceIsRefusedNamingIt) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  for (const Case& c : {
+           Case{{"--listen", "127.0.0.1:0", "--listen=127.0.0.1:7480"},
+                "--listen is given twice ('--listen 127.0.0.1:0' and '--listen=127.0.0.1:7480'): "
+                "give it once"},
+           Case{{"--agent-id=a1", "--az", "local-a", "--agent-id", "a2"},
+                "--agent-id is given twice ('--agent-id=a1' and '--agent-id a2'): give it once"},
+           Case{{"--insecure-loopback-only", "--insecure-loopback-only=false"},
+                "--insecure-loopback-only is given twice ('--insecure-loopback-only' and "
+                "'--insecure-loopback-only=false'): give it once"},
+           Case{{"--reattach-grace-ms=0", "--reattach-grace-ms=0"},
+                "--reattach-grace-ms is given twice ('--reattach-grace-ms=0' and "
+                "'--reattach-grace-ms=0'): give it once"},
+       }) {
+    SCOPED_TRACE(c.args.front());
+    absl::StatusOr<ServeConfig> config = ParseServeArgs(c.args);
+    ASSERT_FALSE(config.ok());
+    EXPECT_EQ(config.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(config.status().message(), c.message);
+  }
+  // --allowed-root is a list: each one adds a root.
+  absl::StatusOr<ServeConfig> config = ParseServeArgs(
+      {"--allowed-root", dir_.path(), "--allowed-root=/mnt/azbench", "--listen", "127.0.0.1:0"});
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->settings.allowed_roots.size(), 2u);
+  EXPECT_EQ(config->listen, "127.0.0.1:0");
+}
+
 TEST_F(AgentSettingsTest, ReadsEveryDeploymentKey) {
   const std::string cert = Write("agent.crt", "c");
   const std::string key = Write("agent.key", "k", 0600);
