@@ -34,6 +34,21 @@ constexpr char kScenarioDefinitionColumns[] =
 // The longest agent_result.runtime_ns / interval_ns loading accepts: one year.
 constexpr int64_t kMaxStoredDurationNs = int64_t{365} * 24 * 3600 * 1'000'000'000;
 
+// |a - b| for any two int64_t: their distance is below 2^64, so the unsigned difference is exact.
+uint64_t DistanceNs(int64_t a, int64_t b) {
+  return a >= b ? static_cast<uint64_t>(a) - static_cast<uint64_t>(b)
+                : static_cast<uint64_t>(b) - static_cast<uint64_t>(a);
+}
+
+bool WithinAYear(int64_t a_ns, int64_t b_ns) {
+  return DistanceNs(a_ns, b_ns) <= static_cast<uint64_t>(kMaxStoredDurationNs);
+}
+
+// A stored instant (realtime ns, coordinator clock) within a year of 0 is "none": an agent sends
+// 0 for a job that never reached its measured phase, and the coordinator subtracts the agent's
+// clock offset from it, so it is stored as a value near 0 (of either sign), not 0.
+bool IsUnsetInstant(int64_t instant_ns) { return WithinAYear(instant_ns, 0); }
+
 }  // namespace
 
 absl::StatusOr<std::map<std::string, ScenarioStatus>> Store::StoredScenarioKeys() {
@@ -143,6 +158,15 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
   result.last_start_realtime_ns = row.Int(17);
   result.first_end_realtime_ns = row.Int(18);
   result.last_end_realtime_ns = row.Int(19);
+  // What the jobs' instants are checked against: the planned start, else the first measured one
+  // (none: only a job's own order is checked).
+  const char* anchor_field = "planned_start_ns";
+  int64_t anchor_ns = result.planned_start_realtime_ns;
+  if (IsUnsetInstant(anchor_ns)) {
+    anchor_field = "first_start_ns";
+    anchor_ns = result.first_start_realtime_ns;
+  }
+  const bool anchored = !IsUnsetInstant(anchor_ns);
 
   Statement results(*this), histograms(*this), intervals(*this), events(*this);
   RETURN_IF_ERROR(results.Prepare(
@@ -187,8 +211,31 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
     };
     RETURN_IF_ERROR(duration(5, "interval_ns", job.interval_ns));
     RETURN_IF_ERROR(duration(6, "runtime_ns", job.runtime_ns));
-    job.start_realtime_ns = results.Int(7);
-    job.end_realtime_ns = results.Int(8);
+    // Instants the reports place windows and intervals by: each is none (near 0, see
+    // IsUnsetInstant) or within a year of the scenario's start, and a job does not end before it
+    // starts. Anything else (a negative or absurd value) is a corrupt row, not a figure.
+    auto instant = [&](int column, const char* field, int64_t& out) {
+      const int64_t value = results.Int(column);
+      if (anchored && !IsUnsetInstant(value) && !WithinAYear(value, anchor_ns)) {
+        return corrupt(absl::StrCat(where, ": ", field, " ", value,
+                                    " out of range (allowed within one year of the scenario's ",
+                                    anchor_field, " ", anchor_ns, ", or of 0 for none)"));
+      }
+      if (!anchored && value < -kMaxStoredDurationNs) {
+        return corrupt(absl::StrCat(where, ": ", field, " ", value, " out of range (allowed ",
+                                    -kMaxStoredDurationNs,
+                                    " or more; within one year of 0 is none)"));
+      }
+      out = value;
+      return absl::OkStatus();
+    };
+    RETURN_IF_ERROR(instant(7, "start_ns", job.start_realtime_ns));
+    RETURN_IF_ERROR(instant(8, "end_ns", job.end_realtime_ns));
+    if (!IsUnsetInstant(job.start_realtime_ns) && !IsUnsetInstant(job.end_realtime_ns) &&
+        job.end_realtime_ns < job.start_realtime_ns) {
+      return corrupt(absl::StrCat(where, ": end_ns ", job.end_realtime_ns, " is before start_ns ",
+                                  job.start_realtime_ns));
+    }
     job.error_errno = static_cast<int>(results.Int(9));
     job.error_message = results.Text(10);
     const json warnings = json::parse(results.Text(11), nullptr, false);

@@ -2,8 +2,10 @@
 // older schema gains what it lacks and keeps its results, a newer one, another application's
 // SQLite file, a file that is no database, a corrupt row or a path that cannot be opened is
 // refused naming what and where. Saving and loading: store_test.cc.
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -158,6 +160,80 @@ TEST_F(StoreTest, MalformedIoDepthsAreReportedAsACorruptRowNotGuessed) {
   absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
   ASSERT_FALSE(loaded.ok());
   EXPECT_THAT(loaded.status().message(), ::testing::HasSubstr("io_depths"));
+}
+
+// A job's start_ns / end_ns (realtime, coordinator clock) are range-checked on load as its
+// durations and interval indexes are: a value no run can have (negative, absurdly far from the
+// scenario's planned start, an end before the start) is a corrupt row named by its scenario, agent,
+// job and column, not a figure (merge saturates, so it used to give absurd windows and rates).
+TEST_F(StoreTest, AJobInstantNoRunCanHaveIsACorruptRowNamingItsColumn) {
+  const ScenarioResult saved = MakeResult("s", 0);
+  {
+    std::unique_ptr<Store> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->BeginCampaign("c", "c.yaml", "name: c\n").ok());
+    ASSERT_TRUE(store->SaveScenario(saved).ok());
+  }
+  // The first result row: agent 10.0.0.1:7480's job "rand", started at kT0 + 1, ended 3 s later.
+  const JobResult& first = saved.results[0].result;
+  auto corrupt = [&](const std::string& column, int64_t value) {
+    RawQuery(path_, absl::StrCat("UPDATE agent_result SET ", column, " = ", value,
+                                 " WHERE id = (SELECT min(id) FROM agent_result)"));
+    ASSERT_EQ(
+        RawQuery(path_, absl::StrCat("SELECT ", column, " FROM agent_result ORDER BY id LIMIT 1")),
+        value);
+  };
+  auto restore = [&] {
+    corrupt("start_ns", first.start_realtime_ns);
+    corrupt("end_ns", first.end_realtime_ns);
+  };
+  const int64_t year_ns = int64_t{365} * 24 * 3600 * testing::kSecond;
+  const std::string planned = absl::StrCat(saved.planned_start_realtime_ns);
+  const std::string row = absl::StrCat(path_, ": scenario 's': agent 10.0.0.1:7480 job rand: ");
+  struct Case {
+    const char* column;
+    int64_t value;
+    std::string message;
+  };
+  for (const Case& c : {
+           Case{"start_ns", -5'000'000'000'000'000'000,
+                "start_ns -5000000000000000000 out of range (allowed within one year of the "
+                "scenario's planned_start_ns " +
+                    planned + ", or of 0 for none)"},
+           Case{"end_ns", std::numeric_limits<int64_t>::max(),
+                absl::StrCat("end_ns ", std::numeric_limits<int64_t>::max(),
+                             " out of range (allowed within one year of the scenario's "
+                             "planned_start_ns ",
+                             planned, ", or of 0 for none)")},
+           Case{"start_ns", saved.planned_start_realtime_ns + year_ns + 1,
+                absl::StrCat("start_ns ", saved.planned_start_realtime_ns + year_ns + 1,
+                             " out of range (allowed within one year of the scenario's "
+                             "planned_start_ns ",
+                             planned, ", or of 0 for none)")},
+           Case{"end_ns", first.start_realtime_ns - 1,
+                absl::StrCat("end_ns ", first.start_realtime_ns - 1, " is before start_ns ",
+                             first.start_realtime_ns)},
+       }) {
+    SCOPED_TRACE(c.message);
+    restore();
+    corrupt(c.column, c.value);
+    std::unique_ptr<Store> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
+    EXPECT_THAT(loaded, StatusIs(absl::StatusCode::kDataLoss, row + c.message));
+  }
+  // A job that never reached its measured phase: the agent's 0 less its clock offset (-20,000 ns
+  // for this agent) is none, not a corrupt row; so is 0 itself.
+  for (const int64_t none : {int64_t{20'000}, int64_t{0}}) {
+    SCOPED_TRACE(none);
+    restore();
+    corrupt("start_ns", none);
+    std::unique_ptr<Store> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    EXPECT_EQ((*loaded)[0].results[0].result.start_realtime_ns, none);
+  }
 }
 
 TEST_F(StoreTest, ASqliteFileOfAnotherApplicationIsRefusedAndLeftAlone) {
