@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "agent/runner.h"
+#include "agent/visibility_job.h"
 #include "common/clock.h"
 #include "common/file_util.h"
 #include "common/op_log_writer.h"
@@ -249,10 +250,8 @@ absl::Status ValidateFamilyJobArgs(const std::string& workload,
   RETURN_IF_ERROR(CheckJobName(job.name));
   if (family == WorkloadFamily::kVisibility) {
     // The probe runs with a warning that these do not apply (PrepareVisibilityJob), as before.
-    std::erase_if(job.options, [](const auto& option) {
-      return option.first == "runtime" || option.first == "time_based" ||
-             option.first == "stonewall";
-    });
+    std::erase_if(job.options,
+                  [](const auto& option) { return VisibilityIgnoresOption(option.first); });
   }
   return ValidateWorkloadOptions(family, job.options, job.name);
 }

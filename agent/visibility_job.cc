@@ -27,7 +27,7 @@ absl::StatusOr<VisibilityJob> PrepareVisibilityJob(
   for (const auto& [key, value] : options) {
     if (key == "directory") {
       job.directory = value;
-    } else if (key == "runtime" || key == "time_based" || key == "stonewall" || key == "name") {
+    } else if (VisibilityIgnoresOption(key)) {
       job.warnings.push_back(
           absl::StrCat("job '", name, "': option ", key, " does not apply to visibility probes"));
     } else {

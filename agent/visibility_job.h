@@ -11,9 +11,12 @@
 #ifndef AZBENCH_AGENT_VISIBILITY_JOB_H_
 #define AZBENCH_AGENT_VISIBILITY_JOB_H_
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -33,14 +36,25 @@ struct VisibilityJob {
   std::string directory;
   // `directory` and `read_dir` opened (OpenVisibilityDirs); not valid: opened by path at Run.
   VisibilityBaseDirs dirs;
-  // Options accepted but ignored (runtime, time_based); a client_to_client probe whose reader is
-  // its writer (role local, no read_dir) says its figure is not cross-client visibility.
+  // Options accepted but ignored (kVisibilityIgnoredOptions); a client_to_client probe whose reader
+  // is its writer (role local, no read_dir) says its figure is not cross-client visibility.
   std::vector<std::string> warnings;
 };
 
+// fio keys the coordinator (or a one-shot run's command line) may give a visibility job that do not
+// apply to a probe: accepted, and ignored with a warning. The one list PrepareVisibilityJob and the
+// one-shot command's up-front check (ValidateFamilyJobArgs) both follow.
+inline constexpr std::array<std::string_view, 4> kVisibilityIgnoredOptions = {
+    "runtime", "time_based", "stonewall", "name"};
+
+inline bool VisibilityIgnoresOption(std::string_view key) {
+  return std::find(kVisibilityIgnoredOptions.begin(), kVisibilityIgnoredOptions.end(), key) !=
+         kVisibilityIgnoredOptions.end();
+}
+
 // Options: the visibility options (visibility_spec.h) plus `directory` (required; the campaign
-// sets it from the target). fio keys the coordinator may add (runtime, time_based, stonewall,
-// name) are ignored with a warning. Errors: InvalidArgument naming the job and the option.
+// sets it from the target). kVisibilityIgnoredOptions are ignored with a warning. Errors:
+// InvalidArgument naming the job and the option.
 absl::StatusOr<VisibilityJob> PrepareVisibilityJob(
     const std::string& name, const std::vector<std::pair<std::string, std::string>>& options,
     const std::string& agent_subdir);
