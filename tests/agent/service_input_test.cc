@@ -56,6 +56,30 @@ class ServiceInputTest : public ::testing::Test {
     return stub_->Prepare(&context, prepare, &response);
   }
 
+  // A refusal at the boundary: INVALID_ARGUMENT naming `field` (with its value) and `allowed`.
+  static void ExpectRefused(const grpc::Status& status, const std::string& field,
+                            const std::string& allowed) {
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_THAT(status.error_message(), HasSubstr(field));
+    EXPECT_THAT(status.error_message(), HasSubstr(allowed));
+  }
+
+  // A Prepare the agent must accept (a range's bounds, its default), then its Cleanup.
+  void ExpectPreparedAndCleanedUp(const v1::PrepareRequest& prepare) {
+    const grpc::Status status = Prepare(prepare);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    EXPECT_TRUE(Cleanup(prepare.run_id()).ok());
+  }
+
+  grpc::Status Renew(const std::string& run_id, uint32_t lease_ms) {
+    grpc::ClientContext context;
+    v1::RenewRequest renew;
+    renew.set_run_id(run_id);
+    renew.set_lease_ms(lease_ms);
+    v1::RenewResponse response;
+    return stub_->Renew(&context, renew, &response);
+  }
+
   grpc::Status Cleanup(const std::string& run_id) {
     grpc::ClientContext context;
     v1::CleanupRequest cleanup;
@@ -78,19 +102,14 @@ TEST_F(ServiceInputTest, PrepareRefusesAnIntervalOutOfRangeWithoutOverflow) {
     SCOPED_TRACE(interval_ms);
     v1::PrepareRequest prepare = ValidPrepare("r-interval");
     prepare.set_interval_ms(interval_ms);
-    const grpc::Status status = Prepare(prepare);
-    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-    EXPECT_THAT(status.error_message(), HasSubstr(absl::StrCat("interval_ms ", interval_ms)));
-    EXPECT_THAT(status.error_message(), HasSubstr("10 to 3600000"));
+    ExpectRefused(Prepare(prepare), absl::StrCat("interval_ms ", interval_ms), "10 to 3600000");
   }
   // The bounds themselves, and 0 (the default), are accepted.
   for (const uint64_t interval_ms : {uint64_t{0}, uint64_t{10}, uint64_t{3'600'000}}) {
     SCOPED_TRACE(interval_ms);
     v1::PrepareRequest prepare = ValidPrepare(absl::StrCat("r-ok-", interval_ms));
     prepare.set_interval_ms(interval_ms);
-    const grpc::Status status = Prepare(prepare);
-    EXPECT_TRUE(status.ok()) << status.error_message();
-    EXPECT_TRUE(Cleanup(prepare.run_id()).ok());
+    ExpectPreparedAndCleanedUp(prepare);
   }
 }
 
@@ -105,17 +124,12 @@ TEST_F(ServiceInputTest, PrepareRefusesAPlacementOutOfRange) {
     v1::PrepareRequest prepare = ValidPrepare("r-placement");
     prepare.set_agent_index(c.index);
     prepare.set_agent_count(c.count);
-    const grpc::Status status = Prepare(prepare);
-    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-    EXPECT_THAT(status.error_message(), HasSubstr(c.field));
-    EXPECT_THAT(status.error_message(), HasSubstr("out of range"));
+    ExpectRefused(Prepare(prepare), c.field, "out of range");
   }
   v1::PrepareRequest prepare = ValidPrepare("r-placement-ok");
   prepare.set_agent_index(2);
   prepare.set_agent_count(3);
-  const grpc::Status status = Prepare(prepare);
-  EXPECT_TRUE(status.ok()) << status.error_message();
-  EXPECT_TRUE(Cleanup(prepare.run_id()).ok());
+  ExpectPreparedAndCleanedUp(prepare);
 }
 
 TEST_F(ServiceInputTest, PrepareAndRenewRefuseALeaseOutOfRange) {
@@ -125,42 +139,25 @@ TEST_F(ServiceInputTest, PrepareAndRenewRefuseALeaseOutOfRange) {
     SCOPED_TRACE(lease_ms);
     v1::PrepareRequest prepare = ValidPrepare("r-lease");
     prepare.set_lease_ms(lease_ms);
-    const grpc::Status status = Prepare(prepare);
-    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-    EXPECT_THAT(status.error_message(), HasSubstr(absl::StrCat("lease_ms ", lease_ms)));
-    EXPECT_THAT(status.error_message(), HasSubstr("1000 to 86400000"));
+    ExpectRefused(Prepare(prepare), absl::StrCat("lease_ms ", lease_ms), "1000 to 86400000");
   }
   for (const uint32_t lease_ms : {uint32_t{0}, uint32_t{1'000}, uint32_t{86'400'000}}) {
     SCOPED_TRACE(lease_ms);
     v1::PrepareRequest prepare = ValidPrepare(absl::StrCat("r-lease-ok-", lease_ms));
     prepare.set_lease_ms(lease_ms);
-    const grpc::Status status = Prepare(prepare);
-    EXPECT_TRUE(status.ok()) << status.error_message();
-    EXPECT_TRUE(Cleanup(prepare.run_id()).ok());
+    ExpectPreparedAndCleanedUp(prepare);
   }
   // A Renew of a prepared run: the same range.
   const v1::PrepareRequest prepare = ValidPrepare("r-renew");
   ASSERT_TRUE(Prepare(prepare).ok());
   for (const uint32_t lease_ms : {std::numeric_limits<uint32_t>::max(), uint32_t{500}}) {
     SCOPED_TRACE(lease_ms);
-    v1::RenewRequest renew;
-    renew.set_run_id("r-renew");
-    renew.set_lease_ms(lease_ms);
-    grpc::ClientContext context;
-    v1::RenewResponse response;
-    const grpc::Status status = stub_->Renew(&context, renew, &response);
-    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-    EXPECT_THAT(status.error_message(), HasSubstr(absl::StrCat("lease_ms ", lease_ms)));
-    EXPECT_THAT(status.error_message(), HasSubstr("1000 to 86400000"));
+    ExpectRefused(Renew("r-renew", lease_ms), absl::StrCat("lease_ms ", lease_ms),
+                  "1000 to 86400000");
   }
   for (const uint32_t lease_ms : {uint32_t{0}, uint32_t{86'400'000}}) {
     SCOPED_TRACE(lease_ms);
-    v1::RenewRequest renew;
-    renew.set_run_id("r-renew");
-    renew.set_lease_ms(lease_ms);
-    grpc::ClientContext context;
-    v1::RenewResponse response;
-    const grpc::Status status = stub_->Renew(&context, renew, &response);
+    const grpc::Status status = Renew("r-renew", lease_ms);
     EXPECT_TRUE(status.ok()) << status.error_message();
   }
   EXPECT_TRUE(Cleanup("r-renew").ok());
@@ -180,9 +177,7 @@ TEST_F(ServiceInputTest, PrepareRefusesAJobWithTooManyOptionsNamingTheJobAndTheK
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(status.error_message(), "job 'j' has 257 options (252 of them 'bs'): give at most 256");
   job->mutable_options()->RemoveLast();
-  status = Prepare(prepare);
-  EXPECT_TRUE(status.ok()) << status.error_message();
-  EXPECT_TRUE(Cleanup("r-options").ok());
+  ExpectPreparedAndCleanedUp(prepare);
 }
 
 // Every family's job name is part of its file names: refused at the boundary, before the layout.
