@@ -17,7 +17,14 @@ namespace azbench {
 
 IoUringEngine::~IoUringEngine() {
   if (!ring_ready_) return;
-  Quiesce().IgnoreError();  // io_uring_queue_exit still waits for what the kernel holds
+  // io_uring_queue_exit does not wait for the requests the kernel holds: it unmaps the rings and
+  // closes the ring's fd, and the kernel tears the ring down later, on a workqueue
+  // (io_ring_exit_work cancels what it can and waits there for the rest). A read still in flight
+  // could then write into the job loop's buffers after they were freed and reused. So Quiesce
+  // waits for them first. The job loop has normally done so on the submitting thread already
+  // (nothing is left here); on another thread a DEFER_TASKRUN ring's wait fails (EEXIST), which
+  // is why, and a clone whose requests remain keeps its buffers (KeepBuffersForTheKernel).
+  Quiesce().IgnoreError();
   io_uring_queue_exit(&ring_);
 }
 
