@@ -3,14 +3,11 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
-#include "common/file_util.h"
 #include "common/status_macros.h"
 #include "common/units.h"
 #include "coordinator/client_security.h"
-#include "coordinator/fleet.h"
+#include "coordinator/hosts_file.h"
 
 namespace azbench::campaign_internal {
 namespace {
@@ -118,35 +115,14 @@ class FleetParser : public CampaignYaml {
     // hosts_file
     ASSIGN_OR_RETURN(std::string name, Scalar(f.value, "fleet.hosts_file", "a file path"));
     fleet.hosts_file = ResolveRelativeTo(file_, name);
-    absl::StatusOr<std::string> text = ReadWholeFile(fleet.hosts_file, "hosts file");
-    if (!text.ok()) {
+    // The hosts file's own errors name it and the line; the campaign's line that named it is added.
+    absl::StatusOr<std::vector<std::string>> hosts = ReadHostsFile(fleet.hosts_file);
+    if (!hosts.ok()) {
       return absl::Status(
-          text.status().code(),
-          absl::StrCat(Where(f.value), ": fleet.hosts_file: ", text.status().message()));
+          hosts.status().code(),
+          absl::StrCat(Where(f.value), ": fleet.hosts_file: ", hosts.status().message()));
     }
-    absl::StatusOr<absl::string_view> lines = TextLines(*text, fleet.hosts_file, "hosts file");
-    if (!lines.ok()) return Error(f.value, "fleet.hosts_file", lines.status().message());
-    int line_number = 0;
-    for (absl::string_view raw : absl::StrSplit(*lines, '\n')) {
-      ++line_number;
-      absl::string_view line = raw.substr(0, raw.find('#'));
-      line = absl::StripAsciiWhitespace(line);
-      if (line.empty()) continue;
-      const std::string where = absl::StrCat(fleet.hosts_file, ":", line_number);
-      absl::StatusOr<std::string> host = NormalizeAddress(std::string(line));
-      if (!host.ok()) {
-        return Error(f.value, "fleet.hosts_file",
-                     absl::StrCat(where, ": ", host.status().message()));
-      }
-      RETURN_IF_ERROR(AddHost(fleet, *host, [&](absl::string_view message) {
-        return Error(f.value, "fleet.hosts_file", absl::StrCat(where, ": ", message));
-      }));
-    }
-    if (fleet.hosts.empty()) {
-      return Error(
-          f.value, "fleet.hosts_file",
-          absl::StrCat("'", fleet.hosts_file, "' lists no hosts; write one host[:port] per line"));
-    }
+    fleet.hosts = *std::move(hosts);
     return fleet;
   }
 

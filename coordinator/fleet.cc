@@ -4,14 +4,10 @@
 #include <thread>
 
 #include "absl/status/status.h"
-#include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "common/clock.h"
-#include "common/file_util.h"
 #include "common/status_macros.h"
 #include "common/version.h"
 
@@ -36,75 +32,6 @@ std::vector<PlacementAgent> PlacementAgentsFromFleet(const Fleet& fleet) {
     agents.push_back(PlacementAgentFromDescribe(m.info.agent_id, m.description));
   }
   return agents;
-}
-
-absl::StatusOr<std::string> NormalizeAddress(const std::string& entry) {
-  const absl::string_view t = absl::StripAsciiWhitespace(entry);
-  std::string host;
-  absl::string_view port;
-  if (!t.empty() && t.front() == '[') {
-    const size_t close = t.find(']');
-    if (close == absl::string_view::npos) {
-      return absl::InvalidArgumentError(absl::StrCat("'", t, "': missing ']'"));
-    }
-    host = std::string(t.substr(0, close + 1));
-    absl::string_view rest = t.substr(close + 1);
-    if (!rest.empty()) {
-      if (rest.front() != ':') {
-        return absl::InvalidArgumentError(absl::StrCat("'", t, "': expected ':port' after ']'"));
-      }
-      port = rest.substr(1);
-    }
-  } else {
-    const size_t colon = t.rfind(':');
-    if (colon != absl::string_view::npos && t.find(':') != colon) {
-      host = absl::StrCat("[", t, "]");  // a bare IPv6 address: no port
-    } else if (colon != absl::string_view::npos) {
-      host = std::string(t.substr(0, colon));
-      port = t.substr(colon + 1);
-    } else {
-      host = std::string(t);
-    }
-  }
-  if (host.empty() || host == "[]") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", t, "': missing host; expected host[:port]"));
-  }
-  for (char c : host) {
-    if (absl::ascii_isspace(static_cast<unsigned char>(c)) || c == '/') {
-      return absl::InvalidArgumentError(
-          absl::StrCat("'", t, "' is not a host name; expected host[:port]"));
-    }
-  }
-  int port_number = kDefaultAgentPort;
-  if (!port.empty() || (!t.empty() && t.back() == ':')) {
-    if (!absl::SimpleAtoi(port, &port_number) || port_number < 1 || port_number > 65535) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("'", t, "': port must be a number from 1 to 65535"));
-    }
-  }
-  return absl::StrCat(host, ":", port_number);
-}
-
-absl::StatusOr<std::vector<std::string>> ReadHostsFile(const std::string& path) {
-  ASSIGN_OR_RETURN(const std::string text, ReadWholeFile(path, "hosts file"));
-  ASSIGN_OR_RETURN(const absl::string_view lines, TextLines(text, path, "hosts file"));
-  std::vector<std::string> hosts;
-  int line_no = 0;
-  for (absl::string_view line : absl::StrSplit(lines, '\n')) {
-    ++line_no;
-    const size_t hash = line.find('#');
-    if (hash != absl::string_view::npos) line = line.substr(0, hash);
-    if (absl::StripAsciiWhitespace(line).empty()) continue;
-    absl::StatusOr<std::string> address = NormalizeAddress(std::string(line));
-    if (!address.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ":", line_no, ": ", address.status().message()));
-    }
-    hosts.push_back(*address);
-  }
-  if (hosts.empty()) return absl::InvalidArgumentError(absl::StrCat(path, ": no hosts listed"));
-  return hosts;
 }
 
 namespace {

@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "azbench/v1/agent.pb.h"
 #include "coordinator/agent_client.h"
+#include "coordinator/hosts_file.h"  // the addresses ConnectFleet takes
 #include "coordinator/placement.h"
 #include "coordinator/scenario.h"
 
@@ -67,12 +68,6 @@ std::vector<AgentClockOffset> ClockOffsetsOf(const Fleet& fleet,
 
 // Each member as placement sees it (its Describe answer).
 std::vector<PlacementAgent> PlacementAgentsFromFleet(const Fleet& fleet);
-
-// Reads a hosts file: one host[:port] per line, '#' comments, blank lines ignored; the default port
-// is 7480. Errors: NotFound for a missing file, InvalidArgument naming file:line for a bad entry.
-absl::StatusOr<std::vector<std::string>> ReadHostsFile(const std::string& path);
-// Adds the default port to "host" (and "[v6]") entries; validates "host:port".
-absl::StatusOr<std::string> NormalizeAddress(const std::string& entry);
 
 }  // namespace azbench
 

@@ -201,6 +201,15 @@ TEST(CampaignErrorTest, HostsFileErrorsNameTheHostsFileLineAndTheCampaignField) 
                AllOf(HasSubstr("inline.yaml:3:15: fleet.hosts_file: "), HasSubstr("nowhere.txt"))));
 }
 
+TEST(CampaignErrorTest, AHostListedTwiceInTheHostsFileNamesBothFilesLines) {
+  const std::string text =
+      absl::StrReplaceAll(kMinimal, {{"local: {agents: 2}", "hosts_file: hosts-twice.txt"}});
+  EXPECT_THAT(ParseCampaign(text, TestData("inline.yaml")),
+              StatusIs(kInvalid, AllOf(HasSubstr("inline.yaml:3:15: fleet.hosts_file: "),
+                                       HasSubstr("hosts-twice.txt:3: host '10.0.1.5:7480' is "
+                                                 "listed twice (also on line 2)"))));
+}
+
 TEST(CampaignErrorTest, UnknownTargetKindListsTheKinds) {
   EXPECT_THAT(ParseMinimalWith("    path: scratch", "    path: scratch\n    kind: nfs"),
               StatusIs(kInvalid, AllOf(StartsWith("test.yaml:7:11: "), HasSubstr("targets[0].kind"),

@@ -1,10 +1,12 @@
-// Agent addresses as users write them in hosts files, `--hosts` and campaign fleets: one parser.
+// Agent addresses as users write them in hosts files, `--hosts` and campaign fleets: one parser
+// (coordinator/hosts_file.h).
 #include <sys/stat.h>
 
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
-#include "coordinator/fleet.h"
+#include "common/version.h"
+#include "coordinator/hosts_file.h"
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
 
@@ -13,19 +15,19 @@ namespace {
 
 using testing::TempDir;
 
-TEST(FleetAddressTest, TheDefaultPortIsAddedWhereNoneIsGiven) {
+TEST(HostsFileTest, TheDefaultPortIsAddedWhereNoneIsGiven) {
   EXPECT_EQ(*NormalizeAddress("10.0.1.5"), absl::StrCat("10.0.1.5:", kDefaultAgentPort));
   EXPECT_EQ(*NormalizeAddress(" agent-a.internal:9000 "), "agent-a.internal:9000");
   EXPECT_EQ(*NormalizeAddress("[fd00::2]:7000"), "[fd00::2]:7000");
   EXPECT_EQ(*NormalizeAddress("[fd00::2]"), absl::StrCat("[fd00::2]:", kDefaultAgentPort));
 }
 
-TEST(FleetAddressTest, ABareIpv6AddressIsAHostWithoutAPort) {
+TEST(HostsFileTest, ABareIpv6AddressIsAHostWithoutAPort) {
   // Its last group is not a port: "fd00::2" is not host "fd00:" port 2.
   EXPECT_EQ(*NormalizeAddress("fd00::2"), absl::StrCat("[fd00::2]:", kDefaultAgentPort));
 }
 
-TEST(FleetAddressTest, BadEntriesSayWhatIsExpected) {
+TEST(HostsFileTest, BadEntriesSayWhatIsExpected) {
   for (const char* bad : {"", ":7480", "[fd00::2", "[fd00::2]7000", "host:0", "host:70000",
                           "host:http", "a b:7480", "http://host:7480"}) {
     absl::StatusOr<std::string> address = NormalizeAddress(bad);
@@ -35,7 +37,7 @@ TEST(FleetAddressTest, BadEntriesSayWhatIsExpected) {
             absl::string_view::npos);
 }
 
-TEST(FleetAddressTest, HostsFileErrorsNameTheFileAndLine) {
+TEST(HostsFileTest, HostsFileErrorsNameTheFileAndLine) {
   TempDir dir(testing::kTmpfsBase);
   ASSERT_TRUE(dir.ok());
   const std::string path = dir.File("hosts.txt");
@@ -56,7 +58,7 @@ TEST(FleetAddressTest, HostsFileErrorsNameTheFileAndLine) {
                                               absl::StrCat("[fd00::2]:", kDefaultAgentPort)}));
 }
 
-TEST(FleetAddressTest, ABinaryHostsFileIsRefusedAsSuch) {
+TEST(HostsFileTest, ABinaryHostsFileIsRefusedAsSuch) {
   TempDir dir(testing::kTmpfsBase);
   ASSERT_TRUE(dir.ok());
   const std::string path = dir.File("hosts.bin");
@@ -74,7 +76,7 @@ TEST(FleetAddressTest, ABinaryHostsFileIsRefusedAsSuch) {
             "hosts file '" + path + "' line 2: not a text file (a byte 0x7f, a control character)");
 }
 
-TEST(FleetAddressTest, AHostsFileThatIsNoFileIsRefusedNotWaitedOn) {
+TEST(HostsFileTest, AHostsFileThatIsNoFileIsRefusedNotWaitedOn) {
   TempDir dir(testing::kTmpfsBase);
   ASSERT_TRUE(dir.ok());
   // A FIFO with no writer would block a plain open() for ever.
@@ -97,6 +99,37 @@ TEST(FleetAddressTest, AHostsFileThatIsNoFileIsRefusedNotWaitedOn) {
   ASSERT_TRUE(hosts.ok()) << hosts.status();
   EXPECT_EQ(*hosts, (std::vector<std::string>{absl::StrCat("10.0.1.5:", kDefaultAgentPort),
                                               "10.0.2.7:9000"}));
+}
+
+// --hosts-file read the same agent twice into two connections to one agent_id, refused later by
+// ConnectFleet as two agents of one name; a campaign's hosts_file refused it with the file's line.
+// Both read hosts files here now, and the campaign's rule is kept.
+TEST(HostsFileTest, AHostListedTwiceInAHostsFileIsRefusedWithBothLines) {
+  TempDir dir(testing::kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  const std::string path = dir.File("hosts.txt");
+  {
+    std::ofstream out(path);
+    out << "10.0.1.5\n10.0.2.7\n# again, with the default port written out\n10.0.1.5:7480\n";
+  }
+  absl::StatusOr<std::vector<std::string>> hosts = ReadHostsFile(path);
+  ASSERT_EQ(hosts.status().code(), absl::StatusCode::kInvalidArgument) << hosts.status();
+  EXPECT_EQ(hosts.status().message(),
+            path + ":4: host '10.0.1.5:7480' is listed twice (also on line 1)");
+}
+
+TEST(HostsFileTest, AHostsFileOfOnlyCommentsSaysItListsNoHosts) {
+  TempDir dir(testing::kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  const std::string path = dir.File("hosts.txt");
+  {
+    std::ofstream out(path);
+    out << "# no agents yet\n\n   \n";
+  }
+  absl::StatusOr<std::vector<std::string>> hosts = ReadHostsFile(path);
+  ASSERT_EQ(hosts.status().code(), absl::StatusCode::kInvalidArgument) << hosts.status();
+  EXPECT_EQ(hosts.status().message(),
+            "'" + path + "' lists no hosts; write one host[:port] per line");
 }
 
 }  // namespace
