@@ -146,19 +146,30 @@ std::vector<AgentClockOffset> ClockOffsetsOf(const Fleet& fleet,
 absl::StatusOr<Fleet> ConnectFleet(const std::vector<std::string>& addresses,
                                    const ConnectOptions& options) {
   if (addresses.empty()) return absl::InvalidArgumentError("the fleet has no agents");
+  std::vector<std::unique_ptr<AgentClient>> clients;
+  for (const std::string& address : addresses) {
+    ASSIGN_OR_RETURN(std::unique_ptr<AgentClient> client,
+                     MakeAgentClient(address, options.security));
+    clients.push_back(std::move(client));
+  }
+  return ConnectClients(std::move(clients), options);
+}
+
+absl::StatusOr<Fleet> ConnectClients(std::vector<std::unique_ptr<AgentClient>> clients,
+                                     const ConnectOptions& options) {
+  if (clients.empty()) return absl::InvalidArgumentError("the fleet has no agents");
   struct Attempt {
     FleetMember member;
     absl::Status status;
   };
-  std::vector<Attempt> attempts(addresses.size());
-  for (size_t i = 0; i < addresses.size(); ++i) {
-    ASSIGN_OR_RETURN(attempts[i].member.client, MakeAgentClient(addresses[i], options.security));
-  }
+  const size_t agents = clients.size();
+  std::vector<Attempt> attempts(agents);
+  for (size_t i = 0; i < agents; ++i) attempts[i].member.client = std::move(clients[i]);
   std::vector<std::thread> threads;
-  for (size_t i = 0; i < addresses.size(); ++i) {
+  for (size_t i = 0; i < agents; ++i) {
     threads.emplace_back([&, i] {
       Attempt& a = attempts[i];
-      a.member.info.address = addresses[i];
+      a.member.info.address = a.member.client->address();
       a.status = MeasureClockOffset(*a.member.client, options.clock_samples, options.timeout,
                                     a.member.info);
       if (!a.status.ok()) return;
@@ -195,10 +206,9 @@ absl::StatusOr<Fleet> ConnectFleet(const std::vector<std::string>& addresses,
     fleet.members.push_back(std::move(a.member));
   }
   if (!failures.empty() && (!options.allow_missing || fleet.members.empty())) {
-    return absl::UnavailableError(
-        absl::StrCat(failures.size(), " of ", addresses.size(),
-                     " agents unreachable: ", absl::StrJoin(failures, "; "),
-                     options.allow_missing ? "" : " (use --allow-missing to run without them)"));
+    return absl::UnavailableError(absl::StrCat(
+        failures.size(), " of ", agents, " agents unreachable: ", absl::StrJoin(failures, "; "),
+        options.allow_missing ? "" : " (use --allow-missing to run without them)"));
   }
   fleet.missing = failures;
   std::set<std::string> ids;

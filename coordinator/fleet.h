@@ -47,6 +47,10 @@ struct ConnectOptions {
 // certificate files) before any connection is tried.
 absl::StatusOr<Fleet> ConnectFleet(const std::vector<std::string>& addresses,
                                    const ConnectOptions& options);
+// As ConnectFleet, with the clients already made (one per agent, each naming its address): what
+// ConnectFleet does once MakeAgentClient made them, and how tests connect fake agents.
+absl::StatusOr<Fleet> ConnectClients(std::vector<std::unique_ptr<AgentClient>> clients,
+                                     const ConnectOptions& options);
 
 // Measures one agent's clock offset. Errors: as Hello.
 absl::Status MeasureClockOffset(AgentClient& client, int samples, absl::Duration timeout,
