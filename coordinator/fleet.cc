@@ -1,11 +1,14 @@
 #include "coordinator/fleet.h"
 
-#include <set>
+#include <algorithm>
+#include <map>
 #include <thread>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
@@ -70,6 +73,100 @@ absl::Status WaitUntilReachable(AgentClient& client, const v1::HelloRequest& req
                                                   absl::FormatDuration(timeout), ")"));
   }
   return last;
+}
+
+// An agent that could not be joined to the fleet, and what happened, as ConnectFleet's error says
+// it: "agent ADDRESS: WHAT (DETAIL)".
+struct ConnectFailure {
+  std::string address;
+  absl::StatusCode code = absl::StatusCode::kUnknown;
+  std::string what;     // "unreachable", "refused the token", ...
+  std::string message;  // the whole error ("agent ADDRESS Hello: ..."), as `missing` keeps it
+
+  // An agent that did not answer (or not usefully) may be left out with --allow-missing; one that
+  // answered and refused this coordinator (another protocol version, the token) or clashes with
+  // another agent (its agent_id) is a setup to correct, never run without.
+  bool may_go_missing() const {
+    return code != absl::StatusCode::kFailedPrecondition &&
+           code != absl::StatusCode::kUnauthenticated && code != absl::StatusCode::kAlreadyExists;
+  }
+  bool unreachable() const { return what == kUnreachable; }
+
+  // The message without the "agent ADDRESS " that the entry already starts with.
+  absl::string_view detail() const {
+    absl::string_view d = message;
+    absl::ConsumePrefix(&d, absl::StrCat("agent ", address, " "));
+    return d;
+  }
+
+  static ConnectFailure Of(const std::string& address, const absl::Status& status,
+                           const ClientSecurity& security) {
+    ConnectFailure f{address, status.code(), "", std::string(status.message())};
+    const std::string lower = absl::AsciiStrToLower(status.message());
+    switch (status.code()) {
+      case absl::StatusCode::kUnavailable:
+        // gRPC says "Handshake failed" / "Security handshake failed" when one side refused the
+        // other's TLS (a CA that did not sign it, a missing client certificate, plaintext).
+        f.what = absl::StrContains(lower, "handshake") ? "failed the TLS handshake" : kUnreachable;
+        break;
+      case absl::StatusCode::kDeadlineExceeded:
+        f.what = kUnreachable;
+        break;
+      case absl::StatusCode::kFailedPrecondition:
+        f.what = absl::StrContains(lower, "protocol version") ? "speaks another protocol version"
+                                                              : "refused the coordinator";
+        break;
+      case absl::StatusCode::kUnauthenticated:
+        f.what = security.token_file.empty() ? "requires a bearer token" : "refused the token";
+        break;
+      default:
+        f.what = "answered with an error";
+        break;
+    }
+    return f;
+  }
+
+  static ConnectFailure SameAgentId(const std::string& address, const std::string& agent_id,
+                                    const std::string& first_address) {
+    return {address, absl::StatusCode::kAlreadyExists,
+            absl::StrCat("calls itself '", agent_id, "', as agent ", first_address, " does"),
+            absl::StrCat("agent ", address, " calls itself '", agent_id, "', as agent ",
+                         first_address, " does: give each a distinct agent_id")};
+  }
+
+  static constexpr const char* kUnreachable = "unreachable";
+};
+
+// "N of M agents unreachable: ..." when none could be reached (each as its error says it), else
+// "N of M agents could not be used: agent A: unreachable (...); agent B: refused the token (...)".
+// The code is that of the first agent that may not go missing (FailedPrecondition,
+// Unauthenticated, AlreadyExists), else Unavailable.
+absl::Status ConnectError(const std::vector<ConnectFailure>& failures, size_t agents,
+                          bool suggest_allow_missing) {
+  absl::StatusCode code = absl::StatusCode::kUnavailable;
+  for (const ConnectFailure& f : failures) {
+    if (!f.may_go_missing()) {
+      code = f.code;
+      break;
+    }
+  }
+  const bool all_unreachable = std::all_of(failures.begin(), failures.end(),
+                                           [](const ConnectFailure& f) { return f.unreachable(); });
+  std::string message = absl::StrCat(failures.size(), " of ", agents, " agents ",
+                                     all_unreachable ? "unreachable: " : "could not be used: ");
+  for (size_t i = 0; i < failures.size(); ++i) {
+    const ConnectFailure& f = failures[i];
+    if (i > 0) absl::StrAppend(&message, "; ");
+    if (all_unreachable || f.code == absl::StatusCode::kAlreadyExists) {
+      absl::StrAppend(&message, f.message);  // says what happened already
+    } else {
+      absl::StrAppend(&message, "agent ", f.address, ": ", f.what, " (", f.detail(), ")");
+    }
+  }
+  if (suggest_allow_missing) {
+    absl::StrAppend(&message, " (use --allow-missing to run without them)");
+  }
+  return absl::Status(code, message);
 }
 
 }  // namespace
@@ -195,29 +292,28 @@ absl::StatusOr<Fleet> ConnectClients(std::vector<std::unique_ptr<AgentClient>> c
   for (auto& t : threads) t.join();
 
   Fleet fleet;
-  std::vector<std::string> failures;
-  for (auto& a : attempts) {
-    if (a.status.code() == absl::StatusCode::kFailedPrecondition) return a.status;  // version
-    if (a.status.code() == absl::StatusCode::kUnauthenticated) return a.status;     // token
+  std::vector<ConnectFailure> failures;
+  std::map<std::string, std::string> address_of;  // agent_id -> the first agent to report it
+  for (Attempt& a : attempts) {
+    const std::string& address = a.member.info.address;
     if (!a.status.ok()) {
-      failures.push_back(std::string(a.status.message()));
+      failures.push_back(ConnectFailure::Of(address, a.status, options.security));
+      continue;
+    }
+    const std::string& id = a.member.info.agent_id;
+    if (const auto [first, added] = address_of.emplace(id, address); !added) {
+      failures.push_back(ConnectFailure::SameAgentId(address, id, first->second));
       continue;
     }
     fleet.members.push_back(std::move(a.member));
   }
-  if (!failures.empty() && (!options.allow_missing || fleet.members.empty())) {
-    return absl::UnavailableError(absl::StrCat(
-        failures.size(), " of ", agents, " agents unreachable: ", absl::StrJoin(failures, "; "),
-        options.allow_missing ? "" : " (use --allow-missing to run without them)"));
+  if (failures.empty()) return fleet;
+  const bool all_may_go_missing = std::all_of(
+      failures.begin(), failures.end(), [](const ConnectFailure& f) { return f.may_go_missing(); });
+  if (!all_may_go_missing || !options.allow_missing || fleet.members.empty()) {
+    return ConnectError(failures, attempts.size(), all_may_go_missing && !options.allow_missing);
   }
-  fleet.missing = failures;
-  std::set<std::string> ids;
-  for (const auto& m : fleet.members) {
-    if (!ids.insert(m.info.agent_id).second) {
-      return absl::AlreadyExistsError(absl::StrCat("two agents call themselves '", m.info.agent_id,
-                                                   "'; give each a distinct agent_id"));
-    }
-  }
+  for (const ConnectFailure& f : failures) fleet.missing.push_back(f.message);
   return fleet;
 }
 
