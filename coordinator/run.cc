@@ -1,35 +1,182 @@
-// Running one scenario (coordinator/run.h): the agents' run state is set up, the prepare barrier
-// passed (run_prepare.cc), the common start chosen and sent, each agent's event stream read
-// (resumed when it breaks) with its intervals kept or staged, the phases of a phased workload
-// released at one instant, live progress reported and an interrupt turned into Cancel; what came
-// back is then made into the ScenarioResult (run_results.cc).
+// Running one scenario (coordinator/run.h), as its steps: the agents' run state set up, the prepare
+// barrier passed (run_prepare.cc), intervals staged in the results database when there is one, the
+// common start chosen and every agent's event stream read until it ends (run_stream.cc) while the
+// phases of a phased workload are released at one instant (run_phases.cc), live progress is
+// reported and an interrupt turned into Cancel; then the run cleaned up and what came back made
+// into the ScenarioResult (run_results.cc).
 #include "coordinator/run.h"
 
 #include <algorithm>
-#include <condition_variable>
-#include <mutex>
+#include <chrono>
 #include <random>
-#include <semaphore>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/clock.h"
-#include "common/proto_convert.h"
 #include "coordinator/agent_stream.h"
 #include "coordinator/interval_spool.h"
-#include "coordinator/resumable_run.h"
 #include "coordinator/run_internal.h"
 
 namespace azbench {
 
+namespace run_internal {
+
+LiveRun::LiveRun(std::vector<AgentRun>& runs, const RunOptions& options, const std::string& run_id,
+                 const std::vector<std::string>& c2c_jobs, int64_t start_ns)
+    : runs(runs),
+      options(options),
+      run_id(run_id),
+      c2c_jobs(c2c_jobs),
+      start_ns(start_ns),
+      parse_slots(static_cast<std::ptrdiff_t>(std::max(2u, std::thread::hardware_concurrency()))) {}
+
+}  // namespace run_internal
+
 namespace {
 
 using run_internal::AgentRun;
+using run_internal::LiveRun;
 
 std::string MakeRunId(const std::string& prefix, const Scenario& scenario) {
   static std::mt19937_64 rng(std::random_device{}());
   return absl::StrCat(prefix, "-", scenario.index, "-", absl::Hex(rng()));
+}
+
+// One AgentRun per agent of the scenario, in its order; an agent not in the fleet (unreachable at
+// connect) is lost from the start.
+std::vector<AgentRun> SetUpAgentRuns(Fleet& fleet, const Scenario& scenario,
+                                     const RunOptions& options) {
+  std::vector<AgentRun> runs;
+  for (const std::string& id : scenario.agent_ids) {
+    AgentRun r;
+    r.agent_id = id;
+    r.member = fleet.Find(id);
+    if (r.member == nullptr) {
+      r.lost = true;
+      r.lost_reason = "not in the fleet (unreachable at connect)";
+      r.lost_at_ns = RealtimeNanos();
+    } else {
+      r.offset_ns = r.member->info.clock_offset_ns;
+    }
+    r.stream = std::make_unique<AgentStream>(r.offset_ns, options.interval_ms * 1'000'000ULL,
+                                             options.fold_interval_latency);
+    runs.push_back(std::move(r));
+  }
+  return runs;
+}
+
+// Where the intervals go as they arrive: with a results database, written there (interval_spool.h)
+// through new AgentStreams; when it cannot be opened, they are held in memory as without one, and
+// `problem` says why.
+struct Staging {
+  std::unique_ptr<IntervalSpool> spool;
+  std::string problem;
+};
+
+Staging StageIntervals(std::vector<AgentRun>& runs, const Scenario& scenario,
+                       const RunOptions& options) {
+  Staging staging;
+  if (options.stage_db_path.empty()) return staging;
+  absl::StatusOr<std::unique_ptr<IntervalSpool>> opened =
+      IntervalSpool::Open(options.stage_db_path, scenario.key);
+  if (!opened.ok()) {
+    staging.problem = absl::StrCat("intervals held in memory: ", opened.status().message());
+    return staging;
+  }
+  staging.spool = std::move(*opened);
+  for (AgentRun& r : runs) {
+    r.stream = std::make_unique<AgentStream>(r.offset_ns, options.interval_ms * 1'000'000ULL,
+                                             options.fold_interval_latency, staging.spool.get(),
+                                             r.agent_id);
+  }
+  return staging;
+}
+
+// Every agent (of the run) cancelled, in parallel: an unresponsive agent holds no other.
+void CancelEverywhere(LiveRun& live) {
+  std::vector<std::thread> cancels;
+  for (AgentRun& r : live.runs) {
+    if (r.member == nullptr) continue;
+    cancels.emplace_back([&] { (void)r.member->client->Cancel(live.run_id, absl::Seconds(5)); });
+  }
+  for (auto& t : cancels) t.join();
+}
+
+// Live progress and interrupt handling, every progress interval until every stream has ended.
+void WatchUntilDone(LiveRun& live) {
+  const RunOptions& options = live.options;
+  uint64_t last_ops = 0, last_bytes = 0;
+  int64_t last_ns = RealtimeNanos();
+  bool cancelled = false;
+  while (!live.all_done.load()) {
+    {
+      std::unique_lock<std::mutex> lock(live.done_mu);
+      live.done_cv.wait_for(lock, std::chrono::milliseconds(options.progress_interval_ms),
+                            [&] { return live.all_done.load(); });
+    }
+    if (options.interrupt != nullptr && options.interrupt->load() && !cancelled) {
+      cancelled = true;
+      CancelEverywhere(live);
+    }
+    if (!options.on_progress) continue;
+    LiveProgress p;
+    {
+      std::lock_guard<std::mutex> lock(live.mu);
+      for (const AgentRun& r : live.runs) {
+        ++p.agents;
+        p.ops += r.ops;
+        p.bytes += r.bytes;
+        if (r.lost) {
+          ++p.lost;
+        } else if (r.finished) {
+          ++p.done;
+        } else if (r.started) {
+          ++p.running;
+        }
+      }
+    }
+    const int64_t now = RealtimeNanos();
+    p.elapsed_s = now > live.start_ns ? static_cast<double>(now - live.start_ns) / 1e9 : 0;
+    const double dt = static_cast<double>(now - last_ns) / 1e9;
+    if (dt > 0) {
+      p.ops_per_s = static_cast<double>(p.ops - std::min(p.ops, last_ops)) / dt;
+      p.bytes_per_s = static_cast<double>(p.bytes - std::min(p.bytes, last_bytes)) / dt;
+    }
+    last_ops = p.ops;
+    last_bytes = p.bytes;
+    last_ns = now;
+    options.on_progress(p);
+  }
+}
+
+// Starts the run on every agent in the fleet at `start_ns` and reads their streams until every one
+// has ended, with the phase barrier and the progress watcher beside them; then takes the results
+// (CollectResults) and closes the op logs before the watcher and the barrier stop.
+void RunAndCollect(std::vector<AgentRun>& runs, const RunOptions& options,
+                   const std::string& run_id, const std::vector<std::string>& c2c_jobs,
+                   const std::vector<std::string>& stale_clocks, int64_t start_ns) {
+  LiveRun live(runs, options, run_id, c2c_jobs, start_ns);
+  std::vector<std::thread> streams;
+  for (AgentRun& r : runs) {
+    if (r.member == nullptr) continue;
+    streams.emplace_back([&live, &r] { run_internal::StreamAgent(live, r); });
+  }
+  std::thread phase_driver([&live] { run_internal::DrivePhaseBarriers(live); });
+  std::thread watcher([&live] { WatchUntilDone(live); });
+  for (auto& t : streams) t.join();
+  {
+    std::lock_guard<std::mutex> lock(live.mu);  // the watcher and phase driver still read `runs`
+    run_internal::CollectResults(runs, c2c_jobs, stale_clocks, options.op_log_dir);
+  }
+  run_internal::CloseOpLogs(runs);
+  {
+    std::lock_guard<std::mutex> lock(live.done_mu);
+    live.all_done.store(true);
+  }
+  live.done_cv.notify_all();
+  watcher.join();
+  phase_driver.join();
 }
 
 }  // namespace
@@ -52,24 +199,9 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
     stale_clocks = RemeasureClockOffsets(fleet, scenario.agent_ids, 8, absl::Seconds(5));
   }
   out.clock_offsets = ClockOffsetsOf(fleet, scenario.agent_ids);  // the offsets this run uses
-  std::vector<AgentRun> runs;
-  for (const std::string& id : scenario.agent_ids) {
-    AgentRun r;
-    r.agent_id = id;
-    r.member = fleet.Find(id);
-    if (r.member == nullptr) {
-      r.lost = true;
-      r.lost_reason = "not in the fleet (unreachable at connect)";
-      r.lost_at_ns = RealtimeNanos();
-    } else {
-      r.offset_ns = r.member->info.clock_offset_ns;
-    }
-    r.stream = std::make_unique<AgentStream>(r.offset_ns, options.interval_ms * 1'000'000ULL,
-                                             options.fold_interval_latency);
-    runs.push_back(std::move(r));
-  }
+  std::vector<AgentRun> runs = SetUpAgentRuns(fleet, scenario, options);
 
-  // Prepare everywhere (in parallel), then check the barrier.
+  // The prepare barrier: nothing starts unless every agent laid out its files.
   const std::vector<std::string> prepare_errors =
       run_internal::PrepareEverywhere(runs, scenario, run_id, options);
   if (!prepare_errors.empty()) {
@@ -79,276 +211,21 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
     return out;
   }
 
-  // With a results database, intervals are written as they arrive (interval_spool.h); when it
-  // cannot be opened, they are held in memory as without one, and the scenario says why.
-  std::unique_ptr<IntervalSpool> spool;
-  std::string spool_problem;
-  if (!options.stage_db_path.empty()) {
-    absl::StatusOr<std::unique_ptr<IntervalSpool>> opened =
-        IntervalSpool::Open(options.stage_db_path, scenario.key);
-    if (opened.ok()) {
-      spool = std::move(*opened);
-      for (AgentRun& r : runs) {
-        r.stream =
-            std::make_unique<AgentStream>(r.offset_ns, options.interval_ms * 1'000'000ULL,
-                                          options.fold_interval_latency, spool.get(), r.agent_id);
-      }
-    } else {
-      spool_problem = absl::StrCat("intervals held in memory: ", opened.status().message());
-    }
-  }
-
-  // The common start, in the coordinator's clock, and per agent in its own.
+  Staging staging = StageIntervals(runs, scenario, options);
+  // The common start, in the coordinator's clock (each agent is told it in its own).
   const int64_t start_ns = RealtimeNanos() + absl::ToInt64Nanoseconds(options.start_margin);
   out.planned_start_realtime_ns = start_ns;
-  std::mutex mu;  // guards every AgentRun's flags, counters and errors (not its stream)
-  std::atomic<bool> all_done{false};
-  std::mutex done_mu;  // with done_cv: wakes the watcher as soon as every stream has ended
-  std::condition_variable done_cv;
-  // At most one stream thread per core parses at a time: more would not go faster, only lengthen
-  // the run queue, and on a loaded host starve gRPC's own threads (keepalive acks). No agent
-  // waits for another's network: a slot is held only while parsing a message already received.
-  std::counting_semaphore<> parse_slots(
-      static_cast<std::ptrdiff_t>(std::max(2u, std::thread::hardware_concurrency())));
-  std::vector<std::thread> streams;
-  for (AgentRun& r : runs) {
-    if (r.member == nullptr) continue;
-    streams.emplace_back([&] {
-      v1::RunRequest request;
-      request.set_run_id(run_id);
-      request.set_start_at_agent_realtime_ns(start_ns + r.offset_ns);
-      request.set_progress_interval_ms(options.progress_interval_ms);
-      // A stream that breaks is resumed within the agent's reattach grace (and a little more:
-      // the agent counts it from when it noticed the break), unless the run is being cancelled.
-      ResumeOptions resume;
-      resume.grace = r.member->info.reattach_grace_ms == 0
-                         ? absl::ZeroDuration()
-                         : absl::Milliseconds(r.member->info.reattach_grace_ms) + absl::Seconds(1);
-      resume.keep_trying = [&] {
-        return options.interrupt == nullptr || !options.interrupt->load();
-      };
-      resume.on_resumed = [&](const StreamResume& resumed) {
-        const std::string warning = DescribeResume(r.agent_id, resumed);
-        if (options.on_warning) options.on_warning(warning);
-        std::lock_guard<std::mutex> lock(mu);
-        r.resumed.push_back(warning);
-      };
-      absl::Status status = RunResumable(
-          *r.member->client, request,
-          [&](const v1::RunEvent& event) {
-            // Intervals and results: parsed and kept without the shared lock (AgentStream is this
-            // thread's own), so agents do not wait for each other here.
-            if (event.event_case() == v1::RunEvent::kInterval) {
-              const v1::IntervalEvent& e = event.interval();
-              parse_slots.acquire();
-              absl::StatusOr<IntervalStats> interval = IntervalFromProto(e.interval());
-              if (interval.ok()) {
-                r.stream->AddInterval(e.job_index(),
-                                      e.result_name().empty() ? e.job_name() : e.result_name(),
-                                      e.series_start_realtime_ns(), std::move(*interval));
-              }
-              parse_slots.release();
-              if (interval.ok()) return true;
-              std::lock_guard<std::mutex> lock(mu);
-              r.errors.push_back(std::string(interval.status().message()));
-              return true;
-            }
-            if (event.event_case() == v1::RunEvent::kResult) {
-              parse_slots.acquire();
-              absl::StatusOr<JobResult> result = JobResultFromProto(event.result());
-              if (result.ok()) r.stream->AddResult(event.result().job_index(), std::move(*result));
-              parse_slots.release();
-              if (result.ok()) return true;
-              std::lock_guard<std::mutex> lock(mu);
-              r.errors.push_back(std::string(result.status().message()));
-              return true;
-            }
-            std::lock_guard<std::mutex> lock(mu);
-            switch (event.event_case()) {
-              case v1::RunEvent::kStarted:
-                r.started = true;
-                r.start_ns = event.started().start_realtime_ns() - r.offset_ns;
-                break;
-              case v1::RunEvent::kProgress:
-                r.ops = event.progress().ops();
-                r.bytes = event.progress().bytes();
-                break;
-              case v1::RunEvent::kOpLog: {
-                const std::string& job = event.op_log().job_name();
-                const bool joined =
-                    std::find(c2c_jobs.begin(), c2c_jobs.end(), job) != c2c_jobs.end();
-                if (options.op_log_dir.empty() && !joined) break;
-                absl::StatusOr<std::vector<OpRecord>> records = OpLogFromProto(event.op_log());
-                if (!records.ok()) {
-                  r.errors.push_back(std::string(records.status().message()));
-                  break;
-                }
-                if (joined) {  // written after the run, once joined across agents
-                  std::vector<OpRecord>& kept = r.visibility_records[job];
-                  kept.insert(kept.end(), records->begin(), records->end());
-                  break;
-                }
-                if (absl::Status s =
-                        run_internal::AppendOpLog(r, options.op_log_dir, job, *records);
-                    !s.ok() && r.op_log_failed.insert(job).second) {
-                  r.errors.push_back(std::string(s.message()));  // the first failure per job
-                }
-                break;
-              }
-              case v1::RunEvent::kPhaseDone:
-                r.phases_done = std::max(r.phases_done, event.phase_done().phase_index() + 1);
-                break;
-              case v1::RunEvent::kFinished:
-                r.finished = true;
-                r.end_ns = event.finished().end_realtime_ns() - r.offset_ns;
-                r.cancelled_by_agent = event.finished().cancelled();
-                break;
-              default:
-                break;
-            }
-            return true;
-          },
-          resume);
-      std::lock_guard<std::mutex> lock(mu);
-      if (!r.finished) {
-        r.lost = true;
-        r.lost_at_ns = RealtimeNanos();
-        r.lost_reason = status.ok() ? "the stream ended before the run finished"
-                                    : std::string(status.message());
-      } else if (!status.ok()) {
-        r.errors.push_back(std::string(status.message()));
-      }
-    });
-  }
+  RunAndCollect(runs, options, run_id, c2c_jobs, stale_clocks, start_ns);
 
-  // Phase barrier (metadata): once every agent still running reported PhaseDone(k), release phase
-  // k+1 everywhere at one instant (like the first start, in each agent's own clock). Agents that
-  // finished or were lost do not hold the others back.
-  std::thread phase_driver([&] {
-    int released = 0;  // barriers released so far
-    while (!all_done.load()) {
-      bool ready = false;
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        int waiting = 0, active = 0;
-        for (const AgentRun& r : runs) {
-          if (r.member == nullptr || r.lost || r.finished) continue;
-          ++active;
-          if (r.phases_done > released) ++waiting;
-        }
-        ready = active > 0 && waiting == active;
-      }
-      if (!ready) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        continue;
-      }
-      const int64_t at = RealtimeNanos() + absl::ToInt64Nanoseconds(options.phase_start_margin);
-      std::vector<std::thread> calls;
-      for (AgentRun& r : runs) {
-        if (r.member == nullptr) continue;
-        calls.emplace_back([&, at] {
-          v1::ProceedRequest proceed;
-          proceed.set_run_id(run_id);
-          proceed.set_phase_index(released);
-          proceed.set_start_at_agent_realtime_ns(at + r.offset_ns);
-          // A call lost on the way is made again; an agent that cannot be told (it answers
-          // with anything else, or for 60 s) is cancelled, which ends its stream, instead of
-          // holding the others at the barrier for ever.
-          const absl::Status s = ProceedUntilDelivered(
-              *r.member->client, proceed, absl::Seconds(10),
-              [&] {
-                std::lock_guard<std::mutex> lock(mu);
-                return !r.finished && !r.lost && !all_done.load();
-              },
-              absl::Seconds(60), absl::Milliseconds(200));
-          if (s.ok()) return;
-          {
-            std::lock_guard<std::mutex> lock(mu);
-            if (r.finished || r.lost) return;
-            r.errors.push_back(absl::StrCat("could not be told to start the phase after barrier ",
-                                            proceed.phase_index(), ": ", s.message()));
-          }
-          (void)r.member->client->Cancel(run_id, absl::Seconds(5));
-        });
-      }
-      for (auto& t : calls) t.join();
-      ++released;
-    }
-  });
-
-  // Live progress and interrupt handling, until every stream has ended.
-  std::thread watcher([&] {
-    uint64_t last_ops = 0, last_bytes = 0;
-    int64_t last_ns = RealtimeNanos();
-    bool cancelled = false;
-    while (!all_done.load()) {
-      {
-        std::unique_lock<std::mutex> lock(done_mu);
-        done_cv.wait_for(lock, std::chrono::milliseconds(options.progress_interval_ms),
-                         [&] { return all_done.load(); });
-      }
-      if (options.interrupt != nullptr && options.interrupt->load() && !cancelled) {
-        cancelled = true;
-        std::vector<std::thread> cancels;  // in parallel: an unresponsive agent holds no other
-        for (AgentRun& r : runs) {
-          if (r.member == nullptr) continue;
-          cancels.emplace_back([&] { (void)r.member->client->Cancel(run_id, absl::Seconds(5)); });
-        }
-        for (auto& t : cancels) t.join();
-      }
-      if (!options.on_progress) continue;
-      LiveProgress p;
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        for (const AgentRun& r : runs) {
-          ++p.agents;
-          p.ops += r.ops;
-          p.bytes += r.bytes;
-          if (r.lost) {
-            ++p.lost;
-          } else if (r.finished) {
-            ++p.done;
-          } else if (r.started) {
-            ++p.running;
-          }
-        }
-      }
-      const int64_t now = RealtimeNanos();
-      p.elapsed_s = now > start_ns ? static_cast<double>(now - start_ns) / 1e9 : 0;
-      const double dt = static_cast<double>(now - last_ns) / 1e9;
-      if (dt > 0) {
-        p.ops_per_s = static_cast<double>(p.ops - std::min(p.ops, last_ops)) / dt;
-        p.bytes_per_s = static_cast<double>(p.bytes - std::min(p.bytes, last_bytes)) / dt;
-      }
-      last_ops = p.ops;
-      last_bytes = p.bytes;
-      last_ns = now;
-      options.on_progress(p);
-    }
-  });
-  for (auto& t : streams) t.join();
-  {
-    std::lock_guard<std::mutex> lock(mu);  // the watcher and phase driver still read `runs`
-    run_internal::CollectResults(runs, c2c_jobs, stale_clocks, options.op_log_dir);
-  }
-  run_internal::CloseOpLogs(runs);
-  {
-    std::lock_guard<std::mutex> lock(done_mu);
-    all_done.store(true);
-  }
-  done_cv.notify_all();
-  watcher.join();
-  phase_driver.join();
   run_internal::CleanupEverywhere(runs, run_id);
-  if (spool != nullptr) {
+  if (staging.spool != nullptr) {
     // Everything streamed is committed now; a write error loses staged intervals, so says so.
-    if (absl::Status s = spool->Finish(); !s.ok()) {
-      spool_problem = absl::StrCat("some intervals were not stored: ", s.message());
+    if (absl::Status s = staging.spool->Finish(); !s.ok()) {
+      staging.problem = absl::StrCat("some intervals were not stored: ", s.message());
     }
-    out.staged_stream_id = spool->stream_id();
+    out.staged_stream_id = staging.spool->stream_id();
   }
-
-  run_internal::AssembleOutcome(runs, options, spool_problem, out);
+  run_internal::AssembleOutcome(runs, options, staging.problem, out);
   return out;
 }
 

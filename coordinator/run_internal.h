@@ -1,13 +1,19 @@
 // Internal to running one scenario (coordinator/run.h): what the coordinator holds of each agent
-// during a run, and the steps that run.cc (start, streams, phase barrier, progress) hands to
-// run_prepare.cc (the prepare barrier and the cleanup) and run_results.cc (op logs, the
-// client_to_client join and the scenario's outcome). Not part of run.h's interface.
+// during a run, what the threads of a started run share, and the steps that run.cc (the sequence,
+// the start, live progress and interrupts) hands to run_prepare.cc (the prepare barrier and the
+// cleanup), run_stream.cc (each agent's event stream), run_phases.cc (the phase barrier) and
+// run_results.cc (op logs, the client_to_client join and the scenario's outcome). Not part of
+// run.h's interface.
 #ifndef AZBENCH_COORDINATOR_RUN_INTERNAL_H_
 #define AZBENCH_COORDINATOR_RUN_INTERNAL_H_
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <semaphore>
 #include <set>
 #include <string>
 #include <vector>
@@ -61,6 +67,43 @@ struct AgentRun {
   // Breaks of its stream that were resumed (resumable_run.h), said on each of its results.
   std::vector<std::string> resumed;
 };
+
+// What the threads of a started run share (its agents' streams, the phase barrier, the progress
+// watcher): the run's settings and the locks over the agents' state.
+struct LiveRun {
+  LiveRun(std::vector<AgentRun>& runs, const RunOptions& options, const std::string& run_id,
+          const std::vector<std::string>& c2c_jobs, int64_t start_ns);
+
+  std::vector<AgentRun>& runs;
+  const RunOptions& options;
+  const std::string& run_id;
+  const std::vector<std::string>& c2c_jobs;  // their op records are kept for the join
+  const int64_t start_ns;                    // the common start, in the coordinator's clock
+  std::mutex mu;  // guards every AgentRun's flags, counters and errors (not its stream)
+  std::atomic<bool> all_done{false};  // every stream has ended and the results are collected
+  std::mutex done_mu;  // with done_cv: wakes the watcher as soon as every stream has ended
+  std::condition_variable done_cv;
+  // At most one stream thread per core parses at a time: more would not go faster, only lengthen
+  // the run queue, and on a loaded host starve gRPC's own threads (keepalive acks). No agent
+  // waits for another's network: a slot is held only while parsing a message already received.
+  std::counting_semaphore<> parse_slots;
+};
+
+// run_stream.cc
+
+// Starts the run on `r`'s agent at the common start (in the agent's clock) and reads its event
+// stream until it ends, resuming it when it breaks (resumable_run.h): intervals and results into
+// its AgentStream, the rest (started, progress, op logs, phases done, finished) into `r` under
+// live.mu. A stream that ended before the agent finished makes it lost. Blocks; one thread per
+// agent.
+void StreamAgent(LiveRun& live, AgentRun& r);
+
+// run_phases.cc
+
+// The phase barrier of a phased workload (metadata), until live.all_done: once every agent still
+// running has reported PhaseDone(k), phase k+1 is released on all of them at one instant (Proceed,
+// phase_start_margin ahead, in each agent's own clock). An agent that cannot be told is cancelled.
+void DrivePhaseBarriers(LiveRun& live);
 
 // run_prepare.cc
 
