@@ -29,7 +29,8 @@ LiveRun::LiveRun(std::vector<AgentRun>& runs, const RunOptions& options, const s
       run_id(run_id),
       c2c_jobs(c2c_jobs),
       start_ns(start_ns),
-      parse_slots(static_cast<std::ptrdiff_t>(std::max(2u, std::thread::hardware_concurrency()))) {}
+      parse_slots(static_cast<std::ptrdiff_t>(std::max(2u, std::thread::hardware_concurrency()))),
+      progress(runs.size(), start_ns) {}
 
 }  // namespace run_internal
 
@@ -51,6 +52,7 @@ std::vector<AgentRun> SetUpAgentRuns(Fleet& fleet, const Scenario& scenario,
   for (const std::string& id : scenario.agent_ids) {
     AgentRun r;
     r.agent_id = id;
+    r.index = runs.size();
     r.member = fleet.Find(id);
     if (r.member == nullptr) {
       r.lost = true;
@@ -106,8 +108,6 @@ void CancelEverywhere(LiveRun& live) {
 // Live progress and interrupt handling, every progress interval until every stream has ended.
 void WatchUntilDone(LiveRun& live) {
   const RunOptions& options = live.options;
-  uint64_t last_ops = 0, last_bytes = 0;
-  int64_t last_ns = RealtimeNanos();
   bool cancelled = false;
   while (!live.all_done.load()) {
     {
@@ -125,8 +125,6 @@ void WatchUntilDone(LiveRun& live) {
       std::lock_guard<std::mutex> lock(live.mu);
       for (const AgentRun& r : live.runs) {
         ++p.agents;
-        p.ops += r.ops;
-        p.bytes += r.bytes;
         if (r.lost) {
           ++p.lost;
         } else if (r.finished) {
@@ -135,17 +133,8 @@ void WatchUntilDone(LiveRun& live) {
           ++p.running;
         }
       }
+      live.progress.Sample(RealtimeNanos(), p);
     }
-    const int64_t now = RealtimeNanos();
-    p.elapsed_s = now > live.start_ns ? static_cast<double>(now - live.start_ns) / 1e9 : 0;
-    const double dt = static_cast<double>(now - last_ns) / 1e9;
-    if (dt > 0) {
-      p.ops_per_s = static_cast<double>(p.ops - std::min(p.ops, last_ops)) / dt;
-      p.bytes_per_s = static_cast<double>(p.bytes - std::min(p.bytes, last_bytes)) / dt;
-    }
-    last_ops = p.ops;
-    last_bytes = p.bytes;
-    last_ns = now;
     options.on_progress(p);
   }
 }

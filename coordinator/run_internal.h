@@ -24,6 +24,7 @@
 #include "coordinator/agent_stream.h"
 #include "coordinator/fleet.h"
 #include "coordinator/run.h"
+#include "coordinator/run_progress.h"
 #include "coordinator/scenario.h"
 #include "coordinator/staged_interval.h"
 
@@ -42,8 +43,7 @@ struct AgentRun {
   int64_t lost_at_ns = 0;
   int64_t start_ns = 0;  // coordinator clock
   int64_t end_ns = 0;
-  uint64_t ops = 0;
-  uint64_t bytes = 0;
+  size_t index = 0;  // its place in the run's agents (and in LiveRun::progress)
   // Its intervals and results as they stream in (agent_stream.h). Only its own stream thread
   // touches it until that thread ended, so it needs no lock.
   std::unique_ptr<AgentStream> stream;
@@ -87,6 +87,7 @@ struct LiveRun {
   // the run queue, and on a loaded host starve gRPC's own threads (keepalive acks). No agent
   // waits for another's network: a slot is held only while parsing a message already received.
   std::counting_semaphore<> parse_slots;
+  ProgressMeter progress;  // the agents' progress reports (under mu)
 };
 
 // run_stream.cc

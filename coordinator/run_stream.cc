@@ -73,10 +73,11 @@ void KeepEvent(LiveRun& live, AgentRun& r, const v1::RunEvent& event) {
     case v1::RunEvent::kStarted:
       r.started = true;
       r.start_ns = event.started().start_realtime_ns() - r.offset_ns;
+      live.progress.Started(r.index, event.started().start_realtime_ns());
       break;
     case v1::RunEvent::kProgress:
-      r.ops = event.progress().ops();
-      r.bytes = event.progress().bytes();
+      live.progress.Report(r.index, {event.progress().agent_realtime_ns(), event.progress().ops(),
+                                     event.progress().bytes()});
       break;
     case v1::RunEvent::kOpLog:
       KeepOpLog(live, r, event.op_log());
@@ -88,6 +89,7 @@ void KeepEvent(LiveRun& live, AgentRun& r, const v1::RunEvent& event) {
       r.finished = true;
       r.end_ns = event.finished().end_realtime_ns() - r.offset_ns;
       r.cancelled_by_agent = event.finished().cancelled();
+      live.progress.Ended(r.index);
       break;
     default:
       break;
@@ -124,6 +126,7 @@ void StreamAgent(LiveRun& live, AgentRun& r) {
       resume);
   std::lock_guard<std::mutex> lock(live.mu);
   if (!r.finished) {
+    live.progress.Ended(r.index);
     r.lost = true;
     r.lost_at_ns = RealtimeNanos();
     r.lost_reason =
