@@ -36,7 +36,8 @@ struct LiveProgress {
   uint64_t ops = 0;
   uint64_t bytes = 0;
   double elapsed_s = 0;
-  double ops_per_s = 0;  // over the last progress period, all agents
+  // The running agents' rates, each from its own counters over its own clock (run_progress.h).
+  double ops_per_s = 0;
   double bytes_per_s = 0;
 };
 

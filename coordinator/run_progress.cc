@@ -1,40 +1,54 @@
 #include "coordinator/run_progress.h"
 
-#include <algorithm>
-
 namespace azbench {
 
 ProgressMeter::ProgressMeter(size_t agents, int64_t start_ns)
-    : latest_(agents), start_ns_(start_ns), last_sample_ns_(start_ns) {}
+    : agents_(agents), start_ns_(start_ns) {}
 
-void ProgressMeter::Started(size_t, int64_t) {}
-
-void ProgressMeter::Report(size_t agent, const ProgressReport& report) {
-  if (agent < latest_.size()) latest_[agent] = report;
+void ProgressMeter::Started(size_t agent, int64_t agent_realtime_ns) {
+  Report(agent, {agent_realtime_ns, 0, 0});
 }
 
-void ProgressMeter::Ended(size_t) {}
+void ProgressMeter::Report(size_t agent, const ProgressReport& report) {
+  if (agent >= agents_.size()) return;
+  std::deque<ProgressReport>& window = agents_[agent].window;
+  if (!window.empty()) {
+    const ProgressReport& newest = window.back();
+    if (report.ops < newest.ops || report.bytes < newest.bytes ||
+        report.agent_realtime_ns <= newest.agent_realtime_ns) {
+      window.clear();
+    }
+  }
+  window.push_back(report);
+  // Keep one report at or before (newest - window) as the base, none older.
+  const int64_t window_start_ns =
+      report.agent_realtime_ns - absl::ToInt64Nanoseconds(kProgressRateWindow);
+  while (window.size() >= 2 && window[1].agent_realtime_ns <= window_start_ns) window.pop_front();
+}
 
-// The increase of the summed counters since the last sample, over the coordinator's time between
-// the two samples.
-void ProgressMeter::Sample(int64_t now_ns, LiveProgress& p) {
+void ProgressMeter::Ended(size_t agent) {
+  if (agent < agents_.size()) agents_[agent].ended = true;
+}
+
+void ProgressMeter::Sample(int64_t now_ns, LiveProgress& p) const {
   p.ops = 0;
   p.bytes = 0;
-  for (const ProgressReport& r : latest_) {
-    p.ops += r.ops;
-    p.bytes += r.bytes;
-  }
-  p.elapsed_s = now_ns > start_ns_ ? static_cast<double>(now_ns - start_ns_) / 1e9 : 0;
-  const double dt = static_cast<double>(now_ns - last_sample_ns_) / 1e9;
   p.ops_per_s = 0;
   p.bytes_per_s = 0;
-  if (dt > 0) {
-    p.ops_per_s = static_cast<double>(p.ops - std::min(p.ops, last_ops_)) / dt;
-    p.bytes_per_s = static_cast<double>(p.bytes - std::min(p.bytes, last_bytes_)) / dt;
+  for (const Agent& a : agents_) {
+    if (a.window.empty()) continue;
+    const ProgressReport& base = a.window.front();
+    const ProgressReport& newest = a.window.back();
+    p.ops += newest.ops;
+    p.bytes += newest.bytes;
+    // Instants strictly increase along the window (Report), so two reports span some time.
+    if (a.ended || a.window.size() < 2) continue;
+    const double span_s =
+        static_cast<double>(newest.agent_realtime_ns - base.agent_realtime_ns) / 1e9;
+    p.ops_per_s += static_cast<double>(newest.ops - base.ops) / span_s;
+    p.bytes_per_s += static_cast<double>(newest.bytes - base.bytes) / span_s;
   }
-  last_ops_ = p.ops;
-  last_bytes_ = p.bytes;
-  last_sample_ns_ = now_ns;
+  p.elapsed_s = now_ns > start_ns_ ? static_cast<double>(now_ns - start_ns_) / 1e9 : 0;
 }
 
 }  // namespace azbench
