@@ -99,8 +99,10 @@ void AgentStream::AddInterval(int job_index, const std::string& result_name,
 }
 
 void AgentStream::AddResult(int job_index, JobResult result) {
-  result.start_realtime_ns -= offset_ns_;
-  result.end_realtime_ns -= offset_ns_;
+  // 0 is "none" (a job that never started, or ended before its end was taken): it stays 0
+  // rather than become an instant near 1970 that merge would take for a real one.
+  if (result.start_realtime_ns != 0) result.start_realtime_ns -= offset_ns_;
+  if (result.end_realtime_ns != 0) result.end_realtime_ns -= offset_ns_;
   // Its own intervals are the ones not streamed: their latency is folded like streamed ones.
   if (fold_latency_ && result.interval_ns == interval_ns_ && result.start_realtime_ns != 0) {
     for (IntervalStats& interval : result.intervals)

@@ -109,6 +109,27 @@ TEST(AgentStreamTest, ResultsRebuiltFromTheStreamGiveTheSameFiguresAsFullResults
   }
 }
 
+TEST(AgentStreamTest, AJobThatNeverStartedKeepsNoInstants) {
+  // The agent sends 0 for a start or end it never took (a job refused at its start): converting
+  // it to the coordinator's clock made it an instant near 1970, and merge then measured a span of
+  // decades.
+  JobResult never;
+  never.name = "never";
+  never.interval_ns = kSecond;
+  never.error_errno = EIO;
+  AgentStream stream(kOffset, kSecond, /*fold_latency=*/true);
+  stream.AddResult(0, never.Clone());
+  JobResult ran = Job("ran", 2, 10, 2);
+  ran.end_realtime_ns = 0;
+  stream.AddResult(1, ran.Clone());
+  std::vector<JobResult> out = stream.TakeResults(/*lost=*/false);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].start_realtime_ns, 0);
+  EXPECT_EQ(out[0].end_realtime_ns, 0);
+  EXPECT_EQ(out[1].start_realtime_ns, kT0) << "a real instant is still converted";
+  EXPECT_EQ(out[1].end_realtime_ns, 0);
+}
+
 TEST(AgentStreamTest, IntervalsTheResultCarriesAreAddedToTheStreamedOnes) {
   const JobResult job = Job("j", 4, 20, 4);
   AgentStream stream(kOffset, kSecond, /*fold_latency=*/false);
