@@ -2,7 +2,11 @@
 
 #include <fcntl.h>
 #include <linux/close_range.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,10 +27,68 @@ int PidfdGetfd(int pidfd, int fd) {
 
 std::string ErrnoText(int err) { return absl::StrCat(strerror(err), " (errno ", err, ")"); }
 
+constexpr int64_t kPidFsMagic = 0x50494446;  // PID_FS_MAGIC (pidfds since 6.9)
+
+// Whether closing a copy of `fd` runs no flush: not open; a socket or pipe; /dev/null; or an inode
+// of a file system whose files have no flush operation. Anything else (NFS, FUSE, Lustre, SMB,
+// overlayfs, any other device, a file system not listed) counts as one that may flush.
+bool CopyClosesWithoutFlush(int fd) {
+  struct stat st;
+  if (fstat(fd, &st) != 0) return errno == EBADF;
+  if (S_ISSOCK(st.st_mode) || S_ISFIFO(st.st_mode)) return true;
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+    return S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3);  // /dev/null
+  }
+  struct statfs fs;
+  if (fstatfs(fd, &fs) != 0) return false;
+  switch (static_cast<int64_t>(fs.f_type)) {
+    case TMPFS_MAGIC:
+    case EXT4_SUPER_MAGIC:  // ext2, ext3 and ext4
+    case XFS_SUPER_MAGIC:
+    case ANON_INODE_FS_MAGIC:  // eventfd, epoll, timerfd, io_uring, older pidfds
+    case kPidFsMagic:
+    case PROC_SUPER_MAGIC:
+    case SYSFS_MAGIC:
+    case NSFS_MAGIC:
+    case CGROUP2_SUPER_MAGIC:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
+
+void ReserveLowDescriptors() {
+  const int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+  if (null_fd < 0) return;
+  bool null_kept = false;
+  for (int fd = 3; fd < kCopiedDescriptors; ++fd) {
+    if (fd == null_fd) {
+      null_kept = true;
+      continue;
+    }
+    if (fcntl(fd, F_GETFD) >= 0) continue;        // open already
+    if (dup3(null_fd, fd, O_CLOEXEC) < 0) break;  // RLIMIT_NOFILE below 64
+  }
+  if (!null_kept) close(null_fd);
+}
 
 absl::Status PrivateFdTable::Take(absl::Span<const int> fds) {
   if (taken_) return absl::FailedPreconditionError("this thread already has a table of its own");
+  if (static_cast<pid_t>(syscall(SYS_gettid)) == getpid()) {
+    return absl::FailedPreconditionError(
+        "the process's main thread cannot take a table of its own (close_range would close the "
+        "process's descriptors)");
+  }
+  for (int fd = 3; fd < kCopiedDescriptors; ++fd) {
+    if (!CopyClosesWithoutFlush(fd)) {
+      return absl::UnavailableError(
+          absl::StrCat("descriptor ", fd,
+                       " may flush its file when a copy of it is closed (not a socket, pipe, "
+                       "/dev/null or a file on tmpfs, ext2/3/4 or XFS)"));
+    }
+  }
   // Everything that can be refused is tried first on the shared table, where a refusal changes
   // nothing: pidfd_open, and pidfd_getfd on the pidfd itself (closing that copy flushes nothing).
   const int probe = PidfdOpenSelf();

@@ -1,6 +1,7 @@
 // PrivateFdTable: a thread's own descriptor table holds descriptors 0-2 and the files it was
-// given, at their numbers, and nothing else of the process's (so nothing else can be closed and
-// flushed through it); the process's descriptors stay open through and after.
+// given, at their numbers, and nothing else of the process's; it is taken only where the copies
+// the kernel closes on the way flush nothing; the process's descriptors stay open through and
+// after.
 #include "agent/workloads/private_fd_table.h"
 
 #include <dirent.h>
@@ -61,7 +62,7 @@ class PrivateFdTableTest : public ::testing::Test {
     if (other_fd_ >= 0) close(other_fd_);
   }
 
-  testing::TempDir dir_;
+  testing::TempDir dir_{testing::kTmpfsBase};  // tmpfs: a file system whose close flushes nothing
   int job_fd_ = -1;
   int other_fd_ = -1;
 };
@@ -123,6 +124,53 @@ TEST_F(PrivateFdTableTest, TheThreadsCopyIsTheProcesssOpenFile) {
     ASSERT_EQ(stat(dir_.File("job").c_str(), &by_path), 0);
     EXPECT_EQ(by_fd.st_ino, by_path.st_ino);
   }).join();
+}
+
+TEST_F(PrivateFdTableTest, ADescriptorWhoseCloseMayFlushKeepsTheThreadOnTheSharedTable) {
+  // close_range's unshare copies descriptors 0-63 and closes the copies of 3-63: a file there
+  // whose close may flush (NFS, FUSE; here a device other than /dev/null stands in) must not be.
+  int zero = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(zero, 0);
+  if (zero >= kCopiedDescriptors) {
+    int low = 3;
+    while (IsOpen(low)) ++low;
+    ASSERT_LT(low, kCopiedDescriptors);
+    ASSERT_EQ(dup3(zero, low, O_CLOEXEC), low);
+    close(zero);
+    zero = low;
+  }
+  std::thread([&] {
+    PrivateFdTable table;
+    const absl::Status taken = table.Take({job_fd_});
+    EXPECT_EQ(taken.code(), absl::StatusCode::kUnavailable) << taken;
+    EXPECT_THAT(std::string(taken.message()), HasSubstr("descriptor " + std::to_string(zero)));
+    EXPECT_FALSE(table.taken());
+    EXPECT_TRUE(IsOpen(other_fd_)) << "still on the shared table";
+  }).join();
+  close(zero);
+}
+
+TEST_F(PrivateFdTableTest, TheMainThreadIsRefusedAndKeepsEveryDescriptor) {
+  PrivateFdTable table;
+  EXPECT_EQ(table.Take({job_fd_}).code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_FALSE(table.taken());
+  EXPECT_TRUE(IsOpen(job_fd_));
+  EXPECT_TRUE(IsOpen(other_fd_));
+}
+
+TEST_F(PrivateFdTableTest, ReservedLowSlotsPutLaterFilesAboveTheCopiedOnes) {
+  ReserveLowDescriptors();
+  for (int fd = 3; fd < kCopiedDescriptors; ++fd) EXPECT_TRUE(IsOpen(fd)) << fd;
+  const int later = open(dir_.File("later").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  ASSERT_GE(later, kCopiedDescriptors);
+  std::thread([&] {
+    PrivateFdTable table;
+    const absl::Status taken = table.Take({later});
+    ASSERT_TRUE(taken.ok()) << taken << ": /dev/null placeholders flush nothing";
+    EXPECT_EQ(ThreadDescriptors(), (std::set<int>{0, 1, 2, later}));
+  }).join();
+  EXPECT_TRUE(IsOpen(later));
+  close(later);
 }
 
 TEST_F(PrivateFdTableTest, ADescriptorTheProcessDoesNotHoldFailsNamingIt) {
