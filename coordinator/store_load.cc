@@ -212,8 +212,8 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
     RETURN_IF_ERROR(duration(5, "interval_ns", job.interval_ns));
     RETURN_IF_ERROR(duration(6, "runtime_ns", job.runtime_ns));
     // Instants the reports place windows and intervals by: each is none (near 0, see
-    // IsUnsetInstant) or within a year of the scenario's start, and a job does not end before it
-    // starts. Anything else (a negative or absurd value) is a corrupt row, not a figure.
+    // IsUnsetInstant, loaded as 0) or within a year of the scenario's start. Anything else (a
+    // negative or absurd value) is a corrupt row, not a figure.
     auto instant = [&](int column, const char* field, int64_t& out) {
       const int64_t value = results.Int(column);
       if (anchored && !IsUnsetInstant(value) && !WithinAYear(value, anchor_ns)) {
@@ -226,15 +226,17 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
                                     -kMaxStoredDurationNs,
                                     " or more; within one year of 0 is none)"));
       }
-      out = value;
+      out = IsUnsetInstant(value) ? 0 : value;  // merge takes any other value for an instant
       return absl::OkStatus();
     };
     RETURN_IF_ERROR(instant(7, "start_ns", job.start_realtime_ns));
     RETURN_IF_ERROR(instant(8, "end_ns", job.end_realtime_ns));
-    if (!IsUnsetInstant(job.start_realtime_ns) && !IsUnsetInstant(job.end_realtime_ns) &&
+    // An end before the start is a job cancelled or failed before its measured phase began (its
+    // start is the phase's planned start, its end when it stopped), or a realtime clock stepped
+    // back: no end, so merge takes start + runtime; never a reason to refuse the whole file.
+    if (job.start_realtime_ns != 0 && job.end_realtime_ns != 0 &&
         job.end_realtime_ns < job.start_realtime_ns) {
-      return corrupt(absl::StrCat(where, ": end_ns ", job.end_realtime_ns, " is before start_ns ",
-                                  job.start_realtime_ns));
+      job.end_realtime_ns = 0;
     }
     job.error_errno = static_cast<int>(results.Int(9));
     job.error_message = results.Text(10);

@@ -119,7 +119,9 @@ class CloneRunner {
     // interval's delivery above (an audit saw up to ~21 ms) are no part of the run, and the
     // coordinator takes this instant as the job's end for the stonewall window and the agents'
     // spans (coordinator/merge.h, rule 2).
-    result_.end_realtime_ns = RealtimeOfOpClock(last);
+    // Never before the start: a job that ended before its measured phase began (cancelled in its
+    // ramp) has last == its measured start, which the two clocks' pairing may put a few ns apart.
+    result_.end_realtime_ns = std::max(RealtimeOfOpClock(last), result_.start_realtime_ns);
     // A job that ended during its ramp measured nothing, its CPU included.
     if (!ramp_pending_) result_.cpu = cpu_window_.Close();
     if (result_.op_log_dropped > 0) {
@@ -683,16 +685,19 @@ JobResult RunBlockIoClone(const JobSpec& spec, BlockIoJob::Clone& clone, const R
                           std::atomic<uint64_t>& ops_done, std::atomic<uint64_t>& bytes_done) {
   // A sync engine's clone works from a descriptor table of its own (private_fd_table.h): each
   // pread/pwrite then skips the shared table's reference counting, as a fio job process does.
-  // Where the kernel refuses, it works from the process's table.
+  // Where that could flush another file, or the kernel refuses, it works from the process's
+  // table.
   PrivateFdTable table;
   if (!clone.caps.is_async && clone.caps.does_io) {
     std::vector<int> fds;
     fds.reserve(clone.files.size());
     for (const auto& f : clone.files) fds.push_back(f.fd);
-    if (absl::Status s = table.Take(fds); !s.ok() && !absl::IsUnavailable(s)) {
+    // Unavailable or FailedPrecondition: the clone runs on the process's table, as before.
+    if (absl::Status s = table.Take(fds); absl::IsInternal(s)) {
       JobResult failed;
       failed.name = spec.name;
-      failed.error_errno = EBADF;
+      failed.interval_ns = control.interval_ns;
+      failed.error_errno = EIO;
       failed.error_message = absl::StrCat("clone ", clone.index, ": ", s.message());
       return failed;
     }
