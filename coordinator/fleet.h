@@ -41,14 +41,14 @@ struct ConnectOptions {
 };
 
 // Errors: one naming every agent that could not be used and what happened to each: "N of M agents
-// unreachable: ..." when none was reached, else "N of M agents could not be used: agent A:
-// unreachable (...); agent B: refused the token (...)". Its code is that of the first agent that
-// answered and refused: FailedPrecondition (another protocol version), Unauthenticated (the bearer
-// token), AlreadyExists (an agent_id another agent reported first); else Unavailable. With
-// allow_missing, the agents that were not reached (or failed the TLS handshake, or answered with
-// another error) are recorded in `missing` instead, unless no agent at all is left; those that
-// refused stay an error. MakeAgentClient's errors (plaintext to a remote agent, unreadable
-// certificate files) come before any connection is tried.
+// unreachable: ..." when every failure was an unreachable agent, else "N of M agents could not be
+// used: agent A: unreachable (...); agent B: refused the token (...)". Its code is that of the
+// first agent that answered and refused: FailedPrecondition (another protocol version),
+// Unauthenticated (the bearer token), AlreadyExists (an agent_id another agent reported first);
+// else Unavailable. With allow_missing, the agents that were not reached (or failed the TLS
+// handshake, or answered with another error) are recorded in `missing` instead, unless no agent at
+// all is left; those that refused stay an error. MakeAgentClient's errors (plaintext to a remote
+// agent, unreadable certificate files) come before any connection is tried.
 absl::StatusOr<Fleet> ConnectFleet(const std::vector<std::string>& addresses,
                                    const ConnectOptions& options);
 // As ConnectFleet, with the clients already made (one per agent, each naming its address): what
