@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "agent/check_config.h"
 #include "agent/one_shot.h"
-#include "agent/serve.h"
-#include "agent/workloads/private_fd_table.h"
+#include "agent/server/check_config.h"
+#include "agent/server/serve.h"
+#include "agent/workloads/block_io/private_fd_table.h"
 #include "common/version.h"
 
 namespace {
@@ -28,7 +28,8 @@ constexpr char kUsage[] =
 
 int main(int argc, char** argv) {
   // Before anything opens a file: every file the agent opens gets a number above the slots a
-  // psync clone's private descriptor table copies and closes (agent/workloads/private_fd_table.h).
+  // psync clone's private descriptor table copies and closes
+  // (agent/workloads/block_io/private_fd_table.h).
   azbench::ReserveLowDescriptors();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {

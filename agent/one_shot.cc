@@ -11,8 +11,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "agent/runner.h"
-#include "agent/visibility_job.h"
+#include "agent/runner/runner.h"
+#include "agent/workloads/visibility/visibility_job.h"
 #include "common/clock.h"
 #include "common/file_util.h"
 #include "common/op_log_writer.h"

@@ -16,10 +16,11 @@
 //       its results. Reports this (the coordinator's) process: CPU seconds and peak RSS per agent,
 //       and the time from the last agent's finish to the merged result being stored.
 //   merge and simulate take --fold 0 to skip the per-agent interval-latency fold the coordinator
-//   now does as results arrive (coordinator/interval_fold.h), for the old figures. simulate takes
+//   now does as results arrive (coordinator/run/interval_fold.h), for the old figures. simulate
+//   takes
 //   --stage 0 to hold every interval in memory until the run ends instead of writing them into
-//   the database as they arrive (coordinator/interval_spool.h, what `azbench run` does), also for
-//   the old figures; staged, the figures printed come from the in-memory totals (exact) and the
+//   the database as they arrive (coordinator/run/interval_spool.h, what `azbench run` does), also
+//   for the old figures; staged, the figures printed come from the in-memory totals (exact) and the
 //   stored interval records are counted in the database.
 //
 // Not a test: it prints figures.
@@ -41,12 +42,12 @@
 
 #include "bench/synthetic_fleet.h"
 #include "common/clock.h"
-#include "coordinator/fleet.h"
-#include "coordinator/interval_fold.h"
-#include "coordinator/local_fleet.h"
+#include "coordinator/fleet/fleet.h"
+#include "coordinator/fleet/local_fleet.h"
 #include "coordinator/merge.h"
-#include "coordinator/run.h"
-#include "coordinator/store.h"
+#include "coordinator/run/interval_fold.h"
+#include "coordinator/run/run.h"
+#include "coordinator/store/store.h"
 
 namespace azbench {
 namespace {
@@ -164,7 +165,8 @@ int Merge(int argc, char** argv) {
     }
   }
   const bool fold = Flag(argc, argv, "--fold", 1) != 0;
-  if (fold) {  // as coordinator/run.cc does on arrival: each agent's first job carries its latency
+  if (fold) {  // as coordinator/run/run.cc does on arrival: each agent's first job carries its
+               // latency
     for (size_t i = 0; i < result.results.size(); i += static_cast<size_t>(jobs)) {
       for (int j = 1; j < jobs; ++j) {
         FoldIntervalLatency(result.results[i].result, result.results[i + j].result);

@@ -180,7 +180,7 @@ class SyntheticAgent final : public v1::Agent::Service {
       result.runtime_ns = static_cast<uint64_t>(end - start);
       v1::RunEvent event;
       JobResultToProto(result, event.mutable_result());
-      // As agent/service.cc: the streamed intervals are not repeated (protocol 2).
+      // As agent/server/service.cc: the streamed intervals are not repeated (protocol 2).
       event.mutable_result()->set_job_index(static_cast<int32_t>(j));
       if (!writer->Write(event)) return grpc::Status::CANCELLED;
     }

@@ -42,13 +42,13 @@ std::string_view RwPatternName(RwPattern rw);
 // `<directory>/<agent_id>`; shared-dir: all agents in `<directory>`, files named
 // "<agent_id>.<name>.<clone>.<file>"; shared-file: all agents on the same files
 // `<directory>/<name>.<clone>.<file>` (one agent lays them out first, see
-// coordinator/run_prepare.cc).
+// coordinator/run/run_prepare.cc).
 enum class FileSharing { kFilePerAgent, kSharedDir, kSharedFile };
 // "file-per-agent", "shared-dir", "shared-file".
 std::string_view FileSharingName(FileSharing sharing);
 
 // The clock that timestamps ops (fio's `clocksource`): kAuto = the TSC where the machine makes it
-// usable, else clock_gettime (see common/op_clock.h).
+// usable, else clock_gettime (see agent/engines/op_clock.h).
 enum class ClockSource { kAuto, kCpu, kClockGettime };
 // "auto", "cpu", "clock_gettime".
 std::string_view ClockSourceName(ClockSource source);

@@ -57,8 +57,8 @@ uint64_t FioJobRuntimeSumMs(const std::vector<const JobResult*>& parts);
 // no bytes (no ops) gives no bw (iops) sample, as in fio, so a stall shows in the interval series
 // and the reports' charts, not in bw_min. The last, partial interval (the drain after a time-based
 // runtime, the tail of a size-based job) is not a sample, nor is any interval past the runtime
-// (latency-only intervals the coordinator moved onto the job, coordinator/interval_fold.h). A job
-// shorter than one interval has one sample: its interval 0 over runtime_ns. A direction without
+// (latency-only intervals the coordinator moved onto the job, coordinator/run/interval_fold.h). A
+// job shorter than one interval has one sample: its interval 0 over runtime_ns. A direction without
 // ops has no samples (all figures 0). bw_agg is the share of `group`'s aggregate (above); without
 // `group` the job is its own group.
 nlohmann::json JobResultToFioJson(const JobResult& result, bool with_azbench_extras = true,

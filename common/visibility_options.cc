@@ -1,6 +1,6 @@
 // The coordinator's check of a visibility workload's options (declared in common/workload_spec.h):
 // each value alone, then what depends on the probe chosen. The agent's parser
-// (agent/workloads/visibility_spec.cc) runs it too, then builds the probe's spec.
+// (agent/workloads/visibility/visibility_spec.cc) runs it too, then builds the probe's spec.
 #include <string>
 #include <utility>
 #include <vector>
@@ -106,7 +106,7 @@ absl::Status ValidateVisibilityOptions(
     const std::vector<std::pair<std::string, std::string>>& options) {
   std::string probe;
   bool has_bucket = false;
-  // The conflict probe's defaults (agent/workloads/visibility_spec.cc).
+  // The conflict probe's defaults (agent/workloads/visibility/visibility_spec.cc).
   absl::Duration put_delay = absl::Seconds(10), timeout = absl::Seconds(180);
   std::string put_delay_text = "10s (the default)", timeout_text = "180s (the default)";
   for (const auto& [key, value] : options) {

@@ -1,7 +1,8 @@
 // The summary lines a visibility probe's result carries among its warnings, written by the agent
-// (agent/workloads/visibility_result.cc) and restated by the coordinator after it joins the two
-// halves of a client_to_client probe (coordinator/visibility_join.cc). Both use these functions,
-// so the wording lives in one place and the coordinator always recognises what the agent wrote.
+// (agent/workloads/visibility/visibility_result.cc) and restated by the coordinator after it joins
+// the two halves of a client_to_client probe (coordinator/visibility_join.cc). Both use these
+// functions, so the wording lives in one place and the coordinator always recognises what the agent
+// wrote.
 //
 //   "visibility c2c-read: 2 of 3 trials visible, 1 timed out, 0 failed; latency resolution 1ms
 //    (the poll interval)"

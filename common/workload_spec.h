@@ -8,7 +8,8 @@
 //                barrier across all agents of a scenario.
 //   small_files  write then read whole files of each size in a list; one result per size.
 //   large_stream dd-like: one sequential stream over one big file, N passes; one result per pass.
-//   visibility   how long until a write is seen elsewhere (agent/workloads/visibility_spec.h runs
+//   visibility   how long until a write is seen elsewhere
+//   (agent/workloads/visibility/visibility_spec.h runs
 //                it; only its options are checked here, see ValidateVisibilityOptions).
 //
 // Example:
@@ -138,8 +139,8 @@ absl::Status ValidateLargeStreamSpec(const LargeStreamSpec& spec);
 
 // --- visibility -------------------------------------------------------------------------------
 
-// The visibility probes (agent/workloads/visibility_spec.h runs them; the agent's parser is the
-// full check). The coordinator checks here what it can without the agent: every key is a
+// The visibility probes (agent/workloads/visibility/visibility_spec.h runs them; the agent's parser
+// is the full check). The coordinator checks here what it can without the agent: every key is a
 // visibility option, `probe` is given and known, `bucket` is given unless the probe is
 // client_to_client, numbers, sizes, durations, booleans and enums parse, and `key_prefix` is empty
 // or ends in '/'; an option the chosen probe would ignore (fsync on export, read_dir on an S3

@@ -1,4 +1,4 @@
-// The outcome of placement (coordinator/placement.h) for one agent x target pair, as plan,
+// The outcome of placement (coordinator/plan/placement.h) for one agent x target pair, as plan,
 // store and reports carry it: no dependencies, so Scenario can hold it.
 #ifndef AZBENCH_COORDINATOR_PLACEMENT_EVIDENCE_H_
 #define AZBENCH_COORDINATOR_PLACEMENT_EVIDENCE_H_

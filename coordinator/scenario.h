@@ -37,7 +37,7 @@ struct AgentInfo {
 
 // The clock offset a scenario used for one agent (its times, and a client_to_client join, are
 // moved to the coordinator's clock by it): measured at connect or again just before the scenario
-// (coordinator/fleet.h RemeasureClockOffsets).
+// (coordinator/fleet/fleet.h RemeasureClockOffsets).
 struct AgentClockOffset {
   std::string agent_id;
   int64_t clock_offset_ns = 0;  // agent clock - coordinator clock
@@ -80,7 +80,7 @@ struct Scenario {
   bool skipped = false;  // plan could not satisfy it (e.g. not enough agents)
   std::string skip_reason;
   // The placement of each chosen agent to `target`, in agent_ids order, when plan was given the
-  // fleet's placements (coordinator/placement.h); stored with the results.
+  // fleet's placements (coordinator/plan/placement.h); stored with the results.
   std::vector<PlacementEvidence> placements;
 };
 
@@ -118,8 +118,8 @@ struct ScenarioResult {
   int64_t first_end_realtime_ns = 0;  // stonewall: the first agent to finish
   int64_t last_end_realtime_ns = 0;
   // Non-zero when RunScenario streamed the intervals into the results database as they arrived
-  // (RunOptions::stage_db_path, coordinator/interval_spool.h): `results` then carry no intervals
-  // (only totals) and SaveScenario attaches the staged series; load the scenario back
+  // (RunOptions::stage_db_path, coordinator/run/interval_spool.h): `results` then carry no
+  // intervals (only totals) and SaveScenario attaches the staged series; load the scenario back
   // (Store::LoadScenarios) for figures that need them (merge rules 4 and 6).
   int64_t staged_stream_id = 0;
   // With staged_stream_id: where each entry of `results` has its series staged, in order.

@@ -1,8 +1,8 @@
 // One streamed interval on its way to the results database while its scenario still runs
-// (coordinator/interval_spool.h writes them, Store::SaveScenario attaches them to their results),
-// and the interface an AgentStream hands such intervals to.
+// (coordinator/run/interval_spool.h writes them, Store::SaveScenario attaches them to their
+// results), and the interface an AgentStream hands such intervals to.
 //
-// Example (coordinator/agent_stream.cc):
+// Example (coordinator/run/agent_stream.cc):
 //   sink->Add({agent_id, job_index, result_name, std::move(interval)});
 #ifndef AZBENCH_COORDINATOR_STAGED_INTERVAL_H_
 #define AZBENCH_COORDINATOR_STAGED_INTERVAL_H_

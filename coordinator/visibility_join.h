@@ -1,7 +1,7 @@
 // Client-to-client visibility across agents, joined on the coordinator's clock. The writer agent
 // and every reader agent run trial i at the scenario's common start + i x spacing
-// (agent/workloads/visibility.h); each reports one raw record per trial (row i = trial i) whose
-// start_ns counts from its job's start_realtime_ns, which run.cc has already moved to the
+// (agent/workloads/visibility/visibility.h); each reports one raw record per trial (row i = trial
+// i) whose start_ns counts from its job's start_realtime_ns, which run.cc has already moved to the
 // coordinator's clock (agent clock - measured offset):
 //   - writer (op kind `write`): start + latency = the instant its write (with fsync, close, rename
 //     as asked) returned -- its completion instant;

@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/engines/engine_util.h"
-#include "common/op_clock.h"
+#include "agent/engines/op_clock.h"
 
 namespace azbench {
 

@@ -1,7 +1,7 @@
 #include "agent/engines/psync_engine.h"
 
 #include "agent/engines/engine_util.h"
-#include "common/op_clock.h"
+#include "agent/engines/op_clock.h"
 
 namespace azbench {
 

@@ -22,7 +22,7 @@
 #include <thread>
 #include <utility>
 
-#include "agent/workloads/block_io.h"
+#include "agent/workloads/run_control.h"
 
 namespace azbench {
 

@@ -14,7 +14,7 @@
 namespace azbench {
 
 // A path through a directory descriptor the serving agent opened beneath its allowed roots
-// (agent/job_confinement.h rewrites job paths to "/proc/self/fd/N/name") is opened with
+// (agent/confinement/job_confinement.h rewrites job paths to "/proc/self/fd/N/name") is opened with
 // O_NOFOLLOW: a symlink put under the file's name after the agent checked it makes the open fail
 // (ELOOP) instead of leading outside the roots. Other paths (the one-shot command run by the user
 // on their own files, e.g. /dev/disk/by-id/... links) follow symlinks as fio does.

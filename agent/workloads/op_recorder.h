@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "agent/workloads/block_io.h"
 #include "agent/workloads/interval_accumulator.h"
+#include "agent/workloads/run_control.h"
 #include "common/job_result.h"
 #include "common/thread_cpu.h"
 

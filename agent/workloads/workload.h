@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "agent/workloads/block_io.h"
 #include "agent/workloads/file_layout.h"
+#include "agent/workloads/run_control.h"
 #include "common/job_result.h"
 
 namespace azbench {
@@ -35,9 +35,6 @@ class Workload {
   virtual std::vector<std::string> phase_names() const { return {}; }
   virtual bool stonewall() const { return false; }
 };
-
-// The block-I/O job behind the Workload interface.
-std::unique_ptr<Workload> WrapBlockIoJob(std::unique_ptr<BlockIoJob> job);
 
 }  // namespace azbench
 

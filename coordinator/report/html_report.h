@@ -46,10 +46,10 @@
 #include <utility>
 #include <vector>
 
-#include "coordinator/campaign.h"
+#include "coordinator/campaign/campaign.h"
 #include "coordinator/report/report_input.h"
 #include "coordinator/report/svg_chart.h"
-#include "coordinator/store.h"
+#include "coordinator/store/store.h"
 
 namespace azbench {
 

@@ -9,7 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "common/units.h"
-#include "coordinator/campaign.h"
+#include "coordinator/campaign/campaign.h"
 
 namespace azbench {
 namespace {

@@ -1,4 +1,4 @@
-// The placement view (coordinator/placement.h): same-AZ vs cross-AZ side by side.
+// The placement view (coordinator/plan/placement.h): same-AZ vs cross-AZ side by side.
 //
 // For every workload and set of matrix values other than `placement`, and every target measured
 // with both (or either) placement: one Markdown table, one row per metric of each op kind (IOPS,

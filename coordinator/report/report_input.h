@@ -33,7 +33,7 @@
 #include "common/histogram.h"
 #include "common/job_result.h"
 #include "common/op_kind.h"
-#include "coordinator/campaign.h"
+#include "coordinator/campaign/campaign.h"
 #include "coordinator/merge.h"
 #include "coordinator/scenario.h"
 

@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "coordinator/campaign.h"
+#include "coordinator/campaign/campaign.h"
 #include "coordinator/report/csv_report.h"
 
 namespace azbench {

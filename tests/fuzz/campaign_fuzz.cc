@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "coordinator/campaign.h"
+#include "coordinator/campaign/campaign.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Relative fio_job/hosts_file paths resolve beside this (nonexistent) file, so they miss.

@@ -18,7 +18,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/version.h"
-#include "coordinator/agent_client.h"
+#include "coordinator/fleet/agent_client.h"
 #include "gtest/gtest.h"
 #include "tests/testing/integration_fleet.h"
 #include "tests/testing/subprocess.h"

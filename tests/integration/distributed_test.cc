@@ -11,9 +11,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "coordinator/local_fleet.h"
+#include "coordinator/fleet/local_fleet.h"
 #include "coordinator/merge.h"
-#include "coordinator/store.h"
+#include "coordinator/store/store.h"
 #include "gtest/gtest.h"
 #include "tests/testing/integration_fleet.h"
 #include "tests/testing/subprocess.h"

@@ -17,7 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/stats.h"
-#include "coordinator/store.h"
+#include "coordinator/store/store.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"

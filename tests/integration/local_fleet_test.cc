@@ -16,7 +16,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "coordinator/stale_work_roots.h"
+#include "coordinator/fleet/stale_work_roots.h"
 #include "gtest/gtest.h"
 #include "tests/testing/scoped_env.h"
 #include "tests/testing/subprocess.h"

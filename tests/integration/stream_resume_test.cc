@@ -1,6 +1,6 @@
-// A run stream that breaks is resumed (agent.proto Attach, coordinator/resumable_run.h): the real
-// coordinator (RunScenario) and a real agent process over real gRPC sockets, with a loopback TCP
-// proxy between them that resets every connection on the test's word. Cut mid-run and again
+// A run stream that breaks is resumed (agent.proto Attach, coordinator/fleet/resumable_run.h): the
+// real coordinator (RunScenario) and a real agent process over real gRPC sockets, with a loopback
+// TCP proxy between them that resets every connection on the test's word. Cut mid-run and again
 // after the jobs finished while their results were still on the wire, the scenario is complete
 // with exactly the totals of an uncut run and no interval counted twice; cut while the agent waits
 // at a metadata phase barrier, the next phase is released once the stream is resumed; with no
@@ -21,8 +21,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "coordinator/fleet.h"
-#include "coordinator/run.h"
+#include "coordinator/fleet/fleet.h"
+#include "coordinator/run/run.h"
 #include "gtest/gtest.h"
 #include "tests/testing/subprocess.h"
 #include "tests/testing/tcp_proxy.h"

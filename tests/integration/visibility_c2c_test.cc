@@ -13,9 +13,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "coordinator/fleet.h"
+#include "coordinator/fleet/fleet.h"
 #include "coordinator/merge.h"
-#include "coordinator/run.h"
+#include "coordinator/run/run.h"
 #include "gtest/gtest.h"
 #include "tests/testing/integration_fleet.h"
 #include "tests/testing/s3_sync_fixture.h"

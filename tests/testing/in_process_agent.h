@@ -16,9 +16,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "agent/identity.h"
-#include "agent/runner.h"
-#include "agent/service.h"
+#include "agent/host/identity.h"
+#include "agent/runner/runner.h"
+#include "agent/server/service.h"
 #include "azbench/v1/agent.grpc.pb.h"
 
 namespace azbench::testing {

@@ -30,9 +30,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "coordinator/local_fleet.h"
+#include "coordinator/fleet/local_fleet.h"
 #include "coordinator/scenario.h"
-#include "coordinator/store.h"
+#include "coordinator/store/store.h"
 #include "gtest/gtest.h"
 
 namespace azbench::testing {
@@ -78,7 +78,7 @@ inline std::vector<ScenarioResult> StoredScenarios(const std::string& db_path) {
 
 // The agents that have streamed at least one interval of the running scenario whose key ends with
 // `key_suffix` (e.g. "/repeat=2") into the results database `db_path`: the coordinator stores
-// intervals as they arrive (staged_interval, coordinator/interval_spool.h), so an agent listed
+// intervals as they arrive (staged_interval, coordinator/run/interval_spool.h), so an agent listed
 // here has its Run stream open and has measured for an interval. Read through a read-only
 // connection beside the running coordinator. Empty while the database or that scenario's attempt
 // does not exist yet, and again once the scenario is saved (its staged rows become its result's).

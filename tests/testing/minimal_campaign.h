@@ -1,6 +1,6 @@
-// Tests of campaign files (coordinator/campaign.h): a minimal valid campaign that a test changes in
-// one place (its lines are numbered for the error positions a test expects), and the paths of the
-// source tree's examples and test data.
+// Tests of campaign files (coordinator/campaign/campaign.h): a minimal valid campaign that a test
+// changes in one place (its lines are numbered for the error positions a test expects), and the
+// paths of the source tree's examples and test data.
 //
 //   EXPECT_THAT(testing::ParseMinimalPlus("repeats: 0\n"),
 //               testing::StatusIs(testing::kInvalid, StartsWith("test.yaml:10:10: ")));
@@ -13,7 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_replace.h"
-#include "coordinator/campaign.h"
+#include "coordinator/campaign/campaign.h"
 #include "gtest/gtest.h"
 
 namespace azbench::testing {

@@ -1,5 +1,5 @@
-// Tests of the results database (coordinator/store.h) in a real SQLite file: a fixture with a fresh
-// file in a temporary directory, and raw SQL on that file with a connection of its own (what
+// Tests of the results database (coordinator/store/store.h) in a real SQLite file: a fixture with a
+// fresh file in a temporary directory, and raw SQL on that file with a connection of its own (what
 // another process, or an older azbench, would see or have written).
 //
 //   class StoreTest : public testing::StoreFileTest {};
@@ -18,7 +18,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "coordinator/store.h"
+#include "coordinator/store/store.h"
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
 

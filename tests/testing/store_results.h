@@ -1,4 +1,4 @@
-// Sample results for tests of the results database (coordinator/store.h), and field-by-field
+// Sample results for tests of the results database (coordinator/store/store.h), and field-by-field
 // comparisons of what was saved with what was loaded back (a difference names the field).
 //
 //   const ScenarioResult saved = testing::MakeResult("target=efs/repeat=1", 0);

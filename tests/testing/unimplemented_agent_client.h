@@ -16,7 +16,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "coordinator/agent_client.h"
+#include "coordinator/fleet/agent_client.h"
 
 namespace azbench::testing {
 

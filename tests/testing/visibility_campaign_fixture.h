@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "common/job_result.h"
-#include "coordinator/local_fleet.h"
+#include "coordinator/fleet/local_fleet.h"
 #include "coordinator/scenario.h"
 #include "gtest/gtest.h"
 #include "tests/testing/integration_fleet.h"

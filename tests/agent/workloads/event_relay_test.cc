@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "agent/workloads/block_io.h"
+#include "agent/workloads/block_io/block_io.h"
 #include "gtest/gtest.h"
 
 namespace azbench {

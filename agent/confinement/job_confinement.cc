@@ -1,0 +1,239 @@
+#include "agent/confinement/job_confinement.h"
+
+#include <fcntl.h>
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+#include <map>
+#include <unordered_set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "common/status_macros.h"
+#include "common/units.h"
+
+namespace azbench {
+
+namespace {
+
+struct DirFiles {
+  std::vector<std::string> names;
+  uint64_t bytes_to_write = 0;
+};
+
+std::string EscapeColons(const std::string& path) {
+  return absl::StrReplaceAll(path, {{":", "\\:"}});
+}
+
+absl::Status RefuseLimit(const std::string& message) {
+  spdlog::warn("limits: refused {}", message);
+  return absl::ResourceExhaustedError(message);
+}
+
+}  // namespace
+
+std::string ConfinedJob::DisplayText(std::string text) const {
+  for (const auto& [fd_path, real] : aliases) {
+    text = absl::StrReplaceAll(text, {{fd_path, real}});
+  }
+  return text;
+}
+
+absl::Status CheckRunJobCount(uint64_t clones, const JobLimits& limits) {
+  if (clones > limits.max_jobs_per_run) {
+    return RefuseLimit(absl::StrCat("the run has ", clones,
+                                    " job clones (numjobs summed over its jobs); this agent "
+                                    "allows at most ",
+                                    limits.max_jobs_per_run, " (limits.max_jobs_per_run)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ConfinedJob> ConfineJob(JobSpec& spec, const JobPolicy& policy,
+                                       const std::string& agent_subdir) {
+  ConfinedJob confined;
+  const std::string job = absl::StrCat("job '", spec.name, "': ");
+  RETURN_IF_ERROR(
+      CheckRunJobCount(static_cast<uint64_t>(std::max(1, spec.numjobs)), policy.limits));
+
+  const bool subdir = !agent_subdir.empty() && spec.filename.empty() && !spec.directory.empty();
+  if (spec.directory.empty() || spec.directory.front() != '/') {
+    // Relative to the agent's working directory, as fio does; the roots still decide.
+    std::error_code ec;
+    const std::string cwd = std::filesystem::current_path(ec).string();
+    if (ec) return absl::InternalError(absl::StrCat(job, "cannot read the working directory"));
+    spec.directory = spec.directory.empty() ? cwd : absl::StrCat(cwd, "/", spec.directory);
+  }
+  if (subdir) {
+    while (spec.directory.size() > 1 && spec.directory.back() == '/') spec.directory.pop_back();
+    spec.directory = absl::StrCat(spec.directory, "/", agent_subdir);
+  }
+  // Every distinct file of the job (all clones), as the job names it. Without a filename the
+  // clones' names differ (name.clone.file): the count is nrfiles x numjobs, checked before any is
+  // made.
+  const uint64_t clones = static_cast<uint64_t>(std::max(1, spec.numjobs));
+  if (spec.filename.empty()) {
+    const uint64_t files = static_cast<uint64_t>(std::max(1, spec.nrfiles)) * clones;
+    if (files > policy.limits.max_files_per_job) {
+      return RefuseLimit(absl::StrCat(job, "it uses ", files, " files (nrfiles ", spec.nrfiles,
+                                      " x numjobs ", clones, "); this agent allows at most ",
+                                      policy.limits.max_files_per_job,
+                                      " (limits.max_files_per_job)"));
+    }
+  }
+  std::vector<std::string> paths;
+  std::unordered_set<std::string> seen;
+  for (uint64_t c = 0; c < clones; ++c) {
+    for (std::string p : spec.FilePaths(static_cast<int>(c))) {
+      if (!seen.insert(p).second) continue;
+      paths.push_back(std::move(p));
+      if (paths.size() > policy.limits.max_files_per_job) {
+        return RefuseLimit(absl::StrCat(job, "it uses more than ", policy.limits.max_files_per_job,
+                                        " files (nrfiles x numjobs); this agent allows at most ",
+                                        policy.limits.max_files_per_job,
+                                        " (limits.max_files_per_job)"));
+      }
+    }
+  }
+  const int nrfiles = std::max(1, spec.nrfiles);
+  const uint64_t per_file_bytes = spec.offset_bytes + spec.size_bytes / nrfiles;
+  const unsigned __int128 job_bytes =
+      static_cast<unsigned __int128>(per_file_bytes) * static_cast<unsigned __int128>(paths.size());
+  if (policy.limits.max_job_size_bytes > 0 && job_bytes > policy.limits.max_job_size_bytes) {
+    return RefuseLimit(absl::StrCat(job, "it lays out ", static_cast<uint64_t>(job_bytes),
+                                    " bytes (", paths.size(), " files of ", per_file_bytes,
+                                    "); this agent allows at most ",
+                                    policy.limits.max_job_size_bytes, " (limits.max_job_size ",
+                                    FormatBytes(policy.limits.max_job_size_bytes), ")"));
+  }
+  if (spec.ioengine == "null") return confined;  // no file is opened
+
+  if (policy.allowed_roots.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        job,
+        "this agent has no allowed_roots configured and refuses every job that uses files; set "
+        "allowed_roots in its config (or serve --allowed-root DIR)"));
+  }
+  std::vector<std::string> existing_roots, missing_roots;
+  for (const std::string& root : policy.allowed_roots) {
+    std::error_code ec;
+    (std::filesystem::is_directory(root, ec) ? existing_roots : missing_roots).push_back(root);
+  }
+  if (existing_roots.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(job, "none of the allowed roots exists (",
+                                                      absl::StrJoin(policy.allowed_roots, ", "),
+                                                      "): mount or create them"));
+  }
+  ASSIGN_OR_RETURN(const Sandbox sandbox, Sandbox::Create(existing_roots));
+  auto with_job = [&](const absl::Status& s) {
+    std::string message = absl::StrCat(job, s.message());
+    if (!missing_roots.empty()) {
+      absl::StrAppend(&message,
+                      " (allowed roots that do not exist now: ", absl::StrJoin(missing_roots, ", "),
+                      ")");
+    }
+    return absl::Status(s.code(), message);
+  };
+
+  // Group the files by directory; each directory is opened once, beneath its root.
+  std::map<std::string, DirFiles> by_dir;
+  std::vector<std::string> dir_order;
+  for (const std::string& p : paths) {
+    if (p.empty() || p.front() != '/') {
+      return absl::FailedPreconditionError(absl::StrCat(
+          job, "file '", p,
+          "' is relative to nothing: give the job an absolute `directory` (or absolute "
+          "filenames)"));
+    }
+    const size_t slash = p.rfind('/');
+    const std::string dir = slash == 0 ? "/" : p.substr(0, slash);
+    const std::string name = p.substr(slash + 1);
+    RETURN_IF_ERROR(CheckFileName(name, spec.filename.empty() ? "file" : "filename"));
+    if (by_dir.count(dir) == 0) dir_order.push_back(dir);
+    by_dir[dir].names.push_back(name);
+  }
+
+  std::map<std::string, std::string> fd_path_of;  // directory -> /proc/self/fd/N
+  // A refusal after the agent subdirectory was made removes it again (only when empty).
+  struct RemoveCreatedOnError {
+    ConfinedJob& job;
+    bool armed = true;
+    ~RemoveCreatedOnError() {
+      if (!armed) return;
+      for (const std::string& dir : job.created_dirs) (void)rmdir(dir.c_str());
+    }
+  } cleanup{confined};
+  for (const std::string& dir : dir_order) {
+    absl::StatusOr<ConfinedDir> opened = sandbox.OpenDirectory(dir, /*create_missing=*/false);
+    if (!opened.ok() && opened.status().code() == absl::StatusCode::kNotFound && subdir) {
+      // The per-agent subdirectory: its parent (the job's directory) must exist, it may not.
+      const std::string parent = dir.substr(0, dir.rfind('/'));
+      absl::StatusOr<ConfinedDir> base = sandbox.OpenDirectory(parent, false);
+      if (!base.ok()) {
+        return with_job(base.status().code() == absl::StatusCode::kNotFound
+                            ? absl::FailedPreconditionError(base.status().message())
+                            : base.status());
+      }
+      opened = sandbox.OpenDirectory(dir, /*create_missing=*/true);
+      if (opened.ok()) confined.created_dirs.push_back(dir);
+    }
+    if (!opened.ok()) {
+      return with_job(opened.status().code() == absl::StatusCode::kNotFound
+                          ? absl::FailedPreconditionError(opened.status().message())
+                          : opened.status());
+    }
+    DirFiles& files = by_dir[dir];
+    for (const std::string& name : files.names) {
+      struct stat st {};
+      if (fstatat(opened->fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        files.bytes_to_write += per_file_bytes;
+        continue;
+      }
+      if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode)) {
+        const std::string message = absl::StrCat(
+            job, "'", dir, "/", name, "' exists and is ",
+            S_ISLNK(st.st_mode) ? "a symlink" : "not a regular file",
+            ": the agent only uses plain files it may create (a symlink could lead outside the "
+            "allowed roots)");
+        spdlog::warn("sandbox: refused {}", message);
+        return absl::PermissionDeniedError(message);
+      }
+      if (static_cast<uint64_t>(st.st_size) < per_file_bytes) {
+        files.bytes_to_write += per_file_bytes - static_cast<uint64_t>(st.st_size);
+      }
+    }
+    if (absl::Status s = CheckFreeSpace(*opened, files.bytes_to_write, policy.min_free_space_bytes);
+        !s.ok()) {
+      spdlog::warn("limits: refused {}{}", job, std::string(s.message()));
+      return with_job(s);
+    }
+    const std::string fd_path = opened->FdPath();
+    fd_path_of[dir] = fd_path;
+    confined.aliases.emplace_back(fd_path, dir);
+    confined.dirs.push_back(std::move(*opened));
+  }
+  // Longer descriptor paths first, so "/proc/self/fd/12" is not replaced inside ".../fd/123".
+  std::sort(confined.aliases.begin(), confined.aliases.end(),
+            [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+
+  if (spec.filename.empty()) {
+    spec.directory = fd_path_of.at(dir_order.front());
+  } else {
+    std::vector<std::string> rewritten;
+    for (const std::string& p : paths) {
+      const size_t slash = p.rfind('/');
+      const std::string dir = slash == 0 ? "/" : p.substr(0, slash);
+      rewritten.push_back(EscapeColons(absl::StrCat(fd_path_of.at(dir), "/", p.substr(slash + 1))));
+    }
+    spec.filename = absl::StrJoin(rewritten, ":");
+  }
+  cleanup.armed = false;
+  return confined;
+}
+
+}  // namespace azbench

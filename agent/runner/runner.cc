@@ -1,0 +1,433 @@
+// The run lifecycle of agent/runner/runner.h's Runner: the run id reserved around a Prepare, Run
+// with its stonewall groups and events, Cancel, leases and the reaper, Cleanup. Parsing jobs by
+// family and laying out their files: runner_layout.cc; the phase barrier and Proceed:
+// runner_phases.cc.
+#include "agent/runner/runner.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include <spdlog/spdlog.h>
+
+#include "absl/strings/str_cat.h"
+#include "agent/runner/runner_internal.h"
+#include "common/clock.h"
+#include "common/status_macros.h"
+
+namespace azbench {
+
+namespace runner_internal {
+
+absl::Status RunOutcome(const std::vector<std::optional<absl::Status>>& job_statuses) {
+  for (const std::optional<absl::Status>& status : job_statuses) {
+    if (status.has_value() && !status->ok()) return *status;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckStartAhead(int64_t start_at_realtime_ns) {
+  const int64_t ahead_ns = start_at_realtime_ns - RealtimeNanos();
+  if (start_at_realtime_ns > 0 && ahead_ns > kMaxStartAheadNs) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("start_at_agent_realtime_ns is ", ahead_ns / 1'000'000'000,
+                     " s ahead of this agent's clock; at most ", kMaxStartAheadNs / 1'000'000'000,
+                     " s (", kMaxStartAheadNs / 60'000'000'000, " minutes) ahead is allowed"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace runner_internal
+
+void Runner::PreparedRun::RemoveFiles(int* removed) {
+  for (auto& job : jobs) {
+    for (const auto& f : job->files()) {
+      if (f.created && removed != nullptr) ++*removed;
+    }
+    (void)job->RemoveCreatedFiles();
+  }
+  for (auto it = created_dirs.rbegin(); it != created_dirs.rend(); ++it) {
+    (void)rmdir(it->c_str());  // only succeeds when empty: files kept by the user stay
+  }
+  created_dirs.clear();
+}
+
+Runner::Runner(RunnerConfig config) : config_(config) {
+  if (config_.reap_interval_ns > 0 && config_.prepared_lease_ns > 0) {
+    reaper_ = std::thread([this] { ReapLoop(); });
+  }
+}
+
+Runner::~Runner() {
+  {
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+  }
+  if (reaper_.joinable()) reaper_.join();
+  CancelAll();
+  absl::MutexLock lock(&mu_);
+  for (auto& [id, run] : runs_) {
+    if (!run->running && !run->preparing) run->RemoveFiles(nullptr);
+  }
+}
+
+absl::StatusOr<PrepareOutcome> Runner::PrepareSpecs(
+    const std::string& run_id, const std::vector<std::pair<JobSpec, int>>& specs,
+    uint64_t interval_ns) {
+  return PrepareAll(run_id, specs, {}, interval_ns, /*request_key=*/"");
+}
+
+absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
+                                                  const std::vector<std::pair<JobSpec, int>>& specs,
+                                                  const std::vector<FamilyRequest>& families,
+                                                  uint64_t interval_ns,
+                                                  const std::string& request_key) {
+  if (run_id.empty()) return absl::InvalidArgumentError("run_id must not be empty");
+  if (specs.empty() && families.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("run '", run_id, "' has no jobs"));
+  }
+  if (interval_ns < kMinIntervalNs || interval_ns > kMaxIntervalNs) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "interval ", interval_ns / 1'000'000, " ms is out of range: give ",
+        kMinIntervalNs / 1'000'000, " ms to ", kMaxIntervalNs / 1'000'000, " ms (1 h)"));
+  }
+  auto run = std::make_shared<PreparedRun>();
+  run->interval_ns = interval_ns;
+  run->request_key = request_key;
+  {
+    // The id is reserved before the layout: two Prepares of one id never lay out (and, failing,
+    // remove) the same files at once, and runs being prepared count against the limit.
+    absl::MutexLock lock(&mu_);
+    auto it = runs_.find(run_id);
+    if (it != runs_.end()) {
+      const std::shared_ptr<PreparedRun> held = it->second;
+      if (request_key.empty() || held->request_key != request_key || held->running || held->ran) {
+        return absl::AlreadyExistsError(
+            absl::StrCat("run '", run_id, "' is already ",
+                         held->preparing ? "being prepared"
+                         : held->ran     ? "run"
+                                         : "prepared",
+                         held->request_key != request_key ? " with other jobs" : ""));
+      }
+      // The same request again (the coordinator's retry after a broken connection): answer as
+      // the first one did, once it has.
+      // The wait is bounded (a layout of many GiB takes minutes): a retry that outlives it is told
+      // to ask again rather than holding a server thread for ever.
+      auto prepared = [&held]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return !held->preparing; };
+      if (!mu_.AwaitWithTimeout(absl::Condition(&prepared), absl::Minutes(10))) {
+        return absl::UnavailableError(
+            absl::StrCat("run '", run_id,
+                         "' is still being prepared by an earlier request (10 min); ask again"));
+      }
+      if (!held->prepare_status.ok()) return held->prepare_status;
+      return held->outcome;
+    }
+    if (runs_.size() >= config_.max_concurrent_runs) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "the agent already holds ", runs_.size(), " runs (limit ", config_.max_concurrent_runs,
+          ", counting runs being prepared); clean up finished runs first"));
+    }
+    run->preparing = true;
+    runs_[run_id] = run;
+  }
+  absl::StatusOr<PrepareOutcome> outcome = LayOut(run_id, *run, specs, families);
+  absl::MutexLock lock(&mu_);
+  run->preparing = false;
+  if (!outcome.ok()) {
+    run->prepare_status = outcome.status();
+    runs_.erase(run_id);  // the placeholder: nobody else removes a run being prepared
+    return outcome.status();
+  }
+  run->outcome = *outcome;
+  if (config_.prepared_lease_ns > 0) {
+    run->lease_end_ns = MonotonicNanos() + config_.prepared_lease_ns;
+  }
+  return outcome;
+}
+
+namespace {
+
+// Serialises sink calls from job and clone threads and remembers a broken sink.
+class SerialSink {
+ public:
+  explicit SerialSink(RunEventSink& sink) : sink_(sink) {}
+  template <typename F>
+  bool Call(F&& f) {
+    absl::MutexLock lock(&mu_);
+    if (broken_) return false;
+    if (!f(sink_)) broken_ = true;
+    return !broken_;
+  }
+  bool broken() {
+    absl::MutexLock lock(&mu_);
+    return broken_;
+  }
+
+ private:
+  absl::Mutex mu_;
+  RunEventSink& sink_;
+  bool broken_ = false;
+};
+
+}  // namespace
+
+absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns,
+                         RunEventSink& sink, uint64_t progress_interval_ns) {
+  RETURN_IF_ERROR(runner_internal::CheckStartAhead(start_at_realtime_ns));
+  if (progress_interval_ns == 0) progress_interval_ns = config_.progress_interval_ns;
+  std::shared_ptr<PreparedRun> run;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = runs_.find(run_id);
+    if (it == runs_.end()) {
+      return absl::NotFoundError(absl::StrCat("run '", run_id, "' is not prepared on this agent"));
+    }
+    run = it->second;
+    if (run->preparing) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "run '", run_id, "' is still being prepared; start it once Prepare answered"));
+    }
+    if (run->running || run->ran) {
+      return absl::FailedPreconditionError(absl::StrCat("run '", run_id, "' has already run"));
+    }
+    run->running = true;
+  }
+  SerialSink serial(sink);
+  // The start instant, converted from the agent's realtime clock to its monotonic clock.
+  const int64_t now_real = RealtimeNanos();
+  const uint64_t now_mono = MonotonicNanos();
+  uint64_t start_mono = now_mono;
+  if (start_at_realtime_ns > now_real) start_mono += start_at_realtime_ns - now_real;
+
+  std::atomic<bool> done{false};
+  std::atomic<int> jobs_running{0};
+  // Progress and lease watch: every progress interval, report counters and poll the sink.
+  std::thread watcher([&] {
+    while (!done.load()) {
+      const uint64_t until = MonotonicNanos() + progress_interval_ns;
+      while (!done.load() && MonotonicNanos() < until) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      if (done.load()) break;
+      uint64_t ops = 0, bytes = 0;
+      for (auto& job : run->jobs) {
+        ops += job->ops_done();
+        bytes += job->bytes_done();
+      }
+      const bool alive = serial.Call([&](RunEventSink& s) {
+        return s.Alive() && s.OnProgress(RealtimeNanos(), ops, bytes, jobs_running.load());
+      });
+      if (!alive) run->cancel.store(true);
+    }
+  });
+
+  // Per job; nullopt until it ran (a cancel ends the run before the later stonewall groups).
+  std::vector<std::optional<absl::StatusOr<std::vector<JobResult>>>> results(run->jobs.size());
+  // PhaseDone events for a sink that drives phases; empty: each barrier is released at once.
+  runner_internal::PhaseBarrier::PhaseDone phase_done;
+  if (sink.DrivesPhases()) {
+    phase_done = [&serial](int seq, const std::string& phase) {
+      return serial.Call([&](RunEventSink& s) { return s.OnPhaseDone(seq, phase); });
+    };
+  }
+  bool started_sent = false;
+  size_t begin = 0;
+  while (begin < run->jobs.size() && !run->cancel.load()) {
+    size_t end = begin + 1;
+    while (end < run->jobs.size() && !run->stonewall[end]) ++end;
+    RunControl control;
+    control.start_monotonic_ns = begin == 0 ? start_mono : MonotonicNanos();
+    control.cancel = &run->cancel;
+    control.interval_ns = run->interval_ns;
+    std::vector<std::thread> threads;
+    int phased_jobs = 0;
+    for (size_t i = begin; i < end; ++i) phased_jobs += run->jobs[i]->phased() ? 1 : 0;
+    run->barrier.StartGroup(phased_jobs);
+    for (size_t i = begin; i < end; ++i) {
+      const std::string name = run->jobs[i]->name();
+      RunControl job_control = control;
+      const int job_index = static_cast<int>(i);
+      job_control.on_interval = [&serial, &run, name, job_index](const IntervalOrigin& origin,
+                                                                 const IntervalStats& interval) {
+        if (!serial.Call([&](RunEventSink& s) {
+              return s.OnSeriesInterval(job_index, name, origin, interval);
+            })) {
+          run->cancel.store(true);
+        }
+      };
+      job_control.on_op_log = [&serial, &run, name](int clone, std::vector<OpRecord>&& records) {
+        if (!serial.Call([&](RunEventSink& s) { return s.OnOpLog(name, clone, records); })) {
+          run->cancel.store(true);
+        }
+      };
+      if (run->jobs[i]->phased()) {
+        job_control.await_phase = [&](int, const std::string& phase) {
+          return run->barrier.Arrive(phase, phase_done);
+        };
+      }
+      const bool phased = run->jobs[i]->phased();
+      threads.emplace_back([&, i, job_control, phased] {
+        ++jobs_running;
+        results[i] = run->jobs[i]->Run(job_control);
+        --jobs_running;
+        if (phased) run->barrier.JobEnded(phase_done);
+      });
+    }
+    if (!started_sent) {
+      // Sleep until the start instant has passed so the event carries the actual start time; a
+      // cancel ends the wait (the jobs' own waits end too, and they measure nothing).
+      (void)SleepUntilMonotonicOrCancelled(start_mono, &run->cancel);
+      const uint64_t woke_mono = MonotonicNanos();
+      const int64_t actual =
+          RealtimeNanos() -
+          (woke_mono > start_mono ? static_cast<int64_t>(woke_mono - start_mono) : 0);
+      serial.Call([&](RunEventSink& s) { return s.OnStarted(actual); });
+      started_sent = true;
+    }
+    for (auto& t : threads) t.join();
+    for (size_t i = begin; i < end; ++i) {
+      if (!results[i].has_value() || !results[i]->ok()) continue;
+      for (const JobResult& result : **results[i]) {
+        if (!serial.Call(
+                [&](RunEventSink& s) { return s.OnJobResult(static_cast<int>(i), result); })) {
+          run->cancel.store(true);
+        }
+      }
+    }
+    begin = end;
+  }
+  done.store(true);
+  watcher.join();
+  const bool cancelled = run->cancel.load();
+  serial.Call([&](RunEventSink& s) { return s.OnFinished(RealtimeNanos(), cancelled); });
+  const bool lease_lost = serial.broken();  // the end too may find the lease gone
+  {
+    absl::MutexLock lock(&mu_);
+    run->running = false;
+    run->ran = true;
+    if (lease_lost) {
+      // The coordinator is gone: nobody will call Cleanup. The run is forgotten in the same step
+      // that ends it, so no Cleanup or reaper can take it and remove its files alongside this
+      // thread (below).
+      runs_.erase(run_id);
+    } else if (config_.prepared_lease_ns > 0) {
+      // Now waiting for Cleanup: a coordinator that died after the run still gets its files
+      // removed.
+      run->lease_end_ns = MonotonicNanos() + config_.prepared_lease_ns;
+    }
+  }
+  if (lease_lost) {
+    run->RemoveFiles(nullptr);
+    return absl::CancelledError(absl::StrCat(
+        "run '", run_id, "': the coordinator's stream broke; run cancelled, files removed"));
+  }
+  std::vector<std::optional<absl::Status>> job_statuses;
+  job_statuses.reserve(results.size());
+  for (const auto& r : results) {
+    job_statuses.push_back(r.has_value() ? std::optional<absl::Status>(r->status()) : std::nullopt);
+  }
+  return runner_internal::RunOutcome(job_statuses);
+}
+
+bool Runner::Cancel(const std::string& run_id) {
+  absl::MutexLock lock(&mu_);
+  auto it = runs_.find(run_id);
+  if (it == runs_.end() || it->second->preparing) return false;
+  it->second->cancel.store(true);
+  return it->second->running;
+}
+
+absl::Status Runner::Renew(const std::string& run_id, uint64_t lease_ns) {
+  absl::MutexLock lock(&mu_);
+  auto it = runs_.find(run_id);
+  if (it == runs_.end()) {
+    return absl::NotFoundError(
+        absl::StrCat("run '", run_id, "' is not known to this agent (never prepared, or expired)"));
+  }
+  const uint64_t lease = lease_ns > 0 ? lease_ns : config_.prepared_lease_ns;
+  if (lease > 0) it->second->lease_end_ns = MonotonicNanos() + lease;
+  return absl::OkStatus();
+}
+
+std::vector<std::string> Runner::ReapExpired(uint64_t now_monotonic_ns) {
+  std::vector<std::pair<std::string, std::shared_ptr<PreparedRun>>> expired;
+  {
+    absl::MutexLock lock(&mu_);
+    for (auto it = runs_.begin(); it != runs_.end();) {
+      const PreparedRun& run = *it->second;
+      if (!run.running && !run.preparing && run.lease_end_ns != 0 &&
+          run.lease_end_ns < now_monotonic_ns) {
+        expired.emplace_back(it->first, it->second);
+        it = runs_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  std::vector<std::string> ids;
+  for (auto& [id, run] : expired) {
+    int removed = 0;
+    run->RemoveFiles(&removed);
+    spdlog::warn(
+        "run {}: its lease expired before {} (the coordinator is gone?); forgot it and "
+        "removed {} files",
+        id, run->ran ? "Cleanup" : "Run", removed);
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+void Runner::ReapLoop() {
+  const absl::Duration tick = absl::Nanoseconds(config_.reap_interval_ns);
+  while (true) {
+    {
+      absl::MutexLock lock(&mu_);
+      if (mu_.AwaitWithTimeout(absl::Condition(&stopping_), tick)) return;
+    }
+    ReapExpired(MonotonicNanos());
+  }
+}
+
+void Runner::CancelAll() {
+  absl::MutexLock lock(&mu_);
+  for (auto& [id, run] : runs_) run->cancel.store(true);
+}
+
+void Runner::SetJobPolicy(JobPolicy policy) {
+  absl::MutexLock lock(&mu_);
+  config_.policy = std::move(policy);
+}
+
+void Runner::SetMaxConcurrentRuns(uint64_t max_concurrent_runs) {
+  absl::MutexLock lock(&mu_);
+  config_.max_concurrent_runs = max_concurrent_runs;
+}
+
+absl::StatusOr<int> Runner::Cleanup(const std::string& run_id, bool remove_files) {
+  std::shared_ptr<PreparedRun> run;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = runs_.find(run_id);
+    if (it == runs_.end()) {
+      return absl::NotFoundError(absl::StrCat("run '", run_id, "' is not known to this agent"));
+    }
+    if (it->second->running) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("run '", run_id, "' is running; cancel it first"));
+    }
+    if (it->second->preparing) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "run '", run_id, "' is still being prepared; clean it up once Prepare answered"));
+    }
+    run = it->second;
+    runs_.erase(it);
+  }
+  int removed = 0;
+  if (remove_files) run->RemoveFiles(&removed);
+  return removed;
+}
+
+}  // namespace azbench

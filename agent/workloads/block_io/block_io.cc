@@ -1,0 +1,263 @@
+#include "agent/workloads/block_io/block_io.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <thread>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "agent/engines/io_engine.h"
+#include "agent/workloads/block_io/block_io_clone.h"
+#include "agent/workloads/event_relay.h"
+#include "agent/workloads/offset_generator.h"
+#include "common/clock.h"
+#include "common/status_macros.h"
+
+namespace azbench {
+
+namespace {
+
+absl::Status CheckCapabilities(const JobSpec& spec, const IoEngine& engine,
+                               std::vector<std::string>& warnings) {
+  const EngineCapabilities caps = engine.capabilities();
+  if (spec.direct && !caps.supports_direct) {
+    return absl::InvalidArgumentError(absl::StrCat("job '", spec.name, "': engine ",
+                                                   std::string(engine.name()),
+                                                   " does not support direct=1"));
+  }
+  if (spec.iodepth > caps.max_iodepth && caps.is_async) {
+    return absl::InvalidArgumentError(absl::StrCat("job '", spec.name, "': iodepth=", spec.iodepth,
+                                                   " exceeds engine ", std::string(engine.name()),
+                                                   "'s limit of ", caps.max_iodepth));
+  }
+  if (spec.iodepth > 1 && !caps.is_async && caps.does_io) {
+    warnings.push_back(absl::StrCat("iodepth=", spec.iodepth,
+                                    " has no effect with the synchronous ",
+                                    std::string(engine.name()), " engine: it runs at iodepth 1"));
+  }
+  if (DoesWrite(spec.rw) == false && (spec.fsync_every_n > 0 || spec.fdatasync_every_n > 0)) {
+    warnings.push_back("fsync/fdatasync have no effect on a job that does not write");
+  }
+  return absl::OkStatus();
+}
+
+// The descriptors this process may still open: RLIMIT_NOFILE's soft limit less those open now.
+uint64_t DescriptorsAvailable(uint64_t* limit, uint64_t* open_now) {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) {
+    *limit = *open_now = 0;
+    return UINT64_MAX;
+  }
+  *limit = rl.rlim_cur;
+  *open_now = 0;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator("/proc/self/fd", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    ++*open_now;
+  }
+  return *limit > *open_now ? *limit - *open_now : 0;
+}
+
+}  // namespace
+
+absl::Status CheckDescriptorsAvailable(uint64_t files_opened, int nrfiles, int numjobs) {
+  // Besides the files: a clone's engine (an io_uring ring, an eventfd) and what the run opens
+  // around it (op logs, sockets).
+  constexpr uint64_t kMarginPerClone = 2, kMargin = 32;
+  const uint64_t clones = static_cast<uint64_t>(std::max(1, numjobs));
+  const uint64_t needed = files_opened + clones * kMarginPerClone + kMargin;
+  uint64_t limit = 0, open_now = 0;
+  const uint64_t available = DescriptorsAvailable(&limit, &open_now);
+  if (needed <= available) return absl::OkStatus();
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "it opens ", files_opened, " files (nrfiles ", nrfiles, " x numjobs ", clones,
+      "), needing about ", needed, " file descriptors, but this process may open ", available,
+      " more (RLIMIT_NOFILE soft limit ", limit, ", ", open_now,
+      " open); lower nrfiles or numjobs, or raise the limit (ulimit -n, LimitNOFILE=)"));
+}
+
+BlockIoJob::~BlockIoJob() = default;
+
+absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& spec, int group_id,
+                                                                const EngineFactory& create_engine,
+                                                                const std::atomic<bool>* cancel) {
+  RETURN_IF_ERROR(ValidateJobSpec(spec));
+  std::unique_ptr<BlockIoJob> job(new BlockIoJob());
+  job->spec_ = spec;
+  job->group_id_ = group_id;
+  JobSpec& s = job->spec_;
+
+  {
+    ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> probe, create_engine(s.ioengine));
+    RETURN_IF_ERROR(CheckCapabilities(s, *probe, job->warnings_));
+  }
+  ASSIGN_OR_RETURN(job->op_clock_, ResolveOpClock(s.clocksource));
+  ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> first_engine, create_engine(s.ioengine));
+  const EngineCapabilities caps = first_engine->capabilities();
+  const int depth = caps.is_async ? s.iodepth : 1;
+  // Agents sharing a file (stream_index > 0) each draw their own offsets.
+  const int stream_count = std::max(1, s.shared_stream_count);
+  const int stream_index = std::clamp(s.shared_stream_index, 0, stream_count - 1);
+  const uint64_t base_seed = (s.randrepeat ? s.randseed.value_or(kBlockIoDefaultSeed)
+                                           : std::random_device{}() ^ MonotonicNanos()) +
+                             static_cast<uint64_t>(stream_index) * 0xD1B54A32D192ED03ULL;
+
+  // Lay out every clone's files first (a failure removes what was created).
+  const int nrfiles = std::max(1, s.nrfiles);
+  const uint64_t region_bytes = s.size_bytes / nrfiles;
+  std::vector<LayoutRequest> layout;
+  std::unordered_set<std::string> laid_out;
+  uint64_t descriptors = 0;  // each clone opens each of its files
+  for (int c = 0; c < s.numjobs; ++c) {
+    for (const std::string& path : s.FilePaths(c)) {
+      ++descriptors;
+      if (!laid_out.insert(path).second) continue;  // clones sharing one filename share the file
+      layout.push_back({path, s.offset_bytes + region_bytes, DoesRead(s.rw)});
+    }
+  }
+  if (caps.does_io) {
+    // Before any file is made: a job that would run out of descriptors at its last file's open
+    // fails now, not after laying out all the others.
+    RETURN_IF_ERROR(CheckDescriptorsAvailable(descriptors, s.nrfiles, s.numjobs));
+    ASSIGN_OR_RETURN(BufferPool filler,
+                     BufferPool::Create({.count = 1,
+                                         .size_bytes = 4096,
+                                         .compress_percentage = s.buffer_compress_percentage,
+                                         .seed = base_seed}));
+    ASSIGN_OR_RETURN(job->files_, LayOutFiles(layout, filler, cancel));
+  }
+
+  auto fail = [&](absl::Status status) -> absl::Status {
+    job->clones_.clear();
+    (void)job->RemoveCreatedFiles();
+    return status;
+  };
+
+  // What the clones' engines could not set up as asked, with how many clones reported each.
+  std::vector<std::pair<std::string, int>> fallbacks;
+  for (int c = 0; c < s.numjobs; ++c) {
+    auto clone = std::make_unique<Clone>();
+    clone->index = c;
+    clone->seed = base_seed + static_cast<uint64_t>(c) * 0x9E3779B97F4A7C15ULL;
+    if (c == 0) {
+      clone->engine = std::move(first_engine);
+    } else {
+      absl::StatusOr<std::unique_ptr<IoEngine>> engine = create_engine(s.ioengine);
+      if (!engine.ok()) return fail(engine.status());
+      clone->engine = std::move(*engine);
+    }
+    clone->caps = caps;
+    absl::StatusOr<BufferPool> buffers =
+        BufferPool::Create({.count = depth,
+                            .size_bytes = s.block_size_bytes,
+                            .alignment_bytes = 4096,
+                            .compress_percentage = s.buffer_compress_percentage,
+                            .scramble = s.scramble_buffers,
+                            .refill = s.refill_buffers,
+                            .seed = clone->seed});
+    if (!buffers.ok()) return fail(buffers.status());
+    clone->buffers = std::make_unique<BufferPool>(std::move(*buffers));
+    const std::vector<std::string> paths = s.FilePaths(c);
+    for (size_t f = 0; f < paths.size(); ++f) {
+      Clone::File file;
+      file.path = paths[f];
+      if (caps.does_io) {
+        absl::StatusOr<int> fd = OpenForRun(paths[f], DoesRead(s.rw), DoesWrite(s.rw), s.direct);
+        if (!fd.ok()) return fail(fd.status());
+        file.fd = *fd;
+        if (s.invalidate && !s.direct) InvalidateCache(file.fd);
+      }
+      const uint64_t file_seed = clone->seed + f * 7919;
+      // Sequential agents sharing a file start k/n of the way into it (in whole blocks).
+      const uint64_t blocks = s.block_size_bytes == 0 ? 0 : region_bytes / s.block_size_bytes;
+      const uint64_t first_block = static_cast<uint64_t>(static_cast<unsigned __int128>(blocks) *
+                                                         stream_index / stream_count);
+      for (int dir = 0; dir < 2; ++dir) {
+        file.offsets[dir] = std::make_unique<OffsetGenerator>(
+            s.offset_bytes, region_bytes, s.block_size_bytes, IsRandom(s.rw), s.norandommap,
+            file_seed + dir, first_block);
+      }
+      clone->files.push_back(std::move(file));
+    }
+    EngineOptions options = EngineOptionsForJob(s, depth);
+    options.buffers = clone->buffers->iovecs();
+    for (const auto& f : clone->files) options.fds.push_back(f.fd);
+    if (absl::Status st = clone->engine->Init(options); !st.ok()) {
+      return fail(absl::Status(st.code(), absl::StrCat("job '", s.name, "': ", st.message())));
+    }
+    for (std::string& fallback : clone->engine->InitFallbacks()) {
+      auto seen = std::find_if(fallbacks.begin(), fallbacks.end(),
+                               [&](const auto& f) { return f.first == fallback; });
+      if (seen == fallbacks.end()) {
+        fallbacks.emplace_back(std::move(fallback), 1);
+      } else {
+        ++seen->second;
+      }
+    }
+    job->clones_.push_back(std::move(clone));
+  }
+  // One warning per fallback, saying how many clones it concerns when not all (a memlock limit
+  // shared by every ring of the user can run out part-way through the clones).
+  for (auto& [message, clones] : fallbacks) {
+    job->warnings_.push_back(clones == s.numjobs ? std::move(message)
+                                                 : absl::StrCat(message, " (in ", clones, " of ",
+                                                                s.numjobs, " clones)"));
+  }
+  return job;
+}
+
+EngineOptions EngineOptionsForJob(const JobSpec& spec, int iodepth) {
+  EngineOptions options;
+  options.iodepth = iodepth;
+  options.batch_submit = spec.iodepth_batch_submit;
+  options.register_buffers = spec.fixedbufs.value_or(spec.direct);
+  options.register_files = spec.registerfiles.value_or(true);
+  if (spec.uring_wait_pause) {
+    options.wait_pause.pause_ns =
+        static_cast<uint64_t>(absl::ToInt64Nanoseconds(*spec.uring_wait_pause));
+  }
+  return options;
+}
+
+absl::StatusOr<JobResult> BlockIoJob::Run(const RunControl& control) {
+  if (control.interval_ns == 0) return absl::InvalidArgumentError("interval must be positive");
+  // A common start instant, or 0: each clone starts when its thread does (a thread that a loaded
+  // host starts late still runs its whole runtime, as a fio job does).
+  const uint64_t start_ns = control.start_monotonic_ns;
+  // Intervals and op-log batches leave the clone threads through the relay (event_relay.h): a
+  // slow stream or file never holds a clone's I/O, and a clone thread touches no descriptor but
+  // its job's files.
+  EventRelay relay;
+  const RunControl clone_control = RelayedControl(control, relay);
+  std::vector<JobResult> results(clones_.size());
+  std::vector<std::thread> threads;
+  threads.reserve(clones_.size());
+  for (size_t i = 0; i < clones_.size(); ++i) {
+    threads.emplace_back([&, i] {
+      results[i] = RunBlockIoClone(spec_, *clones_[i], clone_control, op_clock_, start_ns,
+                                   ops_done_, bytes_done_);
+    });
+  }
+  for (auto& t : threads) t.join();
+  relay.Drain();  // every interval the result holds has been delivered (RunControl's contract)
+  JobResult merged = std::move(results[0]);
+  for (size_t i = 1; i < results.size(); ++i) merged.Merge(results[i]);
+  merged.group_id = group_id_;
+  for (const auto& w : warnings_) merged.warnings.push_back(w);
+  return merged;
+}
+
+absl::Status BlockIoJob::RemoveCreatedFiles() {
+  absl::Status status = azbench::RemoveCreatedFiles(files_);
+  for (auto& f : files_) f.created = false;
+  return status;
+}
+
+}  // namespace azbench

@@ -1,0 +1,712 @@
+#include "agent/workloads/block_io/block_io_clone.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "agent/workloads/block_io/private_fd_table.h"
+#include "agent/workloads/block_io/submit_batch.h"
+#include "agent/workloads/interval_accumulator.h"
+#include "common/clock.h"
+#include "common/thread_cpu.h"
+#include "spdlog/spdlog.h"
+
+namespace azbench {
+
+namespace {
+
+constexpr uint64_t kNoLimit = std::numeric_limits<uint64_t>::max();
+constexpr int kProgressBatchOps = 256;  // clone-local ops between updates of the shared counters
+
+// Commits the kernel refuses (EAGAIN) while none of the job's requests are in flight: each is
+// retried 1 us later (as fio's libaio engine waits), for at most 30 s (fio's stall limit too).
+class SubmitStall {
+ public:
+  // A commit took nothing at `now_ns` (op clock). Returns false once the kernel has taken nothing
+  // for 30 s; otherwise sleeps 1 us and returns true: retry.
+  bool SleepBeforeRetry(uint64_t now_ns) {
+    if (since_ns_ == 0) {
+      since_ns_ = now_ns;
+    } else if (now_ns - since_ns_ >= kLimitNs) {
+      return false;
+    }
+    (void)SleepUntilMonotonicOrCancelled(MonotonicNanos() + 1000, nullptr);
+    return true;
+  }
+  // A commit took something: the stall is over.
+  void Reset() { since_ns_ = 0; }
+
+ private:
+  static constexpr uint64_t kLimitNs = 30'000'000'000ULL;
+  uint64_t since_ns_ = 0;
+};
+
+// The job loop of one clone. Lives on the clone's thread; nothing here is shared but the two
+// counters.
+class CloneRunner {
+ public:
+  CloneRunner(const JobSpec& spec, BlockIoJob::Clone& clone, const RunControl& control,
+              const OpClockSource& op_clock, uint64_t start_ns, std::atomic<uint64_t>& ops_done,
+              std::atomic<uint64_t>& bytes_done)
+      : spec_(spec),
+        op_clock_(op_clock),
+        clone_(clone),
+        control_(control),
+        start_ns_(start_ns != 0 ? start_ns : MonotonicNanos()),
+        ops_done_(ops_done),
+        bytes_done_(bytes_done),
+        mix_rng_(clone.seed ^ 0x5bd1e995ULL),
+        async_(clone.caps.is_async) {
+    measure_start_ns_ = start_ns_ + static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.ramp_time));
+    const int64_t runtime_ns = absl::ToInt64Nanoseconds(spec.runtime);
+    end_ns_ = runtime_ns > 0 ? measure_start_ns_ + static_cast<uint64_t>(runtime_ns) : kNoLimit;
+    bytes_budget_ = spec.time_based ? kNoLimit : spec.EffectiveIoSize();
+    next_interval_ns_ = measure_start_ns_ + control.interval_ns;
+    op_log_window_end_ns_ = measure_start_ns_ + 1'000'000'000ULL;
+    if (spec.rate_iops > 0) rate_gap_ns_ = 1'000'000'000ULL / spec.rate_iops;
+    result_.name = spec.name;
+    result_.interval_ns = control.interval_ns;
+    if (DoesRead(spec.rw)) Activate(OpKind::kRead);
+    if (DoesWrite(spec.rw)) Activate(OpKind::kWrite);
+    if (spec.fsync_every_n > 0 || spec.fdatasync_every_n > 0 || spec.end_fsync) {
+      Activate(OpKind::kFsync);
+    }
+  }
+
+  JobResult Run() {
+    // A run cancelled before its start instant issues nothing (MayIssue).
+    (void)SleepUntilMonotonicOrCancelled(start_ns_, control_.cancel);
+    // Ops are timed from here on by this thread's op clock (the TSC, anchored now, or
+    // clock_gettime).
+    OpClockScope op_clock_scope(op_clock_);
+    StartMeasuredPhase();
+    last_complete_ns_ = measure_start_ns_;
+    if (async_) {
+      RunAsync();
+    } else {
+      RunSync();
+    }
+    if (spec_.end_fsync && DoesWrite(spec_.rw) && !failed_) {
+      if (dropped_requests_) {
+        FailWith(absl::UnavailableError(
+            "end_fsync not run: the kernel refused requests at the end of the run, which were "
+            "dropped"));
+      } else {
+        EndFsync();
+      }
+    }
+    // Anything left in the kernel (a sync engine holds nothing; the async loop quiesced already,
+    // unless its wait failed) is waited for here, on the thread that submitted it, before the job
+    // (and its buffers) can go away on another thread. A wait that fails fails the job: requests
+    // it could not wait for make the run's figures incomplete.
+    if (absl::Status s = clone_.engine->Quiesce(); !s.ok()) FailWith(s);
+    if (const int left = clone_.engine->inflight(); left > 0) {
+      result_.warnings.push_back(absl::StrCat(
+          left, " requests are still in the kernel (clone ", clone_.index,
+          "): its buffers stay allocated until the agent exits rather than be freed under them"));
+    }
+    const uint64_t now = OpClockNanos();
+    CloseIntervals(std::max(now, last_complete_ns_), /*final=*/true);
+    // The measured phase lasts until the last completion, or until the runtime ended with nothing
+    // in flight, whichever is later. A loop that noticed the end late (its thread was descheduled)
+    // issued nothing after it, so that delay is not part of the runtime.
+    const uint64_t last = std::max(last_complete_ns_, std::min(stop_ns_, end_ns_));
+    result_.runtime_ns = last > measure_start_ns_ ? last - measure_start_ns_ : 0;
+    // The measured phase's end on the realtime clock, not now: the quiesce and the last
+    // interval's delivery above (an audit saw up to ~21 ms) are no part of the run, and the
+    // coordinator takes this instant as the job's end for the stonewall window and the agents'
+    // spans (coordinator/merge.h, rule 2).
+    // Never before the start: a job that ended before its measured phase began (cancelled in its
+    // ramp) has last == its measured start, which the two clocks' pairing may put a few ns apart.
+    result_.end_realtime_ns = std::max(RealtimeOfOpClock(last), result_.start_realtime_ns);
+    // A job that ended during its ramp measured nothing, its CPU included.
+    if (!ramp_pending_) result_.cpu = cpu_window_.Close();
+    if (result_.op_log_dropped > 0) {
+      result_.warnings.push_back(absl::StrCat(
+          "op_log: ", result_.op_log_dropped, " ops over the cap of ", spec_.op_log_rate,
+          " records/s (clone ", clone_.index, ") were measured but not logged"));
+    }
+    FlushProgress();
+    return std::move(result_);
+  }
+
+ private:
+  void Activate(OpKind kind) { accum_.Activate(kind, result_); }
+
+  bool Cancelled() const {
+    return control_.cancel != nullptr && control_.cancel->load(std::memory_order_relaxed);
+  }
+
+  // Whether another data op may be issued. `now_ns` is the freshest clock value at hand.
+  bool MayIssue(uint64_t now_ns) const {
+    return !failed_ && now_ns < end_ns_ && bytes_issued_ < bytes_budget_ && !Cancelled();
+  }
+
+  // Fills `req` with the next data op. `now_ns` decides whether the op counts against the size
+  // budget (ops issued during ramp_time do not).
+  void NextOp(IoRequest& req, uint64_t now_ns) {
+    BlockIoJob::Clone::File& file = clone_.files[NextFileIndex()];
+    bool write;
+    switch (spec_.rw) {
+      case RwPattern::kRead:
+      case RwPattern::kRandRead:
+        write = false;
+        break;
+      case RwPattern::kWrite:
+      case RwPattern::kRandWrite:
+        write = true;
+        break;
+      default:
+        write = mix_rng_.Below(100) >= static_cast<uint64_t>(spec_.rwmixread_percent);
+    }
+    OffsetGenerator& gen = *file.offsets[write ? 1 : 0];
+    req.op = write ? OpKind::kWrite : OpKind::kRead;
+    req.fd = file.fd;
+    req.offset_bytes = gen.Next();
+    uint64_t len = spec_.block_size_bytes;
+    if (bytes_budget_ != kNoLimit) len = std::min(len, bytes_budget_ - bytes_issued_);
+    req.length_bytes = static_cast<uint32_t>(len);
+    if (write) {
+      clone_.buffers->PrepareWrite(req.buffer_index, req.offset_bytes);
+      // Counted when issued, as fio does: `fsync=N` syncs after every N writes issued, so a batch
+      // of completions cannot fold several due fsyncs into one.
+      ++writes_since_fsync_;
+    }
+    if (now_ns >= measure_start_ns_) bytes_issued_ += len;
+  }
+
+  size_t NextFileIndex() {
+    const size_t n = clone_.files.size();
+    if (n == 1) return 0;
+    switch (spec_.file_service_type) {
+      case FileServiceType::kRandom:
+        return mix_rng_.Below(n);
+      case FileServiceType::kSequential: {
+        // Stay on a file until its region has been covered once, then move on.
+        const auto& gen = clone_.files[file_cursor_].offsets[0]
+                              ? clone_.files[file_cursor_].offsets[0]
+                              : clone_.files[file_cursor_].offsets[1];
+        if (++ops_on_file_ > gen->blocks()) {
+          ops_on_file_ = 1;
+          file_cursor_ = (file_cursor_ + 1) % n;
+        }
+        return file_cursor_;
+      }
+      case FileServiceType::kRoundRobin:
+      default:
+        file_cursor_ = (file_cursor_ + 1) % n;
+        return file_cursor_;
+    }
+  }
+
+  bool FsyncDue() const {
+    return (spec_.fsync_every_n > 0 && writes_since_fsync_ >= spec_.fsync_every_n) ||
+           (spec_.fdatasync_every_n > 0 && writes_since_fsync_ >= spec_.fdatasync_every_n);
+  }
+
+  void PrepareFsync(IoRequest& req, int fd) {
+    writes_since_fsync_ = 0;
+    req.op = OpKind::kFsync;
+    req.datasync = spec_.fsync_every_n == 0 && spec_.fdatasync_every_n > 0;
+    req.fd = fd;
+    req.buffer = nullptr;
+    req.buffer_index = -1;
+    req.length_bytes = 0;
+    req.offset_bytes = 0;
+  }
+
+  // Hot path: account one completed request.
+  inline void Account(const IoRequest& req) {
+    if (req.complete_ns > last_complete_ns_) last_complete_ns_ = req.complete_ns;
+    if (req.result < 0) {
+      RecordError(req);
+      return;
+    }
+    if (req.complete_ns < measure_start_ns_) return;  // ramp_time: done but not measured
+    if (ramp_pending_) [[unlikely]] {
+      // The first completion after the ramp: CPU counts from here, as fio resets its rusage.
+      ramp_pending_ = false;
+      cpu_window_.Restart();
+    }
+    if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, /*final=*/false);
+    if (spec_.op_log) LogOp(req);
+    const int kind = static_cast<int>(req.op);
+    IntervalAccumulator::Kind& acc = accum_.kind(req.op);
+    acc.lat.Record(req.complete_ns - req.start_ns);
+    ++acc.ops;
+    acc.bytes += static_cast<uint64_t>(req.result);
+    if (async_) {
+      OpStats& stats = *result_.by_kind[kind];
+      stats.slat.Record(req.issue_ns - req.start_ns);
+      stats.clat.Record(req.complete_ns - req.issue_ns);
+    }
+    if (static_cast<uint64_t>(req.result) < req.length_bytes) {
+      ++result_.by_kind[kind]->short_ios;
+    }
+    local_bytes_ += static_cast<uint64_t>(req.result);
+    if (++local_ops_ >= kProgressBatchOps) FlushProgress();
+  }
+
+  // A request the engine completed inside Queue() (every op of a sync engine): one submit and one
+  // reap of one request at depth 1 in the IO depths, as fio counts it.
+  void AccountCompletedInQueue(const IoRequest& req) {
+    Account(req);
+    if (!ramp_pending_) result_.depth.RecordSyncOp();
+  }
+
+  // An error during ramp_time is not counted, as no op of the ramp is (fio resets its statistics
+  // when the ramp ends), so the totals stay the sums of the interval series; it is still the
+  // job's error (error_errno / error_message) and still stops the clone.
+  void RecordError(const IoRequest& req) {
+    if (req.complete_ns >= measure_start_ns_) {
+      if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, false);
+      if (spec_.op_log) LogOp(req);
+      ++accum_.kind(req.op).errors;
+    }
+    if (result_.error_errno == 0) {
+      const int err = static_cast<int>(-req.result);
+      result_.error_errno = err;
+      std::string path;
+      for (const auto& f : clone_.files) {
+        if (f.fd == req.fd) path = f.path;
+      }
+      result_.error_message =
+          absl::StrCat(std::string(OpKindName(req.op)), " of ", req.length_bytes,
+                       " bytes at offset ", req.offset_bytes, " in '", path, "' (clone ",
+                       clone_.index, ") failed: ", std::strerror(err));
+    }
+    failed_ =
+        true;  // like fio's default continue_on_error=none: the clone stops at its first error
+  }
+
+  // Keeps the op's raw record unless this second's quota (op_log_rate) is used up.
+  void LogOp(const IoRequest& req) {
+    while (req.complete_ns >= op_log_window_end_ns_) {
+      op_log_window_end_ns_ += 1'000'000'000ULL;
+      op_log_in_window_ = 0;
+    }
+    if (op_log_in_window_ >= spec_.op_log_rate) {
+      ++result_.op_log_dropped;
+      return;
+    }
+    ++op_log_in_window_;
+    ++result_.op_log_records;
+    OpRecord r;
+    r.start_ns = req.start_ns > measure_start_ns_ ? req.start_ns - measure_start_ns_ : 0;
+    r.latency_ns = req.complete_ns - req.start_ns;
+    r.offset_bytes = req.offset_bytes;
+    r.bytes = req.result > 0 ? static_cast<uint32_t>(req.result) : 0;
+    r.error = req.result < 0 ? static_cast<int32_t>(-req.result) : 0;
+    r.kind = req.op;
+    r.clone = static_cast<uint16_t>(clone_.index);
+    op_log_.push_back(r);
+    if (op_log_.size() >= kOpLogBatchRecords) FlushOpLog();
+  }
+
+  void FlushOpLog() {
+    if (op_log_.empty()) return;
+    if (control_.on_op_log) control_.on_op_log(clone_.index, std::move(op_log_));
+    op_log_.clear();
+    op_log_.reserve(kOpLogBatchRecords);
+  }
+
+  void FlushProgress() {
+    if (local_ops_ == 0) return;
+    ops_done_.fetch_add(local_ops_, std::memory_order_relaxed);
+    bytes_done_.fetch_add(local_bytes_, std::memory_order_relaxed);
+    local_ops_ = 0;
+    local_bytes_ = 0;
+  }
+
+  // Closes every interval that ended at or before `now_ns` (all of them when `final`), merging the
+  // interval accumulators into the totals and emitting them.
+  void CloseIntervals(uint64_t now_ns, bool final) {
+    while (now_ns >= next_interval_ns_ || final) {
+      IntervalStats interval;
+      interval.index = interval_index_;
+      const bool any = accum_.Close(result_, interval);
+      FlushOpLog();
+      // A final partial interval with nothing in it is not emitted.
+      if (!final || any) {
+        if (control_.on_interval) {
+          control_.on_interval(
+              IntervalOrigin{result_.name, clone_.index, result_.start_realtime_ns}, interval);
+        }
+        result_.intervals.push_back(std::move(interval));
+      }
+      if (final) break;
+      ++interval_index_;
+      next_interval_ns_ += control_.interval_ns;
+    }
+  }
+
+  void Pace(uint64_t now_ns) {
+    if (rate_gap_ns_ == 0) return;
+    if (next_issue_ns_ == 0) next_issue_ns_ = now_ns;
+    if (next_issue_ns_ > now_ns) (void)SleepUntilMonotonicOrCancelled(next_issue_ns_, nullptr);
+    next_issue_ns_ += rate_gap_ns_;
+  }
+
+  void RunSync() {
+    IoEngine& engine = *clone_.engine;
+    IoRequest req;
+    req.buffer_index = 0;
+    req.buffer = clone_.buffers->buffer(0);
+    uint64_t now = OpClockNanos();
+    while (MayIssue(now)) {
+      Pace(now);
+      NextOp(req, now);
+      req.start_ns = OpClockNanos();
+      // Checked again on the op's own start time, so no op starts after the runtime has ended: the
+      // measured runtime exceeds `runtime` by at most the last op's latency.
+      if (req.start_ns >= end_ns_) {
+        stop_ns_ = req.start_ns;
+        break;
+      }
+      engine.Queue(&req);  // a sync engine completes in Queue()
+      AccountCompletedInQueue(req);
+      now = req.complete_ns;
+      if (FsyncDue() && !failed_) {
+        IoRequest sync_req;
+        PrepareFsync(sync_req, req.fd);
+        sync_req.start_ns = OpClockNanos();
+        engine.Queue(&sync_req);
+        AccountCompletedInQueue(sync_req);
+        now = sync_req.complete_ns;
+      }
+    }
+  }
+
+  void RunAsync() {
+    IoEngine& engine = *clone_.engine;
+    const int depth = spec_.iodepth;
+    std::vector<IoRequest> requests(depth + 1);  // the last one is reserved for fsync
+    std::vector<IoRequest*> free_slots;
+    free_slots.reserve(depth);
+    for (int i = depth - 1; i >= 0; --i) {
+      requests[i].buffer_index = i;
+      requests[i].buffer = clone_.buffers->buffer(i);
+      requests[i].slot = static_cast<uint32_t>(i);
+      free_slots.push_back(&requests[i]);
+    }
+    IoRequest& fsync_req = requests[depth];
+    fsync_req.slot = static_cast<uint32_t>(depth);
+    bool fsync_in_flight = false;
+    // Default batching. Buffered I/O (completing inline, or on tmpfs in io-wq): one submit call
+    // for every free slot, and every reap takes all that is ready. O_DIRECT: fio's defaults, one
+    // request per submit call and one completion per reap (iodepth_batch_complete_max defaults
+    // to iodepth_batch_complete_min, as in fio), so each completion is replaced at once and
+    // iodepth requests stay in flight. Reaping all that is ready lets a device that completes
+    // in bursts (a virtio disk) synchronize the queue: all of it completes together, then waits
+    // while it is resubmitted one call each, and only ~13 of 16 are in flight on average
+    // (measured; bench/README.md). Submitting a batch in one call costs ~10% of a disk's IOPS:
+    // the block layer holds a plugged batch until all of it is issued.
+    const int batch_submit = spec_.iodepth_batch_submit > 0 ? spec_.iodepth_batch_submit
+                             : spec_.direct                 ? 1
+                                                            : depth;
+    SubmitBatch submit_batch(batch_submit, /*count_across_fills=*/spec_.iodepth_batch_submit > 0);
+    const int complete_min = std::max(1, spec_.iodepth_batch_complete_min);
+    const int complete_max = spec_.iodepth_batch_complete_max > 0 ? spec_.iodepth_batch_complete_max
+                             : spec_.direct                       ? complete_min
+                                                                  : depth + 1;
+    std::vector<IoRequest*> done(std::max(complete_max, depth + 1));
+
+    // Returns how many requests the call submitted (0 on an error, which fails the job).
+    auto commit = [&]() -> int {
+      const int depth_before = engine.inflight();
+      absl::StatusOr<int> submitted = engine.Commit();
+      if (!submitted.ok()) {
+        FailWith(submitted.status());
+        return 0;
+      }
+      if (!ramp_pending_) result_.depth.RecordSubmit(depth_before, *submitted);
+      return *submitted;
+    };
+    SubmitStall stall;
+    uint64_t now = OpClockNanos();
+    for (;;) {
+      // Issue: fill the free slots, unless an fsync must first drain the queue.
+      bool issuing = MayIssue(now);
+      int queued = 0;
+      // An fsync that the last writes made due is still issued when no more data ops are.
+      if (FsyncDue() && !failed_ && !Cancelled()) {
+        if (engine.inflight() == 0 && !fsync_in_flight) {
+          PrepareFsync(fsync_req, clone_.files[file_cursor_].fd);
+          fsync_req.start_ns = OpClockNanos();
+          QueueResult r = engine.Queue(&fsync_req);
+          if (r == QueueResult::kCompleted) {
+            AccountCompletedInQueue(fsync_req);
+          } else if (r == QueueResult::kQueued) {
+            fsync_in_flight = true;
+            ++queued;
+          }
+        }
+      } else if (issuing) {
+        // Requests share the timestamp of their submit call's batch (one clock read per call).
+        uint64_t batch_start = OpClockNanos();
+        if (batch_start >= end_ns_) {
+          issuing = false;
+          stop_ns_ = std::max(stop_ns_, batch_start);
+        }
+        // Every free slot is filled; a submit call goes out when `submit_batch` says so (fio's
+        // iodepth_batch_submit, agent/workloads/block_io/submit_batch.h), and once more below for
+        // the rest.
+        while (issuing && !free_slots.empty() && bytes_issued_ < bytes_budget_ && !failed_) {
+          if (rate_gap_ns_ != 0) Pace(OpClockNanos());
+          IoRequest* req = free_slots.back();
+          NextOp(*req, batch_start);
+          req->start_ns = rate_gap_ns_ != 0 ? OpClockNanos() : batch_start;
+          const QueueResult r = engine.Queue(req);
+          if (r == QueueResult::kBusy) {
+            bytes_issued_ -= batch_start >= measure_start_ns_ ? req->length_bytes : 0;
+            if (req->op == OpKind::kWrite) --writes_since_fsync_;
+            break;
+          }
+          free_slots.pop_back();
+          if (r == QueueResult::kCompleted) {
+            AccountCompletedInQueue(*req);
+            free_slots.push_back(req);
+          } else {
+            ++queued;
+            if (submit_batch.Queued()) {
+              commit();
+              queued = 0;
+              batch_start = OpClockNanos();
+            }
+          }
+          if (FsyncDue()) break;
+        }
+      }
+      if (queued > 0) {
+        commit();
+        submit_batch.FillSubmitted();
+      }
+      if (engine.inflight() == 0) {
+        now = OpClockNanos();
+        if (!MayIssue(now) || failed_) break;
+        continue;
+      }
+      // Reap: wait for at least one completion (or the configured minimum) while still issuing;
+      // when draining at the end, wait for one at a time until nothing is in flight.
+      const int want = issuing ? std::min(complete_min, engine.inflight()) : 1;
+      absl::StatusOr<int> got =
+          engine.GetEvents(want, std::span<IoRequest*>(done.data(), complete_max));
+      if (!got.ok()) {
+        FailWith(got.status());
+        break;
+      }
+      if (*got == 0) {
+        // Nothing was in the kernel (an engine caps the wait at what it holds there), yet requests
+        // are held: queued ones that a commit did not take (the kernel refused with EAGAIN) or
+        // could not take (it failed). They were issued, so a size-based job commits them again
+        // (after 1 us when the kernel took nothing, as fio's libaio engine waits) until it can;
+        // a failed or cancelled job, or one whose runtime is over, stops and drops them (the
+        // Quiesce below): they never started, so nothing of them is measured.
+        now = OpClockNanos();
+        if (now >= end_ns_) stop_ns_ = std::max(stop_ns_, now);
+        if (failed_ || Cancelled() || now >= end_ns_) break;
+        if (commit() > 0 || failed_) {
+          stall.Reset();
+        } else if (!stall.SleepBeforeRetry(now)) {
+          FailWith(absl::UnavailableError(
+              absl::StrCat("the kernel took none of ", engine.inflight(),
+                           " queued requests for 30 s with none in flight (EAGAIN)")));
+        }
+        continue;
+      }
+      for (int i = 0; i < *got; ++i) {
+        IoRequest* req = done[i];
+        Account(*req);
+        now = req->complete_ns;
+        if (req == &fsync_req) {
+          fsync_in_flight = false;
+        } else {
+          free_slots.push_back(req);
+        }
+      }
+      if (!ramp_pending_) result_.depth.RecordComplete(*got);
+    }
+    // Requests the loop left behind point into `requests`, which ends here: wait for those in the
+    // kernel and drop the queued ones now (a no-op when the loop drained; the engine also takes
+    // back what a refused submit left in io_uring's submission ring). A job that had to drop
+    // writes the kernel kept refusing does not run its end_fsync: the file would not hold what the
+    // job meant to sync.
+    dropped_requests_ = engine.inflight() > 0;
+    if (absl::Status s = engine.Quiesce(); !s.ok()) FailWith(s);
+  }
+
+  // A thread that woke after its measured phase should have begun (a loaded machine) begins it
+  // now: the runtime is the job's own, and no interval counts time in which it could not issue.
+  // start_realtime_ns is the measured start on the realtime clock (interval 0's origin, op_log's
+  // zero), after the ramp.
+  void StartMeasuredPhase() {
+    const uint64_t now_ns = MonotonicNanos();
+    if (now_ns > measure_start_ns_) {
+      const uint64_t late_ns = now_ns - measure_start_ns_;
+      measure_start_ns_ += late_ns;
+      if (end_ns_ != kNoLimit) end_ns_ += late_ns;
+      next_interval_ns_ += late_ns;
+      op_log_window_end_ns_ += late_ns;
+    }
+    result_.start_realtime_ns =
+        RealtimeNanos() + (static_cast<int64_t>(measure_start_ns_) - static_cast<int64_t>(now_ns));
+    cpu_window_.Restart();
+    ramp_pending_ = measure_start_ns_ > now_ns;
+  }
+
+  // The CLOCK_REALTIME instant of `op_clock_ns`, a reading of this thread's op clock (the TSC or
+  // CLOCK_MONOTONIC, agent/engines/op_clock.h): now on the realtime clock, less how long ago that
+  // reading was. Now is read between two op-clock reads and paired with their midpoint, so a
+  // preemption between the reads costs at most half of it. Error: that, plus any slewing or step of
+  // the realtime clock over (op_clock_ns, now), which is the run's drain, not its length.
+  static int64_t RealtimeOfOpClock(uint64_t op_clock_ns) {
+    const uint64_t before_ns = OpClockNanos();
+    const int64_t realtime_ns = RealtimeNanos();
+    const uint64_t after_ns = OpClockNanos();  // >= before_ns: readings never go back on a thread
+    const uint64_t now_ns = before_ns + (after_ns - before_ns) / 2;
+    // Both are nanoseconds on one monotonic timeline, so their distance fits an int64_t; the
+    // reading is later than now only for a job that ended before its ramp did (`last` is then
+    // the measured start, still ahead).
+    if (op_clock_ns <= now_ns) return realtime_ns - static_cast<int64_t>(now_ns - op_clock_ns);
+    return realtime_ns + static_cast<int64_t>(op_clock_ns - now_ns);
+  }
+
+  void FailWith(const absl::Status& status) {
+    if (result_.error_errno == 0 && result_.error_message.empty()) {
+      result_.error_errno = EIO;
+      result_.error_message = absl::StrCat("engine ", std::string(clone_.engine->name()),
+                                           " (clone ", clone_.index, "): ", status.message());
+    }
+    failed_ = true;
+  }
+
+  void EndFsync() {
+    IoEngine& engine = *clone_.engine;
+    for (const auto& file : clone_.files) {
+      IoRequest req;
+      PrepareFsync(req, file.fd);
+      req.datasync = false;
+      req.start_ns = OpClockNanos();
+      QueueResult r = engine.Queue(&req);
+      if (r == QueueResult::kQueued) {
+        // A commit the kernel refuses (EAGAIN) is retried, as in the loop.
+        SubmitStall stall;
+        for (;;) {
+          absl::StatusOr<int> submitted = engine.Commit();
+          if (!submitted.ok()) {
+            FailWith(submitted.status());
+            return;
+          }
+          if (*submitted > 0) break;
+          if (!stall.SleepBeforeRetry(OpClockNanos())) {
+            FailWith(absl::UnavailableError(
+                "end_fsync: the kernel did not take the fsync for 30 s (EAGAIN)"));
+            return;
+          }
+        }
+        IoRequest* done[1];
+        absl::StatusOr<int> got = engine.GetEvents(1, std::span<IoRequest*>(done, 1));
+        if (!got.ok()) {
+          FailWith(got.status());
+          return;
+        }
+        if (*got != 1) {
+          FailWith(absl::InternalError("end_fsync: the engine returned no completion"));
+          return;
+        }
+      } else if (r == QueueResult::kBusy) {
+        // Only when the loop's quiesce failed to wait for requests still in the kernel.
+        FailWith(absl::UnavailableError("end_fsync: requests still in flight"));
+        return;
+      }
+      Account(req);
+    }
+  }
+
+  const JobSpec& spec_;
+  const OpClockSource& op_clock_;
+  BlockIoJob::Clone& clone_;
+  const RunControl& control_;
+  uint64_t start_ns_;
+  std::atomic<uint64_t>& ops_done_;
+  std::atomic<uint64_t>& bytes_done_;
+  Rng mix_rng_;
+  bool async_;
+  uint64_t measure_start_ns_ = 0;
+  uint64_t end_ns_ = kNoLimit;
+  uint64_t bytes_budget_ = kNoLimit;
+  uint64_t bytes_issued_ = 0;
+  uint64_t next_interval_ns_ = 0;
+  int64_t interval_index_ = 0;
+  uint64_t last_complete_ns_ = 0;
+  uint64_t stop_ns_ = 0;  // when the loop stopped issuing because the runtime had ended
+  uint64_t rate_gap_ns_ = 0;
+  uint64_t next_issue_ns_ = 0;
+  int writes_since_fsync_ = 0;
+  bool dropped_requests_ = false;  // the async loop ended with requests it had to drop
+  size_t file_cursor_ = 0;
+  uint64_t ops_on_file_ = 0;
+  uint64_t local_ops_ = 0;
+  uint64_t local_bytes_ = 0;
+  bool failed_ = false;
+  uint64_t op_log_window_end_ns_ = 0;
+  uint64_t op_log_in_window_ = 0;
+  std::vector<OpRecord> op_log_;
+  IntervalAccumulator accum_;
+  // This thread's CPU in the measured phase; restarted when the ramp ends.
+  ThreadCpuWindow cpu_window_;
+  // The measured phase has not begun: ramp_time runs, nothing (ops, CPU, queue depths) counts yet.
+  bool ramp_pending_ = false;
+  JobResult result_;
+};
+
+}  // namespace
+
+BlockIoJob::Clone::~Clone() {
+  const int left = engine != nullptr ? engine->inflight() : 0;
+  engine.reset();
+  if (left > 0 && buffers != nullptr) {
+    spdlog::warn(
+        "clone {}: {} requests were still in the kernel when its engine went: its {} buffers of {} "
+        "bytes are kept allocated until the agent exits, not freed while the kernel may write "
+        "into them",
+        index, left, buffers->count(), buffers->size_bytes());
+    KeepBuffersForTheKernel(std::move(buffers));
+  }
+  for (File& f : files) {
+    if (f.fd >= 0) close(f.fd);
+  }
+}
+
+JobResult RunBlockIoClone(const JobSpec& spec, BlockIoJob::Clone& clone, const RunControl& control,
+                          const OpClockSource& op_clock, uint64_t start_ns,
+                          std::atomic<uint64_t>& ops_done, std::atomic<uint64_t>& bytes_done) {
+  // A sync engine's clone works from a descriptor table of its own (private_fd_table.h): each
+  // pread/pwrite then skips the shared table's reference counting, as a fio job process does.
+  // Where that could flush another file, or the kernel refuses, it works from the process's
+  // table.
+  PrivateFdTable table;
+  if (!clone.caps.is_async && clone.caps.does_io) {
+    std::vector<int> fds;
+    fds.reserve(clone.files.size());
+    for (const auto& f : clone.files) fds.push_back(f.fd);
+    // Unavailable or FailedPrecondition: the clone runs on the process's table, as before.
+    if (absl::Status s = table.Take(fds); absl::IsInternal(s)) {
+      JobResult failed;
+      failed.name = spec.name;
+      failed.interval_ns = control.interval_ns;
+      failed.error_errno = EIO;
+      failed.error_message = absl::StrCat("clone ", clone.index, ": ", s.message());
+      return failed;
+    }
+  }
+  CloneRunner runner(spec, clone, control, op_clock, start_ns, ops_done, bytes_done);
+  JobResult result = runner.Run();
+  table.Release();
+  return result;
+}
+
+}  // namespace azbench

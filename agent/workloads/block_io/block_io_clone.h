@@ -1,0 +1,69 @@
+// One numjobs clone of a block-I/O job (agent/workloads/block_io/block_io.h): its state, which
+// BlockIoJob::Prepare builds, and its job loop, which BlockIoJob::Run starts on the clone's own
+// thread. Internal to the block-I/O workload.
+//
+//   JobResult result = RunBlockIoClone(spec, clone, control, op_clock, start_ns, ops, bytes);
+//
+// The loop, as fio's: sync engines complete each op inside Queue(); async engines fill every free
+// slot, submit as the batching options say (agent/workloads/block_io/submit_batch.h) and reap
+// between iodepth_batch_complete_min and _max completions per call. Every completion is accounted
+// into the current interval's histograms (agent/workloads/interval_accumulator.h); intervals close
+// every RunControl::interval_ns. The clone stops at its first error, as fio's default
+// continue_on_error=none, and quiesces its engine before it returns.
+#ifndef AZBENCH_AGENT_WORKLOADS_BLOCK_IO_BLOCK_IO_CLONE_H_
+#define AZBENCH_AGENT_WORKLOADS_BLOCK_IO_BLOCK_IO_CLONE_H_
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "agent/engines/io_engine.h"
+#include "agent/engines/op_clock.h"
+#include "agent/workloads/block_io/block_io.h"
+#include "agent/workloads/buffer_pool.h"
+#include "agent/workloads/offset_generator.h"
+#include "common/job_result.h"
+#include "common/job_spec.h"
+
+namespace azbench {
+
+inline constexpr uint64_t kBlockIoDefaultSeed = 0x89;  // fio's default randseed
+
+struct BlockIoJob::Clone {
+  struct File {
+    std::string path;
+    int fd = -1;
+    // Offset streams per direction (fio keeps one position per data direction); index 0 read, 1
+    // write.
+    std::unique_ptr<OffsetGenerator> offsets[2];
+  };
+  int index = 0;
+  std::unique_ptr<IoEngine> engine;
+  EngineCapabilities caps;
+  std::unique_ptr<BufferPool> buffers;
+  std::vector<File> files;
+  uint64_t seed = kBlockIoDefaultSeed;
+
+  // The engine goes first: until it is quiesced and gone the kernel may still hold requests on
+  // these files and write into these buffers (members are destroyed in reverse order, which would
+  // free the buffers before the engine). Requests the engine could not wait for (a failed Quiesce
+  // leaves them in inflight()) may be written into the buffers even after the engine is gone (an
+  // io_uring ring's exit does not wait for them): then the buffers are kept, not freed
+  // (KeepBuffersForTheKernel), with a warning.
+  ~Clone();
+};
+
+// Runs one clone from `start_ns` (0: now) to its end (runtime, size or cancellation) on the
+// calling thread and returns its result. `ops_done` / `bytes_done` are the job's shared progress
+// counters (relaxed, updated every few hundred ops).
+JobResult RunBlockIoClone(const JobSpec& spec, BlockIoJob::Clone& clone, const RunControl& control,
+                          const OpClockSource& op_clock, uint64_t start_ns,
+                          std::atomic<uint64_t>& ops_done, std::atomic<uint64_t>& bytes_done);
+
+}  // namespace azbench
+
+#endif  // AZBENCH_AGENT_WORKLOADS_BLOCK_IO_BLOCK_IO_CLONE_H_

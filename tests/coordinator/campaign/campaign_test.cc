@@ -1,0 +1,295 @@
+// Campaign files (coordinator/campaign/campaign.h) that parse: the documented defaults, every
+// field, the matrix, fio job files, hosts files, placement and topology, the examples. Errors:
+// campaign_errors_test.cc.
+#include "coordinator/campaign/campaign.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_replace.h"
+#include "absl/time/time.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/minimal_campaign.h"
+#include "tests/testing/status_matchers.h"
+
+namespace azbench {
+namespace {
+
+using ::azbench::testing::kInvalid;
+using ::azbench::testing::kMinimal;
+using ::azbench::testing::ParseMinimalPlus;
+using ::azbench::testing::SourceRoot;
+using ::azbench::testing::StatusIs;
+using ::azbench::testing::TestData;
+using ::testing::AllOf;
+using ::testing::ElementsAre;
+using ::testing::EndsWith;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::Pair;
+using ::testing::StartsWith;
+
+// --- Valid campaigns ---------------------------------------------------------------------------
+
+TEST(CampaignTest, QuickstartExampleParses) {
+  absl::StatusOr<Campaign> campaign = ParseCampaignFile(SourceRoot() + "/examples/quickstart.yaml");
+  ASSERT_TRUE(campaign.ok()) << campaign.status();
+  EXPECT_EQ(campaign->name, "quickstart");
+  EXPECT_EQ(campaign->fleet.kind, FleetSpec::Kind::kLocal);
+  EXPECT_EQ(campaign->fleet.local_agents, 4);
+  EXPECT_THAT(campaign->fleet.local_azs, ElementsAre("local-a", "local-b"));
+  ASSERT_EQ(campaign->targets.size(), 1u);
+  EXPECT_EQ(campaign->targets[0].kind, TargetKind::kLocal);
+  EXPECT_EQ(campaign->workloads.size(), 2u);
+  ASSERT_EQ(campaign->matrix.size(), 1u);
+  EXPECT_EQ(campaign->matrix[0].key, "nodes");
+  EXPECT_EQ(campaign->keep, KeepPolicy::kLast);
+  EXPECT_EQ(campaign->cooldown, absl::Seconds(1));
+  EXPECT_THAT(campaign->results_path, EndsWith("examples/quickstart.db"));
+  EXPECT_THAT(campaign->text, HasSubstr("name: quickstart"));
+}
+
+TEST(CampaignTest, MinimalCampaignGetsTheDocumentedDefaults) {
+  absl::StatusOr<Campaign> campaign = ParseCampaign(kMinimal, "dir/test.yaml");
+  ASSERT_TRUE(campaign.ok()) << campaign.status();
+  EXPECT_THAT(campaign->fleet.local_azs, ElementsAre("local"));
+  EXPECT_EQ(campaign->targets[0].kind, TargetKind::kOther);
+  EXPECT_THAT(campaign->targets[0].labels, IsEmpty());
+  EXPECT_TRUE(campaign->matrix.empty());
+  EXPECT_EQ(campaign->repeats, 1);
+  EXPECT_EQ(campaign->keep, KeepPolicy::kAll);
+  EXPECT_EQ(campaign->warmup, absl::ZeroDuration());
+  EXPECT_EQ(campaign->cooldown, absl::ZeroDuration());
+  EXPECT_EQ(campaign->results_path, "dir/mini.db");
+  ASSERT_EQ(campaign->workloads[0].jobs.size(), 1u);
+  EXPECT_EQ(campaign->workloads[0].jobs[0].name, "randread");
+  EXPECT_THAT(campaign->workloads[0].jobs[0].options,
+              ElementsAre(Pair("rw", "randread"), Pair("bs", "4k"), Pair("size", "1m")));
+}
+
+TEST(CampaignTest, EveryFieldIsRead) {
+  absl::StatusOr<Campaign> campaign = ParseCampaign(R"(name: full.campaign_1
+fleet:
+  hosts: [10.0.1.5:7481, 10.0.2.7, "[fd00::1]:7482", "fd00::2"]
+targets:
+  - name: efs
+    path: /mnt/efs/azbench
+    kind: efs
+    labels: {tier: elastic, mount: efs-proxy}
+    server_az: use1-az1
+  - {name: zfs, path: /mnt/zfs, kind: fsx-openzfs}
+workloads:
+  - name: seq
+    options: {rw: read, bs: 4m, size: 4g, ioengine: libaio, runtime: 60, time_based: }
+matrix:
+  direct: [0, 1]
+  iodepth: [1, 16]
+  nodes: [1, all]
+repeats: 3
+keep: median
+warmup: 10s
+cooldown: 500ms
+results: /var/lib/azbench/full.db
+)",
+                                                    "/campaigns/full.yaml");
+  ASSERT_TRUE(campaign.ok()) << campaign.status();
+  EXPECT_EQ(campaign->fleet.kind, FleetSpec::Kind::kHosts);
+  EXPECT_THAT(campaign->fleet.hosts,
+              ElementsAre("10.0.1.5:7481", "10.0.2.7:7480", "[fd00::1]:7482", "[fd00::2]:7480"));
+  EXPECT_EQ(campaign->targets[0].kind, TargetKind::kEfs);
+  EXPECT_THAT(campaign->targets[0].labels,
+              ElementsAre(Pair("mount", "efs-proxy"), Pair("tier", "elastic")));
+  EXPECT_EQ(campaign->targets[0].server_az, "use1-az1");
+  EXPECT_EQ(campaign->targets[0].location.ToString(), "/campaigns/full.yaml:5:5");
+  EXPECT_EQ(campaign->targets[1].kind, TargetKind::kFsxOpenZfs);
+  // `time_based:` with no value is fio's bare flag.
+  EXPECT_THAT(campaign->workloads[0].jobs[0].options.back(), Pair("time_based", ""));
+  EXPECT_EQ(campaign->repeats, 3);
+  EXPECT_EQ(campaign->keep, KeepPolicy::kMedian);
+  EXPECT_EQ(campaign->warmup, absl::Seconds(10));
+  EXPECT_EQ(campaign->cooldown, absl::Milliseconds(500));
+  EXPECT_EQ(campaign->results_path, "/var/lib/azbench/full.db");
+}
+
+TEST(CampaignTest, MatrixAxesKeepTheWrittenOrder) {
+  absl::StatusOr<Campaign> campaign = ParseMinimalPlus(R"(matrix:
+  rw: [randread, read]
+  nodes: [2, 1, all]
+  bs: [64k, 4k]
+)");
+  ASSERT_TRUE(campaign.ok()) << campaign.status();
+  ASSERT_EQ(campaign->matrix.size(), 3u);
+  EXPECT_EQ(campaign->matrix[0].key, "rw");
+  EXPECT_EQ(campaign->matrix[1].key, "nodes");
+  EXPECT_THAT(campaign->matrix[1].values, ElementsAre("2", "1", "all"));
+  EXPECT_EQ(campaign->matrix[2].key, "bs");
+  EXPECT_EQ(campaign->matrix[2].location.ToString(), "test.yaml:13:3");
+}
+
+TEST(CampaignTest, MatrixCellsAreTheCrossProductWithTheFirstAxisOutermost) {
+  const std::vector<MatrixAxis> matrix = {{"iodepth", {"1", "16"}, {}},
+                                          {"nodes", {"1", "2", "all"}, {}}};
+  const std::vector<MatrixCell> cells = MatrixCells(matrix);
+  ASSERT_EQ(cells.size(), 6u);
+  EXPECT_THAT(cells[0], ElementsAre(Pair("iodepth", "1"), Pair("nodes", "1")));
+  EXPECT_THAT(cells[2], ElementsAre(Pair("iodepth", "1"), Pair("nodes", "all")));
+  EXPECT_THAT(cells[3], ElementsAre(Pair("iodepth", "16"), Pair("nodes", "1")));
+  EXPECT_THAT(MatrixCells({}), ElementsAre(IsEmpty()));
+}
+
+TEST(CampaignTest, FioJobWorkloadLoadsStudyCJobFile) {
+  absl::StatusOr<Campaign> campaign = ParseCampaignFile(TestData("study-c.yaml"));
+  ASSERT_TRUE(campaign.ok()) << campaign.status();
+  ASSERT_EQ(campaign->workloads.size(), 1u);
+  const Workload& workload = campaign->workloads[0];
+  EXPECT_EQ(workload.fio_job_path, TestData("study-c.fio"));
+  ASSERT_EQ(workload.jobs.size(), 2u);
+  EXPECT_EQ(workload.jobs[0].name, "rand-read");
+  EXPECT_THAT(workload.jobs[0].options,
+              ElementsAre(Pair("directory", "/mnt/efs"), Pair("rw", "randread"), Pair("size", "1m"),
+                          Pair("numjobs", "1")));
+  EXPECT_EQ(workload.jobs[1].name, "seq-read");
+  EXPECT_THAT(workload.jobs[1].options,
+              ElementsAre(Pair("directory", "/mnt/efs"), Pair("rw", "read"), Pair("size", "1g"),
+                          Pair("numjobs", "1")));
+  // No stonewall: both jobs run at once, in one reporting group.
+  EXPECT_EQ(workload.jobs[0].group_id, 0);
+  EXPECT_EQ(workload.jobs[1].group_id, 0);
+  EXPECT_EQ(campaign->repeats, 3);
+  EXPECT_EQ(campaign->keep, KeepPolicy::kLast);
+  EXPECT_EQ(campaign->results_path, TestData("study-c.db"));
+}
+
+TEST(CampaignTest, FioJobKeepsIncludedGlobalsGroupsAndRenamedJobs) {
+  // fio_job is relative to the campaign file: name one beside the fixtures.
+  absl::StatusOr<Campaign> campaign =
+      ParseCampaign(absl::StrReplaceAll(kMinimal, {{"options: {rw: randread, bs: 4k, "
+                                                    "size: 1m}",
+                                                    "fio_job: grouped.fio"}}),
+                    TestData("inline.yaml"));
+  ASSERT_TRUE(campaign.ok()) << campaign.status();
+  const std::vector<WorkloadJob>& jobs = campaign->workloads[0].jobs;
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0].name, "write-first");
+  EXPECT_THAT(jobs[0].options,
+              ElementsAre(Pair("bs", "64k"), Pair("ioengine", "psync"), Pair("directory", "data"),
+                          Pair("rw", "write"), Pair("size", "4m")));
+  EXPECT_EQ(jobs[0].group_id, 0);
+  EXPECT_EQ(jobs[1].name, "read-second");
+  EXPECT_EQ(jobs[1].group_id, 1);
+  EXPECT_THAT(jobs[1].options,
+              ElementsAre(Pair("bs", "64k"), Pair("ioengine", "psync"), Pair("directory", "data"),
+                          Pair("stonewall", ""), Pair("rw", "read"), Pair("size", "4m")));
+}
+
+TEST(CampaignTest, HostsFileIsReadRelativeToTheCampaignWithCommentsAndDefaultPort) {
+  absl::StatusOr<Campaign> campaign =
+      ParseCampaign(absl::StrReplaceAll(kMinimal, {{"local: {agents: 2}", "hosts_file: hosts.txt"},
+                                                   {"path: scratch", "path: /mnt/scratch"}}),
+                    TestData("inline.yaml"));
+  ASSERT_TRUE(campaign.ok()) << campaign.status();
+  EXPECT_EQ(campaign->fleet.kind, FleetSpec::Kind::kHosts);
+  EXPECT_EQ(campaign->fleet.hosts_file, TestData("hosts.txt"));
+  EXPECT_THAT(campaign->fleet.hosts,
+              ElementsAre("10.0.1.5:7480", "10.0.2.7:7480", "[fd00::9]:7500"));
+}
+
+// --- Helpers shared with plan ------------------------------------------------------------------
+
+TEST(CampaignTest, CellOptionsOverrideTheWorkloadAndAddTheTargetDirectory) {
+  const WorkloadJob job{"j", {{"rw", "read"}, {"iodepth", "1"}, {"size", "1m"}}, 0};
+  const CampaignTarget target{"t", "/mnt/t", TargetKind::kEfs, {}, "", {}};
+  EXPECT_THAT(CellJobOptions(job, {{"iodepth", "16"}, {"nodes", "2"}}, target),
+              ElementsAre(Pair("rw", "read"), Pair("size", "1m"), Pair("iodepth", "16"),
+                          Pair("directory", "/mnt/t")));
+}
+
+TEST(CampaignTest, TargetReplacesAnAbsoluteDirectoryAndNestsARelativeOne) {
+  const CampaignTarget target{"t", "/mnt/t", TargetKind::kEfs, {}, "", {}};
+  const WorkloadJob absolute{"j", {{"directory", "/mnt/efs"}, {"size", "1m"}}, 0};
+  EXPECT_THAT(CellJobOptions(absolute, {}, target),
+              ElementsAre(Pair("size", "1m"), Pair("directory", "/mnt/t")));
+  const WorkloadJob relative{"j", {{"directory", "sub/dir"}, {"size", "1m"}}, 0};
+  EXPECT_THAT(CellJobOptions(relative, {}, target),
+              ElementsAre(Pair("size", "1m"), Pair("directory", "/mnt/t/sub/dir")));
+}
+
+TEST(CampaignTest, ValidateJobOptionsAppliesKbBaseFirstAndNamesUnknownOptions) {
+  EXPECT_TRUE(ValidateJobOptions({{"size", "1m"}, {"kb_base", "1000"}}, "j").ok());
+  EXPECT_THAT(ValidateJobOptions({{"size", "1m"}, {"blocksz", "4k"}}, "j"),
+              StatusIs(kInvalid, HasSubstr("unknown job option 'blocksz'")));
+  EXPECT_THAT(ValidateJobOptions({{"rw", "read"}}, "j"), StatusIs(kInvalid, HasSubstr("size")));
+}
+
+TEST(CampaignPlacementTest, PlacementAxisIsAMatrixAxisThatChangesNoJobOption) {
+  absl::StatusOr<Campaign> c = ParseMinimalPlus("matrix:\n  placement: [same-az, cross-az]\n");
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_EQ(c->matrix.size(), 1u);
+  EXPECT_EQ(c->matrix[0].key, "placement");
+  EXPECT_THAT(c->matrix[0].values, ElementsAre("same-az", "cross-az"));
+  const std::vector<MatrixCell> cells = MatrixCells(c->matrix);
+  ASSERT_EQ(cells.size(), 2u);
+  for (const auto& [key, value] :
+       CellJobOptions(c->workloads[0].jobs[0], cells[1], c->targets[0])) {
+    EXPECT_NE(key, "placement");
+  }
+}
+
+TEST(CampaignPlacementTest, OnlySameAzAndCrossAzArePlacementValues) {
+  EXPECT_THAT(
+      ParseMinimalPlus("matrix:\n  placement: [same-az, unknown]\n"),
+      StatusIs(kInvalid, AllOf(StartsWith("test.yaml:11:24: "), HasSubstr("matrix.placement"),
+                               HasSubstr("allowed: same-az, cross-az"))));
+}
+
+TEST(CampaignPlacementTest, TopologySubnetsAreCanonicalCidrsWithAnAz) {
+  absl::StatusOr<Campaign> c = ParseMinimalPlus(
+      "topology:\n  subnets:\n    10.0.1.7/24: us-east-1a\n    \"fd00:1::/64\": use1-az2\n");
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_EQ(c->topology_subnets.size(), 2u);
+  EXPECT_EQ(c->topology_subnets[0].cidr, "10.0.1.0/24");
+  EXPECT_EQ(c->topology_subnets[0].az, "us-east-1a");
+  EXPECT_EQ(c->topology_subnets[0].location.line, 12);
+  EXPECT_EQ(c->topology_subnets[1].cidr, "fd00:1::/64");
+}
+
+TEST(CampaignPlacementTest, BadTopologyIsRefusedWithItsPosition) {
+  EXPECT_THAT(ParseMinimalPlus("topology:\n  subnets:\n    10.0.1.0/33: us-east-1a\n"),
+              StatusIs(kInvalid, AllOf(StartsWith("test.yaml:12:5: "),
+                                       HasSubstr("topology.subnets"), HasSubstr("0..32"))));
+  EXPECT_THAT(ParseMinimalPlus("topology:\n  subnets:\n    10.0.1.0/24: a\n    10.0.1.1/24: b\n"),
+              StatusIs(kInvalid, AllOf(StartsWith("test.yaml:13:5: "),
+                                       HasSubstr("already given at test.yaml:12:5"))));
+  EXPECT_THAT(ParseMinimalPlus("topology:\n  zones: {}\n"),
+              StatusIs(kInvalid, AllOf(HasSubstr("unknown key 'zones'"), HasSubstr("subnets"))));
+  EXPECT_THAT(ParseMinimalPlus("topology:\n  subnets: [10.0.1.0/24]\n"),
+              StatusIs(kInvalid, HasSubstr("must be a map of CIDR -> AZ")));
+}
+
+TEST(CampaignExamplesTest, StudyACrossAzParses) {
+  absl::StatusOr<Campaign> c = ParseCampaignFile(SourceRoot() + "/examples/study-a-cross-az.yaml");
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->fleet.kind, FleetSpec::Kind::kHosts);
+  ASSERT_EQ(c->targets.size(), 2u);
+  EXPECT_EQ(TargetKindName(c->targets[0].kind), "fsx-openzfs");
+  EXPECT_EQ(TargetKindName(c->targets[1].kind), "efs");
+  bool has_placement = false, has_direct = false;
+  for (const MatrixAxis& axis : c->matrix) {
+    if (axis.key == "placement") {
+      has_placement = true;
+      EXPECT_THAT(axis.values, ElementsAre("same-az", "cross-az"));
+    }
+    if (axis.key == "direct") {
+      has_direct = true;
+      EXPECT_THAT(axis.values, ElementsAre("0", "1"));
+    }
+  }
+  EXPECT_TRUE(has_placement);
+  EXPECT_TRUE(has_direct);
+}
+
+}  // namespace
+}  // namespace azbench
