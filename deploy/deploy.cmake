@@ -2,6 +2,8 @@
 #   azbench-agent_<version>_<arch>.deb  the agent binary, its systemd unit, /etc/azbench/agent.yaml
 #                                       (a conffile), a postinst that creates the azbench user
 #   azbench_<version>_<arch>.deb        the coordinator CLI and the example campaigns
+# Both install README.md and docs/ under /usr/share/doc/<package>/ (README.md links to docs/ by
+# relative path, so the two stay side by side); either package alone carries the whole manual.
 # Dependencies come from dpkg-shlibdeps, so the packages install on Debian 12 with apt.
 install(TARGETS azbench-agent RUNTIME DESTINATION bin COMPONENT agent)
 install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/deploy/systemd/azbench-agent.service
@@ -10,10 +12,14 @@ install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/deploy/systemd/agent.yaml DESTINATION 
         COMPONENT agent)
 install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/README.md DESTINATION share/doc/azbench-agent
         COMPONENT agent)
+install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/docs/ DESTINATION share/doc/azbench-agent/docs
+        COMPONENT agent)
 install(TARGETS azbench RUNTIME DESTINATION bin COMPONENT coordinator)
 install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/examples/ DESTINATION share/azbench/examples
         COMPONENT coordinator)
 install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/README.md DESTINATION share/doc/azbench
+        COMPONENT coordinator)
+install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/docs/ DESTINATION share/doc/azbench/docs
         COMPONENT coordinator)
 
 set(CPACK_GENERATOR DEB)
