@@ -63,6 +63,9 @@ step "dpkg -i"
 dpkg -i "$agent_deb" "$coord_deb" >"$work/install.log" 2>&1 || { cat "$work/install.log"; fail "dpkg -i failed"; }
 for f in /usr/bin/azbench-agent /usr/bin/azbench /lib/systemd/system/azbench-agent.service \
          /etc/azbench/agent.yaml /usr/share/doc/azbench-agent/README.md \
+         /usr/share/doc/azbench-agent/docs/agent.md /usr/share/doc/azbench-agent/docs/security.md \
+         /usr/share/doc/azbench/README.md /usr/share/doc/azbench/docs/campaigns.md \
+         /usr/share/doc/azbench/docs/images/html-report-latency.png \
          /usr/share/azbench/examples/quickstart.yaml; do
   [ -e "$f" ] || fail "$f not installed"
 done

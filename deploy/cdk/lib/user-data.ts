@@ -24,7 +24,7 @@ function fetchAndInstall(o: BootstrapOptions): string[] {
     'set -euo pipefail',
     'exec >>/var/log/azbench-bootstrap.log 2>&1',
     'echo "azbench bootstrap start $(date -u +%FT%TZ)"',
-    // Upload the bundle after `cdk deploy` (README): poll for it for up to an hour.
+    // Upload the bundle after `cdk deploy` (docs/deployment.md): poll for it for up to an hour.
     `python3 - <<'PY'
 import time, urllib.request, sys
 url = "${url}"
