@@ -257,25 +257,6 @@ PlacementEvidence Classify(const PlacementAgent& agent, const PlacementTargetSpe
 
 }  // namespace
 
-std::string_view PlacementName(Placement placement) {
-  switch (placement) {
-    case Placement::kSameAz:
-      return "same-az";
-    case Placement::kCrossAz:
-      return "cross-az";
-    case Placement::kUnknown:
-      break;
-  }
-  return "unknown";
-}
-
-std::optional<Placement> ParsePlacement(std::string_view name) {
-  for (Placement p : {Placement::kSameAz, Placement::kCrossAz, Placement::kUnknown}) {
-    if (PlacementName(p) == name) return p;
-  }
-  return std::nullopt;
-}
-
 const PlacementEvidence* PlacementTable::Find(const std::string& agent_id,
                                               const std::string& target) const {
   for (const PlacementEvidence& e : entries) {
