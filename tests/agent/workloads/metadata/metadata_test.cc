@@ -1,4 +1,4 @@
-#include "agent/workloads/metadata.h"
+#include "agent/workloads/metadata/metadata.h"
 
 #include <sys/stat.h>
 

@@ -19,8 +19,8 @@
 //
 //   ASSIGN_OR_RETURN(auto job, MetadataJob::Prepare(spec));
 //   ASSIGN_OR_RETURN(std::vector<JobResult> phases, job->Run(RunControl{}));
-#ifndef AZBENCH_AGENT_WORKLOADS_METADATA_H_
-#define AZBENCH_AGENT_WORKLOADS_METADATA_H_
+#ifndef AZBENCH_AGENT_WORKLOADS_METADATA_METADATA_H_
+#define AZBENCH_AGENT_WORKLOADS_METADATA_METADATA_H_
 
 #include <atomic>
 #include <memory>
@@ -82,4 +82,4 @@ class MetadataJob final : public Workload {
 
 }  // namespace azbench
 
-#endif  // AZBENCH_AGENT_WORKLOADS_METADATA_H_
+#endif  // AZBENCH_AGENT_WORKLOADS_METADATA_METADATA_H_

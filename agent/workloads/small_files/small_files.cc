@@ -1,4 +1,4 @@
-#include "agent/workloads/small_files.h"
+#include "agent/workloads/small_files/small_files.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -8,8 +8,8 @@
 // coordinator runs one size per scenario (the campaign turns `filesizes` into a per-size axis), so
 // reports key sizes by the `filesizes` parameter; the one-shot mode shows all of them.
 // The files of a size are removed (untimed) before the next size starts.
-#ifndef AZBENCH_AGENT_WORKLOADS_SMALL_FILES_H_
-#define AZBENCH_AGENT_WORKLOADS_SMALL_FILES_H_
+#ifndef AZBENCH_AGENT_WORKLOADS_SMALL_FILES_SMALL_FILES_H_
+#define AZBENCH_AGENT_WORKLOADS_SMALL_FILES_SMALL_FILES_H_
 
 #include <atomic>
 #include <memory>
@@ -58,4 +58,4 @@ class SmallFilesJob final : public Workload {
 
 }  // namespace azbench
 
-#endif  // AZBENCH_AGENT_WORKLOADS_SMALL_FILES_H_
+#endif  // AZBENCH_AGENT_WORKLOADS_SMALL_FILES_SMALL_FILES_H_

@@ -1,4 +1,4 @@
-#include "agent/workloads/small_files.h"
+#include "agent/workloads/small_files/small_files.h"
 
 #include <filesystem>
 

@@ -1,4 +1,4 @@
-#include "agent/workloads/large_stream.h"
+#include "agent/workloads/large_stream/large_stream.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

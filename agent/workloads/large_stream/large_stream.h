@@ -6,8 +6,8 @@
 // Results: one per pass, "<job>.pass<N>" (1-based), each with its own runtime, so its MiB/s is the
 // pass's; the figure over all passes (total bytes / total time) is the scenario's merged read or
 // write throughput. Errors stop the pass and are counted.
-#ifndef AZBENCH_AGENT_WORKLOADS_LARGE_STREAM_H_
-#define AZBENCH_AGENT_WORKLOADS_LARGE_STREAM_H_
+#ifndef AZBENCH_AGENT_WORKLOADS_LARGE_STREAM_LARGE_STREAM_H_
+#define AZBENCH_AGENT_WORKLOADS_LARGE_STREAM_LARGE_STREAM_H_
 
 #include <atomic>
 #include <memory>
@@ -50,4 +50,4 @@ class LargeStreamJob final : public Workload {
 
 }  // namespace azbench
 
-#endif  // AZBENCH_AGENT_WORKLOADS_LARGE_STREAM_H_
+#endif  // AZBENCH_AGENT_WORKLOADS_LARGE_STREAM_LARGE_STREAM_H_
