@@ -54,64 +54,55 @@ absl::Status CheckRunJobCount(uint64_t clones, const JobLimits& limits) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<ConfinedJob> ConfineJob(JobSpec& spec, const JobPolicy& policy,
+absl::Status CheckJobLimits(const std::string& job_name, const JobFootprint& footprint,
+                            const JobLimits& limits) {
+  RETURN_IF_ERROR(CheckRunJobCount(std::max<uint64_t>(1, footprint.clones), limits));
+  if (footprint.files > limits.max_files_per_job) {
+    return RefuseLimit(absl::StrCat(
+        "job '", job_name, "': it uses ", footprint.files, " files",
+        footprint.files_formula.empty() ? "" : absl::StrCat(" (", footprint.files_formula, ")"),
+        "; this agent allows at most ", limits.max_files_per_job, " (limits.max_files_per_job)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ConfinedJob> ConfineJob(const std::string& job_name, const JobFootprint& footprint,
+                                       JobPaths& target, const JobPolicy& policy,
                                        const std::string& agent_subdir) {
   ConfinedJob confined;
-  const std::string job = absl::StrCat("job '", spec.name, "': ");
-  RETURN_IF_ERROR(
-      CheckRunJobCount(static_cast<uint64_t>(std::max(1, spec.numjobs)), policy.limits));
+  const std::string job = absl::StrCat("job '", job_name, "': ");
+  RETURN_IF_ERROR(CheckJobLimits(job_name, footprint, policy.limits));
 
-  const bool subdir = !agent_subdir.empty() && spec.filename.empty() && !spec.directory.empty();
-  if (spec.directory.empty() || spec.directory.front() != '/') {
+  const bool subdir = !agent_subdir.empty() && target.filename.empty() && !target.directory.empty();
+  if (target.directory.empty() || target.directory.front() != '/') {
     // Relative to the agent's working directory, as fio does; the roots still decide.
     std::error_code ec;
     const std::string cwd = std::filesystem::current_path(ec).string();
     if (ec) return absl::InternalError(absl::StrCat(job, "cannot read the working directory"));
-    spec.directory = spec.directory.empty() ? cwd : absl::StrCat(cwd, "/", spec.directory);
+    target.directory = target.directory.empty() ? cwd : absl::StrCat(cwd, "/", target.directory);
   }
   if (subdir) {
-    while (spec.directory.size() > 1 && spec.directory.back() == '/') spec.directory.pop_back();
-    spec.directory = absl::StrCat(spec.directory, "/", agent_subdir);
+    while (target.directory.size() > 1 && target.directory.back() == '/')
+      target.directory.pop_back();
+    target.directory = absl::StrCat(target.directory, "/", agent_subdir);
   }
-  // Every distinct file of the job (all clones), as the job names it. Without a filename the
-  // clones' names differ (name.clone.file): the count is nrfiles x numjobs, checked before any is
-  // made.
-  const uint64_t clones = static_cast<uint64_t>(std::max(1, spec.numjobs));
-  if (spec.filename.empty()) {
-    const uint64_t files = static_cast<uint64_t>(std::max(1, spec.nrfiles)) * clones;
-    if (files > policy.limits.max_files_per_job) {
-      return RefuseLimit(absl::StrCat(job, "it uses ", files, " files (nrfiles ", spec.nrfiles,
-                                      " x numjobs ", clones, "); this agent allows at most ",
-                                      policy.limits.max_files_per_job,
-                                      " (limits.max_files_per_job)"));
-    }
-  }
+  // Every distinct file of the job (all clones), as the job names it; the count above bounds them.
   std::vector<std::string> paths;
-  std::unordered_set<std::string> seen;
-  for (uint64_t c = 0; c < clones; ++c) {
-    for (std::string p : spec.FilePaths(static_cast<int>(c))) {
-      if (!seen.insert(p).second) continue;
-      paths.push_back(std::move(p));
-      if (paths.size() > policy.limits.max_files_per_job) {
-        return RefuseLimit(absl::StrCat(job, "it uses more than ", policy.limits.max_files_per_job,
-                                        " files (nrfiles x numjobs); this agent allows at most ",
-                                        policy.limits.max_files_per_job,
-                                        " (limits.max_files_per_job)"));
-      }
+  if (target.file_paths) {
+    std::unordered_set<std::string> seen;
+    for (std::string& p : target.file_paths(target.directory)) {
+      if (seen.insert(p).second) paths.push_back(std::move(p));
     }
   }
-  const int nrfiles = std::max(1, spec.nrfiles);
-  const uint64_t per_file_bytes = spec.offset_bytes + spec.size_bytes / nrfiles;
-  const unsigned __int128 job_bytes =
-      static_cast<unsigned __int128>(per_file_bytes) * static_cast<unsigned __int128>(paths.size());
-  if (policy.limits.max_job_size_bytes > 0 && job_bytes > policy.limits.max_job_size_bytes) {
-    return RefuseLimit(absl::StrCat(job, "it lays out ", static_cast<uint64_t>(job_bytes),
-                                    " bytes (", paths.size(), " files of ", per_file_bytes,
-                                    "); this agent allows at most ",
+  const uint64_t files = std::max<uint64_t>(1, footprint.files);
+  const uint64_t per_file_bytes = footprint.bytes / files;
+  if (policy.limits.max_job_size_bytes > 0 && footprint.bytes > policy.limits.max_job_size_bytes) {
+    return RefuseLimit(absl::StrCat(job, "it lays out ", footprint.bytes, " bytes (", files,
+                                    " files of ", per_file_bytes, "); this agent allows at most ",
                                     policy.limits.max_job_size_bytes, " (limits.max_job_size ",
                                     FormatBytes(policy.limits.max_job_size_bytes), ")"));
   }
-  if (spec.ioengine == "null") return confined;  // no file is opened
+  if (!target.opens_files) return confined;
 
   if (policy.allowed_roots.empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -143,6 +134,11 @@ absl::StatusOr<ConfinedJob> ConfineJob(JobSpec& spec, const JobPolicy& policy,
   // Group the files by directory; each directory is opened once, beneath its root.
   std::map<std::string, DirFiles> by_dir;
   std::vector<std::string> dir_order;
+  if (paths.empty()) {
+    // The family names its files itself: the directory is checked, and all the bytes count.
+    dir_order.push_back(target.directory);
+    by_dir[target.directory].bytes_to_write = footprint.bytes;
+  }
   for (const std::string& p : paths) {
     if (p.empty() || p.front() != '/') {
       return absl::FailedPreconditionError(absl::StrCat(
@@ -153,7 +149,7 @@ absl::StatusOr<ConfinedJob> ConfineJob(JobSpec& spec, const JobPolicy& policy,
     const size_t slash = p.rfind('/');
     const std::string dir = slash == 0 ? "/" : p.substr(0, slash);
     const std::string name = p.substr(slash + 1);
-    RETURN_IF_ERROR(CheckFileName(name, spec.filename.empty() ? "file" : "filename"));
+    RETURN_IF_ERROR(CheckFileName(name, target.filename.empty() ? "file" : "filename"));
     if (by_dir.count(dir) == 0) dir_order.push_back(dir);
     by_dir[dir].names.push_back(name);
   }
@@ -221,8 +217,8 @@ absl::StatusOr<ConfinedJob> ConfineJob(JobSpec& spec, const JobPolicy& policy,
   std::sort(confined.aliases.begin(), confined.aliases.end(),
             [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
 
-  if (spec.filename.empty()) {
-    spec.directory = fd_path_of.at(dir_order.front());
+  if (target.filename.empty() || paths.empty()) {
+    target.directory = fd_path_of.at(dir_order.front());
   } else {
     std::vector<std::string> rewritten;
     for (const std::string& p : paths) {
@@ -230,7 +226,8 @@ absl::StatusOr<ConfinedJob> ConfineJob(JobSpec& spec, const JobPolicy& policy,
       const std::string dir = slash == 0 ? "/" : p.substr(0, slash);
       rewritten.push_back(EscapeColons(absl::StrCat(fd_path_of.at(dir), "/", p.substr(slash + 1))));
     }
-    spec.filename = absl::StrJoin(rewritten, ":");
+    // The entries, in order: the family reads them back from the same list.
+    target.filename = absl::StrJoin(rewritten, ":");
   }
   cleanup.armed = false;
   return confined;

@@ -7,21 +7,24 @@
 // The confined job's paths are rewritten to go through the directory descriptors opened here
 // ("/proc/self/fd/N/name"), so a directory swapped for a symlink after the check changes nothing;
 // ConfinedJob keeps the descriptors open for the life of the run and maps the paths back for
-// messages (DisplayPath / DisplayText).
+// messages (DisplayPath / DisplayText). A job is described by what it lays out (JobFootprint) and
+// the paths it names (JobPaths), so every workload family is checked the same way.
 //
-//   ASSIGN_OR_RETURN(ConfinedJob confined, ConfineJob(spec, policy, "agent-1"));
-//   // spec.directory / spec.filename now name the opened directories
+//   JobPaths paths{.directory = "/mnt/fs"};
+//   ASSIGN_OR_RETURN(ConfinedJob confined, ConfineJob("j", {.files = 1, .bytes = 1 << 20}, paths,
+//                                                     policy, "agent-1"));
+//   // paths.directory now names the opened directory
 #ifndef AZBENCH_AGENT_CONFINEMENT_JOB_CONFINEMENT_H_
 #define AZBENCH_AGENT_CONFINEMENT_JOB_CONFINEMENT_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "agent/confinement/sandbox.h"
-#include "common/job_spec.h"
 
 namespace azbench {
 
@@ -39,6 +42,32 @@ struct JobPolicy {
   JobLimits limits;
 };
 
+// What a job lays out, as the limits and the free-space check count it.
+struct JobFootprint {
+  uint64_t clones = 1;  // threads (numjobs)
+  uint64_t files = 1;   // distinct files over all clones
+  uint64_t bytes = 0;   // bytes laid out over all files
+  // How `files` is made up, for a refusal ("nrfiles 4 x numjobs 2"); empty: not said.
+  std::string files_formula;
+};
+
+// The paths a job names. ConfineJob rewrites `directory` and `filename` to go through the
+// directories it opened.
+struct JobPaths {
+  // Relative to the agent's working directory when not absolute (as fio); empty: that directory.
+  std::string directory;
+  // fio's ':'-separated file list, each name absolute or in `directory`; empty: the job's files
+  // are in `directory`.
+  std::string filename;
+  // Every path of the job's files, given `directory` as confined so far (the agent subdirectory
+  // appended), asked for once the counts passed; a path may repeat. Each must be absent or a plain
+  // file, and only what it lacks counts against the free space. With `filename`, the paths are its
+  // entries, in order. Unset: the family makes its own names beneath `directory`; only the
+  // directory is opened and all of JobFootprint::bytes counts.
+  std::function<std::vector<std::string>(const std::string& directory)> file_paths;
+  bool opens_files = true;  // false (the null engine): only the limits apply
+};
+
 struct ConfinedJob {
   std::vector<ConfinedDir> dirs;          // open for the life of the run
   std::vector<std::string> created_dirs;  // real paths this call created (the agent subdirectory)
@@ -48,15 +77,20 @@ struct ConfinedJob {
   std::string DisplayText(std::string text) const;
 };
 
-// Checks `spec` against `policy` and rewrites its paths (see above). `agent_subdir`, when set, is
-// appended to a job's `directory` (no filename) and created beneath it if missing, as the runner
-// does. Errors: PermissionDenied (outside the roots, a symlink or '..' escape, a crossing into
-// another mount, a file name with '/', an existing symlink or non-regular file), FailedPrecondition
-// (no allowed_roots configured, the directory missing or relative), ResourceExhausted (a limit or
-// the free space; the message has the numbers). The null engine touches no file: only the limits
-// apply to it.
-absl::StatusOr<ConfinedJob> ConfineJob(JobSpec& spec, const JobPolicy& policy,
+// Checks job `job_name`'s footprint and paths against `policy` and rewrites the paths (see above).
+// `agent_subdir`, when set, is appended to a `directory` without `filename` and created beneath it
+// if missing, as the runner does. Errors: PermissionDenied (outside the roots, a symlink or '..'
+// escape, a crossing into another mount, a file name with '/', an existing symlink or non-regular
+// file), FailedPrecondition (no allowed_roots configured, the directory missing or relative),
+// ResourceExhausted (a limit or the free space; the message has the numbers).
+absl::StatusOr<ConfinedJob> ConfineJob(const std::string& job_name, const JobFootprint& footprint,
+                                       JobPaths& paths, const JobPolicy& policy,
                                        const std::string& agent_subdir);
+
+// The limits of one job: its clones and its files. ResourceExhausted with the numbers. ConfineJob
+// checks them first; a family whose file names are costly to make may check them before.
+absl::Status CheckJobLimits(const std::string& job_name, const JobFootprint& footprint,
+                            const JobLimits& limits);
 
 // The limit on numjobs clones over all jobs of one run. ResourceExhausted with both numbers.
 absl::Status CheckRunJobCount(uint64_t clones, const JobLimits& limits);

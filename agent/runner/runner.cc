@@ -1,7 +1,7 @@
 // The run lifecycle of agent/runner/runner.h's Runner: the run id reserved around a Prepare, Run
-// with its stonewall groups and events, Cancel, leases and the reaper, Cleanup. Parsing jobs by
-// family and laying out their files: runner_layout.cc; the phase barrier and Proceed:
-// runner_phases.cc.
+// with its stonewall groups and events, Cancel, leases and the reaper, Cleanup. Parsing jobs
+// through their families and laying out their files: runner_layout.cc; the phase barrier and
+// Proceed: runner_phases.cc.
 #include "agent/runner/runner.h"
 
 #include <unistd.h>
@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/runner/runner_internal.h"
+#include "agent/workloads/block_io/block_io_family.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
 
@@ -77,16 +78,20 @@ Runner::~Runner() {
 absl::StatusOr<PrepareOutcome> Runner::PrepareSpecs(
     const std::string& run_id, const std::vector<std::pair<JobSpec, int>>& specs,
     uint64_t interval_ns) {
-  return PrepareAll(run_id, specs, {}, interval_ns, /*request_key=*/"");
+  std::vector<std::unique_ptr<ParsedJob>> jobs;
+  for (const auto& [spec, group_id] : specs) {
+    jobs.push_back(MakeParsedBlockIoJob(spec, group_id, config_.agent_subdir));
+  }
+  return PrepareAll(run_id, std::move(jobs), interval_ns, /*request_key=*/"", RunPlacement{});
 }
 
 absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
-                                                  const std::vector<std::pair<JobSpec, int>>& specs,
-                                                  const std::vector<FamilyRequest>& families,
+                                                  std::vector<std::unique_ptr<ParsedJob>> jobs,
                                                   uint64_t interval_ns,
-                                                  const std::string& request_key) {
+                                                  const std::string& request_key,
+                                                  RunPlacement placement) {
   if (run_id.empty()) return absl::InvalidArgumentError("run_id must not be empty");
-  if (specs.empty() && families.empty()) {
+  if (jobs.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("run '", run_id, "' has no jobs"));
   }
   if (interval_ns < kMinIntervalNs || interval_ns > kMaxIntervalNs) {
@@ -133,7 +138,7 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
     run->preparing = true;
     runs_[run_id] = run;
   }
-  absl::StatusOr<PrepareOutcome> outcome = LayOut(run_id, *run, specs, families);
+  absl::StatusOr<PrepareOutcome> outcome = LayOut(run_id, *run, jobs, placement);
   absl::MutexLock lock(&mu_);
   run->preparing = false;
   if (!outcome.ok()) {

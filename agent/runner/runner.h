@@ -20,27 +20,16 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "agent/confinement/job_confinement.h"
-#include "agent/workloads/block_io/block_io.h"
+#include "agent/workloads/family.h"
 #include "agent/workloads/workload.h"
 #include "common/job_result.h"
 #include "common/job_spec.h"
-#include "common/workload_spec.h"
 
 namespace azbench {
 
 namespace s3 {
 class MetadataSource;
 }  // namespace s3
-
-struct JobRequest {
-  std::string name;
-  // block_io, metadata, small_files, large_stream or visibility (common/workload_spec.h); options
-  // are that family's.
-  std::string workload = "block_io";
-  std::vector<std::pair<std::string, std::string>> options;  // fio names and values
-  int group_id = 0;
-  bool stonewall = false;  // filled from the options when parsed
-};
 
 // Receives a run's events. Called from several threads, never concurrently (the runner serialises).
 // A method returning false means the receiver is gone (the lease broke): the runner cancels the
@@ -105,19 +94,14 @@ struct RunnerConfig {
   uint64_t prepared_lease_ns = 60'000'000'000;
   // How often a background thread looks for expired runs; 0 = no thread (call ReapExpired).
   uint64_t reap_interval_ns = 1'000'000'000;
-  // The serving agent: every job is checked by ConfineJob (agent/confinement/job_confinement.h)
-  // before its layout: allowed roots, limits, free space. The one-shot command leaves it off.
+  // The serving agent: every job's footprint and paths (agent/workloads/family.h) are checked by
+  // ConfineJob (agent/confinement/job_confinement.h) before its layout: allowed roots, limits, free
+  // space. The one-shot command leaves it off.
   bool enforce_policy = false;
   JobPolicy policy = {};
   // Instance metadata for the visibility probes' instance-role S3 credentials; may be null. Not
   // owned; outlives the runner.
   s3::MetadataSource* metadata = nullptr;
-};
-
-// This agent's place among the agents of a scenario (metadata's shared directories and stride).
-struct RunPlacement {
-  int agent_index = 0;
-  int agent_count = 1;
 };
 
 struct PrepareOutcome {
@@ -130,7 +114,8 @@ class Runner {
   explicit Runner(RunnerConfig config = {});
   ~Runner();  // cancels running runs and removes the files of every run it still knows
 
-  // Parses every job's options (errors name the job and the option), lays out the files. The run
+  // Parses every job's options by its family (agent/runner/family_registry.h; errors name the
+  // job and the option), lays out the files. The run
   // id is reserved before the layout: a Prepare of an id that is held (or still being prepared)
   // with the same request (jobs, options, interval, placement), before it has run, waits for the
   // first one and answers with its outcome, so a coordinator's retry never prepares twice.
@@ -193,30 +178,17 @@ class Runner {
 
  private:
   struct PreparedRun;
-  // A parsed job of a family other than block_io, and its place among the run's jobs.
-  struct FamilyRequest {
-    size_t position = 0;
-    int group_id = 0;
-    WorkloadFamily family = WorkloadFamily::kMetadata;
-    MetadataSpec metadata;
-    SmallFilesSpec small_files;
-    LargeStreamSpec large_stream;
-    // visibility: the options as given (agent/workloads/visibility/visibility_workload.h parses
-    // them in LayOut).
-    std::string name;
-    std::vector<std::pair<std::string, std::string>> visibility_options;
-    RunPlacement placement;
-  };
   // Reserves the run id (a placeholder counted against max_concurrent_runs), lays the run out
   // (LayOut) and publishes the outcome, or removes the placeholder. `request_key` identifies the
   // request (empty: none), so that the same request again gets the first one's answer.
   absl::StatusOr<PrepareOutcome> PrepareAll(const std::string& run_id,
-                                            const std::vector<std::pair<JobSpec, int>>& specs,
-                                            const std::vector<FamilyRequest>& families,
-                                            uint64_t interval_ns, const std::string& request_key);
+                                            std::vector<std::unique_ptr<ParsedJob>> jobs,
+                                            uint64_t interval_ns, const std::string& request_key,
+                                            RunPlacement placement);
+  // Confines (with the policy) and prepares the parsed jobs in order; no family is special here.
   absl::StatusOr<PrepareOutcome> LayOut(const std::string& run_id, PreparedRun& run,
-                                        const std::vector<std::pair<JobSpec, int>>& specs,
-                                        const std::vector<FamilyRequest>& families);
+                                        std::vector<std::unique_ptr<ParsedJob>>& jobs,
+                                        RunPlacement placement);
   void ReapLoop();
   absl::Mutex mu_;
   std::map<std::string, std::shared_ptr<PreparedRun>> runs_ ABSL_GUARDED_BY(mu_);

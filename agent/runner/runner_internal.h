@@ -1,6 +1,6 @@
 // What the files of agent/runner/runner.h's Runner share: a run as the runner holds it and the
 // phase barrier of its phased jobs. runner.cc has the run lifecycle (reserve, run, cancel, renew,
-// reap, clean up), runner_layout.cc parses each job by its family and lays out its files,
+// reap, clean up), runner_layout.cc parses each job through its family and lays out its files,
 // runner_phases.cc has the phase barrier and Runner::Proceed.
 #ifndef AZBENCH_AGENT_RUNNER_RUNNER_INTERNAL_H_
 #define AZBENCH_AGENT_RUNNER_RUNNER_INTERNAL_H_

@@ -7,6 +7,8 @@
 #include <fstream>
 
 #include "agent/runner/runner.h"
+#include "agent/workloads/block_io/block_io.h"
+#include "agent/workloads/block_io/block_io_family.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
@@ -16,6 +18,18 @@ namespace {
 
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
+
+// A block-I/O job through the policy as the runner confines it: its footprint and paths, the
+// paths written back into the spec.
+absl::StatusOr<ConfinedJob> ConfineJob(JobSpec& spec, const JobPolicy& policy,
+                                       const std::string& agent_subdir) {
+  JobPaths paths = BlockIoPaths(spec);
+  absl::StatusOr<ConfinedJob> confined =
+      ConfineJob(spec.name, BlockIoFootprint(spec), paths, policy, agent_subdir);
+  spec.directory = paths.directory;
+  spec.filename = paths.filename;
+  return confined;
+}
 
 class JobConfinementTest : public ::testing::Test {
  protected:

@@ -1,0 +1,123 @@
+#include "agent/workloads/block_io/block_io_family.h"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "agent/engines/io_engine.h"
+#include "agent/workloads/block_io/block_io.h"
+#include "agent/workloads/block_io/block_io_workload.h"
+#include "common/status_macros.h"
+
+namespace azbench {
+
+namespace {
+
+class ParsedBlockIoJob final : public ParsedJob {
+ public:
+  ParsedBlockIoJob(JobSpec spec, int group_id) : spec_(std::move(spec)), group_id_(group_id) {
+    paths_ = BlockIoPaths(spec_);
+  }
+
+  const std::string& name() const override { return spec_.name; }
+  absl::StatusOr<JobFootprint> Footprint() const override { return BlockIoFootprint(spec_); }
+
+  // `sharing` (job_spec.h): only file-per-agent jobs take the per-agent subdirectory.
+  std::vector<JobPathSet> Paths() override {
+    return {JobPathSet::Main(&paths_, spec_.sharing == FileSharing::kFilePerAgent)};
+  }
+
+  absl::StatusOr<std::unique_ptr<Workload>> Prepare(const FamilyContext& context) override {
+    spec_.directory = paths_.directory;
+    spec_.filename = paths_.filename;
+    ASSIGN_OR_RETURN(std::unique_ptr<BlockIoJob> job,
+                     BlockIoJob::Prepare(spec_, group_id_, CreateEngine, context.cancel));
+    return WrapBlockIoJob(std::move(job));
+  }
+
+ private:
+  JobSpec spec_;
+  int group_id_;
+  JobPaths paths_;
+};
+
+class BlockIoFamilyImpl final : public Family {
+ public:
+  std::string_view name() const override { return "block_io"; }
+  absl::StatusOr<std::unique_ptr<ParsedJob>> Parse(const JobRequest& request,
+                                                   const FamilyContext& context) const override {
+    JobSpec spec;
+    for (const auto& [key, value] : request.options) {
+      RETURN_IF_ERROR(WithJobName(request.name, ApplyJobOption(spec, key, value)));
+    }
+    spec.name = request.name;
+    // Files every agent uses (sharing=shared-file, or a `filename`): this agent's own offsets in
+    // them (job_spec.h).
+    if (spec.sharing == FileSharing::kSharedFile || !spec.filename.empty()) {
+      spec.shared_stream_index = context.placement.agent_index;  // range-checked by block_io
+      spec.shared_stream_count = context.placement.agent_count;
+    }
+    return MakeParsedBlockIoJob(std::move(spec), request.group_id, context.agent_subdir);
+  }
+};
+
+}  // namespace
+
+const Family& BlockIoFamily() {
+  static const BlockIoFamilyImpl family;
+  return family;
+}
+
+std::unique_ptr<ParsedJob> MakeParsedBlockIoJob(JobSpec spec, int group_id,
+                                                const std::string& agent_subdir) {
+  // shared-dir names the files after the agent instead of a per-agent subdirectory.
+  if (spec.sharing == FileSharing::kSharedDir && !agent_subdir.empty()) {
+    spec.file_name_prefix = absl::StrCat(agent_subdir, ".");
+  }
+  return std::make_unique<ParsedBlockIoJob>(std::move(spec), group_id);
+}
+
+JobFootprint BlockIoFootprint(const JobSpec& spec) {
+  JobFootprint footprint;
+  footprint.clones = static_cast<uint64_t>(std::max(1, spec.numjobs));
+  const uint64_t nrfiles = static_cast<uint64_t>(std::max(1, spec.nrfiles));
+  if (spec.filename.empty()) {
+    // Each clone its own files (name.clone.file).
+    footprint.files = nrfiles * footprint.clones;
+    footprint.files_formula =
+        absl::StrCat("nrfiles ", spec.nrfiles, " x numjobs ", footprint.clones);
+  } else {
+    // Clones sharing a filename share its files: counted once.
+    const std::vector<std::string> paths = spec.FilePaths(0);
+    footprint.files = std::unordered_set<std::string>(paths.begin(), paths.end()).size();
+    footprint.files_formula = absl::StrCat(footprint.files, " names in filename");
+  }
+  const uint64_t per_file_bytes = spec.offset_bytes + spec.size_bytes / nrfiles;
+  if (__builtin_mul_overflow(per_file_bytes, footprint.files, &footprint.bytes)) {
+    footprint.bytes = std::numeric_limits<uint64_t>::max();  // refused by any limit that applies
+  }
+  return footprint;
+}
+
+JobPaths BlockIoPaths(const JobSpec& spec) {
+  JobPaths paths;
+  paths.directory = spec.directory;
+  paths.filename = spec.filename;
+  paths.opens_files = spec.ioengine != "null";
+  paths.file_paths = [spec](const std::string& directory) {
+    JobSpec at = spec;
+    at.directory = directory;
+    std::vector<std::string> all;
+    const int clones = at.filename.empty() ? std::max(1, at.numjobs) : 1;
+    for (int c = 0; c < clones; ++c) {
+      for (std::string& p : at.FilePaths(c)) all.push_back(std::move(p));
+    }
+    return all;
+  };
+  return paths;
+}
+
+}  // namespace azbench
