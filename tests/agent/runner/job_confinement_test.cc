@@ -182,6 +182,35 @@ TEST_F(JobConfinementTest, TooManyFilesAreRefusedFromTheCountsBeforeAnyNameIsMad
   EXPECT_TRUE(ConfineJob(shared, policy_, "").ok());
 }
 
+TEST_F(JobConfinementTest, AFamilyThatNamesItsOwnFilesIsConfinedByItsDirectoryAndFootprint) {
+  JobPaths paths;
+  paths.directory = root_ + "/target";
+  JobFootprint footprint;
+  footprint.clones = 2;
+  footprint.files = 10;
+  footprint.bytes = 10 << 20;
+  footprint.files_formula = "files 5 x numjobs 2";
+  absl::StatusOr<ConfinedJob> confined = ConfineJob("md", footprint, paths, policy_, "agent-1");
+  ASSERT_TRUE(confined.ok()) << confined.status();
+  EXPECT_EQ(paths.directory.rfind("/proc/self/fd/", 0), 0u) << paths.directory;
+  EXPECT_EQ(confined->DisplayText(paths.directory), root_ + "/target/agent-1");
+  rmdir((root_ + "/target/agent-1").c_str());
+
+  policy_.limits.max_files_per_job = 9;
+  paths.directory = root_ + "/target";
+  absl::StatusOr<ConfinedJob> refused = ConfineJob("md", footprint, paths, policy_, "");
+  ASSERT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("job 'md': it uses 10 files (files 5 x numjobs 2); this agent allows at "
+                        "most 9 (limits.max_files_per_job)"));
+
+  policy_.limits.max_files_per_job = 100;
+  policy_.min_free_space_bytes = uint64_t{1} << 62;  // its bytes count, though no file is named
+  absl::StatusOr<ConfinedJob> full = ConfineJob("md", footprint, paths, policy_, "");
+  ASSERT_EQ(full.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(full.status().message()), HasSubstr("min_free_space"));
+}
+
 TEST_F(JobConfinementTest, MinFreeSpaceRefusesBeforeAnythingIsCreated) {
   policy_.min_free_space_bytes = uint64_t{1} << 62;  // more than any disk here
   JobSpec spec = Spec(root_ + "/target");
