@@ -226,7 +226,6 @@ absl::StatusOr<ConfinedJob> ConfineJob(const std::string& job_name, const JobFoo
       const std::string dir = slash == 0 ? "/" : p.substr(0, slash);
       rewritten.push_back(EscapeColons(absl::StrCat(fd_path_of.at(dir), "/", p.substr(slash + 1))));
     }
-    // The entries, in order: the family reads them back from the same list.
     target.filename = absl::StrJoin(rewritten, ":");
   }
   cleanup.armed = false;

@@ -54,7 +54,7 @@ absl::StatusOr<uint64_t> PhaseBarrier::Arrive(const std::string& phase,
   if (cancel_->load()) return absl::CancelledError("run cancelled at a phase barrier");
   // Agent realtime -> monotonic. A release that reached this agent after its instant (a call lost
   // and made again, a slow link) gives that instant, in the past: the job starts at once and says
-  // how late (metadata.cc).
+  // how late (agent/workloads/metadata/metadata.cc).
   const int64_t at = release_at_realtime_ns_;
   const int64_t now_real = RealtimeNanos();
   const uint64_t now_mono = MonotonicNanos();
