@@ -1,5 +1,5 @@
 // Visibility probes: how long until a write made in one place is seen in another (study D in
-// shared/reference/articles.md). Five probes, each returning per-trial outcomes (see
+// docs/field-studies.md). Five probes, each returning per-trial outcomes (see
 // trial_scheduler.h for what a latency means and its resolution) and, for the append and conflict
 // probes, a timeline of what was observed:
 //   - client to client: a writer creates a probe file (fsync or not, close or not, rename into

@@ -549,7 +549,7 @@ TEST(BlockIoTest, OpLogRecordsArriveInBoundedBatchesWithinAnInterval) {
   }
 }
 
-// --- The fio options study B relies on (issue 5): each one changes what is measured. ---
+// --- The fio options study B relies on: each one changes what is measured. ---
 
 TEST(BlockIoTest, SequentialReadWriteMixSplitsTheSizeBudgetByRwmixread) {
   TempDir dir(kTmpfsBase);
