@@ -355,8 +355,9 @@ int Simulate(int argc, char** argv) {
         sqlite3_stmt* count = nullptr;
         if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
             sqlite3_prepare_v2(db,
-                               "SELECT count(DISTINCT agent_result_id || '/' || idx) FROM "
-                               "interval",
+                               "SELECT count(*) FROM (SELECT DISTINCT i.agent_result_id, "
+                               "i.idx FROM interval i JOIN agent_result r ON r.id = "
+                               "i.agent_result_id WHERE r.idx >= 0)",
                                -1, &count, nullptr) == SQLITE_OK &&
             sqlite3_step(count) == SQLITE_ROW) {
           interval_records = static_cast<uint64_t>(sqlite3_column_int64(count, 0));
@@ -374,8 +375,14 @@ int Simulate(int argc, char** argv) {
           static_cast<unsigned long long>(interval_records));
       std::printf("coordinator CPU during the run: %.3f s (%.2f ms per agent)\n", cpu1 - cpu0,
                   (cpu1 - cpu0) * 1000 / agents);
-      std::printf("merge + store CPU: %.3f s; database %.1f MiB\n", cpu2 - cpu1,
-                  std::filesystem::file_size(db_path) / 1048576.0);
+      // The WAL is part of the database until SQLite checkpoints it.
+      std::error_code no_wal;
+      const uintmax_t wal_bytes = std::filesystem::file_size(db_path + "-wal", no_wal);
+      const double db_bytes =
+          static_cast<double>(std::filesystem::file_size(db_path) + (no_wal ? 0 : wal_bytes));
+      std::printf("merge + store CPU: %.3f s; database %.1f MiB (%.0f bytes per interval record)\n",
+                  cpu2 - cpu1, db_bytes / 1048576.0,
+                  interval_records == 0 ? 0.0 : db_bytes / static_cast<double>(interval_records));
       std::printf("last agent finish -> run returned: %.1f ms; -> merged and stored: %.1f ms%s\n",
                   (returned - result.last_end_realtime_ns) / 1e6,
                   (stored - result.last_end_realtime_ns) / 1e6,
