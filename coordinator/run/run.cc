@@ -111,9 +111,11 @@ void WatchUntilDone(LiveRun& live) {
   bool cancelled = false;
   while (!live.all_done.load()) {
     {
-      std::unique_lock<std::mutex> lock(live.done_mu);
-      live.done_cv.wait_for(lock, std::chrono::milliseconds(options.progress_interval_ms),
-                            [&] { return live.all_done.load(); });
+      absl::MutexLock lock(&live.done_mu);
+      live.done_mu.AwaitWithTimeout(
+          absl::Condition(
+              +[](std::atomic<bool>* done) { return done->load(); }, &live.all_done),
+          absl::Milliseconds(options.progress_interval_ms));
     }
     if (options.interrupt != nullptr && options.interrupt->load() && !cancelled) {
       cancelled = true;
@@ -122,7 +124,7 @@ void WatchUntilDone(LiveRun& live) {
     if (!options.on_progress) continue;
     LiveProgress p;
     {
-      std::lock_guard<std::mutex> lock(live.mu);
+      absl::MutexLock lock(&live.mu);
       for (const AgentRun& r : live.runs) {
         ++p.agents;
         if (r.lost) {
@@ -155,15 +157,14 @@ void RunAndCollect(std::vector<AgentRun>& runs, const RunOptions& options,
   std::thread watcher([&live] { WatchUntilDone(live); });
   for (auto& t : streams) t.join();
   {
-    std::lock_guard<std::mutex> lock(live.mu);  // the watcher and phase driver still read `runs`
+    absl::MutexLock lock(&live.mu);  // the watcher and phase driver still read `runs`
     run_internal::CollectResults(runs, c2c_jobs, stale_clocks, options.op_log_dir);
   }
   run_internal::CloseOpLogs(runs);
   {
-    std::lock_guard<std::mutex> lock(live.done_mu);
+    absl::MutexLock lock(&live.done_mu);  // Await re-checks all_done when this unlocks
     live.all_done.store(true);
   }
-  live.done_cv.notify_all();
   watcher.join();
   phase_driver.join();
 }

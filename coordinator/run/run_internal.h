@@ -8,17 +8,16 @@
 #define AZBENCH_COORDINATOR_RUN_RUN_INTERNAL_H_
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <semaphore>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
 #include "common/job_result.h"
 #include "common/op_log_writer.h"
 #include "coordinator/fleet/fleet.h"
@@ -79,10 +78,9 @@ struct LiveRun {
   const std::string& run_id;
   const std::vector<std::string>& c2c_jobs;  // their op records are kept for the join
   const int64_t start_ns;                    // the common start, in the coordinator's clock
-  std::mutex mu;  // guards every AgentRun's flags, counters and errors (not its stream)
+  absl::Mutex mu;  // guards every AgentRun's flags, counters and errors (not its stream)
   std::atomic<bool> all_done{false};  // every stream has ended and the results are collected
-  std::mutex done_mu;  // with done_cv: wakes the watcher as soon as every stream has ended
-  std::condition_variable done_cv;
+  absl::Mutex done_mu;  // set all_done under it: wakes the watcher as soon as every stream ended
   // At most one stream thread per core parses at a time: more would not go faster, only lengthen
   // the run queue, and on a loaded host starve gRPC's own threads (keepalive acks). No agent
   // waits for another's network: a slot is held only while parsing a message already received.

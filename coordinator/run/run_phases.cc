@@ -16,7 +16,7 @@ namespace {
 // True once every agent still running reported PhaseDone for phase `released` (agents that
 // finished or were lost do not hold the others back). Takes live.mu.
 bool BarrierReached(LiveRun& live, int released) {
-  std::lock_guard<std::mutex> lock(live.mu);
+  absl::MutexLock lock(&live.mu);
   int waiting = 0, active = 0;
   for (const AgentRun& r : live.runs) {
     if (r.member == nullptr || r.lost || r.finished) continue;
@@ -42,13 +42,13 @@ void ReleaseEverywhere(LiveRun& live, int phase_index, int64_t at_ns) {
       const absl::Status s = ProceedUntilDelivered(
           *r.member->client, proceed, absl::Seconds(10),
           [&] {
-            std::lock_guard<std::mutex> lock(live.mu);
+            absl::MutexLock lock(&live.mu);
             return !r.finished && !r.lost && !live.all_done.load();
           },
           absl::Seconds(60), absl::Milliseconds(200));
       if (s.ok()) return;
       {
-        std::lock_guard<std::mutex> lock(live.mu);
+        absl::MutexLock lock(&live.mu);
         if (r.finished || r.lost) return;
         r.errors.push_back(absl::StrCat("could not be told to start the phase after barrier ",
                                         proceed.phase_index(), ": ", s.message()));

@@ -26,7 +26,7 @@ bool KeepIntervalOrResult(LiveRun& live, AgentRun& r, const v1::RunEvent& event)
     }
     live.parse_slots.release();
     if (interval.ok()) return true;
-    std::lock_guard<std::mutex> lock(live.mu);
+    absl::MutexLock lock(&live.mu);
     r.errors.push_back(std::string(interval.status().message()));
     return true;
   }
@@ -36,7 +36,7 @@ bool KeepIntervalOrResult(LiveRun& live, AgentRun& r, const v1::RunEvent& event)
     if (result.ok()) r.stream->AddResult(event.result().job_index(), std::move(*result));
     live.parse_slots.release();
     if (result.ok()) return true;
-    std::lock_guard<std::mutex> lock(live.mu);
+    absl::MutexLock lock(&live.mu);
     r.errors.push_back(std::string(result.status().message()));
     return true;
   }
@@ -68,7 +68,7 @@ void KeepOpLog(LiveRun& live, AgentRun& r, const v1::OpLogBatch& batch) {
 
 // Every other event: the agent's state, under live.mu.
 void KeepEvent(LiveRun& live, AgentRun& r, const v1::RunEvent& event) {
-  std::lock_guard<std::mutex> lock(live.mu);
+  absl::MutexLock lock(&live.mu);
   switch (event.event_case()) {
     case v1::RunEvent::kStarted:
       r.started = true;
@@ -114,7 +114,7 @@ void StreamAgent(LiveRun& live, AgentRun& r) {
   resume.on_resumed = [&](const StreamResume& resumed) {
     const std::string warning = DescribeResume(r.agent_id, resumed);
     if (options.on_warning) options.on_warning(warning);
-    std::lock_guard<std::mutex> lock(live.mu);
+    absl::MutexLock lock(&live.mu);
     r.resumed.push_back(warning);
   };
   absl::Status status = RunResumable(
@@ -124,7 +124,7 @@ void StreamAgent(LiveRun& live, AgentRun& r) {
         return true;
       },
       resume);
-  std::lock_guard<std::mutex> lock(live.mu);
+  absl::MutexLock lock(&live.mu);
   if (!r.finished) {
     live.progress.Ended(r.index);
     r.lost = true;
