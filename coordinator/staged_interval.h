@@ -1,6 +1,6 @@
-// One streamed interval on its way to the results database while its scenario still runs
-// (coordinator/run/interval_spool.h writes them, Store::SaveScenario attaches them to their
-// results), and the interface an AgentStream hands such intervals to.
+// One streamed interval on its way to its final row in the results database while its scenario
+// still runs (coordinator/run/interval_spool.h writes them; Store::SaveScenario hands each series'
+// rows to its result), and the interface an AgentStream hands such intervals to.
 //
 // Example (coordinator/run/agent_stream.cc):
 //   sink->Add({agent_id, job_index, result_name, std::move(interval)});
@@ -15,8 +15,8 @@
 namespace azbench {
 
 // job_index kFoldedLatency: the agent's folded interval latency (interval_fold.h) for the slot
-// `interval.index` (slot 0 began at the agent's first series start); it goes to the agent's
-// carrier result at index max(0, slot - StagedSeries::fold_shift) when the scenario is saved.
+// `interval.index` (slot 0 began at the agent's first series start); it is stored by slot, and
+// loading adds it to the agent's carrier result at index max(0, slot - StagedSeries::fold_shift).
 inline constexpr int kFoldedLatency = -1;
 
 struct StagedInterval {
@@ -26,12 +26,12 @@ struct StagedInterval {
   IntervalStats interval;
 };
 
-// Where a result's interval series waits in the results database (ScenarioResult::staged).
+// Where a result's interval series is in the results database (ScenarioResult::staged).
 struct StagedSeries {
   int job_index = -1;         // -1: nothing staged; the result's `intervals` are all it has
   bool fold_carrier = false;  // it receives the agent's kFoldedLatency rows
   int64_t fold_shift = 0;     // slot of its start
-  // false: none of its staged rows holds latency, so the store sums them in SQL.
+  // false: none of its streamed rows holds latency (for tests; the store does not need it).
   bool latency_staged = true;
 };
 

@@ -1,7 +1,6 @@
 #include "coordinator/run/interval_spool.h"
 
 #include <algorithm>
-#include <chrono>
 #include <utility>
 
 #include "common/status_macros.h"
@@ -27,12 +26,11 @@ IntervalSpool::IntervalSpool(std::unique_ptr<Store> store, int64_t stream_id, Sp
 IntervalSpool::~IntervalSpool() { Finish().IgnoreError(); }
 
 void IntervalSpool::Add(StagedInterval interval) {
-  std::unique_lock<std::mutex> lock(mu_);
-  room_.wait(lock, [&] { return queue_.size() < options_.max_queued_intervals || stop_; });
+  absl::MutexLock lock(&mu_);
+  mu_.Await(absl::Condition(this, &IntervalSpool::HasRoom));
   if (!error_.ok() || stop_) return;  // dropped: the error is reported by Finish
   queue_.push_back(std::move(interval));
   max_queued_ = std::max(max_queued_, queue_.size());
-  if (queue_.size() >= options_.batch_intervals) wake_writer_.notify_one();
 }
 
 void IntervalSpool::WriterLoop() {
@@ -40,17 +38,16 @@ void IntervalSpool::WriterLoop() {
   while (true) {
     bool stopping;
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      wake_writer_.wait_for(lock, absl::ToChronoMilliseconds(options_.flush_every),
-                            [&] { return stop_ || queue_.size() >= options_.batch_intervals; });
+      absl::MutexLock lock(&mu_);
+      mu_.AwaitWithTimeout(absl::Condition(this, &IntervalSpool::BatchReadyOrStop),
+                           options_.flush_every);
       stopping = stop_;
       batch.swap(queue_);
       queue_.reserve(options_.batch_intervals);
-    }
-    room_.notify_all();
+    }  // unlocking wakes the Adds waiting for room
     if (!batch.empty()) {
       absl::Status status = store_->StageIntervals(stream_id_, batch);
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       if (status.ok()) {
         committed_ += batch.size();
       } else if (error_.ok()) {
@@ -60,7 +57,7 @@ void IntervalSpool::WriterLoop() {
     batch.clear();
     batch.shrink_to_fit();  // an idle spool holds nothing
     if (stopping) {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       if (queue_.empty()) return;
     }
   }
@@ -68,30 +65,28 @@ void IntervalSpool::WriterLoop() {
 
 absl::Status IntervalSpool::Finish() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (finished_) return error_;
     finished_ = true;
     stop_ = true;
   }
-  wake_writer_.notify_one();
-  room_.notify_all();
   writer_.join();
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return error_;
 }
 
 size_t IntervalSpool::queued() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return queue_.size();
 }
 
 size_t IntervalSpool::max_queued() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return max_queued_;
 }
 
 uint64_t IntervalSpool::committed() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return committed_;
 }
 

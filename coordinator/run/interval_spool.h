@@ -1,17 +1,21 @@
-// Writes streamed intervals into the results database while a scenario runs, so the coordinator's
-// memory is bounded by histogram buckets and this queue, not by run length x agents.
+// Writes streamed intervals into their final interval rows while a scenario runs, so the
+// coordinator's memory is bounded by histogram buckets and this queue, not by run length x agents,
+// and storing the scenario at the end copies nothing.
 //
 // Every agent's stream thread calls Add (an IntervalSink): the interval is appended to an
 // in-memory queue under a mutex and the thread returns to its stream; one writer thread, with its
 // own SQLite connection (Store), commits the queue in one transaction whenever it holds
-// `batch_intervals` intervals or `flush_every` has passed (staged_interval, store.h). No stream
-// thread waits for the disk, and one slow agent holds no other, unless the disk falls so far
-// behind that the queue reaches `max_queued_intervals`: then Add waits until the writer took the
-// queue (every agent equally; memory stays bounded).
+// `batch_intervals` intervals or `flush_every` has passed (Store::StageIntervals: clones of one
+// job are summed into one row there). No stream thread waits for the disk, and one slow agent
+// holds no other, unless the disk falls so far behind that the queue reaches
+// `max_queued_intervals`: then Add waits until the writer took the queue (every agent equally;
+// memory stays bounded).
 //
-// A write error is kept (Finish returns it) and later intervals are dropped rather than queued,
-// so a full disk cannot grow memory either. What was committed before a crash stays in
-// staged_interval; Store::SaveScenario of the same key removes it (store.h).
+// The rows belong to an attempt of the scenario (Store::BeginStaging) that no reader sees until
+// Store::SaveScenario makes it the stored scenario. A write error is kept (Finish returns it) and
+// later intervals are dropped rather than queued, so a full disk cannot grow memory either. What
+// was committed before a crash stays in the file as that attempt; saving the same key deletes it
+// (store.h).
 //
 // Example (coordinator/run/run.cc):
 //   ASSIGN_OR_RETURN(std::unique_ptr<IntervalSpool> spool,
@@ -23,16 +27,15 @@
 #ifndef AZBENCH_COORDINATOR_RUN_INTERVAL_SPOOL_H_
 #define AZBENCH_COORDINATOR_RUN_INTERVAL_SPOOL_H_
 
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "coordinator/staged_interval.h"
 #include "coordinator/store/store.h"
@@ -48,7 +51,7 @@ struct SpoolOptions {
 class IntervalSpool : public IntervalSink {
  public:
   // Opens `db_path` (which must hold a campaign: Store::BeginCampaign) on its own connection and
-  // begins staging an attempt of `scenario_key`.
+  // begins an attempt of `scenario_key`.
   static absl::StatusOr<std::unique_ptr<IntervalSpool>> Open(const std::string& db_path,
                                                              const std::string& scenario_key,
                                                              SpoolOptions options = {});
@@ -75,15 +78,20 @@ class IntervalSpool : public IntervalSink {
   std::unique_ptr<Store> store_;  // the writer thread's only (then Finish's)
   const int64_t stream_id_;
   const SpoolOptions options_;
-  mutable std::mutex mu_;
-  std::condition_variable wake_writer_;  // a batch is full, or stop
-  std::condition_variable room_;         // the writer took the queue
-  std::vector<StagedInterval> queue_;
-  size_t max_queued_ = 0;
-  uint64_t committed_ = 0;
-  bool stop_ = false;
-  bool finished_ = false;
-  absl::Status error_;
+  mutable absl::Mutex mu_;
+  // Add waits on HasRoom, the writer on BatchReadyOrStop (Mutex::Await: no condition variables).
+  bool HasRoom() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return queue_.size() < options_.max_queued_intervals || stop_;
+  }
+  bool BatchReadyOrStop() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return stop_ || queue_.size() >= options_.batch_intervals;
+  }
+  std::vector<StagedInterval> queue_ ABSL_GUARDED_BY(mu_);
+  size_t max_queued_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t committed_ ABSL_GUARDED_BY(mu_) = 0;
+  bool stop_ ABSL_GUARDED_BY(mu_) = false;
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  absl::Status error_ ABSL_GUARDED_BY(mu_);
   std::thread writer_;
 };
 

@@ -328,11 +328,25 @@ absl::Status Store::Initialize(bool read_only) {
                                                         "schema version 1 to 2: ",
                                                         migrated.message()));
     }
+    version = 2;
   }
   RETURN_IF_ERROR(AddPlacementMountColumn());
   RETURN_IF_ERROR(AddAgentResultColumns());
-  RETURN_IF_ERROR(AddStagingTables());
   RETURN_IF_ERROR(AddScenarioClockTable());
+  if (version == 2) {
+    RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
+    absl::Status migrated = AddStreamingColumns();
+    if (migrated.ok()) migrated = DropStagingTables();
+    if (migrated.ok()) migrated = Exec("PRAGMA user_version = 3");
+    if (migrated.ok()) migrated = Exec("COMMIT");
+    if (!migrated.ok()) {
+      Exec("ROLLBACK").IgnoreError();
+      return absl::Status(migrated.code(), absl::StrCat("upgrading the results database from "
+                                                        "schema version 2 to 3: ",
+                                                        migrated.message()));
+    }
+  }
+  RETURN_IF_ERROR(AddStreamingColumns());
   // WAL: a report can read while a run writes. FULL: a commit survives a power loss.
   if (!read_only) {
     RETURN_IF_ERROR(Exec("PRAGMA journal_mode = WAL"));
@@ -376,37 +390,132 @@ absl::Status Store::CopyToMemory() {
 
 absl::StatusOr<int64_t> Store::BeginStaging(const std::string& scenario_key) {
   ASSIGN_OR_RETURN(int64_t campaign_id, CampaignId());
+  // Every series appends to its own run of interval rows, so each batch touches one leaf page
+  // per series: with SQLite's default 2 MiB page cache, a fleet of hundreds of agents re-reads
+  // them from the file on every batch.
+  RETURN_IF_ERROR(Exec("PRAGMA cache_size = -32768"));  // KiB
+  // Its own key only has to differ from every other (UNIQUE): the stored key gets it when saved.
+  const int64_t now_ns = RealtimeNanos();
   Statement insert(*this);
   RETURN_IF_ERROR(insert.Prepare(
-      "INSERT INTO staged_stream (campaign_id, scenario_key, started_at_ns) VALUES (?, ?, ?)"));
-  insert.Int(1, campaign_id).Text(2, scenario_key).Int(3, RealtimeNanos());
+      "INSERT INTO scenario (campaign_id, idx, key, target, workload, parameters, repeat, repeats, "
+      "status, status_detail, agent_ids, jobs, cooldown_s, skipped, skip_reason, planned_start_ns, "
+      "first_start_ns, last_start_ns, first_end_ns, last_end_ns, attempt_of) VALUES (?1, -1, ?2, "
+      "'', '', '[]', 0, 0, 'failed', 'running: not stored yet', '[]', '[]', 0, 0, '', ?3, 0, 0, "
+      "0, 0, ?4)"));
+  insert.Int(1, campaign_id)
+      .Text(2,
+            absl::StrCat(scenario_key, " (attempt started at ", now_ns, " ns, pid ", getpid(), ")"))
+      .Int(3, now_ns)
+      .Text(4, scenario_key);
   RETURN_IF_ERROR(insert.Run());
   return sqlite3_last_insert_rowid(db_);
 }
 
+absl::StatusOr<Store::StreamedSeriesRow*> Store::StreamedSeries(int64_t stream_id,
+                                                                const StagedInterval& in) {
+  if (streaming_id_ != stream_id) {
+    streaming_id_ = stream_id;
+    streamed_series_.clear();
+  }
+  auto [it, inserted] =
+      streamed_series_.try_emplace(std::make_tuple(in.agent_id, in.job_index, in.result_name));
+  if (!inserted) return &it->second;
+  // A result row to hang the series on until SaveScenario fills it in (idx < 0: no result yet;
+  // group_id holds the job index meanwhile).
+  Statement insert(*this);
+  RETURN_IF_ERROR(insert.Prepare(
+      "INSERT INTO agent_result (scenario_id, idx, agent_id, job_name, group_id, clones, "
+      "interval_ns, runtime_ns, start_ns, end_ns, error_errno, error_message, warnings) VALUES "
+      "(?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0, '', '[]')"));
+  insert.Int(1, stream_id)
+      .Int(2, -static_cast<int64_t>(streamed_series_.size()))
+      .Text(3, in.agent_id)
+      .Text(4, in.result_name)
+      .Int(5, in.job_index);
+  absl::Status status = insert.Run();
+  if (!status.ok()) {
+    streamed_series_.erase(it);
+    return status;
+  }
+  it->second.result_id = sqlite3_last_insert_rowid(db_);
+  return &it->second;
+}
+
 absl::Status Store::StageIntervals(int64_t stream_id, const std::vector<StagedInterval>& batch) {
+  const int64_t series_before = streaming_id_ == stream_id ? streamed_series_.size() : 0;
   RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
   auto write_all = [&]() -> absl::Status {
-    Statement insert(*this);
+    // A row is usually new; one already there (another clone of the job, a folded slot spilled
+    // again) is read, summed with this one and written back.
+    Statement insert(*this), read(*this), update(*this);
     RETURN_IF_ERROR(insert.Prepare(
-        "INSERT INTO staged_interval (stream_id, agent_id, job_index, result_name, idx, op_kind, "
-        "ops, bytes, errors, count, min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, "
-        "sum_sq_top, lat_buckets) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        "INSERT INTO interval (agent_result_id, idx, op_kind, ops, bytes, errors, count, min_ns, "
+        "max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, lat_buckets) VALUES (?, ?, "
+        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"));
     for (const StagedInterval& staged : batch) {
-      RETURN_IF_ERROR(ForEachIntervalRow(staged.interval, OpKind::kRead,
-                                         [&](OpKind kind, const IntervalOpStats& row) {
-                                           insert.Int(1, stream_id)
-                                               .Text(2, staged.agent_id)
-                                               .Int(3, staged.job_index)
-                                               .Text(4, staged.result_name)
-                                               .Int(5, staged.interval.index)
-                                               .Text(6, std::string(OpKindName(kind)))
-                                               .U64(7, row.ops)
-                                               .U64(8, row.bytes)
-                                               .U64(9, row.errors)
-                                               .Sparse(10, row.lat);
-                                           return insert.Run();
-                                         }));
+      ASSIGN_OR_RETURN(StreamedSeriesRow * series, StreamedSeries(stream_id, staged));
+      OpKind stall_kind = OpKind::kRead;
+      for (int k = 0; k < kOpKindCount; ++k) {
+        const IntervalOpStats& s = staged.interval.by_kind[k];
+        if (!store_rows::IntervalKindEmpty(s)) series->kinds_seen |= 1u << k;
+      }
+      for (int k = 0; k < kOpKindCount; ++k) {
+        if (series->kinds_seen & (1u << k)) {
+          stall_kind = static_cast<OpKind>(k);
+          break;
+        }
+      }
+      RETURN_IF_ERROR(ForEachIntervalRow(
+          staged.interval, stall_kind, [&](OpKind kind, const IntervalOpStats& row) {
+            const std::string kind_name(OpKindName(kind));
+            insert.Int(1, series->result_id)
+                .Int(2, staged.interval.index)
+                .Text(3, kind_name)
+                .U64(4, row.ops)
+                .U64(5, row.bytes)
+                .U64(6, row.errors)
+                .Sparse(7, row.lat);
+            RETURN_IF_ERROR(insert.Run());
+            if (sqlite3_changes(db_) > 0) return absl::OkStatus();
+            if (!read.prepared()) {
+              RETURN_IF_ERROR(read.Prepare(
+                  "SELECT ops, bytes, errors, count, min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, "
+                  "sum_sq_lo, sum_sq_top, lat_buckets FROM interval WHERE agent_result_id = ? AND "
+                  "idx = ? AND op_kind = ?"));
+              RETURN_IF_ERROR(update.Prepare(
+                  "UPDATE interval SET ops = ?4, bytes = ?5, errors = ?6, count = ?7, min_ns = ?8, "
+                  "max_ns = ?9, sum_ns = ?10, sum_ns_hi = ?11, sum_sq_hi = ?12, sum_sq_lo = ?13, "
+                  "sum_sq_top = ?14, lat_buckets = ?15 WHERE agent_result_id = ?1 AND idx = ?2 "
+                  "AND op_kind = ?3"));
+            }
+            read.Int(1, series->result_id).Int(2, staged.interval.index).Text(3, kind_name);
+            absl::StatusOr<bool> found = read.Step();
+            IntervalOpStats sum = row;
+            Histogram::Sparse stored;
+            const bool readable = found.ok() && *found && read.ReadSparse(3, stored);
+            if (readable) {
+              sum.ops += read.U64(0);
+              sum.bytes += read.U64(1);
+              sum.errors += read.U64(2);
+              sum.lat = Histogram::AddSparse(stored, row.lat);
+            }
+            read.Reset();
+            if (!found.ok()) return found.status();
+            if (!readable) {
+              return absl::DataLossError(absl::StrCat(path_, ": interval ", staged.interval.index,
+                                                      " of agent ", staged.agent_id, " job ",
+                                                      staged.result_name, " is malformed"));
+            }
+            update.Int(1, series->result_id)
+                .Int(2, staged.interval.index)
+                .Text(3, kind_name)
+                .U64(4, sum.ops)
+                .U64(5, sum.bytes)
+                .U64(6, sum.errors)
+                .Sparse(7, sum.lat);
+            return update.Run();
+          }));
     }
     return absl::OkStatus();
   };
@@ -414,22 +523,30 @@ absl::Status Store::StageIntervals(int64_t stream_id, const std::vector<StagedIn
   if (status.ok()) status = Exec("COMMIT");
   if (!status.ok()) {
     Exec("ROLLBACK").IgnoreError();
-    return absl::Status(status.code(),
-                        absl::StrCat("staging ", batch.size(), " intervals: ", status.message()));
+    // The result rows made in this transaction are gone with it.
+    if (streaming_id_ == stream_id &&
+        static_cast<int64_t>(streamed_series_.size()) != series_before) {
+      streamed_series_.clear();
+      streaming_id_ = 0;
+    }
+    return absl::Status(status.code(), absl::StrCat("writing ", batch.size(),
+                                                    " streamed intervals: ", status.message()));
   }
   return absl::OkStatus();
 }
 
 absl::Status Store::DiscardStaged(int64_t stream_id) {
   Statement remove(*this);
-  RETURN_IF_ERROR(remove.Prepare("DELETE FROM staged_stream WHERE id = ?"));
+  RETURN_IF_ERROR(remove.Prepare("DELETE FROM scenario WHERE id = ? AND attempt_of IS NOT NULL"));
   remove.Int(1, stream_id);
   return remove.Run();
 }
 
 absl::StatusOr<int64_t> Store::StagedRowCount(int64_t stream_id) {
   Statement count(*this);
-  RETURN_IF_ERROR(count.Prepare("SELECT count(*) FROM staged_interval WHERE stream_id = ?"));
+  RETURN_IF_ERROR(count.Prepare(
+      "SELECT count(*) FROM interval WHERE agent_result_id IN (SELECT r.id FROM agent_result r "
+      "JOIN scenario s ON s.id = r.scenario_id WHERE s.id = ? AND s.attempt_of IS NOT NULL)"));
   count.Int(1, stream_id);
   ASSIGN_OR_RETURN(bool row, count.Step());
   return row ? count.Int(0) : 0;

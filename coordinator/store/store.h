@@ -4,10 +4,12 @@
 //   - Every scenario is written in ONE transaction (BEGIN IMMEDIATE ... COMMIT), committed
 //     before SaveScenario returns, with journal_mode=WAL and synchronous=FULL: a crash or kill of
 //     the coordinator, or a power loss, loses at most the scenario in flight, never half of one.
-//     The intervals of the scenario in flight are committed in batches as they arrive
-//     (staged_interval, below), so a crash leaves them in the file, outside any scenario.
+//     The intervals of the scenario in flight are written to their final interval rows in
+//     batches as they arrive (StageIntervals), under an attempt: a scenario row with attempt_of
+//     set, which SaveScenario turns into the stored scenario. A crash leaves the attempt in the
+//     file, ignored by every reader and by `run --resume`.
 //   - LoadScenarios returns exactly what was saved: every field of every ScenarioResult (with its
-//     staged series attached: the intervals, not staged_stream_id),
+//     streamed series attached: the intervals, not staged_stream_id),
 //     histograms equal bucket for bucket (Histogram::operator==), intervals index for index.
 //   - A file holds one campaign (by name); opening it for another campaign is refused.
 //   - The schema version is PRAGMA user_version (kStoreSchemaVersion). A file written by a newer
@@ -18,7 +20,7 @@
 // skips exactly those. Partial, failed and skipped scenarios run again, and saving a key that is
 // already stored replaces its rows (in the same transaction): the file holds the latest attempt.
 //
-// Schema (version 2). Times are CLOCK_REALTIME ns on the coordinator's clock. Columns holding a
+// Schema (version 3). Times are CLOCK_REALTIME ns on the coordinator's clock. Columns holding a
 // uint64 store the int64 with the same bits (values >= 2^63 read back negative in plain SQL; the
 // sum_* words of the wide moments are for azbench, not for SQL arithmetic).
 //
@@ -36,7 +38,11 @@
 //       agent_ids (JSON ["agent", ...]),
 //       jobs (JSON [{"name", "workload", "group_id", "options": [[key, value], ...]}, ...]),
 //       cooldown_s REAL, skipped, skip_reason, planned_start_ns, first_start_ns, last_start_ns,
-//       first_end_ns, last_end_ns, run_id FK run (NULL when saved outside a run);
+//       first_end_ns, last_end_ns, run_id FK run (NULL when saved outside a run),
+//       attempt_of (NULL for a stored scenario; else the key of the scenario this row is an
+//       unfinished attempt of, whose intervals are streaming in: its own key is then that key
+//       with a suffix, its status 'failed'; every reader skips it, SaveScenario of the key makes it
+//       the stored scenario, and deletes the key's other attempts: those a crash cut short);
 //       UNIQUE(campaign_id, key))
 //   agent_result(id PK, scenario_id FK ON DELETE CASCADE, idx (position in
 //       ScenarioResult::results), agent_id (agent.agent_id, deliberately not a foreign key:
@@ -46,7 +52,11 @@
 //       cpu_voluntary_switches, cpu_involuntary_switches, cpu_minor_faults, cpu_major_faults
 //       (JobResult::cpu; all 0 when not measured), io_depths (JobResult::depth as JSON
 //       {"level": [7], "submit": [7], "complete": [7]}, '' when not measured). These came later
-//       within version 2, like placement.mount: a file without them gains them when opened.)
+//       within version 2, like placement.mount: a file without them gains them when opened.),
+//       fold_source_id, fold_shift (version 3; 0, 0: none): the row whose interval rows hold
+//       this result's agent's folded interval latency (interval_fold.h) by slot; loading adds
+//       slot s to this result's interval max(0, s - fold_shift). Such a source row has idx < 0
+//       and is not a result of its own (LoadScenarios skips rows with idx < 0).
 //   histogram(agent_result_id FK ON DELETE CASCADE, op_kind ('read', 'write', ... as
 //       OpKindName), lat_kind ('lat'|'slat'|'clat'), ops, bytes, errors, short_ios, count,
 //       min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, buckets BLOB;
@@ -59,7 +69,10 @@
 //       min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, lat_buckets BLOB;
 //       PK(agent_result_id, idx, op_kind))
 //       One row per interval and op kind with anything in it; an interval in which nothing
-//       happened keeps one all-zero row (the job's first op kind) so a stall stays visible.
+//       happened keeps one all-zero row (the job's first op kind; for a streamed series the first
+//       kind it had streamed by then, else 'read') so a stall stays visible. A streamed series'
+//       rows are written while the scenario runs (clones of one job summed into one row), so
+//       storing the scenario copies none of them.
 //   placement(scenario_id FK ON DELETE CASCADE, agent_id, target, placement ('same-az' |
 //       'cross-az' | 'unknown'), agent_az, agent_az_id, az_source, server_address,
 //       address_source, subnet, subnet_source, server_az, server_az_source, reason;
@@ -68,18 +81,9 @@
 //       when opened). Column `mount` (PlacementEvidence::mount, TEXT NOT NULL DEFAULT '') came
 //       later within version 2: a file without it gains it when opened, and an azbench that does
 //       not know it reads and writes the table as before.
-//   staged_stream(id PK, campaign_id FK ON DELETE CASCADE, scenario_key, started_at_ns): one
-//       attempt of one scenario whose intervals are being streamed in (RunScenario with
-//       RunOptions::stage_db_path). SaveScenario of that key deletes every staged_stream row of
-//       the key (so the rows of an attempt a coordinator crash cut short go when the scenario is
-//       saved again, e.g. by `run --resume`); `report` never reads them.
-//   staged_interval(stream_id FK staged_stream ON DELETE CASCADE, agent_id, job_index,
-//       result_name, idx, op_kind, ops .. lat_buckets as interval): every interval as it arrived,
-//       committed in batches while the scenario runs (coordinator/run/interval_spool.h). Clones of
-//       one job repeat (job_index, result_name, idx); job_index -1 rows are an agent's folded
-//       interval latency by slot (staged_interval.h). SaveScenario sums them into interval rows
-//       (the same rows as from a ScenarioResult holding the intervals), in its transaction.
-//       Both tables came within version 2: a file without them gains them when opened.
+//   (Version 2 had staged_stream and staged_interval, where streamed intervals waited to be
+//       copied into interval rows; opening a version 2 file for writing drops them, with the rows
+//       of any attempt a crash cut short, which no reader ever showed.)
 //   scenario_clock(scenario_id FK ON DELETE CASCADE, agent_id, clock_offset_ns, clock_rtt_ns,
 //       measured_at_ns; PK(scenario_id, agent_id)): ScenarioResult::clock_offsets, the clock offset
 //       (agent clock - coordinator clock) the scenario used for each agent, with the round trip
@@ -111,6 +115,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -124,7 +129,7 @@ struct sqlite3_stmt;
 
 namespace azbench {
 
-inline constexpr int kStoreSchemaVersion = 2;
+inline constexpr int kStoreSchemaVersion = 3;
 inline constexpr int32_t kStoreApplicationId = 0x617a6265;  // "azbe"
 
 struct CampaignRecord {
@@ -182,23 +187,26 @@ class Store {
   absl::StatusOr<std::vector<AgentInfo>> LoadAgents();
 
   // Writes every row of `result` in one transaction, replacing a stored scenario of the same key.
-  // With result.staged_stream_id, each result's interval series is read from staged_interval (as
-  // ScenarioResult::staged says, in index order, summed one interval at a time) and the key's
-  // staged rows are deleted in the same transaction.
+  // With result.staged_stream_id (an attempt, BeginStaging), the attempt becomes the stored
+  // scenario: each result takes over the interval rows streamed for its series (ScenarioResult::
+  // staged), nothing is copied, and the key's other attempts are deleted.
   // On error nothing of this scenario is written (and a replaced one stays as it was).
   // InvalidArgument when the result cannot be stored as it is (duplicate interval indices, an empty
-  // key); FailedPrecondition before BeginCampaign.
+  // key); NotFound when staged_stream_id is no attempt of this key; FailedPrecondition before
+  // BeginCampaign.
   absl::Status SaveScenario(const ScenarioResult& result);
 
-  // Staging (RunScenario with RunOptions::stage_db_path, coordinator/run/interval_spool.h). Opens
-  // one attempt of scenario `scenario_key`: returns its staged_stream id. FailedPrecondition
-  // before BeginCampaign (or on a file with no campaign).
+  // Streaming (RunScenario with RunOptions::stage_db_path, coordinator/run/interval_spool.h).
+  // Opens one attempt of scenario `scenario_key` (a scenario row that no reader sees until
+  // SaveScenario): returns its id. FailedPrecondition before BeginCampaign (or on a file with no
+  // campaign).
   absl::StatusOr<int64_t> BeginStaging(const std::string& scenario_key);
-  // Writes `batch` under `stream_id` in one transaction.
+  // Writes `batch` into the final interval rows of attempt `stream_id` in one transaction. Keeps
+  // which result row each series has: call it for one attempt from one Store.
   absl::Status StageIntervals(int64_t stream_id, const std::vector<StagedInterval>& batch);
-  // Drops an attempt's staged rows (a warmup, whose result is discarded).
+  // Drops an attempt and its rows (a warmup, whose result is discarded).
   absl::Status DiscardStaged(int64_t stream_id);
-  // staged_interval rows under `stream_id`, for tests.
+  // Interval rows of the unfinished attempt `stream_id` (0 once saved or discarded), for tests.
   absl::StatusOr<int64_t> StagedRowCount(int64_t stream_id);
 
   // Stored keys with their status.
@@ -224,7 +232,8 @@ class Store {
   absl::Status CopyToMemory();
   absl::Status AddPlacementMountColumn();
   absl::Status AddAgentResultColumns();
-  absl::Status AddStagingTables();
+  absl::Status AddStreamingColumns();
+  absl::Status DropStagingTables();
   absl::Status AddScenarioClockTable();
   absl::Status Exec(std::string_view sql);
   absl::Status Error(std::string_view what) const;
@@ -234,6 +243,16 @@ class Store {
   absl::StatusOr<Scenario> ScenarioDefinitionFromRow(Statement& row, int first);
   absl::StatusOr<ScenarioResult> LoadScenarioRow(Statement& row);
   absl::Status SaveScenarioRows(int64_t campaign_id, const ScenarioResult& result);
+
+  // StageIntervals' attempt: the result row of each streamed series (agent, job index, result
+  // name; job index kFoldedLatency: the agent's folded latency) and the kinds it streamed.
+  struct StreamedSeriesRow {
+    int64_t result_id = 0;
+    uint32_t kinds_seen = 0;  // bit k: OpKind k
+  };
+  absl::StatusOr<StreamedSeriesRow*> StreamedSeries(int64_t stream_id, const StagedInterval& in);
+  int64_t streaming_id_ = 0;
+  std::map<std::tuple<std::string, int, std::string>, StreamedSeriesRow> streamed_series_;
 
   std::string path_;
   sqlite3* db_ = nullptr;

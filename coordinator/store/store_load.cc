@@ -55,7 +55,8 @@ absl::StatusOr<std::map<std::string, ScenarioStatus>> Store::StoredScenarioKeys(
   std::map<std::string, ScenarioStatus> keys;
   if (campaign_id_ == 0) return keys;
   Statement select(*this);
-  RETURN_IF_ERROR(select.Prepare("SELECT key, status FROM scenario WHERE campaign_id = ?"));
+  RETURN_IF_ERROR(select.Prepare(
+      "SELECT key, status FROM scenario WHERE campaign_id = ? AND attempt_of IS NULL"));
   select.Int(1, campaign_id_);
   while (true) {
     ASSIGN_OR_RETURN(bool row, select.Step());
@@ -83,11 +84,12 @@ absl::StatusOr<std::vector<ScenarioResult>> Store::LoadScenarios() {
   std::vector<ScenarioResult> scenarios;
   if (campaign_id_ == 0) return scenarios;
   Statement select(*this);
-  RETURN_IF_ERROR(select.Prepare(
-      absl::StrCat("SELECT id, ", kScenarioDefinitionColumns,
-                   ", status, status_detail, planned_start_ns, first_start_ns, last_start_ns, "
-                   "first_end_ns, last_end_ns FROM scenario WHERE campaign_id = ? ORDER BY idx, "
-                   "key")));
+  RETURN_IF_ERROR(select.Prepare(absl::StrCat(
+      "SELECT id, ", kScenarioDefinitionColumns,
+      ", status, status_detail, planned_start_ns, first_start_ns, last_start_ns, "
+      "first_end_ns, last_end_ns FROM scenario WHERE campaign_id = ? AND attempt_of IS NULL "
+      "ORDER BY idx, "
+      "key")));
   select.Int(1, campaign_id_);
   while (true) {
     ASSIGN_OR_RETURN(bool row, select.Step());
@@ -128,7 +130,8 @@ absl::StatusOr<std::vector<Scenario>> Store::CompletedScenarioDefinitions() {
   Statement select(*this);
   RETURN_IF_ERROR(select.Prepare(
       absl::StrCat("SELECT ", kScenarioDefinitionColumns,
-                   " FROM scenario WHERE campaign_id = ? AND status = 'complete' ORDER BY idx, "
+                   " FROM scenario WHERE campaign_id = ? AND status = 'complete' AND attempt_of IS "
+                   "NULL ORDER BY idx, "
                    "key")));
   select.Int(1, campaign_id_);
   while (true) {
@@ -173,7 +176,8 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
       "SELECT id, agent_id, job_name, group_id, clones, interval_ns, runtime_ns, start_ns, end_ns, "
       "error_errno, error_message, warnings, cpu_threads, cpu_wall_ns, cpu_user_ns, cpu_system_ns, "
       "cpu_voluntary_switches, cpu_involuntary_switches, cpu_minor_faults, cpu_major_faults, "
-      "io_depths FROM agent_result WHERE scenario_id = ? ORDER BY idx"));
+      "io_depths, fold_source_id, fold_shift FROM agent_result WHERE scenario_id = ? AND idx >= 0 "
+      "ORDER BY idx"));
   RETURN_IF_ERROR(histograms.Prepare(
       "SELECT op_kind, lat_kind, ops, bytes, errors, short_ios, count, min_ns, max_ns, sum_ns, "
       "sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, buckets FROM histogram WHERE agent_result_id "
@@ -283,41 +287,80 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
     }
     histograms.Reset();
 
-    intervals.Int(1, result_id);
-    while (true) {
-      ASSIGN_OR_RETURN(bool more_intervals, intervals.Step());
-      if (!more_intervals) break;
-      const int64_t index = intervals.Int(0);
-      // An interval begins within the job's first year (the longest duration loading accepts):
-      // the agent numbers them from 0 at the job's start, and a carrier's slots (interval_fold.h)
-      // are its agent's other jobs' intervals shifted by when those started, never earlier. The
-      // reports multiply the index by interval_ns, so a job without an interval length has none.
-      if (job.interval_ns == 0) {
-        return corrupt(
-            absl::StrCat(where, ": interval ", index,
-                         " stored for a job without an interval length (interval_ns 0)"));
+    // Its own rows, then (a carrier, store.h) its agent's folded latency by slot, at
+    // max(0, slot - fold_shift): merged into the series in index order.
+    const int64_t fold_source_id = results.Int(21), fold_shift = results.Int(22);
+    std::map<int64_t, IntervalStats> folded;
+    for (const int64_t rows_id : {result_id, fold_source_id}) {
+      if (rows_id == 0) continue;
+      const bool fold_rows = rows_id != result_id;
+      intervals.Int(1, rows_id);
+      while (true) {
+        ASSIGN_OR_RETURN(bool more_intervals, intervals.Step());
+        if (!more_intervals) break;
+        int64_t index = intervals.Int(0);
+        // An interval begins within the job's first year (the longest duration loading accepts):
+        // the agent numbers them from 0 at the job's start, and a carrier's slots
+        // (interval_fold.h) are its agent's other jobs' intervals shifted by when those started,
+        // never earlier. The reports multiply the index by interval_ns, so a job without an
+        // interval length has none.
+        if (job.interval_ns == 0) {
+          return corrupt(
+              absl::StrCat(where, ": interval ", index,
+                           " stored for a job without an interval length (interval_ns 0)"));
+        }
+        if (fold_rows) index = std::max<int64_t>(0, index - fold_shift);
+        const int64_t max_index = kMaxStoredDurationNs / static_cast<int64_t>(job.interval_ns);
+        if (index < 0 || index > max_index) {
+          return corrupt(absl::StrCat(where, ": interval index ", index,
+                                      " out of range (allowed 0 to ", max_index, ", intervals of ",
+                                      job.interval_ns, " ns beginning within one year)"));
+        }
+        const std::string kind_name = intervals.Text(1);
+        const std::optional<OpKind> kind = OpKindFromName(kind_name);
+        if (!kind) return corrupt(absl::StrCat(where, ": unknown op kind '", kind_name, "'"));
+        IntervalOpStats s;
+        s.ops = intervals.U64(2);
+        s.bytes = intervals.U64(3);
+        s.errors = intervals.U64(4);
+        if (!intervals.ReadSparse(5, s.lat)) {
+          intervals.Reset();
+          return corrupt(absl::StrCat(where, " interval ", index, ": malformed buckets"));
+        }
+        if (fold_rows) {
+          IntervalStats& slot = folded[index];
+          slot.index = index;
+          IntervalOpStats& sum = slot.by_kind[static_cast<int>(*kind)];
+          sum.ops += s.ops;
+          sum.bytes += s.bytes;
+          sum.errors += s.errors;
+          sum.lat = Histogram::AddSparse(sum.lat, s.lat);
+          continue;
+        }
+        if (job.intervals.empty() || job.intervals.back().index != index) {
+          job.intervals.emplace_back().index = index;
+        }
+        job.intervals.back().by_kind[static_cast<int>(*kind)] = std::move(s);
       }
-      const int64_t max_index = kMaxStoredDurationNs / static_cast<int64_t>(job.interval_ns);
-      if (index < 0 || index > max_index) {
-        return corrupt(absl::StrCat(where, ": interval index ", index,
-                                    " out of range (allowed 0 to ", max_index, ", intervals of ",
-                                    job.interval_ns, " ns beginning within one year)"));
-      }
-      if (job.intervals.empty() || job.intervals.back().index != index) {
-        job.intervals.emplace_back().index = index;
-      }
-      const std::string kind_name = intervals.Text(1);
-      const std::optional<OpKind> kind = OpKindFromName(kind_name);
-      if (!kind) return corrupt(absl::StrCat(where, ": unknown op kind '", kind_name, "'"));
-      IntervalOpStats& s = job.intervals.back().by_kind[static_cast<int>(*kind)];
-      s.ops = intervals.U64(2);
-      s.bytes = intervals.U64(3);
-      s.errors = intervals.U64(4);
-      if (!intervals.ReadSparse(5, s.lat)) {
-        return corrupt(absl::StrCat(where, " interval ", index, ": malformed buckets"));
-      }
+      intervals.Reset();
     }
-    intervals.Reset();
+    if (!folded.empty()) {
+      std::vector<IntervalStats> own = std::move(job.intervals);
+      job.intervals.clear();
+      job.intervals.reserve(own.size() + folded.size());
+      auto next = folded.begin();
+      for (IntervalStats& in : own) {
+        for (; next != folded.end() && next->first < in.index; ++next) {
+          job.intervals.push_back(std::move(next->second));
+        }
+        if (next != folded.end() && next->first == in.index) {
+          in.Merge(next->second);
+          ++next;
+        }
+        job.intervals.push_back(std::move(in));
+      }
+      for (; next != folded.end(); ++next) job.intervals.push_back(std::move(next->second));
+    }
   }
 
   events.Int(1, scenario_id);

@@ -76,6 +76,7 @@ class Store::Statement {
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
 
+  bool prepared() const { return stmt_ != nullptr; }
   absl::Status Prepare(std::string_view sql) {
     sql_ = sql;
     if (sqlite3_prepare_v2(store_.db_, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=

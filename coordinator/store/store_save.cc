@@ -1,10 +1,12 @@
-// Store::SaveScenario: one scenario and everything under it in one transaction, its staged
-// intervals attached (store.h).
+// Store::SaveScenario: one scenario and everything under it in one transaction; an attempt whose
+// intervals were streamed in becomes the stored scenario, its interval rows as they are (store.h).
 #include "coordinator/store/store.h"
 
 #include <sqlite3.h>
 
+#include <map>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -46,17 +48,53 @@ absl::Status Store::SaveScenario(const ScenarioResult& result) {
 
 absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& result) {
   const Scenario& s = result.scenario;
+  const int64_t attempt_id = result.staged_stream_id;
+  // The attempt's series rows (StageIntervals), by (agent, job index, result name).
+  std::map<std::tuple<std::string, int, std::string>, int64_t> series_rows;
+  if (attempt_id != 0) {
+    Statement attempt(*this), rows(*this);
+    RETURN_IF_ERROR(attempt.Prepare(
+        "SELECT count(*) FROM scenario WHERE id = ? AND campaign_id = ? AND attempt_of = ?"));
+    attempt.Int(1, attempt_id).Int(2, campaign_id).Text(3, s.key);
+    ASSIGN_OR_RETURN(bool found, attempt.Step());
+    if (!found || attempt.Int(0) == 0) {
+      return absl::NotFoundError(absl::StrCat(path_, ": no unfinished attempt ", attempt_id,
+                                              " of scenario '", s.key,
+                                              "' (saved or discarded already?)"));
+    }
+    RETURN_IF_ERROR(rows.Prepare(
+        "SELECT id, agent_id, group_id, job_name FROM agent_result WHERE scenario_id = ? AND "
+        "idx < 0"));
+    rows.Int(1, attempt_id);
+    while (true) {
+      ASSIGN_OR_RETURN(bool row, rows.Step());
+      if (!row) break;
+      series_rows[{rows.Text(1), static_cast<int>(rows.Int(2)), rows.Text(3)}] = rows.Int(0);
+    }
+  }
+  // The stored scenario of this key and its other attempts (cut short by a crash) go.
   Statement remove(*this);
-  RETURN_IF_ERROR(remove.Prepare("DELETE FROM scenario WHERE campaign_id = ? AND key = ?"));
-  remove.Int(1, campaign_id).Text(2, s.key);
+  RETURN_IF_ERROR(
+      remove.Prepare("DELETE FROM scenario WHERE campaign_id = ?1 AND (key = ?2 OR attempt_of = "
+                     "?2) AND id != ?3"));
+  remove.Int(1, campaign_id).Text(2, s.key).Int(3, attempt_id);
   RETURN_IF_ERROR(remove.Run());
 
+  constexpr char kScenarioColumns[] =
+      "campaign_id = ?1, idx = ?2, key = ?3, target = ?4, workload = ?5, parameters = ?6, repeat "
+      "= ?7, repeats = ?8, status = ?9, status_detail = ?10, agent_ids = ?11, jobs = ?12, "
+      "cooldown_s = ?13, skipped = ?14, skip_reason = ?15, planned_start_ns = ?16, first_start_ns "
+      "= ?17, last_start_ns = ?18, first_end_ns = ?19, last_end_ns = ?20, run_id = ?21";
   Statement scenario(*this);
   RETURN_IF_ERROR(scenario.Prepare(
-      "INSERT INTO scenario (campaign_id, idx, key, target, workload, parameters, repeat, repeats, "
-      "status, status_detail, agent_ids, jobs, cooldown_s, skipped, skip_reason, planned_start_ns, "
-      "first_start_ns, last_start_ns, first_end_ns, last_end_ns, run_id) VALUES (?, ?, ?, ?, ?, ?, "
-      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+      attempt_id != 0
+          ? absl::StrCat("UPDATE scenario SET ", kScenarioColumns,
+                         ", attempt_of = NULL WHERE id = ?22")
+          : std::string("INSERT INTO scenario (campaign_id, idx, key, target, workload, "
+                        "parameters, repeat, repeats, status, status_detail, agent_ids, jobs, "
+                        "cooldown_s, skipped, skip_reason, planned_start_ns, first_start_ns, "
+                        "last_start_ns, first_end_ns, last_end_ns, run_id) VALUES (?, ?, ?, ?, "
+                        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")));
   scenario.Int(1, campaign_id)
       .Int(2, s.index)
       .Text(3, s.key)
@@ -82,18 +120,26 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
   } else {
     scenario.Null(21);
   }
+  if (attempt_id != 0) scenario.Int(22, attempt_id);
   RETURN_IF_ERROR(scenario.Run());
-  const int64_t scenario_id = sqlite3_last_insert_rowid(db_);
+  const int64_t scenario_id = attempt_id != 0 ? attempt_id : sqlite3_last_insert_rowid(db_);
 
-  Statement agent_result(*this), histogram(*this), interval(*this), event(*this);
-  std::optional<Statement> staged, staged_carrier, sum_counts, stall_rows;  // on first use
+  Statement agent_result(*this), fill_result(*this), histogram(*this), interval(*this),
+      event(*this);
+  constexpr char kResultColumns[] =
+      "scenario_id, idx, agent_id, job_name, group_id, clones, interval_ns, runtime_ns, start_ns, "
+      "end_ns, error_errno, error_message, warnings, cpu_threads, cpu_wall_ns, cpu_user_ns, "
+      "cpu_system_ns, cpu_voluntary_switches, cpu_involuntary_switches, cpu_minor_faults, "
+      "cpu_major_faults, io_depths, fold_source_id, fold_shift";
   RETURN_IF_ERROR(agent_result.Prepare(
-      "INSERT INTO agent_result (scenario_id, idx, agent_id, job_name, group_id, clones, "
-      "interval_ns, runtime_ns, start_ns, end_ns, error_errno, error_message, warnings, "
-      "cpu_threads, cpu_wall_ns, cpu_user_ns, cpu_system_ns, cpu_voluntary_switches, "
-      "cpu_involuntary_switches, cpu_minor_faults, cpu_major_faults, io_depths) VALUES (?, ?, ?, "
-      "?, "
-      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+      absl::StrCat("INSERT INTO agent_result (", kResultColumns,
+                   ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+                   "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)")));
+  // A streamed series' row (made by StageIntervals) gets its result's fields.
+  RETURN_IF_ERROR(fill_result.Prepare(
+      absl::StrCat("UPDATE agent_result SET (", kResultColumns,
+                   ") = (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
+                   "?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24) WHERE id = ?25")));
   RETURN_IF_ERROR(histogram.Prepare(
       "INSERT INTO histogram (agent_result_id, op_kind, lat_kind, ops, bytes, errors, short_ios, "
       "count, min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, buckets) VALUES "
@@ -105,11 +151,37 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
   RETURN_IF_ERROR(event.Prepare(
       "INSERT INTO event (scenario_id, at_ns, agent_id, kind, message) VALUES (?, ?, ?, ?, ?)"));
 
-  // Binds the moments and buckets of `sparse` from column `first` on (count .. buckets).
+  std::map<int64_t, bool> fold_sources;  // series row -> some result took it
+  for (const auto& [key, row] : series_rows) {
+    if (std::get<1>(key) == kFoldedLatency) fold_sources[row] = false;
+  }
   for (size_t i = 0; i < result.results.size(); ++i) {
     const AgentJobResult& r = result.results[i];
     const JobResult& job = r.result;
-    agent_result.Int(1, scenario_id)
+    const StagedSeries& series =
+        attempt_id != 0 && i < result.staged.size() ? result.staged[i] : StagedSeries{};
+    if (series.job_index >= 0 && !job.intervals.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("agent ", r.agent_id, " job ", job.name,
+                       ": holds intervals and a streamed series; a result has one or the other"));
+    }
+    int64_t series_row = 0, fold_source = 0;
+    if (series.job_index >= 0) {
+      auto found = series_rows.find({r.agent_id, series.job_index, job.name});
+      if (found != series_rows.end()) {
+        series_row = found->second;
+        series_rows.erase(found);
+      }
+    }
+    if (series.fold_carrier) {
+      auto found = series_rows.find({r.agent_id, kFoldedLatency, std::string()});
+      if (found != series_rows.end()) {
+        fold_source = found->second;
+        fold_sources[fold_source] = true;
+      }
+    }
+    Statement& write_result = series_row != 0 ? fill_result : agent_result;
+    write_result.Int(1, scenario_id)
         .Int(2, static_cast<int64_t>(i))
         .Text(3, r.agent_id)
         .Text(4, job.name)
@@ -130,9 +202,12 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
         .U64(19, job.cpu.involuntary_switches)
         .U64(20, job.cpu.minor_faults)
         .U64(21, job.cpu.major_faults)
-        .Text(22, DepthToText(job.depth));
-    RETURN_IF_ERROR(agent_result.Run());
-    const int64_t result_id = sqlite3_last_insert_rowid(db_);
+        .Text(22, DepthToText(job.depth))
+        .Int(23, fold_source)
+        .Int(24, fold_source != 0 ? series.fold_shift : 0);
+    if (series_row != 0) write_result.Int(25, series_row);
+    RETURN_IF_ERROR(write_result.Run());
+    const int64_t result_id = series_row != 0 ? series_row : sqlite3_last_insert_rowid(db_);
 
     int first_kind = -1;
     for (int k = 0; k < kOpKindCount; ++k) {
@@ -157,118 +232,18 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
 
     // An interval with nothing keeps one all-zero row, of the job's first op kind.
     const OpKind stall_kind = first_kind < 0 ? OpKind::kRead : static_cast<OpKind>(first_kind);
-    auto write_interval = [&](const IntervalStats& stats) -> absl::Status {
-      return ForEachIntervalRow(stats, stall_kind, [&](OpKind kind, const IntervalOpStats& row) {
-        interval.Int(1, result_id)
-            .Int(2, stats.index)
-            .Text(3, std::string(OpKindName(kind)))
-            .U64(4, row.ops)
-            .U64(5, row.bytes)
-            .U64(6, row.errors)
-            .Sparse(7, row.lat);
-        return interval.Run();
-      });
-    };
-    const StagedSeries& series = result.staged_stream_id != 0 && i < result.staged.size()
-                                     ? result.staged[i]
-                                     : StagedSeries{};
-    if (series.job_index < 0) {
-      for (const IntervalStats& stats : job.intervals) RETURN_IF_ERROR(write_interval(stats));
-    } else if (!series.fold_carrier && !series.latency_staged && job.intervals.empty()) {
-      // Counts only (its latency was folded onto the carrier): summed by SQLite, the same rows
-      // as below, without a round trip through this process.
-      if (!sum_counts.has_value()) {
-        sum_counts.emplace(*this);
-        stall_rows.emplace(*this);
-        constexpr char kInsert[] =
-            "INSERT INTO interval (agent_result_id, idx, op_kind, ops, bytes, errors, count, "
-            "min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, lat_buckets) ";
-        constexpr char kWhere[] =
-            " FROM staged_interval WHERE stream_id = ?1 AND agent_id = ?2 AND job_index = ?3 AND "
-            "result_name = ?4 GROUP BY ";
-        RETURN_IF_ERROR(sum_counts->Prepare(absl::StrCat(
-            kInsert,
-            "SELECT ?5, idx, op_kind, sum(ops), sum(bytes), sum(errors), 0, 0, 0, 0, 0, 0, 0, 0, "
-            "X''",
-            kWhere, "idx, op_kind HAVING sum(ops) != 0 OR sum(bytes) != 0 OR sum(errors) != 0")));
-        RETURN_IF_ERROR(stall_rows->Prepare(absl::StrCat(
-            kInsert, "SELECT ?5, idx, ?6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, X''", kWhere,
-            "idx HAVING sum(ops) = 0 AND sum(bytes) = 0 AND sum(errors) = 0")));
-      }
-      for (Statement* insert : {&*sum_counts, &*stall_rows}) {
-        insert->Int(1, result.staged_stream_id)
-            .Text(2, r.agent_id)
-            .Int(3, series.job_index)
-            .Text(4, job.name)
-            .Int(5, result_id);
-        if (insert == &*stall_rows) insert->Text(6, std::string(OpKindName(stall_kind)));
-        RETURN_IF_ERROR(insert->Run());
-      }
-    } else {
-      // The staged series (and, on the carrier, the agent's folded latency), in index order,
-      // summed one interval at a time: memory holds one interval, not the series.
-      if (!job.intervals.empty()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("agent ", r.agent_id, " job ", job.name,
-                         ": holds intervals and a staged series; a result has one or the other"));
-      }
-      // Its own rows come in index order from staged_interval_series; only the carrier's union
-      // with the folded latency needs a sort.
-      std::optional<Statement>& query = series.fold_carrier ? staged_carrier : staged;
-      if (!query.has_value()) {
-        query.emplace(*this);
-        constexpr char kColumns[] =
-            "op_kind, ops, bytes, errors, count, min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, "
-            "sum_sq_lo, sum_sq_top, lat_buckets FROM staged_interval WHERE stream_id = ?1 AND "
-            "agent_id = ?2 AND ";
-        RETURN_IF_ERROR(query->Prepare(
-            series.fold_carrier
-                ? absl::StrCat("SELECT idx, ", kColumns,
-                               "job_index = ?3 AND result_name = ?4 UNION ALL SELECT max(0, idx - "
-                               "?5), ",
-                               kColumns, "job_index = -1 ORDER BY 1")
-                : absl::StrCat("SELECT idx, ", kColumns,
-                               "job_index = ?3 AND result_name = ?4 ORDER BY idx")));
-      }
-      Statement* staged_rows = &*query;
-      staged_rows->Int(1, result.staged_stream_id)
-          .Text(2, r.agent_id)
-          .Int(3, series.job_index)
-          .Text(4, job.name);
-      if (series.fold_carrier) staged_rows->Int(5, series.fold_shift);
-      IntervalStats current;
-      bool have = false;
-      while (true) {
-        absl::StatusOr<bool> more = staged_rows->Step();
-        if (!more.ok()) {
-          staged_rows->Reset();
-          return more.status();
-        }
-        if (!*more) break;
-        const int64_t index = staged_rows->Int(0);
-        if (have && index != current.index) {
-          RETURN_IF_ERROR(write_interval(current));
-          current = IntervalStats();
-          have = false;
-        }
-        current.index = index;
-        have = true;
-        const std::optional<OpKind> kind = OpKindFromName(staged_rows->Text(1));
-        Histogram::Sparse lat;
-        if (!kind.has_value() || !staged_rows->ReadSparse(5, lat)) {
-          staged_rows->Reset();
-          return absl::DataLossError(absl::StrCat(path_, ": staged interval ", index, " of agent ",
-                                                  r.agent_id, " job ", job.name,
-                                                  " is malformed (op kind or buckets)"));
-        }
-        IntervalOpStats& sum = current.by_kind[static_cast<int>(*kind)];
-        sum.ops += staged_rows->U64(2);
-        sum.bytes += staged_rows->U64(3);
-        sum.errors += staged_rows->U64(4);
-        sum.lat = Histogram::AddSparse(sum.lat, lat);
-      }
-      staged_rows->Reset();
-      if (have) RETURN_IF_ERROR(write_interval(current));
+    for (const IntervalStats& stats : job.intervals) {
+      RETURN_IF_ERROR(
+          ForEachIntervalRow(stats, stall_kind, [&](OpKind kind, const IntervalOpStats& row) {
+            interval.Int(1, result_id)
+                .Int(2, stats.index)
+                .Text(3, std::string(OpKindName(kind)))
+                .U64(4, row.ops)
+                .U64(5, row.bytes)
+                .U64(6, row.errors)
+                .Sparse(7, row.lat);
+            return interval.Run();
+          }));
     }
 
     for (const std::string& warning : job.warnings) {
@@ -331,13 +306,15 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
       RETURN_IF_ERROR(clock.Run());
     }
   }
-  // The staged rows are now interval rows; earlier attempts of this key (cut short by a crash)
-  // go too.
-  Statement unstage(*this);
-  RETURN_IF_ERROR(unstage.Prepare(
-      "DELETE FROM staged_stream WHERE (campaign_id = ? AND scenario_key = ?) OR id = ?"));
-  unstage.Int(1, campaign_id).Text(2, s.key).Int(3, result.staged_stream_id);
-  RETURN_IF_ERROR(unstage.Run());
+  // Series rows no result took (a result the run dropped, folded latency without a carrier)
+  // go, as their staged rows went before.
+  Statement drop_row(*this);
+  RETURN_IF_ERROR(drop_row.Prepare("DELETE FROM agent_result WHERE id = ?"));
+  for (const auto& [key, row] : series_rows) {
+    if (std::get<1>(key) == kFoldedLatency && fold_sources[row]) continue;
+    drop_row.Int(1, row);
+    RETURN_IF_ERROR(drop_row.Run());
+  }
   return absl::OkStatus();
 }
 

@@ -1,8 +1,11 @@
-// The additions within schema version 2 (store.h), applied to every file when it is opened:
-// columns with defaults and new tables, so older and newer azbench read and write the same file.
+// The additions within schema versions 2 and 3 (store.h), applied to every file when it is opened:
+// columns with defaults and new tables. Within version 2 they let older and newer azbench read and
+// write the same file; version 3's columns change what a scenario's rows mean (attempts, folded
+// latency rows), so an older azbench refuses a version 3 file.
 #include <sqlite3.h>
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -14,39 +17,6 @@
 namespace azbench {
 
 namespace {
-
-// Within version 2 (store.h): streamed intervals waiting for their scenario to be saved.
-constexpr char kStagingSchema[] = R"sql(
-CREATE TABLE IF NOT EXISTS staged_stream (
-  id INTEGER PRIMARY KEY,
-  campaign_id INTEGER NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,
-  scenario_key TEXT NOT NULL,
-  started_at_ns INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS staged_stream_key ON staged_stream (campaign_id, scenario_key);
-CREATE TABLE IF NOT EXISTS staged_interval (
-  stream_id INTEGER NOT NULL REFERENCES staged_stream(id) ON DELETE CASCADE,
-  agent_id TEXT NOT NULL,
-  job_index INTEGER NOT NULL,
-  result_name TEXT NOT NULL,
-  idx INTEGER NOT NULL,
-  op_kind TEXT NOT NULL,
-  ops INTEGER NOT NULL,
-  bytes INTEGER NOT NULL,
-  errors INTEGER NOT NULL,
-  count INTEGER NOT NULL,
-  min_ns INTEGER NOT NULL,
-  max_ns INTEGER NOT NULL,
-  sum_ns INTEGER NOT NULL,
-  sum_ns_hi INTEGER NOT NULL,
-  sum_sq_hi INTEGER NOT NULL,
-  sum_sq_lo INTEGER NOT NULL,
-  sum_sq_top INTEGER NOT NULL,
-  lat_buckets BLOB NOT NULL
-);
-CREATE INDEX IF NOT EXISTS staged_interval_series
-  ON staged_interval (stream_id, agent_id, job_index, result_name, idx);
-)sql";
 
 // Within version 2 (store.h): the clock offset each scenario used for each of its agents.
 constexpr char kScenarioClockSchema[] = R"sql(
@@ -72,12 +42,12 @@ absl::StatusOr<bool> Store::NeedsSchemaAdditions(int64_t version) {
       "SELECT (SELECT count(*) FROM pragma_table_info('placement') WHERE name = 'mount') + "
       "(SELECT count(*) FROM pragma_table_info('agent_result') WHERE name IN ('cpu_threads', "
       "'cpu_wall_ns', 'cpu_user_ns', 'cpu_system_ns', 'cpu_voluntary_switches', "
-      "'cpu_involuntary_switches', 'cpu_minor_faults', 'cpu_major_faults', 'io_depths')) + "
-      "(SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = "
-      "'staged_interval_series') + (SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND "
-      "name IN ('staged_stream', 'staged_interval', 'scenario_clock'))"));
+      "'cpu_involuntary_switches', 'cpu_minor_faults', 'cpu_major_faults', 'io_depths', "
+      "'fold_source_id', 'fold_shift')) + "
+      "(SELECT count(*) FROM pragma_table_info('scenario') WHERE name = 'attempt_of') + "
+      "(SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'scenario_clock')"));
   ASSIGN_OR_RETURN(bool row, count.Step());
-  return !row || count.Int(0) != 1 + 9 + 1 + 3;
+  return !row || count.Int(0) != 1 + 11 + 1 + 1;
 }
 
 // placement.mount, added within schema version 2 (store.h): additive, with a default, so older
@@ -134,16 +104,29 @@ absl::Status Store::AddAgentResultColumns() {
   return absl::OkStatus();
 }
 
-// staged_stream / staged_interval, added within schema version 2 (store.h): new tables only, so
-// older azbench ignore them.
-absl::Status Store::AddStagingTables() {
-  Statement tables(*this);
-  RETURN_IF_ERROR(
-      tables.Prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND "
-                     "name = 'staged_interval_series'"));
-  ASSIGN_OR_RETURN(bool row, tables.Step());
-  if (row && tables.Int(0) > 0) return absl::OkStatus();
-  return Exec(kStagingSchema);
+// Version 3 (store.h): scenario.attempt_of and agent_result.fold_source_id, fold_shift, added to
+// a version 2 file in the transaction that sets the version.
+absl::Status Store::AddStreamingColumns() {
+  static constexpr std::pair<const char*, const char*> kColumns[] = {
+      {"scenario", "attempt_of TEXT"},
+      {"agent_result", "fold_source_id INTEGER NOT NULL DEFAULT 0"},
+      {"agent_result", "fold_shift INTEGER NOT NULL DEFAULT 0"}};
+  for (const auto& [table, declaration] : kColumns) {
+    const std::string_view column(declaration, std::string_view(declaration).find(' '));
+    Statement columns(*this);
+    RETURN_IF_ERROR(columns.Prepare(absl::StrCat("SELECT count(*) FROM pragma_table_info('", table,
+                                                 "') WHERE name = '", std::string(column), "'")));
+    ASSIGN_OR_RETURN(bool row, columns.Step());
+    if (row && columns.Int(0) > 0) continue;
+    RETURN_IF_ERROR(Exec(absl::StrCat("ALTER TABLE ", table, " ADD COLUMN ", declaration)));
+  }
+  return absl::OkStatus();
+}
+
+// Version 2's staging tables: what they held was never shown by any reader (an attempt a crash
+// cut short), and version 3 writes streamed intervals to their final rows instead.
+absl::Status Store::DropStagingTables() {
+  return Exec("DROP TABLE IF EXISTS staged_interval; DROP TABLE IF EXISTS staged_stream");
 }
 
 // scenario_clock, added within schema version 2 (store.h): a new table only, so older azbench

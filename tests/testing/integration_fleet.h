@@ -92,8 +92,9 @@ inline std::set<std::string> AgentsWithStagedIntervals(const std::string& db_pat
     sqlite3_busy_timeout(db, 2000);
     sqlite3_stmt* stmt = nullptr;
     const char* sql =
-        "SELECT DISTINCT i.agent_id FROM staged_interval i JOIN staged_stream s "
-        "ON s.id = i.stream_id WHERE substr(s.scenario_key, -length(?1)) = ?1";
+        "SELECT DISTINCT r.agent_id FROM agent_result r JOIN scenario s ON s.id = r.scenario_id "
+        "WHERE s.attempt_of IS NOT NULL AND substr(s.attempt_of, -length(?1)) = ?1 AND "
+        "EXISTS (SELECT 1 FROM interval i WHERE i.agent_result_id = r.id)";
     if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK) {
       sqlite3_bind_text(stmt, 1, key_suffix.c_str(), -1, SQLITE_TRANSIENT);
       while (sqlite3_step(stmt) == SQLITE_ROW) {

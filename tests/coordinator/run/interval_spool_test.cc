@@ -6,7 +6,9 @@
 
 #include <sqlite3.h>
 
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -192,7 +194,7 @@ TEST_P(IntervalSpoolTest, StoredSeriesEqualTheInMemoryPathAndTheEventsFed) {
   ASSERT_TRUE(store->SaveScenario(staged).ok());
   absl::StatusOr<int64_t> left = store->StagedRowCount(staged.staged_stream_id);
   ASSERT_TRUE(left.ok());
-  EXPECT_EQ(*left, 0) << "the staged rows became interval rows";
+  EXPECT_EQ(*left, 0) << "the attempt's rows are the stored scenario's now";
 
   absl::StatusOr<std::vector<ScenarioResult>> want = reference_store->LoadScenarios();
   absl::StatusOr<std::vector<ScenarioResult>> got = store->LoadScenarios();
@@ -332,6 +334,52 @@ TEST(IntervalSpoolCrashTest, AnAttemptCutShortIsNotReportedAndGoesWhenTheScenari
   EXPECT_EQ(*staged, 0);
 }
 
+TEST(IntervalSpoolCrashTest, AnAttemptCutShortLeavesTheStoredScenarioOfItsKeyAsItWas) {
+  testing::TempDir dir;
+  const std::string path = dir.File("replace.db");
+  absl::StatusOr<std::unique_ptr<Store>> store = Store::Open(path);
+  ASSERT_TRUE(store.ok());
+  ASSERT_TRUE((*store)->BeginCampaign("c", "c.yaml", "").ok());
+  // A partial attempt was stored, with its streamed series.
+  {
+    absl::StatusOr<std::unique_ptr<IntervalSpool>> spool = IntervalSpool::Open(path, "k");
+    ASSERT_TRUE(spool.ok()) << spool.status();
+    AgentStream stream(0, kInterval, true, spool->get(), "a");
+    for (int i = 0; i < 40; ++i) stream.AddInterval(0, "j0", kT0, Interval(i, 10, 5, 100'000));
+    ScenarioResult partial;
+    partial.scenario.key = "k";
+    partial.status = ScenarioStatus::kPartial;
+    for (StreamedResult& r : stream.TakeStreamedResults(/*lost=*/true)) {
+      partial.results.push_back({"a", std::move(r.result)});
+      partial.staged.push_back(r.staged);
+    }
+    ASSERT_TRUE((*spool)->Finish().ok());
+    partial.staged_stream_id = (*spool)->stream_id();
+    ASSERT_TRUE((*store)->SaveScenario(partial).ok());
+  }
+  // `run --resume` runs it again, and that attempt dies after streaming 300 intervals.
+  {
+    absl::StatusOr<std::unique_ptr<IntervalSpool>> spool = IntervalSpool::Open(path, "k");
+    ASSERT_TRUE(spool.ok()) << spool.status();
+    AgentStream stream(0, kInterval, true, spool->get(), "a");
+    for (int i = 0; i < 300; ++i) stream.AddInterval(0, "j0", kT0, Interval(i, 10, 5, 100'000));
+    ASSERT_TRUE((*spool)->Finish().ok());
+  }
+  absl::StatusOr<std::vector<ScenarioResult>> loaded = (*store)->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 1u) << "the attempt is no scenario of its own";
+  EXPECT_EQ(loaded->at(0).status, ScenarioStatus::kPartial);
+  ASSERT_EQ(loaded->at(0).results.size(), 1u);
+  EXPECT_EQ(loaded->at(0).results[0].result.intervals.size(), 40u)
+      << "the stored attempt's series, not the one cut short";
+  absl::StatusOr<std::map<std::string, ScenarioStatus>> keys = (*store)->StoredScenarioKeys();
+  ASSERT_TRUE(keys.ok());
+  EXPECT_EQ(keys->size(), 1u);
+  absl::StatusOr<std::set<std::string>> complete = (*store)->CompletedScenarioKeys();
+  ASSERT_TRUE(complete.ok());
+  EXPECT_EQ(complete->count("k"), 0u) << "so --resume runs it again";
+}
+
 TEST(IntervalSpoolCrashTest, AWriteErrorIsReportedAndNeitherBlocksNorGrowsTheQueue) {
   testing::TempDir dir;
   const std::string path = dir.File("broken.db");
@@ -349,7 +397,7 @@ TEST(IntervalSpoolCrashTest, AWriteErrorIsReportedAndNeitherBlocksNorGrowsTheQue
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   sqlite3_busy_timeout(db, 5000);
-  ASSERT_EQ(sqlite3_exec(db, "DROP TABLE staged_interval", nullptr, nullptr, nullptr), SQLITE_OK)
+  ASSERT_EQ(sqlite3_exec(db, "DROP TABLE interval", nullptr, nullptr, nullptr), SQLITE_OK)
       << sqlite3_errmsg(db);
   sqlite3_close(db);
   for (int i = 0; i < 2'000; ++i) {
@@ -358,7 +406,8 @@ TEST(IntervalSpoolCrashTest, AWriteErrorIsReportedAndNeitherBlocksNorGrowsTheQue
   }
   absl::Status finished = (*spool)->Finish();
   EXPECT_FALSE(finished.ok());
-  EXPECT_NE(std::string(finished.message()).find("staging"), std::string::npos) << finished;
+  EXPECT_NE(std::string(finished.message()).find("streamed intervals"), std::string::npos)
+      << finished;
   EXPECT_EQ((*spool)->committed(), 0u);
 }
 

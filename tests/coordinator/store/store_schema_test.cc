@@ -39,7 +39,7 @@ TEST_F(StoreTest, AFileWithANewerSchemaVersionIsRefusedNamingBothVersions) {
   ASSERT_EQ(store.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(store.status().message(), HasSubstr(path_));
   EXPECT_THAT(store.status().message(), HasSubstr("version 7"));
-  EXPECT_THAT(store.status().message(), HasSubstr("(2)"));
+  EXPECT_THAT(store.status().message(), HasSubstr("(3)"));
 }
 
 TEST_F(StoreTest, AVersion1FileGainsThePlacementTableAndKeepsItsResults) {
@@ -57,7 +57,7 @@ TEST_F(StoreTest, AVersion1FileGainsThePlacementTableAndKeepsItsResults) {
   ASSERT_EQ(RawQuery(path_, "SELECT count(*) FROM sqlite_schema WHERE name = 'placement'"), 0);
   std::unique_ptr<Store> store = OpenStore();
   ASSERT_NE(store, nullptr);
-  EXPECT_EQ(RawQuery(path_, "PRAGMA user_version"), 2);
+  EXPECT_EQ(RawQuery(path_, "PRAGMA user_version"), kStoreSchemaVersion);
   absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   ASSERT_EQ(loaded->size(), 1u);
@@ -68,6 +68,63 @@ TEST_F(StoreTest, AVersion1FileGainsThePlacementTableAndKeepsItsResults) {
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   ASSERT_EQ(loaded->size(), 2u);
   ExpectSameResult(with_placement, (*loaded)[1]);
+}
+
+TEST_F(StoreTest, AVersion2FileLosesItsStagingTablesGainsTheAttemptColumnsAndKeepsItsResults) {
+  ScenarioResult old_result = MakeResult("from-v2", 0);
+  {
+    std::unique_ptr<Store> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->BeginCampaign("c", "c.yaml", "name: c\n").ok());
+    ASSERT_TRUE(store->SaveScenario(old_result).ok());
+  }
+  // What azbench wrote before intervals went to their final rows: version 2, streamed intervals
+  // in staging tables (here one row of an attempt a crash cut short), no attempt columns.
+  RawQuery(path_, "ALTER TABLE scenario DROP COLUMN attempt_of");
+  RawQuery(path_, "ALTER TABLE agent_result DROP COLUMN fold_source_id");
+  RawQuery(path_, "ALTER TABLE agent_result DROP COLUMN fold_shift");
+  RawQuery(path_,
+           "CREATE TABLE staged_stream (id INTEGER PRIMARY KEY, campaign_id INTEGER NOT NULL, "
+           "scenario_key TEXT NOT NULL, started_at_ns INTEGER NOT NULL)");
+  RawQuery(path_,
+           "CREATE TABLE staged_interval (stream_id INTEGER NOT NULL REFERENCES staged_stream(id) "
+           "ON DELETE CASCADE, agent_id TEXT NOT NULL, idx INTEGER NOT NULL)");
+  RawQuery(path_, "INSERT INTO staged_stream VALUES (1, 1, 'crashed', 0)");
+  RawQuery(path_, "INSERT INTO staged_interval VALUES (1, 'a', 0)");
+  RawQuery(path_, "PRAGMA user_version = 2");
+
+  // Read-only, it is read through a copy that has the columns; the file stays as it was.
+  {
+    absl::StatusOr<std::unique_ptr<Store>> reader = Store::OpenExisting(path_);
+    ASSERT_TRUE(reader.ok()) << reader.status();
+    absl::StatusOr<std::vector<ScenarioResult>> loaded = (*reader)->LoadScenarios();
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    ASSERT_EQ(loaded->size(), 1u);
+    ExpectSameResult(old_result, (*loaded)[0]);
+  }
+  EXPECT_EQ(RawQuery(path_, "PRAGMA user_version"), 2);
+
+  std::unique_ptr<Store> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(RawQuery(path_, "PRAGMA user_version"), 3);
+  EXPECT_EQ(RawQuery(path_,
+                     "SELECT count(*) FROM sqlite_schema WHERE name IN ('staged_stream', "
+                     "'staged_interval')"),
+            0);
+  EXPECT_EQ(RawQuery(path_,
+                     "SELECT count(*) FROM pragma_table_info('agent_result') WHERE name IN "
+                     "('fold_source_id', 'fold_shift')"),
+            2);
+  absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 1u);
+  ExpectSameResult(old_result, (*loaded)[0]);
+  ScenarioResult after = MakeResult("after-v3", 1);
+  ASSERT_TRUE(store->SaveScenario(after).ok());
+  loaded = store->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 2u);
+  ExpectSameResult(after, (*loaded)[1]);
 }
 
 TEST_F(StoreTest, AFileWithoutThePlacementMountColumnGainsItAndKeepsItsEvidence) {
