@@ -135,7 +135,7 @@ CREATE TABLE interval (
   sum_sq_top INTEGER NOT NULL,
   lat_buckets BLOB NOT NULL,
   PRIMARY KEY (agent_result_id, idx, op_kind)
-) WITHOUT ROWID;
+);
 CREATE TABLE event (
   id INTEGER PRIMARY KEY,
   scenario_id INTEGER NOT NULL REFERENCES scenario(id) ON DELETE CASCADE,

@@ -72,7 +72,10 @@
 //       happened keeps one all-zero row (the job's first op kind; for a streamed series the first
 //       kind it had streamed by then, else 'read') so a stall stays visible. A streamed series'
 //       rows are written while the scenario runs (clones of one job summed into one row), so
-//       storing the scenario copies none of them.
+//       storing the scenario copies none of them. A rowid table with the primary key as its
+//       index (files created before version 3: WITHOUT ROWID; both read the same): rows arrive
+//       interleaved across every series, and appending them beats inserting ~1.5 KiB rows into
+//       the middle of a key-ordered b-tree.
 //   placement(scenario_id FK ON DELETE CASCADE, agent_id, target, placement ('same-az' |
 //       'cross-az' | 'unknown'), agent_az, agent_az_id, az_source, server_address,
 //       address_source, subnet, subnet_source, server_az, server_az_source, reason;
