@@ -120,7 +120,7 @@ TEST_F(ResultsDatabaseTest, ARefusedResumeLeavesAnOlderSchemasFileUnchanged) {
                   tmp_.File("same.txt"));
   EXPECT_EQ(same.Wait(std::chrono::seconds(120)), 0) << same.Output();
   EXPECT_THAT(same.Output(), HasSubstr("1 scenarios already stored were skipped (--resume)"));
-  EXPECT_EQ(RawQuery(db, "PRAGMA user_version"), 2);
+  EXPECT_EQ(RawQuery(db, "PRAGMA user_version"), kStoreSchemaVersion);
 }
 
 // Waits up to `timeout` for `done`, checking every 50 ms.
