@@ -21,6 +21,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/testing/dependencies.h"
 #include "tests/testing/subprocess.h"
 #include "tests/testing/temp_dir.h"
 
@@ -33,7 +34,7 @@ using ::testing::HasSubstr;
 using testing::Subprocess;
 using testing::TempDir;
 
-constexpr char kFio[] = "/usr/bin/fio";
+constexpr const char* kFio = testing::kFioBinary;
 constexpr auto kTimeout = std::chrono::seconds(240);
 
 // Paths in fio's job objects that azbench deliberately does not write (it does not measure them;
@@ -147,7 +148,9 @@ class FioCompatTest : public ::testing::Test {
 };
 
 TEST_F(FioCompatTest, FioJsonHasEveryKeyPathOfRealFioWithTheSameType) {
-  if (!fs::exists(kFio)) GTEST_SKIP() << kFio << " is missing: run scripts/setup.sh (Debian fio)";
+  if (std::string missing = testing::MissingDependency("fio", kFio); !missing.empty()) {
+    GTEST_SKIP() << missing;
+  }
   const std::vector<std::string> job = {"--name=mix", "--rw=randrw", "--bs=4k", "--size=256k"};
 
   // Real fio, plain.

@@ -9,11 +9,13 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/testing/dependencies.h"
 #include "tests/testing/subprocess.h"
 #include "tests/testing/temp_dir.h"
 
@@ -26,8 +28,8 @@ using ::testing::HasSubstr;
 using testing::Subprocess;
 using testing::TempDir;
 
-constexpr char kChromium[] = "/usr/bin/chromium";
-constexpr char kNode[] = "/usr/bin/node";
+constexpr const char* kChromium = testing::kChromiumBinary;
+constexpr const char* kNode = testing::kNodeBinary;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -48,10 +50,10 @@ bool IsPng(const std::string& path) {
 }
 
 TEST(HtmlReportBrowserTest, TheReportOfALocalCampaignRendersInChromiumWithEveryChartDrawn) {
-  if (!fs::exists(kChromium) || !fs::exists(kNode)) {
-    GTEST_SKIP() << "needs Debian's chromium and nodejs (scripts/setup.sh installs both); missing: "
-                 << (fs::exists(kChromium) ? "" : kChromium) << " "
-                 << (fs::exists(kNode) ? "" : kNode);
+  for (const auto& [name, path] : {std::pair{"chromium", kChromium}, std::pair{"node", kNode}}) {
+    if (std::string missing = testing::MissingDependency(name, path); !missing.empty()) {
+      GTEST_SKIP() << missing;
+    }
   }
   TempDir dir;
   ASSERT_TRUE(dir.ok());

@@ -25,9 +25,9 @@
 #include <string>
 #include <vector>
 
-namespace azbench::testing {
+#include "tests/testing/dependencies.h"
 
-inline constexpr char kIpBinary[] = "/usr/sbin/ip";
+namespace azbench::testing {
 
 // Runs a command (no shell); returns its exit code and its output in *output.
 inline int RunCommand(const std::vector<std::string>& args, std::string* output = nullptr) {
@@ -76,8 +76,8 @@ class NetnsTopology {
                std::to_string(geteuid());
       return;
     }
-    if (!std::filesystem::exists(kIpBinary)) {
-      error_ = std::string(kIpBinary) + " (iproute2) is not installed";
+    if (std::string missing = MissingDependency("ip (iproute2)", kIpBinary); !missing.empty()) {
+      error_ = std::move(missing);
       return;
     }
     const std::string tag = std::to_string(getpid() % 100000);

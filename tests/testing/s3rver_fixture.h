@@ -22,11 +22,11 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
-#include <optional>
 #include <string>
 #include <thread>
 
 #include "agent/s3/credentials.h"
+#include "tests/testing/dependencies.h"
 #include "tests/testing/subprocess.h"
 #include "tests/testing/temp_dir.h"
 
@@ -57,30 +57,22 @@ inline std::shared_ptr<s3::CredentialsProvider> S3rverCredentials() {
                                                      "test fixture (static S3RVER key)");
 }
 
-// The s3rver launcher: $AZBENCH_S3RVER, else tests/s3server/node_modules/.bin/s3rver found by
-// walking up from the test executable's directory (the build tree lives inside the source tree).
-inline std::optional<std::string> FindS3rver() {
+// The s3rver launcher: $AZBENCH_S3RVER, else the source tree's
+// tests/s3server/node_modules/.bin/s3rver as CMake recorded it (wherever the build tree is).
+inline std::string S3rverPath() {
   if (const char* env = std::getenv("AZBENCH_S3RVER"); env != nullptr && *env != '\0') {
     return std::string(env);
   }
-  std::error_code ec;
-  std::filesystem::path dir = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
-  for (; !ec && !dir.empty(); dir = dir.parent_path()) {
-    const auto candidate = dir / "tests/s3server/node_modules/.bin/s3rver";
-    if (std::filesystem::exists(candidate)) return candidate.string();
-    if (dir == dir.root_path()) break;
-  }
-  return std::nullopt;
+  return kS3rverBinary;
 }
 
 class S3rverProcess {
  public:
   explicit S3rverProcess(const std::string& bucket) {
-    const std::optional<std::string> launcher = FindS3rver();
-    if (!launcher.has_value()) {
+    const std::string launcher = S3rverPath();
+    if (std::string missing = MissingDependency("s3rver", launcher); !missing.empty()) {
       installed_ = false;
-      error_ =
-          "s3rver is not installed (run scripts/setup.sh, which runs npm ci in tests/s3server)";
+      error_ = std::move(missing);
       return;
     }
     if (!data_.ok()) {
@@ -91,7 +83,7 @@ class S3rverProcess {
     for (int attempt = 0; attempt < 3; ++attempt) {
       port_ = UnusedLoopbackPort();
       process_ = std::make_unique<Subprocess>(
-          std::vector<std::string>{*launcher, "-d", data_.File("data"), "-a", "127.0.0.1", "-p",
+          std::vector<std::string>{launcher, "-d", data_.File("data"), "-a", "127.0.0.1", "-p",
                                    std::to_string(port_), "--silent", "--configure-bucket", bucket},
           data_.File("s3rver.log"));
       const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
@@ -109,7 +101,8 @@ class S3rverProcess {
     }
   }
 
-  // Tests skip when s3rver is not installed and fail when it is but does not start.
+  // Tests skip when s3rver is not installed (error() then says "missing dependency: s3rver ...",
+  // which scripts/test.sh refuses) and fail when it is but does not start.
   bool installed() const { return installed_; }
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
