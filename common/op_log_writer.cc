@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <cstring>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "common/errno_text.h"
 
 namespace azbench {
 
@@ -16,8 +18,9 @@ absl::StatusOr<std::unique_ptr<OpLogWriter>> OpLogWriter::Open(const std::string
   if (file == nullptr) {
     // gzopen leaves errno from open(2) when that is what failed (0: out of memory in zlib).
     const int error = errno;
-    return absl::InternalError(absl::StrCat(
-        "cannot create op log '", path, "': ", error != 0 ? std::strerror(error) : "no memory"));
+    const std::string what = absl::StrCat("cannot create op log '", path, "'");
+    if (error != 0) return ErrnoStatus(error, what);
+    return absl::ResourceExhaustedError(absl::StrCat(what, ": no memory"));
   }
   std::unique_ptr<OpLogWriter> writer(new OpLogWriter(path, file));
   static constexpr char kHeader[] = "clone,start_ns,op,offset,bytes,latency_ns,errno\n";

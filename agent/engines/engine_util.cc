@@ -26,15 +26,6 @@ absl::Status CheckIodepth(std::string_view engine, const EngineOptions& options,
   return absl::OkStatus();
 }
 
-std::string ErrnoText(int errno_value) {
-  // strerrorname_np / strerrordesc_np (glibc >= 2.32) return static strings: no buffer,
-  // thread-safe.
-  const char* name = strerrorname_np(errno_value);
-  const char* desc = strerrordesc_np(errno_value);
-  if (name == nullptr || desc == nullptr) return absl::StrCat("errno ", errno_value);
-  return absl::StrCat(name, " (", desc, ")");
-}
-
 int64_t ExecuteSync(const IoRequest& request) {
   const off_t offset = static_cast<off_t>(request.offset_bytes);
   ssize_t ret = 0;

@@ -8,15 +8,13 @@
 
 #include "absl/status/status.h"
 #include "agent/engines/io_engine.h"
+#include "common/errno_text.h"  // ErrnoText, which the engines' messages use
 
 namespace azbench {
 
 // OK when 1 <= options.iodepth <= max_iodepth, else InvalidArgument naming the engine and the
 // range.
 absl::Status CheckIodepth(std::string_view engine, const EngineOptions& options, int max_iodepth);
-
-// "EAGAIN (Resource temporarily unavailable)" for errno values; thread-safe.
-std::string ErrnoText(int errno_value);
 
 // Performs `request` synchronously with pread/pwrite/fsync/fdatasync and returns bytes transferred
 // (fsync: 0) or -errno; retries on EINTR; a short transfer is returned as is. Ops other than kRead,

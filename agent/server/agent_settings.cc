@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "agent/host/logging.h"
+#include "common/errno_text.h"
 #include "common/status_macros.h"
 #include "common/units.h"
 
@@ -54,7 +55,7 @@ absl::Status ParseFileKey(const std::string& path, const YAML::Mark& mark, const
 
 std::string CheckReadable(const std::string& what, const std::string& file) {
   if (access(file.c_str(), R_OK) != 0) {
-    return absl::StrCat(what, " '", file, "' cannot be read: ", std::strerror(errno));
+    return absl::StrCat(what, " '", file, "' cannot be read: ", ErrnoText(errno));
   }
   return "";
 }

@@ -19,9 +19,11 @@
 #include <iostream>
 #include <memory>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/errno_text.h"
 #include "common/status_macros.h"
 #include "common/units.h"
 
@@ -166,21 +168,21 @@ absl::Status WriteNewFile(const std::string& path, const std::string& text, mode
   if (force) (void)unlink(path.c_str());
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
   if (fd < 0) {
-    return absl::InternalError(absl::StrCat("cannot create '", path, "': ", strerror(errno)));
+    return ErrnoStatus(errno, absl::StrCat("cannot create '", path, "'"));
   }
   size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = write(fd, text.data() + done, text.size() - done);
     if (n <= 0) {
-      const int error = errno;
+      const int error = n < 0 ? errno : EIO;  // write(2) returning 0 sets no errno
       close(fd);
-      return absl::InternalError(absl::StrCat("cannot write '", path, "': ", strerror(error)));
+      return ErrnoStatus(error, absl::StrCat("cannot write '", path, "'"));
     }
     done += static_cast<size_t>(n);
   }
   fchmod(fd, mode);  // the umask may have removed bits from a certificate's 0644
   if (close(fd) != 0) {
-    return absl::InternalError(absl::StrCat("cannot write '", path, "': ", strerror(errno)));
+    return ErrnoStatus(errno, absl::StrCat("cannot write '", path, "'"));
   }
   return absl::OkStatus();
 }

@@ -17,6 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/errno_text.h"
 #include "common/status_macros.h"
 #include "coordinator/fleet/stale_work_roots.h"
 
@@ -33,7 +34,7 @@ absl::StatusOr<std::string> FindAgentBinary() {
     if (err != 0) {
       return absl::NotFoundError(
           absl::StrCat("$AZBENCH_AGENT_BIN is '", env, "', not an executable file (",
-                       std::strerror(err), "); unset it to use the azbench-agent beside azbench"));
+                       ErrnoText(err), "); unset it to use the azbench-agent beside azbench"));
     }
     return std::string(env);
   }
@@ -86,7 +87,7 @@ absl::StatusOr<std::unique_ptr<LocalFleet>> LocalFleet::Start(const LocalFleetOp
     fleet->stale_roots_removed_ = RemoveStaleWorkRoots(parent, kWorkRootPrefix);
     std::string pattern = absl::StrCat(parent, "/", kWorkRootPrefix, "XXXXXX");
     if (mkdtemp(pattern.data()) == nullptr) {
-      return absl::InternalError(absl::StrCat("cannot create '", pattern, "': ", strerror(errno)));
+      return ErrnoStatus(errno, absl::StrCat("cannot create '", pattern, "'"));
     }
     fleet->work_root_ = pattern;
     fleet->owns_work_root_ = true;
@@ -131,7 +132,7 @@ absl::StatusOr<std::unique_ptr<LocalFleet>> LocalFleet::Start(const LocalFleetOp
     envp.push_back(nullptr);
     const pid_t parent = getpid();
     const pid_t pid = fork();
-    if (pid < 0) return absl::InternalError(absl::StrCat("fork: ", strerror(errno)));
+    if (pid < 0) return ErrnoStatus(errno, "fork");
     if (pid == 0) {
       // Child: only async-signal-safe calls until exec.
       prctl(PR_SET_PDEATHSIG, SIGTERM);

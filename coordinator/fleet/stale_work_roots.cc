@@ -10,6 +10,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "common/errno_text.h"
 
 namespace azbench {
 
@@ -50,7 +51,8 @@ absl::Status WriteOwnerFile(const std::string& root) {
   out << self << " " << *start << "\n";
   out.close();
   if (!out) {
-    return absl::InternalError(absl::StrCat("cannot write '", path, "': ", strerror(errno)));
+    // An ofstream need not set errno: no ErrnoStatus, whose 0 would be OK.
+    return absl::InternalError(absl::StrCat("cannot write '", path, "': ", ErrnoText(errno)));
   }
   return absl::OkStatus();
 }
