@@ -3,10 +3,10 @@
 #include <grpc/support/log.h>
 
 #include <cstdlib>
-#include <mutex>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
 #include "spdlog/pattern_formatter.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 
@@ -34,8 +34,8 @@ class SyslogPriorityFlag : public spdlog::custom_flag_formatter {
 // The loggers live until the process ends (never destroyed), so gRPC threads that log during
 // shutdown never see a destroyed logger.
 struct LoggerSet {
-  std::mutex mu;
-  std::map<std::string, std::shared_ptr<spdlog::logger>> loggers;
+  absl::Mutex mu;
+  std::map<std::string, std::shared_ptr<spdlog::logger>> loggers ABSL_GUARDED_BY(mu);
 };
 LoggerSet& Loggers() {
   static LoggerSet* set = new LoggerSet;
@@ -95,7 +95,7 @@ void ConfigureAgentLogging(const LogSettings& settings) {
   LoggerSet& set = Loggers();
   bool first = false;
   {
-    std::lock_guard<std::mutex> lock(set.mu);
+    absl::MutexLock lock(&set.mu);
     first = set.loggers.empty();
     static auto* sink = new std::shared_ptr<spdlog::sinks::sink>(
         std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
@@ -128,7 +128,7 @@ void ConfigureAgentLogging(const LogSettings& settings) {
 
 std::shared_ptr<spdlog::logger> AgentLogger(const std::string& component) {
   LoggerSet& set = Loggers();
-  std::lock_guard<std::mutex> lock(set.mu);
+  absl::MutexLock lock(&set.mu);
   auto it = set.loggers.find(component);
   if (it != set.loggers.end()) return it->second;
   return spdlog::default_logger();

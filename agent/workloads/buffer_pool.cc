@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <utility>
 
+#include "absl/base/attributes.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 
 namespace azbench {
 
@@ -14,7 +15,7 @@ namespace {
 constexpr uint64_t kSegmentBytes = 4096;
 constexpr uint64_t kSectorBytes = 512;
 
-std::mutex kept_mu;
+ABSL_CONST_INIT absl::Mutex kept_mu(absl::kConstInit);
 // Never destroyed: what it holds stays allocated (and reachable) until the process exits.
 std::vector<std::unique_ptr<BufferPool>>& KeptPools() {
   static auto* kept = new std::vector<std::unique_ptr<BufferPool>>();
@@ -24,12 +25,12 @@ std::vector<std::unique_ptr<BufferPool>>& KeptPools() {
 
 void KeepBuffersForTheKernel(std::unique_ptr<BufferPool> pool) {
   if (pool == nullptr) return;
-  std::lock_guard<std::mutex> lock(kept_mu);
+  absl::MutexLock lock(&kept_mu);
   KeptPools().push_back(std::move(pool));
 }
 
 size_t BufferPoolsKeptForTheKernel() {
-  std::lock_guard<std::mutex> lock(kept_mu);
+  absl::MutexLock lock(&kept_mu);
   return KeptPools().size();
 }
 

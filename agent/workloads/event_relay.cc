@@ -9,49 +9,50 @@ EventRelay::EventRelay(uint64_t max_queued_bytes)
 
 EventRelay::~EventRelay() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     stopping_ = true;
   }
-  posted_.notify_one();
   thread_.join();
 }
 
 void EventRelay::Post(std::function<void()> deliver, uint64_t bytes) {
-  {
-    std::unique_lock<std::mutex> lock(mu_);
-    delivered_.wait(lock,
-                    [&] { return queue_.empty() || queued_bytes_ + bytes <= max_queued_bytes_; });
-    queue_.emplace_back(std::move(deliver), bytes);
-    queued_bytes_ += bytes;
-    ++posted_count_;
-  }
-  posted_.notify_one();
+  absl::MutexLock lock(&mu_);
+  auto room = [this, bytes]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return queue_.empty() || queued_bytes_ + bytes <= max_queued_bytes_;
+  };
+  mu_.Await(absl::Condition(&room));
+  queue_.emplace_back(std::move(deliver), bytes);
+  queued_bytes_ += bytes;
+  ++posted_count_;
 }
 
 uint64_t EventRelay::queued_bytes() {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return queued_bytes_;
 }
 
 void EventRelay::Drain() {
-  std::unique_lock<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   const uint64_t target = posted_count_;
-  delivered_.wait(lock, [&] { return delivered_count_ >= target; });
+  auto delivered = [this, target]()
+                       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return delivered_count_ >= target; };
+  mu_.Await(absl::Condition(&delivered));
 }
 
 void EventRelay::Loop() {
-  std::unique_lock<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
+  auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return !queue_.empty() || stopping_; };
   for (;;) {
-    posted_.wait(lock, [&] { return !queue_.empty() || stopping_; });
+    mu_.Await(absl::Condition(&ready));
     if (queue_.empty()) return;  // stopping, and everything delivered
     auto [deliver, bytes] = std::move(queue_.front());
     queue_.pop_front();
-    lock.unlock();
+    // Delivery may block (a gRPC write): Post and Drain go on meanwhile.
+    mu_.Unlock();
     deliver();
-    lock.lock();
+    mu_.Lock();
     queued_bytes_ -= bytes;
     ++delivered_count_;
-    delivered_.notify_all();
   }
 }
 

@@ -14,14 +14,14 @@
 #ifndef AZBENCH_AGENT_WORKLOADS_EVENT_RELAY_H_
 #define AZBENCH_AGENT_WORKLOADS_EVENT_RELAY_H_
 
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <mutex>
 #include <thread>
 #include <utility>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "agent/workloads/run_control.h"
 
 namespace azbench {
@@ -51,15 +51,14 @@ class EventRelay {
  private:
   void Loop();
 
-  std::mutex mu_;
-  std::condition_variable posted_;
-  std::condition_variable delivered_;
-  std::deque<std::pair<std::function<void()>, uint64_t>> queue_;  // (delivery, bytes)
+  absl::Mutex mu_;
+  // (delivery, bytes)
+  std::deque<std::pair<std::function<void()>, uint64_t>> queue_ ABSL_GUARDED_BY(mu_);
   const uint64_t max_queued_bytes_;
-  uint64_t queued_bytes_ = 0;
-  uint64_t posted_count_ = 0;
-  uint64_t delivered_count_ = 0;
-  bool stopping_ = false;
+  uint64_t queued_bytes_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t posted_count_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t delivered_count_ ABSL_GUARDED_BY(mu_) = 0;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::thread thread_;  // last: starts once the members above exist
 };
 
