@@ -15,6 +15,7 @@
 #include "agent/workloads/visibility/visibility_job.h"
 #include "common/clock.h"
 #include "common/file_util.h"
+#include "common/flags.h"
 #include "common/op_log_writer.h"
 #include "common/result_json.h"
 #include "common/result_text.h"
@@ -35,58 +36,56 @@ constexpr uint64_t kStartDelayNs = 20'000'000;
 
 }  // namespace
 
+// The command's own flags, written --flag=value; every other --key=value is fio's (fio_args).
+const std::vector<FlagSpec>& OneShotFlags() {
+  static const auto* flags = new std::vector<FlagSpec>{
+      {.name = "--output-format", .help = "normal or json"},
+      {.name = "--output", .help = "write the results to this file"},
+      {.name = "--interval", .help = "interval series step, 10ms to 1h"},
+      {.name = "--workload", .help = "block_io (default), metadata, small_files, ..."},
+      {.name = "--unlink", .is_switch = true, .help = "remove the job's files afterwards"},
+  };
+  return *flags;
+}
+
 absl::StatusOr<OneShotOptions> ParseOneShotArgs(const std::vector<std::string>& args) {
   OneShotOptions options;
   // The command's own flags take one value: a second one is an error, not a guess at which wins
   // (fio's options, in fio_args, follow fio: the last one counts).
-  std::map<std::string, std::string> given;  // flag -> the argument that gave it
-  for (const std::string& arg : args) {
-    for (const char* flag :
-         {"--output-format", "--output", "--interval", "--workload", "--unlink"}) {
-      const bool bare_switch = arg == "--unlink" && std::string_view(flag) == "--unlink";
-      if (!bare_switch && !absl::StartsWith(arg, absl::StrCat(flag, "="))) continue;
-      auto [it, first] = given.emplace(flag, arg);
-      if (!first) {
-        return absl::InvalidArgumentError(absl::StrCat(flag, " is given twice ('", it->second,
-                                                       "' and '", arg, "'): give it once"));
-      }
-    }
-  }
-  for (const std::string& arg : args) {
-    if (absl::StartsWith(arg, "--output-format=")) {
-      options.output_format = arg.substr(16);
+  ASSIGN_OR_RETURN(ParsedFlags flags, ParseFlags(OneShotFlags(), args,
+                                                 FlagSyntax{.value_in_next_argument = false,
+                                                            .single_dash_flags = false,
+                                                            .keep_unknown = true}));
+  for (const FlagValue& f : flags.flags) {
+    if (f.name == "--output-format") {
+      options.output_format = f.value;
       if (options.output_format != "normal" && options.output_format != "json") {
         return absl::InvalidArgumentError(absl::StrCat("--output-format='", options.output_format,
                                                        "' is not one of: normal, json"));
       }
-    } else if (absl::StartsWith(arg, "--output=")) {
-      options.output_path = arg.substr(9);
-    } else if (absl::StartsWith(arg, "--interval=")) {
-      ASSIGN_OR_RETURN(absl::Duration d, ParseDuration(arg.substr(11)));
+    } else if (f.name == "--output") {
+      options.output_path = f.value;
+    } else if (f.name == "--interval") {
+      ASSIGN_OR_RETURN(absl::Duration d, ParseDuration(f.value));
       if (d < absl::Nanoseconds(kMinIntervalNs) || d > absl::Nanoseconds(kMaxIntervalNs)) {
         return absl::InvalidArgumentError(
-            absl::StrCat("--interval=", arg.substr(11), " is out of range: give 10ms to 1h"));
+            absl::StrCat("--interval=", f.value, " is out of range: give 10ms to 1h"));
       }
       options.interval_ns = static_cast<uint64_t>(absl::ToInt64Nanoseconds(d));
-    } else if (absl::StartsWith(arg, "--workload=")) {
-      options.workload = arg.substr(11);
+    } else if (f.name == "--workload") {
+      options.workload = f.value;
       RETURN_IF_ERROR(ParseWorkloadFamily(options.workload).status());
-    } else if (arg == "--unlink") {
-      options.remove_files = true;
-    } else if (absl::StartsWith(arg, "--unlink=")) {
-      absl::StatusOr<bool> on = ParseBool(arg.substr(9));
-      if (!on.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat("--unlink: ", on.status().message()));
-      }
-      options.remove_files = *on;
-    } else if (absl::StartsWith(arg, "--")) {
-      options.fio_args.push_back(arg);
-    } else if (options.job_file.empty()) {
-      options.job_file = arg;
-    } else {
+    } else if (f.name == "--unlink") {
+      options.remove_files = f.value == "true";
+    }
+  }
+  options.fio_args = std::move(flags.unknown);
+  for (const std::string& arg : flags.positional) {
+    if (!options.job_file.empty()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "unexpected argument '", arg, "': give one job file, or --name=... options"));
     }
+    options.job_file = arg;
   }
   if (options.job_file.empty() && options.fio_args.empty()) {
     return absl::InvalidArgumentError(

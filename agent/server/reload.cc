@@ -26,7 +26,7 @@ ReloadOutcome MergeReloadedConfig(const ServeConfig& current, const ServeConfig&
   const AgentIdentity& a = current.identity;
   const AgentIdentity& b = loaded.identity;
   restart("listen", current.listen != loaded.listen);
-  restart("reattach_grace_ms", current.reattach_grace_ms != loaded.reattach_grace_ms);
+  restart("reattach_grace_ms", current.reattach_grace != loaded.reattach_grace);
   restart("agent_id", a.agent_id != b.agent_id);
   restart("region", a.region != b.region);
   restart("availability_zone", a.availability_zone != b.availability_zone);

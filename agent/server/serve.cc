@@ -22,6 +22,7 @@
 #include "agent/server/reload.h"
 #include "agent/server/transport_security.h"
 #include "common/file_util.h"
+#include "common/flags.h"
 #include "common/status_macros.h"
 #include "common/units.h"
 #include "grpcpp/grpcpp.h"
@@ -106,45 +107,45 @@ JobPolicy PolicyOf(const AgentSettings& settings) {
 }
 
 // reattach_grace_ms: 0 .. 1 hour (a run held longer for a coordinator that may never come back
-// would only hold its files).
-absl::StatusOr<uint64_t> ParseReattachGraceMs(const std::string& value) {
+// would only hold its files), in milliseconds as the config file and the flag write it.
+absl::StatusOr<absl::Duration> ParseReattachGraceMs(const std::string& value) {
   char* end = nullptr;
   const unsigned long long ms = std::strtoull(value.c_str(), &end, 10);
   if (value.empty() || *end != '\0' || value[0] == '-' || ms > 3'600'000) {
     return absl::InvalidArgumentError(
         absl::StrCat("reattach_grace_ms must be 0..3600000 (milliseconds), got '", value, "'"));
   }
-  return static_cast<uint64_t>(ms);
+  return absl::Milliseconds(static_cast<int64_t>(ms));
 }
 
-// Every flag serve takes, in the order --help lists them.
-constexpr const char* kServeFlags[] = {"--config",
-                                       "--listen",
-                                       "--port-file",
-                                       "--agent-id",
-                                       "--az",
-                                       "--az-id",
-                                       "--region",
-                                       "--log-level",
-                                       "--reattach-grace-ms",
-                                       "--imds-endpoint",
-                                       "--imds",
-                                       "--mountinfo",
-                                       "--tls-cert",
-                                       "--tls-key",
-                                       "--tls-ca",
-                                       "--token-file",
-                                       "--insecure-loopback-only",
-                                       "--allowed-root",
-                                       "--min-free-space"};
-
-bool IsServeFlag(const std::string& flag) {
-  return std::find(std::begin(kServeFlags), std::end(kServeFlags), flag) != std::end(kServeFlags);
-}
-
-absl::Status UnknownServeFlag(const std::string& flag) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown flag '", flag, "' (allowed: ", absl::StrJoin(kServeFlags, ", "), ")"));
+// Every flag serve takes, in the order an unknown flag's error lists them.
+const std::vector<FlagSpec>& ServeFlags() {
+  static const auto* flags = new std::vector<FlagSpec>{
+      {.name = "--config", .help = "YAML config file; the other flags override it"},
+      {.name = "--listen", .help = "HOST:PORT, [IPV6]:PORT or unix:PATH"},
+      {.name = "--port-file", .help = "where to write the bound port once listening"},
+      {.name = "--agent-id", .help = "the agent's name (default: the host name)"},
+      {.name = "--az", .help = "availability zone (default: instance metadata)"},
+      {.name = "--az-id", .help = "availability zone id"},
+      {.name = "--region", .help = "region"},
+      {.name = "--log-level", .help = "trace, debug, info, warn, error"},
+      {.name = "--reattach-grace-ms", .help = "how long a run waits for its coordinator"},
+      {.name = "--imds-endpoint", .help = "instance metadata endpoint"},
+      {.name = "--imds", .help = "enabled or disabled"},
+      {.name = "--mountinfo", .help = "the mount table Describe reads"},
+      {.name = "--tls-cert", .help = "the agent's certificate (absolute path)"},
+      {.name = "--tls-key", .help = "its key (absolute path)"},
+      {.name = "--tls-ca", .help = "CA of the coordinators' certificates (absolute path)"},
+      {.name = "--token-file", .help = "bearer token file (absolute path)"},
+      {.name = "--insecure-loopback-only",
+       .is_switch = true,
+       .help = "plaintext, on a loopback address only"},
+      {.name = "--allowed-root",
+       .repeatable = true,
+       .help = "a directory jobs may use; the first replaces the config's list"},
+      {.name = "--min-free-space", .help = "free space a job must leave (bytes, 10g, 5%)"},
+  };
+  return *flags;
 }
 
 }  // namespace
@@ -267,12 +268,12 @@ absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
       config.max_concurrent_runs = static_cast<int>(n);
     }
     if (key == "reattach_grace_ms") {
-      absl::StatusOr<uint64_t> ms = ParseReattachGraceMs(value);
-      if (!ms.ok()) {
+      absl::StatusOr<absl::Duration> grace = ParseReattachGraceMs(value);
+      if (!grace.ok()) {
         return absl::InvalidArgumentError(
-            absl::StrCat(path, ":", mark.line + 1, ": ", ms.status().message()));
+            absl::StrCat(path, ":", mark.line + 1, ": ", grace.status().message()));
       }
-      config.reattach_grace_ms = *ms;
+      config.reattach_grace = *grace;
     }
   }
   return config;
@@ -280,63 +281,25 @@ absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
 
 absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args) {
   ServeConfig config;
-  // --config first, so flags override it wherever they appear; one config only.
-  bool config_loaded = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string path;
-    if (args[i] == "--config") {
-      if (i + 1 >= args.size() || absl::StartsWith(args[i + 1], "--")) {
-        return absl::InvalidArgumentError("flag '--config' needs a value");
-      }
-      path = args[i + 1];
-    } else if (absl::StartsWith(args[i], "--config=")) {
-      path = args[i].substr(9);
-    } else {
-      continue;
-    }
-    if (config_loaded) {
-      return absl::InvalidArgumentError("--config is given twice: give one config file");
-    }
-    ASSIGN_OR_RETURN(config, LoadServeConfig(path));
-    config_loaded = true;
-  }
-  bool roots_from_flags = false;  // the first --allowed-root replaces the config's list
   // Every flag but --allowed-root takes one value: a second one is an error, not a silent choice
   // of the last (as `run` treats its own flags).
-  std::map<std::string, std::string> given;  // flag -> how it was written
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string flag = args[i], value;
-    if (!absl::StartsWith(flag, "--")) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "unexpected '", flag, "': serve takes flags only (a config file is --config FILE)"));
-    }
-    const size_t eq = flag.find('=');
-    if (eq != std::string::npos) {
-      value = flag.substr(eq + 1);
-      flag = flag.substr(0, eq);
-    }
-    // An unknown flag is named as such, not as one that "needs a value".
-    if (!IsServeFlag(flag)) return UnknownServeFlag(flag);
-    if (eq == std::string::npos) {
-      if (flag == "--insecure-loopback-only") {
-        value = "true";  // a switch: takes no value unless written --insecure-loopback-only=false
-      } else if (i + 1 < args.size() && !absl::StartsWith(args[i + 1], "--")) {
-        value = args[++i];
-      } else {
-        return absl::InvalidArgumentError(absl::StrCat("flag '", flag, "' needs a value"));
-      }
-    }
-    if (flag == "--config") continue;  // given twice was refused above
-    if (flag != "--allowed-root") {
-      const std::string written = eq != std::string::npos || flag == "--insecure-loopback-only"
-                                      ? args[i]
-                                      : absl::StrCat(flag, " ", value);
-      auto [it, first] = given.emplace(flag, written);
-      if (!first) {
-        return absl::InvalidArgumentError(absl::StrCat(flag, " is given twice ('", it->second,
-                                                       "' and '", written, "'): give it once"));
-      }
-    }
+  ASSIGN_OR_RETURN(ParsedFlags flags, ParseFlags(ServeFlags(), args,
+                                                 FlagSyntax{.value_may_start_with_dashes = false,
+                                                            .single_dash_flags = false}));
+  if (!flags.positional.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unexpected '", flags.positional.front(),
+                     "': serve takes flags only (a config file is --config FILE)"));
+  }
+  // The config first, so flags override it wherever they appear.
+  if (const std::string* path = flags.Get("--config")) {
+    ASSIGN_OR_RETURN(config, LoadServeConfig(*path));
+  }
+  bool roots_from_flags = false;  // the first --allowed-root replaces the config's list
+  for (const FlagValue& f : flags.flags) {
+    const std::string& flag = f.name;
+    const std::string& value = f.value;
+    if (flag == "--config") continue;
     if (flag == "--listen") {
       if (absl::Status s = CheckListenAddress(value); !s.ok()) {
         return absl::InvalidArgumentError(absl::StrCat("--listen: ", s.message()));
@@ -357,7 +320,7 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
       RETURN_IF_ERROR(ValidateLogLevel(value));
       config.log_level = value;
     } else if (flag == "--reattach-grace-ms") {
-      ASSIGN_OR_RETURN(config.reattach_grace_ms, ParseReattachGraceMs(value));
+      ASSIGN_OR_RETURN(config.reattach_grace, ParseReattachGraceMs(value));
     } else if (flag == "--imds-endpoint") {
       config.imds_endpoint = value;
     } else if (flag == "--mountinfo") {
@@ -372,7 +335,8 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
                s.code() != absl::StatusCode::kNotFound) {
       RETURN_IF_ERROR(s);
     } else {
-      return UnknownServeFlag(flag);  // not reached: the flag was checked above
+      // Not reached: ParseFlags refused any flag not in the table.
+      return absl::InternalError(absl::StrCat("serve flag ", flag, " has no handler"));
     }
   }
   if (config.identity.hostname.empty()) config.identity.hostname = Hostname();
@@ -457,7 +421,7 @@ int RunServeCommand(const std::vector<std::string>& args) {
   runner_config.metadata = &probe_metadata;
   Runner runner(runner_config);
   RunJournalConfig journal_config;
-  journal_config.grace_ns = config->reattach_grace_ms * 1'000'000ULL;
+  journal_config.grace_ns = static_cast<uint64_t>(absl::ToInt64Nanoseconds(config->reattach_grace));
   AgentService service(runner, DiscoverServeIdentity(*config, *imds_settings),
                        config->mountinfo_path, std::make_shared<SystemResolver>(), journal_config);
   grpc::ServerBuilder builder;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "agent/server/agent_settings.h"
 #include "agent/server/service.h"
 
@@ -30,9 +31,10 @@ struct ServeConfig {
   std::string log_level = "info";
   int max_concurrent_runs = 4;
   // How long a run whose stream broke keeps going, waiting for the coordinator to reattach (and a
-  // finished run's last events stay attachable): agent/server/run_journal.h. 0 = no grace (the
-  // broken stream is the broken lease).
-  uint64_t reattach_grace_ms = 30'000;
+  // finished run's last events stay attachable): agent/server/run_journal.h. Zero = no grace (the
+  // broken stream is the broken lease). Written in milliseconds (reattach_grace_ms,
+  // --reattach-grace-ms), 0 .. 1 hour.
+  absl::Duration reattach_grace = absl::Seconds(30);
   AgentSettings settings;  // allowed_roots, min_free_space, tls, token_file, log_levels
   // Instance metadata (agent/host/imds_client.h): endpoint override ("" = environment or default)
   // and an off switch (config `imds: disabled`, or AWS_EC2_METADATA_DISABLED=true).

@@ -4,12 +4,13 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
-#include <map>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/file_util.h"
+#include "common/flags.h"
+#include "common/status_macros.h"
 #include "common/units.h"
 #include "coordinator/store/results_file.h"
 
@@ -30,57 +31,27 @@ int Fail(const std::string& command, const absl::Status& status, int code) {
 absl::StatusOr<Args> ParseArgs(const std::vector<std::string>& raw,
                                const std::vector<std::string>& value_flags,
                                const std::vector<std::string>& bool_flags) {
-  Args args;
-  // One value per flag: a repeated flag is an error, not a guess. Key -> the spelling given first.
-  std::map<std::string, std::string> seen;
-  for (size_t i = 0; i < raw.size(); ++i) {
-    const std::string& a = raw[i];
-    if (!absl::StartsWith(a, "-") || a == "-") {
-      args.positional.push_back(a);
-      continue;
-    }
-    std::string name = a, value;
-    const size_t eq = a.find('=');
-    if (eq != std::string::npos) {
-      name = a.substr(0, eq);
-      value = a.substr(eq + 1);
-    }
-    const bool takes_value =
-        std::find(value_flags.begin(), value_flags.end(), name) != value_flags.end();
-    const bool is_bool = std::find(bool_flags.begin(), bool_flags.end(), name) != bool_flags.end();
-    if (!takes_value && !is_bool) {
-      std::string allowed;
-      for (const auto& f : value_flags) absl::StrAppend(&allowed, allowed.empty() ? "" : ", ", f);
-      for (const auto& f : bool_flags) absl::StrAppend(&allowed, allowed.empty() ? "" : ", ", f);
-      return absl::InvalidArgumentError(absl::StrCat(
-          "unknown flag '", name, "' (allowed: ", allowed.empty() ? "none" : allowed, ")"));
-    }
+  std::vector<FlagSpec> table;
+  const auto listed = [&](const std::string& name) {
+    return std::find(value_flags.begin(), value_flags.end(), name) != value_flags.end();
+  };
+  for (const std::string& name : value_flags) {
     // -o and --output are one flag.
-    const std::string key = name == "--output" ? "-o" : name;
-    if (auto [it, inserted] = seen.emplace(key, name); !inserted) {
-      return absl::InvalidArgumentError(
-          it->second == name
-              ? absl::StrCat("flag '", name, "' is given twice: give it once")
-              : absl::StrCat(it->second, " and ", name, " are the same flag: give one"));
+    if (name == "--output" && listed("-o")) continue;
+    table.push_back({.name = name, .alias = name == "-o" && listed("--output") ? "--output" : ""});
+  }
+  for (const std::string& name : bool_flags) table.push_back({.name = name, .is_switch = true});
+  ASSIGN_OR_RETURN(ParsedFlags parsed, ParseFlags(table, raw));
+  Args args;
+  args.positional = std::move(parsed.positional);
+  for (FlagValue& flag : parsed.flags) {
+    const bool is_switch =
+        std::find(bool_flags.begin(), bool_flags.end(), flag.name) != bool_flags.end();
+    if (!is_switch) {
+      args.flags.emplace_back(flag.spelled, std::move(flag.value));
+    } else if (flag.value == "true") {
+      args.flags.emplace_back(flag.spelled, "");  // "--resume=false": not given
     }
-    bool on = true;
-    if (is_bool && eq != std::string::npos) {
-      // "--resume=false" must not resume: a switch's value is read, never ignored.
-      absl::StatusOr<bool> parsed = ParseBool(value);
-      if (!parsed.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "flag '", name, "' is a switch: give it alone, or as ", name, "=true / =false"));
-      }
-      on = *parsed;
-      value.clear();
-    }
-    if (takes_value && eq == std::string::npos) {
-      if (i + 1 >= raw.size()) {
-        return absl::InvalidArgumentError(absl::StrCat("flag '", name, "' needs a value"));
-      }
-      value = raw[++i];
-    }
-    if (on) args.flags.emplace_back(name, value);
   }
   return args;
 }

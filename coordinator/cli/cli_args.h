@@ -38,7 +38,7 @@ struct Args {
 // "--flag=value" and "--flag value" for `value_flags`, "--flag" (or "--flag=true|false", fio's
 // boolean spellings) for `bool_flags`; anything else starting with '-' (but "-" itself) is an
 // InvalidArgument naming the allowed flags, and so is a flag given twice (-o and --output are
-// one flag).
+// one flag). The parsing and its error messages are common/flags.h's.
 absl::StatusOr<Args> ParseArgs(const std::vector<std::string>& raw,
                                const std::vector<std::string>& value_flags,
                                const std::vector<std::string>& bool_flags);

@@ -39,13 +39,13 @@ class AgentSettingsTest : public ::testing::Test {
 };
 
 TEST_F(AgentSettingsTest, TheReattachGraceComesFromTheConfigOrTheFlagAndNeedsARestart) {
-  EXPECT_EQ(ParseServeArgs({}).value().reattach_grace_ms, 30'000u) << "the default";
+  EXPECT_EQ(ParseServeArgs({}).value().reattach_grace, absl::Seconds(30)) << "the default";
   absl::StatusOr<ServeConfig> config = Load("reattach_grace_ms: 5000\n");
   ASSERT_TRUE(config.ok()) << config.status();
-  EXPECT_EQ(config->reattach_grace_ms, 5000u);
+  EXPECT_EQ(config->reattach_grace, absl::Seconds(5));
   config = ParseServeArgs({"--reattach-grace-ms=0"});
   ASSERT_TRUE(config.ok()) << config.status();
-  EXPECT_EQ(config->reattach_grace_ms, 0u);
+  EXPECT_EQ(config->reattach_grace, absl::ZeroDuration());
   EXPECT_NE(ErrorOf("reattach_grace_ms: -1\n").find("reattach_grace_ms must be 0..3600000"),
             std::string::npos);
   EXPECT_TRUE(absl::IsInvalidArgument(ParseServeArgs({"--reattach-grace-ms=10s"}).status()));

@@ -52,7 +52,8 @@ TEST(ParseArgsTest, AFlagGivenTwiceIsRefusedNotGuessed) {
   const std::vector<std::string> value_flags = {"--db", "-o", "--output"};
   absl::StatusOr<Args> twice = ParseArgs({"--db", "a.db", "--db=b.db"}, value_flags, {});
   ASSERT_FALSE(twice.ok());
-  EXPECT_THAT(twice.status().message(), HasSubstr("flag '--db' is given twice"));
+  EXPECT_THAT(twice.status().message(),
+              HasSubstr("--db is given twice ('--db a.db' and '--db=b.db'): give it once"));
   absl::StatusOr<Args> both = ParseArgs({"-o", "a.md", "--output", "b.md"}, value_flags, {});
   ASSERT_FALSE(both.ok());
   EXPECT_THAT(both.status().message(), HasSubstr("-o and --output are the same flag"));
