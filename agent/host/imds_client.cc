@@ -2,15 +2,16 @@
 
 #include <curl/curl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <mutex>
 #include <optional>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "common/status_macros.h"
@@ -66,22 +67,25 @@ class CurlImdsClient final : public MetadataClient {
   }
 
  private:
+  // curl takes whole milliseconds.
+  int64_t TimeoutMs() const { return absl::ToInt64Milliseconds(settings_.timeout); }
+
   absl::StatusOr<std::string> Token(bool refresh) {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     // Renewed a minute before it expires, so a token never dies between PUT and GET.
     if (!refresh && !token_.empty() && absl::Now() < token_expiry_) return token_;
     const absl::Time asked = absl::Now();
     ASSIGN_OR_RETURN(HttpAnswer answer,
                      Request("PUT", "/latest/api/token",
                              absl::StrCat("X-aws-ec2-metadata-token-ttl-seconds: ",
-                                          settings_.token_ttl_seconds)));
+                                          absl::ToInt64Seconds(settings_.token_ttl))));
     if (answer.status != 200 || answer.body.empty()) {
       return absl::UnavailableError(absl::StrCat("not on EC2: ", settings_.endpoint,
                                                  " answered the IMDSv2 token request with HTTP ",
                                                  answer.status));
     }
     token_ = answer.body;
-    token_expiry_ = asked + absl::Seconds(std::max(1, settings_.token_ttl_seconds - 60));
+    token_expiry_ = asked + std::max(absl::Seconds(1), settings_.token_ttl - absl::Minutes(1));
     return token_;
   }
 
@@ -110,8 +114,8 @@ class CurlImdsClient final : public MetadataClient {
       curl_easy_setopt(curl, CURLOPT_POSTFIELDS, "");
       curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, 0L);
     }
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(settings_.timeout_ms));
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(settings_.timeout_ms));
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(TimeoutMs()));
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(TimeoutMs()));
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");  // IMDS is link-local: never via a proxy
     curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
@@ -124,7 +128,7 @@ class CurlImdsClient final : public MetadataClient {
     if (code != CURLE_OK) {
       return absl::UnavailableError(
           absl::StrCat("not on EC2: no instance metadata service answered at ", settings_.endpoint,
-                       " (", curl_easy_strerror(code), ", timeout ", settings_.timeout_ms, " ms",
+                       " (", curl_easy_strerror(code), ", timeout ", TimeoutMs(), " ms",
                        settings_.attempts > 1 ? absl::StrCat(", ", settings_.attempts, " attempts")
                                               : std::string(),
                        ")"));
@@ -133,9 +137,9 @@ class CurlImdsClient final : public MetadataClient {
   }
 
   ImdsSettings settings_;
-  std::mutex mu_;
-  std::string token_;
-  absl::Time token_expiry_ = absl::InfinitePast();
+  absl::Mutex mu_;
+  std::string token_ ABSL_GUARDED_BY(mu_);
+  absl::Time token_expiry_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
 };
 
 bool Truthy(const char* value) {
@@ -200,7 +204,8 @@ absl::StatusOr<ImdsSettings> LoadImdsSettings(const std::string& config_endpoint
                                               bool config_disabled) {
   ImdsSettings settings = BaseSettings(config_endpoint, config_disabled);
   if (std::optional<std::string> timeout = Variable(kImdsTimeoutVariable)) {
-    ASSIGN_OR_RETURN(settings.timeout_ms, ParseImdsTimeoutMs(*timeout));
+    ASSIGN_OR_RETURN(const int timeout_ms, ParseImdsTimeoutMs(*timeout));
+    settings.timeout = absl::Milliseconds(timeout_ms);
   }
   if (std::optional<std::string> attempts = Variable(kImdsAttemptsVariable)) {
     ASSIGN_OR_RETURN(settings.attempts, ParseImdsAttempts(*attempts));
@@ -214,14 +219,14 @@ absl::StatusOr<std::unique_ptr<MetadataClient>> MakeImdsClient(const ImdsSetting
     return absl::InvalidArgumentError(
         absl::StrCat("IMDS endpoint '", settings.endpoint, "' must be an http:// or https:// URL"));
   }
-  if (settings.timeout_ms < 1) {
-    return absl::InvalidArgumentError("IMDS timeout_ms must be at least 1");
+  if (settings.timeout < absl::Milliseconds(1)) {
+    return absl::InvalidArgumentError("IMDS timeout must be at least 1 ms");
   }
   if (settings.attempts < 1) {
     return absl::InvalidArgumentError("IMDS attempts must be at least 1");
   }
-  static std::once_flag curl_init;
-  std::call_once(curl_init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+  // Once per process; a function-local static's initialisation is thread-safe.
+  [[maybe_unused]] static const CURLcode curl_init = curl_global_init(CURL_GLOBAL_DEFAULT);
   return std::unique_ptr<MetadataClient>(new CurlImdsClient(settings));
 }
 

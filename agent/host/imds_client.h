@@ -25,6 +25,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 
 namespace azbench {
 
@@ -33,9 +34,10 @@ inline constexpr char kDefaultImdsEndpoint[] = "http://169.254.169.254";
 struct ImdsSettings {
   std::string endpoint = kDefaultImdsEndpoint;  // scheme://host[:port], no path
   bool disabled = false;
-  int timeout_ms = 1000;          // per request: connect and total
-  int attempts = 1;               // tries of a request that got no answer (timeout, refused)
-  int token_ttl_seconds = 21600;  // the session token's lifetime (IMDS allows 1..21600)
+  absl::Duration timeout = absl::Seconds(1);  // per request: connect and total
+  int attempts = 1;  // tries of a request that got no answer (timeout, refused)
+  // The session token's lifetime (IMDS allows 1 s .. 6 h, asked for in whole seconds).
+  absl::Duration token_ttl = absl::Hours(6);
 };
 
 // The environment variables of the AWS SDKs that set the timeout and the attempts.

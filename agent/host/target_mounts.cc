@@ -52,9 +52,9 @@ absl::StatusOr<std::vector<std::string>> SystemResolver::Resolve(const std::stri
   auto promise = std::make_shared<std::promise<Result>>();
   std::future<Result> future = promise->get_future();
   std::thread([promise, host] { promise->set_value(ResolveNow(host)); }).detach();
-  if (future.wait_for(std::chrono::milliseconds(timeout_ms_)) != std::future_status::ready) {
-    return absl::DeadlineExceededError(
-        absl::StrCat("resolving '", host, "' took longer than ", timeout_ms_, " ms"));
+  if (future.wait_for(absl::ToChronoNanoseconds(timeout_)) != std::future_status::ready) {
+    return absl::DeadlineExceededError(absl::StrCat("resolving '", host, "' took longer than ",
+                                                    absl::ToInt64Milliseconds(timeout_), " ms"));
   }
   return future.get();
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "agent/host/mounts.h"
 
 namespace azbench {
@@ -28,15 +29,15 @@ class HostResolver {
 };
 
 // getaddrinfo(3); IP literals come back as themselves. A lookup that takes longer than
-// `timeout_ms` (a dead DNS server) is DeadlineExceeded, so Describe answers within the
+// `timeout` (a dead DNS server) is DeadlineExceeded, so Describe answers within the
 // coordinator's deadline; the lookup finishes in the background.
 class SystemResolver final : public HostResolver {
  public:
-  explicit SystemResolver(int timeout_ms = 2000) : timeout_ms_(timeout_ms) {}
+  explicit SystemResolver(absl::Duration timeout = absl::Seconds(2)) : timeout_(timeout) {}
   absl::StatusOr<std::vector<std::string>> Resolve(const std::string& host) override;
 
  private:
-  int timeout_ms_;
+  absl::Duration timeout_;
 };
 
 // A fixed name -> addresses table (tests); unknown names are NotFound.

@@ -118,8 +118,9 @@ absl::StatusOr<std::unique_ptr<LocalFleet>> LocalFleet::Start(const LocalFleetOp
     for (const std::string& root : options.allowed_roots) {
       args.push_back("--allowed-root=" + root);
     }
-    if (options.reattach_grace_ms >= 0) {
-      args.push_back(absl::StrCat("--reattach-grace-ms=", options.reattach_grace_ms));
+    if (options.reattach_grace.has_value()) {
+      args.push_back(
+          absl::StrCat("--reattach-grace-ms=", absl::ToInt64Milliseconds(*options.reattach_grace)));
     }
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());

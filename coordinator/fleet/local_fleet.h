@@ -15,10 +15,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 
 namespace azbench {
 
@@ -37,8 +39,8 @@ struct LocalFleetOptions {
   std::vector<std::string> allowed_roots;
   std::string log_level = "warn";
   // The agents' --reattach-grace-ms (how long a run whose stream broke waits for the coordinator to
-  // reattach); negative: the agent's default.
-  int64_t reattach_grace_ms = -1;
+  // reattach), whole milliseconds; nullopt: the agent's default.
+  std::optional<absl::Duration> reattach_grace;
   // Test hook: extra "NAME=value" environment entries for the agent at index i (e.g. the fault
   // tests' AZBENCH_TEST_ONLY_REALTIME_OFFSET_NS for one agent); empty: the inherited environment.
   std::vector<std::vector<std::string>> agent_env;

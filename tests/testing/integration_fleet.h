@@ -53,7 +53,7 @@ inline std::unique_ptr<LocalFleet> StartLoopbackAgents(
   options.agent_binary = AZBENCH_AGENT_BIN;
   options.work_root = work_root;
   options.allowed_roots = std::move(allowed_roots);
-  options.reattach_grace_ms = 2000;
+  options.reattach_grace = absl::Seconds(2);
   absl::StatusOr<std::unique_ptr<LocalFleet>> fleet = LocalFleet::Start(options);
   EXPECT_TRUE(fleet.ok()) << fleet.status();
   return fleet.ok() ? std::move(*fleet) : nullptr;

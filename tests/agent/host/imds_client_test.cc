@@ -32,10 +32,11 @@ std::map<std::string, std::string> InstanceA() {
   };
 }
 
-std::unique_ptr<MetadataClient> Client(const std::string& endpoint, int timeout_ms = 1000) {
+std::unique_ptr<MetadataClient> Client(const std::string& endpoint,
+                                       absl::Duration timeout = absl::Seconds(1)) {
   ImdsSettings settings;
   settings.endpoint = endpoint;
-  settings.timeout_ms = timeout_ms;
+  settings.timeout = timeout;
   auto client = MakeImdsClient(settings);
   EXPECT_TRUE(client.ok()) << client.status();
   return client.ok() ? std::move(*client) : nullptr;
@@ -108,7 +109,7 @@ TEST(ImdsClientTest, ASlowServiceTimesOutAsNotOnEc2) {
     return r;
   });
   ASSERT_TRUE(server.ok());
-  auto imds = Client(server.url(), /*timeout_ms=*/200);
+  auto imds = Client(server.url(), absl::Milliseconds(200));
   auto az = imds->Get("meta-data/placement/availability-zone");
   EXPECT_TRUE(absl::IsUnavailable(az.status())) << az.status();
   EXPECT_THAT(std::string(az.status().message()), HasSubstr("200 ms"));

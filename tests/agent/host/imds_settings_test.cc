@@ -72,7 +72,7 @@ TEST(ImdsSettingsTest, TheEnvironmentSetsTimeoutAndAttemptsAndABadValueIsAnError
     ScopedEnv attempts("AWS_METADATA_SERVICE_NUM_ATTEMPTS", nullptr);
     absl::StatusOr<ImdsSettings> s = LoadImdsSettings();
     ASSERT_TRUE(s.ok()) << s.status();
-    EXPECT_EQ(s->timeout_ms, 1000) << "the AWS SDKs' default";
+    EXPECT_EQ(s->timeout, absl::Seconds(1)) << "the AWS SDKs' default";
     EXPECT_EQ(s->attempts, 1);
   }
   {
@@ -80,7 +80,7 @@ TEST(ImdsSettingsTest, TheEnvironmentSetsTimeoutAndAttemptsAndABadValueIsAnError
     ScopedEnv attempts("AWS_METADATA_SERVICE_NUM_ATTEMPTS", "");
     absl::StatusOr<ImdsSettings> s = LoadImdsSettings();
     ASSERT_TRUE(s.ok()) << "empty counts as unset: " << s.status();
-    EXPECT_EQ(s->timeout_ms, 1000);
+    EXPECT_EQ(s->timeout, absl::Seconds(1));
     EXPECT_EQ(s->attempts, 1);
   }
   {
@@ -89,7 +89,7 @@ TEST(ImdsSettingsTest, TheEnvironmentSetsTimeoutAndAttemptsAndABadValueIsAnError
     ScopedEnv attempts("AWS_METADATA_SERVICE_NUM_ATTEMPTS", "3");
     absl::StatusOr<ImdsSettings> s = LoadImdsSettings("http://127.0.0.1:10", true);
     ASSERT_TRUE(s.ok()) << s.status();
-    EXPECT_EQ(s->timeout_ms, 10'000);
+    EXPECT_EQ(s->timeout, absl::Seconds(10));
     EXPECT_EQ(s->attempts, 3);
     EXPECT_EQ(s->endpoint, "http://127.0.0.1:10") << "the config's endpoint still wins";
     EXPECT_TRUE(s->disabled);
@@ -123,7 +123,7 @@ TEST(ImdsSettingsTest, EndpointAndOffSwitchFollowTheAwsSdkAndTheConfigWins) {
     ASSERT_TRUE(s.ok()) << s.status();
     EXPECT_EQ(s->endpoint, "http://169.254.169.254");
     EXPECT_FALSE(s->disabled);
-    EXPECT_EQ(s->timeout_ms, 1000);
+    EXPECT_EQ(s->timeout, absl::Seconds(1));
   }
   {
     ScopedEnv endpoint("AWS_EC2_METADATA_SERVICE_ENDPOINT", "http://127.0.0.1:9");
