@@ -7,7 +7,6 @@
 #include "agent/one_shot.h"
 #include "agent/server/check_config.h"
 #include "agent/server/serve.h"
-#include "agent/workloads/block_io/private_fd_table.h"
 #include "common/version.h"
 
 namespace {
@@ -27,10 +26,6 @@ constexpr char kUsage[] =
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Before anything opens a file: every file the agent opens gets a number above the slots a
-  // psync clone's private descriptor table copies and closes
-  // (agent/workloads/block_io/private_fd_table.h).
-  azbench::ReserveLowDescriptors();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     std::cerr << kUsage;

@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "agent/workloads/block_io/private_fd_table.h"
 #include "agent/workloads/block_io/submit_batch.h"
 #include "agent/workloads/interval_accumulator.h"
 #include "common/clock.h"
@@ -684,29 +683,8 @@ BlockIoJob::Clone::~Clone() {
 JobResult RunBlockIoClone(const JobSpec& spec, BlockIoJob::Clone& clone, const RunControl& control,
                           const OpClockSource& op_clock, uint64_t start_ns,
                           std::atomic<uint64_t>& ops_done, std::atomic<uint64_t>& bytes_done) {
-  // A sync engine's clone works from a descriptor table of its own (private_fd_table.h): each
-  // pread/pwrite then skips the shared table's reference counting, as a fio job process does.
-  // Where that could flush another file, or the kernel refuses, it works from the process's
-  // table.
-  PrivateFdTable table;
-  if (!clone.caps.is_async && clone.caps.does_io) {
-    std::vector<int> fds;
-    fds.reserve(clone.files.size());
-    for (const auto& f : clone.files) fds.push_back(f.fd);
-    // Unavailable or FailedPrecondition: the clone runs on the process's table, as before.
-    if (absl::Status s = table.Take(fds); absl::IsInternal(s)) {
-      JobResult failed;
-      failed.name = spec.name;
-      failed.interval_ns = control.interval_ns;
-      failed.error_errno = EIO;
-      failed.error_message = absl::StrCat("clone ", clone.index, ": ", s.message());
-      return failed;
-    }
-  }
   CloneRunner runner(spec, clone, control, op_clock, start_ns, ops_done, bytes_done);
-  JobResult result = runner.Run();
-  table.Release();
-  return result;
+  return runner.Run();
 }
 
 }  // namespace azbench

@@ -1,20 +1,13 @@
 // A block_io job checks the file descriptors it will need (each clone opens each of its files)
 // against RLIMIT_NOFILE before laying out any file: nrfiles=30000 under a soft limit of 20000 used
-// to lay out every file and then fail on "Too many open files". A sync engine's clone works from a
-// descriptor table of its own holding its job's files
-// (agent/workloads/block_io/private_fd_table.h).
-#include <dirent.h>
-#include <fcntl.h>
+// to lay out every file and then fail on "Too many open files".
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
-#include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "agent/workloads/block_io/block_io.h"
@@ -122,63 +115,6 @@ TEST(BlockIoLayoutCancelTest, ACancelledLayoutStopsBetweenFilesAndRemovesThem) {
       BlockIoJob::Prepare(spec, 0, CreateEngine, &cancel);
   ASSERT_EQ(job.status().code(), absl::StatusCode::kCancelled) << job.status();
   EXPECT_EQ(FilesIn(dir.path()), 0u) << "nothing is left behind";
-}
-
-// What each of the process's threads has open: the targets of /proc/self/task/TID/fd/*.
-std::vector<std::set<std::string>> OpenFilesPerThread() {
-  std::vector<std::set<std::string>> threads;
-  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
-    std::set<std::string> files;
-    std::error_code ec;
-    for (const auto& fd : std::filesystem::directory_iterator(task.path() / "fd", ec)) {
-      files.insert(std::filesystem::read_symlink(fd.path(), ec).string());
-    }
-    threads.push_back(std::move(files));
-  }
-  return threads;
-}
-
-TEST(BlockIoDescriptorsTest, APsyncCloneWorksFromATableHoldingOnlyItsJobsFiles) {
-  testing::TempDir dir(testing::kTmpfsBase);  // a file system whose close flushes nothing
-  const std::string marker = dir.File("not-the-jobs");
-  const int marker_fd = open(marker.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  ASSERT_GE(marker_fd, 0);
-  JobSpec spec;
-  spec.name = "private";
-  spec.directory = dir.path();
-  spec.rw = RwPattern::kRandRead;
-  spec.block_size_bytes = 4096;
-  spec.size_bytes = 1 << 20;
-  spec.ioengine = "psync";
-  spec.time_based = true;
-  spec.runtime = absl::Seconds(3);
-  absl::StatusOr<std::unique_ptr<BlockIoJob>> job = BlockIoJob::Prepare(spec);
-  ASSERT_TRUE(job.ok()) << job.status();
-  std::atomic<bool> cancel{false};
-  absl::StatusOr<JobResult> result;
-  std::thread runner([&] {
-    RunControl control;
-    control.cancel = &cancel;
-    result = (*job)->Run(control);
-  });
-  // A thread whose table holds the job's file but not the marker every other thread sees.
-  const std::string job_file = dir.File("private.0.0");
-  bool seen = false;
-  for (int i = 0; i < 250 && !seen; ++i) {
-    for (const auto& files : OpenFilesPerThread()) {
-      if (files.count(job_file) > 0 && files.count(marker) == 0) seen = true;
-    }
-    if (!seen) usleep(10'000);
-  }
-  cancel.store(true);
-  runner.join();
-  close(marker_fd);
-  EXPECT_TRUE(seen) << "no thread worked from a table of its own holding " << job_file;
-  ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_EQ(result->error_errno, 0) << result->error_message;
-  const OpStats* reads = result->Find(OpKind::kRead);
-  ASSERT_NE(reads, nullptr);
-  EXPECT_GT(reads->ops, 0u);
 }
 
 }  // namespace
