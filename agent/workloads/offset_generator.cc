@@ -29,43 +29,24 @@ OffsetGenerator::OffsetGenerator(uint64_t region_offset_bytes, uint64_t region_b
   first_block_ = first_block % blocks_;
   while ((uint64_t{1} << domain_bits_) < blocks_) ++domain_bits_;
   domain_mask_ = domain_bits_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << domain_bits_) - 1;
-  for (auto& key : keys_) key = rng_.Next();
+  shift_ = domain_bits_ / 2 + 1;
+  NewKeys();
 }
 
-// A keyed bijection on [0, 2^domain_bits): xor with a key, multiply by an odd constant (invertible
-// mod 2^k), xor-shift right (invertible); three rounds.
-uint64_t OffsetGenerator::Permute(uint64_t x) const {
-  if (domain_bits_ == 0) return 0;
-  const int shift = domain_bits_ / 2 + 1;
-  for (uint64_t key : keys_) {
-    x = (x ^ key) & domain_mask_;
-    x = (x * ((key | 1) * 0x9E3779B97F4A7C15ULL | 1)) & domain_mask_;
-    x ^= x >> shift;
+void OffsetGenerator::NewKeys() {
+  for (int round = 0; round < kRounds; ++round) {
+    const uint64_t key = rng_.Next();
+    masked_keys_[round] = key & domain_mask_;
+    multipliers_[round] = (key | 1) * 0x9E3779B97F4A7C15ULL | 1;
   }
-  return x;
 }
 
-uint64_t OffsetGenerator::Next() {
-  uint64_t block;
-  if (!random_) {
-    block = position_ + first_block_;
-    if (block >= blocks_) block -= blocks_;
-  } else if (with_replacement_) {
-    block = rng_.Below(blocks_);
-  } else {
-    // Cycle-walking keeps the map a bijection of [0, blocks): blocks_ > domain/2, so < 2 steps on
-    // average.
-    block = Permute(position_);
-    while (block >= blocks_) block = Permute(block);
+void OffsetGenerator::NextPass() {
+  position_ = 0;
+  ++passes_;
+  if (random_ && !with_replacement_) {
+    NewKeys();  // a new order for the next pass
   }
-  if (++position_ == blocks_) {
-    position_ = 0;
-    ++passes_;
-    if (random_ && !with_replacement_) {
-      for (auto& key : keys_) key = rng_.Next();  // a new order for the next pass
-    }
-  }
-  return region_offset_bytes_ + block * block_bytes_;
 }
 
 }  // namespace azbench

@@ -6,9 +6,9 @@
 // Both are deterministic for a given seed (fio's randrepeat).
 //
 // Example:
-//   OffsetGenerator gen(/*region_offset=*/0, /*region_bytes=*/1 << 30, /*block=*/4096,
-//   /*random=*/true,
-//                       /*with_replacement=*/false, /*seed=*/1);
+//   OffsetGenerator gen(/*region_offset_bytes=*/0, /*region_bytes=*/1 << 30,
+//                       /*block_bytes=*/4096, /*random=*/true, /*with_replacement=*/false,
+//                       /*seed=*/1);
 //   uint64_t off = gen.Next();
 #ifndef AZBENCH_AGENT_WORKLOADS_OFFSET_GENERATOR_H_
 #define AZBENCH_AGENT_WORKLOADS_OFFSET_GENERATOR_H_
@@ -51,13 +51,47 @@ class OffsetGenerator {
                   bool random, bool with_replacement, uint64_t seed, uint64_t first_block = 0);
 
   // The next block's byte offset. Never fails; wraps to a new pass when a pass is complete.
-  uint64_t Next();
+  // Inline: one call per op on the job loop's hot path.
+  inline uint64_t Next() {
+    uint64_t block;
+    if (!random_) {
+      block = position_ + first_block_;
+      if (block >= blocks_) block -= blocks_;
+    } else if (with_replacement_) {
+      block = rng_.Below(blocks_);
+    } else {
+      // Cycle-walking keeps the map a bijection of [0, blocks): blocks_ > domain/2, so < 2 steps
+      // on average.
+      block = Permute(position_);
+      while (block >= blocks_) block = Permute(block);
+    }
+    if (++position_ == blocks_) [[unlikely]]
+      NextPass();
+    return region_offset_bytes_ + block * block_bytes_;
+  }
   uint64_t blocks() const { return blocks_; }
   // Completed passes over the region (sequential or random-map); 0 during the first pass.
   uint64_t passes() const { return passes_; }
 
  private:
-  uint64_t Permute(uint64_t x) const;
+  // A keyed bijection on [0, 2^domain_bits): per round, xor with a key, multiply by an odd
+  // constant (invertible mod 2^k), xor-shift right (invertible); three rounds. `x` < 2^domain_bits.
+  inline uint64_t Permute(uint64_t x) const {
+    static_assert(kRounds == 3, "the rounds are written out");
+    x = Round(x, 0);
+    x = Round(x, 1);
+    return Round(x, 2);
+  }
+  inline uint64_t Round(uint64_t x, int round) const {
+    x = ((x ^ masked_keys_[round]) * multipliers_[round]) & domain_mask_;
+    return x ^ (x >> shift_);
+  }
+  // Starts the next pass (a new random order for the random map).
+  void NextPass();
+  // Draws a key per round from rng_ and derives the round's constants from it: a new order.
+  void NewKeys();
+
+  static constexpr int kRounds = 3;
 
   uint64_t region_offset_bytes_;
   uint64_t block_bytes_;
@@ -68,10 +102,13 @@ class OffsetGenerator {
   uint64_t first_block_ = 0;  // sequential: where every pass starts
   uint64_t position_ = 0;     // index within the current pass
   uint64_t passes_ = 0;
-  // Permutation parameters (power-of-two domain).
+  // Permutation parameters (power-of-two domain). The round constants are functions of each
+  // round's key, derived once per pass rather than once per op.
   int domain_bits_ = 0;
+  int shift_ = 1;
   uint64_t domain_mask_ = 0;
-  uint64_t keys_[3] = {0, 0, 0};
+  uint64_t masked_keys_[kRounds] = {0, 0, 0};  // key & domain_mask_
+  uint64_t multipliers_[kRounds] = {1, 1, 1};  // (key | 1) * golden ratio | 1: odd
 };
 
 }  // namespace azbench
