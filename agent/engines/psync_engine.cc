@@ -1,7 +1,6 @@
 #include "agent/engines/psync_engine.h"
 
 #include "agent/engines/engine_util.h"
-#include "agent/engines/op_clock.h"
 
 namespace azbench {
 
@@ -15,13 +14,6 @@ EngineCapabilities PsyncEngine::capabilities() const {
 
 absl::Status PsyncEngine::Init(const EngineOptions& options) {
   return CheckIodepth(name(), options, kMaxIodepth);
-}
-
-QueueResult PsyncEngine::Queue(IoRequest* request) {
-  request->issue_ns = request->start_ns;
-  request->result = ExecuteSync(*request);
-  request->complete_ns = OpClockNanos();
-  return QueueResult::kCompleted;
 }
 
 }  // namespace azbench

@@ -15,7 +15,9 @@
 #ifndef AZBENCH_AGENT_ENGINES_PSYNC_ENGINE_H_
 #define AZBENCH_AGENT_ENGINES_PSYNC_ENGINE_H_
 
+#include "agent/engines/engine_util.h"
 #include "agent/engines/io_engine.h"
+#include "agent/engines/op_clock.h"
 
 namespace azbench {
 
@@ -27,7 +29,13 @@ class PsyncEngine final : public IoEngine {
   EngineCapabilities capabilities() const override;
   // Errors: InvalidArgument (iodepth other than 1, negative batch_submit).
   absl::Status Init(const EngineOptions& options) override;
-  QueueResult Queue(IoRequest* request) override;
+  // Inline, so that a job loop holding a PsyncEngine& (the class is final) calls it directly.
+  QueueResult Queue(IoRequest* request) override {
+    request->issue_ns = request->start_ns;
+    request->result = ExecuteSync(*request);
+    request->complete_ns = OpClockNanos();
+    return QueueResult::kCompleted;
+  }
   // Nothing is ever queued: returns 0.
   absl::StatusOr<int> Commit() override { return 0; }
   // Nothing is ever outstanding: returns 0 without waiting.

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "agent/engines/psync_engine.h"
 #include "agent/workloads/block_io/submit_batch.h"
 #include "agent/workloads/interval_accumulator.h"
 #include "common/clock.h"
@@ -66,6 +67,26 @@ class CloneRunner {
     next_interval_ns_ = measure_start_ns_ + control.interval_ns;
     op_log_window_end_ns_ = measure_start_ns_ + 1'000'000'000ULL;
     if (spec.rate_iops > 0) rate_gap_ns_ = 1'000'000'000ULL / spec.rate_iops;
+    switch (spec.rw) {
+      case RwPattern::kRead:
+      case RwPattern::kRandRead:
+        direction_ = Direction::kRead;
+        break;
+      case RwPattern::kWrite:
+      case RwPattern::kRandWrite:
+        direction_ = Direction::kWrite;
+        break;
+      default:
+        direction_ = Direction::kMixed;
+    }
+    // fsync=N and fdatasync=N both count the writes issued since the last sync: one is due when
+    // the smaller of the two that are set is reached.
+    for (const int every_n : {spec.fsync_every_n, spec.fdatasync_every_n}) {
+      if (every_n > 0 && (sync_every_n_writes_ == 0 || every_n < sync_every_n_writes_)) {
+        sync_every_n_writes_ = every_n;
+      }
+    }
+    op_log_enabled_ = spec.op_log;
     result_.name = spec.name;
     result_.interval_ns = control.interval_ns;
     if (DoesRead(spec.rw)) Activate(OpKind::kRead);
@@ -148,19 +169,9 @@ class CloneRunner {
   // budget (ops issued during ramp_time do not).
   void NextOp(IoRequest& req, uint64_t now_ns) {
     BlockIoJob::Clone::File& file = clone_.files[NextFileIndex()];
-    bool write;
-    switch (spec_.rw) {
-      case RwPattern::kRead:
-      case RwPattern::kRandRead:
-        write = false;
-        break;
-      case RwPattern::kWrite:
-      case RwPattern::kRandWrite:
-        write = true;
-        break;
-      default:
-        write = mix_rng_.Below(100) >= static_cast<uint64_t>(spec_.rwmixread_percent);
-    }
+    const bool write = direction_ == Direction::kMixed
+                           ? mix_rng_.Below(100) >= static_cast<uint64_t>(spec_.rwmixread_percent)
+                           : direction_ == Direction::kWrite;
     OffsetGenerator& gen = *file.offsets[write ? 1 : 0];
     req.op = write ? OpKind::kWrite : OpKind::kRead;
     req.fd = file.fd;
@@ -202,8 +213,7 @@ class CloneRunner {
   }
 
   bool FsyncDue() const {
-    return (spec_.fsync_every_n > 0 && writes_since_fsync_ >= spec_.fsync_every_n) ||
-           (spec_.fdatasync_every_n > 0 && writes_since_fsync_ >= spec_.fdatasync_every_n);
+    return sync_every_n_writes_ > 0 && writes_since_fsync_ >= sync_every_n_writes_;
   }
 
   void PrepareFsync(IoRequest& req, int fd) {
@@ -231,7 +241,7 @@ class CloneRunner {
       cpu_window_.Restart();
     }
     if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, /*final=*/false);
-    if (spec_.op_log) LogOp(req);
+    if (op_log_enabled_) LogOp(req);
     const int kind = static_cast<int>(req.op);
     IntervalAccumulator::Kind& acc = accum_.kind(req.op);
     acc.lat.Record(req.complete_ns - req.start_ns);
@@ -262,7 +272,7 @@ class CloneRunner {
   void RecordError(const IoRequest& req) {
     if (req.complete_ns >= measure_start_ns_) {
       if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, false);
-      if (spec_.op_log) LogOp(req);
+      if (op_log_enabled_) LogOp(req);
       ++accum_.kind(req.op).errors;
     }
     if (result_.error_errno == 0) {
@@ -350,13 +360,23 @@ class CloneRunner {
   }
 
   void RunSync() {
-    IoEngine& engine = *clone_.engine;
+    // PsyncEngine is final and its Queue() inline: through a PsyncEngine& the loop calls it
+    // directly rather than through the vtable on every op.
+    if (auto* psync = dynamic_cast<PsyncEngine*>(clone_.engine.get())) {
+      RunSyncLoop(*psync);
+    } else {
+      RunSyncLoop(*clone_.engine);
+    }
+  }
+
+  template <typename Engine>
+  void RunSyncLoop(Engine& engine) {
     IoRequest req;
     req.buffer_index = 0;
     req.buffer = clone_.buffers->buffer(0);
     uint64_t now = OpClockNanos();
     while (MayIssue(now)) {
-      Pace(now);
+      if (rate_gap_ns_ != 0) Pace(now);
       NextOp(req, now);
       req.start_ns = OpClockNanos();
       // Checked again on the op's own start time, so no op starts after the runtime has ended: the
@@ -644,6 +664,11 @@ class CloneRunner {
   uint64_t stop_ns_ = 0;  // when the loop stopped issuing because the runtime had ended
   uint64_t rate_gap_ns_ = 0;
   uint64_t next_issue_ns_ = 0;
+  // The job's options that the loop consults on every op, resolved once.
+  enum class Direction { kRead, kWrite, kMixed };
+  Direction direction_ = Direction::kRead;
+  int sync_every_n_writes_ = 0;  // 0: no fsync/fdatasync during the run
+  bool op_log_enabled_ = false;
   int writes_since_fsync_ = 0;
   bool dropped_requests_ = false;  // the async loop ended with requests it had to drop
   size_t file_cursor_ = 0;
