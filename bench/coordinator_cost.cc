@@ -1,4 +1,4 @@
-// Coordinator cost (issue 3): how much CPU, memory and time the coordinator spends on results.
+// Coordinator cost: how much CPU, memory and time the coordinator spends on results.
 //
 //   build/bench/coordinator_cost merge [--agents 256] [--jobs 8] [--intervals 60]
 //       In process: a synthetic scenario of agents x jobs results, each with read and write

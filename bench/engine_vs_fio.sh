@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # engine_vs_fio.sh: azbench's engines side by side with fio and with a bare loop (the physical
-# ceiling), as issue 2's "Benchmark" section asks. See bench/README.md for what each case measures.
+# ceiling). See bench/README.md for what each case measures and the targets.
 #
 #   bash bench/engine_vs_fio.sh              # full run: PAIRS=30 rounds of RUNTIME=1 s per tool per case
 #   QUICK=1 bash bench/engine_vs_fio.sh      # smoke test: 2 rounds of 2 s
@@ -397,9 +397,9 @@ except OSError:
 for cid in ids:
     print(f"- `{cid}`: {cases[cid]['desc']} ({loads.get(cid, 'load ?')})")
 
-# Targets of issue 2.
+# The targets bench/README.md states.
 print()
-print("## Targets (issue 2)")
+print("## Targets")
 print()
 def check(label, ok, detail):
     state = "n/a" if ok is None else ("MET" if ok else "MISSED")

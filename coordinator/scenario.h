@@ -119,8 +119,8 @@ struct ScenarioResult {
   int64_t last_end_realtime_ns = 0;
   // Non-zero when RunScenario streamed the intervals into the results database as they arrived
   // (RunOptions::stage_db_path, coordinator/run/interval_spool.h): `results` then carry no
-  // intervals (only totals) and SaveScenario attaches the staged series; load the scenario back
-  // (Store::LoadScenarios) for figures that need them (merge rules 4 and 6).
+  // intervals (only totals) and SaveScenario completes the rows they were written to; load the
+  // scenario back (Store::LoadScenarios) for figures that need them (merge rules 4 and 6).
   int64_t staged_stream_id = 0;
   // With staged_stream_id: where each entry of `results` has its series staged, in order.
   std::vector<StagedSeries> staged;

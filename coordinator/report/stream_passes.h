@@ -1,6 +1,7 @@
 // large_stream's passes as every report shows them (dd-like: MiB/s of each pass and their mean).
-// The agent returns one result per pass, "<job>.pass<N>" (agent/workloads/large_stream.h); the
-// store keeps each as its own agent_result row with its runtime, so nothing is lost on the way.
+// The agent returns one result per pass, "<job>.pass<N>"
+// (agent/workloads/large_stream/large_stream.h); the store keeps each as its own agent_result row
+// with its runtime, so nothing is lost on the way.
 //
 // Figures, per large_stream job of a scenario:
 //   - per agent and pass: the pass's bytes (read + write) / its runtime_ns (the pass's measured

@@ -67,8 +67,8 @@ struct RunOptions {
   bool fold_interval_latency = true;
   // The results database (after Store::BeginCampaign) to stream intervals into as they arrive
   // (coordinator/run/interval_spool.h): the coordinator then holds no interval series, the result
-  // carries ScenarioResult::staged_stream_id and Store::SaveScenario attaches them. Empty: the
-  // series are held in memory until the run ends (callers without a database; tests).
+  // carries ScenarioResult::staged_stream_id and Store::SaveScenario completes their rows. Empty:
+  // the series are held in memory until the run ends (callers without a database; tests).
   std::string stage_db_path;
 };
 

@@ -1,5 +1,5 @@
 // TEST ONLY: how late a phase started, read from the warning a phased metadata job gives when a
-// barrier's release reached it after the instant it names (agent/workloads/metadata.cc):
+// barrier's release reached it after the instant it names (agent/workloads/metadata/metadata.cc):
 // "phase stat started 312.4ms after the instant every agent was given: ...".
 //
 //   const absl::StatusOr<absl::Duration> late = testing::PhaseStartedLateBy(warning, "stat");
