@@ -1,67 +1,17 @@
 // Campaign files: what to run, where and how often, as the user writes it (YAML), parsed and fully
 // validated before anything runs.
 //
-// Format (every key below; nothing else is accepted):
+// The format (every key, its default and what is allowed) is documented in docs/campaigns.md;
+// nothing outside it is accepted. The rules below are the ones this code enforces.
 //
-//   name: quickstart              # required; [A-Za-z0-9._-]+ (used in file names and reports)
-//   fleet:                        # required; exactly one of local, hosts, hosts_file
-//     local: {agents: 4, azs: [local-a, local-b]}  # agents on this machine (agents >= 1 required;
-//                                 # azs optional, default [local]: agents are labelled with them)
-//     # hosts: [10.0.1.5:7480, "[fd00::5]:7480"]   # host[:port]; default port 7480
-//     # hosts_file: hosts.txt     # one host[:port] per line, '#' comments; relative to this file
-//     # tls: {ca_file: certs/ca.crt, cert_file: certs/coordinator.crt,
-//     #       key_file: certs/coordinator.key, server_name: agent-1}
-//     #                           # hosts only: TLS to the agents (files relative to this file);
-//     #                           # server_name overrides the name checked in agent certificates
-//     # token_file: token         # hosts only: bearer token sent over TLS
-//   targets:                      # required, non-empty list
-//     - name: scratch             # required, unique, [A-Za-z0-9._-]+
-//       path: /mnt/efs/azbench    # required; directory on the agents. Absolute, except with
-//                                 # fleet.local, where a relative path means "inside each agent's
-//                                 # own work directory" (passed on verbatim; the agent resolves it)
-//       kind: local               # efs | fsx-openzfs | fsx-lustre | s3files | local | other
-//                                 # (default other)
-//       labels: {tier: test}      # optional free-form string -> string map
-//       server_az: use1-az1       # optional: the AZ (name or id) of the file system's server
-//   workloads:                    # required, non-empty list
-//     - name: randread            # required, unique, [A-Za-z0-9._-]+
-//       options: {rw: randread, bs: 4k, size: 64m, runtime: 5s, time_based: true}
-//                                 # fio option names, values and units (common/job_spec.h)
-//     - name: md
-//       workload: metadata        # block_io (default) | metadata | small_files | large_stream;
-//       options: {files: 5000}    # options are then that family's (common/workload_spec.h)
-//     - name: study-c
-//       fio_job: study-c.fio      # or a fio job file, relative to this file: every job of the
-//                                 # file is one job of the workload (they run at once, in fio's
-//                                 # stonewall/new_group groups)
-//   matrix:                       # optional map: axis -> non-empty list of values. Cross product,
-//     iodepth: [1, 16]            # first axis outermost (at most kMaxScenarios scenarios in all,
-//                                 # counted before expanding). An axis is a job option (fio name;
-//     nodes: [1, 2, all]          # set on every job of every workload, overriding the workload's
-//     own
-//                                 # value; it varies only workloads whose family has that option,
-//                                 # and small_files get an implied per-size `filesizes` axis) or
-//                                 # `nodes` (a count >= 1 or `all`: how many agents run
-//                                 # the scenario, chosen balanced over AZs, see plan.h) or
-//                                 # `nodes_per_az` (a count >= 1 or `all` per AZ, see plan.h).
-//     placement: [same-az, cross-az]  # or `placement`: for each target, only the agents whose
-//                                 # placement to it is that value (coordinator/plan/placement.h;
-//                                 never # `unknown`); `nodes` then counts among them. A scenario
-//                                 without # such agents is kept as skipped, with the reason. #
-//                                 `directory` and `name` belong to targets and workloads and are #
-//                                 refused as axes.
-//   repeats: 3                    # measured runs of each scenario, 1..1000 (default 1)
-//   keep: last                    # all | last | median (default all): which repeat reports show;
-//                                 # every repeat is stored
-//   warmup: 0s                    # 0, or >= 1ms: before the measured repeats of each cell and
-//                                 # target, one discarded run whose jobs run time_based for this
-//                                 # long (fio's ramp_time is the in-job alternative)
-//   cooldown: 2s                  # pause before every scenario but the first (default 0)
-//   topology:                     # optional: what agents' instance metadata does not tell
-//     subnets:                    # CIDR -> AZ (name or id) of subnets holding file servers,
-//       10.0.9.0/24: use1-az1     # e.g. a storage subnet no agent is in (placement.h)
-//   results: results.db           # SQLite path, relative to this file
-//                                 # (default: <name>.db beside this file)
+// Matrix: the cross product of the axes, first axis outermost, at most kMaxScenarios scenarios
+// (counted before expanding). A job-option axis overrides the workloads' own value and varies only
+// workloads whose family has that option; `directory` and `name` are refused as axes. `nodes`,
+// `nodes_per_az` and `placement` choose agents (coordinator/plan/plan.h, placement.h).
+//
+// Repeats: every repeat is stored; `keep` (all | last | median) only chooses which one reports
+// show. A warmup is one extra run per cell and target, before its measured repeats, whose result
+// is discarded (coordinator/run/campaign_loop.h).
 //
 // Where jobs run: the target's path becomes each job's `directory`. A workload's own absolute
 // `directory` is replaced by it (study C's `directory=/mnt/efs` is how that file names its mount),
