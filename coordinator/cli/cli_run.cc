@@ -6,12 +6,9 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
-#include <filesystem>
 #include <iostream>
 #include <optional>
-#include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -31,10 +28,9 @@
 #include "coordinator/report/placement_report.h"
 #include "coordinator/report/report_input.h"
 #include "coordinator/report/terminal_report.h"
-#include "coordinator/run/resume_check.h"
+#include "coordinator/run/campaign_loop.h"
 #include "coordinator/run/run.h"
 #include "coordinator/store/results_file.h"
-#include "coordinator/store/store.h"
 
 namespace azbench::cli_internal {
 
@@ -59,10 +55,15 @@ double ExpectedSeconds(const Scenario& scenario) {
   return longest;
 }
 
-class ProgressPrinter {
+// What the campaign loop tells, printed: a line per scenario, and live progress while it runs (one
+// line redrawn on a terminal, a line every 5 s otherwise).
+class ProgressPrinter final : public CampaignLoopObserver {
  public:
   explicit ProgressPrinter(bool quiet) : tty_(isatty(STDOUT_FILENO) == 1), quiet_(quiet) {}
-  void Begin(int n, int total, const Scenario& s) {
+  void MovedAside(const std::string& aside) override {
+    std::cout << "earlier results moved to " << aside << " (use --resume to continue a run)\n";
+  }
+  void ScenarioStarting(int n, int total, const Scenario& s) override {
     label_ = absl::StrFormat("[%d/%d] %s", n, total, s.key);
     expected_s_ = ExpectedSeconds(s);
     last_plain_ns_ = 0;
@@ -86,7 +87,7 @@ class ProgressPrinter {
       }
     }
   }
-  void End(const ScenarioResult& r) {
+  void ScenarioFinished(const ScenarioResult& r) override {
     if (tty_ && !quiet_) std::cout << "\r\033[K";
     std::cout << label_ << ": " << ScenarioStatusName(r.status);
     if (!r.status_detail.empty()) std::cout << " (" << r.status_detail << ")";
@@ -248,72 +249,6 @@ int RunCommand(const std::vector<std::string>& raw_all) {
               : ExpandCampaign(*campaign, fleet.Infos(), &placements);
   if (!plan.ok()) return Fail("run", plan.status(), 2);
 
-  // An earlier, finished or not, run of this campaign in the same file is kept aside unless
-  // resuming: results are never overwritten and never mixed.
-  std::error_code exists_error;
-  const bool db_exists = std::filesystem::exists(db_path, exists_error);
-  if (exists_error) {
-    return Fail("run", absl::FailedPreconditionError(absl::StrCat("results database '", db_path,
-                                                                  "': ", exists_error.message())));
-  }
-  std::string aside;
-  if (!resume && db_exists) {
-    absl::StatusOr<std::string> moved = MoveResultsAside(db_path);
-    if (!moved.ok()) return Fail("run", moved.status());
-    aside = *moved;
-    std::cout << "earlier results moved to " << aside << " (use --resume to continue a run)\n";
-  }
-  std::unique_ptr<Store> store;
-  // Until the first scenario runs, a failure puts the earlier results back where they were.
-  auto setup_failed = [&](const absl::Status& status) {
-    store.reset();
-    if (aside.empty()) return Fail("run", status);
-    const absl::Status restored = RestoreResults(aside, db_path);
-    return Fail("run", absl::Status(
-                           status.code(),
-                           absl::StrCat(status.message(),
-                                        restored.ok() ? "; the earlier results are back in " : "; ",
-                                        restored.ok() ? db_path : restored.message())));
-  };
-  std::set<std::string> done;
-  // --resume: a scenario is skipped only if it is stored as the plan defines it now (a key names
-  // a scenario, not what it measures). Returns the exit status when the resume is refused.
-  auto check_resume = [&](Store& stored_in) -> std::optional<int> {
-    absl::StatusOr<CampaignRecord> stored_campaign = stored_in.LoadCampaign();
-    if (!stored_campaign.ok() || stored_campaign->name != campaign->name) return std::nullopt;
-    absl::StatusOr<std::vector<Scenario>> stored = stored_in.CompletedScenarioDefinitions();
-    if (!stored.ok()) return setup_failed(stored.status());
-    if (absl::Status s = CheckResumable(db_path, *stored, *plan); !s.ok()) return Fail("run", s, 2);
-    for (const Scenario& s : *stored) done.insert(s.key);
-    return std::nullopt;
-  };
-  // Checked on a read-only view first: Store::Open upgrades an older schema in place, and a
-  // refused resume leaves the file as it was. A file the view cannot open (empty, not a results
-  // database) stores no campaign, or Store::Open says what is wrong with it.
-  bool resume_checked = false;
-  if (resume && db_exists) {
-    if (absl::StatusOr<std::unique_ptr<Store>> view = Store::OpenExisting(db_path); view.ok()) {
-      if (std::optional<int> refused = check_resume(**view)) return *refused;
-      resume_checked = true;
-    }
-  }
-  absl::StatusOr<std::unique_ptr<Store>> opened = Store::Open(db_path);
-  if (!opened.ok()) return setup_failed(opened.status());
-  store = std::move(*opened);
-  if (resume && !resume_checked) {
-    if (std::optional<int> refused = check_resume(*store)) {
-      store.reset();
-      return *refused;
-    }
-  }
-  absl::StatusOr<int64_t> campaign_id =
-      store->BeginCampaign(campaign->name, campaign->file, campaign->text, kAzbenchVersion);
-  if (!campaign_id.ok()) return setup_failed(campaign_id.status());
-  if (absl::StatusOr<int64_t> run = store->BeginRun(resume); !run.ok()) {
-    return setup_failed(run.status());
-  }
-  if (absl::Status s = store->SaveAgents(fleet.Infos()); !s.ok()) return setup_failed(s);
-
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
   ProgressPrinter printer(args->Has("--quiet"));
@@ -322,68 +257,34 @@ int RunCommand(const std::vector<std::string>& raw_all) {
   options.on_warning = [](const std::string& warning) {
     std::cerr << "\nwarning: " << warning << "\n" << std::flush;
   };
-  options.run_id_prefix = campaign->name;
-  options.stage_db_path = db_path;  // intervals are stored as they arrive (interval_spool.h)
-  int incomplete = 0, skipped_resume = 0, n = 0;
-  const int total = static_cast<int>(plan->size());
-  bool first = true;
-  for (const Scenario& scenario : *plan) {
-    ++n;
-    if (g_interrupted.load()) break;
-    if (done.count(scenario.key) > 0) {
-      ++skipped_resume;
-      continue;
-    }
-    if (!first && scenario.cooldown_s > 0) {
-      std::this_thread::sleep_for(
-          std::chrono::milliseconds(static_cast<int64_t>(scenario.cooldown_s * 1000)));
-    }
-    first = false;
-    printer.Begin(n, total, scenario);
-    // Raw op records (jobs with op_log) go beside the database, one directory per scenario.
-    options.op_log_dir = absl::StrCat(db_path, ".oplog/", ScenarioFileStem(scenario));
-    ScenarioResult result = RunScenario(fleet, scenario, options);
-    // The clock offsets the scenario ran with (re-measured just before a client_to_client one),
-    // stored with it: the agent rows keep the connect-time ones.
-    if (result.clock_offsets.empty() && result.status != ScenarioStatus::kSkipped) {
-      result.clock_offsets = ClockOffsetsOf(fleet, scenario.agent_ids);
-    }
-    printer.End(result);
-    if (scenario.warmup) {  // a warmup is run and discarded
-      if (result.staged_stream_id != 0) (void)store->DiscardStaged(result.staged_stream_id);
-      continue;
-    }
-    if (result.status != ScenarioStatus::kComplete && result.status != ScenarioStatus::kSkipped) {
-      ++incomplete;
-    }
-    if (absl::Status s = store->SaveScenario(result); !s.ok()) {
-      return Fail(
-          "run", absl::Status(s.code(), absl::StrCat("storing ", scenario.key, ": ", s.message())));
-    }
+  CampaignLoopOptions loop_options;
+  loop_options.db_path = db_path;
+  loop_options.resume = resume;
+  loop_options.run = options;
+  absl::StatusOr<CampaignSummary> summary =
+      RunCampaignLoop(*campaign, *plan, fleet, loop_options, &printer);
+  if (!summary.ok())
+    return Fail("run", summary.status(), IsResumeRefusal(summary.status()) ? 2 : 1);
+  if (summary->skipped_resume > 0) {
+    std::cout << summary->skipped_resume << " scenarios already stored were skipped (--resume)\n";
   }
-  if (skipped_resume > 0) {
-    std::cout << skipped_resume << " scenarios already stored were skipped (--resume)\n";
-  }
-  if (g_interrupted.load()) {
-    (void)store->FinishRun("interrupted");
+  if (summary->interrupted) {
     std::cout << "interrupted: results so far are stored in " << db_path
               << "; continue with: azbench run " << rerun << "\n";
     return 130;
   }
-  (void)store->FinishRun(incomplete > 0 ? "incomplete" : "finished");
-  (void)store->FinishCampaign();
-  absl::StatusOr<std::vector<ScenarioResult>> stored = store->LoadScenarios();
-  if (stored.ok()) {
-    ReportInput input =
-        MakeReportInput(campaign->name, fleet.Infos(), std::move(*stored), campaign->keep);
+  if (summary->results.has_value()) {
+    ReportInput input = MakeReportInput(campaign->name, fleet.Infos(), std::move(*summary->results),
+                                        campaign->keep);
     std::cout << "\n" << RenderTerminalReport(input);
     if (const std::string view = RenderPlacementView(input); !view.empty()) {
       std::cout << "\n" << view;
     }
   }
   std::cout << "results: " << db_path << "\n";
-  if (incomplete > 0) {
-    std::cout << incomplete << " scenarios did not complete (partial or failed); see above\n";
+  if (summary->incomplete > 0) {
+    std::cout << summary->incomplete
+              << " scenarios did not complete (partial or failed); see above\n";
     return 1;
   }
   return 0;
