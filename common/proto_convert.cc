@@ -245,4 +245,28 @@ absl::Status RunOutcomeFromProto(const v1::RunOutcome& proto) {
       canonical ? proto.message() : absl::StrCat("code ", proto.code(), ": ", proto.message()));
 }
 
+void JobDefinitionToProto(const JobDefinition& job, v1::JobSpec* out) {
+  out->set_name(job.name);
+  out->set_workload(job.workload);
+  out->set_group_id(job.group_id);
+  out->mutable_options()->Reserve(static_cast<int>(job.options.size()));
+  for (const auto& [key, value] : job.options) {
+    v1::JobOption* option = out->add_options();
+    option->set_key(key);
+    option->set_value(value);
+  }
+}
+
+JobDefinition JobDefinitionFromProto(const v1::JobSpec& proto) {
+  JobDefinition job;
+  job.name = proto.name();
+  if (!proto.workload().empty()) job.workload = proto.workload();
+  job.group_id = proto.group_id();
+  job.options.reserve(proto.options_size());
+  for (const v1::JobOption& option : proto.options()) {
+    job.options.emplace_back(option.key(), option.value());
+  }
+  return job;
+}
+
 }  // namespace azbench

@@ -1,7 +1,14 @@
-// Conversions between the wire contract (azbench.v1 protobuf messages) and the domain model. The
-// only place that knows both; agent/service and coordinator/fleet call these and nothing else.
+// Conversions between the wire contract (azbench.v1 protobuf messages) and the common domain
+// model (results, histograms, intervals, op logs, outcomes, jobs): the only place that converts
+// them, called by agent/server and coordinator/{fleet,run}. Messages about the agent's own types
+// (its identity, mounts and prepared files in Describe and Prepare answers) are filled by
+// agent/server, the one layer that knows those types; the coordinator reads them as messages.
 #ifndef AZBENCH_COMMON_PROTO_CONVERT_H_
 #define AZBENCH_COMMON_PROTO_CONVERT_H_
+
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -26,6 +33,20 @@ void OpLogToProto(const std::string& job_name, int clone, const std::vector<OpRe
                   v1::OpLogBatch* out);
 // Errors: InvalidArgument when the arrays differ in length or an op kind is unknown.
 absl::StatusOr<std::vector<OpRecord>> OpLogFromProto(const v1::OpLogBatch& proto);
+
+// One job as PrepareRequest.jobs carries it: the fields the coordinator's ScenarioJob and the
+// agent's JobRequest share.
+struct JobDefinition {
+  std::string name;
+  std::string workload = "block_io";  // the family (common/workload_spec.h)
+  int group_id = 0;                   // fio reporting group (stonewall / new_group)
+  // Option names and values in order, repeats kept (the last one wins, as in fio).
+  std::vector<std::pair<std::string, std::string>> options;
+};
+
+void JobDefinitionToProto(const JobDefinition& job, v1::JobSpec* out);
+// An empty workload (a peer that sends none) reads as block_io.
+JobDefinition JobDefinitionFromProto(const v1::JobSpec& proto);
 
 // A run's outcome (RunFinished.outcome). A code outside the canonical range (a newer peer's) reads
 // as UNKNOWN with the message kept, never as OK.

@@ -240,11 +240,12 @@ grpc::Status AgentService::Prepare(grpc::ServerContext*, const v1::PrepareReques
   }
   std::vector<JobRequest> jobs;
   for (const v1::JobSpec& spec : request->jobs()) {
+    JobDefinition definition = JobDefinitionFromProto(spec);
     JobRequest job;
-    job.name = spec.name();
-    job.workload = spec.workload().empty() ? "block_io" : spec.workload();
-    job.group_id = spec.group_id();
-    for (const auto& opt : spec.options()) job.options.emplace_back(opt.key(), opt.value());
+    job.name = std::move(definition.name);
+    job.workload = std::move(definition.workload);
+    job.group_id = definition.group_id;
+    job.options = std::move(definition.options);
     jobs.push_back(std::move(job));
   }
   const uint64_t interval_ns =

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "absl/time/clock.h"
+#include "common/proto_convert.h"
 #include "coordinator/run/run_internal.h"
 
 namespace azbench::run_internal {
@@ -33,15 +34,7 @@ std::vector<std::string> PrepareEverywhere(std::vector<AgentRun>& runs, const Sc
   prepare.set_run_id(run_id);
   prepare.set_interval_ms(options.interval_ms);
   for (const ScenarioJob& job : scenario.jobs) {
-    v1::JobSpec* spec = prepare.add_jobs();
-    spec->set_name(job.name);
-    spec->set_workload(job.workload);
-    spec->set_group_id(job.group_id);
-    for (const auto& [k, v] : job.options) {
-      v1::JobOption* opt = spec->add_options();
-      opt->set_key(k);
-      opt->set_value(v);
-    }
+    JobDefinitionToProto({job.name, job.workload, job.group_id, job.options}, prepare.add_jobs());
   }
   prepare.set_lease_ms(static_cast<uint32_t>(absl::ToInt64Milliseconds(options.prepared_lease)));
   // While the slowest agent still prepares, the others' prepared runs are kept alive with Renew

@@ -90,5 +90,25 @@ TEST(RunOutcomeProtoTest, AStatusCrossesTheWireAndAnUnknownCodeNeverReadsAsOk) {
   EXPECT_EQ(RunOutcomeFromProto(wire).code(), absl::StatusCode::kUnknown);
 }
 
+TEST(JobDefinitionProtoTest, AJobCrossesTheWireWithItsOptionsInOrderAndRepeatsKept) {
+  const JobDefinition job{.name = "study-c",
+                          .workload = "small_files",
+                          .group_id = 2,
+                          .options = {{"bs", "4k"}, {"rw", "randread"}, {"bs", "64k"}}};
+  v1::JobSpec proto;
+  JobDefinitionToProto(job, &proto);
+  const JobDefinition back = JobDefinitionFromProto(proto);
+  EXPECT_EQ(back.name, "study-c");
+  EXPECT_EQ(back.workload, "small_files");
+  EXPECT_EQ(back.group_id, 2);
+  EXPECT_EQ(back.options, job.options);
+}
+
+TEST(JobDefinitionProtoTest, AJobWithoutAWorkloadReadsAsBlockIo) {
+  v1::JobSpec proto;
+  proto.set_name("j");
+  EXPECT_EQ(JobDefinitionFromProto(proto).workload, "block_io");
+}
+
 }  // namespace
 }  // namespace azbench
