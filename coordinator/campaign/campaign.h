@@ -26,8 +26,9 @@
 // (1-based, pointing at the offending YAML node), names the field ("targets[1].kind") and says what
 // is allowed. Unreadable files (the campaign, a fio_job or hosts_file) give the errno-derived code
 // (NotFound when missing) with the campaign location that named them. Every workload's jobs are
-// checked with the agent's own rules (ApplyJobOption + ValidateJobSpec) for every matrix cell, so a
-// campaign that parses is one whose jobs every agent accepts.
+// checked with the agent's own rules (ApplyJobOption + ValidateJobSpec) for every matrix cell,
+// once, when the campaign is parsed (Campaign::checked_jobs), so a campaign that parses is one
+// whose jobs every agent accepts.
 //
 // Example:
 //   ASSIGN_OR_RETURN(Campaign campaign, ParseCampaignFile("examples/quickstart.yaml"));
@@ -36,6 +37,7 @@
 #define AZBENCH_COORDINATOR_CAMPAIGN_CAMPAIGN_H_
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -141,6 +143,14 @@ using MatrixCell = std::vector<std::pair<std::string, std::string>>;
 enum class KeepPolicy { kAll, kLast, kMedian };
 std::string_view KeepPolicyName(KeepPolicy keep);  // all, last, median
 
+// What ParseCampaign checked with the agent's rules (every job of every workload in every cell of
+// the matrix's job-option axes), kept so plan does not parse the same options again.
+struct CheckedJobs {
+  std::vector<std::pair<std::string, std::vector<std::string>>> job_axes;  // key, values
+  std::vector<std::string> families;                                       // by workload
+  std::vector<std::vector<JobOptions>> options;                            // [workload][job]
+};
+
 struct Campaign {
   std::string name;
   std::string file;  // the campaign file as named to the parser
@@ -155,7 +165,15 @@ struct Campaign {
   absl::Duration cooldown = absl::ZeroDuration();
   std::string results_path;                      // resolved against the campaign file's directory
   std::vector<TopologySubnet> topology_subnets;  // `topology.subnets`, in file order
+  // Set by ParseCampaign; none for a campaign built by hand (JobsCheckedAtParse).
+  std::optional<CheckedJobs> checked_jobs;
 };
+
+// Whether every job of every workload in every matrix cell was checked when `campaign` was parsed,
+// and the campaign still holds those jobs and job axes (a campaign built or changed by hand does
+// not). The target's directory is not part of the check: it only names where a job runs
+// (CheckJobPathsInTarget checks it against each target).
+bool JobsCheckedAtParse(const Campaign& campaign);
 
 // Parses campaign text. `file_name` prefixes errors and is the base for relative paths (fio_job,
 // hosts_file, results), which are read or resolved now. Errors: see the header comment.

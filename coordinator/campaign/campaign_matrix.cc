@@ -167,7 +167,33 @@ absl::Status CheckScenarioCount(const Campaign& campaign) {
       "); use fewer axis values, targets or repeats, or split the campaign"));
 }
 
-absl::Status ValidateCampaignCells(const Campaign& campaign) {
+namespace {
+
+std::vector<std::pair<std::string, std::vector<std::string>>> JobAxesOf(
+    const std::vector<MatrixAxis>& matrix) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> axes;
+  for (const MatrixAxis& axis : matrix) {
+    if (axis.key != kNodesAxis && axis.key != kNodesPerAzAxis && axis.key != kPlacementAxis) {
+      axes.emplace_back(axis.key, axis.values);
+    }
+  }
+  return axes;
+}
+
+CheckedJobs WhatIsChecked(const Campaign& campaign) {
+  CheckedJobs checked;
+  checked.job_axes = JobAxesOf(campaign.matrix);
+  for (const Workload& workload : campaign.workloads) {
+    checked.families.push_back(workload.family);
+    std::vector<JobOptions>& options = checked.options.emplace_back();
+    for (const WorkloadJob& job : workload.jobs) options.push_back(job.options);
+  }
+  return checked;
+}
+
+}  // namespace
+
+absl::Status ValidateCampaignCells(Campaign& campaign) {
   std::vector<MatrixAxis> job_axes;
   for (const MatrixAxis& axis : campaign.matrix) {
     if (axis.key != kNodesAxis && axis.key != kNodesPerAzAxis && axis.key != kPlacementAxis) {
@@ -240,6 +266,7 @@ absl::Status ValidateCampaignCells(const Campaign& campaign) {
       }
     }
   }
+  campaign.checked_jobs = WhatIsChecked(campaign);
   return absl::OkStatus();
 }
 
@@ -393,6 +420,14 @@ std::vector<MatrixAxis> WorkloadAxes(const Workload& workload,
     axes.push_back(std::move(sizes));
   }
   return axes;
+}
+
+bool JobsCheckedAtParse(const Campaign& campaign) {
+  if (!campaign.checked_jobs.has_value()) return false;
+  const CheckedJobs now = campaign_internal::WhatIsChecked(campaign);
+  const CheckedJobs& then = *campaign.checked_jobs;
+  return now.job_axes == then.job_axes && now.families == then.families &&
+         now.options == then.options;
 }
 
 }  // namespace azbench

@@ -26,8 +26,9 @@ absl::Status CheckScenarioCount(const Campaign& campaign);
 
 // Every workload job must be valid in every matrix cell (the nodes axes do not change jobs), every
 // job axis must be an option of some workload, and a strided metadata workload needs targets with
-// absolute paths. Errors: InvalidArgument at the axis's or the workload's location.
-absl::Status ValidateCampaignCells(const Campaign& campaign);
+// absolute paths. Records what it checked in campaign.checked_jobs. Errors: InvalidArgument at the
+// axis's or the workload's location.
+absl::Status ValidateCampaignCells(Campaign& campaign);
 
 }  // namespace azbench::campaign_internal
 

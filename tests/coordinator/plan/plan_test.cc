@@ -301,6 +301,32 @@ TEST(PlanTest, HandBuiltCampaignWithAnInvalidJobIsRefused) {
               AllOf(HasSubstr("workload=randread/bs=64m"), HasSubstr("must not exceed size")));
 }
 
+TEST(PlanTest, AParsedCampaignRecordsThatItsJobsWereCheckedUntilItIsChanged) {
+  Campaign campaign = Parse(kSweep);
+  EXPECT_TRUE(JobsCheckedAtParse(campaign));
+  Campaign axes_changed = campaign;
+  axes_changed.matrix.front().values.push_back("64");
+  EXPECT_FALSE(JobsCheckedAtParse(axes_changed));
+  Campaign options_changed = campaign;
+  options_changed.workloads[0].jobs[0].options.push_back({"bs", "64m"});
+  EXPECT_FALSE(JobsCheckedAtParse(options_changed));
+  Campaign nodes_changed = campaign;  // `nodes` does not change any job
+  nodes_changed.matrix.back().values = {"3"};
+  EXPECT_TRUE(JobsCheckedAtParse(nodes_changed));
+  Campaign built_by_hand = campaign;
+  built_by_hand.checked_jobs.reset();
+  EXPECT_FALSE(JobsCheckedAtParse(built_by_hand));
+}
+
+TEST(PlanTest, AParsedCampaignWhoseJobWasChangedAfterwardsIsCheckedAgain) {
+  Campaign campaign = Parse(kSweep);
+  campaign.workloads[0].jobs[0].options.push_back({"bs", "64m"});  // larger than size: 1m
+  absl::Status status = ExpandCampaign(campaign, FourAgents()).status();
+  EXPECT_THAT(status,
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("job 'randread'"), HasSubstr("must not exceed size"))));
+}
+
 TEST(PlanTest, ExpectedAgentsOfALocalFleetAlternateOverItsAzs) {
   FleetSpec fleet;
   fleet.kind = FleetSpec::Kind::kLocal;
