@@ -17,14 +17,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/errno_text.h"
 #include "common/status_macros.h"
 
 namespace azbench {
 namespace {
 
 constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
-
-std::string ErrnoText(int error) { return std::strerror(error); }
 
 absl::Status Refuse(const std::string& message) {
   spdlog::warn("sandbox: refused {}", message);

@@ -12,6 +12,7 @@
 #include "agent/runner/family_registry.h"
 #include "agent/runner/runner.h"
 #include "agent/runner/runner_internal.h"
+#include "common/errno_text.h"
 #include "common/status_macros.h"
 
 namespace azbench {
@@ -101,10 +102,10 @@ absl::StatusOr<PrepareOutcome> Runner::LayOut(const std::string& run_id, Prepare
       run->created_dirs.push_back(paths.directory);
     } else if (errno != EEXIST) {
       const int err = errno;
-      return absl::Status(
-          err == ENOENT ? absl::StatusCode::kFailedPrecondition
-                        : absl::StatusCode::kPermissionDenied,
-          absl::StrCat("job '", name, "': cannot create '", paths.directory, "': ", strerror(err)));
+      return absl::Status(err == ENOENT ? absl::StatusCode::kFailedPrecondition
+                                        : absl::StatusCode::kPermissionDenied,
+                          absl::StrCat("job '", name, "': cannot create '", paths.directory,
+                                       "': ", ErrnoText(err)));
     }
     return absl::OkStatus();
   };

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "common/errno_text.h"
 
 namespace azbench {
 
@@ -27,7 +28,7 @@ namespace {
 constexpr uint64_t kLayoutChunkBytes = 1 << 20;
 
 absl::Status ErrnoStatus(int err, const std::string& what) {
-  const std::string text = absl::StrCat(what, ": ", std::strerror(err));
+  const std::string text = absl::StrCat(what, ": ", ErrnoText(err));
   switch (err) {
     case EACCES:
     case EPERM:

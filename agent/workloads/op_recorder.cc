@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/clock.h"
+#include "common/errno_text.h"
 
 namespace azbench {
 
@@ -44,7 +45,7 @@ void OpRecorder::Record(OpKind kind, uint64_t start_ns, uint64_t end_ns, int64_t
       result_.error_errno = static_cast<int>(-result);
       result_.error_message =
           absl::StrCat(std::string(OpKindName(kind)), " of '", what, "' (clone ", clone_,
-                       ") failed: ", std::strerror(static_cast<int>(-result)));
+                       ") failed: ", ErrnoText(static_cast<int>(-result)));
     }
   } else {
     ++acc.ops;

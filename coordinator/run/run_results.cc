@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/errno_text.h"
 #include "coordinator/run/run_internal.h"
 #include "coordinator/visibility_join.h"
 
@@ -180,7 +181,7 @@ void AssembleOutcome(std::vector<AgentRun>& runs, const RunOptions& options,
       if (ar.result.error_errno == 0 && ar.result.error_message.empty()) continue;
       job_errors.push_back(absl::StrCat(ar.agent_id, " job ", ar.result.name, ": ",
                                         ar.result.error_message.empty()
-                                            ? std::strerror(ar.result.error_errno)
+                                            ? ErrnoText(ar.result.error_errno)
                                             : ar.result.error_message));
     }
     if (!job_errors.empty()) {

@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "common/clock.h"
+#include "common/errno_text.h"
 
 namespace azbench {
 
@@ -96,8 +97,8 @@ absl::StatusOr<std::string> MoveResultsAside(const std::string& db_path) {
     if (const int error = RenameNoReplace(db_path, aside); error == EEXIST) {
       continue;
     } else if (error != 0) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "cannot move the earlier results '", db_path, "' aside: ", std::strerror(error)));
+      return absl::FailedPreconditionError(absl::StrCat("cannot move the earlier results '",
+                                                        db_path, "' aside: ", ErrnoText(error)));
     }
     // The database's -wal and -shm follow it; if one cannot, every move so far is undone, last
     // first, so the database never stays apart from its WAL.
@@ -110,11 +111,11 @@ absl::StatusOr<std::string> MoveResultsAside(const std::string& db_path) {
         for (auto it = moved.rbegin(); it != moved.rend(); ++it) {
           if (const int undo = RenameNoReplace(it->second, it->first); undo != 0) {
             absl::StrAppend(&undo_failed, "; '", it->second, "' could not be moved back to '",
-                            it->first, "': ", std::strerror(undo));
+                            it->first, "': ", ErrnoText(undo));
           }
         }
         return absl::FailedPreconditionError(
-            absl::StrCat("cannot move '", from, "' aside with its database: ", std::strerror(error),
+            absl::StrCat("cannot move '", from, "' aside with its database: ", ErrnoText(error),
                          undo_failed.empty() ? "; nothing was moved" : undo_failed));
       }
       moved.emplace_back(from, aside + suffix);
@@ -131,7 +132,7 @@ absl::Status RestoreResults(const std::string& aside, const std::string& db_path
     if (unlink((db_path + suffix).c_str()) != 0 && errno != ENOENT) {
       return absl::FailedPreconditionError(absl::StrCat(
           "cannot remove the new '", db_path, suffix, "' to put the earlier results back (",
-          std::strerror(errno), "); they are in '", aside, "'"));
+          ErrnoText(errno), "); they are in '", aside, "'"));
     }
   }
   std::error_code ec;
@@ -139,8 +140,8 @@ absl::Status RestoreResults(const std::string& aside, const std::string& db_path
     const std::string from = aside + suffix;
     if (*suffix != '\0' && !std::filesystem::exists(from, ec)) continue;
     if (const int error = RenameNoReplace(from, db_path + suffix); error != 0) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "cannot move '", from, "' back to '", db_path, suffix, "': ", std::strerror(error)));
+      return absl::FailedPreconditionError(absl::StrCat("cannot move '", from, "' back to '",
+                                                        db_path, suffix, "': ", ErrnoText(error)));
     }
   }
   return absl::OkStatus();
@@ -163,14 +164,14 @@ absl::StatusOr<std::unique_ptr<ResultsLock>> ResultsLock::Acquire(const std::str
     if (fd < 0) {
       return absl::FailedPreconditionError(absl::StrCat("results database '", db_path,
                                                         "': cannot create its lock file '", path,
-                                                        "': ", std::strerror(errno)));
+                                                        "': ", ErrnoText(errno)));
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
       const int error = errno;
       if (error != EWOULDBLOCK) {
         close(fd);
         return absl::FailedPreconditionError(absl::StrCat(
-            "results database '", db_path, "': cannot lock '", path, "': ", std::strerror(error)));
+            "results database '", db_path, "': cannot lock '", path, "': ", ErrnoText(error)));
       }
       char buffer[32] = {};
       const ssize_t n = pread(fd, buffer, sizeof(buffer) - 1, 0);
@@ -216,7 +217,7 @@ absl::StatusOr<std::unique_ptr<ResultsLock>> ResultsLock::Acquire(const std::str
       close(fd);
       return absl::FailedPreconditionError(absl::StrCat("results database '", db_path,
                                                         "': cannot write its lock file '", path,
-                                                        "': ", std::strerror(error)));
+                                                        "': ", ErrnoText(error)));
     }
     return std::unique_ptr<ResultsLock>(new ResultsLock(path, fd));
   }

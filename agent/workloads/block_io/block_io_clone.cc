@@ -11,6 +11,7 @@
 #include "agent/workloads/block_io/submit_batch.h"
 #include "agent/workloads/interval_accumulator.h"
 #include "common/clock.h"
+#include "common/errno_text.h"
 #include "common/thread_cpu.h"
 #include "spdlog/spdlog.h"
 
@@ -282,10 +283,9 @@ class CloneRunner {
       for (const auto& f : clone_.files) {
         if (f.fd == req.fd) path = f.path;
       }
-      result_.error_message =
-          absl::StrCat(std::string(OpKindName(req.op)), " of ", req.length_bytes,
-                       " bytes at offset ", req.offset_bytes, " in '", path, "' (clone ",
-                       clone_.index, ") failed: ", std::strerror(err));
+      result_.error_message = absl::StrCat(
+          std::string(OpKindName(req.op)), " of ", req.length_bytes, " bytes at offset ",
+          req.offset_bytes, " in '", path, "' (clone ", clone_.index, ") failed: ", ErrnoText(err));
     }
     failed_ =
         true;  // like fio's default continue_on_error=none: the clone stops at its first error

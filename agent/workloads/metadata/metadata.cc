@@ -15,6 +15,7 @@
 #include "agent/workloads/event_relay.h"
 #include "agent/workloads/op_recorder.h"
 #include "common/clock.h"
+#include "common/errno_text.h"
 #include "common/status_macros.h"
 #include "common/units.h"
 
@@ -26,7 +27,7 @@ absl::StatusOr<bool> MakeDir(const std::string& path) {
   if (mkdir(path.c_str(), 0755) == 0) return true;
   const int err = errno;
   if (err == EEXIST) return false;
-  const std::string msg = absl::StrCat("cannot create directory '", path, "': ", strerror(err));
+  const std::string msg = absl::StrCat("cannot create directory '", path, "': ", ErrnoText(err));
   if (err == ENOENT || err == ENOTDIR) return absl::FailedPreconditionError(msg);
   if (err == EACCES || err == EROFS || err == EPERM) return absl::PermissionDeniedError(msg);
   if (err == ENOSPC || err == EDQUOT) return absl::ResourceExhaustedError(msg);
@@ -253,7 +254,7 @@ absl::Status MetadataJob::RemoveCreatedFiles() {
     for (uint64_t n = s.deleted; n < s.created; ++n) {
       const std::string path = FilePath(spec_.agent_index, static_cast<int>(c), n, n < s.renamed);
       if (unlink(path.c_str()) != 0 && errno != ENOENT && first.ok()) {
-        first = absl::InternalError(absl::StrCat("cannot remove '", path, "': ", strerror(errno)));
+        first = absl::InternalError(absl::StrCat("cannot remove '", path, "': ", ErrnoText(errno)));
       }
     }
     s.deleted = s.created;

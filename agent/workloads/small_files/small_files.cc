@@ -14,6 +14,7 @@
 #include "agent/workloads/event_relay.h"
 #include "agent/workloads/op_recorder.h"
 #include "common/clock.h"
+#include "common/errno_text.h"
 #include "common/status_macros.h"
 
 namespace azbench {
@@ -62,8 +63,9 @@ absl::StatusOr<std::unique_ptr<SmallFilesJob>> SmallFilesJob::Prepare(const Smal
     if (fd >= 0) close(fd);
     unlink(probe.c_str());
     if (fd < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "direct=1: the file system of '", spec.directory, "' refuses O_DIRECT: ", strerror(err)));
+      return absl::InvalidArgumentError(absl::StrCat("direct=1: the file system of '",
+                                                     spec.directory,
+                                                     "' refuses O_DIRECT: ", ErrnoText(err)));
     }
   }
   return job;

@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "common/errno_text.h"
 
 namespace azbench {
 
@@ -15,7 +16,7 @@ absl::Status ErrnoError(const std::string& call, const std::string& path) {
   const int err = errno;
   return absl::Status(err == EACCES || err == EPERM ? absl::StatusCode::kPermissionDenied
                                                     : absl::StatusCode::kInternal,
-                      absl::StrCat(call, " ", path, ": ", std::strerror(err)));
+                      absl::StrCat(call, " ", path, ": ", ErrnoText(err)));
 }
 
 absl::Status WriteAll(int fd, std::string_view data, const std::string& path) {
