@@ -10,11 +10,11 @@
 #include <cstdio>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <random>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "azbench/v1/agent.grpc.pb.h"
 #include "common/clock.h"
 #include "common/histogram.h"
@@ -105,7 +105,7 @@ class SyntheticAgent final : public v1::Agent::Service {
       run.jobs.push_back(job.name());
       run.runtime_ns.push_back(static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.runtime)));
     }
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     runs_[request->run_id()] = std::move(run);
     return grpc::Status::OK;
   }
@@ -113,7 +113,7 @@ class SyntheticAgent final : public v1::Agent::Service {
                    grpc::ServerWriter<v1::RunEvent>* writer) override {
     PreparedRun run;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       auto it = runs_.find(request->run_id());
       if (it == runs_.end()) return grpc::Status(grpc::StatusCode::NOT_FOUND, "no such run");
       run = it->second;
@@ -195,7 +195,7 @@ class SyntheticAgent final : public v1::Agent::Service {
   }
   grpc::Status Cleanup(grpc::ServerContext*, const v1::CleanupRequest* request,
                        v1::CleanupResponse*) override {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     runs_.erase(request->run_id());
     return grpc::Status::OK;
   }
@@ -209,7 +209,7 @@ class SyntheticAgent final : public v1::Agent::Service {
   const std::string agent_id_;
   const std::string az_;
   const uint64_t ops_;
-  std::mutex mu_;
+  absl::Mutex mu_;
   std::map<std::string, PreparedRun> runs_;
 };
 
