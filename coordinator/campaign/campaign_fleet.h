@@ -4,7 +4,7 @@
 #define AZBENCH_COORDINATOR_CAMPAIGN_CAMPAIGN_FLEET_H_
 
 #include "absl/status/statusor.h"
-#include "coordinator/campaign/campaign.h"
+#include "coordinator/campaign/campaign_types.h"
 #include "coordinator/campaign/campaign_yaml.h"
 
 namespace azbench::campaign_internal {

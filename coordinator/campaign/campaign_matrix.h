@@ -1,7 +1,7 @@
 // The campaign's `matrix` section (coordinator/campaign/campaign.h): its axes and values, and the
-// check that every workload job is valid in every cell. The matrix helpers of campaign.h
-// (MatrixCells, CellJobOptions, WorkloadAxes) are defined in campaign_matrix.cc. Internal to the
-// campaign parser.
+// check that every workload job is valid in every cell. The matrix helpers plan uses
+// (MatrixCells, CellJobOptions, WorkloadAxes, CheckJobPathsInTarget) come first; the section
+// parser after them is internal to the campaign parser.
 #ifndef AZBENCH_COORDINATOR_CAMPAIGN_CAMPAIGN_MATRIX_H_
 #define AZBENCH_COORDINATOR_CAMPAIGN_CAMPAIGN_MATRIX_H_
 
@@ -9,8 +9,43 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "coordinator/campaign/campaign.h"
+#include "coordinator/campaign/campaign_types.h"
 #include "coordinator/campaign/campaign_yaml.h"
+
+namespace azbench {
+
+// Whether every job of every workload in every matrix cell was checked when `campaign` was parsed,
+// and the campaign still holds those jobs and job axes (a campaign built or changed by hand does
+// not). The target's directory is not part of the check: it only names where a job runs
+// (CheckJobPathsInTarget checks it against each target).
+bool JobsCheckedAtParse(const Campaign& campaign);
+
+// Every cell of the campaign's matrix in expansion order (first axis outermost).
+std::vector<MatrixCell> MatrixCells(const std::vector<MatrixAxis>& matrix);
+
+// The options `job` runs with in `cell` on `target`: the workload's options with the cell's job
+// option values replacing any of the same name (kNodesAxis is not a job option and is left out),
+// and the target's directory (see "Where jobs run" above).
+JobOptions CellJobOptions(const WorkloadJob& job, const MatrixCell& cell,
+                          const CampaignTarget& target);
+
+// The matrix axes that vary `workload`'s scenarios: `nodes`, the axes naming an option its family
+// accepts (the others do not multiply its scenarios), and for small_files without a `filesizes`
+// axis one axis over its own `filesizes` list (default 4k, 64k, 128k, 256k, 1m), so every size is
+// its own scenario and reports key sizes by that parameter.
+std::vector<MatrixAxis> WorkloadAxes(const Workload& workload,
+                                     const std::vector<MatrixAxis>& matrix);
+
+// Checks that the paths `options` name (a job's options as it runs, CellJobOptions: its
+// `directory`, and every `filename` entry: block_io's ':'-separated list or large_stream's one
+// file, relative ones resolved in the directory) lie beneath `target_path` (see "Where jobs run").
+// `family` is the workload family's name. Errors: InvalidArgument naming the path, the target as
+// `target_description` says it ("target 'efs' (path /mnt/efs)") and what to write instead.
+absl::Status CheckJobPathsInTarget(std::string_view family, const JobOptions& options,
+                                   const std::string& target_path,
+                                   std::string_view target_description);
+
+}  // namespace azbench
 
 namespace azbench::campaign_internal {
 

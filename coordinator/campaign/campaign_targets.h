@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "coordinator/campaign/campaign.h"
+#include "coordinator/campaign/campaign_types.h"
 #include "coordinator/campaign/campaign_yaml.h"
 
 namespace azbench::campaign_internal {

@@ -24,7 +24,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "coordinator/campaign/campaign.h"
+#include "coordinator/campaign/campaign_types.h"
 
 namespace azbench::campaign_internal {
 
