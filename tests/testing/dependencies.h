@@ -12,12 +12,16 @@
 #include <string>
 #include <string_view>
 
-#if !defined(AZBENCH_TEST_S3RVER) || !defined(AZBENCH_TEST_FIO) || \
-    !defined(AZBENCH_TEST_CHROMIUM) || !defined(AZBENCH_TEST_NODE) || !defined(AZBENCH_TEST_IP)
+#if !defined(AZBENCH_TEST_S3RVER) || !defined(AZBENCH_TEST_FIO) ||                                 \
+    !defined(AZBENCH_TEST_CHROMIUM) || !defined(AZBENCH_TEST_NODE) || !defined(AZBENCH_TEST_IP) || \
+    !defined(AZBENCH_SOURCE_DIR)
 #error "link the test with azbench_test_dependencies (tests/CMakeLists.txt defines the paths)"
 #endif
 
 namespace azbench::testing {
+
+// The source tree (examples/, testdata), wherever the build tree is.
+inline constexpr char kSourceDir[] = AZBENCH_SOURCE_DIR;
 
 inline constexpr char kS3rverBinary[] = AZBENCH_TEST_S3RVER;  // npm's s3rver in tests/s3server
 inline constexpr char kFioBinary[] = AZBENCH_TEST_FIO;        // Debian fio

@@ -15,13 +15,12 @@
 #include "absl/strings/str_replace.h"
 #include "coordinator/campaign/campaign.h"
 #include "gtest/gtest.h"
+#include "tests/testing/dependencies.h"
 
 namespace azbench::testing {
 
-// The source tree, found from this file's path (tests/testing/, compiled by absolute path).
-inline std::string SourceRoot() {
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
-}
+// The source tree, as CMake recorded it (tests/testing/dependencies.h).
+inline std::string SourceRoot() { return kSourceDir; }
 // A file of tests/coordinator/testdata.
 inline std::string TestData(const std::string& name) {
   return SourceRoot() + "/tests/coordinator/testdata/" + name;

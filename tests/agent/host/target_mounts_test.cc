@@ -5,6 +5,7 @@
 #include "agent/host/mounts.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/dependencies.h"
 
 namespace azbench {
 namespace {
@@ -14,7 +15,7 @@ using ::testing::IsEmpty;
 using ::testing::Pair;
 
 std::string Fixture(const std::string& name) {
-  return (std::filesystem::path(__FILE__).parent_path().parent_path() / "testdata" / name).string();
+  return (std::filesystem::path(testing::kSourceDir) / "tests/agent/testdata" / name).string();
 }
 
 class TargetMountsTest : public ::testing::Test {

@@ -7,6 +7,7 @@
 #include "agent/server/service.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/dependencies.h"
 #include "tests/testing/temp_dir.h"
 
 namespace azbench {
@@ -16,7 +17,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 std::string Fixture(const std::string& name) {
-  return (std::filesystem::path(__FILE__).parent_path().parent_path() / "testdata" / name).string();
+  return (std::filesystem::path(testing::kSourceDir) / "tests/agent/testdata" / name).string();
 }
 
 TEST(DescribeTest, AnswersIdentitySubnetsAndEveryTargetsMountEvidence) {

@@ -11,6 +11,7 @@
 #include "coordinator/plan/plan.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/dependencies.h"
 #include "tests/testing/status_matchers.h"
 #include "tests/testing/temp_dir.h"
 
@@ -23,7 +24,7 @@ using ::testing::HasSubstr;
 using ::testing::Pair;
 
 std::string TestData(const std::string& name) {
-  return std::filesystem::path(__FILE__).parent_path().parent_path().string() + "/testdata/" + name;
+  return std::string(testing::kSourceDir) + "/tests/coordinator/testdata/" + name;
 }
 
 std::vector<AgentInfo> TwoAgents() {
@@ -218,9 +219,7 @@ TEST(FleetFromFlagsTest, DefaultsToOneLocalAgentAndReadsHostLists) {
 // --- fio job files in campaigns ----------------------------------------------------------------
 
 TEST(FioJobCampaignTest, StudyCExampleRunsTheJobFileThreeTimesPerTargetAndKeepsTheLast) {
-  const std::string examples =
-      std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string() +
-      "/examples/";
+  const std::string examples = std::filesystem::path(testing::kSourceDir).string() + "/examples/";
   absl::StatusOr<Campaign> campaign = ParseCampaignFile(examples + "study-c-efs-vs-ebs.yaml");
   ASSERT_TRUE(campaign.ok()) << campaign.status();
   EXPECT_EQ(campaign->repeats, 3);

@@ -11,6 +11,7 @@
 #include "coordinator/plan/plan.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/dependencies.h"
 
 namespace azbench {
 namespace {
@@ -109,8 +110,7 @@ TEST(CampaignFamiliesTest, MatrixAxesMultiplyOnlyTheWorkloadsWhoseFamilyHasTheOp
 }
 
 TEST(CampaignFamiliesTest, StudyBExampleParsesAndPlansEveryFamilyOnEveryTarget) {
-  const std::string root =
-      std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
+  const std::string root = std::filesystem::path(testing::kSourceDir).string();
   absl::StatusOr<Campaign> c =
       ParseCampaignFile(root + "/examples/study-b-lustre-s3files-efs.yaml");
   ASSERT_TRUE(c.ok()) << c.status();

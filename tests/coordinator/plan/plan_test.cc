@@ -14,6 +14,7 @@
 #include "coordinator/campaign/campaign.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/dependencies.h"
 #include "tests/testing/status_matchers.h"
 
 namespace azbench {
@@ -30,7 +31,8 @@ using ::testing::Pair;
 using ::testing::SizeIs;
 
 std::string TestData(const std::string& name) {
-  return (std::filesystem::path(__FILE__).parent_path().parent_path() / "testdata" / name).string();
+  return (std::filesystem::path(testing::kSourceDir) / "tests/coordinator/testdata" / name)
+      .string();
 }
 
 AgentInfo Agent(const std::string& id, const std::string& az) {
@@ -369,10 +371,8 @@ TEST(PlanTest, FormatPlanPrintsOneLinePerScenarioWithAgentsAndNotes) {
 }
 
 TEST(PlanTest, QuickstartPlansEightShortScenariosOnItsLocalFleet) {
-  absl::StatusOr<Campaign> campaign =
-      ParseCampaignFile((std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() /
-                         "examples" / "quickstart.yaml")
-                            .string());
+  absl::StatusOr<Campaign> campaign = ParseCampaignFile(
+      (std::filesystem::path(testing::kSourceDir) / "examples" / "quickstart.yaml").string());
   ASSERT_TRUE(campaign.ok()) << campaign.status();
   absl::StatusOr<std::vector<Scenario>> plan =
       ExpandCampaign(*campaign, ExpectedAgents(campaign->fleet));
@@ -527,10 +527,8 @@ TEST(PlanPlacementTest, WithoutDescribedAgentsPlacementCellsAreSkippedWithTheRea
 }
 
 TEST(PlanPlacementTest, StudyAExampleExpandsForItsFleet) {
-  absl::StatusOr<Campaign> campaign =
-      ParseCampaignFile((std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() /
-                         "examples" / "study-a-cross-az.yaml")
-                            .string());
+  absl::StatusOr<Campaign> campaign = ParseCampaignFile(
+      (std::filesystem::path(testing::kSourceDir) / "examples" / "study-a-cross-az.yaml").string());
   ASSERT_TRUE(campaign.ok()) << campaign.status();
   absl::StatusOr<std::vector<Scenario>> plan =
       ExpandCampaign(*campaign, ExpectedAgents(campaign->fleet));

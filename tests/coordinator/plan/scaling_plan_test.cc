@@ -12,6 +12,7 @@
 #include "coordinator/plan/plan.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/dependencies.h"
 #include "tests/testing/status_matchers.h"
 
 namespace azbench {
@@ -21,9 +22,7 @@ using ::azbench::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-std::string SourceRoot() {
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
-}
+std::string SourceRoot() { return std::filesystem::path(testing::kSourceDir).string(); }
 
 AgentInfo Agent(const std::string& id, const std::string& az) {
   AgentInfo agent;

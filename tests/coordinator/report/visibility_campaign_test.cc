@@ -12,6 +12,7 @@
 #include "coordinator/report/report_input.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/dependencies.h"
 #include "tests/testing/report_scenarios.h"
 
 namespace azbench {
@@ -39,8 +40,7 @@ std::string Message(const absl::Status& s) { return std::string(s.message()); }
 
 TEST(VisibilityCampaignTest, StudyDExamplePlansEveryProbeOnEveryMountVariantWithBothAgents) {
   const std::string path =
-      (std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "examples" /
-       "study-d-s3files-sync.yaml")
+      (std::filesystem::path(testing::kSourceDir) / "examples" / "study-d-s3files-sync.yaml")
           .string();
   absl::StatusOr<Campaign> campaign = ParseCampaignFile(path);
   ASSERT_TRUE(campaign.ok()) << campaign.status();
