@@ -103,7 +103,7 @@ class S3SyncFixture {
     const absl::Time now = absl::Now();
     for (auto it = std::filesystem::recursive_directory_iterator(options_.dir, ec);
          !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-      const std::string rel = std::filesystem::relative(it->path(), options_.dir).string();
+      const std::string rel = it->path().lexically_relative(options_.dir).string();
       if (absl::StartsWith(rel, options_.lost_found_dir)) {
         it.disable_recursion_pending();
         continue;
