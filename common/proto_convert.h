@@ -1,8 +1,9 @@
 // Conversions between the wire contract (azbench.v1 protobuf messages) and the common domain
 // model (results, histograms, intervals, op logs, outcomes, jobs): the only place that converts
-// them, called by agent/server and coordinator/{fleet,run}. Messages about the agent's own types
-// (its identity, mounts and prepared files in Describe and Prepare answers) are filled by
-// agent/server, the one layer that knows those types; the coordinator reads them as messages.
+// them, called by agent/server and coordinator/{fleet,run}. The agent's own types (its identity,
+// mounts and prepared files in Hello, Describe and Prepare answers) convert in
+// agent/server/agent_proto.h, the one layer that knows them; the coordinator reads them as
+// messages.
 #ifndef AZBENCH_COMMON_PROTO_CONVERT_H_
 #define AZBENCH_COMMON_PROTO_CONVERT_H_
 

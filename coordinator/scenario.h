@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/time/time.h"
 #include "common/job_result.h"
 #include "coordinator/placement_evidence.h"
 #include "coordinator/staged_interval.h"
@@ -32,7 +33,7 @@ struct AgentInfo {
   // When that sample was sent (coordinator clock); 0 when not known (agents loaded from a store).
   int64_t clock_measured_at_ns = 0;
   // How long the agent keeps a run whose stream broke for an Attach (Hello; not stored).
-  uint64_t reattach_grace_ms = 0;
+  absl::Duration reattach_grace;
 };
 
 // The clock offset a scenario used for one agent (its times, and a client_to_client join, are

@@ -57,7 +57,8 @@ void Runner::PreparedRun::RemoveFiles(int* removed) {
 }
 
 Runner::Runner(RunnerConfig config) : config_(config) {
-  if (config_.reap_interval_ns > 0 && config_.prepared_lease_ns > 0) {
+  if (config_.reap_interval > absl::ZeroDuration() &&
+      config_.prepared_lease > absl::ZeroDuration()) {
     reaper_ = std::thread([this] { ReapLoop(); });
   }
 }
@@ -147,8 +148,8 @@ absl::StatusOr<PrepareOutcome> Runner::PrepareAll(const std::string& run_id,
     return outcome.status();
   }
   run->outcome = *outcome;
-  if (config_.prepared_lease_ns > 0) {
-    run->lease_end_ns = MonotonicNanos() + config_.prepared_lease_ns;
+  if (config_.prepared_lease > absl::ZeroDuration()) {
+    run->lease_end_ns = MonotonicNanos() + absl::ToInt64Nanoseconds(config_.prepared_lease);
   }
   return outcome;
 }
@@ -318,10 +319,10 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
       // that ends it, so no Cleanup or reaper can take it and remove its files alongside this
       // thread (below).
       runs_.erase(run_id);
-    } else if (config_.prepared_lease_ns > 0) {
+    } else if (config_.prepared_lease > absl::ZeroDuration()) {
       // Now waiting for Cleanup: a coordinator that died after the run still gets its files
       // removed.
-      run->lease_end_ns = MonotonicNanos() + config_.prepared_lease_ns;
+      run->lease_end_ns = MonotonicNanos() + absl::ToInt64Nanoseconds(config_.prepared_lease);
     }
   }
   if (lease_lost) {
@@ -345,15 +346,17 @@ bool Runner::Cancel(const std::string& run_id) {
   return it->second->running;
 }
 
-absl::Status Runner::Renew(const std::string& run_id, uint64_t lease_ns) {
+absl::Status Runner::Renew(const std::string& run_id, absl::Duration lease) {
   absl::MutexLock lock(&mu_);
   auto it = runs_.find(run_id);
   if (it == runs_.end()) {
     return absl::NotFoundError(
         absl::StrCat("run '", run_id, "' is not known to this agent (never prepared, or expired)"));
   }
-  const uint64_t lease = lease_ns > 0 ? lease_ns : config_.prepared_lease_ns;
-  if (lease > 0) it->second->lease_end_ns = MonotonicNanos() + lease;
+  if (lease <= absl::ZeroDuration()) lease = config_.prepared_lease;
+  if (lease > absl::ZeroDuration()) {
+    it->second->lease_end_ns = MonotonicNanos() + absl::ToInt64Nanoseconds(lease);
+  }
   return absl::OkStatus();
 }
 
@@ -386,7 +389,7 @@ std::vector<std::string> Runner::ReapExpired(uint64_t now_monotonic_ns) {
 }
 
 void Runner::ReapLoop() {
-  const absl::Duration tick = absl::Nanoseconds(config_.reap_interval_ns);
+  const absl::Duration tick = config_.reap_interval;
   while (true) {
     {
       absl::MutexLock lock(&mu_);

@@ -19,6 +19,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "agent/confinement/job_confinement.h"
 #include "agent/workloads/family.h"
 #include "agent/workloads/workload.h"
@@ -91,9 +92,9 @@ struct RunnerConfig {
   // Cleanup): a run that neither starts nor is renewed (Renew) within it is forgotten and its files
   // are removed, so a coordinator that died between Prepare and Run leaves no files behind.
   // A Prepare or Renew may ask for another lease. 0 = never expire.
-  uint64_t prepared_lease_ns = 60'000'000'000;
+  absl::Duration prepared_lease = absl::Seconds(60);
   // How often a background thread looks for expired runs; 0 = no thread (call ReapExpired).
-  uint64_t reap_interval_ns = 1'000'000'000;
+  absl::Duration reap_interval = absl::Seconds(1);
   // The serving agent: every job's footprint and paths (agent/workloads/family.h) are checked by
   // ConfineJob (agent/confinement/job_confinement.h) before its layout: allowed roots, limits, free
   // space. The one-shot command leaves it off.
@@ -157,10 +158,10 @@ class Runner {
   // FailedPrecondition while it runs or is still being prepared.
   absl::StatusOr<int> Cleanup(const std::string& run_id, bool remove_files);
 
-  // Extends the lease of a run that is not running to `lease_ns` from now (0 = the config's).
+  // Extends the lease of a run that is not running to `lease` from now (zero = the config's).
   // NotFound for an unknown (or already expired) run.
-  absl::Status Renew(const std::string& run_id, uint64_t lease_ns = 0);
-  uint64_t prepared_lease_ns() const { return config_.prepared_lease_ns; }
+  absl::Status Renew(const std::string& run_id, absl::Duration lease = absl::ZeroDuration());
+  absl::Duration prepared_lease() const { return config_.prepared_lease; }
 
   // Forgets every run that is not running and whose lease ended before `now_monotonic_ns`,
   // removing its files; returns the run ids. The background thread calls it.

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "agent/s3/credentials.h"
 #include "agent/s3/s3_error.h"
 
@@ -30,8 +31,8 @@ struct S3ClientOptions {
   std::string endpoint{};
   // true: <endpoint>/<bucket>/<key>; false: virtual-hosted <bucket>.<host>/<key>.
   bool path_style = false;
-  int64_t connect_timeout_ms = 5'000;
-  int64_t request_timeout_ms = 60'000;
+  absl::Duration connect_timeout = absl::Seconds(5);
+  absl::Duration request_timeout = absl::Seconds(60);
 };
 
 struct ObjectInfo {

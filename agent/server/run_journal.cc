@@ -58,9 +58,9 @@ bool RunJournal::CheckLeaseLocked() {
   // Attached, finished, or not attached yet (the Run handler attaches before the run starts).
   if (attached_ != nullptr || finished_ || detached_since_ns_ == 0) return true;
   std::string why;
-  if (Now() - detached_since_ns_ >= config_.grace_ns) {
-    why = absl::StrCat("no Attach within the reattach grace (", config_.grace_ns / 1'000'000,
-                       " ms) after the stream broke");
+  if (Now() - detached_since_ns_ >= GraceNs()) {
+    why = absl::StrCat("no Attach within the reattach grace (",
+                       absl::ToInt64Milliseconds(config_.grace), " ms) after the stream broke");
   } else if (unsent_bytes_ > config_.detached_bytes) {
     why = absl::StrCat("more than ", config_.detached_bytes, " bytes of events kept unsent");
   } else {
@@ -245,15 +245,15 @@ uint64_t RunJournal::last_seq() {
 bool RunJournal::Forgettable() {
   absl::MutexLock lock(&mu_);
   if (attached_ != nullptr) return false;
-  return lease_lost_ || (finished_ && Now() - finished_at_ns_ >= config_.grace_ns);
+  return lease_lost_ || (finished_ && Now() - finished_at_ns_ >= GraceNs());
 }
 
 RunJournals::RunJournals(RunJournalConfig config,
                          std::function<void(const std::string& run_id)> abandoned)
     : config_(std::move(config)), abandoned_(std::move(abandoned)) {
-  if (config_.reap_interval_ns > 0) {
+  if (config_.reap_interval > absl::ZeroDuration()) {
     reaper_ = std::thread([this] {
-      const absl::Duration tick = absl::Nanoseconds(config_.reap_interval_ns);
+      const absl::Duration tick = config_.reap_interval;
       while (true) {
         {
           absl::MutexLock lock(&mu_);

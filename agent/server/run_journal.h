@@ -5,11 +5,11 @@
 //     flight when a stream broke can be sent again (however many events wait unsent behind them);
 //   - every event appended while no stream is attached, up to detached_bytes (past it the journal
 //     gives up: the lease is lost, as without a journal).
-// When the attached stream breaks, the run goes on for grace_ns: Append and Alive answer true and
+// When the attached stream breaks, the run goes on for `grace`: Append and Alive answer true and
 // the events are kept; an Attach within the grace replays every event after the last one the
 // coordinator received and continues live. Without one, Alive (polled by the runner) and Append
 // answer false: the runner cancels the run and removes its files. A finished run's journal stays
-// for grace_ns after RunFinished (RunJournals forgets it then), so a coordinator that lost the
+// for `grace` after RunFinished (RunJournals forgets it then), so a coordinator that lost the
 // stream on the last events can still collect them.
 //
 // Threads: Append and Alive come from the runner (serialised by it); Attach, Serve and Detach from
@@ -36,6 +36,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "azbench/v1/agent.pb.h"
 
 namespace azbench {
@@ -47,9 +48,9 @@ struct RunJournalConfig {
   // Events appended and not yet written (no stream attached); past this the lease is lost.
   uint64_t detached_bytes = 256ULL << 20;
   // How long a run whose stream broke waits for an Attach, and a finished run stays attachable.
-  uint64_t grace_ns = 30'000'000'000;
+  absl::Duration grace = absl::Seconds(30);
   // How often RunJournals looks for journals to forget; 0 = no thread (call Reap).
-  uint64_t reap_interval_ns = 1'000'000'000;
+  absl::Duration reap_interval = absl::Seconds(1);
   // The monotonic clock; empty = MonotonicNanos (tests substitute their own).
   std::function<uint64_t()> now_ns;
 };
@@ -102,7 +103,7 @@ class RunJournal {
   bool attached();
   uint64_t attachments();  // streams attached so far (the Run stream is the first)
   uint64_t last_seq();
-  // Finished more than grace_ns ago, or the lease lost; and no stream attached.
+  // Finished more than `grace` ago, or the lease lost; and no stream attached.
   bool Forgettable();
 
  private:
@@ -111,6 +112,9 @@ class RunJournal {
     uint64_t bytes = 0;
   };
   uint64_t Now() const;
+  uint64_t GraceNs() const {
+    return static_cast<uint64_t>(absl::ToInt64Nanoseconds(config_.grace));
+  }
   // Records that the attached stream is gone (at most once per attachment).
   void DetachLocked(absl::Status why) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Checks the grace and the detached bound; clears the events when the lease is lost.

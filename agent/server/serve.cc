@@ -421,7 +421,7 @@ int RunServeCommand(const std::vector<std::string>& args) {
   runner_config.metadata = &probe_metadata;
   Runner runner(runner_config);
   RunJournalConfig journal_config;
-  journal_config.grace_ns = static_cast<uint64_t>(absl::ToInt64Nanoseconds(config->reattach_grace));
+  journal_config.grace = config->reattach_grace;
   AgentService service(runner, DiscoverServeIdentity(*config, *imds_settings),
                        config->mountinfo_path, std::make_shared<SystemResolver>(), journal_config);
   grpc::ServerBuilder builder;

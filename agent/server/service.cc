@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "agent/host/logging.h"
 #include "agent/host/mounts.h"
+#include "agent/server/agent_proto.h"
 #include "agent/server/journal_sink.h"
 #include "common/clock.h"
 #include "common/job_spec.h"
@@ -143,15 +144,15 @@ AgentService::AgentService(Runner& runner, AgentIdentity identity, std::string m
             ForgetAskedLease(run_id);
           }))) {}
 
-uint64_t AgentService::AskedLeaseNs(const std::string& run_id) {
+absl::Duration AgentService::AskedLease(const std::string& run_id) {
   absl::MutexLock lock(&leases_mu_);
   auto it = asked_leases_.find(run_id);
-  return it == asked_leases_.end() ? 0 : it->second.lease_ns;
+  return it == asked_leases_.end() ? absl::ZeroDuration() : it->second.lease;
 }
 
-void AgentService::RememberAskedLease(const std::string& run_id, uint64_t lease_ns) {
+void AgentService::RememberAskedLease(const std::string& run_id, absl::Duration lease) {
   absl::MutexLock lock(&leases_mu_);
-  if (lease_ns == 0) {
+  if (lease <= absl::ZeroDuration()) {
     asked_leases_.erase(run_id);
     return;
   }
@@ -160,7 +161,7 @@ void AgentService::RememberAskedLease(const std::string& run_id, uint64_t lease_
         asked_leases_.begin(), asked_leases_.end(),
         [](const auto& a, const auto& b) { return a.second.order < b.second.order; }));
   }
-  asked_leases_[run_id] = AskedLease{.lease_ns = lease_ns, .order = next_lease_order_++};
+  asked_leases_[run_id] = Lease{.lease = lease, .order = next_lease_order_++};
 }
 
 void AgentService::ForgetAskedLease(const std::string& run_id) {
@@ -174,7 +175,7 @@ grpc::Status AgentService::Hello(grpc::ServerContext*, const v1::HelloRequest* r
   response->set_protocol_version(kProtocolVersion);
   response->set_agent_version(kAzbenchVersion);
   response->set_agent_id(identity_.agent_id);
-  response->set_reattach_grace_ms(journals_->config().grace_ns / 1'000'000);
+  response->set_reattach_grace_ms(absl::ToInt64Milliseconds(journals_->config().grace));
   if (request->protocol_version() != kProtocolVersion) {
     return grpc::Status(
         grpc::StatusCode::FAILED_PRECONDITION,
@@ -182,48 +183,19 @@ grpc::Status AgentService::Hello(grpc::ServerContext*, const v1::HelloRequest* r
                      " (azbench ", request->coordinator_version(), "), agent speaks ",
                      kProtocolVersion, " (azbench ", kAzbenchVersion, ")"));
   }
-  for (const char* cap :
-       {"engine:psync", "engine:libaio", "engine:io_uring", "engine:null", "workload:block_io",
-        "workload:metadata", "workload:small_files", "workload:large_stream", "phase_barrier"}) {
-    response->add_capabilities(cap);
-  }
+  for (const std::string& cap : AgentCapabilities()) response->add_capabilities(cap);
   return grpc::Status::OK;
 }
 
 grpc::Status AgentService::Describe(grpc::ServerContext*, const v1::DescribeRequest* request,
                                     v1::DescribeResponse* response) {
-  v1::Identity* id = response->mutable_identity();
-  id->set_agent_id(identity_.agent_id);
-  id->set_hostname(identity_.hostname);
-  id->set_region(identity_.region);
-  id->set_availability_zone(identity_.availability_zone);
-  id->set_availability_zone_id(identity_.availability_zone_id);
-  id->set_instance_type(identity_.instance_type);
-  id->set_az_source(identity_.az_source);
-  id->set_instance_id(identity_.instance_id);
-  id->set_local_ipv4(identity_.local_ipv4);
-  for (const AgentSubnet& s : identity_.subnets) {
-    v1::Subnet* subnet = id->add_subnets();
-    subnet->set_subnet_id(s.subnet_id);
-    subnet->set_cidr(s.cidr);
-  }
+  IdentityToProto(identity_, response->mutable_identity());
   absl::StatusOr<std::vector<MountEntry>> mounts = ReadMounts(mountinfo_path_);
   if (mounts.ok()) {
     for (const std::string& path : request->target_paths()) {
       const TargetMount m = DescribeTargetMount(*mounts, path, *resolver_);
       if (!m.found) continue;
-      v1::MountInfo* info = response->add_mounts();
-      info->set_target_path(path);
-      info->set_mount_point(m.mount.mount_point);
-      info->set_fstype(m.mount.fstype);
-      info->set_source(m.mount.source);
-      info->set_server(m.mount.server);
-      info->set_export_path(m.mount.export_path);
-      for (const auto& [k, v] : m.mount.options) (*info->mutable_options())[k] = v;
-      for (const auto& a : m.server_addresses) info->add_server_addresses(a);
-      info->set_addr(m.addr);
-      info->set_client_addr(m.client_addr);
-      info->set_resolve_error(m.resolve_error);
+      TargetMountToProto(m, response->add_mounts());
     }
   } else {
     AgentLogger("rpc")->warn("describe: {}", std::string(mounts.status().message()));
@@ -257,9 +229,9 @@ grpc::Status AgentService::Prepare(grpc::ServerContext*, const v1::PrepareReques
       runner_.Prepare(request->run_id(), jobs, interval_ns, placement);
   if (outcome.ok()) {
     // The last Prepare that succeeded names the lease (a retry of the same request succeeds too).
-    const uint64_t lease_ns = request->lease_ms() * 1'000'000ULL;
-    RememberAskedLease(request->run_id(), lease_ns);
-    if (lease_ns > 0) (void)runner_.Renew(request->run_id(), lease_ns);
+    const absl::Duration lease = absl::Milliseconds(request->lease_ms());
+    RememberAskedLease(request->run_id(), lease);
+    if (lease > absl::ZeroDuration()) (void)runner_.Renew(request->run_id(), lease);
   }
   if (!outcome.ok()) {
     AgentLogger("rpc")->warn("prepare {}: {}", request->run_id(),
@@ -267,11 +239,7 @@ grpc::Status AgentService::Prepare(grpc::ServerContext*, const v1::PrepareReques
     return ToGrpcStatus(outcome.status());
   }
   for (const auto& w : outcome->warnings) response->add_warnings(w);
-  for (const auto& f : outcome->files) {
-    v1::PreparedFile* file = response->add_files();
-    file->set_path(f.path);
-    file->set_created(f.created);
-  }
+  for (const LaidOutFile& f : outcome->files) PreparedFileToProto(f, response->add_files());
   AgentLogger("rpc")->info("prepared run {} ({} jobs)", request->run_id(), jobs.size());
   return grpc::Status::OK;
 }
@@ -324,17 +292,18 @@ grpc::Status AgentService::Run(grpc::ServerContext* context, const v1::RunReques
   const bool complete = journal->Detach(attachment);
   // The lease a run waiting for Cleanup has (agent.proto, PrepareRequest.lease_ms); 0 = the
   // runner's default, which the runner gave it when the run ended.
-  const uint64_t asked_lease_ns = AskedLeaseNs(request->run_id());
-  const uint64_t lease_ns = asked_lease_ns > 0 ? asked_lease_ns : runner_.prepared_lease_ns();
+  const absl::Duration asked_lease = AskedLease(request->run_id());
+  const absl::Duration lease =
+      asked_lease > absl::ZeroDuration() ? asked_lease : runner_.prepared_lease();
   // Nothing to resume: the run never started (it may be run again), or its lease was lost.
   if (journal->last_seq() == 0 || journal->lease_lost()) {
     journals_->Forget(request->run_id());
     if (journal->lease_lost()) ForgetAskedLease(request->run_id());  // nobody will renew it
-  } else if (!complete && lease_ns > 0) {
+  } else if (!complete && lease > absl::ZeroDuration()) {
     // Its end is collectable by an Attach for the grace: the files wait for the Cleanup after it.
-    (void)runner_.Renew(request->run_id(), journals_->config().grace_ns + lease_ns);
-  } else if (asked_lease_ns > 0) {
-    (void)runner_.Renew(request->run_id(), asked_lease_ns);
+    (void)runner_.Renew(request->run_id(), journals_->config().grace + lease);
+  } else if (asked_lease > absl::ZeroDuration()) {
+    (void)runner_.Renew(request->run_id(), asked_lease);
   }
   if (!status.ok()) {
     AgentLogger("rpc")->warn("run {}: {}", request->run_id(), std::string(status.message()));
@@ -408,9 +377,9 @@ grpc::Status AgentService::Renew(grpc::ServerContext*, const v1::RenewRequest* r
     return ToGrpcStatus(bad);
   }
   // A Renew's own lease_ms counts for this renewal only; 0 is the Prepare's again.
-  const uint64_t lease_ns = request->lease_ms() > 0 ? request->lease_ms() * 1'000'000ULL
-                                                    : AskedLeaseNs(request->run_id());
-  const absl::Status renewed = runner_.Renew(request->run_id(), lease_ns);
+  const absl::Duration lease = request->lease_ms() > 0 ? absl::Milliseconds(request->lease_ms())
+                                                       : AskedLease(request->run_id());
+  const absl::Status renewed = runner_.Renew(request->run_id(), lease);
   if (absl::IsNotFound(renewed)) ForgetAskedLease(request->run_id());  // expired
   return ToGrpcStatus(renewed);
 }

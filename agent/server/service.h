@@ -50,11 +50,11 @@ class AgentService final : public v1::Agent::Service {
   RunJournals& journals() { return *journals_; }
 
  private:
-  // The lease a run's Prepare asked for (lease_ms > 0), in ns; 0 when it asked for none (the
-  // runner's default). A Renew with lease_ms 0 and the end of the run renew to it
+  // The lease a run's Prepare asked for (lease_ms > 0); zero when it asked for none (the runner's
+  // default). A Renew with lease_ms 0 and the end of the run renew to it
   // (agent.proto, RenewRequest.lease_ms and PrepareRequest.lease_ms).
-  uint64_t AskedLeaseNs(const std::string& run_id);
-  void RememberAskedLease(const std::string& run_id, uint64_t lease_ns);
+  absl::Duration AskedLease(const std::string& run_id);
+  void RememberAskedLease(const std::string& run_id, absl::Duration lease);
   void ForgetAskedLease(const std::string& run_id);
 
   Runner& runner_;
@@ -62,15 +62,15 @@ class AgentService final : public v1::Agent::Service {
   std::string mountinfo_path_ = "/proc/self/mountinfo";
   std::shared_ptr<HostResolver> resolver_;
   // Declared before journals_, whose reaper forgets abandoned runs' leases: they outlive it.
-  struct AskedLease {
-    uint64_t lease_ns = 0;
+  struct Lease {
+    absl::Duration lease;
     uint64_t order = 0;  // when it was remembered (the oldest goes first at the bound)
   };
   absl::Mutex leases_mu_;
   // By run id. Forgotten at Cleanup, when the run is abandoned or its lease lost, and when a Renew
   // finds the run gone; a run the runner's reaper forgot (its coordinator died) is never cleaned
   // up, so at most kMaxAskedLeases are kept, the oldest dropped.
-  std::map<std::string, AskedLease> asked_leases_ ABSL_GUARDED_BY(leases_mu_);
+  std::map<std::string, Lease> asked_leases_ ABSL_GUARDED_BY(leases_mu_);
   uint64_t next_lease_order_ ABSL_GUARDED_BY(leases_mu_) = 0;
   std::unique_ptr<RunJournals> journals_;
 };

@@ -181,7 +181,7 @@ absl::Status MeasureClockOffset(AgentClient& client, int samples, absl::Duration
       info.clock_rtt_ns = rtt;
       info.clock_measured_at_ns = sent;
       info.version = response.agent_version();
-      info.reattach_grace_ms = response.reattach_grace_ms();
+      info.reattach_grace = absl::Milliseconds(response.reattach_grace_ms());
       if (info.agent_id.empty()) info.agent_id = response.agent_id();
     }
   }

@@ -7,7 +7,7 @@
 // end final, as without resuming.
 //
 //   ResumeOptions resume;
-//   resume.grace = absl::Milliseconds(member.info.reattach_grace_ms);
+//   resume.grace = member.info.reattach_grace;
 //   resume.on_resumed = [&](const StreamResume& r) { warn(r.down_ns); };
 //   absl::Status status = RunResumable(client, request, on_event, resume);
 #ifndef AZBENCH_COORDINATOR_FLEET_RESUMABLE_RUN_H_

@@ -107,9 +107,9 @@ void StreamAgent(LiveRun& live, AgentRun& r) {
   // A stream that breaks is resumed within the agent's reattach grace (and a little more: the
   // agent counts it from when it noticed the break), unless the run is being cancelled.
   ResumeOptions resume;
-  resume.grace = r.member->info.reattach_grace_ms == 0
+  resume.grace = r.member->info.reattach_grace == absl::ZeroDuration()
                      ? absl::ZeroDuration()
-                     : absl::Milliseconds(r.member->info.reattach_grace_ms) + absl::Seconds(1);
+                     : r.member->info.reattach_grace + absl::Seconds(1);
   resume.keep_trying = [&] { return options.interrupt == nullptr || !options.interrupt->load(); };
   resume.on_resumed = [&](const StreamResume& resumed) {
     const std::string warning = DescribeResume(r.agent_id, resumed);

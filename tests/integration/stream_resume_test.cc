@@ -75,7 +75,8 @@ class StreamResumeTest : public ::testing::Test {
     absl::StatusOr<Fleet> fleet = ConnectFleet({proxy_->address()}, connect);
     ASSERT_TRUE(fleet.ok()) << fleet.status();
     ASSERT_EQ(fleet->members.size(), 1u);
-    EXPECT_EQ(fleet->members[0].info.reattach_grace_ms, grace_ms) << "learnt from Hello";
+    EXPECT_EQ(fleet->members[0].info.reattach_grace, absl::Milliseconds(grace_ms))
+        << "learnt from Hello";
     fleet_ = std::make_unique<Fleet>(std::move(*fleet));
   }
   void TearDown() override {

@@ -432,12 +432,13 @@ namespace {
 TEST(RunnerLeaseTest, APreparedRunThatNeverStartsExpiresAndItsFilesAreRemoved) {
   TempDir dir(testing::kTmpfsBase);
   // No background thread: the test moves time by passing "now" to ReapExpired.
-  Runner runner(RunnerConfig{.prepared_lease_ns = 1'000'000'000, .reap_interval_ns = 0});
+  Runner runner(
+      RunnerConfig{.prepared_lease = absl::Seconds(1), .reap_interval = absl::ZeroDuration()});
   ASSERT_TRUE(runner.Prepare("p", Jobs(dir.path(), "1s"), 1'000'000'000).ok());
   ASSERT_GT(FilesIn(dir.path()), 0u);
   EXPECT_TRUE(runner.ReapExpired(MonotonicNanos()).empty()) << "the lease has not ended yet";
   // Renewed for an hour: still there two seconds later.
-  ASSERT_TRUE(runner.Renew("p", 3600'000'000'000ULL).ok());
+  ASSERT_TRUE(runner.Renew("p", absl::Hours(1)).ok());
   EXPECT_TRUE(runner.ReapExpired(MonotonicNanos() + 2'000'000'000ULL).empty());
   EXPECT_GT(FilesIn(dir.path()), 0u);
   // Past the renewed lease: forgotten, files removed, Run and Renew say so.
@@ -451,7 +452,8 @@ TEST(RunnerLeaseTest, APreparedRunThatNeverStartsExpiresAndItsFilesAreRemoved) {
 
 TEST(RunnerLeaseTest, ARunningRunNeverExpiresAndAFinishedOneWaitsForCleanupOnlyForTheLease) {
   TempDir dir(testing::kTmpfsBase);
-  Runner runner(RunnerConfig{.prepared_lease_ns = 1'000'000'000, .reap_interval_ns = 0});
+  Runner runner(
+      RunnerConfig{.prepared_lease = absl::Seconds(1), .reap_interval = absl::ZeroDuration()});
   ASSERT_TRUE(runner.Prepare("r", Jobs(dir.path(), "300ms"), 1'000'000'000).ok());
   // The run holds in OnStarted (it is running then) until the test has tried to reap it.
   struct HeldSink : CountingSink {
@@ -477,7 +479,8 @@ TEST(RunnerLeaseTest, ARunningRunNeverExpiresAndAFinishedOneWaitsForCleanupOnlyF
 
 TEST(RunnerLeaseTest, TheBackgroundThreadReapsWithoutBeingAsked) {
   TempDir dir(testing::kTmpfsBase);
-  Runner runner(RunnerConfig{.prepared_lease_ns = 50'000'000, .reap_interval_ns = 10'000'000});
+  Runner runner(RunnerConfig{.prepared_lease = absl::Milliseconds(50),
+                             .reap_interval = absl::Milliseconds(10)});
   ASSERT_TRUE(runner.Prepare("t", Jobs(dir.path(), "1s"), 1'000'000'000).ok());
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (FilesIn(dir.path()) > 0 && std::chrono::steady_clock::now() < deadline) {

@@ -135,8 +135,9 @@ TEST_F(S3ClientTest, CreateBucketThenUseIt) {
 TEST_F(S3ClientTest, VirtualHostedStyleWithoutResolvableHostIsUnavailableNamingEndpoint) {
   // Virtual-hosted addressing puts the bucket in the host name; "azbench-test.127.0.0.1" does
   // not resolve, so the request fails before reaching any server, with the endpoint named.
-  S3Client s3({.endpoint = server_->endpoint(), .path_style = false, .connect_timeout_ms = 2000},
-              testing::S3rverCredentials());
+  S3Client s3(
+      {.endpoint = server_->endpoint(), .path_style = false, .connect_timeout = absl::Seconds(2)},
+      testing::S3rverCredentials());
   absl::StatusOr<ObjectInfo> info = s3.HeadObject(kBucket, "k");
   ASSERT_EQ(info.status().code(), absl::StatusCode::kUnavailable);
   EXPECT_THAT(std::string(info.status().message()), HasSubstr(server_->endpoint()));

@@ -42,8 +42,8 @@ class RunJournalTest : public ::testing::Test {
  protected:
   RunJournalConfig Config() {
     RunJournalConfig config;
-    config.grace_ns = 10 * kSecondNs;
-    config.reap_interval_ns = 0;
+    config.grace = absl::Seconds(10);
+    config.reap_interval = absl::ZeroDuration();
     config.now_ns = [this] { return now_ns_.load(); };
     return config;
   }
@@ -245,7 +245,8 @@ TEST_F(RunJournalTest, AnAttachWithinTheGraceKeepsTheRunAlive) {
 
 TEST_F(RunJournalTest, WithNoGraceABrokenStreamLosesTheLeaseAtOnceButANewJournalWaitsForItsFirst) {
   RunJournalConfig config = Config();
-  config.grace_ns = 0;  // reattach_grace_ms 0: the broken stream is the broken lease
+  config.grace =
+      absl::ZeroDuration();  // reattach_grace_ms 0: the broken stream is the broken lease
   RunJournal journal("r", config);
   now_ns_ += 60 * kSecondNs;
   EXPECT_TRUE(journal.Alive()) << "not attached yet: the Run handler attaches first";

@@ -319,10 +319,11 @@ TEST_F(ServiceStreamTest, ASuccessfulRunsRunFinishedSaysOk) {
 TEST(ServiceLeaseTest, ARunThatFinishedDetachedKeepsItsFilesForTheGrace) {
   testing::TempDir dir(testing::kTmpfsBase);
   ASSERT_TRUE(dir.ok());
-  Runner runner(RunnerConfig{.prepared_lease_ns = 300'000'000, .reap_interval_ns = 20'000'000});
+  Runner runner(RunnerConfig{.prepared_lease = absl::Milliseconds(300),
+                             .reap_interval = absl::Milliseconds(20)});
   RunJournalConfig journal;
-  journal.grace_ns = 10'000'000'000;
-  journal.reap_interval_ns = 20'000'000;
+  journal.grace = absl::Seconds(10);
+  journal.reap_interval = absl::Milliseconds(20);
   AgentIdentity identity;
   identity.agent_id = "s2";
   testing::InProcessAgent agent(
@@ -425,7 +426,8 @@ constexpr uint32_t kAskedLeaseMs = 3'600'000;
 TEST(ServiceLeaseTest, ARenewWithoutALeaseRenewsToTheLeaseThePrepareAskedFor) {
   testing::TempDir dir(testing::kTmpfsBase);
   ASSERT_TRUE(dir.ok());
-  Runner runner(RunnerConfig{.prepared_lease_ns = kDefaultLeaseNs, .reap_interval_ns = 0});
+  Runner runner(RunnerConfig{.prepared_lease = absl::Nanoseconds(kDefaultLeaseNs),
+                             .reap_interval = absl::ZeroDuration()});
   testing::InProcessAgent agent(runner, "s3");
   ASSERT_TRUE(agent.ok());
   for (const auto& [run_id, lease_ms] :
@@ -452,7 +454,8 @@ TEST(ServiceLeaseTest, ARenewWithoutALeaseRenewsToTheLeaseThePrepareAskedFor) {
 TEST(ServiceLeaseTest, AFinishedRunWaitsForCleanupWithTheLeaseThePrepareAskedFor) {
   testing::TempDir dir(testing::kTmpfsBase);
   ASSERT_TRUE(dir.ok());
-  Runner runner(RunnerConfig{.prepared_lease_ns = kDefaultLeaseNs, .reap_interval_ns = 0});
+  Runner runner(RunnerConfig{.prepared_lease = absl::Nanoseconds(kDefaultLeaseNs),
+                             .reap_interval = absl::ZeroDuration()});
   testing::InProcessAgent agent(runner, "s4");
   ASSERT_TRUE(agent.ok());
   const grpc::Status prepared = PrepareWithLease(agent.stub(), "ran", kAskedLeaseMs, dir.path());

@@ -296,7 +296,7 @@ TEST(RunScenarioOutcomeTest, AJobErrorCarriedByRunFinishedSurvivesABreakBeforeTh
   Fleet fleet;
   FleetMember& member = fleet.members.emplace_back();
   member.info.agent_id = "a1";
-  member.info.reattach_grace_ms = 30'000;
+  member.info.reattach_grace = absl::Seconds(30);
   member.client = std::make_unique<ScriptedClient>(std::deque<Call>{
       {{started, result_event, Finished(3, job_error)}, absl::UnavailableError("Socket closed")}});
   Scenario scenario;
