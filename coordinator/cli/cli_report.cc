@@ -100,7 +100,10 @@ int ReportCommand(const std::vector<std::string>& raw) {
                                  "scaling-csv")),
                 2);
   }
-  absl::StatusOr<StoredReport> report = LoadStoredReport(args->positional[0], std::nullopt);
+  // fio-json keeps a scenario's jobs in one document, as fio does; the others report each job.
+  absl::StatusOr<StoredReport> report =
+      LoadStoredReport(args->positional[0], std::nullopt,
+                       format == "fio-json" ? JobView::kWholeScenario : JobView::kPerJob);
   if (!report.ok()) return Fail("report", report.status());
   // `keep` comes from the stored campaign unless given (checked after the database, as always).
   absl::StatusOr<std::optional<KeepPolicy>> keep = KeepFlag(*args);

@@ -244,7 +244,7 @@ constexpr char kRule[] =
 }  // namespace
 
 absl::StatusOr<StoredReport> LoadStoredReport(const std::string& path,
-                                              std::optional<KeepPolicy> keep) {
+                                              std::optional<KeepPolicy> keep, JobView view) {
   absl::StatusOr<std::unique_ptr<Store>> store = Store::OpenExisting(path);
   if (!store.ok()) return store.status();
   StoredReport report;
@@ -262,8 +262,8 @@ absl::StatusOr<StoredReport> LoadStoredReport(const std::string& path,
     policy = c->keep;
   }
   if (keep) policy = *keep;
-  report.input =
-      MakeReportInput(report.campaign.name, std::move(*agents), std::move(*scenarios), policy);
+  report.input = MakeReportInput(report.campaign.name, std::move(*agents), std::move(*scenarios),
+                                 policy, view);
   return report;
 }
 

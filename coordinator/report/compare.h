@@ -51,7 +51,8 @@ struct StoredReport {
 // stored campaign's. Errors: as Store::OpenExisting and the Load* calls (NotFound when the file is
 // missing, FailedPrecondition when it is not an azbench database).
 absl::StatusOr<StoredReport> LoadStoredReport(const std::string& path,
-                                              std::optional<KeepPolicy> keep);
+                                              std::optional<KeepPolicy> keep,
+                                              JobView view = JobView::kPerJob);
 
 enum class CompareVerdict { kNoSpreadKnown, kWithinSpread, kBetter, kWorse, kLowerBoundsOnly };
 // "no spread known", "within spread", "B better", "B worse", "lower bounds only"

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/stats.h"
+#include "coordinator/report/job_units.h"
 
 namespace azbench {
 
@@ -118,11 +119,12 @@ void FillColumn(const ReportInput& input, const std::vector<ScenarioFigures>& fi
 }  // namespace
 
 ReportInput MakeReportInput(std::string campaign_name, std::vector<AgentInfo> agents,
-                            std::vector<ScenarioResult> scenarios, KeepPolicy keep) {
+                            std::vector<ScenarioResult> scenarios, KeepPolicy keep, JobView view) {
   ReportInput input;
   input.campaign_name = std::move(campaign_name);
   input.agents = std::move(agents);
-  input.scenarios = std::move(scenarios);
+  input.scenarios =
+      view == JobView::kPerJob ? SplitIntoReportedJobs(std::move(scenarios)) : std::move(scenarios);
   input.keep = keep;
   input.figures.reserve(input.scenarios.size());
   for (const auto& scenario : input.scenarios) input.figures.push_back(ComputeFigures(scenario));

@@ -48,9 +48,15 @@ struct ReportInput {
   KeepPolicy keep = KeepPolicy::kAll;  // the campaign's `keep`
 };
 
-// Moves the results in and computes every scenario's figures.
+// How a scenario with several jobs is reported: one unit per job or reporting group
+// (job_units.h), as every report format but fio-json shows it; or whole, as fio-json keeps it (one
+// document per scenario holding every job).
+enum class JobView { kPerJob, kWholeScenario };
+
+// Moves the results in (split per `view`) and computes every scenario's figures.
 ReportInput MakeReportInput(std::string campaign_name, std::vector<AgentInfo> agents,
-                            std::vector<ScenarioResult> scenarios, KeepPolicy keep);
+                            std::vector<ScenarioResult> scenarios, KeepPolicy keep,
+                            JobView view = JobView::kPerJob);
 
 // `input.figures`, or figures computed into `storage` when they are missing.
 const std::vector<ScenarioFigures>& FiguresOf(const ReportInput& input,
