@@ -33,7 +33,7 @@ struct AgentInfo {
   // When that sample was sent (coordinator clock); 0 when not known (agents loaded from a store).
   int64_t clock_measured_at_ns = 0;
   // How long the agent keeps a run whose stream broke for an Attach (Hello; not stored).
-  absl::Duration reattach_grace;
+  absl::Duration reattach_grace = absl::ZeroDuration();
 };
 
 // The clock offset a scenario used for one agent (its times, and a client_to_client join, are

@@ -21,18 +21,22 @@ bool SetsGroupReporting(const JobOptions& options) {
   return on;
 }
 
-// The job of `scenario` a result belongs to: the job of the same name, or the large_stream job
-// whose passes it reports; -1 when none (then the result is its own unit).
+// The job of `scenario` a result belongs to: the job of the same name, else the job with the
+// longest name that prefixes it before a dot (a family's phases and passes, "md.create",
+// "<job>.pass2"); -1 when none.
 int JobOfResult(const Scenario& scenario, const std::string& result_name) {
+  int best = -1;
+  size_t best_length = 0;
   for (size_t j = 0; j < scenario.jobs.size(); ++j) {
-    if (scenario.jobs[j].name == result_name) return static_cast<int>(j);
-  }
-  for (size_t j = 0; j < scenario.jobs.size(); ++j) {
-    if (absl::StartsWith(result_name, absl::StrCat(scenario.jobs[j].name, ".pass"))) {
-      return static_cast<int>(j);
+    const std::string& name = scenario.jobs[j].name;
+    if (name == result_name) return static_cast<int>(j);
+    if (name.size() >= best_length && result_name.size() > name.size() &&
+        absl::StartsWith(result_name, name) && result_name[name.size()] == '.') {
+      best = static_cast<int>(j);
+      best_length = name.size();
     }
   }
-  return -1;
+  return best;
 }
 
 }  // namespace
@@ -68,6 +72,10 @@ std::vector<ScenarioResult> SplitIntoReportedJobs(std::vector<ScenarioResult> sc
       if (std::find(units.begin(), units.end(), unit) == units.end()) units.push_back(unit);
     };
     for (const std::string& unit : job_units) add_unit(unit);
+    if (units.size() <= 1) {  // one job: its results are its phases, whatever their names
+      out.push_back(std::move(whole));
+      continue;
+    }
     std::vector<std::string> unit_of_result;
     unit_of_result.reserve(whole.results.size());
     for (const AgentJobResult& r : whole.results) {

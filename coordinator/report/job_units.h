@@ -8,8 +8,9 @@
 // Each unit is a ScenarioResult of its own: the scenario with `job=<unit name>` added to its matrix
 // values (so every report format gives it its own cell, and `compare` matches it by that name),
 // "/job=<unit name>" added to its key, and only that unit's results. A scenario with a single unit
-// is left as it is. A failed or skipped scenario is listed under each of its units. A large_stream
-// job's pass results ("<job>.pass<N>") belong to the job.
+// is left as it is. A failed or skipped scenario is listed under each of its units. A result named
+// "<job>.<anything>" (a large_stream job's passes, a metadata job's phases) belongs to the job; one
+// that names no job of a several-job scenario is a unit of its own.
 //
 // Example:
 //   ReportInput input = MakeReportInput(name, agents, SplitIntoReportedJobs(std::move(results)),

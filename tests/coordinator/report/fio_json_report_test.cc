@@ -61,7 +61,9 @@ ReportInput Input(KeepPolicy keep, std::vector<ScenarioResult> scenarios) {
   agents[0].hostname = "client-1";
   agents[1].agent_id = "a2";
   agents[1].address = "[fd00::9]:7500";  // no hostname reported: the address's host
-  return MakeReportInput("study", std::move(agents), std::move(scenarios), keep);
+  // fio-json documents are whole scenarios, as `azbench report --format fio-json` loads them.
+  return MakeReportInput("study", std::move(agents), std::move(scenarios), keep,
+                         JobView::kWholeScenario);
 }
 
 std::vector<ScenarioResult> TwoRepeats(ScenarioStatus second) {

@@ -149,6 +149,32 @@ TEST(JobUnitsTest, LargeStreamPassesStayWithTheirJob) {
   EXPECT_EQ(split[1].results.size(), 1u);
 }
 
+TEST(JobUnitsTest, PhasesStayWithTheirJobUnderTheLongestJobNameThatPrefixesThem) {
+  ScenarioResult result;
+  result.scenario.key = "k";
+  result.scenario.jobs = {Job("md", 0), Job("md.big", 1)};
+  result.results.push_back(Result("a", "md.create", 0, OpKind::kCreate, 1, 0, 0));
+  result.results.push_back(Result("a", "md.stat", 0, OpKind::kStat, 1, 0, 1));
+  result.results.push_back(Result("a", "md.big.create", 1, OpKind::kCreate, 1, 0, 2));
+  std::vector<ScenarioResult> split = SplitIntoReportedJobs(One(std::move(result)));
+  ASSERT_EQ(split.size(), 2u);
+  ASSERT_EQ(split[0].results.size(), 2u);
+  EXPECT_EQ(split[0].results[1].result.name, "md.stat");
+  ASSERT_EQ(split[1].results.size(), 1u);
+  EXPECT_EQ(split[1].results[0].result.name, "md.big.create");
+  EXPECT_EQ(split[1].scenario.key, "k/job=md.big");
+}
+
+TEST(JobUnitsTest, AScenarioWithoutSeveralJobsIsNotSplitWhateverItsResultsAreNamed) {
+  ScenarioResult result;
+  result.scenario.key = "k";
+  result.results.push_back(Result("a", "rw.read", 0, OpKind::kRead, 1, 4096, 0));
+  result.results.push_back(Result("a", "rw.write", 0, OpKind::kWrite, 1, 4096, 1));
+  std::vector<ScenarioResult> split = SplitIntoReportedJobs(One(std::move(result)));
+  ASSERT_EQ(split.size(), 1u);
+  EXPECT_EQ(split[0].results.size(), 2u);
+}
+
 TEST(JobUnitsTest, AFailedScenarioIsListedUnderEachOfItsJobs) {
   ScenarioResult result = BasicFamily();
   result.results.clear();

@@ -8,11 +8,11 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "absl/synchronization/mutex.h"
 #include "common/clock.h"
 #include "common/proto_convert.h"
 #include "coordinator/plan/plan.h"
@@ -43,7 +43,7 @@ class FakeAgent final : public testing::UnimplementedAgentClient {
 
   absl::StatusOr<v1::PrepareResponse> Prepare(const v1::PrepareRequest& request,
                                               absl::Duration) override {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     ++attempts_;
     if (fail_prepare_runs_.count(attempts_) > 0) {
       return absl::ResourceExhaustedError("not enough free space");
@@ -57,7 +57,7 @@ class FakeAgent final : public testing::UnimplementedAgentClient {
     std::vector<std::string> names;
     bool lose = false;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       ++runs_;
       names = jobs_[request.run_id()];
       lose = lose_runs_.count(attempts_) > 0;
@@ -93,12 +93,12 @@ class FakeAgent final : public testing::UnimplementedAgentClient {
   absl::Status Renew(const v1::RenewRequest&, absl::Duration) override { return absl::OkStatus(); }
 
   int runs() {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     return runs_;
   }
 
  private:
-  std::mutex mu_;
+  absl::Mutex mu_;
   std::set<int> lose_runs_;
   std::set<int> fail_prepare_runs_;
   int attempts_ = 0;
