@@ -84,6 +84,26 @@ TEST_F(OneShotTest, AnOpLogThatCannotBeWrittenIsAWarningBesideTheResults) {
   EXPECT_THAT(output, HasSubstr("\"jobs\"")) << "the JSON results are printed";
 }
 
+TEST_F(OneShotTest, ABufferedRewriteOfASmallFileIsWarnedOfBesideTheResultsInTextAndJson) {
+  // The trap of a time_based buffered write flushed by end_fsync alone: 64 KiB rewritten for
+  // 300 ms reached the page cache, and only the last dirty pages reached storage.
+  std::vector<std::string> args = Job();
+  for (const char* a : {"--time_based", "--runtime=300ms", "--end_fsync=1"}) args.push_back(a);
+  std::string output;
+  EXPECT_EQ(Agent(args, &output), 0) << output;
+  EXPECT_THAT(output, HasSubstr("write: IOPS="));
+  EXPECT_THAT(output, HasSubstr("warning: buffered writes rewrote 0.1 MiB of files that fit in "
+                                "this client's memory"));
+  args.push_back("--output-format=json");
+  EXPECT_EQ(Agent(args, &output), 0) << output;
+  EXPECT_THAT(output, HasSubstr("\"warnings\""));
+  EXPECT_THAT(output, HasSubstr("end_fsync flushed only the pages still dirty at the end"));
+  args.push_back("--fsync=16");  // flushed as it goes: no trap
+  args.erase(args.end() - 2);
+  EXPECT_EQ(Agent(args, &output), 0) << output;
+  EXPECT_THAT(output, ::testing::Not(HasSubstr("buffered writes")));
+}
+
 TEST_F(OneShotTest, SwitchesTakeBooleanValuesAndHelpIsTheUsage) {
   std::string output;
   std::vector<std::string> args = Job();

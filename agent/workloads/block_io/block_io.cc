@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "agent/engines/io_engine.h"
 #include "agent/workloads/block_io/block_io_clone.h"
+#include "agent/workloads/block_io/cache_traps.h"
 #include "agent/workloads/event_relay.h"
 #include "agent/workloads/offset_generator.h"
 #include "common/clock.h"
@@ -121,6 +122,10 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
       if (!laid_out.insert(path).second) continue;  // clones sharing one filename share the file
       layout.push_back({path, s.offset_bytes + region_bytes, DoesRead(s.rw)});
     }
+  }
+  if (caps.does_io) {
+    job->working_set_bytes_ = laid_out.size() * region_bytes;
+    job->client_memory_bytes_ = ClientMemoryBytes().value_or(0);
   }
   if (caps.does_io) {
     // Before any file is made: a job that would run out of descriptors at its last file's open
@@ -251,6 +256,24 @@ absl::StatusOr<JobResult> BlockIoJob::Run(const RunControl& control) {
   for (size_t i = 1; i < results.size(); ++i) merged.Merge(results[i]);
   merged.group_id = group_id_;
   for (const auto& w : warnings_) merged.warnings.push_back(w);
+  if (working_set_bytes_ > 0) {
+    auto bytes = [&merged](OpKind kind) {
+      const OpStats* stats = merged.Find(kind);
+      return stats == nullptr ? uint64_t{0} : stats->bytes;
+    };
+    for (std::string& w : CacheTrapWarnings({
+             .direct = spec_.direct,
+           .syncs_during_run = spec_.fsync_every_n > 0 || spec_.fdatasync_every_n > 0,
+           .end_fsync = spec_.end_fsync,
+           .invalidate = spec_.invalidate,
+           .working_set_bytes = working_set_bytes_,
+           .bytes_read = bytes(OpKind::kRead),
+           .bytes_written = bytes(OpKind::kWrite),
+           .client_memory_bytes = client_memory_bytes_,
+         })) {
+      merged.warnings.push_back(std::move(w));
+    }
+  }
   return merged;
 }
 

@@ -89,6 +89,9 @@ class BlockIoJob {
   std::vector<LaidOutFile> files_;
   std::vector<std::unique_ptr<Clone>> clones_;
   std::vector<std::string> warnings_;
+  // For the page-cache trap warnings (cache_traps.h); 0 when the engine does no I/O.
+  uint64_t working_set_bytes_ = 0;
+  uint64_t client_memory_bytes_ = 0;
   std::atomic<uint64_t> ops_done_{0};
   std::atomic<uint64_t> bytes_done_{0};
 };
