@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <optional>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "common/visibility_summary.h"
@@ -49,6 +50,24 @@ std::vector<OpRecord> AddVisibilityToJobResult(const VisibilityResult& result, a
        .failed = static_cast<uint64_t>(result.failed_count()),
        .resolution = absl::FormatDuration(gap.value_or(result.resolution)),
        .poll_interval = gap.has_value() ? absl::FormatDuration(result.resolution) : ""}));
+  // A latency is the effect plus up to one poll interval of waiting: when the median is within
+  // two intervals, the figure is mostly the polling.
+  std::vector<absl::Duration> visible;
+  for (const TrialOutcome& t : result.trials) {
+    if (t.state == TrialState::kVisible && t.polls > 0) visible.push_back(t.latency);
+  }
+  if (!visible.empty() && result.resolution > absl::ZeroDuration()) {
+    auto middle = visible.begin() + static_cast<std::ptrdiff_t>((visible.size() - 1) / 2);
+    std::nth_element(visible.begin(), middle, visible.end());
+    if (*middle < 2 * result.resolution) {
+      job->warnings.push_back(absl::StrCat(
+          "visibility ", result.probe, ": the poll interval (",
+          absl::FormatDuration(result.resolution), ") is coarse against the median latency (",
+          absl::FormatDuration(*middle),
+          "): most of each figure is the wait for the next poll; use a poll interval of at most "
+          "a tenth of the effect"));
+    }
+  }
   if (result.timeout > absl::ZeroDuration()) {
     job->warnings.push_back(
         FormatVisibilityTimeout(result.probe, absl::FormatDuration(result.timeout)));

@@ -152,6 +152,31 @@ TEST(VisibilityResultTest, VisibleTrialsAreHistogrammedAndTimeoutsCountedWithThe
               ::testing::Contains("visibility export: a trial not visible within 3m is timed out"));
 }
 
+TEST(VisibilityResultTest, APollIntervalCoarseAgainstTheMedianLatencyIsWarnedOf) {
+  VisibilityResult r;
+  r.probe = "c2c";
+  r.resolution = absl::Milliseconds(500);
+  for (absl::Duration latency :
+       {absl::Milliseconds(300), absl::Milliseconds(700), absl::Milliseconds(900)}) {
+    TrialOutcome t;
+    t.index = static_cast<int>(r.trials.size());
+    t.state = TrialState::kVisible;
+    t.polls = 1;
+    t.latency = latency;
+    r.trials.push_back(t);
+  }
+  JobResult job;
+  AddVisibilityToJobResult(r, absl::InfinitePast(), &job);
+  EXPECT_THAT(job.warnings,
+              ::testing::Contains(HasSubstr("visibility c2c: the poll interval (500ms) is coarse "
+                                            "against the median latency (700ms)")));
+  // The effect is 60 s: 500 ms of polling is small against it.
+  for (TrialOutcome& t : r.trials) t.latency += absl::Seconds(60);
+  JobResult slow;
+  AddVisibilityToJobResult(r, absl::InfinitePast(), &slow);
+  EXPECT_THAT(slow.warnings, ::testing::Not(::testing::Contains(HasSubstr("is coarse"))));
+}
+
 TEST(VisibilityResultTest, TheResolutionIsTheLongestGapBeforeASightingNotThePollInterval) {
   // Polls every 500 ms, but slow HeadObjects and serial polling of overlapping trials left 800 ms
   // between trial 0's last miss and its first sighting; trial 1 was seen at its first poll, 300 ms
