@@ -181,9 +181,11 @@ class SerialSink {
 }  // namespace
 
 absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns,
-                         RunEventSink& sink, uint64_t progress_interval_ns) {
+                         RunEventSink& sink, absl::Duration progress_interval) {
   RETURN_IF_ERROR(runner_internal::CheckStartAhead(start_at_realtime_ns));
-  if (progress_interval_ns == 0) progress_interval_ns = config_.progress_interval_ns;
+  if (progress_interval <= absl::ZeroDuration()) progress_interval = config_.progress_interval;
+  const uint64_t progress_interval_ns =
+      static_cast<uint64_t>(absl::ToInt64Nanoseconds(progress_interval));
   std::shared_ptr<PreparedRun> run;
   {
     absl::MutexLock lock(&mu_);

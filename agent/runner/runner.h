@@ -79,7 +79,7 @@ inline constexpr uint64_t kMaxIntervalNs = 3'600'000'000'000;  // 1 h
 inline constexpr uint64_t kMaxProgressIntervalNs = 60'000'000'000;  // 1 min
 
 struct RunnerConfig {
-  uint64_t progress_interval_ns = 250'000'000;  // default when a Run does not ask for another
+  absl::Duration progress_interval = absl::Milliseconds(250);  // when a Run asks for none
   // Runs held at once (prepared, running or awaiting Cleanup); Prepare beyond it is refused.
   uint64_t max_concurrent_runs = 4;
   // When set, a job that names a `directory` (and no filename) works in
@@ -140,9 +140,9 @@ class Runner {
   // wait for the start instant. Errors: NotFound (unknown run), FailedPrecondition (already run),
   // Cancelled (lease lost), InvalidArgument (a start more than kMaxStartAheadNs ahead; the run
   // stays prepared).
-  // `progress_interval_ns` 0 = the config's default.
+  // `progress_interval` zero = the config's default.
   absl::Status Run(const std::string& run_id, int64_t start_at_realtime_ns, RunEventSink& sink,
-                   uint64_t progress_interval_ns = 0);
+                   absl::Duration progress_interval = absl::ZeroDuration());
 
   // Releases the phase after barrier `phase_index` of a running run, starting it at
   // `start_at_realtime_ns` (agent clock; 0 = now). Returns whether the run was waiting at that

@@ -279,12 +279,12 @@ grpc::Status AgentService::Run(grpc::ServerContext* context, const v1::RunReques
   JournalSink sink(*journal);
   AgentLogger("rpc")->info("run {} starting", request->run_id());
   // 0 = the runner's default; below 10 ms progress would only load the stream.
-  const uint64_t progress_ns =
+  const absl::Duration progress =
       request->progress_interval_ms() == 0
-          ? 0
-          : std::max<uint64_t>(request->progress_interval_ms(), 10) * 1'000'000ULL;
+          ? absl::ZeroDuration()
+          : absl::Milliseconds(std::max<uint64_t>(request->progress_interval_ms(), 10));
   absl::Status status =
-      runner_.Run(request->run_id(), request->start_at_agent_realtime_ns(), sink, progress_ns);
+      runner_.Run(request->run_id(), request->start_at_agent_realtime_ns(), sink, progress);
   // RunFinished goes out only now, with the run's outcome in it: whichever stream carries it (this
   // one, or an Attach after a break) carries the job's error, and a coordinator that lost the
   // stream's status after RunFinished still has it.

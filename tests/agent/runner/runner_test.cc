@@ -64,7 +64,7 @@ TEST(RunnerTest, PrepareReportsWarningsAndRunHonoursTheRequestedProgressInterval
   ASSERT_EQ(outcome->warnings.size(), 1u);
   EXPECT_NE(outcome->warnings[0].find("iodepth=4 has no effect"), std::string::npos);
   CountingSink sink;
-  ASSERT_TRUE(runner.Run("a", 0, sink, /*progress_interval_ns=*/20'000'000).ok());
+  ASSERT_TRUE(runner.Run("a", 0, sink, absl::Milliseconds(20)).ok());
   // 400 ms at one report per 20 ms; the default (250 ms) would give at most 2.
   EXPECT_GE(sink.progress, 5);
   EXPECT_EQ(sink.results, 1);
@@ -79,7 +79,7 @@ TEST(RunnerTest, ABrokenSinkCancelsTheRunAndRemovesItsFiles) {
   EXPECT_GT(FilesIn(dir.path()), 0u);
   CountingSink sink;
   sink.break_after_progress = 2;
-  absl::Status status = runner.Run("b", 0, sink, 20'000'000);
+  absl::Status status = runner.Run("b", 0, sink, absl::Milliseconds(20));
   EXPECT_EQ(status.code(), absl::StatusCode::kCancelled) << status;
   EXPECT_EQ(FilesIn(dir.path()), 0u) << "the lease broke: nobody will call Cleanup";
   EXPECT_EQ(runner.Cleanup("b", true).status().code(), absl::StatusCode::kNotFound);
@@ -91,7 +91,7 @@ TEST(RunnerTest, ALeaseFoundGoneAtTheEndAlsoRemovesTheFiles) {
   ASSERT_TRUE(runner.Prepare("e", Jobs(dir.path(), "100ms"), 1'000'000'000).ok());
   CountingSink sink;
   sink.finish_fails = true;  // the reattach grace ended just before RunFinished
-  absl::Status status = runner.Run("e", 0, sink, 20'000'000);
+  absl::Status status = runner.Run("e", 0, sink, absl::Milliseconds(20));
   EXPECT_EQ(status.code(), absl::StatusCode::kCancelled) << status;
   EXPECT_EQ(FilesIn(dir.path()), 0u) << "nobody will call Cleanup";
   EXPECT_EQ(runner.Cleanup("e", true).status().code(), absl::StatusCode::kNotFound);
