@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <ctime>
 #include <map>
@@ -11,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/job_spec.h"
 #include "common/stats.h"
 #include "common/version.h"
 
@@ -262,6 +264,8 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
   job["jobname"] = result.name;
   job["groupid"] = result.group_id;
   job["error"] = result.error_errno;
+  job["eta"] = INT_MAX;
+  job["elapsed"] = FioElapsedSeconds(result.start_realtime_ns, result.end_realtime_ns);
   // Summed over the clones, as fio sums a group-reported job's threads: the agent's one-shot
   // output and the coordinator's fio-json (which sets it for entries merged over agents) agree.
   job["job_runtime"] = FioJobRuntimeSumMs({&result});
@@ -273,6 +277,10 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
   if (sync == nullptr) sync = &kEmpty;
   job["sync"] = {{"total_ios", sync->ops}, {"lat_ns", LatencyJson(sync->lat, true)}};
   AddLatencyDistribution(result, job);
+  job["latency_depth"] = 1;
+  job["latency_target"] = 0;
+  job["latency_percentile"] = 100.0;
+  job["latency_window"] = 0;
   if (result.depth.measured()) {
     auto shares = [](const DepthStats::Buckets& counts,
                      const std::array<const char*, DepthStats::kBuckets>& keys) {
@@ -347,6 +355,44 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
   return job;
 }
 
+json FioOptionsJson(const FioOptionList& options) {
+  json out = json::object();
+  for (const auto& [key, value] : options) out[key] = value;
+  return out;
+}
+
+void AddFioJobOptions(json& job, const FioOptionList& global, const FioOptionList& own) {
+  job["job options"] = FioOptionsJson(own);
+  JobSpec spec;
+  for (const FioOptionList* list : {&global, &own}) {
+    for (const auto& [key, value] : *list) {
+      if (key == "iodepth") (void)ApplyJobOption(spec, key, value);  // a bad one was refused
+    }
+  }
+  job["latency_depth"] = spec.iodepth;
+}
+
+int64_t FioElapsedSeconds(int64_t start_realtime_ns, int64_t end_realtime_ns) {
+  const int64_t span_ns = std::max<int64_t>(0, end_realtime_ns - start_realtime_ns);
+  return (span_ns + 999'999'999) / 1'000'000'000;
+}
+
+json DiskUtilJson(const std::vector<DiskUtil>& disks) {
+  json out = json::array();
+  for (const DiskUtil& d : disks) {
+    out.push_back({{"name", d.name},
+                   {"read_ios", d.read_ios},
+                   {"write_ios", d.write_ios},
+                   {"read_merges", d.read_merges},
+                   {"write_merges", d.write_merges},
+                   {"read_ticks", d.read_ticks},
+                   {"write_ticks", d.write_ticks},
+                   {"in_queue", d.in_queue},
+                   {"util", d.util}});
+  }
+  return out;
+}
+
 json FioDocumentHeader(int64_t realtime_ns) {
   const int64_t ms = realtime_ns / 1'000'000;
   const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
@@ -361,17 +407,33 @@ json FioDocumentHeader(int64_t realtime_ns) {
   return doc;
 }
 
-json ResultsToFioJson(const std::vector<JobResult>& results, bool with_azbench_extras) {
+json ResultsToFioJson(const std::vector<JobResult>& results, bool with_azbench_extras,
+                      const FioRunContext& context) {
   const auto now = std::chrono::system_clock::now();
   json doc = FioDocumentHeader(
       std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count());
+  if (!context.global_options.empty()) {
+    doc["global options"] = FioOptionsJson(context.global_options);
+  }
   doc["jobs"] = json::array();
   std::vector<const JobResult*> all;
-  for (const auto& r : results) all.push_back(&r);
-  const std::map<int, FioGroupBandwidth> groups = FioGroupAggregates(all);
+  int64_t first_start_ns = INT64_MAX, last_end_ns = 0;
   for (const auto& r : results) {
-    doc["jobs"].push_back(JobResultToFioJson(r, with_azbench_extras, &groups.at(r.group_id)));
+    all.push_back(&r);
+    first_start_ns = std::min(first_start_ns, r.start_realtime_ns);
+    last_end_ns = std::max(last_end_ns, r.end_realtime_ns);
   }
+  const std::map<int, FioGroupBandwidth> groups = FioGroupAggregates(all);
+  for (size_t i = 0; i < results.size(); ++i) {
+    const JobResult& r = results[i];
+    json job = JobResultToFioJson(r, with_azbench_extras, &groups.at(r.group_id));
+    job["elapsed"] = FioElapsedSeconds(first_start_ns, last_end_ns);
+    if (i < context.job_options.size()) {
+      AddFioJobOptions(job, context.global_options, context.job_options[i]);
+    }
+    doc["jobs"].push_back(std::move(job));
+  }
+  if (!context.disks.empty()) doc["disk_util"] = DiskUtilJson(context.disks);
   return doc;
 }
 
