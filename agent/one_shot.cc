@@ -39,7 +39,7 @@ constexpr uint64_t kStartDelayNs = 20'000'000;
 // The command's own flags, written --flag=value; every other --key=value is fio's (fio_args).
 const std::vector<FlagSpec>& OneShotFlags() {
   static const auto* flags = new std::vector<FlagSpec>{
-      {.name = "--output-format", .help = "normal, json; several comma-separated"},
+      {.name = "--output-format", .help = "normal, json, json+; several comma-separated"},
       {.name = "--output", .help = "write the results to this file"},
       {.name = "--interval", .help = "interval series step, 10ms to 1h"},
       {.name = "--workload", .help = "block_io (default), metadata, small_files, ..."},

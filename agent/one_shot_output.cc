@@ -16,10 +16,12 @@ absl::StatusOr<OutputFormats> ParseOutputFormats(absl::string_view value) {
       formats.normal = true;
     } else if (name == "json") {
       formats.json = true;
+    } else if (name == "json+") {
+      formats.json_plus = true;
     } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--output-format='", value, "': '", name,
-                       "' is not a format; give one or more of normal, json, comma-separated"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--output-format='", value, "': '", name,
+          "' is not a format; give one or more of normal, json, json+, comma-separated"));
     }
   }
   return formats;
@@ -99,8 +101,10 @@ std::string PassSummary(const std::vector<JobResult>& results) {
 std::string RenderOneShotOutput(const OutputFormats& formats, const std::vector<JobResult>& results,
                                 const FioRunContext& context, bool interrupted) {
   std::string text;
-  if (formats.json) {
-    nlohmann::json doc = ResultsToFioJson(results, /*with_azbench_extras=*/true, context);
+  if (formats.json || formats.json_plus) {
+    FioRunContext with_bins = context;
+    with_bins.with_bins = formats.json_plus;
+    nlohmann::json doc = ResultsToFioJson(results, /*with_azbench_extras=*/true, with_bins);
     if (interrupted) doc["azbench_interrupted"] = true;
     text += doc.dump(2) + "\n";
   }

@@ -21,6 +21,7 @@ namespace azbench {
 struct OutputFormats {
   bool normal = false;
   bool json = false;
+  bool json_plus = false;  // json with clat_ns "bins"; with json too, one document (as fio)
   bool operator==(const OutputFormats&) const = default;
 };
 

@@ -355,6 +355,41 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
   return job;
 }
 
+int FioPlatIndex(uint64_t value_ns) {
+  constexpr uint64_t kExact = uint64_t{1} << (kFioPlatBits + 1);  // 128: one bin per value
+  if (value_ns < kExact) return static_cast<int>(value_ns);
+  const int msb = 63 - __builtin_clzll(value_ns);
+  const int error_bits = msb - kFioPlatBits;
+  const uint64_t base = static_cast<uint64_t>(error_bits + 1) << kFioPlatBits;
+  const uint64_t offset = (value_ns >> error_bits) & ((uint64_t{1} << kFioPlatBits) - 1);
+  return static_cast<int>(std::min<uint64_t>(base + offset, kFioPlatBins - 1));
+}
+
+uint64_t FioPlatWidth(int index) {
+  if (index < (2 << kFioPlatBits)) return 1;
+  return uint64_t{1} << ((index >> kFioPlatBits) - 1);
+}
+
+uint64_t FioPlatValue(int index) {
+  if (index < (2 << kFioPlatBits)) return static_cast<uint64_t>(index);
+  const int error_bits = (index >> kFioPlatBits) - 1;
+  const uint64_t base = uint64_t{1} << (error_bits + kFioPlatBits);
+  const uint64_t k = static_cast<uint64_t>(index) % (uint64_t{1} << kFioPlatBits);
+  // The bin's midpoint: error_bits >= 1 here, so it is a whole number.
+  return base + k * FioPlatWidth(index) + FioPlatWidth(index) / 2;
+}
+
+json FioBinsJson(const Histogram& h) {
+  std::map<int, uint64_t> bins;
+  for (int b = 0; b < Histogram::kBucketCount; ++b) {
+    const uint64_t count = h.bucket_count_at(b);
+    if (count > 0) bins[FioPlatIndex(Histogram::BucketLowerBound(b))] += count;
+  }
+  json out = json::object();
+  for (const auto& [index, count] : bins) out[std::to_string(FioPlatValue(index))] = count;
+  return out;
+}
+
 json FioOptionsJson(const FioOptionList& options) {
   json out = json::object();
   for (const auto& [key, value] : options) out[key] = value;
@@ -430,6 +465,15 @@ json ResultsToFioJson(const std::vector<JobResult>& results, bool with_azbench_e
     job["elapsed"] = FioElapsedSeconds(first_start_ns, last_end_ns);
     if (i < context.job_options.size()) {
       AddFioJobOptions(job, context.global_options, context.job_options[i]);
+    }
+    if (context.with_bins) {
+      for (size_t d = 0; d < kFioDirections.size(); ++d) {
+        const OpStats* stats = r.Find(kFioDirections[d]);
+        if (stats == nullptr) continue;
+        const Histogram& h = stats->clat.count() > 0 ? stats->clat : stats->lat;
+        if (h.count() == 0) continue;
+        job[std::string(OpKindName(kFioDirections[d]))]["clat_ns"]["bins"] = FioBinsJson(h);
+      }
     }
     doc["jobs"].push_back(std::move(job));
   }

@@ -95,6 +95,22 @@ nlohmann::json DiskUtilJson(const std::vector<DiskUtil>& disks);
 // version": "azbench-<v>", "timestamp" (s), "timestamp_ms", "time" (local, ctime-like as fio)}.
 nlohmann::json FioDocumentHeader(int64_t realtime_ns);
 
+// fio's latency bins (json+), as fio's stat.h lays them out: values below 128 ns have a bin each;
+// above, every power-of-two octave [2^e, 2^(e+1)) is split into 64 bins of width 2^(e-6); values
+// from 2^34 ns (17.2 s) on share the last bin, index 1855. A bin is named by its value: its index
+// below 128, else its midpoint (fio's plat_idx_to_val).
+inline constexpr int kFioPlatBits = 6;
+inline constexpr int kFioPlatBins = 29 << kFioPlatBits;  // 1856
+int FioPlatIndex(uint64_t value_ns);
+uint64_t FioPlatValue(int index);
+// The width of bin `index` in ns (1 below 128).
+uint64_t FioPlatWidth(int index);
+
+// fio's json+ "bins" of `h`: {"<bin value>": count} for every non-empty bin. No sample is lost or
+// moved to a neighbouring bin: each of the histogram's buckets (128 per octave, aligned on powers
+// of two) lies inside one of fio's bins (64 per octave, aligned alike), so its count goes there.
+nlohmann::json FioBinsJson(const Histogram& h);
+
 // What a fio document says beside the results: how the jobs were given and what the disks did.
 struct FioRunContext {
   FioOptionList global_options;  // "global options", written only when not empty (as fio)
@@ -103,6 +119,9 @@ struct FioRunContext {
   // "disk_util", written only when not empty: fio writes none where the jobs' files are on no
   // block device.
   std::vector<DiskUtil> disks;
+  // json+: clat_ns of every direction with samples gets "bins" (FioBinsJson of the histogram
+  // clat_ns describes), as fio's --output-format=json+.
+  bool with_bins = false;
 };
 
 // The whole document: FioDocumentHeader(now), "global options", "jobs": [...] (each job's elapsed

@@ -316,3 +316,50 @@ TEST(FioDocumentTest, GlobalOptionsAndDiskUtilAreWrittenOnlyWhenThereAreAny) {
 
 }  // namespace
 }  // namespace azbench
+
+namespace azbench {
+namespace {
+
+TEST(FioBinsTest, IndexAndValueFollowFiosLayout) {
+  EXPECT_EQ(FioPlatIndex(0), 0);
+  EXPECT_EQ(FioPlatIndex(127), 127);
+  EXPECT_EQ(FioPlatIndex(128), 128);
+  EXPECT_EQ(FioPlatIndex(129), 128);  // [128, 130): width 2
+  EXPECT_EQ(FioPlatValue(128), 129u);
+  // As fio 3.33 reported a 41008 ns read: bin "41216" (width 512).
+  EXPECT_EQ(FioPlatValue(FioPlatIndex(41'008)), 41'216u);
+  EXPECT_EQ(FioPlatWidth(FioPlatIndex(41'008)), 512u);
+  // From 2^34 ns on, one last bin.
+  EXPECT_EQ(FioPlatIndex(uint64_t{1} << 34), kFioPlatBins - 1);
+  EXPECT_EQ(FioPlatIndex(UINT64_MAX), kFioPlatBins - 1);
+  // Every bin's value maps back to the bin.
+  for (int i = 0; i < kFioPlatBins; ++i) EXPECT_EQ(FioPlatIndex(FioPlatValue(i)), i) << i;
+}
+
+TEST(FioBinsTest, EveryBucketOfTheHistogramLiesInsideOneFioBin) {
+  for (int b = 0; b < Histogram::kBucketCount; ++b) {
+    const uint64_t lo = Histogram::BucketLowerBound(b);
+    const uint64_t hi = lo + (Histogram::BucketWidth(b) - 1);
+    ASSERT_EQ(FioPlatIndex(lo), FioPlatIndex(hi)) << "bucket " << b;
+  }
+}
+
+TEST(FioBinsTest, JsonPlusBinsHoldEverySampleOfClat) {
+  Histogram h;
+  for (uint64_t v : std::vector<uint64_t>{5, 5, 130, 131, 41'008, 41'400, 5'000'000'000}) {
+    h.Record(v);
+  }
+  const json bins = FioBinsJson(h);
+  EXPECT_EQ(bins, (json{{"5", 2}, {"131", 2}, {"41216", 2}, {"4999610368", 1}}));
+  std::vector<JobResult> results;
+  results.push_back(ReadJob({41'008, 41'400}));
+  FioRunContext context;
+  context.with_bins = true;
+  const json doc = ResultsToFioJson(results, false, context);
+  EXPECT_EQ(doc["jobs"][0]["read"]["clat_ns"]["bins"], (json{{"41216", 2}}));
+  EXPECT_FALSE(doc["jobs"][0]["write"]["clat_ns"].contains("bins")) << "no samples, as in fio";
+  EXPECT_FALSE(ResultsToFioJson(results, false)["jobs"][0]["read"]["clat_ns"].contains("bins"));
+}
+
+}  // namespace
+}  // namespace azbench

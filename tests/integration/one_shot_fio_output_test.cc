@@ -1,6 +1,7 @@
 // `azbench-agent run` (one-shot mode) beside the real fio 3.33 on the same job file: every key
 // path fio writes in its output formats is in azbench's, and the values that describe the job
 // (options as given, queue depth, what the disk did) agree.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/result_json.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -139,6 +141,80 @@ TEST_F(OneShotFioOutputTest, JsonHasEveryKeyPathOfFioAndTheSameJobDescription) {
     ASSERT_EQ(az["disk_util"].size(), fio["disk_util"].size());
     EXPECT_EQ(az["disk_util"][0]["name"], fio["disk_util"][0]["name"]);
     EXPECT_LE(az["disk_util"][0]["util"].get<double>(), 100.0);
+  }
+}
+
+// fio's json+ reader, installed beside fio (Debian's fio package).
+std::string Clat2Csv() {
+  return (fs::path(testing::kFioBinary).parent_path() / "fio_jsonplus_clat2csv").string();
+}
+
+// The rows of a CSV file, each split at ',' with the spaces around fields removed.
+std::vector<std::vector<std::string>> ReadCsv(const std::string& path) {
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> row;
+    std::stringstream fields(line);
+    for (std::string field; std::getline(fields, field, ',');) {
+      const size_t first = field.find_first_not_of(' ');
+      row.push_back(first == std::string::npos ? "" : field.substr(first));
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+TEST_F(OneShotFioOutputTest, FiosJsonPlusReaderAgreesWithAzbenchsPercentilesWithinOneBin) {
+  if (std::string missing = testing::MissingDependency("fio_jsonplus_clat2csv", Clat2Csv());
+      !missing.empty()) {
+    GTEST_SKIP() << missing;
+  }
+  std::string output;
+  ASSERT_EQ(Run({AZBENCH_AGENT_BIN, "run", "--name=rr", "--rw=randread", "--bs=4k", "--size=1m",
+                 "--directory=" + dir_.File("az"), "--output-format=json+",
+                 "--output=" + dir_.File("az.json")},
+                &output),
+            0)
+      << output;
+  ASSERT_EQ(Run({Clat2Csv(), dir_.File("az.json"), dir_.File("az.csv")}, &output), 0) << output;
+  // --validate: the tool checks that the CSV it wrote holds exactly the bins of the document.
+  ASSERT_EQ(Run({Clat2Csv(), dir_.File("az.json"), dir_.File("az.csv"), "--validate"}, &output), 0)
+      << output;
+  const json az = LoadJson(dir_.File("az.json"));
+  const json& clat = az["jobs"][0]["read"]["clat_ns"];
+  ASSERT_TRUE(clat.contains("bins"));
+  uint64_t binned = 0;
+  for (const auto& [value, count] : clat["bins"].items()) binned += count.get<uint64_t>();
+  EXPECT_EQ(binned, clat["N"].get<uint64_t>()) << "every sample is in a bin";
+  EXPECT_EQ(binned, 256u);
+
+  const std::vector<std::vector<std::string>> rows = ReadCsv(dir_.File("az_job0.csv"));
+  ASSERT_GT(rows.size(), 1u);
+  const auto column = [&](const std::string& name) {
+    const auto it = std::find(rows[0].begin(), rows[0].end(), name);
+    return static_cast<size_t>(it - rows[0].begin());
+  };
+  const size_t count_col = column("read_clat_ns_count");
+  const size_t pct_col = column("read_clat_ns_percentile");
+  ASSERT_LT(pct_col, rows[0].size());
+  for (const auto& [key, value] : clat["percentile"].items()) {
+    const double p = std::stod(key);
+    // fio's reading: the first bin whose cumulative share reaches p.
+    ASSERT_GT(p, 0.0);
+    uint64_t fio_ns = 0;
+    for (size_t r = 1; r < rows.size(); ++r) {
+      // A row of another direction's bin leaves this one's fields empty.
+      if (rows[r].size() <= pct_col || rows[r][count_col].empty()) continue;
+      if (std::stod(rows[r][pct_col]) * 100 + 1e-9 >= p) {  // the tool writes a fraction
+        fio_ns = std::stoull(rows[r][0]);
+        break;
+      }
+    }
+    const uint64_t az_ns = value.get<uint64_t>();
+    const uint64_t width = FioPlatWidth(FioPlatIndex(fio_ns));
+    EXPECT_LE(std::max(az_ns, fio_ns) - std::min(az_ns, fio_ns), width)
+        << "percentile " << key << ": azbench " << az_ns << " ns, fio's reader " << fio_ns;
   }
 }
 
