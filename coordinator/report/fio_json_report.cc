@@ -20,12 +20,6 @@ using nlohmann::json;
 
 constexpr char kAllClients[] = "All clients";
 
-json JobOptionsJson(const JobOptions& options) {
-  json out = json::object();
-  for (const auto& [key, value] : options) out[key] = value;  // the last value wins, as in fio
-  return out;
-}
-
 const AgentInfo* FindAgent(const ReportInput& input, const std::string& agent_id) {
   for (const AgentInfo& a : input.agents) {
     if (a.agent_id == agent_id) return &a;
@@ -73,12 +67,26 @@ int FioError(const ScenarioResult& r, const JobResult& result) {
   return EINTR;
 }
 
+// fio's "elapsed" of every entry: the scenario's span, from its first start to its last end.
+int64_t ElapsedSeconds(const ScenarioResult& r) {
+  int64_t start_ns = r.first_start_realtime_ns, end_ns = r.last_end_realtime_ns;
+  for (const AgentJobResult& result : r.results) {
+    if (start_ns == 0 || result.result.start_realtime_ns < start_ns) {
+      start_ns = result.result.start_realtime_ns;
+    }
+    end_ns = std::max(end_ns, result.result.end_realtime_ns);
+  }
+  return FioElapsedSeconds(start_ns, end_ns);
+}
+
 json JobEntry(const ScenarioResult& r, const JobResult& result, const ScenarioJob* job,
               const FioGroupBandwidth& group, uint64_t job_runtime_ms) {
   json entry = JobResultToFioJson(result, /*with_azbench_extras=*/false, &group);
   entry["job_runtime"] = job_runtime_ms;
   entry["error"] = FioError(r, result);
-  if (job != nullptr) entry["job options"] = JobOptionsJson(job->options);
+  entry["elapsed"] = ElapsedSeconds(r);
+  // Every option is inlined in the job's own ("global options" stays empty).
+  if (job != nullptr) AddFioJobOptions(entry, {}, job->options);
   return entry;
 }
 
@@ -177,6 +185,7 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
     json entry = JobResultToFioJson(all, /*with_azbench_extras=*/false);
     entry["job_runtime"] = FioJobRuntimeSumMs(every_result);
     entry["error"] = FioError(r, all);
+    entry["elapsed"] = ElapsedSeconds(r);
     entry["hostname"] = "";  // fio repeats the last client's; this entry is no one host
     entry["port"] = 0;
     clients.push_back(std::move(entry));
