@@ -39,7 +39,9 @@ constexpr uint64_t kStartDelayNs = 20'000'000;
 // The command's own flags, written --flag=value; every other --key=value is fio's (fio_args).
 const std::vector<FlagSpec>& OneShotFlags() {
   static const auto* flags = new std::vector<FlagSpec>{
-      {.name = "--output-format", .help = "normal, json, json+; several comma-separated"},
+      {.name = "--output-format", .help = "normal, json, json+, terse; several comma-separated"},
+      {.name = "--minimal", .is_switch = true, .help = "terse output (--output-format=terse)"},
+      {.name = "--terse-version", .help = "terse format version: 3"},
       {.name = "--output", .help = "write the results to this file"},
       {.name = "--interval", .help = "interval series step, 10ms to 1h"},
       {.name = "--workload", .help = "block_io (default), metadata, small_files, ..."},
@@ -60,6 +62,10 @@ absl::StatusOr<OneShotOptions> ParseOneShotArgs(const std::vector<std::string>& 
     if (f.name == "--output-format") {
       RETURN_IF_ERROR(ParseOutputFormats(f.value).status());
       options.output_format = f.value;
+    } else if (f.name == "--minimal") {
+      if (f.value == "true") options.output_format = "terse";
+    } else if (f.name == "--terse-version") {
+      RETURN_IF_ERROR(CheckTerseVersion(f.value));
     } else if (f.name == "--output") {
       options.output_path = f.value;
     } else if (f.name == "--interval") {

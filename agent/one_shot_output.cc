@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/result_terse.h"
 #include "common/result_text.h"
 
 namespace azbench {
@@ -18,13 +19,21 @@ absl::StatusOr<OutputFormats> ParseOutputFormats(absl::string_view value) {
       formats.json = true;
     } else if (name == "json+") {
       formats.json_plus = true;
+    } else if (name == "terse") {
+      formats.terse = true;
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
           "--output-format='", value, "': '", name,
-          "' is not a format; give one or more of normal, json, json+, comma-separated"));
+          "' is not a format; give one or more of normal, json, json+, terse, comma-separated"));
     }
   }
   return formats;
+}
+
+absl::Status CheckTerseVersion(absl::string_view value) {
+  if (value == std::to_string(kFioTerseVersion)) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("--terse-version='", value, "': only version ",
+                                                 kFioTerseVersion, " is written"));
 }
 
 std::vector<std::string> DiskUtilPaths(const std::vector<FioJob>& jobs) {
@@ -101,6 +110,7 @@ std::string PassSummary(const std::vector<JobResult>& results) {
 std::string RenderOneShotOutput(const OutputFormats& formats, const std::vector<JobResult>& results,
                                 const FioRunContext& context, bool interrupted) {
   std::string text;
+  if (formats.terse) text += FioTerseLines(ResultsToFioJson(results, false, context));
   if (formats.json || formats.json_plus) {
     FioRunContext with_bins = context;
     with_bins.with_bins = formats.json_plus;

@@ -22,11 +22,12 @@ struct OutputFormats {
   bool normal = false;
   bool json = false;
   bool json_plus = false;  // json with clat_ns "bins"; with json too, one document (as fio)
+  bool terse = false;      // version kFioTerseVersion (common/result_terse.h)
   bool operator==(const OutputFormats&) const = default;
 };
 
-// Parses --output-format's value. Errors: InvalidArgument naming the unknown format and the
-// allowed ones.
+// Parses --output-format's value (fio's --minimal is "terse"). Errors: InvalidArgument naming the
+// unknown format and the allowed ones.
 absl::StatusOr<OutputFormats> ParseOutputFormats(absl::string_view value);
 
 // The paths whose disks a run of `jobs` uses (each job's filenames, else its directories, else the
@@ -39,8 +40,12 @@ std::vector<std::string> DiskUtilPaths(const std::vector<FioJob>& jobs);
 FioRunContext OneShotFioContext(const std::vector<FioJob>& jobs,
                                 const std::vector<JobResult>& results, std::vector<DiskUtil> disks);
 
-// The text of every format asked for, in fio's order; `interrupted` marks results cut short by a
-// signal.
+// Checks --terse-version's value. Errors: InvalidArgument unless it is kFioTerseVersion.
+absl::Status CheckTerseVersion(absl::string_view value);
+
+// The text of every format asked for, in fio's order (terse, json or json+, normal);
+// `interrupted` marks results cut short by a signal (the JSON's "azbench_interrupted", a first
+// line of the normal output; terse lines have no place for it).
 std::string RenderOneShotOutput(const OutputFormats& formats, const std::vector<JobResult>& results,
                                 const FioRunContext& context, bool interrupted);
 

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/one_shot.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -19,6 +20,36 @@ TEST(ParseOutputFormatsTest, TakesFiosNamesCommaSeparated) {
   absl::StatusOr<OutputFormats> bad = ParseOutputFormats("json,xml");
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(bad.status().message(), HasSubstr("'xml' is not a format"));
+}
+
+TEST(ParseOutputFormatsTest, TerseAndJsonPlusAreFormatsAndOnlyTerseVersion3IsWritten) {
+  absl::StatusOr<OutputFormats> f = ParseOutputFormats("terse,json+");
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(*f, (OutputFormats{.json_plus = true, .terse = true}));
+  EXPECT_TRUE(CheckTerseVersion("3").ok());
+  EXPECT_THAT(CheckTerseVersion("5").message(), HasSubstr("only version 3"));
+}
+
+TEST(OneShotArgsTest, MinimalMeansTerse) {
+  absl::StatusOr<OneShotOptions> o =
+      ParseOneShotArgs({"--name=w", "--rw=write", "--size=1m", "--minimal"});
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->output_format, "terse");
+  EXPECT_FALSE(ParseOneShotArgs({"--name=w", "--terse-version=4"}).ok());
+}
+
+TEST(RenderOneShotOutputTest, FormatsComeInFiosOrderTerseJsonNormal) {
+  std::vector<JobResult> results(1);
+  results[0].name = "w";
+  const std::string text = RenderOneShotOutput(
+      OutputFormats{.normal = true, .json = true, .terse = true}, results, {}, false);
+  const size_t terse = text.find("3;azbench-");
+  const size_t json = text.find("{\n");
+  const size_t normal = text.find("w: ");
+  EXPECT_EQ(terse, 0u) << text;
+  EXPECT_LT(terse, json);
+  EXPECT_LT(json, normal);
+  EXPECT_NE(normal, std::string::npos) << text;
 }
 
 TEST(OneShotFioContextTest, GlobalOptionsAreWrittenOnceAndEachJobKeepsItsOwn) {

@@ -144,6 +144,73 @@ TEST_F(OneShotFioOutputTest, JsonHasEveryKeyPathOfFioAndTheSameJobDescription) {
   }
 }
 
+// The fields of the first terse line of `text` (fio may print notes on other lines).
+std::vector<std::string> TerseFields(const std::string& text) {
+  std::vector<std::string> fields;
+  size_t start = text.rfind("3;", 0) == 0 ? 0 : text.find("\n3;");
+  if (start == std::string::npos) return fields;
+  if (start > 0) ++start;
+  std::stringstream line(text.substr(start, text.find('\n', start) - start));
+  for (std::string field; std::getline(line, field, ';');) fields.push_back(field);
+  return fields;
+}
+
+TEST_F(OneShotFioOutputTest, MinimalIsFiosTerseVersion3FieldForField) {
+  std::string fio_out, az_out;
+  ASSERT_EQ(Run({testing::kFioBinary, "--minimal", JobFile("fio")}, &fio_out), 0) << fio_out;
+  ASSERT_EQ(
+      Run({AZBENCH_AGENT_BIN, "run", JobFile("az"), "--minimal", "--terse-version=3"}, &az_out), 0)
+      << az_out;
+  const std::vector<std::string> f = TerseFields(fio_out);
+  const std::vector<std::string> a = TerseFields(az_out);
+  ASSERT_EQ(a.size(), f.size()) << "fio: " << fio_out << "\nazbench: " << az_out;
+  for (size_t i = 0; i < f.size(); ++i) {
+    // Field kinds agree everywhere: a percentile label, a percentage, or a plain value.
+    const size_t f_eq = f[i].find("%="), a_eq = a[i].find("%=");
+    ASSERT_EQ(a_eq == std::string::npos, f_eq == std::string::npos) << "field " << i;
+    if (f_eq != std::string::npos) {
+      EXPECT_EQ(a[i].substr(0, a_eq), f[i].substr(0, f_eq)) << "percentile label, field " << i;
+    } else {
+      EXPECT_EQ(a[i].back() == '%', f[i].back() == '%') << "field " << i << ": " << a[i];
+    }
+  }
+  EXPECT_EQ(a[0], "3");
+  EXPECT_EQ(a[2], f[2]);  // jobname
+  EXPECT_EQ(a[3], f[3]);  // groupid
+  EXPECT_EQ(a[4], f[4]);  // error
+  // read + write io_kbytes: the same 256 KiB job.
+  EXPECT_EQ(std::stoi(a[5]) + std::stoi(a[46]), 256);
+  EXPECT_EQ(std::stoi(f[5]) + std::stoi(f[46]), 256);
+  if (f.size() > 121) {
+    EXPECT_EQ(a[121], f[121]) << "disk name";
+  }
+  std::string output;
+  EXPECT_EQ(Run({AZBENCH_AGENT_BIN, "run", JobFile("az"), "--terse-version=2"}, &output), 2);
+  EXPECT_THAT(output, ::testing::HasSubstr("only version 3"));
+}
+
+TEST_F(OneShotFioOutputTest, SeveralFormatsComeInFiosOrderIntoTheOutputFile) {
+  std::string output;
+  ASSERT_EQ(Run({AZBENCH_AGENT_BIN, "run", JobFile("az"), "--output-format=normal,json,terse",
+                 "--output=" + dir_.File("all.txt")},
+                &output),
+            0)
+      << output;
+  const std::string all = ReadFile(dir_.File("all.txt"));
+  // As fio: the terse line, then the JSON document, then the normal text.
+  const size_t terse = all.find("3;azbench-");
+  const size_t json_start = all.find("{\n");
+  const size_t normal = all.find("read: IOPS=");
+  ASSERT_EQ(terse, 0u) << all;
+  ASSERT_NE(json_start, std::string::npos) << all;
+  ASSERT_NE(normal, std::string::npos) << all;
+  EXPECT_LT(json_start, normal);
+  const size_t json_end = all.rfind("}\n", normal);
+  EXPECT_FALSE(json::parse(all.substr(json_start, json_end + 1 - json_start), nullptr, false)
+                   .is_discarded());
+  EXPECT_EQ(output.find("3;azbench-"), std::string::npos) << "nothing on stdout";
+}
+
 // fio's json+ reader, installed beside fio (Debian's fio package).
 std::string Clat2Csv() {
   return (fs::path(testing::kFioBinary).parent_path() / "fio_jsonplus_clat2csv").string();
