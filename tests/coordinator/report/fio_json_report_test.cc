@@ -61,7 +61,9 @@ ReportInput Input(KeepPolicy keep, std::vector<ScenarioResult> scenarios) {
   agents[0].hostname = "client-1";
   agents[1].agent_id = "a2";
   agents[1].address = "[fd00::9]:7500";  // no hostname reported: the address's host
-  return MakeReportInput("study", std::move(agents), std::move(scenarios), keep);
+  // As `azbench report --format fio-json` reads them: a scenario's jobs in one document.
+  return MakeReportInput("study", std::move(agents), std::move(scenarios), keep,
+                         JobView::kWholeScenario);
 }
 
 std::vector<ScenarioResult> TwoRepeats(ScenarioStatus second) {
@@ -165,6 +167,26 @@ TEST(FioJsonReportTest, JobRuntimeIsTheSumOverThreadsAsFiosWhileBwAndIopsUseTheL
   EXPECT_DOUBLE_EQ(clients[0]["read"]["iops"].get<double>(), 10 / 2.0);
   EXPECT_EQ(clients[1]["job_runtime"], 3000);
   EXPECT_EQ(clients[4]["job_runtime"], 4000 + 3000 + 4000 + 1000);  // "All clients"
+}
+
+TEST(FioJsonReportTest, ElapsedIsTheScenariosSpanAndLatencyDepthTheJobsIodepth) {
+  ScenarioResult scenario = Scenario2x2(1, ScenarioStatus::kComplete);
+  scenario.scenario.jobs[0].options.emplace_back("iodepth", "16");
+  // The results run from 1 s to 5 s (a2's rand, 4 s): 4 s, as fio's elapsed.
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(std::move(scenario));
+  const json doc = FioJsonDocument(Input(KeepPolicy::kAll, std::move(scenarios)), 0);
+  for (const json* entries : {&doc["jobs"], &doc["client_stats"]}) {
+    for (const json& entry : *entries) {
+      EXPECT_EQ(entry["elapsed"].get<int64_t>(), 4) << entry["jobname"];
+      EXPECT_EQ(entry["eta"].get<int64_t>(), 2147483647);
+      EXPECT_EQ(entry["latency_target"].get<int>(), 0);
+    }
+  }
+  EXPECT_EQ(doc["jobs"][0]["jobname"], "rand");
+  EXPECT_EQ(doc["jobs"][0]["latency_depth"].get<int>(), 16);
+  EXPECT_EQ(doc["jobs"][0]["job options"]["iodepth"], "16");
+  EXPECT_EQ(doc["jobs"][1]["latency_depth"].get<int>(), 1) << "fio's default iodepth";
 }
 
 TEST(FioJsonReportTest, JobWarningsGoInTheAzbenchObjectEachOnce) {
