@@ -390,6 +390,16 @@ json FioBinsJson(const Histogram& h) {
   return out;
 }
 
+void AddFioClatBins(json& job, const JobResult& result) {
+  for (OpKind kind : kFioDirections) {
+    const OpStats* stats = result.Find(kind);
+    if (stats == nullptr) continue;
+    const Histogram& h = stats->clat.count() > 0 ? stats->clat : stats->lat;
+    if (h.count() == 0) continue;
+    job[std::string(OpKindName(kind))]["clat_ns"]["bins"] = FioBinsJson(h);
+  }
+}
+
 json FioOptionsJson(const FioOptionList& options) {
   json out = json::object();
   for (const auto& [key, value] : options) out[key] = value;
@@ -466,15 +476,7 @@ json ResultsToFioJson(const std::vector<JobResult>& results, bool with_azbench_e
     if (i < context.job_options.size()) {
       AddFioJobOptions(job, context.global_options, context.job_options[i]);
     }
-    if (context.with_bins) {
-      for (size_t d = 0; d < kFioDirections.size(); ++d) {
-        const OpStats* stats = r.Find(kFioDirections[d]);
-        if (stats == nullptr) continue;
-        const Histogram& h = stats->clat.count() > 0 ? stats->clat : stats->lat;
-        if (h.count() == 0) continue;
-        job[std::string(OpKindName(kFioDirections[d]))]["clat_ns"]["bins"] = FioBinsJson(h);
-      }
-    }
+    if (context.with_bins) AddFioClatBins(job, r);
     doc["jobs"].push_back(std::move(job));
   }
   if (!context.disks.empty()) doc["disk_util"] = DiskUtilJson(context.disks);

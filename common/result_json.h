@@ -111,6 +111,10 @@ uint64_t FioPlatWidth(int index);
 // of two) lies inside one of fio's bins (64 per octave, aligned alike), so its count goes there.
 nlohmann::json FioBinsJson(const Histogram& h);
 
+// json+: sets "bins" (FioBinsJson) in the clat_ns of each of `job`'s directions with samples, from
+// the histogram clat_ns describes (clat, else the total latency), as fio's --output-format=json+.
+void AddFioClatBins(nlohmann::json& job, const JobResult& result);
+
 // What a fio document says beside the results: how the jobs were given and what the disks did.
 struct FioRunContext {
   FioOptionList global_options;  // "global options", written only when not empty (as fio)
@@ -119,9 +123,7 @@ struct FioRunContext {
   // "disk_util", written only when not empty: fio writes none where the jobs' files are on no
   // block device.
   std::vector<DiskUtil> disks;
-  // json+: clat_ns of every direction with samples gets "bins" (FioBinsJson of the histogram
-  // clat_ns describes), as fio's --output-format=json+.
-  bool with_bins = false;
+  bool with_bins = false;  // json+ (AddFioClatBins)
 };
 
 // The whole document: FioDocumentHeader(now), "global options", "jobs": [...] (each job's elapsed

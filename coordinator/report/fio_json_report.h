@@ -56,8 +56,9 @@ namespace azbench {
 // Indices into input.scenarios of the scenarios that get a document, in plan order.
 std::vector<size_t> FioJsonScenarioIndices(const ReportInput& input);
 
-// The fio document of input.scenarios[index].
-nlohmann::json FioJsonDocument(const ReportInput& input, size_t index);
+// The fio document of input.scenarios[index]; `with_bins`: fio's json+ (every entry's clat_ns
+// "bins", AddFioClatBins, over its merged histograms).
+nlohmann::json FioJsonDocument(const ReportInput& input, size_t index, bool with_bins = false);
 
 // "<scenario index>-<key>.json" with '/', '=' and ' ' in the key written '_': the file name of
 // scenario `index` when several documents are written into a directory.

@@ -189,6 +189,22 @@ TEST(FioJsonReportTest, ElapsedIsTheScenariosSpanAndLatencyDepthTheJobsIodepth) 
   EXPECT_EQ(doc["jobs"][1]["latency_depth"].get<int>(), 1) << "fio's default iodepth";
 }
 
+TEST(FioJsonReportTest, JsonPlusBinsHoldEverySampleOfEveryEntry) {
+  const ReportInput input = Input(KeepPolicy::kAll, TwoRepeats(ScenarioStatus::kComplete));
+  EXPECT_FALSE(FioJsonDocument(input, 0)["jobs"][0]["read"]["clat_ns"].contains("bins"));
+  const json doc = FioJsonDocument(input, 0, /*with_bins=*/true);
+  for (const json* entries : {&doc["jobs"], &doc["client_stats"]}) {
+    for (const json& entry : *entries) {
+      const json& clat = entry["read"]["clat_ns"];
+      ASSERT_TRUE(clat.contains("bins")) << entry["jobname"];
+      uint64_t binned = 0;
+      for (const auto& [value, count] : clat["bins"].items()) binned += count.get<uint64_t>();
+      EXPECT_EQ(binned, clat["N"].get<uint64_t>()) << entry["jobname"];
+    }
+  }
+  EXPECT_EQ(doc["client_stats"].back()["read"]["clat_ns"]["N"].get<uint64_t>(), 100u);
+}
+
 TEST(FioJsonReportTest, JobWarningsGoInTheAzbenchObjectEachOnce) {
   std::vector<ScenarioResult> one;
   one.push_back(Scenario2x2(1, ScenarioStatus::kComplete));
