@@ -11,14 +11,14 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "agent/one_shot_output.h"
 #include "agent/runner/runner.h"
 #include "agent/workloads/visibility/visibility_job.h"
 #include "common/clock.h"
+#include "common/disk_util.h"
 #include "common/file_util.h"
 #include "common/flags.h"
 #include "common/op_log_writer.h"
-#include "common/result_json.h"
-#include "common/result_text.h"
 #include "common/status_macros.h"
 #include "common/units.h"
 #include "common/workload_spec.h"
@@ -39,7 +39,9 @@ constexpr uint64_t kStartDelayNs = 20'000'000;
 // The command's own flags, written --flag=value; every other --key=value is fio's (fio_args).
 const std::vector<FlagSpec>& OneShotFlags() {
   static const auto* flags = new std::vector<FlagSpec>{
-      {.name = "--output-format", .help = "normal or json"},
+      {.name = "--output-format", .help = "normal, json, json+, terse; several comma-separated"},
+      {.name = "--minimal", .is_switch = true, .help = "terse output (--output-format=terse)"},
+      {.name = "--terse-version", .help = "terse format version: 3"},
       {.name = "--output", .help = "write the results to this file"},
       {.name = "--interval", .help = "interval series step, 10ms to 1h"},
       {.name = "--workload", .help = "block_io (default), metadata, small_files, ..."},
@@ -58,11 +60,12 @@ absl::StatusOr<OneShotOptions> ParseOneShotArgs(const std::vector<std::string>& 
                                                             .keep_unknown = true}));
   for (const FlagValue& f : flags.flags) {
     if (f.name == "--output-format") {
+      RETURN_IF_ERROR(ParseOutputFormats(f.value).status());
       options.output_format = f.value;
-      if (options.output_format != "normal" && options.output_format != "json") {
-        return absl::InvalidArgumentError(absl::StrCat("--output-format='", options.output_format,
-                                                       "' is not one of: normal, json"));
-      }
+    } else if (f.name == "--minimal") {
+      if (f.value == "true") options.output_format = "terse";
+    } else if (f.name == "--terse-version") {
+      RETURN_IF_ERROR(CheckTerseVersion(f.value));
     } else if (f.name == "--output") {
       options.output_path = f.value;
     } else if (f.name == "--interval") {
@@ -266,34 +269,6 @@ absl::StatusOr<OneShotRun> RunFamilyJob(const std::string& workload,
   return RunPrepared(runner, run_id, cancel, /*remove_files=*/true);
 }
 
-namespace {
-
-// large_stream's one-shot summary: MiB/s of every pass and their mean (dd-style).
-std::string PassSummary(const std::vector<JobResult>& results) {
-  std::string out;
-  double sum = 0;
-  int passes = 0;
-  for (const JobResult& r : results) {
-    if (r.name.find(".pass") == std::string::npos || r.runtime_ns == 0) continue;
-    uint64_t bytes = 0;
-    for (OpKind kind : {OpKind::kRead, OpKind::kWrite}) {
-      if (const OpStats* s = r.Find(kind)) bytes += s->bytes;
-    }
-    const double mib_s =
-        static_cast<double>(bytes) / (1 << 20) / (static_cast<double>(r.runtime_ns) / 1e9);
-    absl::StrAppend(&out, r.name, ": ", absl::SixDigits(mib_s), " MiB/s\n");
-    sum += mib_s;
-    ++passes;
-  }
-  if (passes > 0) {
-    absl::StrAppend(&out, "mean of ", passes, " passes: ", absl::SixDigits(sum / passes),
-                    " MiB/s\n");
-  }
-  return out;
-}
-
-}  // namespace
-
 int RunOneShotCommand(const std::vector<std::string>& args) {
   absl::StatusOr<OneShotOptions> options = ParseOneShotArgs(args);
   if (!options.ok()) {
@@ -335,6 +310,7 @@ int RunOneShotCommand(const std::vector<std::string>& args) {
   }
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
+  const DiskUtilTracker disks = DiskUtilTracker::Start(DiskUtilPaths(*jobs));
   absl::StatusOr<OneShotRun> run =
       family
           ? RunFamilyJob(options->workload, options->fio_args, &g_interrupted, options->interval_ns)
@@ -345,16 +321,9 @@ int RunOneShotCommand(const std::vector<std::string>& args) {
   }
   const std::vector<JobResult>& results = run->results;
   const bool interrupted = g_interrupted.load();
-  std::string text;
-  if (options->output_format == "json") {
-    nlohmann::json doc = ResultsToFioJson(results);
-    if (interrupted) doc["azbench_interrupted"] = true;
-    text = doc.dump(2) + "\n";
-  } else {
-    if (interrupted) text = "interrupted: results cover the time until the signal\n";
-    for (const auto& r : results) text += FormatJobResultText(r);
-    text += PassSummary(results);
-  }
+  const std::string text =
+      RenderOneShotOutput(*ParseOutputFormats(options->output_format), results,
+                          OneShotFioContext(*jobs, results, disks.Finish()), interrupted);
   int rc = interrupted || !run->problems.empty() ? 1 : 0;
   for (const std::string& problem : run->problems) {
     std::cerr << "azbench-agent run: " << problem << "\n";

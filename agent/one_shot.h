@@ -25,7 +25,7 @@ namespace azbench {
 struct OneShotOptions {
   std::string job_file;                  // empty: jobs come from fio_args
   std::vector<std::string> fio_args;     // fio command-line job options (--name=..., --rw=...)
-  std::string output_format = "normal";  // normal | json
+  std::string output_format = "normal";  // valid for ParseOutputFormats (one_shot_output.h)
   std::string output_path;               // empty: stdout
   uint64_t interval_ns = 1'000'000'000;
   bool remove_files = false;  // remove the files the run created (fio's unlink=1)

@@ -238,10 +238,12 @@ absl::StatusOr<std::vector<FioJob>> BuildJobs(const std::vector<Section>& sectio
     job.line = section.line;
     job.file = section.file;
     RETURN_IF_ERROR(ApplyEntries(job.spec, section.entries));
-    std::vector<const Entry*> written = global_entries;
-    for (const Entry& e : section.entries) written.push_back(&e);
-    for (const Entry* e : written) {
-      if (e->key != "name") job.options.push_back(FioOption{e->key, e->value, e->file, e->line});
+    for (const Entry* e : global_entries) {
+      if (e->key != "name")
+        job.options.push_back(FioOption{e->key, e->value, e->file, e->line, true});
+    }
+    for (const Entry& e : section.entries) {
+      if (e.key != "name") job.options.push_back(FioOption{e.key, e.value, e.file, e.line, false});
     }
     absl::Status valid = ValidateJobSpec(job.spec);
     if (!valid.ok()) {

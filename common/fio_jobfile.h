@@ -51,8 +51,9 @@ inline constexpr int kMaxFioIncludeDepth = 16;
 struct FioOption {
   std::string key;
   std::string value;
-  std::string file;  // the file holding the line (an included file for included options)
-  int line = 0;      // 1-based; command lines: the argument's 1-based index
+  std::string file;     // the file holding the line (an included file for included options)
+  int line = 0;         // 1-based; command lines: the argument's 1-based index
+  bool global = false;  // from a [global] section (command lines: before the first --name=)
 };
 
 struct FioJob {

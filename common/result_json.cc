@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <ctime>
 #include <map>
@@ -11,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/job_spec.h"
 #include "common/stats.h"
 #include "common/version.h"
 
@@ -262,6 +264,8 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
   job["jobname"] = result.name;
   job["groupid"] = result.group_id;
   job["error"] = result.error_errno;
+  job["eta"] = INT_MAX;
+  job["elapsed"] = FioElapsedSeconds(result.start_realtime_ns, result.end_realtime_ns);
   // Summed over the clones, as fio sums a group-reported job's threads: the agent's one-shot
   // output and the coordinator's fio-json (which sets it for entries merged over agents) agree.
   job["job_runtime"] = FioJobRuntimeSumMs({&result});
@@ -273,6 +277,10 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
   if (sync == nullptr) sync = &kEmpty;
   job["sync"] = {{"total_ios", sync->ops}, {"lat_ns", LatencyJson(sync->lat, true)}};
   AddLatencyDistribution(result, job);
+  job["latency_depth"] = 1;
+  job["latency_target"] = 0;
+  job["latency_percentile"] = 100.0;
+  job["latency_window"] = 0;
   if (result.depth.measured()) {
     auto shares = [](const DepthStats::Buckets& counts,
                      const std::array<const char*, DepthStats::kBuckets>& keys) {
@@ -347,6 +355,89 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
   return job;
 }
 
+int FioPlatIndex(uint64_t value_ns) {
+  constexpr uint64_t kExact = uint64_t{1} << (kFioPlatBits + 1);  // 128: one bin per value
+  if (value_ns < kExact) return static_cast<int>(value_ns);
+  const int msb = 63 - __builtin_clzll(value_ns);
+  const int error_bits = msb - kFioPlatBits;
+  const uint64_t base = static_cast<uint64_t>(error_bits + 1) << kFioPlatBits;
+  const uint64_t offset = (value_ns >> error_bits) & ((uint64_t{1} << kFioPlatBits) - 1);
+  return static_cast<int>(std::min<uint64_t>(base + offset, kFioPlatBins - 1));
+}
+
+uint64_t FioPlatWidth(int index) {
+  if (index < (2 << kFioPlatBits)) return 1;
+  return uint64_t{1} << ((index >> kFioPlatBits) - 1);
+}
+
+uint64_t FioPlatValue(int index) {
+  if (index < (2 << kFioPlatBits)) return static_cast<uint64_t>(index);
+  const int error_bits = (index >> kFioPlatBits) - 1;
+  const uint64_t base = uint64_t{1} << (error_bits + kFioPlatBits);
+  const uint64_t k = static_cast<uint64_t>(index) % (uint64_t{1} << kFioPlatBits);
+  // The bin's midpoint: error_bits >= 1 here, so it is a whole number.
+  return base + k * FioPlatWidth(index) + FioPlatWidth(index) / 2;
+}
+
+json FioBinsJson(const Histogram& h) {
+  std::map<int, uint64_t> bins;
+  for (int b = 0; b < Histogram::kBucketCount; ++b) {
+    const uint64_t count = h.bucket_count_at(b);
+    if (count > 0) bins[FioPlatIndex(Histogram::BucketLowerBound(b))] += count;
+  }
+  json out = json::object();
+  for (const auto& [index, count] : bins) out[std::to_string(FioPlatValue(index))] = count;
+  return out;
+}
+
+void AddFioClatBins(json& job, const JobResult& result) {
+  for (OpKind kind : kFioDirections) {
+    const OpStats* stats = result.Find(kind);
+    if (stats == nullptr) continue;
+    const Histogram& h = stats->clat.count() > 0 ? stats->clat : stats->lat;
+    if (h.count() == 0) continue;
+    job[std::string(OpKindName(kind))]["clat_ns"]["bins"] = FioBinsJson(h);
+  }
+}
+
+json FioOptionsJson(const FioOptionList& options) {
+  json out = json::object();
+  for (const auto& [key, value] : options) out[key] = value;
+  return out;
+}
+
+void AddFioJobOptions(json& job, const FioOptionList& global, const FioOptionList& own) {
+  job["job options"] = FioOptionsJson(own);
+  JobSpec spec;
+  for (const FioOptionList* list : {&global, &own}) {
+    for (const auto& [key, value] : *list) {
+      if (key == "iodepth") (void)ApplyJobOption(spec, key, value);  // a bad one was refused
+    }
+  }
+  job["latency_depth"] = spec.iodepth;
+}
+
+int64_t FioElapsedSeconds(int64_t start_realtime_ns, int64_t end_realtime_ns) {
+  const int64_t span_ns = std::max<int64_t>(0, end_realtime_ns - start_realtime_ns);
+  return (span_ns + 999'999'999) / 1'000'000'000;
+}
+
+json DiskUtilJson(const std::vector<DiskUtil>& disks) {
+  json out = json::array();
+  for (const DiskUtil& d : disks) {
+    out.push_back({{"name", d.name},
+                   {"read_ios", d.read_ios},
+                   {"write_ios", d.write_ios},
+                   {"read_merges", d.read_merges},
+                   {"write_merges", d.write_merges},
+                   {"read_ticks", d.read_ticks},
+                   {"write_ticks", d.write_ticks},
+                   {"in_queue", d.in_queue},
+                   {"util", d.util}});
+  }
+  return out;
+}
+
 json FioDocumentHeader(int64_t realtime_ns) {
   const int64_t ms = realtime_ns / 1'000'000;
   const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
@@ -361,17 +452,34 @@ json FioDocumentHeader(int64_t realtime_ns) {
   return doc;
 }
 
-json ResultsToFioJson(const std::vector<JobResult>& results, bool with_azbench_extras) {
+json ResultsToFioJson(const std::vector<JobResult>& results, bool with_azbench_extras,
+                      const FioRunContext& context) {
   const auto now = std::chrono::system_clock::now();
   json doc = FioDocumentHeader(
       std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count());
+  if (!context.global_options.empty()) {
+    doc["global options"] = FioOptionsJson(context.global_options);
+  }
   doc["jobs"] = json::array();
   std::vector<const JobResult*> all;
-  for (const auto& r : results) all.push_back(&r);
-  const std::map<int, FioGroupBandwidth> groups = FioGroupAggregates(all);
+  int64_t first_start_ns = INT64_MAX, last_end_ns = 0;
   for (const auto& r : results) {
-    doc["jobs"].push_back(JobResultToFioJson(r, with_azbench_extras, &groups.at(r.group_id)));
+    all.push_back(&r);
+    first_start_ns = std::min(first_start_ns, r.start_realtime_ns);
+    last_end_ns = std::max(last_end_ns, r.end_realtime_ns);
   }
+  const std::map<int, FioGroupBandwidth> groups = FioGroupAggregates(all);
+  for (size_t i = 0; i < results.size(); ++i) {
+    const JobResult& r = results[i];
+    json job = JobResultToFioJson(r, with_azbench_extras, &groups.at(r.group_id));
+    job["elapsed"] = FioElapsedSeconds(first_start_ns, last_end_ns);
+    if (i < context.job_options.size()) {
+      AddFioJobOptions(job, context.global_options, context.job_options[i]);
+    }
+    if (context.with_bins) AddFioClatBins(job, r);
+    doc["jobs"].push_back(std::move(job));
+  }
+  if (!context.disks.empty()) doc["disk_util"] = DiskUtilJson(context.disks);
   return doc;
 }
 

@@ -10,9 +10,11 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/disk_util.h"
 #include "common/job_result.h"
 #include "nlohmann/json.hpp"
 
@@ -40,18 +42,24 @@ std::map<int, FioGroupBandwidth> FioGroupAggregates(const std::vector<const JobR
 // `clones` counts that long.
 uint64_t FioJobRuntimeSumMs(const std::vector<const JobResult*>& parts);
 
-// One fio-style job object: jobname, groupid, error, job_runtime (ms, FioJobRuntimeSumMs of the
-// result: its clones are fio's threads of a group-reported job), read / write / trim (each
-// io_bytes, io_kbytes, bw_bytes, bw (KiB/s), iops, runtime (ms), total_ios, short_ios, drop_ios,
-// slat_ns / clat_ns / lat_ns, bw_* and iops_* interval figures), sync, and latency_ns /
-// latency_us / latency_ms (fio's completion-latency distribution, in percent). For synchronous
-// engines (no slat/clat recorded) clat_ns carries the total latency, as fio does for sync engines,
-// and slat_ns is all zeros. usr_cpu / sys_cpu (percent of the threads' measured time, averaged over
-// threads as fio's group_reporting), ctx, majf and minf are written when the job's CPU was measured
+// One fio-style job object: jobname, groupid, error, eta, elapsed, job_runtime (ms,
+// FioJobRuntimeSumMs of the result: its clones are fio's threads of a group-reported job), read /
+// write / trim (each io_bytes, io_kbytes, bw_bytes, bw (KiB/s), iops, runtime (ms), total_ios,
+// short_ios, drop_ios, slat_ns / clat_ns / lat_ns, bw_* and iops_* interval figures), sync,
+// latency_ns / latency_us / latency_ms (fio's completion-latency distribution, in percent) and
+// latency_depth / latency_target / latency_percentile / latency_window. For synchronous engines (no
+// slat/clat recorded) clat_ns carries the total latency, as fio does for sync engines, and slat_ns
+// is all zeros. usr_cpu / sys_cpu (percent of the threads' measured time, averaged over threads as
+// fio's group_reporting), ctx, majf and minf are written when the job's CPU was measured
 // (JobResult::cpu; the extras then carry the raw sums under "cpu"). iodepth_level / iodepth_submit
 // / iodepth_complete (percent per fio bucket, JobResult::depth; raw counts under the extras'
-// "depth") likewise. Not written (azbench does not measure them): eta, elapsed, latency_depth /
-// latency_target / latency_percentile / latency_window.
+// "depth") likewise.
+// eta is fio's value for a finished run (INT_MAX: no estimate). elapsed is whole seconds, rounded
+// up, from the result's start to its end; fio's counts from its own start to the report, so
+// ResultsToFioJson and the coordinator set it to the whole run's span (FioElapsedSeconds).
+// latency_depth is the job's iodepth (fio's queue depth when no latency_target is set; azbench
+// takes no latency_target), 1 (fio's default) until AddFioJobOptions sets it from the options;
+// latency_target 0, latency_percentile 100.0 and latency_window 0 are fio's values without one.
 // bw_* / iops_* are fio's per-interval samples, by fio's rule: one sample per full interval
 // (interval_ns) of the job's measured runtime, from its measured start; an interval in there with
 // no bytes (no ops) gives no bw (iops) sample, as in fio, so a stall shows in the interval series
@@ -64,13 +72,64 @@ uint64_t FioJobRuntimeSumMs(const std::vector<const JobResult*>& parts);
 nlohmann::json JobResultToFioJson(const JobResult& result, bool with_azbench_extras = true,
                                   const FioGroupBandwidth* group = nullptr);
 
+// The options a job was given, as written (key, value), in order.
+using FioOptionList = std::vector<std::pair<std::string, std::string>>;
+
+// fio's "job options" / "global options" object: each option's value as the string given; the
+// last value of a repeated option wins, as in fio.
+nlohmann::json FioOptionsJson(const FioOptionList& options);
+
+// Adds "job options" (`own`: the job's options without the global ones, which fio writes once in
+// "global options") to a JobResultToFioJson object, and sets latency_depth to the iodepth that
+// `global` then `own` give (ApplyJobOption's rule; 1 when neither sets it).
+void AddFioJobOptions(nlohmann::json& job, const FioOptionList& global, const FioOptionList& own);
+
+// fio's "elapsed" of a run from `start_realtime_ns` to `end_realtime_ns`: whole seconds, rounded
+// up (a 3 ms run is 1).
+int64_t FioElapsedSeconds(int64_t start_realtime_ns, int64_t end_realtime_ns);
+
+// fio's "disk_util" array.
+nlohmann::json DiskUtilJson(const std::vector<DiskUtil>& disks);
+
 // The head of a fio document for a run that ended at `realtime_ns` (CLOCK_REALTIME): {"fio
 // version": "azbench-<v>", "timestamp" (s), "timestamp_ms", "time" (local, ctime-like as fio)}.
 nlohmann::json FioDocumentHeader(int64_t realtime_ns);
 
-// The whole document: FioDocumentHeader(now) plus "jobs": [...].
+// fio's latency bins (json+), as fio's stat.h lays them out: values below 128 ns have a bin each;
+// above, every power-of-two octave [2^e, 2^(e+1)) is split into 64 bins of width 2^(e-6); values
+// from 2^34 ns (17.2 s) on share the last bin, index 1855. A bin is named by its value: its index
+// below 128, else its midpoint (fio's plat_idx_to_val).
+inline constexpr int kFioPlatBits = 6;
+inline constexpr int kFioPlatBins = 29 << kFioPlatBits;  // 1856
+int FioPlatIndex(uint64_t value_ns);
+uint64_t FioPlatValue(int index);
+// The width of bin `index` in ns (1 below 128).
+uint64_t FioPlatWidth(int index);
+
+// fio's json+ "bins" of `h`: {"<bin value>": count} for every non-empty bin. No sample is lost or
+// moved to a neighbouring bin: each of the histogram's buckets (128 per octave, aligned on powers
+// of two) lies inside one of fio's bins (64 per octave, aligned alike), so its count goes there.
+nlohmann::json FioBinsJson(const Histogram& h);
+
+// json+: sets "bins" (FioBinsJson) in the clat_ns of each of `job`'s directions with samples, from
+// the histogram clat_ns describes (clat, else the total latency), as fio's --output-format=json+.
+void AddFioClatBins(nlohmann::json& job, const JobResult& result);
+
+// What a fio document says beside the results: how the jobs were given and what the disks did.
+struct FioRunContext {
+  FioOptionList global_options;  // "global options", written only when not empty (as fio)
+  // Per result (parallel to the results; empty: no "job options" and latency_depth 1).
+  std::vector<FioOptionList> job_options;
+  // "disk_util", written only when not empty: fio writes none where the jobs' files are on no
+  // block device.
+  std::vector<DiskUtil> disks;
+  bool with_bins = false;  // json+ (AddFioClatBins)
+};
+
+// The whole document: FioDocumentHeader(now), "global options", "jobs": [...] (each job's elapsed
+// the span of all results), "disk_util".
 nlohmann::json ResultsToFioJson(const std::vector<JobResult>& results,
-                                bool with_azbench_extras = true);
+                                bool with_azbench_extras = true, const FioRunContext& context = {});
 
 }  // namespace azbench
 

@@ -30,7 +30,8 @@ namespace {
 
 // fio-json: one fio document per kept scenario; one to `out_path` (or stdout), several into the
 // directory `out_path`. Errors: InvalidArgument when several documents have no directory to go to.
-absl::Status WriteFioJsonReport(const ReportInput& input, const std::string* out_path) {
+absl::Status WriteFioJsonReport(const ReportInput& input, const std::string* out_path,
+                                bool with_bins) {
   const std::vector<size_t> indices = FioJsonScenarioIndices(input);
   if (indices.empty()) {
     return absl::FailedPreconditionError(
@@ -53,7 +54,7 @@ absl::Status WriteFioJsonReport(const ReportInput& input, const std::string* out
     }
   }
   if (out_path == nullptr) {
-    std::cout << RenderFioJson(FioJsonDocument(input, indices.front()));
+    std::cout << RenderFioJson(FioJsonDocument(input, indices.front(), with_bins));
     return absl::OkStatus();
   }
   for (size_t index : indices) {
@@ -61,7 +62,8 @@ absl::Status WriteFioJsonReport(const ReportInput& input, const std::string* out
     const std::string path =
         to_dir ? (std::filesystem::path(*out_path) / FioJsonFileName(input, index)).string()
                : *out_path;
-    RETURN_IF_ERROR(WriteWholeFile(path, RenderFioJson(FioJsonDocument(input, index)), "fio JSON"));
+    RETURN_IF_ERROR(
+        WriteWholeFile(path, RenderFioJson(FioJsonDocument(input, index, with_bins)), "fio JSON"));
   }
   return absl::OkStatus();
 }
@@ -85,34 +87,35 @@ int ReportCommand(const std::vector<std::string>& raw) {
     return Fail("report", absl::InvalidArgumentError("give exactly one results database"), 2);
   }
   const std::string format = args->Has("--format") ? *args->Get("--format") : "terminal";
+  // fio-json+ is fio-json with fio's json+ latency bins.
+  const bool fio_json = format == "fio-json" || format == "fio-json+";
   // The output is checked before anything is read: never a report over the database it reads.
   if (const std::string* out = OutputFlag(*args);
-      out != nullptr && !(format == "fio-json" && std::filesystem::is_directory(*out))) {
+      out != nullptr && !(fio_json && std::filesystem::is_directory(*out))) {
     if (absl::Status s = CheckOutputPath(*out); !s.ok()) return Fail("report", s, 2);
   }
   if (format == "html") return HtmlReportCommand(*args);
-  if (format != "terminal" && format != "md" && format != "csv" && format != "json" &&
-      format != "fio-json" && format != "scaling-csv") {
+  if (format != "terminal" && format != "md" && format != "csv" && format != "json" && !fio_json &&
+      format != "scaling-csv") {
     return Fail("report",
                 absl::InvalidArgumentError(
                     absl::StrCat("--format '", format,
-                                 "' is not one of: terminal, md, csv, json, fio-json, html, "
-                                 "scaling-csv")),
+                                 "' is not one of: terminal, md, csv, json, fio-json, "
+                                 "fio-json+, html, scaling-csv")),
                 2);
   }
   // fio-json keeps a scenario's jobs in one document, as fio does; the others report each job.
-  absl::StatusOr<StoredReport> report =
-      LoadStoredReport(args->positional[0], std::nullopt,
-                       format == "fio-json" ? JobView::kWholeScenario : JobView::kPerJob);
+  absl::StatusOr<StoredReport> report = LoadStoredReport(
+      args->positional[0], std::nullopt, fio_json ? JobView::kWholeScenario : JobView::kPerJob);
   if (!report.ok()) return Fail("report", report.status());
   // `keep` comes from the stored campaign unless given (checked after the database, as always).
   absl::StatusOr<std::optional<KeepPolicy>> keep = KeepFlag(*args);
   if (!keep.ok()) return Fail("report", keep.status(), 2);
   ReportInput& input = report->input;
   if (keep->has_value()) input.keep = **keep;  // the figures do not depend on keep
-  if (format == "fio-json") {
+  if (fio_json) {
     const std::string* out_path = OutputFlag(*args);
-    absl::Status written = WriteFioJsonReport(input, out_path);
+    absl::Status written = WriteFioJsonReport(input, out_path, format == "fio-json+");
     return written.ok() ? 0 : Fail("report", written, absl::IsInvalidArgument(written) ? 2 : 1);
   }
   std::string text;

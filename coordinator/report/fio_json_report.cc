@@ -20,12 +20,6 @@ using nlohmann::json;
 
 constexpr char kAllClients[] = "All clients";
 
-json JobOptionsJson(const JobOptions& options) {
-  json out = json::object();
-  for (const auto& [key, value] : options) out[key] = value;  // the last value wins, as in fio
-  return out;
-}
-
 const AgentInfo* FindAgent(const ReportInput& input, const std::string& agent_id) {
   for (const AgentInfo& a : input.agents) {
     if (a.agent_id == agent_id) return &a;
@@ -73,12 +67,27 @@ int FioError(const ScenarioResult& r, const JobResult& result) {
   return EINTR;
 }
 
+// fio's "elapsed" of every entry: the scenario's span, from its first start to its last end.
+int64_t ElapsedSeconds(const ScenarioResult& r) {
+  int64_t start_ns = r.first_start_realtime_ns, end_ns = r.last_end_realtime_ns;
+  for (const AgentJobResult& result : r.results) {
+    if (start_ns == 0 || result.result.start_realtime_ns < start_ns) {
+      start_ns = result.result.start_realtime_ns;
+    }
+    end_ns = std::max(end_ns, result.result.end_realtime_ns);
+  }
+  return FioElapsedSeconds(start_ns, end_ns);
+}
+
 json JobEntry(const ScenarioResult& r, const JobResult& result, const ScenarioJob* job,
-              const FioGroupBandwidth& group, uint64_t job_runtime_ms) {
+              const FioGroupBandwidth& group, uint64_t job_runtime_ms, bool with_bins) {
   json entry = JobResultToFioJson(result, /*with_azbench_extras=*/false, &group);
+  if (with_bins) AddFioClatBins(entry, result);
   entry["job_runtime"] = job_runtime_ms;
   entry["error"] = FioError(r, result);
-  if (job != nullptr) entry["job options"] = JobOptionsJson(job->options);
+  entry["elapsed"] = ElapsedSeconds(r);
+  // Every option is inlined in the job's own ("global options" stays empty).
+  if (job != nullptr) AddFioJobOptions(entry, {}, job->options);
   return entry;
 }
 
@@ -97,7 +106,7 @@ std::vector<size_t> FioJsonScenarioIndices(const ReportInput& input) {
   return indices;
 }
 
-json FioJsonDocument(const ReportInput& input, size_t index) {
+json FioJsonDocument(const ReportInput& input, size_t index, bool with_bins) {
   const ScenarioResult& r = input.scenarios[index];
   int64_t end_ns = r.last_end_realtime_ns;
   for (const AgentJobResult& result : r.results) {
@@ -145,8 +154,8 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
   const std::map<int, FioGroupBandwidth> merged_groups = FioGroupAggregates(merged_results);
   for (size_t j = 0; j < merged_jobs.size(); ++j) {
     const auto& [merged, job] = merged_jobs[j];
-    jobs.push_back(
-        JobEntry(r, merged, job, merged_groups.at(merged.group_id), merged_runtime_ms[j]));
+    jobs.push_back(JobEntry(r, merged, job, merged_groups.at(merged.group_id), merged_runtime_ms[j],
+                            with_bins));
   }
   // Per agent (in the order agents first appear in the results), its jobs in plan order.
   std::vector<std::string> agent_order;
@@ -165,7 +174,7 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
       for (const AgentJobResult& result : r.results) {
         if (result.agent_id != agent_id || result.result.name != name) continue;
         json entry = JobEntry(r, result.result, job, agent_groups.at(result.result.group_id),
-                              FioJobRuntimeSumMs({&result.result}));
+                              FioJobRuntimeSumMs({&result.result}), with_bins);
         AddHost(input, agent_id, entry);
         clients.push_back(std::move(entry));
       }
@@ -175,8 +184,10 @@ json FioJsonDocument(const ReportInput& input, size_t index) {
     all.name = kAllClients;
     all.group_id = 0;
     json entry = JobResultToFioJson(all, /*with_azbench_extras=*/false);
+    if (with_bins) AddFioClatBins(entry, all);
     entry["job_runtime"] = FioJobRuntimeSumMs(every_result);
     entry["error"] = FioError(r, all);
+    entry["elapsed"] = ElapsedSeconds(r);
     entry["hostname"] = "";  // fio repeats the last client's; this entry is no one host
     entry["port"] = 0;
     clients.push_back(std::move(entry));

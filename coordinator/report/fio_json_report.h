@@ -14,18 +14,20 @@
 //
 // Each job object is common/result_json's JobResultToFioJson (the agent one-shot writes the same
 // layout) plus "job options" (the options the job ran with, as written; the last value of a
-// repeated option wins). "error" is fio's errno-like code: the job's own errno when it failed;
-// in a scenario that did not complete (status partial: interrupted, an agent lost), EINTR (4) for
-// every job entry (jobs[], client_stats[], "All clients") without one of its own, since fio tooling
-// reads jobs[] and never azbench.status. Merging (jobs[] and "All clients") is JobResult::Merge:
-// counts, bytes and latency histograms are summed exactly, so percentiles are those of the merged
-// histogram; runtime is the longest one, so bw and iops are total / longest runtime (fio sums
-// clients the same way). job_runtime is, as fio's (sum_thread_stats), the sum over the entry's
-// threads: every clone of every result merged into it, each counted at its result's runtime
-// (a result keeps only its longest clone's), so two 2 s clones give 4000. Unlike fio 3.33, the "All
-// clients" entry has percentiles (azbench's histograms merge exactly). bw_agg (fio's share of the
-// group's aggregate bandwidth) is over the jobs of the same groupid: among jobs[] for jobs[], among
-// that agent's entries for a client's; "All clients" is its own.
+// repeated option wins; AddFioJobOptions, which also sets latency_depth from them). "elapsed" is
+// the scenario's span (first start to last end) in every entry. "error" is fio's errno-like code:
+// the job's own errno when it failed; in a scenario that did not complete (status partial:
+// interrupted, an agent lost), EINTR (4) for every job entry (jobs[], client_stats[], "All
+// clients") without one of its own, since fio tooling reads jobs[] and never azbench.status.
+// Merging (jobs[] and "All clients") is JobResult::Merge: counts, bytes and latency histograms are
+// summed exactly, so percentiles are those of the merged histogram; runtime is the longest one, so
+// bw and iops are total / longest runtime (fio sums clients the same way). job_runtime is, as fio's
+// (sum_thread_stats), the sum over the entry's threads: every clone of every result merged into it,
+// each counted at its result's runtime (a result keeps only its longest clone's), so two 2 s clones
+// give 4000. Unlike fio 3.33, the "All clients" entry has percentiles (azbench's histograms merge
+// exactly). bw_agg (fio's share of the group's aggregate bandwidth) is over the jobs of the same
+// groupid: among jobs[] for jobs[], among that agent's entries for a client's; "All clients" is its
+// own.
 //
 // large_stream's passes: fio has no such concept (each pass is a result "<job>.pass<N>", so jobs[]
 // and client_stats[] already hold one fio job per pass, merged over agents by the rule above). The
@@ -54,8 +56,9 @@ namespace azbench {
 // Indices into input.scenarios of the scenarios that get a document, in plan order.
 std::vector<size_t> FioJsonScenarioIndices(const ReportInput& input);
 
-// The fio document of input.scenarios[index].
-nlohmann::json FioJsonDocument(const ReportInput& input, size_t index);
+// The fio document of input.scenarios[index]; `with_bins`: fio's json+ (every entry's clat_ns
+// "bins", AddFioClatBins, over its merged histograms).
+nlohmann::json FioJsonDocument(const ReportInput& input, size_t index, bool with_bins = false);
 
 // "<scenario index>-<key>.json" with '/', '=' and ' ' in the key written '_': the file name of
 // scenario `index` when several documents are written into a directory.

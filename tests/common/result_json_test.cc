@@ -255,3 +255,111 @@ TEST(FioJobJsonTest, CpuFiguresAreLeftOutWhenNotMeasuredRatherThanWrittenAsZero)
 
 }  // namespace
 }  // namespace azbench
+
+namespace azbench {
+namespace {
+
+TEST(FioJobFieldsTest, EtaElapsedAndLatencyTargetFieldsAreFiosForAFinishedJob) {
+  JobResult result = ReadJob({1'000});
+  result.start_realtime_ns = 1'000'000'000;
+  result.end_realtime_ns = 1'003'000'000;  // 3 ms: fio rounds elapsed up to 1 s
+  const json job = JobResultToFioJson(result, false);
+  EXPECT_EQ(job["eta"].get<int64_t>(), 2147483647);
+  EXPECT_EQ(job["elapsed"].get<int64_t>(), 1);
+  EXPECT_EQ(job["latency_depth"].get<int>(), 1);
+  EXPECT_EQ(job["latency_target"].get<int>(), 0);
+  EXPECT_DOUBLE_EQ(job["latency_percentile"].get<double>(), 100.0);
+  EXPECT_EQ(job["latency_window"].get<int>(), 0);
+  EXPECT_EQ(FioElapsedSeconds(0, 2'000'000'000), 2);
+  EXPECT_EQ(FioElapsedSeconds(0, 2'000'000'001), 3);
+}
+
+TEST(FioJobFieldsTest, JobOptionsAreStringsAsGivenAndSetLatencyDepth) {
+  json job = JobResultToFioJson(ReadJob({1'000}), false);
+  AddFioJobOptions(job, {{"iodepth", "4"}, {"bs", "4k"}}, {{"rw", "randread"}, {"iodepth", "16"}});
+  EXPECT_EQ(job["job options"], (json{{"rw", "randread"}, {"iodepth", "16"}}));
+  EXPECT_EQ(job["latency_depth"].get<int>(), 16);
+  AddFioJobOptions(job, {{"iodepth", "8"}}, {{"rw", "read"}});
+  EXPECT_EQ(job["latency_depth"].get<int>(), 8) << "from the global options";
+}
+
+TEST(FioDocumentTest, GlobalOptionsAndDiskUtilAreWrittenOnlyWhenThereAreAny) {
+  std::vector<JobResult> results;
+  results.push_back(ReadJob({1'000}));
+  results.back().start_realtime_ns = 0;
+  results.back().end_realtime_ns = 1'000'000'000;
+  results.push_back(ReadJob({1'000}));
+  results.back().name = "k";
+  results.back().start_realtime_ns = 1'000'000'000;
+  results.back().end_realtime_ns = 3'500'000'000;
+  const json bare = ResultsToFioJson(results, false);
+  EXPECT_FALSE(bare.contains("global options"));
+  EXPECT_FALSE(bare.contains("disk_util"));
+  EXPECT_FALSE(bare["jobs"][0].contains("job options"));
+  // As fio's, elapsed is the whole run's, for every job.
+  EXPECT_EQ(bare["jobs"][0]["elapsed"].get<int64_t>(), 4);
+  EXPECT_EQ(bare["jobs"][1]["elapsed"].get<int64_t>(), 4);
+
+  FioRunContext context;
+  context.global_options = {{"ioengine", "psync"}};
+  context.job_options = {{{"rw", "read"}}, {{"rw", "write"}}};
+  context.disks = {DiskUtil{.name = "vda", .read_ios = 3, .util = 12.5}};
+  const json doc = ResultsToFioJson(results, false, context);
+  EXPECT_EQ(doc["global options"], (json{{"ioengine", "psync"}}));
+  EXPECT_EQ(doc["jobs"][1]["job options"], (json{{"rw", "write"}}));
+  ASSERT_EQ(doc["disk_util"].size(), 1u);
+  EXPECT_EQ(doc["disk_util"][0]["name"], "vda");
+  EXPECT_EQ(doc["disk_util"][0]["read_ios"].get<uint64_t>(), 3u);
+  EXPECT_DOUBLE_EQ(doc["disk_util"][0]["util"].get<double>(), 12.5);
+  EXPECT_EQ(doc["disk_util"][0].size(), 9u);
+}
+
+}  // namespace
+}  // namespace azbench
+
+namespace azbench {
+namespace {
+
+TEST(FioBinsTest, IndexAndValueFollowFiosLayout) {
+  EXPECT_EQ(FioPlatIndex(0), 0);
+  EXPECT_EQ(FioPlatIndex(127), 127);
+  EXPECT_EQ(FioPlatIndex(128), 128);
+  EXPECT_EQ(FioPlatIndex(129), 128);  // [128, 130): width 2
+  EXPECT_EQ(FioPlatValue(128), 129u);
+  // As fio 3.33 reported a 41008 ns read: bin "41216" (width 512).
+  EXPECT_EQ(FioPlatValue(FioPlatIndex(41'008)), 41'216u);
+  EXPECT_EQ(FioPlatWidth(FioPlatIndex(41'008)), 512u);
+  // From 2^34 ns on, one last bin.
+  EXPECT_EQ(FioPlatIndex(uint64_t{1} << 34), kFioPlatBins - 1);
+  EXPECT_EQ(FioPlatIndex(UINT64_MAX), kFioPlatBins - 1);
+  // Every bin's value maps back to the bin.
+  for (int i = 0; i < kFioPlatBins; ++i) EXPECT_EQ(FioPlatIndex(FioPlatValue(i)), i) << i;
+}
+
+TEST(FioBinsTest, EveryBucketOfTheHistogramLiesInsideOneFioBin) {
+  for (int b = 0; b < Histogram::kBucketCount; ++b) {
+    const uint64_t lo = Histogram::BucketLowerBound(b);
+    const uint64_t hi = lo + (Histogram::BucketWidth(b) - 1);
+    ASSERT_EQ(FioPlatIndex(lo), FioPlatIndex(hi)) << "bucket " << b;
+  }
+}
+
+TEST(FioBinsTest, JsonPlusBinsHoldEverySampleOfClat) {
+  Histogram h;
+  for (uint64_t v : std::vector<uint64_t>{5, 5, 130, 131, 41'008, 41'400, 5'000'000'000}) {
+    h.Record(v);
+  }
+  const json bins = FioBinsJson(h);
+  EXPECT_EQ(bins, (json{{"5", 2}, {"131", 2}, {"41216", 2}, {"4999610368", 1}}));
+  std::vector<JobResult> results;
+  results.push_back(ReadJob({41'008, 41'400}));
+  FioRunContext context;
+  context.with_bins = true;
+  const json doc = ResultsToFioJson(results, false, context);
+  EXPECT_EQ(doc["jobs"][0]["read"]["clat_ns"]["bins"], (json{{"41216", 2}}));
+  EXPECT_FALSE(doc["jobs"][0]["write"]["clat_ns"].contains("bins")) << "no samples, as in fio";
+  EXPECT_FALSE(ResultsToFioJson(results, false)["jobs"][0]["read"]["clat_ns"].contains("bins"));
+}
+
+}  // namespace
+}  // namespace azbench

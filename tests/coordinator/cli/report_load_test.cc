@@ -29,8 +29,8 @@ using ::azbench::testing::RawQuery;
 using ::azbench::testing::RawText;
 using ::testing::HasSubstr;
 
-constexpr const char* kFormats[] = {"terminal", "md",   "csv",        "json",
-                                    "fio-json", "html", "scaling-csv"};
+constexpr const char* kFormats[] = {"terminal", "md",        "csv",  "json",
+                                    "fio-json", "fio-json+", "html", "scaling-csv"};
 
 class ReportLoadTest : public testing::StoreFileTest {
  protected:

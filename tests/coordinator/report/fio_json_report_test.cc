@@ -169,6 +169,42 @@ TEST(FioJsonReportTest, JobRuntimeIsTheSumOverThreadsAsFiosWhileBwAndIopsUseTheL
   EXPECT_EQ(clients[4]["job_runtime"], 4000 + 3000 + 4000 + 1000);  // "All clients"
 }
 
+TEST(FioJsonReportTest, ElapsedIsTheScenariosSpanAndLatencyDepthTheJobsIodepth) {
+  ScenarioResult scenario = Scenario2x2(1, ScenarioStatus::kComplete);
+  scenario.scenario.jobs[0].options.emplace_back("iodepth", "16");
+  // The results run from 1 s to 5 s (a2's rand, 4 s): 4 s, as fio's elapsed.
+  std::vector<ScenarioResult> scenarios;
+  scenarios.push_back(std::move(scenario));
+  const json doc = FioJsonDocument(Input(KeepPolicy::kAll, std::move(scenarios)), 0);
+  for (const json* entries : {&doc["jobs"], &doc["client_stats"]}) {
+    for (const json& entry : *entries) {
+      EXPECT_EQ(entry["elapsed"].get<int64_t>(), 4) << entry["jobname"];
+      EXPECT_EQ(entry["eta"].get<int64_t>(), 2147483647);
+      EXPECT_EQ(entry["latency_target"].get<int>(), 0);
+    }
+  }
+  EXPECT_EQ(doc["jobs"][0]["jobname"], "rand");
+  EXPECT_EQ(doc["jobs"][0]["latency_depth"].get<int>(), 16);
+  EXPECT_EQ(doc["jobs"][0]["job options"]["iodepth"], "16");
+  EXPECT_EQ(doc["jobs"][1]["latency_depth"].get<int>(), 1) << "fio's default iodepth";
+}
+
+TEST(FioJsonReportTest, JsonPlusBinsHoldEverySampleOfEveryEntry) {
+  const ReportInput input = Input(KeepPolicy::kAll, TwoRepeats(ScenarioStatus::kComplete));
+  EXPECT_FALSE(FioJsonDocument(input, 0)["jobs"][0]["read"]["clat_ns"].contains("bins"));
+  const json doc = FioJsonDocument(input, 0, /*with_bins=*/true);
+  for (const json* entries : {&doc["jobs"], &doc["client_stats"]}) {
+    for (const json& entry : *entries) {
+      const json& clat = entry["read"]["clat_ns"];
+      ASSERT_TRUE(clat.contains("bins")) << entry["jobname"];
+      uint64_t binned = 0;
+      for (const auto& [value, count] : clat["bins"].items()) binned += count.get<uint64_t>();
+      EXPECT_EQ(binned, clat["N"].get<uint64_t>()) << entry["jobname"];
+    }
+  }
+  EXPECT_EQ(doc["client_stats"].back()["read"]["clat_ns"]["N"].get<uint64_t>(), 100u);
+}
+
 TEST(FioJsonReportTest, JobWarningsGoInTheAzbenchObjectEachOnce) {
   std::vector<ScenarioResult> one;
   one.push_back(Scenario2x2(1, ScenarioStatus::kComplete));

@@ -1,0 +1,94 @@
+#include "common/result_terse.h"
+
+#include <array>
+#include <cstdint>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "common/stats.h"
+
+namespace azbench {
+
+namespace {
+
+using nlohmann::json;
+
+uint64_t U(const json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return 0;
+  return it->is_number_float() ? static_cast<uint64_t>(it->get<double>()) : it->get<uint64_t>();
+}
+
+double D(const json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+// min; max; mean; stddev of a latency object, ns -> us as fio (integer division for min/max).
+void AddLatency(const json& lat, std::string& out) {
+  absl::StrAppendFormat(&out, ";%u;%u;%f;%f", U(lat, "min") / 1000, U(lat, "max") / 1000,
+                        D(lat, "mean") / 1000, D(lat, "stddev") / 1000);
+}
+
+void AddDirection(const json& dir, std::string& out) {
+  absl::StrAppend(&out, ";", U(dir, "io_kbytes"), ";", U(dir, "bw"), ";", U(dir, "iops"), ";",
+                  U(dir, "runtime"));
+  const json& clat = dir.value("clat_ns", json::object());
+  AddLatency(dir.value("slat_ns", json::object()), out);
+  AddLatency(clat, out);
+  const json pct = clat.value("percentile", json::object());
+  for (double p : kReportPercentiles) {
+    const std::string key = absl::StrFormat("%f", p);
+    absl::StrAppendFormat(&out, ";%s%%=%u", key, U(pct, key.c_str()) / 1000);
+  }
+  for (size_t i = kReportPercentiles.size(); i < 20; ++i) out += ";0%=0";
+  AddLatency(dir.value("lat_ns", json::object()), out);
+  absl::StrAppendFormat(&out, ";%u;%u;%f%%;%f;%f", U(dir, "bw_min"), U(dir, "bw_max"),
+                        D(dir, "bw_agg"), D(dir, "bw_mean"), D(dir, "bw_dev"));
+}
+
+std::string JobLine(const json& job, const std::string& version, const json& disks) {
+  std::string out =
+      absl::StrCat(kFioTerseVersion, ";", version, ";", job.value("jobname", std::string()), ";",
+                   U(job, "groupid"), ";", U(job, "error"));
+  AddDirection(job.value("read", json::object()), out);
+  AddDirection(job.value("write", json::object()), out);
+  absl::StrAppendFormat(&out, ";%f%%;%f%%;%u;%u;%u", D(job, "usr_cpu"), D(job, "sys_cpu"),
+                        U(job, "ctx"), U(job, "majf"), U(job, "minf"));
+  const json depth = job.value("iodepth_level", json::object());
+  for (const char* key : {"1", "2", "4", "8", "16", "32", ">=64"}) {
+    absl::StrAppendFormat(&out, ";%3.1f%%", D(depth, key));
+  }
+  static constexpr std::array<const char*, 10> kRanges = {"2",   "4",   "10",  "20",  "50",
+                                                          "100", "250", "500", "750", "1000"};
+  const json ns = job.value("latency_ns", json::object());
+  const json us = job.value("latency_us", json::object());
+  const json ms = job.value("latency_ms", json::object());
+  double below_1us = 0;
+  for (const char* key : kRanges) below_1us += D(ns, key);
+  for (size_t i = 0; i < kRanges.size(); ++i) {
+    absl::StrAppendFormat(&out, ";%3.2f%%", D(us, kRanges[i]) + (i == 0 ? below_1us : 0.0));
+  }
+  for (const char* key : kRanges) absl::StrAppendFormat(&out, ";%3.2f%%", D(ms, key));
+  for (const char* key : {"2000", ">=2000"}) absl::StrAppendFormat(&out, ";%3.2f%%", D(ms, key));
+  for (const json& disk : disks) {
+    absl::StrAppendFormat(
+        &out, ";%s;%u;%u;%u;%u;%u;%u;%u;%3.2f%%", disk.value("name", std::string()),
+        U(disk, "read_ios"), U(disk, "write_ios"), U(disk, "read_merges"), U(disk, "write_merges"),
+        U(disk, "read_ticks"), U(disk, "write_ticks"), U(disk, "in_queue"), D(disk, "util"));
+  }
+  out += "\n";
+  return out;
+}
+
+}  // namespace
+
+std::string FioTerseLines(const json& document) {
+  const std::string version = document.value("fio version", std::string());
+  const json disks = document.value("disk_util", json::array());
+  std::string out;
+  for (const json& job : document.value("jobs", json::array())) out += JobLine(job, version, disks);
+  return out;
+}
+
+}  // namespace azbench

@@ -1,0 +1,70 @@
+#include "common/result_terse.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_split.h"
+#include "common/result_json.h"
+#include "gtest/gtest.h"
+
+namespace azbench {
+namespace {
+
+std::vector<std::string> Fields(const std::string& line) {
+  return absl::StrSplit(line.substr(0, line.find('\n')), ';');
+}
+
+std::vector<JobResult> OneReadJob() {
+  std::vector<JobResult> results(1);
+  JobResult& r = results[0];
+  r.name = "rr";
+  r.group_id = 2;
+  r.runtime_ns = 2'000'000'000;
+  OpStats& read = r.Stats(OpKind::kRead);
+  for (uint64_t ns : {500, 1'500, 3'000, 2'500'000}) {
+    read.lat.Record(ns);
+    ++read.ops;
+    read.bytes += 4096;
+  }
+  return results;
+}
+
+TEST(FioTerseTest, Version3HasFiosFieldsInFiosOrder) {
+  const std::string text = FioTerseLines(ResultsToFioJson(OneReadJob(), false));
+  const std::vector<std::string> f = Fields(text);
+  ASSERT_EQ(f.size(), 121u) << text;
+  EXPECT_EQ(f[0], "3");
+  EXPECT_EQ(f[1].rfind("azbench-", 0), 0u);
+  EXPECT_EQ(f[2], "rr");
+  EXPECT_EQ(f[3], "2");
+  EXPECT_EQ(f[4], "0");
+  EXPECT_EQ(f[5], "16");     // read io_kbytes
+  EXPECT_EQ(f[8], "2000");   // runtime, ms
+  EXPECT_EQ(f[13], "0");     // clat min, us: 500 ns
+  EXPECT_EQ(f[14], "2500");  // clat max, us
+  EXPECT_EQ(f[17], "1.000000%=0");
+  EXPECT_EQ(f[33], "99.990000%=2500");
+  EXPECT_EQ(f[34], "0%=0");
+  EXPECT_EQ(f[36], "0%=0");
+  // Write: nothing, percentiles still written as 0 (as fio).
+  EXPECT_EQ(f[46], "0");
+  EXPECT_EQ(f[58], "1.000000%=0");
+  // Latency in us: the 500 ns sample counts in the first range, with [1, 2) us: 2 of 4.
+  EXPECT_EQ(f[99], "50.00%");
+  EXPECT_EQ(f[100], "25.00%");  // [2, 4) us
+  EXPECT_EQ(f[110], "25.00%");  // [2, 4) ms
+}
+
+TEST(FioTerseTest, EachDiskAddsItsNineFields) {
+  FioRunContext context;
+  context.disks = {DiskUtil{.name = "vda", .read_ios = 7, .util = 12.345}};
+  const std::vector<std::string> f =
+      Fields(FioTerseLines(ResultsToFioJson(OneReadJob(), false, context)));
+  ASSERT_EQ(f.size(), 130u);
+  EXPECT_EQ(f[121], "vda");
+  EXPECT_EQ(f[122], "7");
+  EXPECT_EQ(f[129], "12.35%");
+}
+
+}  // namespace
+}  // namespace azbench

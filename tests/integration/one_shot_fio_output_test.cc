@@ -1,0 +1,289 @@
+// `azbench-agent run` (one-shot mode) beside the real fio 3.33 on the same job file: every key
+// path fio writes in its output formats is in azbench's, and the values that describe the job
+// (options as given, queue depth, what the disk did) agree.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/result_json.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/testing/dependencies.h"
+#include "tests/testing/subprocess.h"
+#include "tests/testing/temp_dir.h"
+
+namespace azbench {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using testing::Subprocess;
+using testing::TempDir;
+
+constexpr auto kTimeout = std::chrono::seconds(120);
+
+// Key paths fio writes that azbench does not, each with its reason. fio writes "aggr_*" in a
+// disk_util entry only for a device-mapper or md device (its slaves' sums), which
+// common/disk_util.h does not collect.
+bool AllowedMissing(const std::string& path) {
+  return path.find("disk_util/") == 0 && path.find("/aggr_") != std::string::npos;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream buf;
+  buf << in.rdbuf();
+  return buf.str();
+}
+
+// fio may print notes before its JSON: parse from the first '{'.
+json LoadJson(const std::string& path) {
+  const std::string text = ReadFile(path);
+  const size_t start = text.find('{');
+  if (start == std::string::npos) return json();
+  return json::parse(text.substr(start), nullptr, /*allow_exceptions=*/false);
+}
+
+// Every key path of `j` ("jobs/read/clat_ns/percentile/99.000000"; array elements share their
+// array's path). Members of "job options" / "global options" are the job's, not the format's.
+void Walk(const json& j, const std::string& path, std::set<std::string>& out) {
+  if (!path.empty()) out.insert(path);
+  if (j.is_array()) {
+    for (const json& element : j) Walk(element, path, out);
+  } else if (j.is_object() && path != "global options" && path != "jobs/job options") {
+    for (const auto& [key, value] : j.items()) {
+      Walk(value, path.empty() ? key : absl::StrCat(path, "/", key), out);
+    }
+  }
+}
+
+class OneShotFioOutputTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(dir_.ok());
+    if (std::string missing = testing::MissingDependency("fio", testing::kFioBinary);
+        !missing.empty()) {
+      GTEST_SKIP() << missing;
+    }
+    fs::create_directories(dir_.File("fio"));
+    fs::create_directories(dir_.File("az"));
+  }
+  // The same job file for both, on the disk (not tmpfs): disk_util is there for both.
+  std::string JobFile(const std::string& name) {
+    const std::string path = dir_.File(name + ".fio");
+    std::ofstream(path) << "[global]\nioengine=psync\nbs=4k\niodepth=2\ndirectory="
+                        << dir_.File(name) << "\n[mix]\nrw=randrw\nsize=256k\n";
+    return path;
+  }
+  // Runs `argv`; its exit code, output in `output`.
+  int Run(const std::vector<std::string>& argv, std::string* output) {
+    Subprocess p(argv, dir_.File(absl::StrCat("run-", ++runs_, ".txt")));
+    const int code = p.Wait(kTimeout);
+    *output = p.Output();
+    return code;
+  }
+  TempDir dir_{testing::kDiskBase};
+  int runs_ = 0;
+};
+
+TEST_F(OneShotFioOutputTest, JsonHasEveryKeyPathOfFioAndTheSameJobDescription) {
+  std::string output;
+  ASSERT_EQ(Run({testing::kFioBinary, "--output-format=json", "--output=" + dir_.File("fio.json"),
+                 JobFile("fio")},
+                &output),
+            0)
+      << output;
+  ASSERT_EQ(Run({AZBENCH_AGENT_BIN, "run", JobFile("az"), "--output-format=json",
+                 "--output=" + dir_.File("az.json")},
+                &output),
+            0)
+      << output;
+  const json fio = LoadJson(dir_.File("fio.json"));
+  const json az = LoadJson(dir_.File("az.json"));
+  ASSERT_TRUE(fio.is_object() && az.is_object());
+  std::set<std::string> fio_paths, az_paths;
+  Walk(fio, "", fio_paths);
+  Walk(az, "", az_paths);
+  ASSERT_GT(fio_paths.size(), 100u);
+  for (const std::string& path : fio_paths) {
+    if (AllowedMissing(path)) continue;
+    EXPECT_EQ(az_paths.count(path), 1u) << "fio's key path '" << path << "' is missing";
+  }
+  const json& f = fio["jobs"][0];
+  const json& a = az["jobs"][0];
+  EXPECT_EQ(az["global options"]["ioengine"], "psync");
+  EXPECT_EQ(az["global options"]["iodepth"], fio["global options"]["iodepth"]);
+  EXPECT_EQ(a["job options"], f["job options"]);
+  EXPECT_EQ(a["latency_depth"], f["latency_depth"]);
+  EXPECT_EQ(a["latency_target"], f["latency_target"]);
+  EXPECT_EQ(a["latency_window"], f["latency_window"]);
+  EXPECT_EQ(a["latency_percentile"], f["latency_percentile"]);
+  EXPECT_EQ(a["eta"], f["eta"]);
+  EXPECT_GE(a["elapsed"].get<int64_t>(), 1);
+  EXPECT_EQ(a["read"]["io_bytes"].get<uint64_t>() + a["write"]["io_bytes"].get<uint64_t>(),
+            256u * 1024);
+  // The distribution is of every completion, in percent.
+  double total = 0;
+  for (const char* unit : {"latency_ns", "latency_us", "latency_ms"}) {
+    for (const auto& [key, share] : a[unit].items()) total += share.get<double>();
+  }
+  EXPECT_NEAR(total, 100.0, 1e-6);
+  // The same disk, by fio's rule; azbench wrote at least its own 256 KiB to it or read it.
+  ASSERT_EQ(az.contains("disk_util"), fio.contains("disk_util"));
+  if (fio.contains("disk_util")) {
+    ASSERT_EQ(az["disk_util"].size(), fio["disk_util"].size());
+    EXPECT_EQ(az["disk_util"][0]["name"], fio["disk_util"][0]["name"]);
+    EXPECT_LE(az["disk_util"][0]["util"].get<double>(), 100.0);
+  }
+}
+
+// The fields of the first terse line of `text` (fio may print notes on other lines).
+std::vector<std::string> TerseFields(const std::string& text) {
+  std::vector<std::string> fields;
+  size_t start = text.rfind("3;", 0) == 0 ? 0 : text.find("\n3;");
+  if (start == std::string::npos) return fields;
+  if (start > 0) ++start;
+  std::stringstream line(text.substr(start, text.find('\n', start) - start));
+  for (std::string field; std::getline(line, field, ';');) fields.push_back(field);
+  return fields;
+}
+
+TEST_F(OneShotFioOutputTest, MinimalIsFiosTerseVersion3FieldForField) {
+  std::string fio_out, az_out;
+  ASSERT_EQ(Run({testing::kFioBinary, "--minimal", JobFile("fio")}, &fio_out), 0) << fio_out;
+  ASSERT_EQ(
+      Run({AZBENCH_AGENT_BIN, "run", JobFile("az"), "--minimal", "--terse-version=3"}, &az_out), 0)
+      << az_out;
+  const std::vector<std::string> f = TerseFields(fio_out);
+  const std::vector<std::string> a = TerseFields(az_out);
+  ASSERT_EQ(a.size(), f.size()) << "fio: " << fio_out << "\nazbench: " << az_out;
+  for (size_t i = 0; i < f.size(); ++i) {
+    // Field kinds agree everywhere: a percentile label, a percentage, or a plain value.
+    const size_t f_eq = f[i].find("%="), a_eq = a[i].find("%=");
+    ASSERT_EQ(a_eq == std::string::npos, f_eq == std::string::npos) << "field " << i;
+    if (f_eq != std::string::npos) {
+      EXPECT_EQ(a[i].substr(0, a_eq), f[i].substr(0, f_eq)) << "percentile label, field " << i;
+    } else {
+      EXPECT_EQ(a[i].back() == '%', f[i].back() == '%') << "field " << i << ": " << a[i];
+    }
+  }
+  EXPECT_EQ(a[0], "3");
+  EXPECT_EQ(a[2], f[2]);  // jobname
+  EXPECT_EQ(a[3], f[3]);  // groupid
+  EXPECT_EQ(a[4], f[4]);  // error
+  // read + write io_kbytes: the same 256 KiB job.
+  EXPECT_EQ(std::stoi(a[5]) + std::stoi(a[46]), 256);
+  EXPECT_EQ(std::stoi(f[5]) + std::stoi(f[46]), 256);
+  if (f.size() > 121) {
+    EXPECT_EQ(a[121], f[121]) << "disk name";
+  }
+  std::string output;
+  EXPECT_EQ(Run({AZBENCH_AGENT_BIN, "run", JobFile("az"), "--terse-version=2"}, &output), 2);
+  EXPECT_THAT(output, ::testing::HasSubstr("only version 3"));
+}
+
+TEST_F(OneShotFioOutputTest, SeveralFormatsComeInFiosOrderIntoTheOutputFile) {
+  std::string output;
+  ASSERT_EQ(Run({AZBENCH_AGENT_BIN, "run", JobFile("az"), "--output-format=normal,json,terse",
+                 "--output=" + dir_.File("all.txt")},
+                &output),
+            0)
+      << output;
+  const std::string all = ReadFile(dir_.File("all.txt"));
+  // As fio: the terse line, then the JSON document, then the normal text.
+  const size_t terse = all.find("3;azbench-");
+  const size_t json_start = all.find("{\n");
+  const size_t normal = all.find("read: IOPS=");
+  ASSERT_EQ(terse, 0u) << all;
+  ASSERT_NE(json_start, std::string::npos) << all;
+  ASSERT_NE(normal, std::string::npos) << all;
+  EXPECT_LT(json_start, normal);
+  const size_t json_end = all.rfind("}\n", normal);
+  EXPECT_FALSE(json::parse(all.substr(json_start, json_end + 1 - json_start), nullptr, false)
+                   .is_discarded());
+  EXPECT_EQ(output.find("3;azbench-"), std::string::npos) << "nothing on stdout";
+}
+
+// fio's json+ reader, installed beside fio (Debian's fio package).
+std::string Clat2Csv() {
+  return (fs::path(testing::kFioBinary).parent_path() / "fio_jsonplus_clat2csv").string();
+}
+
+// The rows of a CSV file, each split at ',' with the spaces around fields removed.
+std::vector<std::vector<std::string>> ReadCsv(const std::string& path) {
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> row;
+    std::stringstream fields(line);
+    for (std::string field; std::getline(fields, field, ',');) {
+      const size_t first = field.find_first_not_of(' ');
+      row.push_back(first == std::string::npos ? "" : field.substr(first));
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+TEST_F(OneShotFioOutputTest, FiosJsonPlusReaderAgreesWithAzbenchsPercentilesWithinOneBin) {
+  if (std::string missing = testing::MissingDependency("fio_jsonplus_clat2csv", Clat2Csv());
+      !missing.empty()) {
+    GTEST_SKIP() << missing;
+  }
+  std::string output;
+  ASSERT_EQ(Run({AZBENCH_AGENT_BIN, "run", "--name=rr", "--rw=randread", "--bs=4k", "--size=1m",
+                 "--directory=" + dir_.File("az"), "--output-format=json+",
+                 "--output=" + dir_.File("az.json")},
+                &output),
+            0)
+      << output;
+  ASSERT_EQ(Run({Clat2Csv(), dir_.File("az.json"), dir_.File("az.csv")}, &output), 0) << output;
+  // --validate: the tool checks that the CSV it wrote holds exactly the bins of the document.
+  ASSERT_EQ(Run({Clat2Csv(), dir_.File("az.json"), dir_.File("az.csv"), "--validate"}, &output), 0)
+      << output;
+  const json az = LoadJson(dir_.File("az.json"));
+  const json& clat = az["jobs"][0]["read"]["clat_ns"];
+  ASSERT_TRUE(clat.contains("bins"));
+  uint64_t binned = 0;
+  for (const auto& [value, count] : clat["bins"].items()) binned += count.get<uint64_t>();
+  EXPECT_EQ(binned, clat["N"].get<uint64_t>()) << "every sample is in a bin";
+  EXPECT_EQ(binned, 256u);
+
+  const std::vector<std::vector<std::string>> rows = ReadCsv(dir_.File("az_job0.csv"));
+  ASSERT_GT(rows.size(), 1u);
+  const auto column = [&](const std::string& name) {
+    const auto it = std::find(rows[0].begin(), rows[0].end(), name);
+    return static_cast<size_t>(it - rows[0].begin());
+  };
+  const size_t count_col = column("read_clat_ns_count");
+  const size_t pct_col = column("read_clat_ns_percentile");
+  ASSERT_LT(pct_col, rows[0].size());
+  for (const auto& [key, value] : clat["percentile"].items()) {
+    const double p = std::stod(key);
+    // fio's reading: the first bin whose cumulative share reaches p.
+    ASSERT_GT(p, 0.0);
+    uint64_t fio_ns = 0;
+    for (size_t r = 1; r < rows.size(); ++r) {
+      // A row of another direction's bin leaves this one's fields empty.
+      if (rows[r].size() <= pct_col || rows[r][count_col].empty()) continue;
+      if (std::stod(rows[r][pct_col]) * 100 + 1e-9 >= p) {  // the tool writes a fraction
+        fio_ns = std::stoull(rows[r][0]);
+        break;
+      }
+    }
+    const uint64_t az_ns = value.get<uint64_t>();
+    const uint64_t width = FioPlatWidth(FioPlatIndex(fio_ns));
+    EXPECT_LE(std::max(az_ns, fio_ns) - std::min(az_ns, fio_ns), width)
+        << "percentile " << key << ": azbench " << az_ns << " ns, fio's reader " << fio_ns;
+  }
+}
+
+}  // namespace
+}  // namespace azbench
