@@ -22,10 +22,10 @@ namespace {
 // This Abseil build's string_view is its own type, not std::string_view: convert at the boundary.
 absl::string_view Av(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 
-constexpr int kMaxIodepth = 65536;
-constexpr int kMaxNumjobs = 4096;
-constexpr int kMaxNrfiles = 1'000'000;
-constexpr absl::Duration kMaxUringWaitPause = absl::Milliseconds(1);
+// The range texts below spell these limits out.
+static_assert(kMaxJobIodepth == 65536 && kMaxKernelAsyncIodepth == 4096);
+static_assert(kMaxJobNumjobs == 4096 && kMaxJobNrfiles == 1'000'000);
+static_assert(kMaxUringWaitPause == absl::Milliseconds(1));
 constexpr int64_t kMaxInt = std::numeric_limits<int>::max();
 constexpr int64_t kMaxInt64 = std::numeric_limits<int64_t>::max();
 
@@ -351,14 +351,15 @@ constexpr FioOptionInfo kOptions[] = {
             "rw's ':<n>' modifier is refused, so this has nothing to act on"),
     Honoured("ioengine", "", T::kChoice, "", "psync, sync, libaio, io_uring, null", "psync",
              kIoBasic, "How the I/O is issued", SetEngine),
-    Honoured("iodepth", "", T::kInt, "I/Os", "1..65536 (libaio, io_uring: 1..4096)", "1", kIoBasic,
-             "How many I/Os each clone keeps in flight",
-             [](JobSpec& j, std::string_view v) { return SetInt(j.iodepth, v, 1, kMaxIodepth); }),
+    Honoured(
+        "iodepth", "", T::kInt, "I/Os", "1..65536 (libaio, io_uring: 1..4096)", "1", kIoBasic,
+        "How many I/Os each clone keeps in flight",
+        [](JobSpec& j, std::string_view v) { return SetInt(j.iodepth, v, 1, kMaxJobIodepth); }),
     Honoured(
         "iodepth_batch", "iodepth_batch_submit", T::kInt, "I/Os", "0..65536", "0", kIoBasic,
         "How many I/Os to submit per call (async engines)",
         [](JobSpec& j, std::string_view v) {
-          return SetInt(j.iodepth_batch_submit, v, 0, kMaxIodepth);
+          return SetInt(j.iodepth_batch_submit, v, 0, kMaxJobIodepth);
         },
         "0 (the default) submits every free slot, one per call with direct=1; fio's default "
         "is 1"),
@@ -366,14 +367,14 @@ constexpr FioOptionInfo kOptions[] = {
         "iodepth_batch_complete_min", "iodepth_batch_complete", T::kInt, "I/Os", "0..65536", "0",
         kIoBasic, "Fewest completions to wait for per reap (async engines)",
         [](JobSpec& j, std::string_view v) {
-          return SetInt(j.iodepth_batch_complete_min, v, 0, kMaxIodepth);
+          return SetInt(j.iodepth_batch_complete_min, v, 0, kMaxJobIodepth);
         },
         "0 (the default) waits for at least one, as fio's 1"),
     Honoured(
         "iodepth_batch_complete_max", "", T::kInt, "I/Os", "0..65536", "0", kIoBasic,
         "Most completions to take per reap (async engines)",
         [](JobSpec& j, std::string_view v) {
-          return SetInt(j.iodepth_batch_complete_max, v, 0, kMaxIodepth);
+          return SetInt(j.iodepth_batch_complete_max, v, 0, kMaxJobIodepth);
         },
         "0 (the default) takes up to iodepth"),
     Refused("iodepth_low", "", T::kInt, "iodepth", kIoBasic,
@@ -443,8 +444,9 @@ constexpr FioOptionInfo kOptions[] = {
     Refused("allrandrepeat", "", T::kBool, "0", kRandom,
             "Seed every random generator of the job the same way each run",
             "randrepeat and randseed seed azbench's only generator"),
-    Honoured("nrfiles", "nr_files", T::kInt, "files", "1..1000000", "1", kFiles, "Files per clone",
-             [](JobSpec& j, std::string_view v) { return SetInt(j.nrfiles, v, 1, kMaxNrfiles); }),
+    Honoured(
+        "nrfiles", "nr_files", T::kInt, "files", "1..1000000", "1", kFiles, "Files per clone",
+        [](JobSpec& j, std::string_view v) { return SetInt(j.nrfiles, v, 1, kMaxJobNrfiles); }),
     Refused("openfiles", "", T::kInt, "nrfiles", kFiles, "Most files open at once",
             "azbench keeps all of a clone's files open"),
     Honoured("file_service_type", "", T::kChoice, "", "roundrobin, sequential, random",
@@ -476,9 +478,10 @@ constexpr FioOptionInfo kOptions[] = {
             kWhyLayout),
     Refused("loops", "", T::kInt, "1", kRuntime, "Run the job this many times",
             "repeat a workload with a campaign's `repeat`"),
-    Honoured("numjobs", "", T::kInt, "clones", "1..4096", "1", kProcess,
-             "Clones of the job, each with its own files",
-             [](JobSpec& j, std::string_view v) { return SetInt(j.numjobs, v, 1, kMaxNumjobs); }),
+    Honoured(
+        "numjobs", "", T::kInt, "clones", "1..4096", "1", kProcess,
+        "Clones of the job, each with its own files",
+        [](JobSpec& j, std::string_view v) { return SetInt(j.numjobs, v, 1, kMaxJobNumjobs); }),
     Refused("startdelay", "", T::kDuration, "0", kRuntime, "Wait this long before starting",
             "all jobs of a phase start together at one instant"),
     Honoured("runtime", "timeout", T::kDuration, "s", "0 and up", "0 (until io_size is done)",

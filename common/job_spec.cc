@@ -22,13 +22,9 @@ namespace {
 absl::string_view Av(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 std::string_view Sv(absl::string_view s) { return std::string_view(s.data(), s.size()); }
 
-constexpr int kMaxIodepth = 65536;
-constexpr int kMaxNumjobs = 4096;
 // One read or write moves at most this much: Linux transfers just under 2 GiB per call
 // (MAX_RW_COUNT), and a request's length is 32 bits.
 constexpr uint64_t kMaxBlockSizeBytes = uint64_t{1} << 30;
-constexpr absl::Duration kMaxUringWaitPause = absl::Milliseconds(1);
-constexpr int kMaxNrfiles = 1'000'000;
 constexpr uint64_t kDirectAlignmentBytes = 512;
 
 bool IsAccepted(const FioOptionInfo& info) { return info.support != FioSupport::kRefused; }
@@ -235,17 +231,17 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
                                                    ") must not exceed size (",
                                                    FormatBytes(job.size_bytes), ")"));
   }
-  if (job.iodepth < 1 || job.iodepth > kMaxIodepth) {
+  if (job.iodepth < 1 || job.iodepth > kMaxJobIodepth) {
     return absl::InvalidArgumentError(
-        absl::StrCat("iodepth ", job.iodepth, " is out of range: allowed 1..", kMaxIodepth));
+        absl::StrCat("iodepth ", job.iodepth, " is out of range: allowed 1..", kMaxJobIodepth));
   }
-  if (job.numjobs < 1 || job.numjobs > kMaxNumjobs) {
+  if (job.numjobs < 1 || job.numjobs > kMaxJobNumjobs) {
     return absl::InvalidArgumentError(
-        absl::StrCat("numjobs ", job.numjobs, " is out of range: allowed 1..", kMaxNumjobs));
+        absl::StrCat("numjobs ", job.numjobs, " is out of range: allowed 1..", kMaxJobNumjobs));
   }
-  if (job.nrfiles < 1 || job.nrfiles > kMaxNrfiles) {
+  if (job.nrfiles < 1 || job.nrfiles > kMaxJobNrfiles) {
     return absl::InvalidArgumentError(
-        absl::StrCat("nrfiles ", job.nrfiles, " is out of range: allowed 1..", kMaxNrfiles));
+        absl::StrCat("nrfiles ", job.nrfiles, " is out of range: allowed 1..", kMaxJobNrfiles));
   }
   if (job.rwmixread_percent < 0 || job.rwmixread_percent > 100) {
     return absl::InvalidArgumentError(

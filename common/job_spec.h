@@ -65,6 +65,12 @@ inline constexpr std::array<std::string_view, 5> kIoEngineNames = {"psync", "syn
 // deeper one before anything runs; the engines declare it as their max_iodepth.
 inline constexpr int kMaxKernelAsyncIodepth = 4096;
 
+// Limits of the options that the option table's setters and ValidateJobSpec both check.
+inline constexpr int kMaxJobIodepth = 65536;
+inline constexpr int kMaxJobNumjobs = 4096;
+inline constexpr int kMaxJobNrfiles = 1'000'000;
+inline constexpr absl::Duration kMaxUringWaitPause = absl::Milliseconds(1);
+
 // How the next file is chosen when a job has several files (fio's file_service_type).
 enum class FileServiceType { kRoundRobin, kSequential, kRandom };
 
