@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/cmdhelp.h"
 #include "agent/one_shot.h"
 #include "agent/server/check_config.h"
 #include "agent/server/serve.h"
@@ -22,7 +23,9 @@ constexpr char kUsage[] =
     "                                                       SIGHUP reloads the config)\n"
     "  check-config [FILE]                                  validate an agent config\n"
     "                                                       (default /etc/azbench/agent.yaml)\n"
-    "  version                                              print the version\n";
+    "  version                                              print the version\n"
+    "  --cmdhelp[=NAME|markdown]                            fio's options: all, one, or the\n"
+    "                                                       docs page, with what azbench does\n";
 
 }  // namespace
 
@@ -36,6 +39,8 @@ int main(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
+  if (azbench::IsCmdhelpArgument(args[0]))
+    return azbench::RunCmdhelp(args[0], std::cout, std::cerr);
   const std::string command = args[0];
   args.erase(args.begin());
   const bool known = command == "run" || command == "serve" || command == "check-config";

@@ -46,6 +46,9 @@ const std::vector<FlagSpec>& OneShotFlags() {
       {.name = "--interval", .help = "interval series step, 10ms to 1h"},
       {.name = "--workload", .help = "block_io (default), metadata, small_files, ..."},
       {.name = "--unlink", .is_switch = true, .help = "remove the job's files afterwards"},
+      {.name = "--parse-only", .is_switch = true, .help = "check the jobs, run nothing"},
+      {.name = "--showcmd", .is_switch = true, .help = "print the jobs as a fio command line"},
+      {.name = "--section", .repeatable = true, .help = "run only this job section"},
   };
   return *flags;
 }
@@ -80,6 +83,12 @@ absl::StatusOr<OneShotOptions> ParseOneShotArgs(const std::vector<std::string>& 
       RETURN_IF_ERROR(ParseWorkloadFamily(options.workload).status());
     } else if (f.name == "--unlink") {
       options.remove_files = f.value == "true";
+    } else if (f.name == "--parse-only") {
+      options.parse_only = f.value == "true";
+    } else if (f.name == "--showcmd") {
+      options.showcmd = f.value == "true";
+    } else if (f.name == "--section") {
+      options.sections.push_back(f.value);
     }
   }
   options.fio_args = std::move(flags.unknown);
@@ -98,6 +107,9 @@ absl::StatusOr<OneShotOptions> ParseOneShotArgs(const std::vector<std::string>& 
     return absl::InvalidArgumentError(absl::StrCat("--workload=", options.workload,
                                                    " takes --key=value options, not a job file ('",
                                                    options.job_file, "')"));
+  }
+  if (!options.sections.empty() && options.job_file.empty()) {
+    return absl::InvalidArgumentError("--section selects sections of a job file; give one");
   }
   if (!options.job_file.empty() && !options.fio_args.empty()) {
     return absl::InvalidArgumentError(
@@ -284,14 +296,22 @@ int RunOneShotCommand(const std::vector<std::string>& args) {
       return 2;
     }
   }
-  absl::StatusOr<std::vector<FioJob>> jobs = family ? std::vector<FioJob>{}
-                                             : options->job_file.empty()
-                                                 ? ParseFioCommandLine(options->fio_args)
-                                                 : ParseFioJobFileAtPath(options->job_file);
+  absl::StatusOr<std::vector<FioJob>> jobs =
+      family                      ? std::vector<FioJob>{}
+      : options->job_file.empty() ? ParseFioCommandLine(options->fio_args)
+                                  : ParseFioJobFileAtPath(options->job_file, options->sections);
   if (!jobs.ok()) {
     std::cerr << "azbench-agent run: " << jobs.status().message() << "\n";
     return 2;
   }
+  for (const std::string& warning : FioJobWarnings(*jobs)) {
+    std::cerr << "azbench-agent: warning: " << warning << "\n";
+  }
+  if (options->showcmd) {
+    std::cout << FioJobsAsCommandLine(*jobs) << "\n";
+    return 0;
+  }
+  if (options->parse_only) return 0;
   if (!options->output_path.empty()) {
     // Found out now, not after an hour of I/O: a directory, or a directory that does not exist.
     const std::filesystem::path out(options->output_path);

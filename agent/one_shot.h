@@ -32,6 +32,11 @@ struct OneShotOptions {
   // block_io (fio options) or another family (common/workload_spec.h), whose options then come
   // from fio_args as --key=value.
   std::string workload = "block_io";
+  // fio's --parse-only, --showcmd and --section=NAME (repeatable): check the jobs and print their
+  // warnings; print them as a fio command line; run only the named job sections.
+  bool parse_only = false;
+  bool showcmd = false;
+  std::vector<std::string> sections;
 };
 
 // What a one-shot run measured, and what it could not do after the jobs ran (an op log that could

@@ -1,5 +1,6 @@
 #include "common/fio_jobfile.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -79,6 +80,12 @@ absl::StatusOr<std::string> ExpandEnvironment(absl::string_view text) {
   return out;
 }
 
+// fio 3.33's rule: a line ends at its first ';' or '#', wherever it is (even inside a value), and
+// is then trimmed.
+absl::string_view StripComment(absl::string_view line) {
+  return absl::StripAsciiWhitespace(line.substr(0, line.find_first_of(";#")));
+}
+
 // Identity of a file for include-cycle detection (the path itself if it cannot be canonicalized).
 std::string CanonicalPath(const std::string& path) {
   std::error_code ec;
@@ -98,8 +105,8 @@ class JobFileReader {
     int line_number = 0;
     for (absl::string_view raw_line : absl::StrSplit(lines, '\n')) {
       ++line_number;
-      const absl::string_view line = absl::StripAsciiWhitespace(raw_line);
-      if (line.empty() || line.front() == '#' || line.front() == ';') continue;
+      const absl::string_view line = StripComment(raw_line);
+      if (line.empty()) continue;
       const std::string where = absl::StrCat(file, ":", line_number);
       if (line.front() == '[') {
         RETURN_IF_ERROR(StartSection(line, file, line_number, where, nested));
@@ -206,38 +213,68 @@ class JobFileReader {
 
 // Applies a section's options in order, kb_base first (fio parses kb_base before the other options
 // of a section, so the sizes of that section use it).
-absl::Status ApplyEntries(JobSpec& spec, const std::vector<Entry>& entries) {
+// Warnings of options without effect go to `warnings` as "<origin>: [<section>] <warning>".
+absl::Status ApplyEntries(JobSpec& spec, const Section& section,
+                          std::vector<std::string>& warnings) {
   for (const bool kb_base_pass : {true, false}) {
-    for (const Entry& e : entries) {
+    for (const Entry& e : section.entries) {
       if ((e.key == "kb_base") != kb_base_pass) continue;
-      absl::Status status = ApplyJobOption(spec, e.key, e.value);
+      std::vector<std::string> option_warnings;
+      absl::Status status = ApplyJobOption(spec, e.key, e.value, &option_warnings);
       if (!status.ok()) return WithPrefix(status, e.origin);
+      for (const std::string& warning : option_warnings) {
+        warnings.push_back(absl::StrCat(e.origin, ": [", section.name, "] ", warning));
+      }
     }
   }
   return absl::OkStatus();
 }
 
+bool Selected(const Section& section, const std::vector<std::string>& only_sections) {
+  return section.is_global || only_sections.empty() ||
+         std::find(only_sections.begin(), only_sections.end(), section.name) != only_sections.end();
+}
+
 // Turns sections into validated jobs with fio's reporting groups. `global` sections update the
 // defaults for the jobs after them.
 absl::StatusOr<std::vector<FioJob>> BuildJobs(const std::vector<Section>& sections,
-                                              absl::string_view no_jobs_message) {
+                                              absl::string_view no_jobs_message,
+                                              const std::vector<std::string>& only_sections) {
+  for (const std::string& wanted : only_sections) {
+    const bool found = std::any_of(sections.begin(), sections.end(), [&](const Section& s) {
+      return !s.is_global && s.name == wanted;
+    });
+    if (!found) {
+      std::vector<std::string> names;
+      for (const Section& s : sections) {
+        if (!s.is_global) names.push_back(s.name);
+      }
+      return absl::NotFoundError(absl::StrCat("--section=", wanted, ": no such job section; the ",
+                                              "job sections are: ", absl::StrJoin(names, ", ")));
+    }
+  }
   JobSpec defaults;
   std::vector<const Entry*> global_entries;
+  std::vector<std::string> global_warnings;
   std::vector<FioJob> jobs;
   int group_id = 0;
   int jobs_in_group = 0;
   for (const Section& section : sections) {
+    // As fio's --section: a job section not asked for is not even parsed.
+    if (!Selected(section, only_sections)) continue;
     if (section.is_global) {
-      RETURN_IF_ERROR(ApplyEntries(defaults, section.entries));
+      RETURN_IF_ERROR(ApplyEntries(defaults, section, global_warnings));
       for (const Entry& e : section.entries) global_entries.push_back(&e);
       continue;
     }
     FioJob job;
     job.spec = defaults;
     job.spec.name = section.name;
+    job.section = section.name;
     job.line = section.line;
     job.file = section.file;
-    RETURN_IF_ERROR(ApplyEntries(job.spec, section.entries));
+    job.warnings = global_warnings;
+    RETURN_IF_ERROR(ApplyEntries(job.spec, section, job.warnings));
     for (const Entry* e : global_entries) {
       if (e->key != "name")
         job.options.push_back(FioOption{e->key, e->value, e->file, e->line, true});
@@ -245,6 +282,8 @@ absl::StatusOr<std::vector<FioJob>> BuildJobs(const std::vector<Section>& sectio
     for (const Entry& e : section.entries) {
       if (e.key != "name") job.options.push_back(FioOption{e.key, e.value, e.file, e.line, false});
     }
+    job.global_option_count = 0;
+    for (const Entry* e : global_entries) job.global_option_count += e->key != "name";
     absl::Status valid = ValidateJobSpec(job.spec);
     if (!valid.ok()) {
       return WithPrefix(valid, absl::StrCat(section.origin, ": job '", job.spec.name, "'"));
@@ -263,13 +302,15 @@ absl::StatusOr<std::vector<FioJob>> BuildJobs(const std::vector<Section>& sectio
   return jobs;
 }
 
-absl::StatusOr<std::vector<FioJob>> ParseJobFileText(absl::string_view text,
-                                                     const std::string& file) {
+absl::StatusOr<std::vector<FioJob>> ParseJobFileText(
+    absl::string_view text, const std::string& file,
+    const std::vector<std::string>& only_sections) {
   JobFileReader reader;
   std::vector<std::string> include_stack = {CanonicalPath(file)};
   RETURN_IF_ERROR(reader.Read(text, file, /*nested=*/false, include_stack));
   return BuildJobs(reader.sections(),
-                   absl::StrCat(file, ": no job defined: add a [jobname] section after [global]"));
+                   absl::StrCat(file, ": no job defined: add a [jobname] section after [global]"),
+                   only_sections);
 }
 
 }  // namespace
@@ -289,13 +330,52 @@ bool FlatOptionsMatchSpec(const FioJob& job) {
 }
 
 absl::StatusOr<std::vector<FioJob>> ParseFioJobFile(std::string_view text,
-                                                    std::string_view file_name_for_errors) {
-  return ParseJobFileText(Av(text), std::string(file_name_for_errors));
+                                                    std::string_view file_name_for_errors,
+                                                    const std::vector<std::string>& only_sections) {
+  return ParseJobFileText(Av(text), std::string(file_name_for_errors), only_sections);
 }
 
-absl::StatusOr<std::vector<FioJob>> ParseFioJobFileAtPath(const std::string& path) {
+absl::StatusOr<std::vector<FioJob>> ParseFioJobFileAtPath(
+    const std::string& path, const std::vector<std::string>& only_sections) {
   ASSIGN_OR_RETURN(std::string text, ReadWholeFile(path, "fio job file"));
-  return ParseJobFileText(text, path);
+  return ParseJobFileText(text, path, only_sections);
+}
+
+std::vector<std::string> FioJobWarnings(const std::vector<FioJob>& jobs) {
+  std::vector<std::string> warnings;
+  for (const FioJob& job : jobs) {
+    for (const std::string& warning : job.warnings) {
+      if (std::find(warnings.begin(), warnings.end(), warning) == warnings.end()) {
+        warnings.push_back(warning);
+      }
+    }
+  }
+  return warnings;
+}
+
+std::string FioJobsAsCommandLine(const std::vector<FioJob>& jobs) {
+  std::string out = "fio ";
+  // A [global] option is written once, before the first job that inherits it, as fio writes it
+  // where its section is.
+  std::vector<std::pair<std::string, int>> written_globals;
+  const auto append = [&out](const FioOption& o) {
+    absl::StrAppend(&out, "--", o.key, o.value.empty() ? "" : "=", o.value, " ");
+  };
+  for (const FioJob& job : jobs) {
+    for (int i = 0; i < job.global_option_count; ++i) {
+      const FioOption& o = job.options[i];
+      const std::pair<std::string, int> where{o.file, o.line};
+      if (std::find(written_globals.begin(), written_globals.end(), where) !=
+          written_globals.end()) {
+        continue;
+      }
+      written_globals.push_back(where);
+      append(o);
+    }
+    absl::StrAppend(&out, "--name=", job.section, " ");
+    for (size_t i = job.global_option_count; i < job.options.size(); ++i) append(job.options[i]);
+  }
+  return out;
 }
 
 absl::StatusOr<std::vector<FioJob>> ParseFioCommandLine(const std::vector<std::string>& args) {
@@ -334,7 +414,7 @@ absl::StatusOr<std::vector<FioJob>> ParseFioCommandLine(const std::vector<std::s
         Entry{std::string(key), std::string(value), where, std::string(kCommandLineFile), index});
   }
   return BuildJobs(sections,
-                   "command line: no job defined: add --name=<job> before the job's options");
+                   "command line: no job defined: add --name=<job> before the job's options", {});
 }
 
 }  // namespace azbench

@@ -11,6 +11,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/fio_option_table.h"
 #include "common/status_macros.h"
 #include "common/units.h"
 
@@ -21,341 +22,12 @@ namespace {
 absl::string_view Av(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 std::string_view Sv(absl::string_view s) { return std::string_view(s.data(), s.size()); }
 
-constexpr int kMaxIodepth = 65536;
-constexpr int kMaxNumjobs = 4096;
 // One read or write moves at most this much: Linux transfers just under 2 GiB per call
 // (MAX_RW_COUNT), and a request's length is 32 bits.
 constexpr uint64_t kMaxBlockSizeBytes = uint64_t{1} << 30;
-constexpr absl::Duration kMaxUringWaitPause = absl::Milliseconds(1);
-constexpr int kMaxNrfiles = 1'000'000;
 constexpr uint64_t kDirectAlignmentBytes = 512;
-constexpr int64_t kMaxInt = std::numeric_limits<int>::max();
-constexpr int64_t kMaxInt64 = std::numeric_limits<int64_t>::max();
 
-// Every option ApplyJobOption accepts, by its canonical fio name, in the order the README lists
-// them.
-constexpr absl::string_view kOptionNames[] = {
-    "name",
-    "description",
-    "filename",
-    "directory",
-    "size",
-    "io_size",
-    "offset",
-    "bs",
-    "rw",
-    "rwmixread",
-    "rwmixwrite",
-    "ioengine",
-    "iodepth",
-    "iodepth_batch_submit",
-    "iodepth_batch_complete_min",
-    "iodepth_batch_complete_max",
-    "numjobs",
-    "nrfiles",
-    "file_service_type",
-    "direct",
-    "buffered",
-    "fsync",
-    "fdatasync",
-    "end_fsync",
-    "runtime",
-    "time_based",
-    "ramp_time",
-    "randrepeat",
-    "randseed",
-    "norandommap",
-    "rate_iops",
-    "uring_wait_pause",
-    "fixedbufs",
-    "registerfiles",
-    "op_log",
-    "op_log_rate",
-    "sharing",
-    "invalidate",
-    "buffer_compress_percentage",
-    "refill_buffers",
-    "scramble_buffers",
-    "group_reporting",
-    "stonewall",
-    "new_group",
-    "kb_base",
-    "clocksource",
-    "thread",
-};
-
-// fio's other spellings of the same options.
-struct Alias {
-  absl::string_view alias;
-  absl::string_view canonical;
-};
-constexpr Alias kAliases[] = {
-    {"io_limit", "io_size"},
-    {"blocksize", "bs"},
-    {"readwrite", "rw"},
-    {"iodepth_batch", "iodepth_batch_submit"},
-    {"iodepth_batch_complete", "iodepth_batch_complete_min"},
-    {"nr_files", "nrfiles"},
-    {"timeout", "runtime"},
-    {"wait_for_previous", "stonewall"},
-};
-
-// Options accepted without any effect on the I/O (see IsKnownJobOption).
-constexpr absl::string_view kOutputOnlyOptions[] = {"description", "group_reporting", "new_group",
-                                                    "thread"};
-
-absl::string_view Canonical(absl::string_view key) {
-  for (const Alias& a : kAliases) {
-    if (a.alias == key) return a.canonical;
-  }
-  return key;
-}
-
-bool IsCanonicalOption(absl::string_view key) {
-  for (absl::string_view name : kOptionNames) {
-    if (name == key) return true;
-  }
-  return false;
-}
-
-std::string SupportedList() {
-  std::vector<std::string> names;
-  for (absl::string_view name : kOptionNames) names.emplace_back(name);
-  for (const Alias& a : kAliases) {
-    names.push_back(absl::StrCat(a.alias, " (=", a.canonical, ")"));
-  }
-  return absl::StrJoin(names, ", ");
-}
-
-// --- Value parsers. Their messages describe the value; ApplyJobOption prefixes the option name.
-// ---
-
-absl::Status SetString(std::string& field, absl::string_view value) {
-  if (value.empty()) return absl::InvalidArgumentError("a non-empty value is required");
-  field = std::string(value);
-  return absl::OkStatus();
-}
-
-absl::Status SetEngine(std::string& field, absl::string_view value) {
-  for (std::string_view name : kIoEngineNames) {
-    if (value == absl::string_view(name.data(), name.size())) {
-      field = std::string(value);
-      return absl::OkStatus();
-    }
-  }
-  std::vector<std::string> names(kIoEngineNames.begin(), kIoEngineNames.end());
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown I/O engine \"", value, "\"; allowed: ", absl::StrJoin(names, ", ")));
-}
-
-absl::Status SetSize(uint64_t& field, const JobSpec& job, absl::string_view value) {
-  if (!value.empty() && value.back() == '%') {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "'", value,
-        "': percentages of the file or device size are not supported; give a size such as 1g"));
-  }
-  ASSIGN_OR_RETURN(field, ParseSize(Sv(value), job.kb_base));
-  return absl::OkStatus();
-}
-
-// fio's boolean flags may be written bare (`time_based`): an empty value means true.
-absl::Status SetBool(bool& field, absl::string_view value, bool invert = false) {
-  bool parsed = true;
-  if (!value.empty()) {
-    ASSIGN_OR_RETURN(parsed, ParseBool(Sv(value)));
-  }
-  field = invert ? !parsed : parsed;
-  return absl::OkStatus();
-}
-
-absl::Status SetBool(std::optional<bool>& field, absl::string_view value) {
-  bool parsed = true;
-  RETURN_IF_ERROR(SetBool(parsed, value));
-  field = parsed;
-  return absl::OkStatus();
-}
-
-absl::Status SetInt(int& field, absl::string_view value, int64_t min_value, int64_t max_value) {
-  ASSIGN_OR_RETURN(int64_t parsed, ParseInt(Sv(value), min_value, max_value));
-  field = static_cast<int>(parsed);
-  return absl::OkStatus();
-}
-
-absl::Status SetDuration(absl::Duration& field, absl::string_view value) {
-  // fio's runtime and ramp_time count seconds when no unit is written.
-  ASSIGN_OR_RETURN(field, ParseDuration(Sv(value), absl::Seconds(1)));
-  return absl::OkStatus();
-}
-
-absl::Status RejectPerDirectionList(absl::string_view value, absl::string_view what) {
-  if (value.find(',') != absl::string_view::npos) {
-    return absl::InvalidArgumentError(absl::StrCat("'", value, "': separate read,write ", what,
-                                                   " are not supported; give a single value"));
-  }
-  return absl::OkStatus();
-}
-
-absl::Status SetRw(JobSpec& job, absl::string_view value) {
-  struct Entry {
-    absl::string_view name;
-    RwPattern rw;
-  };
-  static constexpr Entry kPatterns[] = {
-      {"read", RwPattern::kRead},         {"write", RwPattern::kWrite},
-      {"randread", RwPattern::kRandRead}, {"randwrite", RwPattern::kRandWrite},
-      {"rw", RwPattern::kReadWrite},      {"readwrite", RwPattern::kReadWrite},
-      {"randrw", RwPattern::kRandRw},
-  };
-  const std::string lower = absl::AsciiStrToLower(value);
-  for (const Entry& e : kPatterns) {
-    if (e.name == lower) {
-      job.rw = e.rw;
-      return absl::OkStatus();
-    }
-  }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "'", value,
-      "' is not supported; allowed: read, write, randread, randwrite, rw, readwrite, randrw "
-      "(trim patterns and ':<n>' offset modifiers are not supported)"));
-}
-
-absl::Status SetFileServiceType(JobSpec& job, absl::string_view value) {
-  const std::string lower = absl::AsciiStrToLower(value);
-  if (lower == "roundrobin") {
-    job.file_service_type = FileServiceType::kRoundRobin;
-  } else if (lower == "sequential") {
-    job.file_service_type = FileServiceType::kSequential;
-  } else if (lower == "random") {
-    job.file_service_type = FileServiceType::kRandom;
-  } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", value, "' is not supported; allowed: roundrobin, sequential, random"));
-  }
-  return absl::OkStatus();
-}
-
-absl::Status SetKbBase(JobSpec& job, absl::string_view value) {
-  ASSIGN_OR_RETURN(int64_t base, ParseInt(Sv(value), 1000, 1024));
-  if (base != 1000 && base != 1024) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", value, "' is not allowed; allowed: 1000, 1024"));
-  }
-  job.kb_base = static_cast<int>(base);
-  return absl::OkStatus();
-}
-
-absl::Status SetSharing(JobSpec& job, absl::string_view value) {
-  for (FileSharing sharing :
-       {FileSharing::kFilePerAgent, FileSharing::kSharedDir, FileSharing::kSharedFile}) {
-    if (std::string(value) == FileSharingName(sharing)) {
-      job.sharing = sharing;
-      return absl::OkStatus();
-    }
-  }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "'", value, "' is not supported; allowed: file-per-agent, shared-dir, shared-file"));
-}
-
-absl::Status SetClockSource(JobSpec& job, absl::string_view value) {
-  for (ClockSource source : {ClockSource::kCpu, ClockSource::kClockGettime}) {
-    if (Sv(value) == ClockSourceName(source)) {
-      job.clocksource = source;
-      return absl::OkStatus();
-    }
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("'", value,
-                   "' is not supported; allowed: cpu (the time-stamp counter), clock_gettime "
-                   "(CLOCK_MONOTONIC); gettimeofday is refused (microsecond resolution)"));
-}
-
-// Applies a canonical option. Returns NotFound for a name that is not in kOptionNames.
-absl::Status ApplyCanonical(JobSpec& job, absl::string_view key, absl::string_view value) {
-  if (key == "name") return SetString(job.name, value);
-  if (key == "description" || key == "thread")
-    return absl::OkStatus();  // output only / always threads
-  if (key == "filename") return SetString(job.filename, value);
-  if (key == "directory") return SetString(job.directory, value);
-  if (key == "size") return SetSize(job.size_bytes, job, value);
-  if (key == "io_size") return SetSize(job.io_size_bytes, job, value);
-  if (key == "offset") return SetSize(job.offset_bytes, job, value);
-  if (key == "bs") {
-    RETURN_IF_ERROR(RejectPerDirectionList(value, "block sizes"));
-    return SetSize(job.block_size_bytes, job, value);
-  }
-  if (key == "rw") return SetRw(job, value);
-  if (key == "rwmixread") return SetInt(job.rwmixread_percent, value, 0, 100);
-  if (key == "rwmixwrite") {
-    int write_percent = 0;
-    RETURN_IF_ERROR(SetInt(write_percent, value, 0, 100));
-    job.rwmixread_percent = 100 - write_percent;
-    return absl::OkStatus();
-  }
-  if (key == "ioengine") return SetEngine(job.ioengine, value);
-  if (key == "iodepth") return SetInt(job.iodepth, value, 1, kMaxIodepth);
-  if (key == "iodepth_batch_submit") return SetInt(job.iodepth_batch_submit, value, 0, kMaxIodepth);
-  if (key == "iodepth_batch_complete_min") {
-    return SetInt(job.iodepth_batch_complete_min, value, 0, kMaxIodepth);
-  }
-  if (key == "iodepth_batch_complete_max") {
-    return SetInt(job.iodepth_batch_complete_max, value, 0, kMaxIodepth);
-  }
-  if (key == "numjobs") return SetInt(job.numjobs, value, 1, kMaxNumjobs);
-  if (key == "nrfiles") return SetInt(job.nrfiles, value, 1, kMaxNrfiles);
-  if (key == "file_service_type") return SetFileServiceType(job, value);
-  if (key == "direct") return SetBool(job.direct, value);
-  if (key == "buffered") return SetBool(job.direct, value, /*invert=*/true);
-  if (key == "fsync") return SetInt(job.fsync_every_n, value, 0, kMaxInt);
-  if (key == "fdatasync") return SetInt(job.fdatasync_every_n, value, 0, kMaxInt);
-  if (key == "end_fsync") return SetBool(job.end_fsync, value);
-  if (key == "runtime") return SetDuration(job.runtime, value);
-  if (key == "time_based") return SetBool(job.time_based, value);
-  if (key == "ramp_time") return SetDuration(job.ramp_time, value);
-  if (key == "randrepeat") return SetBool(job.randrepeat, value);
-  if (key == "randseed") {
-    ASSIGN_OR_RETURN(int64_t seed, ParseInt(Sv(value), 0, kMaxInt64));
-    job.randseed = static_cast<uint64_t>(seed);
-    return absl::OkStatus();
-  }
-  if (key == "norandommap") return SetBool(job.norandommap, value);
-  if (key == "rate_iops") {
-    RETURN_IF_ERROR(RejectPerDirectionList(value, "rates"));
-    ASSIGN_OR_RETURN(int64_t iops, ParseInt(Sv(value), 0, kMaxInt64));
-    job.rate_iops = static_cast<uint64_t>(iops);
-    return absl::OkStatus();
-  }
-  if (key == "uring_wait_pause") {
-    // A bare number counts microseconds, as fio's thinktime does.
-    ASSIGN_OR_RETURN(absl::Duration pause, ParseDuration(Sv(value), absl::Microseconds(1)));
-    if (pause > kMaxUringWaitPause) {
-      return absl::InvalidArgumentError(absl::StrCat("'", value, "' is out of range: allowed 0..",
-                                                     absl::FormatDuration(kMaxUringWaitPause)));
-    }
-    job.uring_wait_pause = pause;
-    return absl::OkStatus();
-  }
-  if (key == "fixedbufs") return SetBool(job.fixedbufs, value);
-  if (key == "registerfiles") return SetBool(job.registerfiles, value);
-  if (key == "op_log") return SetBool(job.op_log, value);
-  if (key == "op_log_rate") {
-    ASSIGN_OR_RETURN(int64_t rate, ParseInt(Sv(value), 1, 10'000'000));
-    job.op_log_rate = static_cast<uint64_t>(rate);
-    return absl::OkStatus();
-  }
-  if (key == "invalidate") return SetBool(job.invalidate, value);
-  if (key == "buffer_compress_percentage") {
-    return SetInt(job.buffer_compress_percentage, value, 0, 100);
-  }
-  if (key == "refill_buffers") return SetBool(job.refill_buffers, value);
-  if (key == "scramble_buffers") return SetBool(job.scramble_buffers, value);
-  if (key == "group_reporting") return SetBool(job.group_reporting, value);
-  if (key == "stonewall") return SetBool(job.stonewall, value);
-  if (key == "sharing") return SetSharing(job, value);
-  if (key == "new_group") return SetBool(job.new_group, value);
-  if (key == "kb_base") return SetKbBase(job, value);
-  if (key == "clocksource") return SetClockSource(job, value);
-  return absl::NotFoundError(absl::StrCat("unknown option '", key, "'"));
-}
+bool IsAccepted(const FioOptionInfo& info) { return info.support != FioSupport::kRefused; }
 
 std::string JoinPath(absl::string_view directory, absl::string_view name) {
   if (directory.empty()) return std::string(name);
@@ -455,17 +127,42 @@ std::vector<std::string> JobSpec::FilePaths(int clone_index) const {
   return paths;
 }
 
-absl::Status ApplyJobOption(JobSpec& job, std::string_view raw_key, std::string_view raw_value) {
+absl::Status ApplyJobOption(JobSpec& job, std::string_view raw_key, std::string_view raw_value,
+                            std::vector<std::string>* warnings) {
   const absl::string_view key = absl::StripAsciiWhitespace(Av(raw_key));
   const absl::string_view value = absl::StripAsciiWhitespace(Av(raw_value));
-  const absl::string_view canonical = Canonical(key);
-  if (!IsCanonicalOption(canonical)) {
-    return absl::NotFoundError(
-        absl::StrCat("unknown option '", key, "'; supported: ", SupportedList()));
+  const FioOptionInfo* info = FindFioOption(Sv(key));
+  if (info == nullptr) {
+    const std::string suggestion = SuggestFioOption(Sv(key));
+    return absl::NotFoundError(absl::StrCat(
+        "unknown option '", key, "'",
+        suggestion.empty() ? "" : absl::StrCat("; did you mean '", suggestion, "'?"),
+        " (not an option of fio 3.33 or azbench; `azbench-agent --cmdhelp` lists every option "
+        "and what azbench does with it)"));
+  }
+  switch (info->support) {
+    case FioSupport::kRefused:
+      return absl::UnimplementedError(
+          absl::StrCat("option '", key, "' is not supported by azbench: ", Av(info->why)));
+    case FioSupport::kNoEffect:
+      // A flag's value is still checked, as fio would: `thread=maybe` is a typo, not a no-op.
+      if (info->type == FioOptionType::kBool && !value.empty()) {
+        if (absl::StatusOr<bool> parsed = ParseBool(Sv(value)); !parsed.ok()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("option '", key, "': ", parsed.status().message()));
+        }
+      }
+      if (warnings != nullptr) {
+        warnings->push_back(
+            absl::StrCat("option '", key, "' has no effect in azbench: ", Av(info->why)));
+      }
+      return absl::OkStatus();
+    case FioSupport::kHonoured:
+      break;
   }
   // Apply to a copy so that a failed option leaves the job unchanged.
   JobSpec updated = job;
-  absl::Status status = ApplyCanonical(updated, canonical, value);
+  absl::Status status = info->set(updated, Sv(value));
   if (!status.ok()) {
     return absl::Status(status.code(), absl::StrCat("option '", key, "': ", status.message()));
   }
@@ -473,21 +170,21 @@ absl::Status ApplyJobOption(JobSpec& job, std::string_view raw_key, std::string_
   return absl::OkStatus();
 }
 
-bool IsKnownJobOption(std::string_view key) {
-  const absl::string_view canonical = Canonical(absl::StripAsciiWhitespace(Av(key)));
-  for (absl::string_view name : kOutputOnlyOptions) {
-    if (name == canonical) return true;
-  }
-  return false;
-}
-
 bool IsSupportedJobOption(std::string_view key) {
-  return IsCanonicalOption(Canonical(absl::StripAsciiWhitespace(Av(key))));
+  const FioOptionInfo* info = FindFioOption(Sv(absl::StripAsciiWhitespace(Av(key))));
+  return info != nullptr && IsAccepted(*info);
 }
 
 std::vector<std::string> SupportedJobOptionNames() {
-  std::vector<std::string> names(std::begin(kOptionNames), std::end(kOptionNames));
-  for (const Alias& a : kAliases) names.emplace_back(a.alias);
+  std::vector<std::string> names;
+  for (const FioSupport support : {FioSupport::kHonoured, FioSupport::kNoEffect}) {
+    for (const FioOptionInfo& info : FioOptionTable()) {
+      if (info.support == support) names.emplace_back(info.name);
+    }
+  }
+  for (const FioOptionInfo& info : FioOptionTable()) {
+    if (IsAccepted(info) && !info.alias.empty()) names.emplace_back(info.alias);
+  }
   return names;
 }
 
@@ -534,17 +231,17 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
                                                    ") must not exceed size (",
                                                    FormatBytes(job.size_bytes), ")"));
   }
-  if (job.iodepth < 1 || job.iodepth > kMaxIodepth) {
+  if (job.iodepth < 1 || job.iodepth > kMaxJobIodepth) {
     return absl::InvalidArgumentError(
-        absl::StrCat("iodepth ", job.iodepth, " is out of range: allowed 1..", kMaxIodepth));
+        absl::StrCat("iodepth ", job.iodepth, " is out of range: allowed 1..", kMaxJobIodepth));
   }
-  if (job.numjobs < 1 || job.numjobs > kMaxNumjobs) {
+  if (job.numjobs < 1 || job.numjobs > kMaxJobNumjobs) {
     return absl::InvalidArgumentError(
-        absl::StrCat("numjobs ", job.numjobs, " is out of range: allowed 1..", kMaxNumjobs));
+        absl::StrCat("numjobs ", job.numjobs, " is out of range: allowed 1..", kMaxJobNumjobs));
   }
-  if (job.nrfiles < 1 || job.nrfiles > kMaxNrfiles) {
+  if (job.nrfiles < 1 || job.nrfiles > kMaxJobNrfiles) {
     return absl::InvalidArgumentError(
-        absl::StrCat("nrfiles ", job.nrfiles, " is out of range: allowed 1..", kMaxNrfiles));
+        absl::StrCat("nrfiles ", job.nrfiles, " is out of range: allowed 1..", kMaxJobNrfiles));
   }
   if (job.rwmixread_percent < 0 || job.rwmixread_percent > 100) {
     return absl::InvalidArgumentError(

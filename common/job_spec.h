@@ -65,6 +65,12 @@ inline constexpr std::array<std::string_view, 5> kIoEngineNames = {"psync", "syn
 // deeper one before anything runs; the engines declare it as their max_iodepth.
 inline constexpr int kMaxKernelAsyncIodepth = 4096;
 
+// Limits of the options that the option table's setters and ValidateJobSpec both check.
+inline constexpr int kMaxJobIodepth = 65536;
+inline constexpr int kMaxJobNumjobs = 4096;
+inline constexpr int kMaxJobNrfiles = 1'000'000;
+inline constexpr absl::Duration kMaxUringWaitPause = absl::Milliseconds(1);
+
 // How the next file is chosen when a job has several files (fio's file_service_type).
 enum class FileServiceType { kRoundRobin, kSequential, kRandom };
 
@@ -142,20 +148,21 @@ struct JobSpec {
   uint64_t EffectiveIoSize() const { return io_size_bytes == 0 ? size_bytes : io_size_bytes; }
 };
 
-// Sets one option by its fio name from its textual value, using fio's unit rules and the spec's
-// kb_base. Errors: InvalidArgument naming the option and what is allowed; NotFound("unknown option
-// ...") for an option azbench does not support (the caller adds file and line).
-absl::Status ApplyJobOption(JobSpec& job, std::string_view key, std::string_view value);
+// Sets one option by its fio name or alias from its textual value, as the option table
+// (common/fio_option_table.h) says: honoured options with fio's unit rules and the spec's kb_base;
+// options without effect in azbench are accepted, and their reason is added to `warnings` when
+// given. Errors: InvalidArgument naming the option and what is allowed; Unimplemented("option
+// 'rate' is not supported by azbench: <why>") for a refused fio option; NotFound("unknown option
+// ...", with the closest name) for a name that is no option at all. The caller adds file and line.
+absl::Status ApplyJobOption(JobSpec& job, std::string_view key, std::string_view value,
+                            std::vector<std::string>* warnings = nullptr);
 
-// True for fio options that only change output and are accepted without effect on the I/O
-// (e.g. `group_reporting`, `description`). They are listed in the README.
-bool IsKnownJobOption(std::string_view key);
-
-// True for every option (or fio alias, e.g. `blocksize`) that ApplyJobOption accepts.
+// True for every option (or fio alias, e.g. `blocksize`) that ApplyJobOption accepts: honoured
+// and no-effect options.
 bool IsSupportedJobOption(std::string_view key);
 
-// The options ApplyJobOption accepts: canonical fio names first, then the aliases (for the README
-// and for "supported: ..." messages).
+// The options ApplyJobOption accepts: honoured names, then no-effect ones, then their aliases
+// (for "supported: ..." messages).
 std::vector<std::string> SupportedJobOptionNames();
 
 // The longest job name: names end up in file names ("<name>.<clone>.<file>") and result rows; a

@@ -509,7 +509,9 @@ absl::Status ValidateWorkloadOptions(
         for (const auto& [key, value] : options) {
           if ((key == "kb_base") != kb_base_pass) continue;
           absl::Status s = ApplyJobOption(spec, key, value);
-          if (absl::IsNotFound(s)) return absl::InvalidArgumentError(s.message());
+          if (absl::IsNotFound(s) || absl::IsUnimplemented(s)) {
+            return absl::InvalidArgumentError(s.message());
+          }
           RETURN_IF_ERROR(s);
         }
       }

@@ -74,6 +74,9 @@ struct Workload {
   std::string family = "block_io";
   std::string fio_job_path;  // resolved path of `fio_job`; empty for `options`
   std::vector<WorkloadJob> jobs;
+  // The fio job's warnings (FioJobWarnings: options without effect in azbench, with file and
+  // line), for the CLI to show when the campaign is loaded.
+  std::vector<std::string> warnings;
   SourceLocation location;
 };
 

@@ -73,7 +73,8 @@ class WorkloadsParser : public CampaignYaml {
         ASSIGN_OR_RETURN(std::string path,
                          Scalar(fio_job->value, field + ".fio_job", "a fio job file path"));
         workload.fio_job_path = ResolveRelativeTo(file_, path);
-        absl::StatusOr<std::vector<WorkloadJob>> jobs = LoadFioJob(workload.fio_job_path);
+        absl::StatusOr<std::vector<WorkloadJob>> jobs =
+            LoadFioJob(workload.fio_job_path, workload.warnings);
         if (!jobs.ok()) {
           return absl::Status(jobs.status().code(),
                               absl::StrCat(Where(fio_job->value), ": ", field,
@@ -87,7 +88,8 @@ class WorkloadsParser : public CampaignYaml {
   }
 
   // Errors: the file's read error code, or InvalidArgument for its contents.
-  static absl::StatusOr<std::vector<WorkloadJob>> LoadFioJob(const std::string& path) {
+  static absl::StatusOr<std::vector<WorkloadJob>> LoadFioJob(const std::string& path,
+                                                             std::vector<std::string>& warnings) {
     ASSIGN_OR_RETURN(std::string text, ReadWholeFile(path, "fio job file"));
     absl::StatusOr<std::vector<FioJob>> parsed = ParseFioJobFile(text, path);
     if (!parsed.ok()) {
@@ -96,6 +98,7 @@ class WorkloadsParser : public CampaignYaml {
       return absl::InvalidArgumentError(absl::StrReplaceAll(
           parsed.status().message(), {{"unknown option '", "unknown job option '"}}));
     }
+    warnings = FioJobWarnings(*parsed);
     return WorkloadJobsFromFioJobs(*parsed);
   }
 
@@ -178,6 +181,7 @@ absl::Status CheckJobOption(const CampaignYaml& yaml, JobSpec& scratch, const YA
                             const YAML::Node& value_node, const std::string& field,
                             const std::string& key, const std::string& value) {
   absl::Status status = ApplyJobOption(scratch, key, value);
+  if (absl::IsUnimplemented(status)) return yaml.Error(key_node, field, status.message());
   if (absl::IsNotFound(status)) {
     return yaml.Error(key_node, field,
                       absl::StrCat("unknown job option '", key, "'; supported: ",

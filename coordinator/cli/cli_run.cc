@@ -144,6 +144,16 @@ absl::StatusOr<FioJobRun> MakeFioJobRunFromArgs(const Args& args,
   return MakeFioJobRun(options);
 }
 
+// The options of fio_job workloads that have no effect in azbench, said when the campaign is
+// loaded (before anything runs), so a job file written for fio is not silently run differently.
+void PrintWorkloadWarnings(const std::string& command, const Campaign& campaign) {
+  for (const Workload& workload : campaign.workloads) {
+    for (const std::string& warning : workload.warnings) {
+      std::cerr << "azbench " << command << ": warning: " << warning << "\n";
+    }
+  }
+}
+
 }  // namespace
 
 int PlanCommand(const std::vector<std::string>& raw) {
@@ -154,6 +164,7 @@ int PlanCommand(const std::vector<std::string>& raw) {
   }
   absl::StatusOr<Campaign> campaign = ParseCampaignFile(args->positional[0]);
   if (!campaign.ok()) return Fail("plan", campaign.status(), 2);
+  PrintWorkloadWarnings("plan", *campaign);
   // A local fleet's AZs are known without starting it, so targets with server_az can be placed;
   // remote agents' placement is known only once they are described (azbench run).
   const std::vector<AgentInfo> expected = ExpectedAgents(campaign->fleet);
@@ -218,6 +229,7 @@ int RunCommand(const std::vector<std::string>& raw_all) {
     campaign = ParseCampaignFile(args->positional[0]);
     if (!campaign.ok()) return Fail("run", campaign.status(), 2);
   }
+  PrintWorkloadWarnings("run", *campaign);
   const std::string rerun = ResumeCommandLine(raw, fio_args);
   const std::string db_path = args->Has("--db") ? *args->Get("--db") : campaign->results_path;
   const bool resume = args->Has("--resume");

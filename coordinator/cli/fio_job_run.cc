@@ -96,6 +96,7 @@ absl::StatusOr<FioJobRun> MakeFioJobRun(const FioJobRunOptions& options) {
   workload.fio_job_path = options.job_file.empty() ? "command line" : options.job_file;
   workload.location = SourceLocation{workload.fio_job_path, 1, 0};
   workload.jobs = std::move(jobs);
+  workload.warnings = FioJobWarnings(*parsed);
   c.name = workload.name;
   c.file = workload.fio_job_path;
   c.text = DescribeRun(options, job_text);

@@ -3,13 +3,18 @@
 // RunOneShotCommand returns what the binary exits with.
 #include "agent/one_shot.h"
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/dependencies.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/subprocess.h"
 #include "tests/testing/temp_dir.h"
 
 namespace azbench {
@@ -17,6 +22,7 @@ namespace {
 
 using ::azbench::testing::StatusIs;
 using ::testing::HasSubstr;
+using ::testing::StartsWith;
 
 class OneShotArgsTest : public ::testing::Test {
  protected:
@@ -100,6 +106,91 @@ TEST_F(OneShotArgsTest, ASingleValuedFlagGivenTwiceIsRefused) {
   EXPECT_EQ(options->output_path, dir_.path() + "/a.json");
   EXPECT_EQ(options->output_format, "json");
   EXPECT_TRUE(DirectoryIsEmpty());
+}
+
+// A job file with fio 3.33's comments (after options and section headers too), [global]
+// options, a flag without effect in azbench and three jobs.
+constexpr char kShowcmdJobFile[] =
+    "[global]\nsize=1m ; one megabyte\nthread\n# whole-line comment\n[a]\nrw=randread # random\n"
+    "directory=/tmp   ; a comment\n[b]  ; second\nbs=8k\nstonewall\n[c]\nnumjobs=2\n";
+
+class OneShotFioFlagsTest : public OneShotArgsTest {
+ protected:
+  // azbench-agent run ARGS: the exit code, stdout in `*out`, stderr in `*err`.
+  static int CommandWithOutput(const std::vector<std::string>& args, std::string* out,
+                               std::string* err) {
+    ::testing::internal::CaptureStdout();
+    const int code = Command(args, err);
+    *out = ::testing::internal::GetCapturedStdout();
+    return code;
+  }
+  // fio ARGS: its exit code, stdout and stderr in `*out`.
+  int Fio(const std::vector<std::string>& args, std::string* out) {
+    std::vector<std::string> argv = {testing::kFioBinary};
+    argv.insert(argv.end(), args.begin(), args.end());
+    testing::Subprocess fio(argv, dir_.File("fio-output.txt"));
+    const int code = fio.Wait(std::chrono::seconds(60));
+    *out = fio.Output();
+    return code;
+  }
+  std::string JobFile() {
+    const std::string path = dir_.File("s.fio");
+    std::ofstream(path) << kShowcmdJobFile;
+    return path;
+  }
+};
+
+// --showcmd prints what fio 3.33's prints for the same file, with and without --section.
+TEST_F(OneShotFioFlagsTest, ShowcmdPrintsTheSameCommandLineAsFio) {
+  if (std::string missing = testing::MissingDependency("fio", testing::kFioBinary);
+      !missing.empty()) {
+    FAIL() << missing;
+  }
+  const std::string job = JobFile();
+  for (const std::vector<std::string>& selection :
+       {std::vector<std::string>{}, std::vector<std::string>{"--section=c", "--section=a"}}) {
+    std::vector<std::string> args = {"--showcmd"};
+    args.insert(args.end(), selection.begin(), selection.end());
+    args.push_back(job);
+    std::string fio_out, out, err;
+    ASSERT_EQ(Fio(args, &fio_out), 0) << fio_out;
+    EXPECT_EQ(CommandWithOutput(args, &out, &err), 0) << err;
+    EXPECT_EQ(out, fio_out);
+    EXPECT_THAT(out, StartsWith("fio --size=1m --thread --name=a --rw=randread --directory=/tmp "));
+  }
+  EXPECT_TRUE(std::filesystem::exists(job)) << "nothing else was created or run";
+}
+
+// --parse-only exits 0 for a file fio 3.33 parses, prints the warnings of options without effect
+// with their file and line, and runs nothing; an error exits 2 naming the line.
+TEST_F(OneShotFioFlagsTest, ParseOnlyChecksWarnsAndRunsNothing) {
+  if (std::string missing = testing::MissingDependency("fio", testing::kFioBinary);
+      !missing.empty()) {
+    FAIL() << missing;
+  }
+  const std::string job = JobFile();
+  std::string fio_out, out, err;
+  ASSERT_EQ(Fio({"--parse-only", job}, &fio_out), 0) << fio_out;
+  EXPECT_EQ(CommandWithOutput({"--parse-only", job}, &out, &err), 0) << err;
+  EXPECT_EQ(out, "");
+  EXPECT_THAT(err, StartsWith("azbench-agent: warning: " + job +
+                              ":3: [global] option 'thread' has no effect in azbench: "));
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << "a [global] warning is said once";
+  EXPECT_FALSE(std::filesystem::exists(dir_.File("a.0.0"))) << "nothing ran";
+
+  const std::string bad = dir_.File("bad.fio");
+  std::ofstream(bad) << "[job]\nsize=1m\nrate=1m\n";
+  EXPECT_EQ(CommandWithOutput({"--parse-only", bad}, &out, &err), 2);
+  EXPECT_THAT(err, HasSubstr(bad + ":3: option 'rate' is not supported by azbench: "));
+}
+
+TEST_F(OneShotFioFlagsTest, SectionNamesMustBeJobSectionsOfTheFile) {
+  const std::string job = JobFile();
+  std::string out, err;
+  EXPECT_EQ(CommandWithOutput({"--parse-only", "--section=zz", job}, &out, &err), 2);
+  EXPECT_THAT(err, HasSubstr("--section=zz: no such job section; the job sections are: a, b, c"));
+  EXPECT_EQ(CommandWithOutput({"--section=a", "--name=x", "--size=1m"}, &out, &err), 2);
+  EXPECT_THAT(err, HasSubstr("--section selects sections of a job file"));
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ using ::testing::AllOf;
 using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 // A job that passes validation, for tests that change one thing.
@@ -358,29 +359,54 @@ TEST(ApplyJobOptionTest, OutputOnlyOptionsAreAcceptedWithoutEffect) {
   EXPECT_EQ(job.size_bytes, before.size_bytes);
 }
 
-TEST(ApplyJobOptionTest, UnknownOptionIsNotFoundNamingItAndTheSupportedOptions) {
+TEST(ApplyJobOptionTest, UnknownOptionIsNotFoundNamingItAndTheClosestOption) {
   JobSpec job;
-  EXPECT_THAT(ApplyJobOption(job, "verify", "md5"),
+  EXPECT_THAT(ApplyJobOption(job, "blocksz", "4k"),
               StatusIs(absl::StatusCode::kNotFound,
-                       AllOf(StartsWith("unknown option 'verify'; supported: "), HasSubstr("bs"),
-                             HasSubstr("blocksize (=bs)"), HasSubstr("iodepth"))));
+                       AllOf(StartsWith("unknown option 'blocksz'; did you mean 'blocksize'?"),
+                             HasSubstr("azbench-agent --cmdhelp"))));
+  EXPECT_THAT(ApplyJobOption(job, "zzzzzzzz", "1"),
+              StatusIs(absl::StatusCode::kNotFound, Not(HasSubstr("did you mean"))));
+}
+
+TEST(ApplyJobOptionTest, RefusedFioOptionIsUnimplementedSayingWhy) {
+  JobSpec job;
+  EXPECT_THAT(ApplyJobOption(job, "rate", "10m"),
+              StatusIs(absl::StatusCode::kUnimplemented,
+                       StartsWith("option 'rate' is not supported by azbench: ")));
+  EXPECT_THAT(
+      ApplyJobOption(job, "verify", "md5"),
+      StatusIs(absl::StatusCode::kUnimplemented, HasSubstr("never checks the data it reads")));
+  EXPECT_THAT(ApplyJobOption(job, "ratemin", "1m"),
+              StatusIs(absl::StatusCode::kUnimplemented, StartsWith("option 'ratemin' ")));
+}
+
+TEST(ApplyJobOptionTest, NoEffectOptionIsAcceptedWithAWarningSayingWhy) {
+  JobSpec job;
+  std::vector<std::string> warnings;
+  ASSERT_TRUE(ApplyJobOption(job, "disable_slat", "1", &warnings).ok());
+  ASSERT_TRUE(ApplyJobOption(job, "thread", "", &warnings).ok());
+  EXPECT_THAT(warnings, ElementsAre(StartsWith("option 'disable_slat' has no effect in azbench: "),
+                                    HasSubstr("threads of the agent")));
+  EXPECT_TRUE(ApplyJobOption(job, "thread", "").ok()) << "warnings are optional";
+  EXPECT_THAT(ApplyJobOption(job, "thread", "maybe"),
+              StatusIs(absl::StatusCode::kInvalidArgument, StartsWith("option 'thread': ")));
 }
 
 TEST(ApplyJobOptionTest, KeysAndValuesAreTrimmed) {
   EXPECT_EQ(Apply({{" bs ", " 16k "}}).block_size_bytes, 16384u);
 }
 
-TEST(JobOptionNamesTest, KnownMeansOutputOnlyAndSupportedMeansAccepted) {
-  EXPECT_TRUE(IsKnownJobOption("group_reporting"));
-  EXPECT_TRUE(IsKnownJobOption("description"));
-  EXPECT_TRUE(IsKnownJobOption("thread"));
-  EXPECT_FALSE(IsKnownJobOption("bs"));
+TEST(JobOptionNamesTest, SupportedMeansHonouredOrWithoutEffect) {
   EXPECT_TRUE(IsSupportedJobOption("bs"));
   EXPECT_TRUE(IsSupportedJobOption("blocksize"));
   EXPECT_TRUE(IsSupportedJobOption("group_reporting"));
+  EXPECT_TRUE(IsSupportedJobOption("thread"));
   EXPECT_FALSE(IsSupportedJobOption("verify"));
-  EXPECT_THAT(SupportedJobOptionNames(), AllOf(Contains("bs"), Contains("blocksize"),
-                                               Contains("wait_for_previous"), Contains("kb_base")));
+  EXPECT_FALSE(IsSupportedJobOption("no_such_option"));
+  EXPECT_THAT(SupportedJobOptionNames(),
+              AllOf(Contains("bs"), Contains("blocksize"), Contains("wait_for_previous"),
+                    Contains("kb_base"), Not(Contains("rate"))));
   for (const std::string& name : SupportedJobOptionNames()) {
     EXPECT_TRUE(IsSupportedJobOption(name)) << name;
   }

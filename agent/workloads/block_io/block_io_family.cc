@@ -51,7 +51,10 @@ class BlockIoFamilyImpl final : public Family {
                                                    const FamilyContext& context) const override {
     JobSpec spec;
     for (const auto& [key, value] : request.options) {
-      RETURN_IF_ERROR(WithJobName(request.name, ApplyJobOption(spec, key, value)));
+      absl::Status applied = ApplyJobOption(spec, key, value);
+      // A refused fio option is a bad request, not a missing RPC (gRPC's UNIMPLEMENTED).
+      if (absl::IsUnimplemented(applied)) applied = absl::InvalidArgumentError(applied.message());
+      RETURN_IF_ERROR(WithJobName(request.name, applied));
     }
     spec.name = request.name;
     // Files every agent uses (sharing=shared-file, or a `filename`): this agent's own offsets in

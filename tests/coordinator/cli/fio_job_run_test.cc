@@ -105,14 +105,15 @@ TEST(FioJobRunTest, UnsupportedOptionsAreRefusedWithTheLineOrArgument) {
   FioJobRunOptions options;
   options.job_file = bad;
   EXPECT_THAT(MakeFioJobRun(options).status().message(),
-              HasSubstr(bad + ":6: unknown option 'verify'"));
+              HasSubstr(bad + ":6: option 'verify' is not supported by azbench: "));
   EXPECT_TRUE(absl::IsInvalidArgument(MakeFioJobRun(options).status()));
 
   options.job_file.clear();
   options.fio_args = StudyA();
-  options.fio_args.push_back("--lat_percentiles=1");
+  options.fio_args.push_back("--lat_percentile=1");
   EXPECT_THAT(MakeFioJobRun(options).status().message(),
-              HasSubstr("argument 13 '--lat_percentiles=1': unknown option 'lat_percentiles'"));
+              HasSubstr("argument 13 '--lat_percentile=1': unknown option 'lat_percentile'; did "
+                        "you mean 'lat_percentiles'?"));
 }
 
 TEST(FioJobRunTest, BadRequestsAreErrors) {

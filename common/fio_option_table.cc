@@ -1,0 +1,1012 @@
+#include "common/fio_option_table.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/status_macros.h"
+#include "common/units.h"
+
+namespace azbench {
+namespace {
+
+// This Abseil build's string_view is its own type, not std::string_view: convert at the boundary.
+absl::string_view Av(std::string_view s) { return absl::string_view(s.data(), s.size()); }
+
+// The range texts below spell these limits out.
+static_assert(kMaxJobIodepth == 65536 && kMaxKernelAsyncIodepth == 4096);
+static_assert(kMaxJobNumjobs == 4096 && kMaxJobNrfiles == 1'000'000);
+static_assert(kMaxUringWaitPause == absl::Milliseconds(1));
+constexpr int64_t kMaxInt = std::numeric_limits<int>::max();
+constexpr int64_t kMaxInt64 = std::numeric_limits<int64_t>::max();
+
+// --- Value parsers: the setters of the honoured entries. ---
+
+absl::Status SetString(std::string& field, std::string_view value) {
+  if (value.empty()) return absl::InvalidArgumentError("a non-empty value is required");
+  field = std::string(value);
+  return absl::OkStatus();
+}
+
+absl::Status SetSize(uint64_t& field, const JobSpec& job, std::string_view value) {
+  if (!value.empty() && value.back() == '%') {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", Av(value),
+        "': percentages of the file or device size are not supported; give a size such as 1g"));
+  }
+  ASSIGN_OR_RETURN(field, ParseSize(value, job.kb_base));
+  return absl::OkStatus();
+}
+
+// fio's boolean flags may be written bare (`time_based`): an empty value means true.
+absl::StatusOr<bool> ParseFlag(std::string_view value) {
+  if (value.empty()) return true;
+  return ParseBool(value);
+}
+
+absl::Status SetBool(bool& field, std::string_view value) {
+  ASSIGN_OR_RETURN(field, ParseFlag(value));
+  return absl::OkStatus();
+}
+
+absl::Status SetBool(std::optional<bool>& field, std::string_view value) {
+  ASSIGN_OR_RETURN(field, ParseFlag(value));
+  return absl::OkStatus();
+}
+
+absl::Status SetInt(int& field, std::string_view value, int64_t min_value, int64_t max_value) {
+  ASSIGN_OR_RETURN(int64_t parsed, ParseInt(value, min_value, max_value));
+  field = static_cast<int>(parsed);
+  return absl::OkStatus();
+}
+
+// fio's runtime and ramp_time count seconds when no unit is written.
+absl::Status SetSeconds(absl::Duration& field, std::string_view value) {
+  ASSIGN_OR_RETURN(field, ParseDuration(value, absl::Seconds(1)));
+  return absl::OkStatus();
+}
+
+absl::Status RejectPerDirectionList(std::string_view value, std::string_view what) {
+  if (value.find(',') != std::string_view::npos) {
+    return absl::InvalidArgumentError(absl::StrCat("'", Av(value), "': separate read,write ",
+                                                   Av(what),
+                                                   " are not supported; give a single value"));
+  }
+  return absl::OkStatus();
+}
+
+// Looks `value` up (case-insensitively) among `names`; InvalidArgument listing them otherwise.
+template <typename T, size_t N>
+absl::StatusOr<T> ParseChoice(std::string_view value,
+                              const std::pair<std::string_view, T> (&names)[N],
+                              std::string_view allowed) {
+  const std::string lower = absl::AsciiStrToLower(Av(value));
+  for (const auto& [name, choice] : names) {
+    if (lower == name) return choice;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("'", Av(value), "' is not supported; allowed: ", Av(allowed)));
+}
+
+absl::Status SetRw(JobSpec& job, std::string_view value) {
+  static constexpr std::pair<std::string_view, RwPattern> kPatterns[] = {
+      {"read", RwPattern::kRead},         {"write", RwPattern::kWrite},
+      {"randread", RwPattern::kRandRead}, {"randwrite", RwPattern::kRandWrite},
+      {"rw", RwPattern::kReadWrite},      {"readwrite", RwPattern::kReadWrite},
+      {"randrw", RwPattern::kRandRw},
+  };
+  ASSIGN_OR_RETURN(job.rw, ParseChoice(value, kPatterns,
+                                       "read, write, randread, randwrite, rw, readwrite, randrw "
+                                       "(trim patterns and ':<n>' offset modifiers are not "
+                                       "supported)"));
+  return absl::OkStatus();
+}
+
+absl::Status SetEngine(JobSpec& job, std::string_view value) {
+  for (std::string_view name : kIoEngineNames) {
+    if (value == name) {
+      job.ioengine = std::string(value);
+      return absl::OkStatus();
+    }
+  }
+  std::vector<std::string> names(kIoEngineNames.begin(), kIoEngineNames.end());
+  return absl::InvalidArgumentError(absl::StrCat("unknown I/O engine \"", Av(value),
+                                                 "\"; allowed: ", absl::StrJoin(names, ", ")));
+}
+
+absl::Status SetFileServiceType(JobSpec& job, std::string_view value) {
+  static constexpr std::pair<std::string_view, FileServiceType> kTypes[] = {
+      {"roundrobin", FileServiceType::kRoundRobin},
+      {"sequential", FileServiceType::kSequential},
+      {"random", FileServiceType::kRandom},
+  };
+  ASSIGN_OR_RETURN(job.file_service_type,
+                   ParseChoice(value, kTypes, "roundrobin, sequential, random"));
+  return absl::OkStatus();
+}
+
+absl::Status SetKbBase(JobSpec& job, std::string_view value) {
+  ASSIGN_OR_RETURN(int64_t base, ParseInt(value, 1000, 1024));
+  if (base != 1000 && base != 1024) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", Av(value), "' is not allowed; allowed: 1000, 1024"));
+  }
+  job.kb_base = static_cast<int>(base);
+  return absl::OkStatus();
+}
+
+absl::Status SetSharing(JobSpec& job, std::string_view value) {
+  for (FileSharing sharing :
+       {FileSharing::kFilePerAgent, FileSharing::kSharedDir, FileSharing::kSharedFile}) {
+    if (value == FileSharingName(sharing)) {
+      job.sharing = sharing;
+      return absl::OkStatus();
+    }
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "'", Av(value), "' is not supported; allowed: file-per-agent, shared-dir, shared-file"));
+}
+
+absl::Status SetClockSource(JobSpec& job, std::string_view value) {
+  for (ClockSource source : {ClockSource::kCpu, ClockSource::kClockGettime}) {
+    if (value == ClockSourceName(source)) {
+      job.clocksource = source;
+      return absl::OkStatus();
+    }
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("'", Av(value),
+                   "' is not supported; allowed: cpu (the time-stamp counter), clock_gettime "
+                   "(CLOCK_MONOTONIC); gettimeofday is refused (microsecond resolution)"));
+}
+
+absl::Status SetRwmixwrite(JobSpec& job, std::string_view value) {
+  int write_percent = 0;
+  RETURN_IF_ERROR(SetInt(write_percent, value, 0, 100));
+  job.rwmixread_percent = 100 - write_percent;
+  return absl::OkStatus();
+}
+
+absl::Status SetBlockSize(JobSpec& job, std::string_view value) {
+  RETURN_IF_ERROR(RejectPerDirectionList(value, "block sizes"));
+  return SetSize(job.block_size_bytes, job, value);
+}
+
+absl::Status SetBuffered(JobSpec& job, std::string_view value) {
+  ASSIGN_OR_RETURN(bool buffered, ParseFlag(value));
+  job.direct = !buffered;
+  return absl::OkStatus();
+}
+
+absl::Status SetRandseed(JobSpec& job, std::string_view value) {
+  ASSIGN_OR_RETURN(int64_t seed, ParseInt(value, 0, kMaxInt64));
+  job.randseed = static_cast<uint64_t>(seed);
+  return absl::OkStatus();
+}
+
+absl::Status SetRateIops(JobSpec& job, std::string_view value) {
+  RETURN_IF_ERROR(RejectPerDirectionList(value, "rates"));
+  ASSIGN_OR_RETURN(int64_t iops, ParseInt(value, 0, kMaxInt64));
+  job.rate_iops = static_cast<uint64_t>(iops);
+  return absl::OkStatus();
+}
+
+absl::Status SetUringWaitPause(JobSpec& job, std::string_view value) {
+  // A bare number counts microseconds, as fio's thinktime does.
+  ASSIGN_OR_RETURN(absl::Duration pause, ParseDuration(value, absl::Microseconds(1)));
+  if (pause > kMaxUringWaitPause) {
+    return absl::InvalidArgumentError(absl::StrCat("'", Av(value), "' is out of range: allowed 0..",
+                                                   absl::FormatDuration(kMaxUringWaitPause)));
+  }
+  job.uring_wait_pause = pause;
+  return absl::OkStatus();
+}
+
+absl::Status SetOpLogRate(JobSpec& job, std::string_view value) {
+  ASSIGN_OR_RETURN(int64_t rate, ParseInt(value, 1, 10'000'000));
+  job.op_log_rate = static_cast<uint64_t>(rate);
+  return absl::OkStatus();
+}
+
+using T = FioOptionType;
+
+// The entry makers: one per FioSupport, so each row says what azbench does with the option.
+constexpr FioOptionInfo Honoured(std::string_view name, std::string_view alias, FioOptionType type,
+                                 std::string_view unit, std::string_view range,
+                                 std::string_view default_value, std::string_view category,
+                                 std::string_view help, FioOptionSetter set,
+                                 std::string_view note = {}) {
+  return FioOptionInfo{
+      name, alias, type, unit, range, default_value, category, help, FioSupport::kHonoured,
+      note, set};
+}
+constexpr FioOptionInfo NoEffect(std::string_view name, std::string_view alias, FioOptionType type,
+                                 std::string_view default_value, std::string_view category,
+                                 std::string_view help, std::string_view why) {
+  return FioOptionInfo{
+      name, alias,  type, {}, {}, default_value, category, help, FioSupport::kNoEffect,
+      why,  nullptr};
+}
+constexpr FioOptionInfo Refused(std::string_view name, std::string_view alias, FioOptionType type,
+                                std::string_view default_value, std::string_view category,
+                                std::string_view help, std::string_view why) {
+  return FioOptionInfo{
+      name, alias, type, {}, {}, default_value, category, help, FioSupport::kRefused, why, nullptr};
+}
+
+// Categories, as fio groups its options.
+constexpr std::string_view kDescription = "Description";
+constexpr std::string_view kFiles = "Files and layout";
+constexpr std::string_view kIoBasic = "I/O type and depth";
+constexpr std::string_view kSizes = "Sizes and offsets";
+constexpr std::string_view kBlockSize = "Block size";
+constexpr std::string_view kRandom = "Randomness";
+constexpr std::string_view kSync = "Sync and cache";
+constexpr std::string_view kRuntime = "Runtime";
+constexpr std::string_view kBuffers = "Buffers and memory";
+constexpr std::string_view kVerify = "Verification";
+constexpr std::string_view kTrim = "Trim";
+constexpr std::string_view kIolog = "I/O logs and replay";
+constexpr std::string_view kCommands = "Commands";
+constexpr std::string_view kZones = "Zoned devices";
+constexpr std::string_view kRwmix = "Read/write mix";
+constexpr std::string_view kScheduling = "CPU, priority and credentials";
+constexpr std::string_view kThinktime = "Think time";
+constexpr std::string_view kRate = "Rate";
+constexpr std::string_view kLatency = "Latency target";
+constexpr std::string_view kProcess = "Jobs and groups";
+constexpr std::string_view kLogs = "Log files";
+constexpr std::string_view kStats = "Statistics and output";
+constexpr std::string_view kErrors = "Error handling";
+constexpr std::string_view kFlow = "Flow";
+constexpr std::string_view kSteady = "Steady state";
+constexpr std::string_view kUring = "io_uring engine";
+constexpr std::string_view kAzbench = "azbench";
+
+// Reasons shared by several options.
+constexpr std::string_view kWhyVerify =
+    "azbench measures performance and never checks the data it reads (verify is refused)";
+constexpr std::string_view kWhyTrim = "azbench issues no trims";
+constexpr std::string_view kWhyIolog =
+    "an agent reads and writes only its jobs' data files, never other files a job names";
+constexpr std::string_view kWhyZones =
+    "zoned block devices are not a target: azbench measures file systems";
+constexpr std::string_view kWhyPlacement =
+    "agents do not change a job's CPU, NUMA or I/O priority placement; pin the agent service "
+    "instead";
+constexpr std::string_view kWhyCredentials =
+    "an agent runs as one unprivileged user and cannot switch users or cgroups";
+constexpr std::string_view kWhyThinktime = "azbench issues I/O back to back, without think time";
+constexpr std::string_view kWhyRate = "azbench paces jobs only with rate_iops";
+constexpr std::string_view kWhyLatencyTarget =
+    "azbench has no latency-target search; sweep iodepth in a campaign instead";
+constexpr std::string_view kWhyBlockSizes = "azbench uses one block size per job (bs)";
+constexpr std::string_view kWhyRandom =
+    "azbench's random offsets are uniform over the job's region from one generator";
+constexpr std::string_view kWhyLayout =
+    "azbench lays out every job's files itself, whole, before the measured run";
+constexpr std::string_view kWhyLogFiles =
+    "azbench writes no fio log files: intervals and op_log records go to the results instead "
+    "(write_*_log is refused)";
+constexpr std::string_view kWhyMeasured =
+    "azbench always measures submission, completion and total latency and bandwidth";
+constexpr std::string_view kWhyPercentiles =
+    "azbench keeps whole latency histograms and computes percentiles when it reports";
+constexpr std::string_view kWhyFlow = "azbench does not tie the pace of one job to another's";
+constexpr std::string_view kWhySteady =
+    "azbench runs for runtime or io_size and has no steady-state detection";
+constexpr std::string_view kWhyDeprecated = "fio deprecated it and ignores it too";
+constexpr std::string_view kWhyBuffers =
+    "azbench fills write buffers itself (see buffer_compress_percentage, refill_buffers, "
+    "scramble_buffers)";
+constexpr std::string_view kWhyMemory =
+    "azbench allocates I/O buffers itself, aligned for O_DIRECT";
+constexpr std::string_view kWhyExit =
+    "the agent ends jobs by runtime, io_size or the coordinator; jobs do not end one another";
+constexpr std::string_view kWhyErrors =
+    "a clone stops at its first I/O error, fio's continue_on_error=none";
+
+// fio 3.33's options in options.c order, then fio's io_uring options, then azbench's own.
+constexpr FioOptionInfo kOptions[] = {
+    NoEffect("description", "", T::kString, "", kDescription, "Free text describing the job",
+             "azbench neither stores nor prints it"),
+    Honoured("name", "", T::kString, "", "1-100 characters, no '/'", "the section name",
+             kDescription, "Name of the job; part of its file names and result rows",
+             [](JobSpec& j, std::string_view v) { return SetString(j.name, v); }),
+    Refused("wait_for", "", T::kString, "", kProcess, "Start only after the named job has ended",
+            "jobs wait only for all jobs before them (stonewall)"),
+    Honoured("filename", "", T::kString, "", "':'-separated paths ('\\:' is a colon)", "", kFiles,
+             "The files (or one device) to do I/O to, instead of generated names",
+             [](JobSpec& j, std::string_view v) { return SetString(j.filename, v); }),
+    Honoured("directory", "", T::kString, "", "", "the agent's working directory", kFiles,
+             "Directory that holds the job's files",
+             [](JobSpec& j, std::string_view v) { return SetString(j.directory, v); }),
+    Refused("filename_format", "", T::kString, "$jobname.$jobnum.$filenum", kFiles,
+            "Pattern for generated file names",
+            "generated files are always named <name>.<clone>.<file> (sharing decides where)"),
+    NoEffect("unique_filename", "", T::kBool, "1", kFiles,
+             "Prefix generated file names with the client's address in client/server mode",
+             "agents never share generated names: each works in its own directory unless "
+             "`sharing` says otherwise"),
+    Refused("lockfile", "", T::kChoice, "none", kFiles,
+            "Lock each file around its I/O (none, exclusive, readwrite)",
+            "azbench takes no file locks around I/O"),
+    Refused("opendir", "", T::kString, "", kFiles, "Add every file below a directory to the job",
+            kWhyIolog),
+    Honoured("rw", "readwrite", T::kChoice, "",
+             "read, write, randread, randwrite, rw, readwrite, randrw", "read", kIoBasic,
+             "Direction and order of the I/O", SetRw,
+             "trim patterns and ':<n>' offset modifiers are refused"),
+    Refused("rw_sequencer", "", T::kChoice, "sequential", kIoBasic,
+            "How the ':<n>' modifier of rw picks the next offset",
+            "rw's ':<n>' modifier is refused, so this has nothing to act on"),
+    Honoured("ioengine", "", T::kChoice, "", "psync, sync, libaio, io_uring, null", "psync",
+             kIoBasic, "How the I/O is issued", SetEngine),
+    Honoured(
+        "iodepth", "", T::kInt, "I/Os", "1..65536 (libaio, io_uring: 1..4096)", "1", kIoBasic,
+        "How many I/Os each clone keeps in flight",
+        [](JobSpec& j, std::string_view v) { return SetInt(j.iodepth, v, 1, kMaxJobIodepth); }),
+    Honoured(
+        "iodepth_batch", "iodepth_batch_submit", T::kInt, "I/Os", "0..65536", "0", kIoBasic,
+        "How many I/Os to submit per call (async engines)",
+        [](JobSpec& j, std::string_view v) {
+          return SetInt(j.iodepth_batch_submit, v, 0, kMaxJobIodepth);
+        },
+        "0 (the default) submits every free slot, one per call with direct=1; fio's default "
+        "is 1"),
+    Honoured(
+        "iodepth_batch_complete_min", "iodepth_batch_complete", T::kInt, "I/Os", "0..65536", "0",
+        kIoBasic, "Fewest completions to wait for per reap (async engines)",
+        [](JobSpec& j, std::string_view v) {
+          return SetInt(j.iodepth_batch_complete_min, v, 0, kMaxJobIodepth);
+        },
+        "0 (the default) waits for at least one, as fio's 1"),
+    Honoured(
+        "iodepth_batch_complete_max", "", T::kInt, "I/Os", "0..65536", "0", kIoBasic,
+        "Most completions to take per reap (async engines)",
+        [](JobSpec& j, std::string_view v) {
+          return SetInt(j.iodepth_batch_complete_max, v, 0, kMaxJobIodepth);
+        },
+        "0 (the default) takes up to iodepth"),
+    Refused("iodepth_low", "", T::kInt, "iodepth", kIoBasic,
+            "Queue depth at which to start refilling the queue",
+            "azbench refills the queue as soon as a slot is free"),
+    Refused("serialize_overlap", "", T::kBool, "0", kIoBasic,
+            "Hold back I/Os that overlap one in flight",
+            "azbench does not track overlapping in-flight I/Os"),
+    Refused("io_submit_mode", "", T::kChoice, "inline", kIoBasic,
+            "Submit I/O from the job thread or an offload pool",
+            "azbench submits from the clone's own thread"),
+    Honoured("size", "", T::kSize, "bytes", "1 and up (no percentages)", "", kSizes,
+             "Bytes of file per clone: its files share it",
+             [](JobSpec& j, std::string_view v) { return SetSize(j.size_bytes, j, v); }),
+    Honoured("io_size", "io_limit", T::kSize, "bytes", "0 and up", "size", kSizes,
+             "Bytes of I/O per clone, when different from size",
+             [](JobSpec& j, std::string_view v) { return SetSize(j.io_size_bytes, j, v); }),
+    Refused("fill_device", "fill_fs", T::kBool, "0", kSizes,
+            "Write until the device or file system is full",
+            "an agent keeps the configured free space; give a size"),
+    Refused("filesize", "", T::kSize, "", kSizes,
+            "Size of each file, or a range, instead of size/nrfiles",
+            "the files of a job share size equally"),
+    Refused("file_append", "", T::kBool, "0", kSizes, "Do the I/O past the end of the file",
+            "azbench does its I/O inside the laid-out region"),
+    Honoured("offset", "fileoffset", T::kSize, "bytes", "0 and up (no percentages)", "0", kSizes,
+             "Where in each file the I/O region starts",
+             [](JobSpec& j, std::string_view v) { return SetSize(j.offset_bytes, j, v); }),
+    Refused("offset_align", "", T::kInt, "0", kSizes, "Alignment of a percentage offset",
+            "percentage offsets are refused"),
+    Refused("offset_increment", "", T::kSize, "0", kSizes,
+            "Offset added per clone so clones work on separate regions",
+            "clones work on their own files (sharing decides for several agents)"),
+    Refused("number_ios", "", T::kInt, "0", kSizes, "Stop after this many I/Os",
+            "azbench stops on io_size or runtime"),
+    Honoured("bs", "blocksize", T::kSize, "bytes", "1..1g, one value", "4k", kBlockSize,
+             "Bytes per I/O", SetBlockSize, "separate read,write sizes are refused"),
+    Refused("ba", "blockalign", T::kSize, "bs", kBlockSize,
+            "Alignment of random offsets, when not bs", "random offsets are aligned to bs"),
+    Refused("bsrange", "blocksize_range", T::kList, "", kBlockSize,
+            "Pick each I/O's size from a range", kWhyBlockSizes),
+    Refused("bssplit", "", T::kList, "", kBlockSize, "Mix of block sizes with their shares",
+            kWhyBlockSizes),
+    Refused("bs_unaligned", "blocksize_unaligned", T::kBool, "0", kBlockSize,
+            "Allow sizes from bsrange that are not sector multiples", kWhyBlockSizes),
+    Refused("bs_is_seq_rand", "", T::kBool, "0", kBlockSize,
+            "Read bs's read,write values as sequential,random", kWhyBlockSizes),
+    Honoured("randrepeat", "", T::kBool, "", "", "1", kRandom,
+             "Seed the random generator the same way every run",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.randrepeat, v); }),
+    Honoured("randseed", "", T::kInt, "", "0..2^63-1", "unset", kRandom,
+             "Seed for the random generator", SetRandseed),
+    Honoured("norandommap", "", T::kBool, "", "", "0", kRandom,
+             "Draw random offsets freely instead of visiting each block once per pass",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.norandommap, v); }),
+    Refused("softrandommap", "", T::kBool, "0", kRandom,
+            "Carry on without a random map when it cannot be allocated",
+            "azbench's random map needs no allocation that can fail at run time"),
+    Refused("random_generator", "", T::kChoice, "tausworthe", kRandom,
+            "Which random generator to use", "azbench has one generator"),
+    Refused("random_distribution", "", T::kChoice, "random", kRandom,
+            "Distribution of random offsets (zipf, pareto, normal, ...)", kWhyRandom),
+    Refused("percentage_random", "", T::kList, "100", kRandom,
+            "Share of I/Os that are random, the rest sequential", kWhyRandom),
+    NoEffect("percentage_sequential", "", T::kList, "", kRandom, "Old form of percentage_random",
+             kWhyDeprecated),
+    Refused("allrandrepeat", "", T::kBool, "0", kRandom,
+            "Seed every random generator of the job the same way each run",
+            "randrepeat and randseed seed azbench's only generator"),
+    Honoured(
+        "nrfiles", "nr_files", T::kInt, "files", "1..1000000", "1", kFiles, "Files per clone",
+        [](JobSpec& j, std::string_view v) { return SetInt(j.nrfiles, v, 1, kMaxJobNrfiles); }),
+    Refused("openfiles", "", T::kInt, "nrfiles", kFiles, "Most files open at once",
+            "azbench keeps all of a clone's files open"),
+    Honoured("file_service_type", "", T::kChoice, "", "roundrobin, sequential, random",
+             "roundrobin", kFiles, "How the next file is chosen", SetFileServiceType,
+             "per-file counts (random:4) and zipf/pareto/normal/gauss are refused"),
+    Refused("fallocate", "", T::kChoice, "native", kFiles,
+            "How to preallocate files before laying them out", kWhyLayout),
+    Refused("fadvise_hint", "", T::kChoice, "1", kSync,
+            "posix_fadvise hint about the access pattern",
+            "azbench gives the kernel no access-pattern hints"),
+    Honoured("fsync", "", T::kInt, "writes", "0..2^31-1", "0", kSync,
+             "fsync after every N writes (0: never)",
+             [](JobSpec& j, std::string_view v) { return SetInt(j.fsync_every_n, v, 0, kMaxInt); }),
+    Honoured(
+        "fdatasync", "", T::kInt, "writes", "0..2^31-1", "0", kSync,
+        "fdatasync after every N writes (0: never)",
+        [](JobSpec& j, std::string_view v) { return SetInt(j.fdatasync_every_n, v, 0, kMaxInt); }),
+    Refused("write_barrier", "", T::kInt, "0", kSync, "Make every Nth write a barrier write",
+            "Linux has no barrier writes for files"),
+    Refused("sync_file_range", "", T::kList, "", kSync, "sync_file_range after every N writes",
+            "azbench syncs with fsync and fdatasync only"),
+    Honoured("direct", "", T::kBool, "", "", "0", kSync, "Use O_DIRECT (bypass the page cache)",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.direct, v); }),
+    Refused("atomic", "", T::kBool, "0", kSync, "Use atomic direct writes",
+            "Linux offers no atomic O_DIRECT writes to files here"),
+    Honoured("buffered", "", T::kBool, "", "", "1", kSync,
+             "Go through the page cache (the opposite of direct)", SetBuffered),
+    Refused("overwrite", "", T::kBool, "0", kFiles, "Lay the file out first, then overwrite it",
+            kWhyLayout),
+    Refused("loops", "", T::kInt, "1", kRuntime, "Run the job this many times",
+            "repeat a workload with a campaign's `repeat`"),
+    Honoured(
+        "numjobs", "", T::kInt, "clones", "1..4096", "1", kProcess,
+        "Clones of the job, each with its own files",
+        [](JobSpec& j, std::string_view v) { return SetInt(j.numjobs, v, 1, kMaxJobNumjobs); }),
+    Refused("startdelay", "", T::kDuration, "0", kRuntime, "Wait this long before starting",
+            "all jobs of a phase start together at one instant"),
+    Honoured("runtime", "timeout", T::kDuration, "s", "0 and up", "0 (until io_size is done)",
+             kRuntime, "Stop the job after this long",
+             [](JobSpec& j, std::string_view v) { return SetSeconds(j.runtime, v); }),
+    Honoured("time_based", "", T::kBool, "", "", "0", kRuntime,
+             "Run for runtime, going over the files again as often as needed",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.time_based, v); }),
+    Refused("verify_only", "", T::kBool, "0", kVerify, "Only verify earlier written data",
+            kWhyVerify),
+    Honoured("ramp_time", "", T::kDuration, "s", "0 and up", "0", kRuntime,
+             "Run this long before measuring",
+             [](JobSpec& j, std::string_view v) { return SetSeconds(j.ramp_time, v); }),
+    Honoured("clocksource", "", T::kChoice, "", "cpu, clock_gettime", "auto", kRuntime,
+             "Clock that timestamps each I/O", SetClockSource,
+             "auto (the default) takes cpu where the TSC is usable; gettimeofday is refused"),
+    Refused("mem", "iomem", T::kChoice, "malloc", kBuffers,
+            "Where I/O buffers come from (malloc, shm, mmap, hugepages, ...)", kWhyMemory),
+    Refused("iomem_align", "mem_align", T::kInt, "0", kBuffers, "Alignment of I/O buffers",
+            kWhyMemory),
+    Refused("verify", "", T::kChoice, "0", kVerify,
+            "Check data read back (md5, crc32c, pattern, ...)",
+            "azbench measures performance and never checks the data it reads"),
+    Refused("do_verify", "", T::kBool, "1", kVerify, "Run the verify phase after writing",
+            kWhyVerify),
+    NoEffect("verifysort", "", T::kBool, "", kVerify, "Old option to sort verify reads",
+             kWhyDeprecated),
+    NoEffect("verifysort_nr", "", T::kInt, "", kVerify, "Old option to sort verify reads",
+             kWhyDeprecated),
+    Refused("verify_interval", "", T::kInt, "bs", kVerify, "Bytes per verify header", kWhyVerify),
+    Refused("verify_offset", "", T::kInt, "0", kVerify, "Where in a block the verify header goes",
+            kWhyVerify),
+    Refused("verify_pattern", "", T::kString, "", kVerify, "Pattern to write and check",
+            kWhyVerify),
+    Refused("verify_fatal", "", T::kBool, "0", kVerify, "Stop at the first verify failure",
+            kWhyVerify),
+    Refused("verify_dump", "", T::kBool, "0", kVerify, "Save the blocks that failed verify",
+            kWhyVerify),
+    Refused("verify_async", "", T::kInt, "0", kVerify, "Threads that verify in the background",
+            kWhyVerify),
+    Refused("verify_backlog", "", T::kInt, "", kVerify, "Verify after this many writes",
+            kWhyVerify),
+    Refused("verify_backlog_batch", "", T::kInt, "", kVerify,
+            "How many blocks each backlog verify checks", kWhyVerify),
+    Refused("verify_async_cpus", "", T::kList, "", kVerify, "CPUs of the verify threads",
+            kWhyVerify),
+    Refused("experimental_verify", "", T::kBool, "0", kVerify,
+            "Verify by replaying offsets instead of logging them", kWhyVerify),
+    Refused("verify_state_load", "", T::kBool, "0", kVerify,
+            "Load the verify state a crashed run saved", kWhyIolog),
+    Refused("verify_state_save", "", T::kBool, "1", kVerify,
+            "Save the verify state when the job ends", kWhyIolog),
+    Refused("trim_percentage", "", T::kInt, "0", kTrim, "Share of verified blocks to trim",
+            kWhyTrim),
+    Refused("trim_verify_zero", "", T::kBool, "1", kTrim, "Check that trimmed blocks read zero",
+            kWhyTrim),
+    Refused("trim_backlog", "", T::kInt, "", kTrim, "Trim after this many writes", kWhyTrim),
+    Refused("trim_backlog_batch", "", T::kInt, "", kTrim, "How many blocks each backlog trims",
+            kWhyTrim),
+    Refused("write_iolog", "", T::kString, "", kIolog, "Record the job's I/O to a file", kWhyIolog),
+    Refused("read_iolog", "", T::kString, "", kIolog, "Replay I/O recorded in a file", kWhyIolog),
+    Refused("read_iolog_chunked", "", T::kBool, "0", kIolog,
+            "Read the replay log a piece at a time", kWhyIolog),
+    Refused("replay_no_stall", "", T::kBool, "0", kIolog,
+            "Replay as fast as possible, ignoring recorded times", kWhyIolog),
+    Refused("replay_redirect", "", T::kString, "", kIolog,
+            "Replay every recorded I/O to this device", kWhyIolog),
+    Refused("replay_scale", "", T::kInt, "1", kIolog, "Divide replayed offsets by this", kWhyIolog),
+    Refused("replay_align", "", T::kInt, "", kIolog, "Align replayed offsets to this", kWhyIolog),
+    Refused("replay_time_scale", "", T::kInt, "100", kIolog,
+            "Percentage of the recorded pace to replay at", kWhyIolog),
+    Refused("replay_skip", "", T::kList, "", kIolog, "Kinds of I/O to leave out of a replay",
+            kWhyIolog),
+    Refused("merge_blktrace_file", "", T::kString, "", kIolog,
+            "Merge several blktraces into this file", kWhyIolog),
+    Refused("merge_blktrace_scalars", "", T::kList, "", kIolog,
+            "Percentages to scale each merged trace's time", kWhyIolog),
+    Refused("merge_blktrace_iters", "", T::kList, "", kIolog,
+            "How often to repeat each merged trace", kWhyIolog),
+    Refused("exec_prerun", "", T::kString, "", kCommands, "Run a command before the job",
+            "an agent never runs commands a job names"),
+    Refused("exec_postrun", "", T::kString, "", kCommands, "Run a command after the job",
+            "an agent never runs commands a job names"),
+    Refused("ioscheduler", "", T::kString, "", kScheduling,
+            "Switch the device's I/O scheduler before the job",
+            "an agent does not change system settings"),
+    Refused("zonemode", "", T::kChoice, "none", kZones, "How to treat zones", kWhyZones),
+    Refused("zonesize", "", T::kSize, "0", kZones, "Size of a zone", kWhyZones),
+    Refused("zonecapacity", "", T::kSize, "0", kZones, "Usable bytes of a zone", kWhyZones),
+    Refused("zonerange", "", T::kSize, "0", kZones, "Size of a strided zone", kWhyZones),
+    Refused("zoneskip", "", T::kSize, "0", kZones, "Bytes to skip after each zone", kWhyZones),
+    Refused("read_beyond_wp", "", T::kBool, "0", kZones, "Read past a zone's write pointer",
+            kWhyZones),
+    Refused("max_open_zones", "", T::kInt, "0", kZones, "Most zones open at once", kWhyZones),
+    Refused("job_max_open_zones", "", T::kInt, "0", kZones, "Most zones one job keeps open",
+            kWhyZones),
+    Refused("ignore_zone_limits", "", T::kBool, "0", kZones, "Ignore the device's open-zone limit",
+            kWhyZones),
+    Refused("zone_reset_threshold", "", T::kList, "", kZones,
+            "Share of written zones that triggers resets", kWhyZones),
+    Refused("zone_reset_frequency", "", T::kList, "", kZones, "Reset a zone every N writes",
+            kWhyZones),
+    Refused("lockmem", "", T::kSize, "0", kBuffers, "Lock this much memory away from the job",
+            "an agent does not take memory from the system"),
+    Honoured("rwmixread", "", T::kInt, "%", "0..100", "50", kRwmix, "Share of reads in a mixed job",
+             [](JobSpec& j, std::string_view v) { return SetInt(j.rwmixread_percent, v, 0, 100); }),
+    Honoured("rwmixwrite", "", T::kInt, "%", "0..100", "50", kRwmix,
+             "Share of writes in a mixed job (sets rwmixread to the rest)", SetRwmixwrite),
+    NoEffect("rwmixcycle", "", T::kInt, "", kRwmix, "Old option for the read/write switch period",
+             kWhyDeprecated),
+    Refused("nice", "", T::kInt, "0", kScheduling, "Nice value of the job's threads",
+            kWhyPlacement),
+    Refused("prio", "", T::kInt, "", kScheduling, "I/O priority level", kWhyPlacement),
+    Refused("prioclass", "", T::kInt, "", kScheduling, "I/O priority class", kWhyPlacement),
+    Refused("thinktime", "", T::kDuration, "0", kThinktime, "Pause between I/Os", kWhyThinktime),
+    Refused("thinktime_spin", "", T::kDuration, "0", kThinktime,
+            "Part of the think time spent spinning", kWhyThinktime),
+    Refused("thinktime_blocks", "", T::kInt, "1", kThinktime, "I/Os between think times",
+            kWhyThinktime),
+    Refused("thinktime_blocks_type", "", T::kChoice, "complete", kThinktime,
+            "Count issued or completed I/Os for thinktime_blocks", kWhyThinktime),
+    Refused("thinktime_iotime", "", T::kDuration, "0", kThinktime,
+            "Time of I/O between think times", kWhyThinktime),
+    Refused("rate", "", T::kList, "", kRate, "Cap the bandwidth of each clone", kWhyRate),
+    Refused("rate_min", "ratemin", T::kList, "", kRate, "Fail if bandwidth drops below this",
+            kWhyRate),
+    Honoured("rate_iops", "", T::kInt, "IOPS", "0 and up, one value", "0 (unlimited)", kRate,
+             "Cap the IOPS of each clone", SetRateIops, "separate read,write rates are refused"),
+    Refused("rate_iops_min", "", T::kList, "", kRate, "Fail if IOPS drop below this", kWhyRate),
+    Refused("rate_process", "", T::kChoice, "linear", kRate,
+            "How rated I/Os are spaced (linear or poisson)", kWhyRate),
+    Refused("rate_cycle", "ratecycle", T::kInt, "1000", kRate,
+            "Window in ms over which rate_min is checked", kWhyRate),
+    Refused("rate_ignore_thinktime", "", T::kBool, "0", kRate,
+            "Keep the rate while thinking instead of catching up", kWhyThinktime),
+    Refused("max_latency", "", T::kDuration, "", kLatency,
+            "Fail the job when a completion takes longer", kWhyLatencyTarget),
+    Refused("latency_target", "", T::kDuration, "", kLatency,
+            "Find the depth that keeps latency under this", kWhyLatencyTarget),
+    Refused("latency_window", "", T::kDuration, "", kLatency,
+            "Window over which latency_target is checked", kWhyLatencyTarget),
+    Refused("latency_percentile", "", T::kList, "100", kLatency,
+            "Percentile that latency_target applies to", kWhyLatencyTarget),
+    Refused("latency_run", "", T::kBool, "0", kLatency,
+            "Keep searching for latency_target's depth for the whole run", kWhyLatencyTarget),
+    Honoured("invalidate", "", T::kBool, "", "", "1", kSync,
+             "Drop the files' page cache before the job",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.invalidate, v); }),
+    Refused("sync", "", T::kChoice, "none", kSync, "Open files with O_SYNC or O_DSYNC",
+            "azbench opens files without O_SYNC; use fsync= or fdatasync="),
+    Refused("write_hint", "", T::kChoice, "", kSync, "Lifetime hint for written data",
+            "azbench gives the kernel no write hints"),
+    Refused("create_serialize", "", T::kBool, "1", kFiles, "Lay files out one clone at a time",
+            kWhyLayout),
+    Refused("create_fsync", "", T::kBool, "1", kFiles, "fsync each file after laying it out",
+            kWhyLayout),
+    Refused("create_on_open", "", T::kBool, "0", kFiles,
+            "Create files when the job opens them, not before", kWhyLayout),
+    Refused("create_only", "", T::kBool, "0", kFiles, "Lay the files out and stop",
+            "the files are laid out as part of every run"),
+    Refused("allow_file_create", "", T::kBool, "1", kFiles,
+            "Allow the job to create files that do not exist", kWhyLayout),
+    Refused("allow_mounted_write", "", T::kBool, "0", kFiles,
+            "Allow writes to a mounted block device",
+            "an agent writes only beneath its allowed roots"),
+    Refused("pre_read", "", T::kBool, "0", kSync, "Read the files into the cache before the job",
+            "azbench warms nothing before a run (invalidate drops the cache)"),
+    Refused("cpumask", "", T::kList, "", kScheduling, "CPUs the job may run on (a bit mask)",
+            kWhyPlacement),
+    Refused("cpus_allowed", "", T::kList, "", kScheduling, "CPUs the job may run on",
+            kWhyPlacement),
+    Refused("cpus_allowed_policy", "", T::kChoice, "shared", kScheduling,
+            "Whether clones share or split cpus_allowed", kWhyPlacement),
+    Refused("numa_cpu_nodes", "", T::kList, "", kScheduling, "NUMA nodes the job may run on",
+            kWhyPlacement),
+    Refused("numa_mem_policy", "", T::kString, "", kScheduling, "NUMA memory policy of the job",
+            kWhyPlacement),
+    Refused("gpu_dev_id", "", T::kInt, "0", kBuffers, "GPU whose memory holds the buffers",
+            kWhyMemory),
+    Honoured("end_fsync", "", T::kBool, "", "", "0", kSync, "fsync the files when the job ends",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.end_fsync, v); }),
+    Refused("fsync_on_close", "", T::kBool, "0", kSync, "fsync each file when it is closed",
+            "azbench syncs with fsync=, fdatasync= and end_fsync only"),
+    Refused("unlink", "", T::kBool, "0", kFiles, "Delete the job's files when it ends",
+            "the agent server always removes them; `azbench-agent run --unlink` does in "
+            "one-shot mode"),
+    Refused("unlink_each_loop", "", T::kBool, "0", kFiles, "Delete the files after every loop",
+            "loops is refused"),
+    Refused("exitall", "", T::kBool, "0", kProcess, "End every job when this one ends", kWhyExit),
+    Refused("exit_what", "", T::kChoice, "group", kProcess, "Which jobs exitall ends", kWhyExit),
+    Refused("exitall_on_error", "", T::kBool, "0", kProcess, "End every job when this one fails",
+            kWhyExit),
+    Honoured("stonewall", "wait_for_previous", T::kBool, "", "", "0", kProcess,
+             "Start only after every job before this one has ended; starts a new group",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.stonewall, v); }),
+    Honoured("new_group", "", T::kBool, "", "", "0", kProcess,
+             "Start a new reporting group with this job",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.new_group, v); }),
+    NoEffect("thread", "", T::kBool, "0", kProcess, "Run clones as threads instead of processes",
+             "azbench always runs clones as threads of the agent"),
+    NoEffect("per_job_logs", "", T::kBool, "1", kLogs, "One log file per job, not per group",
+             kWhyLogFiles),
+    Refused("write_bw_log", "", T::kString, "", kLogs, "Write a bandwidth log file", kWhyLogFiles),
+    Refused("write_lat_log", "", T::kString, "", kLogs, "Write latency log files", kWhyLogFiles),
+    Refused("write_iops_log", "", T::kString, "", kLogs, "Write an IOPS log file", kWhyLogFiles),
+    NoEffect("log_entries", "", T::kInt, "1024", kLogs, "Initial size of the in-memory logs",
+             kWhyLogFiles),
+    NoEffect("log_avg_msec", "", T::kInt, "0", kLogs, "Average log entries over this many ms",
+             kWhyLogFiles),
+    NoEffect("log_hist_msec", "", T::kInt, "0", kLogs, "Histogram log interval in ms",
+             kWhyLogFiles),
+    NoEffect("log_hist_coarseness", "", T::kInt, "0", kLogs, "Merge histogram log buckets by 2^N",
+             kWhyLogFiles),
+    Refused("write_hist_log", "", T::kString, "", kLogs, "Write a latency histogram log file",
+            kWhyLogFiles),
+    NoEffect("log_max_value", "", T::kBool, "0", kLogs, "Log the window's maximum, not mean",
+             kWhyLogFiles),
+    NoEffect("log_offset", "", T::kBool, "0", kLogs, "Add each I/O's offset to the logs",
+             kWhyLogFiles),
+    NoEffect("log_prio", "", T::kBool, "0", kLogs, "Add each I/O's priority to the logs",
+             kWhyLogFiles),
+    NoEffect("log_compression", "", T::kSize, "", kLogs, "Compress logs in chunks of this size",
+             kWhyLogFiles),
+    NoEffect("log_compression_cpus", "", T::kList, "", kLogs, "CPUs that compress logs",
+             kWhyLogFiles),
+    NoEffect("log_store_compressed", "", T::kBool, "0", kLogs, "Store logs compressed",
+             kWhyLogFiles),
+    NoEffect("log_unix_epoch", "", T::kBool, "0", kLogs, "Log timestamps as Unix time",
+             kWhyLogFiles),
+    NoEffect("log_alternate_epoch", "", T::kBool, "0", kLogs,
+             "Log timestamps from another clock's epoch", kWhyLogFiles),
+    NoEffect("log_alternate_epoch_clock_id", "", T::kInt, "", kLogs,
+             "Clock for log_alternate_epoch", kWhyLogFiles),
+    NoEffect("block_error_percentiles", "", T::kBool, "0", kStats,
+             "Report where in their life trimmed blocks failed",
+             "it reports on trims, which azbench does not issue"),
+    NoEffect("bwavgtime", "", T::kInt, "500", kStats, "Bandwidth sample window in ms",
+             "bandwidth samples are the intervals of the interval series (--interval)"),
+    NoEffect("iopsavgtime", "", T::kInt, "500", kStats, "IOPS sample window in ms",
+             "IOPS samples are the intervals of the interval series (--interval)"),
+    Honoured(
+        "group_reporting", "", T::kBool, "", "", "0", kStats, "Report each reporting group as one",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.group_reporting, v); },
+        "numjobs clones are always reported merged; this merges the jobs of a group too"),
+    NoEffect("stats", "", T::kBool, "1", kStats, "Collect statistics for this job",
+             "azbench always collects every job's statistics"),
+    Refused("zero_buffers", "", T::kBool, "0", kBuffers, "Write zeroes", kWhyBuffers),
+    Honoured("refill_buffers", "", T::kBool, "", "", "0", kBuffers,
+             "Refill the whole buffer before every write",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.refill_buffers, v); }),
+    Honoured("scramble_buffers", "", T::kBool, "", "", "1", kBuffers,
+             "Change part of the buffer before every write so blocks do not dedupe",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.scramble_buffers, v); }),
+    Refused("buffer_pattern", "", T::kString, "", kBuffers, "Fill write buffers with a pattern",
+            kWhyBuffers),
+    Honoured("buffer_compress_percentage", "", T::kInt, "%", "0..100", "0", kBuffers,
+             "How compressible written data is",
+             [](JobSpec& j,
+                std::string_view v) { return SetInt(j.buffer_compress_percentage, v, 0, 100); }),
+    Refused("buffer_compress_chunk", "", T::kSize, "512", kBuffers,
+            "Size of the compressible and random runs", kWhyBuffers),
+    Refused("dedupe_percentage", "", T::kInt, "0", kBuffers,
+            "Share of written blocks that repeat earlier ones", kWhyBuffers),
+    Refused("dedupe_global", "", T::kBool, "0", kBuffers, "Dedupe across jobs", kWhyBuffers),
+    Refused("dedupe_mode", "", T::kChoice, "repeat", kBuffers, "How deduplicated blocks are chosen",
+            kWhyBuffers),
+    Refused("dedupe_working_set_percentage", "", T::kInt, "5", kBuffers,
+            "Share of the file that dedupe blocks come from", kWhyBuffers),
+    NoEffect("clat_percentiles", "", T::kBool, "1", kStats, "Report completion latency percentiles",
+             kWhyPercentiles),
+    NoEffect("lat_percentiles", "", T::kBool, "0", kStats, "Report total latency percentiles",
+             kWhyPercentiles),
+    NoEffect("slat_percentiles", "", T::kBool, "0", kStats, "Report submission latency percentiles",
+             kWhyPercentiles),
+    NoEffect("percentile_list", "", T::kList,
+             "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99", kStats,
+             "Which percentiles to report", kWhyPercentiles),
+    NoEffect("significant_figures", "", T::kInt, "4", kStats,
+             "Significant figures of terse and normal output",
+             "azbench's output sets its own precision"),
+    NoEffect("disk_util", "", T::kBool, "1", kStats, "Report the utilisation of local disks",
+             "azbench reports no disk utilisation: a shared file system has no local disk"),
+    NoEffect("gtod_reduce", "", T::kBool, "0", kStats, "Take fewer timestamps", kWhyMeasured),
+    NoEffect("disable_lat", "", T::kBool, "0", kStats, "Do not measure total latency",
+             kWhyMeasured),
+    NoEffect("disable_clat", "", T::kBool, "0", kStats, "Do not measure completion latency",
+             kWhyMeasured),
+    NoEffect("disable_slat", "", T::kBool, "0", kStats, "Do not measure submission latency",
+             kWhyMeasured),
+    NoEffect("disable_bw_measurement", "disable_bw", T::kBool, "0", kStats,
+             "Do not sample bandwidth", kWhyMeasured),
+    NoEffect("gtod_cpu", "", T::kInt, "", kStats, "Dedicate a CPU to keeping time",
+             "azbench's clock needs no time-keeping thread"),
+    NoEffect("unified_rw_reporting", "", T::kChoice, "none", kStats,
+             "Report reads, writes and trims together",
+             "azbench reports each direction separately; merged figures come from reports"),
+    Refused("continue_on_error", "", T::kChoice, "none", kErrors, "Which errors let the job go on",
+            kWhyErrors),
+    Refused("ignore_error", "", T::kList, "", kErrors, "Errors that do not count as failures",
+            kWhyErrors),
+    NoEffect("error_dump", "", T::kBool, "0", kErrors, "Print every error as it happens",
+             "azbench reports a clone's error with its result"),
+    Refused("profile", "", T::kChoice, "", kProcess, "Run one of fio's built-in profiles",
+            "azbench has no built-in profiles; campaigns play that part"),
+    Refused("cgroup", "", T::kString, "", kScheduling, "Run the job in this cgroup",
+            kWhyCredentials),
+    Refused("cgroup_nodelete", "", T::kBool, "0", kScheduling, "Keep the cgroup after the job",
+            kWhyCredentials),
+    Refused("cgroup_weight", "", T::kInt, "", kScheduling, "Weight of the job's cgroup",
+            kWhyCredentials),
+    Refused("uid", "", T::kInt, "", kScheduling, "Run the job as this user", kWhyCredentials),
+    Refused("gid", "", T::kInt, "", kScheduling, "Run the job as this group", kWhyCredentials),
+    Honoured("kb_base", "", T::kChoice, "", "1000, 1024", "1024", kSizes,
+             "What k, m, g mean in sizes (4KiB is always 4096)", SetKbBase,
+             "applied before the other options of its section, as fio does"),
+    NoEffect("unit_base", "", T::kChoice, "", kStats, "Report in bits or bytes",
+             "azbench reports bytes"),
+    NoEffect("hugepage-size", "", T::kSize, "", kBuffers, "Huge page size for mem=mmaphuge",
+             "mem is refused, so no buffer comes from huge pages"),
+    Refused("flow_id", "", T::kInt, "0", kFlow, "Flow the job belongs to", kWhyFlow),
+    Refused("flow", "", T::kInt, "0", kFlow, "Weight of the job in its flow", kWhyFlow),
+    NoEffect("flow_watermark", "", T::kInt, "", kFlow, "Old flow option", kWhyDeprecated),
+    Refused("flow_sleep", "", T::kDuration, "0", kFlow, "Pause when the flow is ahead", kWhyFlow),
+    Refused("steadystate", "ss", T::kString, "iops_slope:0.01%", kSteady,
+            "End the job when IOPS or bandwidth settle", kWhySteady),
+    Refused("steadystate_duration", "ss_dur", T::kDuration, "0", kSteady,
+            "Window over which steadystate is judged", kWhySteady),
+    Refused("steadystate_ramp_time", "ss_ramp", T::kDuration, "0", kSteady,
+            "Time before steadystate starts judging", kWhySteady),
+    // fio's io_uring engine options that azbench reads.
+    Honoured(
+        "fixedbufs", "", T::kBool, "", "io_uring only", "1 with direct=1, else 0", kUring,
+        "Register the I/O buffers with the ring",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.fixedbufs, v); },
+        "fio's default is 0; buffered I/O is faster without (bench/README.md)"),
+    Honoured(
+        "registerfiles", "", T::kBool, "", "io_uring only", "1", kUring,
+        "Register the files with the ring",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.registerfiles, v); },
+        "fio's default is 0"),
+    // azbench's own options.
+    Honoured("uring_wait_pause", "", T::kDuration, "us", "0..1ms, io_uring only", "2us", kAzbench,
+             "How long io_uring spins before blocking while waits are short", SetUringWaitPause,
+             "0 never spins"),
+    Honoured("op_log", "", T::kBool, "", "", "0", kAzbench,
+             "Stream every measured op's record with the results",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.op_log, v); }),
+    Honoured("op_log_rate", "", T::kInt, "records/s", "1..10000000", "10000", kAzbench,
+             "Most op_log records per second per clone; the rest are counted", SetOpLogRate),
+    Honoured("sharing", "", T::kChoice, "", "file-per-agent, shared-dir, shared-file",
+             "file-per-agent", kAzbench, "How the agents of a scenario share a job's files",
+             SetSharing),
+};
+
+}  // namespace
+
+std::string_view FioOptionTypeName(FioOptionType type) {
+  switch (type) {
+    case FioOptionType::kString:
+      return "string";
+    case FioOptionType::kInt:
+      return "integer";
+    case FioOptionType::kSize:
+      return "size";
+    case FioOptionType::kBool:
+      return "boolean";
+    case FioOptionType::kDuration:
+      return "duration";
+    case FioOptionType::kChoice:
+      return "choice";
+    case FioOptionType::kList:
+      return "list";
+  }
+  return "string";
+}
+
+std::string_view FioSupportName(FioSupport support) {
+  switch (support) {
+    case FioSupport::kHonoured:
+      return "honoured";
+    case FioSupport::kNoEffect:
+      return "no effect";
+    case FioSupport::kRefused:
+      return "refused";
+  }
+  return "refused";
+}
+
+std::span<const FioOptionInfo> FioOptionTable() { return kOptions; }
+
+const FioOptionInfo* FindFioOption(std::string_view name) {
+  for (const FioOptionInfo& info : kOptions) {
+    if (info.name == name || (!info.alias.empty() && info.alias == name)) return &info;
+  }
+  return nullptr;
+}
+
+namespace {
+
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string TypeAndUnit(const FioOptionInfo& info) {
+  if (info.unit.empty()) return std::string(FioOptionTypeName(info.type));
+  return absl::StrCat(Av(FioOptionTypeName(info.type)), " (", Av(info.unit), ")");
+}
+
+// "honoured", "honoured (note)", "no effect: why", "refused: why".
+std::string SupportText(const FioOptionInfo& info) {
+  if (info.why.empty()) return std::string(FioSupportName(info.support));
+  if (info.support == FioSupport::kHonoured) {
+    return absl::StrCat("honoured (", Av(info.why), ")");
+  }
+  return absl::StrCat(Av(FioSupportName(info.support)), ": ", Av(info.why));
+}
+
+}  // namespace
+
+std::string SuggestFioOption(std::string_view name) {
+  std::string_view best;
+  size_t best_distance = std::max<size_t>(2, name.size() / 4) + 1;
+  for (const FioOptionInfo& info : kOptions) {
+    for (std::string_view candidate : {info.name, info.alias}) {
+      if (candidate.empty()) continue;
+      const size_t distance = EditDistance(name, candidate);
+      if (distance < best_distance) {
+        best = candidate;
+        best_distance = distance;
+      }
+    }
+  }
+  return std::string(best);
+}
+
+std::string FioOptionListText() {
+  std::string out;
+  for (const FioOptionInfo& info : kOptions) {
+    std::string name(info.name);
+    if (!info.alias.empty()) absl::StrAppend(&name, " (", Av(info.alias), ")");
+    name.resize(std::max<size_t>(name.size(), 34), ' ');
+    absl::StrAppend(&out, name, " ", Av(info.help), " [", Av(FioSupportName(info.support)), "]\n");
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> FioOptionHelpText(std::string_view name) {
+  const FioOptionInfo* info = FindFioOption(name);
+  if (info == nullptr) {
+    const std::string suggestion = SuggestFioOption(name);
+    return absl::NotFoundError(
+        absl::StrCat("no option '", Av(name), "' in fio 3.33 or azbench",
+                     suggestion.empty() ? "" : absl::StrCat("; did you mean '", suggestion, "'?")));
+  }
+  std::string out;
+  const auto line = [&out](std::string_view label, std::string_view value) {
+    if (value.empty()) return;
+    std::string padded(label);
+    padded.resize(10, ' ');
+    absl::StrAppend(&out, padded, ": ", Av(value), "\n");
+  };
+  line("name", info->name);
+  line("alias", info->alias);
+  line("type", TypeAndUnit(*info));
+  line("range", info->range);
+  line("default", info->default_value);
+  line("category", info->category);
+  line("help", info->help);
+  line("azbench", SupportText(*info));
+  return out;
+}
+
+std::string FioOptionsMarkdown() {
+  std::string out =
+      "# fio options in azbench\n\n"
+      "<!-- Generated by `azbench-agent --cmdhelp=markdown` from common/fio_option_table.cc; "
+      "edit the table, not this page. -->\n\n"
+      "Every option fio 3.33 defines, fio's io_uring options that azbench reads and azbench's "
+      "own, with what azbench does with each: **honoured** (read with fio's meaning, any "
+      "difference noted), **no effect** (accepted; the job file parser warns why) or "
+      "**refused** (an error saying why). A name that is not in this table is an error too. "
+      "`azbench-agent --cmdhelp=NAME` prints one entry. Units, job-file syntax and the "
+      "differences in behaviour are in [fio compatibility](fio-compatibility.md).\n";
+  int honoured = 0, no_effect = 0, refused = 0, aliases = 0;
+  for (const FioOptionInfo& info : kOptions) {
+    honoured += info.support == FioSupport::kHonoured;
+    no_effect += info.support == FioSupport::kNoEffect;
+    refused += info.support == FioSupport::kRefused;
+    aliases += !info.alias.empty();
+  }
+  absl::StrAppend(&out, "\n", std::size(kOptions), " options (", aliases,
+                  " with an alias): ", honoured, " honoured, ", no_effect, " without effect, ",
+                  refused, " refused.\n");
+  std::vector<std::string_view> categories;
+  for (const FioOptionInfo& info : kOptions) {
+    if (std::find(categories.begin(), categories.end(), info.category) == categories.end()) {
+      categories.push_back(info.category);
+    }
+  }
+  for (std::string_view category : categories) {
+    absl::StrAppend(&out, "\n## ", Av(category), "\n\n",
+                    "| Option | Type | Range | Default | azbench | Meaning |\n",
+                    "|---|---|---|---|---|---|\n");
+    for (const FioOptionInfo& info : kOptions) {
+      if (info.category != category) continue;
+      std::string name = absl::StrCat("`", Av(info.name), "`");
+      if (!info.alias.empty()) absl::StrAppend(&name, " (`", Av(info.alias), "`)");
+      const std::string default_value =
+          info.default_value.empty() ? "" : absl::StrCat("`", Av(info.default_value), "`");
+      absl::StrAppend(&out, "| ", name, " | ", TypeAndUnit(info), " | ", Av(info.range), " | ",
+                      default_value, " | ", SupportText(info), " | ", Av(info.help), " |\n");
+    }
+  }
+  return out;
+}
+
+}  // namespace azbench

@@ -1,0 +1,134 @@
+#include "common/fio_option_table.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+#include "common/job_spec.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/dependencies.h"
+#include "tests/testing/status_matchers.h"
+
+namespace azbench {
+namespace {
+
+using ::azbench::testing::StatusIs;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+TEST(FioOptionTableTest, NamesAndAliasesAreUniqueAndEveryEntryIsComplete) {
+  std::set<std::string_view> seen;
+  for (const FioOptionInfo& info : FioOptionTable()) {
+    EXPECT_TRUE(seen.insert(info.name).second) << info.name;
+    if (!info.alias.empty()) {
+      EXPECT_TRUE(seen.insert(info.alias).second) << info.alias;
+    }
+    EXPECT_FALSE(info.help.empty()) << info.name;
+    EXPECT_FALSE(info.category.empty()) << info.name;
+    EXPECT_EQ(info.set != nullptr, info.support == FioSupport::kHonoured) << info.name;
+    if (info.support != FioSupport::kHonoured) {
+      EXPECT_FALSE(info.why.empty()) << info.name;
+    }
+  }
+}
+
+// A sample of fio 3.33's options.c names (with its aliases) across its groups: each is in the table
+// under the spelling fio uses, so no fio option falls through to "unknown".
+TEST(FioOptionTableTest, CoversFio333OptionsAndAliases) {
+  EXPECT_GE(FioOptionTable().size(), 227u + 6u);
+  for (const char* name : {"description",
+                           "wait_for",
+                           "filename_format",
+                           "rw_sequencer",
+                           "iodepth_batch_submit",
+                           "io_limit",
+                           "fill_fs",
+                           "fileoffset",
+                           "blockalign",
+                           "blocksize_range",
+                           "bssplit",
+                           "percentage_sequential",
+                           "write_barrier",
+                           "verifysort_nr",
+                           "merge_blktrace_iters",
+                           "zone_reset_frequency",
+                           "rwmixcycle",
+                           "thinktime_iotime",
+                           "ratecycle",
+                           "latency_run",
+                           "gpu_dev_id",
+                           "log_alternate_epoch_clock_id",
+                           "dedupe_working_set_percentage",
+                           "percentile_list",
+                           "disable_bw",
+                           "hugepage-size",
+                           "flow_watermark",
+                           "ss",
+                           "ss_dur",
+                           "ss_ramp"}) {
+    EXPECT_NE(FindFioOption(name), nullptr) << name;
+  }
+  EXPECT_EQ(FindFioOption("blocksize"), FindFioOption("bs"));
+  EXPECT_EQ(FindFioOption("no_such_option"), nullptr);
+}
+
+// Each honoured entry's setter is what ApplyJobOption uses: its name and alias set the same field.
+TEST(FioOptionTableTest, HonouredEntriesApplyThroughApplyJobOption) {
+  JobSpec by_name;
+  JobSpec by_alias;
+  ASSERT_TRUE(ApplyJobOption(by_name, "offset", "8k").ok());
+  ASSERT_TRUE(ApplyJobOption(by_alias, "fileoffset", "8k").ok());
+  EXPECT_EQ(by_name.offset_bytes, 8192u);
+  EXPECT_EQ(by_alias.offset_bytes, 8192u);
+}
+
+TEST(FioOptionTableTest, SuggestsTheClosestNameOnlyWhenClose) {
+  EXPECT_EQ(SuggestFioOption("iodepht"), "iodepth");
+  EXPECT_EQ(SuggestFioOption("blocksz"), "blocksize");
+  EXPECT_EQ(SuggestFioOption("qqqqqqqqqqqq"), "");
+}
+
+TEST(FioOptionHelpTextTest, OneOptionShowsTypeRangeDefaultHelpAndStatus) {
+  absl::StatusOr<std::string> bs = FioOptionHelpText("blocksize");
+  ASSERT_TRUE(bs.ok()) << bs.status();
+  EXPECT_THAT(*bs, AllOf(HasSubstr("name      : bs\n"), HasSubstr("alias     : blocksize\n"),
+                         HasSubstr("type      : size (bytes)\n"), HasSubstr("default   : 4k\n"),
+                         HasSubstr("range     : 1..1g"), HasSubstr("azbench   : honoured")));
+  absl::StatusOr<std::string> rate = FioOptionHelpText("rate");
+  ASSERT_TRUE(rate.ok()) << rate.status();
+  EXPECT_THAT(*rate, HasSubstr("azbench   : refused: "));
+  EXPECT_THAT(FioOptionHelpText("iodepht"),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("did you mean 'iodepth'?")));
+}
+
+TEST(FioOptionListTextTest, ListsEveryOptionWithItsStatus) {
+  const std::string list = FioOptionListText();
+  EXPECT_THAT(list, AllOf(HasSubstr("bs (blocksize)"), HasSubstr("[honoured]"),
+                          HasSubstr("[refused]"), HasSubstr("[no effect]")));
+  EXPECT_EQ(static_cast<size_t>(std::count(list.begin(), list.end(), '\n')),
+            FioOptionTable().size());
+}
+
+// docs/fio-options.md is generated (`azbench-agent --cmdhelp=markdown > docs/fio-options.md`);
+// this fails when the table changed and the page was not regenerated.
+TEST(FioOptionsMarkdownTest, TheCommittedPageIsCurrent) {
+  const std::filesystem::path page =
+      std::filesystem::path(testing::kSourceDir) / "docs" / "fio-options.md";
+  std::ifstream in(page);
+  ASSERT_TRUE(in) << "cannot read " << page;
+  std::stringstream committed;
+  committed << in.rdbuf();
+  EXPECT_TRUE(committed.str() == FioOptionsMarkdown())
+      << page << " is stale: run `build/agent/azbench-agent --cmdhelp=markdown > "
+      << "docs/fio-options.md`";
+  EXPECT_THAT(FioOptionsMarkdown(), StartsWith("# fio options in azbench\n"));
+}
+
+}  // namespace
+}  // namespace azbench
