@@ -11,6 +11,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/nfs_url.h"
 #include "common/status_macros.h"
 #include "common/units.h"
 
@@ -47,6 +48,7 @@ constexpr absl::string_view kOptionNames[] = {
     "rwmixread",
     "rwmixwrite",
     "ioengine",
+    "nfs_url",
     "iodepth",
     "iodepth_batch_submit",
     "iodepth_batch_complete_min",
@@ -292,6 +294,13 @@ absl::Status ApplyCanonical(JobSpec& job, absl::string_view key, absl::string_vi
     return absl::OkStatus();
   }
   if (key == "ioengine") return SetEngine(job.ioengine, value);
+  // --- nfs engine --- (common/nfs_url.h has the form; CheckNfsJob the whole-job rules)
+  if (key == "nfs_url") {
+    RETURN_IF_ERROR(ParseNfsUrl(Sv(value)).status());
+    job.nfs_url = std::string(value);
+    return absl::OkStatus();
+  }
+  // --- end nfs engine ---
   if (key == "iodepth") return SetInt(job.iodepth, value, 1, kMaxIodepth);
   if (key == "iodepth_batch_submit") return SetInt(job.iodepth_batch_submit, value, 0, kMaxIodepth);
   if (key == "iodepth_batch_complete_min") {
@@ -562,6 +571,7 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
                                                    job.ioengine, "'s limit: allowed 1..",
                                                    kMaxKernelAsyncIodepth));
   }
+  RETURN_IF_ERROR(CheckNfsJob(job.ioengine, job.nfs_url, job.block_size_bytes, job.direct));  // nfs
   if (job.uring_wait_pause && (*job.uring_wait_pause < absl::ZeroDuration() ||
                                *job.uring_wait_pause > kMaxUringWaitPause)) {
     return absl::InvalidArgumentError(

@@ -701,7 +701,7 @@ BlockIoJob::Clone::~Clone() {
     KeepBuffersForTheKernel(std::move(buffers));
   }
   for (File& f : files) {
-    if (f.fd >= 0) close(f.fd);
+    if (f.fd >= 0 && !f.engine_handle) close(f.fd);
   }
 }
 
