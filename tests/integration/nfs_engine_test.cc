@@ -61,6 +61,7 @@ class NfsEngineTest : public ::testing::TestWithParam<int> {};
 
 TEST_P(NfsEngineTest, WriteJobWritesEveryBlockIntoTheExport) {
   NfsServerFixture server;
+  if (server.unsupported()) GTEST_SKIP() << server.error();
   ASSERT_TRUE(server.ok()) << server.error();
   absl::StatusOr<std::unique_ptr<BlockIoJob>> job =
       BlockIoJob::Prepare(NfsJob(server, "randwrite", GetParam()));
@@ -85,6 +86,7 @@ TEST_P(NfsEngineTest, WriteJobWritesEveryBlockIntoTheExport) {
 
 TEST_P(NfsEngineTest, ReadJobReadsTheDataItsLayoutWroteOverNfs) {
   NfsServerFixture server;
+  if (server.unsupported()) GTEST_SKIP() << server.error();
   ASSERT_TRUE(server.ok()) << server.error();
   absl::StatusOr<std::unique_ptr<BlockIoJob>> job =
       BlockIoJob::Prepare(NfsJob(server, "randread", GetParam()));
@@ -108,6 +110,7 @@ INSTANTIATE_TEST_SUITE_P(Iodepth, NfsEngineTest, ::testing::Values(1, 16),
 
 TEST(NfsEngineV4Test, SmallBlocksGoOverNfsV4AndLargerOnesAreRefusedBeforeAnythingIsLaidOut) {
   NfsServerFixture server;
+  if (server.unsupported()) GTEST_SKIP() << server.error();
   ASSERT_TRUE(server.ok()) << server.error();
   JobSpec big = NfsJob(server, "write", 4, server.Url("", 4));
   EXPECT_THAT(BlockIoJob::Prepare(big).status(),
@@ -143,6 +146,7 @@ TEST(NfsEngineV4Test, SmallBlocksGoOverNfsV4AndLargerOnesAreRefusedBeforeAnythin
 
 TEST(NfsEngineErrorsTest, AServerThatIsNotThereFailsThePrepareNamingIt) {
   NfsServerFixture server;
+  if (server.unsupported()) GTEST_SKIP() << server.error();
   ASSERT_TRUE(server.ok()) << server.error();
   // The fixture's network, a port nothing listens on.
   const std::string url =

@@ -8,6 +8,7 @@
 // Needs root; `error()` says why when it cannot start.
 //
 //   NfsServerFixture nfs;
+//   if (nfs.unsupported()) GTEST_SKIP() << nfs.error();  // not root
 //   ASSERT_TRUE(nfs.ok()) << nfs.error();
 //   nfs.Url("/dir/file");  //
 //   "nfs://10.200.0.2<export>/dir/file?version=3&nfsport=...&mountport=..."
@@ -64,6 +65,8 @@ class NfsServerFixture {
   NfsServerFixture& operator=(const NfsServerFixture&) = delete;
 
   bool ok() const { return ok_; }
+  // Not root: namespaces cannot be made here (skip, do not fail). A missing tool is a failure.
+  bool unsupported() const { return unsupported_; }
   const std::string& error() const { return error_; }
   // The exported directory as this (host) side sees it; the export's path on the server is the
   // same string.
@@ -101,6 +104,7 @@ class NfsServerFixture {
 
   bool Start() {
     if (geteuid() != 0) {
+      unsupported_ = true;
       return Fail("the NFS server fixture needs root (network namespaces); this test runs as uid " +
                   std::to_string(geteuid()));
     }
@@ -400,6 +404,7 @@ class NfsServerFixture {
   }
 
   bool ok_ = false;
+  bool unsupported_ = false;
   std::string error_;
   int lock_fd_ = -1;
   std::string namespace_;
