@@ -105,6 +105,23 @@ TEST_P(NfsEngineTest, ReadJobReadsTheDataItsLayoutWroteOverNfs) {
   EXPECT_EQ(reads->clat.count(), kSizeBytes / kBlockBytes);
 }
 
+TEST_P(NfsEngineTest, TimeBasedJobEndsWhenItsRuntimeIsOver) {
+  NfsServerFixture server;
+  if (server.unsupported()) GTEST_SKIP() << server.error();
+  ASSERT_TRUE(server.ok()) << server.error();
+  JobSpec spec = NfsJob(server, "randread", GetParam());
+  ASSERT_TRUE(ApplyJobOption(spec, "runtime", "1s").ok());
+  ASSERT_TRUE(ApplyJobOption(spec, "time_based", "1").ok());
+  absl::StatusOr<std::unique_ptr<BlockIoJob>> job = BlockIoJob::Prepare(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  // Returns at all: more than one pass over the file, then the runtime stops it.
+  absl::StatusOr<JobResult> result = (*job)->Run(RunControl{});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->error_message, "");
+  ASSERT_NE(result->Find(OpKind::kRead), nullptr);
+  EXPECT_GT(result->Find(OpKind::kRead)->ops, 0u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Iodepth, NfsEngineTest, ::testing::Values(1, 16),
                          [](const auto& info) { return "iodepth" + std::to_string(info.param); });
 
