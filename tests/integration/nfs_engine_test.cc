@@ -8,7 +8,9 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "agent/confinement/job_confinement.h"
 #include "agent/workloads/block_io/block_io.h"
+#include "agent/workloads/block_io/block_io_family.h"
 #include "common/job_result.h"
 #include "common/job_spec.h"
 #include "gmock/gmock.h"
@@ -159,6 +161,34 @@ TEST(NfsEngineV4Test, SmallBlocksGoOverNfsV4AndLargerOnesAreRefusedBeforeAnythin
   EXPECT_EQ(result->error_message, "");
   ASSERT_NE(result->Find(OpKind::kRead), nullptr);
   EXPECT_EQ(result->Find(OpKind::kRead)->bytes, 256u << 10);
+}
+
+// As the serving agent runs it: confined by the policy (allowed_nfs_servers), then prepared.
+TEST(NfsEngineConfinedTest, AJobRunsOnAnAllowedServerInTheAgentSubdirectoryAndIsRefusedOnOthers) {
+  NfsServerFixture server;
+  if (server.unsupported()) GTEST_SKIP() << server.error();
+  ASSERT_TRUE(server.ok()) << server.error();
+  JobPolicy policy;
+  policy.allowed_nfs_servers = {"192.0.2.0/24"};
+  JobSpec spec = NfsJob(server, "write", 4);
+  JobPaths paths = BlockIoPaths(spec);
+  EXPECT_THAT(ConfineJob(spec.name, BlockIoFootprint(spec), paths, policy, "agent-1").status(),
+              StatusIs(absl::StatusCode::kPermissionDenied,
+                       HasSubstr("NFS server " + server.server_address() +
+                                 " is outside allowed_nfs_servers (192.0.2.0/24)")));
+
+  policy.allowed_nfs_servers = {server.host_address() + "/24"};
+  paths = BlockIoPaths(spec);
+  absl::StatusOr<ConfinedJob> confined =
+      ConfineJob(spec.name, BlockIoFootprint(spec), paths, policy, "agent-1");
+  ASSERT_TRUE(confined.ok()) << confined.status();
+  spec.directory = paths.directory;
+  absl::StatusOr<std::unique_ptr<BlockIoJob>> job = BlockIoJob::Prepare(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  absl::StatusOr<JobResult> result = (*job)->Run(RunControl{});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->error_message, "");
+  EXPECT_EQ(FileSize(server.export_dir() + "/data/agent-1/nfsjob.0.0"), kSizeBytes);
 }
 
 TEST(NfsEngineErrorsTest, AServerThatIsNotThereFailsThePrepareNamingIt) {
