@@ -13,6 +13,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/nfs_url.h"
 #include "common/status_macros.h"
 #include "common/units.h"
 
@@ -270,6 +271,7 @@ constexpr std::string_view kErrors = "Error handling";
 constexpr std::string_view kFlow = "Flow";
 constexpr std::string_view kSteady = "Steady state";
 constexpr std::string_view kUring = "io_uring engine";
+constexpr std::string_view kNfs = "nfs engine";
 constexpr std::string_view kAzbench = "azbench";
 
 // Reasons shared by several options.
@@ -349,7 +351,7 @@ constexpr FioOptionInfo kOptions[] = {
     Refused("rw_sequencer", "", T::kChoice, "sequential", kIoBasic,
             "How the ':<n>' modifier of rw picks the next offset",
             "rw's ':<n>' modifier is refused, so this has nothing to act on"),
-    Honoured("ioengine", "", T::kChoice, "", "psync, sync, libaio, io_uring, null", "psync",
+    Honoured("ioengine", "", T::kChoice, "", "psync, sync, libaio, io_uring, null, nfs", "psync",
              kIoBasic, "How the I/O is issued", SetEngine),
     Honoured(
         "iodepth", "", T::kInt, "I/Os", "1..65536 (libaio, io_uring: 1..4096)", "1", kIoBasic,
@@ -822,6 +824,17 @@ constexpr FioOptionInfo kOptions[] = {
         "Register the files with the ring",
         [](JobSpec& j, std::string_view v) { return SetBool(j.registerfiles, v); },
         "fio's default is 0"),
+    Honoured(
+        "nfs_url", "", T::kString, "",
+        "nfs://server[:port]/export[?version=3|4&nfsport=N&mountport=N]", "", kNfs,
+        "The NFS export ioengine=nfs reaches through libnfs, with no kernel mount",
+        [](JobSpec& j, std::string_view v) {
+          RETURN_IF_ERROR(ParseNfsUrl(v).status());
+          j.nfs_url = std::string(v);
+          return absl::OkStatus();
+        },
+        "server must be an address the agent's allowed_nfs_servers lists; NFSv4 takes bs up to "
+        "3072 (libnfs 4.0)"),
     // azbench's own options.
     Honoured("uring_wait_pause", "", T::kDuration, "us", "0..1ms, io_uring only", "2us", kAzbench,
              "How long io_uring spins before blocking while waits are short", SetUringWaitPause,

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/fio_option_table.h"
+#include "common/nfs_url.h"
 #include "common/status_macros.h"
 #include "common/units.h"
 
@@ -259,6 +260,7 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
                                                    job.ioengine, "'s limit: allowed 1..",
                                                    kMaxKernelAsyncIodepth));
   }
+  RETURN_IF_ERROR(CheckNfsJob(job.ioengine, job.nfs_url, job.block_size_bytes, job.direct));  // nfs
   if (job.uring_wait_pause && (*job.uring_wait_pause < absl::ZeroDuration() ||
                                *job.uring_wait_pause > kMaxUringWaitPause)) {
     return absl::InvalidArgumentError(

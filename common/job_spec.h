@@ -57,8 +57,8 @@ std::string_view ClockSourceName(ClockSource source);
 // order `azbench-agent --help` lists them. `ioengine` is checked against it when a job is parsed,
 // so `azbench plan` refuses a misspelt engine before anything runs; whether an agent's kernel
 // offers it (io_uring may be disabled) is checked when the agent prepares the job.
-inline constexpr std::array<std::string_view, 5> kIoEngineNames = {"psync", "sync", "libaio",
-                                                                   "io_uring", "null"};
+inline constexpr std::array<std::string_view, 6> kIoEngineNames = {"psync",    "sync", "libaio",
+                                                                   "io_uring", "null", "nfs"};
 
 // The deepest queue of the engines that hand requests to the kernel (libaio, io_uring): their
 // kernel context or ring is sized by it. Checked when a job is parsed, so `azbench plan` refuses a
@@ -87,6 +87,9 @@ struct JobSpec {
   RwPattern rw = RwPattern::kRead;
   int rwmixread_percent = 50;  // for kReadWrite / kRandRw
   std::string ioengine = "psync";
+  // fio's nfs_url (ioengine=nfs only; common/nfs_url.h): the export that `filename` and
+  // `directory` are beneath.
+  std::string nfs_url;
   int iodepth = 1;
   // Async engines: how many I/Os are submitted per submit call, and reaped per getevents call.
   // 0 means azbench's default: submit every free slot per call (O_DIRECT: one per call, as fio

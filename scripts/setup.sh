@@ -15,10 +15,12 @@ packages=(
   # common libraries
   libabsl-dev libspdlog-dev libfmt-dev libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev
   libcurl4-openssl-dev libssl-dev libsystemd-dev
-  # I/O engines
-  liburing-dev libaio-dev
-  # tests and benchmarks
+  # I/O engines (libnfs: ioengine=nfs)
+  liburing-dev libaio-dev libnfs-dev
+  # tests and benchmarks (nfs-ganesha, its VFS back end and rpcbind: the NFS server fixture,
+  # tests/testing/nfs_server_fixture.h; libnfs-utils: nfs-ls/nfs-cp to look at it by hand)
   libgtest-dev libgmock-dev fio iproute2 procps sqlite3
+  nfs-ganesha nfs-ganesha-vfs rpcbind libnfs-utils
   # HTML report browser test (tests/integration/html_report_browser_test.cc): headless Chromium
   # driven over the DevTools pipe by a dependency-free node script
   chromium nodejs fonts-dejavu-core

@@ -1,5 +1,6 @@
 #include "agent/confinement/job_confinement.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
@@ -7,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <unordered_set>
@@ -66,6 +68,96 @@ absl::Status CheckJobLimits(const std::string& job_name, const JobFootprint& foo
   return absl::OkStatus();
 }
 
+namespace {
+
+// An address (in6_addr form; IPv4 as ::ffff:a.b.c.d) and how many leading bits of it count.
+struct AddressRule {
+  in6_addr address{};
+  int prefix_bits = 128;
+};
+
+bool ParseAddress(const std::string& text, in6_addr* out, bool* v4) {
+  in_addr a4{};
+  if (inet_pton(AF_INET, text.c_str(), &a4) == 1) {
+    std::memset(out, 0, sizeof(*out));
+    out->s6_addr[10] = 0xff;
+    out->s6_addr[11] = 0xff;
+    std::memcpy(&out->s6_addr[12], &a4, 4);
+    *v4 = true;
+    return true;
+  }
+  *v4 = false;
+  return inet_pton(AF_INET6, text.c_str(), out) == 1;
+}
+
+absl::StatusOr<AddressRule> ParseRule(const std::string& rule) {
+  const size_t slash = rule.find('/');
+  const std::string address = rule.substr(0, slash);
+  AddressRule parsed;
+  bool v4 = false;
+  const std::string allowed =
+      "allowed: an IPv4 or IPv6 address, optionally with a prefix length (10.0.0.0/16, "
+      "fd00::/8); host names are not";
+  if (!ParseAddress(address, &parsed.address, &v4)) {
+    return absl::InvalidArgumentError(absl::StrCat("'", rule, "' is not an address; ", allowed));
+  }
+  const int max_bits = v4 ? 32 : 128;
+  int bits = max_bits;
+  if (slash != std::string::npos) {
+    const std::string text = rule.substr(slash + 1);
+    if (text.empty() || text.size() > 3 ||
+        text.find_first_not_of("0123456789") != std::string::npos ||
+        (bits = std::stoi(text)) > max_bits) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", rule, "': prefix length must be 0..", max_bits, "; ", allowed));
+    }
+  }
+  parsed.prefix_bits = v4 ? 96 + bits : bits;
+  return parsed;
+}
+
+bool Matches(const AddressRule& rule, const in6_addr& address) {
+  for (int bit = 0; bit < rule.prefix_bits; ++bit) {
+    const int byte = bit / 8, mask = 0x80 >> (bit % 8);
+    if ((rule.address.s6_addr[byte] & mask) != (address.s6_addr[byte] & mask)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+absl::Status ParseNfsServerRule(const std::string& rule) { return ParseRule(rule).status(); }
+
+absl::Status CheckNfsServerAllowed(const std::string& job_name, const std::string& server,
+                                   const std::vector<std::string>& allowed_nfs_servers) {
+  const std::string job = absl::StrCat("job '", job_name, "': ");
+  if (allowed_nfs_servers.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        job, "NFS server ", server,
+        ": this agent has no allowed_nfs_servers configured and refuses every NFS job; list the "
+        "server's address in allowed_nfs_servers in its config"));
+  }
+  in6_addr address{};
+  bool v4 = false;
+  if (!ParseAddress(server, &address, &v4)) {
+    const std::string message = absl::StrCat(
+        job, "NFS server '", server,
+        "' is not an address: with allowed_nfs_servers set, nfs_url must name the server by its "
+        "IP address (a name could resolve elsewhere by the time the engine connects)");
+    spdlog::warn("sandbox: refused {}", message);
+    return absl::PermissionDeniedError(message);
+  }
+  for (const std::string& rule : allowed_nfs_servers) {
+    absl::StatusOr<AddressRule> parsed = ParseRule(rule);
+    if (parsed.ok() && Matches(*parsed, address)) return absl::OkStatus();
+  }
+  const std::string message =
+      absl::StrCat(job, "NFS server ", server, " is outside allowed_nfs_servers (",
+                   absl::StrJoin(allowed_nfs_servers, ", "), ")");
+  spdlog::warn("sandbox: refused {}", message);
+  return absl::PermissionDeniedError(message);
+}
+
 absl::StatusOr<ConfinedJob> ConfineJob(const std::string& job_name, const JobFootprint& footprint,
                                        JobPaths& target, const JobPolicy& policy,
                                        const std::string& agent_subdir) {
@@ -74,6 +166,10 @@ absl::StatusOr<ConfinedJob> ConfineJob(const std::string& job_name, const JobFoo
   RETURN_IF_ERROR(CheckJobLimits(job_name, footprint, policy.limits));
 
   const bool subdir = !agent_subdir.empty() && target.filename.empty() && !target.directory.empty();
+  std::string directory_as_named = target.directory;
+  while (directory_as_named.size() > 1 && directory_as_named.back() == '/') {
+    directory_as_named.pop_back();
+  }
   if (target.directory.empty() || target.directory.front() != '/') {
     // Relative to the agent's working directory, as fio does; the roots still decide.
     std::error_code ec;
@@ -103,6 +199,13 @@ absl::StatusOr<ConfinedJob> ConfineJob(const std::string& job_name, const JobFoo
                                     FormatBytes(policy.limits.max_job_size_bytes), ")"));
   }
   if (!target.opens_files) return confined;
+  if (!target.nfs_server.empty()) {
+    RETURN_IF_ERROR(CheckNfsServerAllowed(job_name, target.nfs_server, policy.allowed_nfs_servers));
+    // Beneath the export: what was relative stays so (no working directory on the server).
+    target.directory =
+        subdir ? absl::StrCat(directory_as_named, "/", agent_subdir) : directory_as_named;
+    return confined;
+  }
 
   if (policy.allowed_roots.empty()) {
     return absl::FailedPreconditionError(absl::StrCat(

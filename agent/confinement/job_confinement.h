@@ -40,6 +40,9 @@ struct JobPolicy {
   std::vector<std::string> allowed_roots;  // empty: every job that uses files is refused
   uint64_t min_free_space_bytes = 0;
   JobLimits limits;
+  // NFS servers jobs may reach (ioengine=nfs): IPv4/IPv6 addresses and CIDR blocks, as
+  // ParseNfsServerRule reads them. Empty: every NFS job is refused.
+  std::vector<std::string> allowed_nfs_servers;
 };
 
 // What a job lays out, as the limits and the free-space check count it.
@@ -66,6 +69,11 @@ struct JobPaths {
   // directory is opened and all of JobFootprint::bytes counts.
   std::function<std::vector<std::string>(const std::string& directory)> file_paths;
   bool opens_files = true;  // false (the null engine): only the limits apply
+  // The NFS server the job's files are on (ioengine=nfs: the nfs_url's server); empty: local
+  // files. Then `directory` and `filename` are paths beneath the export: none of the local checks
+  // applies, the server must be in allowed_nfs_servers, and the agent subdirectory is only
+  // appended (the NFS layout creates it).
+  std::string nfs_server;
 };
 
 struct ConfinedJob {
@@ -81,11 +89,23 @@ struct ConfinedJob {
 // `agent_subdir`, when set, is appended to a `directory` without `filename` and created beneath it
 // if missing, as the runner does. Errors: PermissionDenied (outside the roots, a symlink or '..'
 // escape, a crossing into another mount, a file name with '/', an existing symlink or non-regular
-// file), FailedPrecondition (no allowed_roots configured, the directory missing or relative),
+// file, an NFS server not in allowed_nfs_servers), FailedPrecondition (no allowed_roots configured,
+// or no allowed_nfs_servers for an NFS job, the directory missing or relative),
 // ResourceExhausted (a limit or the free space; the message has the numbers).
 absl::StatusOr<ConfinedJob> ConfineJob(const std::string& job_name, const JobFootprint& footprint,
                                        JobPaths& paths, const JobPolicy& policy,
                                        const std::string& agent_subdir);
+
+// Whether an allowed_nfs_servers entry is well formed: an IPv4 or IPv6 address, or one with a
+// prefix length ("10.0.0.0/16", "fd00::/8"). InvalidArgument saying what is allowed.
+absl::Status ParseNfsServerRule(const std::string& rule);
+
+// Whether job `job_name` may reach NFS server `server` (the nfs_url's server: an address; a name
+// is refused, since the check cannot know what it resolves to when the engine connects).
+// PermissionDenied naming the server and the allowed list; FailedPrecondition when the list is
+// empty.
+absl::Status CheckNfsServerAllowed(const std::string& job_name, const std::string& server,
+                                   const std::vector<std::string>& allowed_nfs_servers);
 
 // The limits of one job: its clones and its files. ResourceExhausted with the numbers. ConfineJob
 // checks them first; a family whose file names are costly to make may check them before.

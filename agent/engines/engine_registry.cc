@@ -12,6 +12,7 @@
 #include "agent/engines/io_engine.h"
 #include "agent/engines/io_uring_engine.h"
 #include "agent/engines/libaio_engine.h"
+#include "agent/engines/nfs_engine.h"
 #include "agent/engines/null_engine.h"
 #include "agent/engines/psync_engine.h"
 #include "common/job_spec.h"
@@ -23,6 +24,7 @@ absl::StatusOr<std::unique_ptr<IoEngine>> CreateEngine(std::string_view name) {
   if (name == "libaio") return std::make_unique<LibaioEngine>();
   if (name == "io_uring") return std::make_unique<IoUringEngine>();
   if (name == "null") return std::make_unique<NullEngine>();
+  if (name == "nfs") return std::make_unique<NfsEngine>();
   // std::string: this Abseil build's string_view is not std::string_view.
   return absl::NotFoundError(
       absl::StrCat("unknown I/O engine \"", std::string(name),

@@ -10,8 +10,9 @@
 // Timestamps the engine fills: `issue_ns` (monotonic, right after the submit syscall returned: the
 // end of slat, the start of clat) and `complete_ns` (monotonic, when the completion was reaped).
 // `start_ns` is the job loop's. Sync engines set issue_ns = start_ns (no slat) and complete_ns
-// after the syscall. The engine never owns files or buffers: the job loop opens files and owns
-// buffers.
+// after the syscall. The engine never owns buffers, nor files, except where it reaches them itself
+// (`opens_files`: nfs, whose files are on a server it talks to): then OpenFile gives the handle
+// that goes into IoRequest::fd, and the engine closes it.
 #ifndef AZBENCH_AGENT_ENGINES_IO_ENGINE_H_
 #define AZBENCH_AGENT_ENGINES_IO_ENGINE_H_
 
@@ -26,6 +27,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "agent/engines/wait_pause.h"
 #include "common/op_kind.h"
 
@@ -53,6 +55,8 @@ struct EngineCapabilities {
   bool supports_direct = true;         // O_DIRECT files accepted
   bool needs_aligned_buffers = false;  // buffers must be aligned to the logical block size
   int max_iodepth = 1;
+  // The engine opens the job's files itself, after Init (OpenFile); they are not local paths.
+  bool opens_files = false;
 };
 
 struct EngineOptions {
@@ -68,6 +72,8 @@ struct EngineOptions {
   bool register_files = true;
   // The pause before blocking for completions (agent/engines/wait_pause.h); io_uring only.
   WaitPauseOptions wait_pause;
+  // fio's nfs_url (common/nfs_url.h); nfs only.
+  std::string nfs_url;
 };
 
 enum class QueueResult { kCompleted, kQueued, kBusy };
@@ -115,10 +121,21 @@ class IoEngine {
   // default does nothing.
   // Errors: Internal (the wait failed, with the errno text and the requests left in the kernel).
   virtual absl::Status Quiesce() { return absl::OkStatus(); }
+
+  // Engines with capabilities().opens_files: opens `path` (the engine's own namespace, e.g.
+  // beneath the NFS export) after Init and returns the handle for IoRequest::fd; the engine closes
+  // it when it goes. Errors: NotFound, PermissionDenied, Unavailable (the server), each naming the
+  // path; Unimplemented for every other engine.
+  virtual absl::StatusOr<int> OpenFile(const std::string& path, bool read, bool write) {
+    (void)read;
+    (void)write;
+    return absl::UnimplementedError(
+        absl::StrCat("engine ", std::string(name()), " does not open files itself: ", path));
+  }
 };
 
 // The explicit registry (no static self-registration). Names: psync, sync (alias of psync), libaio,
-// io_uring, null. Errors: NotFound naming the engine and the list of engines built in.
+// io_uring, null, nfs. Errors: NotFound naming the engine and the list of engines built in.
 absl::StatusOr<std::unique_ptr<IoEngine>> CreateEngine(std::string_view name);
 std::vector<std::string> EngineNames();
 

@@ -98,6 +98,8 @@ absl::StatusOr<PrepareOutcome> Runner::LayOut(const std::string& run_id, Prepare
       return absl::OkStatus();
     }
     paths.directory = absl::StrCat(paths.directory, "/", config_.agent_subdir);
+    // Beneath an NFS export the job's layout creates it, over NFS.
+    if (!paths.nfs_server.empty()) return absl::OkStatus();
     if (mkdir(paths.directory.c_str(), 0755) == 0) {
       run->created_dirs.push_back(paths.directory);
     } else if (errno != EEXIST) {

@@ -64,8 +64,8 @@ std::string CheckReadable(const std::string& what, const std::string& file) {
 
 const std::vector<std::string>& AgentSettingsKeys() {
   static const std::vector<std::string> kKeys = {
-      "allowed_roots", "min_free_space",         "limits",    "tls",
-      "token_file",    "insecure_loopback_only", "log_levels"};
+      "allowed_roots", "allowed_nfs_servers", "min_free_space",         "limits",
+      "tls",           "token_file",          "insecure_loopback_only", "log_levels"};
   return kKeys;
 }
 
@@ -92,6 +92,24 @@ absl::Status ApplyAgentSettingsKey(const std::string& path, const std::string& k
         return Error(path, item.Mark(), key, "'/' is not allowed: name the benchmark mounts");
       }
       settings.allowed_roots.push_back(*root);
+    }
+    return absl::OkStatus();
+  }
+  if (key == "allowed_nfs_servers") {
+    if (!value.IsSequence() || value.size() == 0) {
+      return Error(path, mark, key,
+                   "must be a non-empty list of IP addresses or CIDR blocks (10.0.0.0/16)");
+    }
+    settings.allowed_nfs_servers.clear();
+    for (const YAML::Node& item : value) {
+      if (!item.IsScalar()) {
+        return Error(path, item.Mark(), key, "each entry must be an IP address or CIDR block");
+      }
+      const std::string rule = item.as<std::string>();
+      if (absl::Status s = ParseNfsServerRule(rule); !s.ok()) {
+        return Error(path, item.Mark(), key, std::string(s.message()));
+      }
+      settings.allowed_nfs_servers.push_back(rule);
     }
     return absl::OkStatus();
   }
@@ -237,6 +255,11 @@ std::vector<std::string> AgentSettingsNotes(const AgentSettings& settings) {
                                  " (jobs outside them, or escaping through a symlink, '..' or "
                                  "another mount, are refused)"));
   }
+  notes.push_back(
+      settings.allowed_nfs_servers.empty()
+          ? std::string("allowed_nfs_servers: not set -- every NFS job (ioengine=nfs) is refused")
+          : absl::StrCat("allowed_nfs_servers: ", absl::StrJoin(settings.allowed_nfs_servers, ", "),
+                         " (ioengine=nfs jobs naming another server are refused)"));
   notes.push_back(absl::StrCat("min_free_space: ",
                                settings.min_free_space_bytes > 0
                                    ? FormatBytes(settings.min_free_space_bytes)

@@ -1,14 +1,16 @@
-// The agent config keys that belong to deployment and security: allowed roots, minimum free space,
+// The agent config keys that belong to deployment and security: allowed roots, allowed NFS
+// servers, minimum free space,
 // resource limits, TLS files, a token file, the plaintext-on-loopback switch and per-component log
 // levels. agent/server/serve.cc's LoadServeConfig hands every key named here to
 // ApplyAgentSettingsKey; `azbench-agent check-config` reports them.
 //
 // Enforcement: the transport (tls, token_file, insecure_loopback_only) is chosen by
 // agent/server/transport_security.h: serve refuses to start without one. allowed_roots,
-// min_free_space and limits are enforced on every job by agent/confinement/job_confinement.h (a job
-// is refused before it starts).
+// allowed_nfs_servers, min_free_space and limits are enforced on every job by
+// agent/confinement/job_confinement.h (a job is refused before it starts).
 //
 //   allowed_roots: [/mnt/azbench]
+//   allowed_nfs_servers: [10.0.12.7, 10.1.0.0/16]
 //   min_free_space: 1g
 //   limits: {max_jobs_per_run: 256, max_files_per_job: 65536, max_job_size: 1t,
 //            max_message_size: 4m}
@@ -41,7 +43,9 @@ struct TlsFiles {
 // Per-job and per-run limits; a job beyond one is refused at Prepare, naming the number.
 struct AgentSettings {
   std::vector<std::string> allowed_roots;  // absolute, normalised; empty = not configured
-  uint64_t min_free_space_bytes = 0;       // 0 = not configured
+  // Addresses and CIDR blocks (ParseNfsServerRule) ioengine=nfs may reach; empty = none.
+  std::vector<std::string> allowed_nfs_servers;
+  uint64_t min_free_space_bytes = 0;  // 0 = not configured
   JobLimits limits;
   TlsFiles tls;
   std::string token_file;

@@ -64,7 +64,7 @@ int RunCheckConfigCommand(const std::vector<std::string>& args) {
     std::cout << "  " << note << "\n";
   }
   std::cout << "SIGHUP (systemctl reload azbench-agent) applies: log_level, log_levels, "
-               "max_concurrent_runs, allowed_roots, min_free_space, limits\n"
+               "max_concurrent_runs, allowed_roots, allowed_nfs_servers, min_free_space, limits\n"
                "a restart is needed for: listen, agent_id, region, availability_zone, "
                "availability_zone_id, instance_type, tls, token_file, insecure_loopback_only, "
                "limits.max_message_size\n";

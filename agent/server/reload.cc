@@ -13,6 +13,8 @@ ReloadOutcome MergeReloadedConfig(const ServeConfig& current, const ServeConfig&
   live("log_levels", out.config.settings.log_levels, loaded.settings.log_levels);
   live("max_concurrent_runs", out.config.max_concurrent_runs, loaded.max_concurrent_runs);
   live("allowed_roots", out.config.settings.allowed_roots, loaded.settings.allowed_roots);
+  live("allowed_nfs_servers", out.config.settings.allowed_nfs_servers,
+       loaded.settings.allowed_nfs_servers);
   live("min_free_space", out.config.settings.min_free_space_bytes,
        loaded.settings.min_free_space_bytes);
   // max_message_size is fixed when the server starts: the rest of limits applies live.

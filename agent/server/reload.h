@@ -2,8 +2,8 @@
 // settings that apply live are taken, the others are kept and named so the log says a restart is
 // needed for them.
 //
-// Live: log_level, log_levels, max_concurrent_runs, allowed_roots, min_free_space, limits (but
-// limits.max_message_size).
+// Live: log_level, log_levels, max_concurrent_runs, allowed_roots, allowed_nfs_servers,
+// min_free_space, limits (but limits.max_message_size).
 // Restart needed: listen, agent_id, region, availability_zone, availability_zone_id,
 // instance_type, tls, token_file, insecure_loopback_only, limits.max_message_size (and any key
 // another part of the agent adds until it says otherwise here).

@@ -103,7 +103,8 @@ absl::Status ApplySecurityFlag(const std::string& flag, const std::string& value
 }
 
 JobPolicy PolicyOf(const AgentSettings& settings) {
-  return JobPolicy{settings.allowed_roots, settings.min_free_space_bytes, settings.limits};
+  return JobPolicy{settings.allowed_roots, settings.min_free_space_bytes, settings.limits,
+                   settings.allowed_nfs_servers};
 }
 
 // reattach_grace_ms: 0 .. 1 hour (a run held longer for a coordinator that may never come back

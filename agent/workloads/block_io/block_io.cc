@@ -17,6 +17,7 @@
 #include "agent/workloads/block_io/block_io_clone.h"
 #include "agent/workloads/block_io/cache_traps.h"
 #include "agent/workloads/event_relay.h"
+#include "agent/workloads/nfs_file_layout.h"
 #include "agent/workloads/offset_generator.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
@@ -136,7 +137,11 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
                                          .size_bytes = 4096,
                                          .compress_percentage = s.buffer_compress_percentage,
                                          .seed = base_seed}));
-    ASSIGN_OR_RETURN(job->files_, LayOutFiles(layout, filler, cancel));
+    if (caps.opens_files) {
+      ASSIGN_OR_RETURN(job->files_, LayOutNfsFiles(s.nfs_url, layout, filler, cancel));
+    } else {
+      ASSIGN_OR_RETURN(job->files_, LayOutFiles(layout, filler, cancel));
+    }
   }
 
   auto fail = [&](absl::Status status) -> absl::Status {
@@ -170,10 +175,24 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
     if (!buffers.ok()) return fail(buffers.status());
     clone->buffers = std::make_unique<BufferPool>(std::move(*buffers));
     const std::vector<std::string> paths = s.FilePaths(c);
+    EngineOptions options = EngineOptionsForJob(s, depth);
+    options.buffers = clone->buffers->iovecs();
+    // An engine that opens its files itself (nfs) needs its connection first.
+    if (caps.opens_files) {
+      if (absl::Status st = clone->engine->Init(options); !st.ok()) {
+        return fail(absl::Status(st.code(), absl::StrCat("job '", s.name, "': ", st.message())));
+      }
+    }
     for (size_t f = 0; f < paths.size(); ++f) {
       Clone::File file;
       file.path = paths[f];
-      if (caps.does_io) {
+      if (caps.opens_files) {
+        absl::StatusOr<int> handle =
+            clone->engine->OpenFile(paths[f], DoesRead(s.rw), DoesWrite(s.rw));
+        if (!handle.ok()) return fail(handle.status());
+        file.fd = *handle;
+        file.engine_handle = true;
+      } else if (caps.does_io) {
         absl::StatusOr<int> fd = OpenForRun(paths[f], DoesRead(s.rw), DoesWrite(s.rw), s.direct);
         if (!fd.ok()) return fail(fd.status());
         file.fd = *fd;
@@ -191,10 +210,9 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
       }
       clone->files.push_back(std::move(file));
     }
-    EngineOptions options = EngineOptionsForJob(s, depth);
-    options.buffers = clone->buffers->iovecs();
     for (const auto& f : clone->files) options.fds.push_back(f.fd);
-    if (absl::Status st = clone->engine->Init(options); !st.ok()) {
+    if (absl::Status st = caps.opens_files ? absl::OkStatus() : clone->engine->Init(options);
+        !st.ok()) {
       return fail(absl::Status(st.code(), absl::StrCat("job '", s.name, "': ", st.message())));
     }
     for (std::string& fallback : clone->engine->InitFallbacks()) {
@@ -224,6 +242,7 @@ EngineOptions EngineOptionsForJob(const JobSpec& spec, int iodepth) {
   options.batch_submit = spec.iodepth_batch_submit;
   options.register_buffers = spec.fixedbufs.value_or(spec.direct);
   options.register_files = spec.registerfiles.value_or(true);
+  options.nfs_url = spec.nfs_url;
   if (spec.uring_wait_pause) {
     options.wait_pause.pause_ns =
         static_cast<uint64_t>(absl::ToInt64Nanoseconds(*spec.uring_wait_pause));
@@ -278,7 +297,8 @@ absl::StatusOr<JobResult> BlockIoJob::Run(const RunControl& control) {
 }
 
 absl::Status BlockIoJob::RemoveCreatedFiles() {
-  absl::Status status = azbench::RemoveCreatedFiles(files_);
+  absl::Status status = spec_.ioengine == "nfs" ? RemoveCreatedNfsFiles(spec_.nfs_url, files_)
+                                                : azbench::RemoveCreatedFiles(files_);
   for (auto& f : files_) f.created = false;
   return status;
 }

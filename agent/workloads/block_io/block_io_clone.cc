@@ -488,6 +488,13 @@ class CloneRunner {
           if (r == QueueResult::kCompleted) {
             AccountCompletedInQueue(*req);
             free_slots.push_back(req);
+            // An engine that completes data ops inside Queue() (nfs at iodepth 1) hands the slot
+            // straight back: the runtime, an error and cancellation are checked here, or this
+            // loop would never end.
+            if (!MayIssue(req->complete_ns)) {
+              if (req->complete_ns >= end_ns_) stop_ns_ = std::max(stop_ns_, req->complete_ns);
+              issuing = false;
+            }
           } else {
             ++queued;
             if (submit_batch.Queued()) {
@@ -701,7 +708,7 @@ BlockIoJob::Clone::~Clone() {
     KeepBuffersForTheKernel(std::move(buffers));
   }
   for (File& f : files) {
-    if (f.fd >= 0) close(f.fd);
+    if (f.fd >= 0 && !f.engine_handle) close(f.fd);
   }
 }
 

@@ -37,6 +37,7 @@ struct BlockIoJob::Clone {
   struct File {
     std::string path;
     int fd = -1;
+    bool engine_handle = false;  // fd is the engine's handle (IoEngine::OpenFile), not a descriptor
     // Offset streams per direction (fio keeps one position per data direction); index 0 read, 1
     // write.
     std::unique_ptr<OffsetGenerator> offsets[2];

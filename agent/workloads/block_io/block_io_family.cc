@@ -10,6 +10,7 @@
 #include "agent/engines/io_engine.h"
 #include "agent/workloads/block_io/block_io.h"
 #include "agent/workloads/block_io/block_io_workload.h"
+#include "common/nfs_url.h"
 #include "common/status_macros.h"
 
 namespace azbench {
@@ -110,6 +111,11 @@ JobPaths BlockIoPaths(const JobSpec& spec) {
   paths.directory = spec.directory;
   paths.filename = spec.filename;
   paths.opens_files = spec.ioengine != "null";
+  if (spec.ioengine == "nfs") {
+    // Checked by ValidateJobSpec before the job runs; a URL it refuses names no server here.
+    absl::StatusOr<NfsUrl> url = ParseNfsUrl(spec.nfs_url);
+    paths.nfs_server = url.ok() ? url->server : spec.nfs_url;
+  }
   paths.file_paths = [spec](const std::string& directory) {
     JobSpec at = spec;
     at.directory = directory;

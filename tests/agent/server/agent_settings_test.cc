@@ -54,6 +54,31 @@ TEST_F(AgentSettingsTest, TheReattachGraceComesFromTheConfigOrTheFlagAndNeedsARe
   EXPECT_EQ(outcome.needs_restart, (std::vector<std::string>{"reattach_grace_ms"}));
 }
 
+TEST_F(AgentSettingsTest, AllowedNfsServersTakeAddressesAndCidrBlocksAndApplyLive) {
+  absl::StatusOr<ServeConfig> config =
+      Load("allowed_nfs_servers: [10.0.12.7, 10.1.0.0/16, 'fd00::/8']\n");
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->settings.allowed_nfs_servers,
+            (std::vector<std::string>{"10.0.12.7", "10.1.0.0/16", "fd00::/8"}));
+  const std::vector<std::string> notes = AgentSettingsNotes(config->settings);
+  EXPECT_NE(std::find(notes.begin(), notes.end(),
+                      "allowed_nfs_servers: 10.0.12.7, 10.1.0.0/16, fd00::/8 (ioengine=nfs jobs "
+                      "naming another server are refused)"),
+            notes.end());
+  const std::string not_an_address = ErrorOf("allowed_nfs_servers: [fs.example.com]\n");
+  EXPECT_NE(not_an_address.find("agent.yaml:1:"), std::string::npos) << not_an_address;
+  EXPECT_NE(not_an_address.find("'fs.example.com' is not an address"), std::string::npos)
+      << not_an_address;
+  EXPECT_NE(ErrorOf("allowed_nfs_servers: [10.0.0.0/33]\n").find("prefix length must be 0..32"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("allowed_nfs_servers: []\n").find("non-empty list"), std::string::npos);
+  const ReloadOutcome outcome = MergeReloadedConfig(*Load("log_level: info\n"), *config);
+  EXPECT_NE(
+      std::find(outcome.changed_live.begin(), outcome.changed_live.end(), "allowed_nfs_servers"),
+      outcome.changed_live.end());
+  EXPECT_TRUE(outcome.needs_restart.empty());
+}
+
 TEST_F(AgentSettingsTest, TheListenPortIsRangeCheckedInTheFlagAndTheConfig) {
   for (const std::string bad :
        {"127.0.0.1:99999", "127.0.0.1:70000", "127.0.0.1:65536", "127.0.0.1:-1",
@@ -206,9 +231,10 @@ TEST_F(AgentSettingsTest, ErrorsNameFileLineColumnKeyAndWhatIsAllowed) {
   EXPECT_TRUE(absl::StrContains(e, "agent.yaml:2:1: log_level: log level 'verbose'")) << e;
   e = ErrorOf("allowed_root: [/mnt]\n");
   EXPECT_TRUE(absl::StrContains(e, "unknown key 'allowed_root' (allowed: ")) << e;
-  EXPECT_TRUE(absl::StrContains(e,
-                                "allowed_roots, min_free_space, limits, tls, token_file, "
-                                "insecure_loopback_only, log_levels"))
+  EXPECT_TRUE(absl::StrContains(
+      e,
+      "allowed_roots, allowed_nfs_servers, min_free_space, limits, tls, token_file, "
+      "insecure_loopback_only, log_levels"))
       << e;
 }
 

@@ -1,0 +1,253 @@
+#include "agent/engines/nfs_engine.h"
+
+#include <fcntl.h>
+#include <nfsc/libnfs.h>
+#include <poll.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "agent/engines/op_clock.h"
+#include "common/nfs_url.h"
+#include "common/status_macros.h"
+
+namespace azbench {
+
+void NfsContextDeleter::operator()(nfs_context* nfs) const { nfs_destroy_context(nfs); }
+
+std::string NfsErrorText(nfs_context* nfs) {
+  const char* text = nfs != nullptr ? nfs_get_error(nfs) : nullptr;
+  return text != nullptr && *text != '\0' ? std::string(text) : "no reason given";
+}
+
+absl::StatusOr<NfsContextPtr> MountNfsExport(std::string_view nfs_url) {
+  ASSIGN_OR_RETURN(const NfsUrl url, ParseNfsUrl(nfs_url));
+  NfsContextPtr nfs(nfs_init_context());
+  if (nfs == nullptr) return absl::ResourceExhaustedError("cannot create a libnfs context");
+  nfs_set_timeout(nfs.get(), kNfsTimeoutMs);
+  // The URL's arguments (version, ports) set up the context as it is parsed.
+  struct nfs_url* parsed = nfs_parse_url_dir(nfs.get(), url.LibnfsUrl().c_str());
+  if (parsed == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "nfs_url '", std::string(nfs_url), "': libnfs refuses it: ", NfsErrorText(nfs.get())));
+  }
+  const int mounted = nfs_mount(nfs.get(), parsed->server, parsed->path);
+  nfs_destroy_url(parsed);
+  if (mounted != 0) {
+    return absl::UnavailableError(absl::StrCat("cannot mount ", url.export_path,
+                                               " from NFS server ", url.server, " (NFSv",
+                                               url.version, "): ", NfsErrorText(nfs.get())));
+  }
+  return nfs;
+}
+
+std::string NfsPathOf(std::string_view job_path) {
+  if (!job_path.empty() && job_path.front() == '/') return std::string(job_path);
+  return absl::StrCat("/", std::string(job_path));
+}
+
+NfsEngine::NfsEngine() = default;
+
+NfsEngine::~NfsEngine() {
+  // Callbacks that libnfs runs while it tears the context down must not touch requests whose
+  // owner may be gone.
+  closing_ = true;
+  if (nfs_ != nullptr) {
+    for (nfsfh* fh : files_) nfs_close(nfs_.get(), fh);
+  }
+  nfs_.reset();
+}
+
+EngineCapabilities NfsEngine::capabilities() const {
+  return {.is_async = true,
+          .does_io = true,
+          .supports_direct = false,
+          .needs_aligned_buffers = false,
+          .max_iodepth = kMaxIodepth,
+          .opens_files = true};
+}
+
+absl::Status NfsEngine::Init(const EngineOptions& options) {
+  if (options.iodepth < 1 || options.iodepth > kMaxIodepth) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("iodepth ", options.iodepth,
+                     " is out of range for the nfs engine: allowed 1..", kMaxIodepth));
+  }
+  if (options.batch_submit < 0) {
+    return absl::InvalidArgumentError("batch_submit must not be negative");
+  }
+  if (options.nfs_url.empty()) {
+    return absl::InvalidArgumentError("ioengine=nfs needs nfs_url");
+  }
+  ASSIGN_OR_RETURN(const NfsUrl url, ParseNfsUrl(options.nfs_url));
+  for (const iovec& buffer : options.buffers) {
+    if (url.version == 4 && buffer.iov_len > kNfsV4MaxBlockBytes) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("blocks of ", buffer.iov_len,
+                       " bytes are too large for NFSv4 through libnfs: allowed up to ",
+                       kNfsV4MaxBlockBytes, " (use version=3)"));
+    }
+  }
+  ASSIGN_OR_RETURN(nfs_, MountNfsExport(options.nfs_url));
+  iodepth_ = options.iodepth;
+  batch_submit_ = options.batch_submit;
+  pending_.reserve(iodepth_);
+  done_.reserve(iodepth_ + 1);
+  ops_.resize(iodepth_ + 1);
+  free_ops_.reserve(ops_.size());
+  for (Op& op : ops_) {
+    op.engine = this;
+    free_ops_.push_back(&op);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int> NfsEngine::OpenFile(const std::string& path, bool read, bool write) {
+  if (nfs_ == nullptr) return absl::FailedPreconditionError("the nfs engine is not initialised");
+  const int flags = write ? O_RDWR : O_RDONLY;
+  (void)read;
+  nfsfh* fh = nullptr;
+  const std::string nfs_path = NfsPathOf(path);
+  if (const int rc = nfs_open(nfs_.get(), nfs_path.c_str(), flags, &fh); rc != 0) {
+    const std::string message =
+        absl::StrCat("cannot open '", nfs_path, "' over NFS: ", NfsErrorText(nfs_.get()));
+    if (rc == -ENOENT) return absl::NotFoundError(message);
+    if (rc == -EACCES || rc == -EPERM || rc == -EROFS) return absl::PermissionDeniedError(message);
+    return absl::UnavailableError(message);
+  }
+  files_.push_back(fh);
+  return static_cast<int>(files_.size() - 1);
+}
+
+int64_t NfsEngine::RunSync(IoRequest& request) {
+  if (request.fd < 0 || static_cast<size_t>(request.fd) >= files_.size()) return -EBADF;
+  nfsfh* fh = files_[static_cast<size_t>(request.fd)];
+  switch (request.op) {
+    case OpKind::kRead:
+      return nfs_pread(nfs_.get(), fh, request.offset_bytes, request.length_bytes, request.buffer);
+    case OpKind::kWrite:
+      return nfs_pwrite(nfs_.get(), fh, request.offset_bytes, request.length_bytes, request.buffer);
+    case OpKind::kFsync:
+      return nfs_fsync(nfs_.get(), fh);
+    default:
+      return -EOPNOTSUPP;
+  }
+}
+
+QueueResult NfsEngine::Queue(IoRequest* request) {
+  const bool data = request->op == OpKind::kRead || request->op == OpKind::kWrite;
+  if (iodepth_ == 1 || !data) {
+    // A sync op waits for the queue to empty: an fsync covers every write before it.
+    if (inflight() > 0) return QueueResult::kBusy;
+    request->issue_ns = request->start_ns;
+    request->result = RunSync(*request);
+    request->complete_ns = OpClockNanos();
+    return QueueResult::kCompleted;
+  }
+  if (inflight() >= iodepth_) return QueueResult::kBusy;
+  pending_.push_back(request);
+  return QueueResult::kQueued;
+}
+
+void NfsEngine::Completed(int status, nfs_context* /*nfs*/, void* data, void* private_data) {
+  Op* op = static_cast<Op*>(private_data);
+  NfsEngine* engine = op->engine;
+  if (engine->closing_) return;
+  IoRequest* request = op->request;
+  request->complete_ns = OpClockNanos();
+  if (status >= 0 && request->op == OpKind::kRead) {
+    const size_t n = std::min<size_t>(static_cast<size_t>(status), request->length_bytes);
+    std::memcpy(request->buffer, data, n);
+    status = static_cast<int>(n);
+  }
+  request->result = status;
+  op->request = nullptr;
+  engine->free_ops_.push_back(op);
+  --engine->submitted_;
+  engine->done_.push_back(request);
+}
+
+absl::StatusOr<int> NfsEngine::Commit() {
+  const size_t n =
+      batch_submit_ > 0 ? std::min<size_t>(pending_.size(), batch_submit_) : pending_.size();
+  for (size_t i = 0; i < n; ++i) {
+    IoRequest* request = pending_[i];
+    Op* op = free_ops_.back();
+    free_ops_.pop_back();
+    op->request = request;
+    nfsfh* fh = request->fd >= 0 && static_cast<size_t>(request->fd) < files_.size()
+                    ? files_[static_cast<size_t>(request->fd)]
+                    : nullptr;
+    int rc = -EBADF;
+    if (fh != nullptr) {
+      rc = request->op == OpKind::kRead
+               ? nfs_pread_async(nfs_.get(), fh, request->offset_bytes, request->length_bytes,
+                                 &NfsEngine::Completed, op)
+               : nfs_pwrite_async(nfs_.get(), fh, request->offset_bytes, request->length_bytes,
+                                  request->buffer, &NfsEngine::Completed, op);
+    }
+    request->issue_ns = OpClockNanos();
+    if (rc != 0) {
+      // libnfs did not queue it: it completes now, with the error.
+      request->result = fh == nullptr ? -EBADF : -EIO;
+      request->complete_ns = request->issue_ns;
+      op->request = nullptr;
+      free_ops_.push_back(op);
+      done_.push_back(request);
+    } else {
+      ++submitted_;
+    }
+  }
+  pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(n));
+  // Send what the socket takes now rather than at the next wait.
+  if (n > 0) RETURN_IF_ERROR(Service(0));
+  return static_cast<int>(n);
+}
+
+absl::Status NfsEngine::Service(int timeout_ms) {
+  pollfd pfd{};
+  pfd.fd = nfs_get_fd(nfs_.get());
+  pfd.events = static_cast<short>(nfs_which_events(nfs_.get()));
+  const int rc = poll(&pfd, 1, timeout_ms);
+  if (rc < 0) {
+    if (errno == EINTR) return absl::OkStatus();
+    return absl::InternalError(absl::StrCat("poll on the NFS connection: ", strerror(errno)));
+  }
+  // With revents 0 libnfs still checks its timeouts.
+  if (nfs_service(nfs_.get(), rc > 0 ? pfd.revents : 0) < 0) {
+    return absl::InternalError(
+        absl::StrCat("the NFS connection failed: ", NfsErrorText(nfs_.get())));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int> NfsEngine::GetEvents(int min_events, std::span<IoRequest*> out) {
+  const auto ready = [&] { return static_cast<int>(done_.size() - done_head_); };
+  if (ready() == 0 && submitted_ > 0 && min_events == 0) RETURN_IF_ERROR(Service(0));
+  // Polls in short steps so that libnfs's timeouts are checked while the server is silent.
+  while (ready() < min_events && submitted_ > 0) RETURN_IF_ERROR(Service(100));
+  const int n = std::min(ready(), static_cast<int>(out.size()));
+  for (int i = 0; i < n; ++i) out[i] = done_[done_head_++];
+  if (done_head_ == done_.size()) {
+    done_.clear();
+    done_head_ = 0;
+  }
+  return n;
+}
+
+absl::Status NfsEngine::Quiesce() {
+  pending_.clear();
+  absl::Status status = absl::OkStatus();
+  while (submitted_ > 0 && status.ok()) status = Service(100);
+  if (!status.ok()) {
+    return absl::InternalError(absl::StrCat(status.message(), "; ", submitted_,
+                                            " requests are still with the NFS server"));
+  }
+  done_.clear();
+  done_head_ = 0;
+  return absl::OkStatus();
+}
+
+}  // namespace azbench

@@ -1,0 +1,206 @@
+// ioengine=nfs against a real NFS server (tests/testing/nfs_server_fixture.h): block-I/O jobs lay
+// out their files over NFS, read and write them through libnfs at iodepth 1 (synchronous) and 16
+// (libnfs's own queue), count every op and byte, and what they write lands in the exported
+// directory.
+#include <sys/stat.h>
+
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "agent/confinement/job_confinement.h"
+#include "agent/workloads/block_io/block_io.h"
+#include "agent/workloads/block_io/block_io_family.h"
+#include "common/job_result.h"
+#include "common/job_spec.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/nfs_server_fixture.h"
+#include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
+
+namespace azbench {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::NfsServerFixture;
+using testing::StatusIs;
+
+constexpr uint64_t kSizeBytes = 1 << 20, kBlockBytes = 4096;
+
+JobSpec NfsJob(const NfsServerFixture& server, const std::string& rw, int iodepth,
+               const std::string& url = "") {
+  JobSpec job;
+  job.name = "nfsjob";
+  for (const auto& [key, value] : {std::pair<std::string, std::string>{"ioengine", "nfs"},
+                                   {"nfs_url", url.empty() ? server.Url() : url},
+                                   {"rw", rw},
+                                   {"bs", std::to_string(kBlockBytes)},
+                                   {"size", std::to_string(kSizeBytes)},
+                                   {"iodepth", std::to_string(iodepth)},
+                                   {"directory", "data"}}) {
+    EXPECT_TRUE(ApplyJobOption(job, key, value).ok()) << key;
+  }
+  return job;
+}
+
+uint64_t FileSize(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+}
+
+// 4 KiB blocks of `data` that are all zero: a block no write reached (the layout of a write-only
+// job leaves a sparse file).
+int ZeroBlocks(const std::string& data) {
+  int zero = 0;
+  for (size_t at = 0; at + kBlockBytes <= data.size(); at += kBlockBytes) {
+    if (data.find_first_not_of('\0', at) >= at + kBlockBytes) ++zero;
+  }
+  return zero;
+}
+
+class NfsEngineTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(NfsEngineTest, WriteJobWritesEveryBlockIntoTheExport) {
+  NfsServerFixture server;
+  if (server.unsupported()) GTEST_SKIP() << server.error();
+  ASSERT_TRUE(server.ok()) << server.error();
+  absl::StatusOr<std::unique_ptr<BlockIoJob>> job =
+      BlockIoJob::Prepare(NfsJob(server, "randwrite", GetParam()));
+  ASSERT_TRUE(job.ok()) << job.status() << "\n" << server.Log();
+  const std::string file = server.export_dir() + "/data/nfsjob.0.0";
+  ASSERT_EQ(FileSize(file), kSizeBytes);  // laid out (sparsely) over NFS, in a new directory
+  absl::StatusOr<JobResult> result = (*job)->Run(RunControl{});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->error_message, "");
+  const OpStats* writes = result->Find(OpKind::kWrite);
+  ASSERT_NE(writes, nullptr);
+  EXPECT_EQ(writes->ops, kSizeBytes / kBlockBytes);
+  EXPECT_EQ(writes->bytes, kSizeBytes);
+  EXPECT_EQ(writes->errors, 0u);
+  EXPECT_EQ(writes->lat.count(), kSizeBytes / kBlockBytes);
+  // Every block, not just the size: a random write visits each block once.
+  EXPECT_EQ(FileSize(file), kSizeBytes);
+  EXPECT_EQ(ZeroBlocks(testing::FileContents(file)), 0);
+  ASSERT_TRUE((*job)->RemoveCreatedFiles().ok());
+  EXPECT_FALSE(std::filesystem::exists(file));
+}
+
+TEST_P(NfsEngineTest, ReadJobReadsTheDataItsLayoutWroteOverNfs) {
+  NfsServerFixture server;
+  if (server.unsupported()) GTEST_SKIP() << server.error();
+  ASSERT_TRUE(server.ok()) << server.error();
+  absl::StatusOr<std::unique_ptr<BlockIoJob>> job =
+      BlockIoJob::Prepare(NfsJob(server, "randread", GetParam()));
+  ASSERT_TRUE(job.ok()) << job.status() << "\n" << server.Log();
+  const std::string file = server.export_dir() + "/data/nfsjob.0.0";
+  EXPECT_EQ(ZeroBlocks(testing::FileContents(file)), 0);  // filled, for reads of data
+  absl::StatusOr<JobResult> result = (*job)->Run(RunControl{});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->error_message, "");
+  const OpStats* reads = result->Find(OpKind::kRead);
+  ASSERT_NE(reads, nullptr);
+  EXPECT_EQ(reads->ops, kSizeBytes / kBlockBytes);
+  EXPECT_EQ(reads->bytes, kSizeBytes);
+  EXPECT_EQ(reads->short_ios, 0u);
+  // Deeper than 1 the requests go through libnfs's queue: submission and completion are apart.
+  EXPECT_EQ(reads->clat.count(), kSizeBytes / kBlockBytes);
+}
+
+TEST_P(NfsEngineTest, TimeBasedJobEndsWhenItsRuntimeIsOver) {
+  NfsServerFixture server;
+  if (server.unsupported()) GTEST_SKIP() << server.error();
+  ASSERT_TRUE(server.ok()) << server.error();
+  JobSpec spec = NfsJob(server, "randread", GetParam());
+  ASSERT_TRUE(ApplyJobOption(spec, "runtime", "1s").ok());
+  ASSERT_TRUE(ApplyJobOption(spec, "time_based", "1").ok());
+  absl::StatusOr<std::unique_ptr<BlockIoJob>> job = BlockIoJob::Prepare(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  // Returns at all: more than one pass over the file, then the runtime stops it.
+  absl::StatusOr<JobResult> result = (*job)->Run(RunControl{});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->error_message, "");
+  ASSERT_NE(result->Find(OpKind::kRead), nullptr);
+  EXPECT_GT(result->Find(OpKind::kRead)->ops, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Iodepth, NfsEngineTest, ::testing::Values(1, 16),
+                         [](const auto& info) { return "iodepth" + std::to_string(info.param); });
+
+TEST(NfsEngineV4Test, SmallBlocksGoOverNfsV4AndLargerOnesAreRefusedBeforeAnythingIsLaidOut) {
+  NfsServerFixture server;
+  if (server.unsupported()) GTEST_SKIP() << server.error();
+  ASSERT_TRUE(server.ok()) << server.error();
+  JobSpec big = NfsJob(server, "write", 4, server.Url("", 4));
+  EXPECT_THAT(BlockIoJob::Prepare(big).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("allowed up to 3072")));
+  EXPECT_FALSE(std::filesystem::exists(server.export_dir() + "/data"));
+
+  JobSpec small = NfsJob(server, "write", 4, server.Url("", 4));
+  ASSERT_TRUE(ApplyJobOption(small, "bs", "2k").ok());
+  ASSERT_TRUE(ApplyJobOption(small, "size", "256k").ok());
+  absl::StatusOr<std::unique_ptr<BlockIoJob>> job = BlockIoJob::Prepare(small);
+  ASSERT_TRUE(job.ok()) << job.status() << "\n" << server.Log();
+  absl::StatusOr<JobResult> result = (*job)->Run(RunControl{});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->error_message, "");
+  ASSERT_NE(result->Find(OpKind::kWrite), nullptr);
+  EXPECT_EQ(result->Find(OpKind::kWrite)->bytes, 256u << 10);
+  EXPECT_EQ(ZeroBlocks(testing::FileContents(server.export_dir() + "/data/nfsjob.0.0")), 0);
+
+  // A read job's layout fills a new file over NFSv4 too.
+  JobSpec read = NfsJob(server, "randread", 4, server.Url("", 4));
+  ASSERT_TRUE(ApplyJobOption(read, "bs", "2k").ok());
+  ASSERT_TRUE(ApplyJobOption(read, "size", "256k").ok());
+  read.name = "v4read";
+  job = BlockIoJob::Prepare(read);
+  ASSERT_TRUE(job.ok()) << job.status() << "\n" << server.Log();
+  EXPECT_EQ(ZeroBlocks(testing::FileContents(server.export_dir() + "/data/v4read.0.0")), 0);
+  result = (*job)->Run(RunControl{});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->error_message, "");
+  ASSERT_NE(result->Find(OpKind::kRead), nullptr);
+  EXPECT_EQ(result->Find(OpKind::kRead)->bytes, 256u << 10);
+}
+
+// As the serving agent runs it: confined by the policy (allowed_nfs_servers), then prepared.
+TEST(NfsEngineConfinedTest, AJobRunsOnAnAllowedServerInTheAgentSubdirectoryAndIsRefusedOnOthers) {
+  NfsServerFixture server;
+  if (server.unsupported()) GTEST_SKIP() << server.error();
+  ASSERT_TRUE(server.ok()) << server.error();
+  JobPolicy policy;
+  policy.allowed_nfs_servers = {"192.0.2.0/24"};
+  JobSpec spec = NfsJob(server, "write", 4);
+  JobPaths paths = BlockIoPaths(spec);
+  EXPECT_THAT(ConfineJob(spec.name, BlockIoFootprint(spec), paths, policy, "agent-1").status(),
+              StatusIs(absl::StatusCode::kPermissionDenied,
+                       HasSubstr("NFS server " + server.server_address() +
+                                 " is outside allowed_nfs_servers (192.0.2.0/24)")));
+
+  policy.allowed_nfs_servers = {server.host_address() + "/24"};
+  paths = BlockIoPaths(spec);
+  absl::StatusOr<ConfinedJob> confined =
+      ConfineJob(spec.name, BlockIoFootprint(spec), paths, policy, "agent-1");
+  ASSERT_TRUE(confined.ok()) << confined.status();
+  spec.directory = paths.directory;
+  absl::StatusOr<std::unique_ptr<BlockIoJob>> job = BlockIoJob::Prepare(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  absl::StatusOr<JobResult> result = (*job)->Run(RunControl{});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->error_message, "");
+  EXPECT_EQ(FileSize(server.export_dir() + "/data/agent-1/nfsjob.0.0"), kSizeBytes);
+}
+
+TEST(NfsEngineErrorsTest, AServerThatIsNotThereFailsThePrepareNamingIt) {
+  NfsServerFixture server;
+  if (server.unsupported()) GTEST_SKIP() << server.error();
+  ASSERT_TRUE(server.ok()) << server.error();
+  // The fixture's network, a port nothing listens on.
+  const std::string url =
+      "nfs://" + server.server_address() + server.export_dir() + "?version=3&nfsport=1&mountport=1";
+  EXPECT_THAT(BlockIoJob::Prepare(NfsJob(server, "read", 1, url)).status(),
+              StatusIs(absl::StatusCode::kUnavailable, HasSubstr(server.server_address())));
+}
+
+}  // namespace
+}  // namespace azbench
