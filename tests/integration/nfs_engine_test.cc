@@ -105,6 +105,12 @@ TEST_P(NfsEngineTest, ReadJobReadsTheDataItsLayoutWroteOverNfs) {
   EXPECT_EQ(reads->short_ios, 0u);
   // Deeper than 1 the requests go through libnfs's queue: submission and completion are apart.
   EXPECT_EQ(reads->clat.count(), kSizeBytes / kBlockBytes);
+  // What the figures are: the server's and the network's, with no client cache between.
+  EXPECT_THAT(result->warnings,
+              ::testing::Contains(::testing::HasSubstr("ioengine=nfs reaches the server with no "
+                                                       "kernel client")));
+  EXPECT_THAT(result->warnings,
+              ::testing::Not(::testing::Contains(::testing::HasSubstr("page cache, not"))));
 }
 
 TEST_P(NfsEngineTest, TimeBasedJobEndsWhenItsRuntimeIsOver) {

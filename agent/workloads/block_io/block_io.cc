@@ -124,9 +124,15 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
       layout.push_back({path, s.offset_bytes + region_bytes, DoesRead(s.rw)});
     }
   }
-  if (caps.does_io) {
+  if (caps.does_io && !caps.opens_files) {  // an engine with its own files has no page cache here
     job->working_set_bytes_ = laid_out.size() * region_bytes;
     job->client_memory_bytes_ = ClientMemoryBytes().value_or(0);
+  }
+  if (caps.opens_files) {
+    job->warnings_.push_back(absl::StrCat(
+        "ioengine=", s.ioengine,
+        " reaches the server with no kernel client: no page or attribute cache, so the figures "
+        "are the server's and the network's, not those of a client that mounts the file system"));
   }
   if (caps.does_io) {
     // Before any file is made: a job that would run out of descriptors at its last file's open
