@@ -97,16 +97,26 @@ TEST(RunnerTest, ALeaseFoundGoneAtTheEndAlsoRemovesTheFiles) {
   EXPECT_EQ(runner.Cleanup("e", true).status().code(), absl::StatusCode::kNotFound);
 }
 
-TEST(RunnerTest, AnUnknownOptionIsRefusedNamingTheJobAndOption) {
+TEST(RunnerTest, ARefusedOrUnknownOptionIsRefusedNamingTheJobAndOption) {
   TempDir dir(testing::kTmpfsBase);
   Runner runner;
+  // A fio option azbench refuses: a bad request, not gRPC's UNIMPLEMENTED.
   std::vector<JobRequest> jobs = Jobs(dir.path(), "1s");
   jobs[0].options.push_back({"exec_prerun", "rm -rf /"});
   auto outcome = runner.Prepare("c", jobs, 1'000'000'000);
   ASSERT_FALSE(outcome.ok());
-  EXPECT_EQ(outcome.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(outcome.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(outcome.status().message().find("job 'r'"), std::string::npos);
-  EXPECT_NE(outcome.status().message().find("exec_prerun"), std::string::npos);
+  EXPECT_NE(outcome.status().message().find("option 'exec_prerun' is not supported by azbench"),
+            std::string::npos)
+      << outcome.status();
+  // A name that is no fio option at all.
+  jobs = Jobs(dir.path(), "1s");
+  jobs[0].options.push_back({"blocksz", "4k"});
+  outcome = runner.Prepare("d", jobs, 1'000'000'000);
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_EQ(outcome.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(outcome.status().message().find("blocksz"), std::string::npos) << outcome.status();
   EXPECT_EQ(FilesIn(dir.path()), 0u);
 }
 
