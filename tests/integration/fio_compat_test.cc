@@ -10,7 +10,6 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,6 +21,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/testing/dependencies.h"
+#include "tests/testing/fio_json.h"
 #include "tests/testing/subprocess.h"
 #include "tests/testing/temp_dir.h"
 
@@ -42,25 +42,6 @@ constexpr auto kTimeout = std::chrono::seconds(240);
 const std::set<std::string> kNotWritten = {};
 // Objects whose members depend on the job (compared by type only).
 const std::set<std::string> kOpaque = {"job options", "global options", "disk_util"};
-
-std::string SourceRoot() {
-  return fs::path(__FILE__).parent_path().parent_path().parent_path().string();
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
-}
-
-// fio may print notes before its JSON: parse from the first '{'.
-json LoadJson(const std::string& path) {
-  const std::string text = ReadFile(path);
-  const size_t start = text.find('{');
-  if (start == std::string::npos) return json();
-  return json::parse(text.substr(start), nullptr, /*allow_exceptions=*/false);
-}
 
 std::string TypeOf(const json& j) {
   if (j.is_object()) return "object";
@@ -174,7 +155,7 @@ TEST_F(FioCompatTest, FioJsonHasEveryKeyPathOfRealFioWithTheSameType) {
     // A client that reached the server before it listened can also exit 0 with only one client's
     // stats (seen once under the sanitizer pass's load): such a run is retried too.
     auto complete = [&] {
-      const json doc = LoadJson(dir_.File("client.json"));
+      const json doc = testing::LoadFioJson(dir_.File("client.json"));
       return doc.is_object() && doc.contains("client_stats") && doc["client_stats"].size() == 3;
     };
     for (int attempt = 0; attempt < 100 && (code != 0 || !complete()); ++attempt) {
@@ -185,7 +166,7 @@ TEST_F(FioCompatTest, FioJsonHasEveryKeyPathOfRealFioWithTheSameType) {
       code = client.Wait(kTimeout);
       if (code != 0 || !complete()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
-    ASSERT_EQ(code, 0) << ReadFile(dir_.File("client.txt"));
+    ASSERT_EQ(code, 0) << testing::FileContents(dir_.File("client.txt"));
     server.Signal(SIGTERM);
     server.Wait(std::chrono::seconds(30));
   }
@@ -207,9 +188,9 @@ TEST_F(FioCompatTest, FioJsonHasEveryKeyPathOfRealFioWithTheSameType) {
       0)
       << output;
 
-  const json fio = LoadJson(dir_.File("fio.json"));
-  const json client = LoadJson(dir_.File("client.json"));
-  const json ours = LoadJson(dir_.File("a.json"));
+  const json fio = testing::LoadFioJson(dir_.File("fio.json"));
+  const json client = testing::LoadFioJson(dir_.File("client.json"));
+  const json ours = testing::LoadFioJson(dir_.File("a.json"));
   ASSERT_TRUE(fio.is_object() && client.is_object() && ours.is_object());
   ASSERT_EQ(fio["jobs"].size(), 1u);
   ASSERT_EQ(client["client_stats"].size(), 3u);
@@ -288,7 +269,8 @@ void ExpectReadFigures(const json& entry, const Merged& m, const std::string& wh
 }
 
 TEST_F(FioCompatTest, StudyCJobFileRunsVerbatimAndItsFioJsonMatchesTheStore) {
-  const std::string job_file = SourceRoot() + "/tests/coordinator/testdata/study-c.fio";
+  const std::string job_file =
+      std::string(testing::kSourceDir) + "/tests/coordinator/testdata/study-c.fio";
   std::string output;
   ASSERT_EQ(Azbench({"run", "--fio-job", job_file, "--local", "2", "--directory", Mkdir("efs"),
                      "--db", dir_.File("c.db"), "--quiet"},
@@ -300,7 +282,7 @@ TEST_F(FioCompatTest, StudyCJobFileRunsVerbatimAndItsFioJsonMatchesTheStore) {
               &output),
       0)
       << output;
-  const json doc = LoadJson(dir_.File("c.json"));
+  const json doc = testing::LoadFioJson(dir_.File("c.json"));
   ASSERT_TRUE(doc.is_object());
 
   absl::StatusOr<std::unique_ptr<Store>> store = Store::OpenExisting(dir_.File("c.db"));
@@ -383,7 +365,7 @@ TEST_F(FioCompatTest, SeveralKeptScenariosNeedADirectoryOneDocumentEach) {
       << output;
   for (const char* name :
        {"0-workload_w_target_t_repeat_1.json", "1-workload_w_target_t_repeat_2.json"}) {
-    const json doc = LoadJson(dir_.File(std::string("docs/") + name));
+    const json doc = testing::LoadFioJson(dir_.File(std::string("docs/") + name));
     ASSERT_TRUE(doc.is_object()) << name;
     EXPECT_EQ(doc["jobs"][0]["read"]["io_bytes"], 256 * 1024) << name;
   }
@@ -392,7 +374,7 @@ TEST_F(FioCompatTest, SeveralKeptScenariosNeedADirectoryOneDocumentEach) {
                     &output),
             0)
       << output;
-  EXPECT_EQ(LoadJson(dir_.File("last.json"))["azbench"]["repeat"], 2);
+  EXPECT_EQ(testing::LoadFioJson(dir_.File("last.json"))["azbench"]["repeat"], 2);
 }
 
 }  // namespace

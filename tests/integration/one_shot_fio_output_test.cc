@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/testing/dependencies.h"
+#include "tests/testing/fio_json.h"
 #include "tests/testing/subprocess.h"
 #include "tests/testing/temp_dir.h"
 
@@ -34,21 +35,6 @@ constexpr auto kTimeout = std::chrono::seconds(120);
 // common/disk_util.h does not collect.
 bool AllowedMissing(const std::string& path) {
   return path.find("disk_util/") == 0 && path.find("/aggr_") != std::string::npos;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
-}
-
-// fio may print notes before its JSON: parse from the first '{'.
-json LoadJson(const std::string& path) {
-  const std::string text = ReadFile(path);
-  const size_t start = text.find('{');
-  if (start == std::string::npos) return json();
-  return json::parse(text.substr(start), nullptr, /*allow_exceptions=*/false);
 }
 
 // Every key path of `j` ("jobs/read/clat_ns/percentile/99.000000"; array elements share their
@@ -105,8 +91,8 @@ TEST_F(OneShotFioOutputTest, JsonHasEveryKeyPathOfFioAndTheSameJobDescription) {
                 &output),
             0)
       << output;
-  const json fio = LoadJson(dir_.File("fio.json"));
-  const json az = LoadJson(dir_.File("az.json"));
+  const json fio = testing::LoadFioJson(dir_.File("fio.json"));
+  const json az = testing::LoadFioJson(dir_.File("az.json"));
   ASSERT_TRUE(fio.is_object() && az.is_object());
   std::set<std::string> fio_paths, az_paths;
   Walk(fio, "", fio_paths);
@@ -196,7 +182,7 @@ TEST_F(OneShotFioOutputTest, SeveralFormatsComeInFiosOrderIntoTheOutputFile) {
                 &output),
             0)
       << output;
-  const std::string all = ReadFile(dir_.File("all.txt"));
+  const std::string all = testing::FileContents(dir_.File("all.txt"));
   // As fio: the terse line, then the JSON document, then the normal text.
   const size_t terse = all.find("3;azbench-");
   const size_t json_start = all.find("{\n");
@@ -248,7 +234,7 @@ TEST_F(OneShotFioOutputTest, FiosJsonPlusReaderAgreesWithAzbenchsPercentilesWith
   // --validate: the tool checks that the CSV it wrote holds exactly the bins of the document.
   ASSERT_EQ(Run({Clat2Csv(), dir_.File("az.json"), dir_.File("az.csv"), "--validate"}, &output), 0)
       << output;
-  const json az = LoadJson(dir_.File("az.json"));
+  const json az = testing::LoadFioJson(dir_.File("az.json"));
   const json& clat = az["jobs"][0]["read"]["clat_ns"];
   ASSERT_TRUE(clat.contains("bins"));
   uint64_t binned = 0;
