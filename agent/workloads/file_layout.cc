@@ -27,21 +27,8 @@ namespace {
 
 constexpr uint64_t kLayoutChunkBytes = 1 << 20;
 
-absl::Status ErrnoStatus(int err, const std::string& what) {
-  const std::string text = absl::StrCat(what, ": ", ErrnoText(err));
-  switch (err) {
-    case EACCES:
-    case EPERM:
-    case EROFS:
-      return absl::PermissionDeniedError(text);
-    case ENOSPC:
-    case EDQUOT:
-      return absl::ResourceExhaustedError(text);
-    case ENOENT:
-      return absl::NotFoundError(text);
-    default:
-      return absl::InternalError(text);
-  }
+absl::Status LayoutStatus(int err, const std::string& what) {
+  return absl::Status(LayoutErrorCode(err), absl::StrCat(what, ": ", ErrnoText(err)));
 }
 
 absl::Status CheckParent(const std::string& path) {
@@ -72,7 +59,7 @@ absl::Status LayOutOne(const LayoutRequest& request, BufferPool& filler, LaidOut
 
   const int fd =
       open(request.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | NoFollowFlag(request.path), 0644);
-  if (fd < 0) return ErrnoStatus(errno, absl::StrCat("cannot create '", request.path, "'"));
+  if (fd < 0) return LayoutStatus(errno, absl::StrCat("cannot create '", request.path, "'"));
   out.created = !exists;
   out.extended = exists;
   auto closer = std::unique_ptr<int, void (*)(int*)>(new int(fd), [](int* p) {
@@ -81,8 +68,8 @@ absl::Status LayOutOne(const LayoutRequest& request, BufferPool& filler, LaidOut
   });
   if (!request.needs_data) {
     if (ftruncate(fd, static_cast<off_t>(request.required_bytes)) != 0) {
-      return ErrnoStatus(errno, absl::StrCat("cannot extend '", request.path, "' to ",
-                                             request.required_bytes, " bytes"));
+      return LayoutStatus(errno, absl::StrCat("cannot extend '", request.path, "' to ",
+                                              request.required_bytes, " bytes"));
     }
     return absl::OkStatus();
   }
@@ -97,15 +84,15 @@ absl::Status LayOutOne(const LayoutRequest& request, BufferPool& filler, LaidOut
           pwrite(fd, chunk.get() + done, len - done, static_cast<off_t>(offset + done));
       if (n < 0) {
         if (errno == EINTR) continue;
-        return ErrnoStatus(errno, absl::StrCat("laying out '", request.path, "' failed at byte ",
-                                               offset + done, " of ", request.required_bytes));
+        return LayoutStatus(errno, absl::StrCat("laying out '", request.path, "' failed at byte ",
+                                                offset + done, " of ", request.required_bytes));
       }
       done += static_cast<uint64_t>(n);
     }
     offset += len;
   }
   if (fsync(fd) != 0) {
-    return ErrnoStatus(errno, absl::StrCat("fsync after laying out '", request.path, "'"));
+    return LayoutStatus(errno, absl::StrCat("fsync after laying out '", request.path, "'"));
   }
   return absl::OkStatus();
 }
@@ -148,17 +135,33 @@ absl::StatusOr<int> OpenForRun(const std::string& path, bool read, bool write, b
         "' refuses O_DIRECT (EINVAL); ramfs, tmpfs before Linux 6.6 and some FUSE file "
         "systems do not support it"));
   }
-  return ErrnoStatus(err, absl::StrCat("cannot open '", path, "'"));
+  return LayoutStatus(err, absl::StrCat("cannot open '", path, "'"));
 }
 
 void InvalidateCache(int fd) { (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); }
+
+absl::StatusCode LayoutErrorCode(int errno_value) {
+  switch (errno_value) {
+    case EACCES:
+    case EPERM:
+    case EROFS:
+      return absl::StatusCode::kPermissionDenied;
+    case ENOSPC:
+    case EDQUOT:
+      return absl::StatusCode::kResourceExhausted;
+    case ENOENT:
+      return absl::StatusCode::kNotFound;
+    default:
+      return absl::StatusCode::kInternal;
+  }
+}
 
 absl::Status RemoveCreatedFiles(const std::vector<LaidOutFile>& files) {
   absl::Status first;
   for (const LaidOutFile& file : files) {
     if (!file.created) continue;
     if (unlink(file.path.c_str()) != 0 && errno != ENOENT && first.ok()) {
-      first = ErrnoStatus(errno, absl::StrCat("cannot remove '", file.path, "'"));
+      first = LayoutStatus(errno, absl::StrCat("cannot remove '", file.path, "'"));
     }
   }
   return first;

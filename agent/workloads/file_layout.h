@@ -47,6 +47,11 @@ absl::StatusOr<int> OpenForRun(const std::string& path, bool read, bool write, b
 // advice (tmpfs) is not an error.
 void InvalidateCache(int fd);
 
+// The status code of a layout step that failed with `errno_value` (local or, negated, from
+// libnfs): PermissionDenied (EACCES, EPERM, EROFS), ResourceExhausted (ENOSPC, EDQUOT), NotFound
+// (ENOENT), else Internal.
+absl::StatusCode LayoutErrorCode(int errno_value);
+
 // Removes the files that a layout created. Returns the first error (others are still attempted).
 absl::Status RemoveCreatedFiles(const std::vector<LaidOutFile>& files);
 

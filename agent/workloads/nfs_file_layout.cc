@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/engines/nfs_engine.h"
+#include "agent/workloads/file_layout.h"
 #include "common/nfs_url.h"
 #include "common/status_macros.h"
 
@@ -19,20 +20,7 @@ namespace azbench {
 namespace {
 
 absl::Status NfsStatus(nfs_context* nfs, int rc, const std::string& what) {
-  const std::string text = absl::StrCat(what, " over NFS: ", NfsErrorText(nfs));
-  switch (-rc) {
-    case EACCES:
-    case EPERM:
-    case EROFS:
-      return absl::PermissionDeniedError(text);
-    case ENOSPC:
-    case EDQUOT:
-      return absl::ResourceExhaustedError(text);
-    case ENOENT:
-      return absl::NotFoundError(text);
-    default:
-      return absl::InternalError(text);
-  }
+  return absl::Status(LayoutErrorCode(-rc), absl::StrCat(what, " over NFS: ", NfsErrorText(nfs)));
 }
 
 // Creates the directories on the way to `path` that are missing.
