@@ -61,9 +61,15 @@ AgentIdentity DiscoverServeIdentity(const ServeConfig& config, const ImdsSetting
   return found.identity;
 }
 
+// Which repeatable list flags have been seen: the first of each replaces the config's list.
+struct ListsFromFlags {
+  bool allowed_roots = false;
+  bool allowed_nfs_servers = false;
+};
+
 // The transport and confinement flags; NotFound for any other flag.
 absl::Status ApplySecurityFlag(const std::string& flag, const std::string& value,
-                               AgentSettings& settings, bool& roots_from_flags) {
+                               AgentSettings& settings, ListsFromFlags& lists) {
   auto absolute = [&](std::string& target) -> absl::Status {
     if (value.empty() || value.front() != '/') {
       return absl::InvalidArgumentError(
@@ -85,9 +91,18 @@ absl::Status ApplySecurityFlag(const std::string& flag, const std::string& value
   if (flag == "--allowed-root") {
     std::string root;
     RETURN_IF_ERROR(absolute(root));
-    if (!roots_from_flags) settings.allowed_roots.clear();
-    roots_from_flags = true;
+    if (!lists.allowed_roots) settings.allowed_roots.clear();
+    lists.allowed_roots = true;
     settings.allowed_roots.push_back(root);
+    return absl::OkStatus();
+  }
+  if (flag == "--allowed-nfs-server") {
+    if (absl::Status s = ParseNfsServerRule(value); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--allowed-nfs-server: ", s.message()));
+    }
+    if (!lists.allowed_nfs_servers) settings.allowed_nfs_servers.clear();
+    lists.allowed_nfs_servers = true;
+    settings.allowed_nfs_servers.push_back(value);
     return absl::OkStatus();
   }
   if (flag == "--min-free-space") {
@@ -145,6 +160,10 @@ const std::vector<FlagSpec>& ServeFlags() {
        .repeatable = true,
        .help = "a directory jobs may use; the first replaces the config's list"},
       {.name = "--min-free-space", .help = "free space a job must leave (bytes, 10g, 5%)"},
+      {.name = "--allowed-nfs-server",
+       .repeatable = true,
+       .help = "an NFS server address or CIDR block jobs may use; the first replaces the config's "
+               "list"},
   };
   return *flags;
 }
@@ -282,8 +301,8 @@ absl::StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
 
 absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args) {
   ServeConfig config;
-  // Every flag but --allowed-root takes one value: a second one is an error, not a silent choice
-  // of the last (as `run` treats its own flags).
+  // Every flag but --allowed-root and --allowed-nfs-server takes one value: a second one is an
+  // error, not a silent choice of the last (as `run` treats its own flags).
   ASSIGN_OR_RETURN(ParsedFlags flags, ParseFlags(ServeFlags(), args,
                                                  FlagSyntax{.value_may_start_with_dashes = false,
                                                             .single_dash_flags = false}));
@@ -296,7 +315,7 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
   if (const std::string* path = flags.Get("--config")) {
     ASSIGN_OR_RETURN(config, LoadServeConfig(*path));
   }
-  bool roots_from_flags = false;  // the first --allowed-root replaces the config's list
+  ListsFromFlags lists_from_flags;
   for (const FlagValue& f : flags.flags) {
     const std::string& flag = f.name;
     const std::string& value = f.value;
@@ -332,7 +351,7 @@ absl::StatusOr<ServeConfig> ParseServeArgs(const std::vector<std::string>& args)
             absl::StrCat("--imds must be enabled or disabled, got '", value, "'"));
       }
       config.imds_disabled = value == "disabled";
-    } else if (absl::Status s = ApplySecurityFlag(flag, value, config.settings, roots_from_flags);
+    } else if (absl::Status s = ApplySecurityFlag(flag, value, config.settings, lists_from_flags);
                s.code() != absl::StatusCode::kNotFound) {
       RETURN_IF_ERROR(s);
     } else {

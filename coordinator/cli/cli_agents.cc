@@ -110,9 +110,9 @@ int AgentsCommand(const std::vector<std::string>& raw) {
     if (!campaign.ok()) return Fail("agents", campaign.status(), 2);
     std::vector<std::string> target_paths;
     for (const auto& t : campaign->targets) target_paths.push_back(t.path);
-    absl::StatusOr<FleetHandle> handle =
-        OpenFleet(campaign->fleet, target_paths, args->Has("--allow-missing"),
-                  SecurityFromFlags(*args), LocalFleetRoots(*campaign));
+    absl::StatusOr<FleetHandle> handle = OpenFleet(
+        campaign->fleet, target_paths, args->Has("--allow-missing"), SecurityFromFlags(*args),
+        LocalFleetRoots(*campaign), LocalFleetNfsServers(*campaign));
     if (!handle.ok()) return Fail("agents", handle.status());
     const PlacementTable placements =
         ClassifyCampaignPlacements(*campaign, PlacementAgentsFromFleet(handle->fleet));

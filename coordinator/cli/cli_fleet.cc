@@ -1,10 +1,13 @@
 #include "coordinator/cli/cli_fleet.h"
 
+#include <arpa/inet.h>
+
 #include <algorithm>
 #include <iostream>
 #include <utility>
 
 #include "absl/strings/str_split.h"
+#include "common/nfs_url.h"
 #include "common/status_macros.h"
 
 namespace azbench::cli_internal {
@@ -40,10 +43,38 @@ std::vector<std::string> LocalFleetRoots(const Campaign& campaign) {
   return roots;
 }
 
+namespace {
+
+bool IsIpAddress(const std::string& text) {
+  in6_addr address;
+  return inet_pton(AF_INET, text.c_str(), &address) == 1 ||
+         inet_pton(AF_INET6, text.c_str(), &address) == 1;
+}
+
+}  // namespace
+
+std::vector<std::string> LocalFleetNfsServers(const Campaign& campaign) {
+  std::vector<std::string> servers;
+  for (const auto& w : campaign.workloads) {
+    for (const auto& job : w.jobs) {
+      for (const auto& [key, value] : job.options) {
+        if (key != "nfs_url") continue;
+        absl::StatusOr<NfsUrl> url = ParseNfsUrl(value);
+        if (!url.ok() || !IsIpAddress(url->server)) continue;
+        if (std::find(servers.begin(), servers.end(), url->server) == servers.end()) {
+          servers.push_back(url->server);
+        }
+      }
+    }
+  }
+  return servers;
+}
+
 absl::StatusOr<FleetHandle> OpenFleet(const FleetSpec& spec,
                                       const std::vector<std::string>& targets, bool allow_missing,
                                       const ClientSecurity& flag_security,
-                                      const std::vector<std::string>& local_roots) {
+                                      const std::vector<std::string>& local_roots,
+                                      const std::vector<std::string>& local_nfs_servers) {
   FleetHandle handle;
   std::vector<std::string> addresses;
   if (spec.kind == FleetSpec::Kind::kLocal && !flag_security.empty()) {
@@ -56,6 +87,7 @@ absl::StatusOr<FleetHandle> OpenFleet(const FleetSpec& spec,
     options.agents = spec.local_agents;
     options.azs = spec.local_azs;
     options.allowed_roots = local_roots;
+    options.allowed_nfs_servers = local_nfs_servers;
     for (const auto& t : targets) {
       if (!t.empty() && t.front() != '/') options.target_dirs.push_back(t);
     }

@@ -27,13 +27,19 @@ struct FleetHandle {
 // absolute `directory` and `filename` parents its jobs name.
 std::vector<std::string> LocalFleetRoots(const Campaign& campaign);
 
-// Starts the local fleet (agents may use `local_roots` and the relative `targets`) or names the
+// The NFS servers a local fleet's agents may use: the server of every job's nfs_url that names
+// it by address (agents accept no host names there), in first-seen order.
+std::vector<std::string> LocalFleetNfsServers(const Campaign& campaign);
+
+// Starts the local fleet (agents may use `local_roots`, the relative `targets` and the NFS servers
+// `local_nfs_servers`) or names the
 // hosts, then connects, describing `targets`. Errors: InvalidArgument for TLS flags with a local
 // fleet or an invalid security setting; the fleet's start or connect errors.
 absl::StatusOr<FleetHandle> OpenFleet(const FleetSpec& spec,
                                       const std::vector<std::string>& targets, bool allow_missing,
                                       const ClientSecurity& flag_security = {},
-                                      const std::vector<std::string>& local_roots = {});
+                                      const std::vector<std::string>& local_roots = {},
+                                      const std::vector<std::string>& local_nfs_servers = {});
 
 }  // namespace azbench::cli_internal
 

@@ -247,9 +247,9 @@ int RunCommand(const std::vector<std::string>& raw_all) {
   for (const auto& t : campaign->targets) {
     if (!t.path.empty()) target_paths.push_back(t.path);  // empty: fio jobs keep their own
   }
-  absl::StatusOr<FleetHandle> handle =
-      OpenFleet(campaign->fleet, target_paths, args->Has("--allow-missing"),
-                SecurityFromFlags(*args), LocalFleetRoots(*campaign));
+  absl::StatusOr<FleetHandle> handle = OpenFleet(
+      campaign->fleet, target_paths, args->Has("--allow-missing"), SecurityFromFlags(*args),
+      LocalFleetRoots(*campaign), LocalFleetNfsServers(*campaign));
   if (!handle.ok()) return Fail("run", handle.status());
   Fleet& fleet = handle->fleet;
   for (const auto& missing : fleet.missing) std::cout << "missing agent: " << missing << "\n";

@@ -118,6 +118,9 @@ absl::StatusOr<std::unique_ptr<LocalFleet>> LocalFleet::Start(const LocalFleetOp
     for (const std::string& root : options.allowed_roots) {
       args.push_back("--allowed-root=" + root);
     }
+    for (const std::string& server : options.allowed_nfs_servers) {
+      args.push_back("--allowed-nfs-server=" + server);
+    }
     if (options.reattach_grace.has_value()) {
       args.push_back(
           absl::StrCat("--reattach-grace-ms=", absl::ToInt64Milliseconds(*options.reattach_grace)));

@@ -37,6 +37,9 @@ struct LocalFleetOptions {
   std::vector<std::string> target_dirs;  // relative directories to create in every work directory
   // Besides its work directory, where each agent may do I/O (absolute; the campaign's targets).
   std::vector<std::string> allowed_roots;
+  // NFS servers (addresses or CIDR blocks) each agent may use (the campaign's nfs_url servers);
+  // empty: the agents refuse every NFS job.
+  std::vector<std::string> allowed_nfs_servers;
   std::string log_level = "warn";
   // The agents' --reattach-grace-ms (how long a run whose stream broke waits for the coordinator to
   // reattach), whole milliseconds; nullopt: the agent's default.

@@ -137,7 +137,8 @@ TEST_F(AgentSettingsTest, AnUnknownServeFlagIsNamedWithTheAllowedFlags) {
     EXPECT_TRUE(absl::StartsWith(config.status().message(),
                                  "unknown flag '--bogus' (allowed: --config, --listen, "))
         << config.status().message();
-    EXPECT_TRUE(absl::StrContains(config.status().message(), "--allowed-root, --min-free-space)"))
+    EXPECT_TRUE(absl::StrContains(config.status().message(),
+                                  "--allowed-root, --min-free-space, --allowed-nfs-server)"))
         << config.status().message();
   }
   // A known flag without its value still says so.
@@ -178,6 +179,24 @@ TEST_F(AgentSettingsTest, ASingleValuedServeFlagGivenTwiceIsRefusedNamingIt) {
   ASSERT_TRUE(config.ok()) << config.status();
   EXPECT_EQ(config->settings.allowed_roots.size(), 2u);
   EXPECT_EQ(config->listen, "127.0.0.1:0");
+}
+
+// --allowed-nfs-server is a list too; the first one replaces the config's, and a bad rule is named.
+TEST_F(AgentSettingsTest, AllowedNfsServerFlagsReplaceTheConfigsList) {
+  const std::string path = Write("agent.yaml", "allowed_nfs_servers: [10.9.9.9]\n");
+  absl::StatusOr<ServeConfig> config = ParseServeArgs(
+      {"--config", path, "--allowed-nfs-server=10.0.0.5", "--allowed-nfs-server", "fd00::/8"});
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->settings.allowed_nfs_servers,
+            (std::vector<std::string>{"10.0.0.5", "fd00::/8"}));
+  config = ParseServeArgs({"--config", path});
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->settings.allowed_nfs_servers, (std::vector<std::string>{"10.9.9.9"}));
+  config = ParseServeArgs({"--allowed-nfs-server=fs.example"});
+  ASSERT_FALSE(config.ok());
+  EXPECT_EQ(config.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(absl::StartsWith(config.status().message(), "--allowed-nfs-server: "))
+      << config.status().message();
 }
 
 TEST_F(AgentSettingsTest, ReadsEveryDeploymentKey) {

@@ -187,6 +187,22 @@ TEST(LocalFleetRootsTest, CampaignsGiveOnlyTheirTargetPaths) {
   EXPECT_THAT(cli_internal::LocalFleetRoots(run->campaign), ElementsAre("/mnt/given"));
 }
 
+TEST(LocalFleetNfsServersTest, TheServersTheJobsNameByAddress) {
+  Campaign campaign;
+  Workload workload;
+  workload.jobs.push_back(WorkloadJob{"a", {{"nfs_url", "nfs://10.0.0.5/export?version=3"}}, 0});
+  workload.jobs.push_back(WorkloadJob{"b", {{"nfs_url", "nfs://[fd00::7]:2049/x"}}, 0});
+  workload.jobs.push_back(WorkloadJob{"c", {{"nfs_url", "nfs://10.0.0.5/other"}}, 0});
+  // A host name is not allowed by an agent (allowed_nfs_servers holds addresses): the agent
+  // refuses the job with its own error instead.
+  workload.jobs.push_back(WorkloadJob{"d", {{"nfs_url", "nfs://fs.example/export"}}, 0});
+  workload.jobs.push_back(WorkloadJob{"e", {{"directory", "/mnt/x"}}, 0});
+  campaign.workloads = {workload};
+  EXPECT_THAT(cli_internal::LocalFleetNfsServers(campaign), ElementsAre("10.0.0.5", "fd00::7"));
+  campaign.workloads.clear();
+  EXPECT_THAT(cli_internal::LocalFleetNfsServers(campaign), ElementsAre());
+}
+
 TEST(FleetFromFlagsTest, DefaultsToOneLocalAgentAndReadsHostLists) {
   absl::StatusOr<FleetSpec> fleet = FleetFromFlags(nullptr, nullptr, nullptr);
   ASSERT_TRUE(fleet.ok()) << fleet.status();
