@@ -13,6 +13,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "common/nfs_url.h"
 #include "common/status_macros.h"
 #include "common/units.h"
@@ -35,6 +36,23 @@ constexpr int64_t kMaxInt64 = std::numeric_limits<int64_t>::max();
 absl::Status SetString(std::string& field, std::string_view value) {
   if (value.empty()) return absl::InvalidArgumentError("a non-empty value is required");
   field = std::string(value);
+  return absl::OkStatus();
+}
+
+// Generated names stay inside the job's directory, as every other file of a job must.
+absl::Status SetFilenameFormat(JobSpec& job, std::string_view value) {
+  if (value.empty()) return absl::InvalidArgumentError("a non-empty value is required");
+  if (value.front() == '/') {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", Av(value), "' is an absolute path; generated names are relative to `directory`"));
+  }
+  for (absl::string_view part : absl::StrSplit(Av(value), '/')) {
+    if (part == "..") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", Av(value), "' leaves the job's directory ('..')"));
+    }
+  }
+  job.filename_format = std::string(value);
   return absl::OkStatus();
 }
 
@@ -332,9 +350,13 @@ constexpr FioOptionInfo kOptions[] = {
     Honoured("directory", "", T::kString, "", "", "the agent's working directory", kFiles,
              "Directory that holds the job's files",
              [](JobSpec& j, std::string_view v) { return SetString(j.directory, v); }),
-    Refused("filename_format", "", T::kString, "$jobname.$jobnum.$filenum", kFiles,
-            "Pattern for generated file names",
-            "generated files are always named <name>.<clone>.<file> (sharing decides where)"),
+    Honoured(
+        "filename_format", "", T::kString, "", "a relative name, no '..'",
+        "$jobname.$jobnum.$filenum", kFiles,
+        "Pattern for generated file names ($jobname, $jobnum, $filenum, $clientuid)",
+        [](JobSpec& j, std::string_view v) { return SetFilenameFormat(j, v); },
+        "$clientuid is the agent's id in a campaign, empty in a one-shot run; shared-dir "
+        "still puts the agent's id in front"),
     NoEffect("unique_filename", "", T::kBool, "1", kFiles,
              "Prefix generated file names with the client's address in client/server mode",
              "agents never share generated names: each works in its own directory unless "

@@ -4,11 +4,13 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/fio_option_table.h"
@@ -123,9 +125,39 @@ std::vector<std::string> JobSpec::FilePaths(int clone_index) const {
   }
   for (int file_index = 0; file_index < nrfiles; ++file_index) {
     paths.push_back(JoinPath(
-        directory, absl::StrCat(file_name_prefix, name, ".", clone_index, ".", file_index)));
+        directory,
+        absl::StrCat(file_name_prefix, GeneratedFileName(filename_format, name, clone_index,
+                                                         file_index, client_uid))));
   }
   return paths;
+}
+
+std::string GeneratedFileName(std::string_view format, std::string_view job_name, int job_number,
+                              int file_number, std::string_view client_uid) {
+  if (format.empty()) return absl::StrCat(Av(job_name), ".", job_number, ".", file_number);
+  const std::pair<std::string_view, std::string> keywords[] = {
+      {"$jobname", std::string(job_name)},
+      {"$jobnum", absl::StrCat(job_number)},
+      {"$filenum", absl::StrCat(file_number)},
+      {"$clientuid", std::string(client_uid)},
+  };
+  std::string out;
+  size_t i = 0;
+  while (i < format.size()) {
+    bool replaced = false;
+    if (format[i] == '$') {
+      for (const auto& [keyword, value] : keywords) {
+        if (absl::StartsWithIgnoreCase(Av(format.substr(i)), Av(keyword))) {
+          out += value;
+          i += keyword.size();
+          replaced = true;
+          break;
+        }
+      }
+    }
+    if (!replaced) out += format[i++];
+  }
+  return out;
 }
 
 absl::Status ApplyJobOption(JobSpec& job, std::string_view raw_key, std::string_view raw_value,

@@ -139,6 +139,13 @@ struct JobSpec {
   FileSharing sharing = FileSharing::kFilePerAgent;  // azbench `sharing` (see FileSharing)
   // Prepended to generated file names (not to `filename`); the agent sets it for shared-dir.
   std::string file_name_prefix;
+  // fio's filename_format: the generated names, with $jobname, $jobnum (the clone), $filenum and
+  // $clientuid replaced (case-insensitive, as fio); empty means fio's "$jobname.$jobnum.$filenum".
+  std::string filename_format;
+  // Not an option: what $clientuid becomes. The agent's id in a campaign (so agents sharing a
+  // directory get distinct names, as fio's clients do); empty in one-shot runs, as in fio without
+  // client/server mode.
+  std::string client_uid;
   // Not options: this agent's place among the agents sharing the job's files (sharing=shared-file
   // or a `filename`; set by the agent from its Prepare). Stream k of n uses its own random seed
   // (stream 0 keeps randseed) and starts sequential passes k/n of the way into each file, so agents
@@ -150,6 +157,12 @@ struct JobSpec {
   std::vector<std::string> FilePaths(int clone_index) const;
   uint64_t EffectiveIoSize() const { return io_size_bytes == 0 ? size_bytes : io_size_bytes; }
 };
+
+// A generated file name by fio's filename_format rules (JobSpec::filename_format): "$jobname",
+// "$jobnum", "$filenum" and "$clientuid" replaced wherever they appear, in any case; an empty
+// format gives "<job_name>.<job_number>.<file_number>".
+std::string GeneratedFileName(std::string_view format, std::string_view job_name, int job_number,
+                              int file_number, std::string_view client_uid);
 
 // Sets one option by its fio name or alias from its textual value, as the option table
 // (common/fio_option_table.h) says: honoured options with fio's unit rules and the spec's kb_base;

@@ -193,5 +193,42 @@ TEST_F(OneShotFioFlagsTest, SectionNamesMustBeJobSectionsOfTheFile) {
   EXPECT_THAT(err, HasSubstr("--section selects sections of a job file"));
 }
 
+// filename_format names the files fio 3.33 names: every keyword, in any case, for each clone and
+// file ($clientuid is empty outside client/server mode, in fio and in a one-shot run).
+TEST_F(OneShotFioFlagsTest, FilenameFormatNamesTheFilesFioNames) {
+  if (std::string missing = testing::MissingDependency("fio", testing::kFioBinary);
+      !missing.empty()) {
+    FAIL() << missing;
+  }
+  auto files_in = [](const std::string& dir) {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  std::vector<std::string> listings[2];
+  for (int tool = 0; tool < 2; ++tool) {
+    const std::string dir = dir_.File(tool == 0 ? "fio" : "azbench");
+    std::filesystem::create_directory(dir);
+    const std::string job = dir_.File(tool == 0 ? "fio.fio" : "azbench.fio");
+    std::ofstream(job) << "[global]\nrw=write\nbs=4k\nsize=32k\nnrfiles=2\nnumjobs=2\n"
+                          "filename_format=f.$JobName-$jobnum.$filenum$clientuid.dat\n"
+                          "directory="
+                       << dir << "\n[w]\n";
+    std::string out, err;
+    if (tool == 0) {
+      ASSERT_EQ(Fio({"--output-format=json", job}, &out), 0) << out;
+    } else {
+      ASSERT_EQ(CommandWithOutput({"--output-format=json", job}, &out, &err), 0) << err;
+    }
+    listings[tool] = files_in(dir);
+  }
+  EXPECT_EQ(listings[1], listings[0]);
+  EXPECT_THAT(listings[1],
+              ::testing::ElementsAre("f.w-0.0.dat", "f.w-0.1.dat", "f.w-1.0.dat", "f.w-1.1.dat"));
+}
+
 }  // namespace
 }  // namespace azbench

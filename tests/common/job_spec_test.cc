@@ -625,5 +625,30 @@ TEST(FilePathsTest, EscapedColonIsPartOfTheName) {
   EXPECT_THAT(job.FilePaths(0), ElementsAre("/data/a:b", "/data/c"));
 }
 
+TEST(FilePathsTest, FilenameFormatReplacesFiosKeywordsInAnyCase) {
+  JobSpec job;
+  job.name = "w";
+  job.directory = "/mnt/efs";
+  job.nrfiles = 2;
+  job.filename_format = "d/$jobname.$JOBNUM.$FileNum.$clientuid.$other";
+  job.client_uid = "agent-3";
+  EXPECT_THAT(job.FilePaths(1),
+              ElementsAre("/mnt/efs/d/w.1.0.agent-3.$other", "/mnt/efs/d/w.1.1.agent-3.$other"));
+  job.file_name_prefix = "agent-3.";  // shared-dir: the agent's id in front
+  job.filename_format = "$filenum";
+  EXPECT_THAT(job.FilePaths(0), ElementsAre("/mnt/efs/agent-3.0", "/mnt/efs/agent-3.1"));
+  EXPECT_EQ(GeneratedFileName("", "j", 2, 3, "x"), "j.2.3");
+}
+
+TEST(FilePathsTest, FilenameFormatStaysInTheJobsDirectory) {
+  JobSpec job;
+  EXPECT_THAT(ApplyJobOption(job, "filename_format", "/etc/$jobname"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("absolute path")));
+  EXPECT_THAT(ApplyJobOption(job, "filename_format", "a/../../$jobname"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'..'")));
+  EXPECT_TRUE(ApplyJobOption(job, "filename_format", "a..b/$jobname").ok());
+  EXPECT_EQ(job.filename_format, "a..b/$jobname");
+}
+
 }  // namespace
 }  // namespace azbench

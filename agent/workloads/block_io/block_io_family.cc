@@ -81,6 +81,7 @@ std::unique_ptr<ParsedJob> MakeParsedBlockIoJob(JobSpec spec, int group_id,
   if (spec.sharing == FileSharing::kSharedDir && !agent_subdir.empty()) {
     spec.file_name_prefix = absl::StrCat(agent_subdir, ".");
   }
+  spec.client_uid = agent_subdir;
   return std::make_unique<ParsedBlockIoJob>(std::move(spec), group_id);
 }
 
