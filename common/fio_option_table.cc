@@ -457,9 +457,9 @@ constexpr FioOptionInfo kOptions[] = {
             "azbench does not track overlapping in-flight I/Os"),
     NoEffect("io_submit_mode", "", T::kChoice, "inline", kIoBasic,
              "Submit I/O from the job thread or an offload pool",
-             "a rated clone waits for its next op's time with its queue still full, as fio's "
-             "offload mode does (inline mode would drain the queue first); submission stays on "
-             "the clone's thread"),
+             "a rated clone keeps its requests in flight and reaps them while it waits for its "
+             "next op's time, as fio's offload mode does (fio's inline mode drains the queue "
+             "before each wait); submission stays on the clone's thread"),
     Honoured("size", "", T::kSize, "bytes", "1 and up (no percentages)", "", kSizes,
              "Bytes of file per clone: its files share it",
              [](JobSpec& j, std::string_view v) { return SetSize(j.size_bytes, j, v); }),
