@@ -226,19 +226,27 @@ class CloneRunner {
   }
 
   // Counts a data op towards thinktime_blocks (issued or completed, as thinktime_blocks_type
-  // says); the think time is due after every thinktime_blocks of them.
+  // says): one think time is owed per thinktime_blocks of them. A reap that completes several
+  // blocks' worth at once owes several, so the ratio holds whatever the batching.
   void CountForThink(bool issued) {
     if (think_ns_ == 0 || issued != spec_.thinktime_blocks_issue) return;
-    if (++think_count_ % think_blocks_ == 0) think_pending_ = true;
+    if (++think_count_ % think_blocks_ == 0) {
+      ++thinks_owed_;
+      think_pending_ = true;
+    }
   }
 
-  // fio's think time, taken with nothing in flight: spin thinktime_spin, sleep the rest.
+  // fio's think time, taken with nothing in flight: spin thinktime_spin, sleep the rest (times
+  // the think times owed).
   void Think() {
+    const uint64_t owed = thinks_owed_;
+    thinks_owed_ = 0;
     think_pending_ = false;
     const uint64_t start = OpClockNanos();
-    while (think_spin_ns_ > 0 && OpClockNanos() - start < think_spin_ns_ && !Cancelled()) {
+    const uint64_t spin_ns = think_spin_ns_ * owed;
+    while (spin_ns > 0 && OpClockNanos() - start < spin_ns && !Cancelled()) {
     }
-    if (think_ns_ > think_spin_ns_) (void)SleepUntilOrEnd(start + think_ns_);
+    if (think_ns_ > think_spin_ns_) (void)SleepUntilOrEnd(start + think_ns_ * owed);
   }
 
   // fio's rate_min and rate_iops_min: every rate_cycle after the first 2 s, a direction that has
@@ -822,6 +830,7 @@ class CloneRunner {
   uint64_t think_spin_ns_ = 0;
   uint64_t think_blocks_ = 1;
   uint64_t think_count_ = 0;
+  uint64_t thinks_owed_ = 0;
   bool think_pending_ = false;
   // rate_min / rate_iops_min: measured data completions per direction, and at the last check.
   bool check_min_rate_ = false;

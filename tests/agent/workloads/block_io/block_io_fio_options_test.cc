@@ -19,6 +19,7 @@
 #include "common/job_spec.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/temp_dir.h"
 
 namespace azbench {
 namespace {
@@ -247,7 +248,8 @@ TEST(BlockIoFioOptionsTest, ThinktimeSpinSpendsPartOfTheThinkTimeSpinning) {
   spec.thinktime = absl::Milliseconds(2);
   spec.thinktime_spin = absl::Milliseconds(2);
   const JobResult r = RunOk(spec);
-  EXPECT_LE(Iops(r, OpKind::kRead), 501);
+  // n ops are n - 1 think times of 2 ms apart: about 150 ops in 300 ms, at most 503.4 per second.
+  EXPECT_LE(Iops(r, OpKind::kRead), 505);
   // Spinning burns the thread's CPU for the whole think time.
   EXPECT_GT(r.cpu.user_ns + r.cpu.system_ns, r.cpu.wall_ns / 2);
 }
@@ -273,6 +275,48 @@ TEST(BlockIoFioOptionsTest, FioExampleJobFilesParse) {
     EXPECT_TRUE(jobs.ok()) << name << ": " << jobs.status();
   }
 }
+
+// A job on a tmpfs file through an async engine: the loop that fills and reaps a queue.
+JobSpec AsyncJob(const std::string& dir, const std::string& engine, absl::Duration runtime) {
+  JobSpec spec;
+  spec.name = "async";
+  spec.directory = dir;
+  spec.ioengine = engine;
+  spec.iodepth = 8;
+  spec.rw = RwPattern::kRandRead;
+  spec.size_bytes = 1 << 20;
+  spec.block_size_bytes = 4096;
+  spec.time_based = true;
+  spec.runtime = runtime;
+  return spec;
+}
+
+class AsyncEngineOptionsTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(AsyncEngineOptionsTest, RateIopsHoldsTheCapWithin3Percent) {
+  testing::TempDir dir(testing::kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  JobSpec spec = AsyncJob(dir.path(), GetParam(), absl::Milliseconds(500));
+  spec.rate_iops = {2000, 2000};
+  EXPECT_NEAR(Iops(RunOk(spec), OpKind::kRead), 2000, 60);
+}
+
+TEST_P(AsyncEngineOptionsTest, ThinktimeBoundsTheIopsCountingIssuedOrCompletedOps) {
+  testing::TempDir dir(testing::kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  for (const bool issue : {false, true}) {
+    JobSpec spec = AsyncJob(dir.path(), GetParam(), absl::Milliseconds(300));
+    spec.thinktime = absl::Milliseconds(1);
+    spec.thinktime_blocks = 4;
+    spec.thinktime_blocks_issue = issue;
+    const double iops = Iops(RunOk(spec), OpKind::kRead);
+    // At most 4 ops per 1 ms of thinking, whose queue drains before it.
+    EXPECT_LE(iops, 4004) << "issue=" << issue;
+    EXPECT_GE(iops, 1000) << "issue=" << issue;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, AsyncEngineOptionsTest, ::testing::Values("libaio", "io_uring"));
 
 }  // namespace
 }  // namespace azbench
