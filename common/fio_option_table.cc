@@ -689,9 +689,9 @@ constexpr FioOptionInfo kOptions[] = {
         [](JobSpec& j, std::string_view v) { return SetInt(j.thinktime_blocks, v, 1, kMaxInt); }),
     Honoured("thinktime_blocks_type", "", T::kChoice, "", "complete, issue", "complete", kThinktime,
              "Count completed or issued I/Os for thinktime_blocks", SetThinktimeBlocksType),
-    Refused("thinktime_iotime", "", T::kDuration, "0", kThinktime,
-            "Time of I/O between think times",
-            "azbench counts the I/O between think times only in I/Os (thinktime_blocks)"),
+    Honoured("thinktime_iotime", "", T::kDuration, "s", "0 and up", "0", kThinktime,
+             "Think after this long of I/O, or after thinktime_blocks I/Os if set and sooner",
+             [](JobSpec& j, std::string_view v) { return SetSeconds(j.thinktime_iotime, v); }),
     Honoured(
         "rate", "", T::kList, "bytes/s", "0 and up; read,write", "0 (unlimited)", kRate,
         "Cap the bandwidth of each clone, per direction (wins over rate_iops)",

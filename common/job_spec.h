@@ -136,12 +136,14 @@ struct JobSpec {
   absl::Duration startdelay = absl::ZeroDuration();
   absl::Duration startdelay_high = absl::ZeroDuration();
   // fio's thinktime: after every thinktime_blocks ops (completed, or issued with
-  // thinktime_blocks_issue) the clone lets its queue drain, then spins thinktime_spin and sleeps
-  // the rest of thinktime.
+  // thinktime_blocks_issue), or after thinktime_iotime of I/O since the last think time if sooner,
+  // the clone lets its queue drain, then spins thinktime_spin and sleeps the rest of thinktime.
+  // thinktime_blocks 0 = unset: 1, or no block count at all when thinktime_iotime is set (fio).
   absl::Duration thinktime = absl::ZeroDuration();
   absl::Duration thinktime_spin = absl::ZeroDuration();
-  int thinktime_blocks = 1;
+  int thinktime_blocks = 0;
   bool thinktime_blocks_issue = false;
+  absl::Duration thinktime_iotime = absl::ZeroDuration();
   // azbench, io_uring only: how long the engine spins before a blocking wait for completions while
   // its recent waits were short (agent/engines/wait_pause.h); 0 = never. Unset = the engine's
   // default (2 us).

@@ -92,7 +92,11 @@ class CloneRunner {
     think_ns_ = static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.thinktime));
     think_spin_ns_ =
         std::min(think_ns_, static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.thinktime_spin)));
-    think_blocks_ = static_cast<uint64_t>(std::max(1, spec.thinktime_blocks));
+    think_iotime_ns_ = static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.thinktime_iotime));
+    // With thinktime_iotime and no thinktime_blocks, fio counts no blocks at all.
+    think_blocks_ = spec.thinktime_blocks > 0 ? static_cast<uint64_t>(spec.thinktime_blocks)
+                    : think_iotime_ns_ > 0    ? 0
+                                              : 1;
     for (int dir = 0; dir < 2; ++dir) {
       check_min_rate_ |= spec.rate_min_bytes_per_s[dir] != 0 || spec.rate_iops_min[dir] != 0;
     }
@@ -228,8 +232,18 @@ class CloneRunner {
   // Counts a data op towards thinktime_blocks (issued or completed, as thinktime_blocks_type
   // says): one think time is owed per thinktime_blocks of them. A reap that completes several
   // blocks' worth at once owes several, so the ratio holds whatever the batching.
-  void CountForThink(bool issued) {
-    if (think_ns_ == 0 || issued != spec_.thinktime_blocks_issue) return;
+  // With thinktime_iotime, one is also due once that long has passed since the last one ended
+  // (`now_ns`: the op's issue or completion).
+  void CountForThink(bool issued, uint64_t now_ns) {
+    if (think_ns_ == 0) return;
+    if (think_iotime_ns_ != 0 && !think_pending_) {
+      if (last_think_ns_ == 0) last_think_ns_ = now_ns;
+      if (now_ns - last_think_ns_ >= think_iotime_ns_) {
+        ++thinks_owed_;
+        think_pending_ = true;
+      }
+    }
+    if (think_blocks_ == 0 || issued != spec_.thinktime_blocks_issue) return;
     if (++think_count_ % think_blocks_ == 0) {
       ++thinks_owed_;
       think_pending_ = true;
@@ -247,6 +261,7 @@ class CloneRunner {
     while (spin_ns > 0 && OpClockNanos() - start < spin_ns && !Cancelled()) {
     }
     if (think_ns_ > think_spin_ns_) (void)SleepUntilOrEnd(start + think_ns_ * owed);
+    last_think_ns_ = OpClockNanos();
   }
 
   // fio's rate_min and rate_iops_min: every rate_cycle after the first 2 s, a direction that has
@@ -517,8 +532,8 @@ class CloneRunner {
       AccountCompletedInQueue(req);
       now = req.complete_ns;
       if (think_ns_ != 0 && req.op != OpKind::kFsync) {
-        CountForThink(true);
-        CountForThink(false);
+        CountForThink(true, now);
+        CountForThink(false, now);
         if (think_pending_ && !failed_) {
           Think();
           now = OpClockNanos();
@@ -634,10 +649,10 @@ class CloneRunner {
             break;
           }
           free_slots.pop_back();
-          CountForThink(true);
+          CountForThink(true, req->start_ns);
           if (r == QueueResult::kCompleted) {
             AccountCompletedInQueue(*req);
-            CountForThink(false);
+            CountForThink(false, req->complete_ns);
             free_slots.push_back(req);
             // An engine that completes data ops inside Queue() (nfs at iodepth 1) hands the slot
             // straight back: the runtime, an error and cancellation are checked here, or this
@@ -703,7 +718,7 @@ class CloneRunner {
           fsync_in_flight = false;
         } else {
           free_slots.push_back(req);
-          CountForThink(false);
+          CountForThink(false, req->complete_ns);
         }
       }
       if (!ramp_pending_) result_.depth.RecordComplete(*got);
@@ -831,6 +846,8 @@ class CloneRunner {
   uint64_t think_blocks_ = 1;
   uint64_t think_count_ = 0;
   uint64_t thinks_owed_ = 0;
+  uint64_t think_iotime_ns_ = 0;
+  uint64_t last_think_ns_ = 0;  // when the last think time ended (the first op until then)
   bool think_pending_ = false;
   // rate_min / rate_iops_min: measured data completions per direction, and at the last check.
   bool check_min_rate_ = false;

@@ -243,6 +243,29 @@ TEST(BlockIoFioOptionsTest, ThinktimeAfterEveryOpBoundsTheIops) {
   EXPECT_GE(every_4, 2400);
 }
 
+TEST(BlockIoFioOptionsTest, ThinktimeIotimeAlternatesIoAndThinkTime) {
+  JobSpec spec = TimedNullJob(RwPattern::kRandRead, absl::Milliseconds(400));
+  ASSERT_TRUE(ApplyJobOption(spec, "thinktime_iotime", "0.05").ok());  // seconds, as fio
+  EXPECT_EQ(spec.thinktime_iotime, absl::Milliseconds(50));
+  spec.thinktime = absl::Milliseconds(50);
+  spec.op_log = true;
+  spec.rate_iops = {10'000, 10'000};  // keeps the op log small
+  std::vector<uint64_t> starts;
+  RunControl control;
+  control.on_op_log = [&](int, std::vector<OpRecord> records) {
+    for (const OpRecord& r : records) starts.push_back(r.start_ns);
+  };
+  RunOk(spec, control);
+  std::sort(starts.begin(), starts.end());
+  // 50 ms of back-to-back I/O, 50 ms idle, and so on: the idle gaps are the only long ones.
+  int long_gaps = 0;
+  for (size_t i = 0; i + 1 < starts.size(); ++i) {
+    if (starts[i + 1] - starts[i] >= 40'000'000) ++long_gaps;
+  }
+  EXPECT_GE(long_gaps, 3);
+  EXPECT_LE(long_gaps, 4);
+}
+
 TEST(BlockIoFioOptionsTest, ThinktimeSpinSpendsPartOfTheThinkTimeSpinning) {
   JobSpec spec = TimedNullJob(RwPattern::kRandRead, absl::Milliseconds(300));
   spec.thinktime = absl::Milliseconds(2);
