@@ -694,7 +694,7 @@ constexpr FioOptionInfo kOptions[] = {
              [](JobSpec& j, std::string_view v) { return SetSeconds(j.thinktime_iotime, v); }),
     Honoured(
         "rate", "", T::kList, "bytes/s", "0 and up; read,write", "0 (unlimited)", kRate,
-        "Cap the bandwidth of each clone, per direction (wins over rate_iops)",
+        "Cap the bandwidth of each clone, per direction (not with rate_iops)",
         [](JobSpec& j, std::string_view v) { return SetRatesBytes(j.rate_bytes_per_s, j, v); }),
     Honoured(
         "rate_min", "ratemin", T::kList, "bytes/s", "0 and up; read,write", "0 (none)", kRate,

@@ -116,9 +116,9 @@ struct JobSpec {
   bool op_log = false;
   uint64_t op_log_rate = 10000;
   // fio's rate options, per clone and per direction (index 0 read, 1 write; 0 = none): rate caps
-  // bytes/s and wins over rate_iops; the _min ones fail the job when a direction's rate over a
-  // rate_cycle stays below them (checked after 2 s, as fio). rate_poisson: fio's
-  // rate_process=poisson, exponential gaps between ops instead of even ones.
+  // bytes/s, rate_iops ops/s (not both for one direction, as fio); the _min ones fail the job when
+  // a direction's rate over a rate_cycle stays below them (checked after 2 s, as fio).
+  // rate_poisson: fio's rate_process=poisson, exponential gaps between ops instead of even ones.
   std::array<uint64_t, 2> rate_iops = {0, 0};
   std::array<uint64_t, 2> rate_bytes_per_s = {0, 0};
   std::array<uint64_t, 2> rate_min_bytes_per_s = {0, 0};

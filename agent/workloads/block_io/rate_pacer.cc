@@ -9,7 +9,7 @@ RatePacer::RatePacer(const JobSpec& spec, uint64_t seed)
   mixed_ = DoesRead(spec.rw) && DoesWrite(spec.rw);
   poisson_ = spec.rate_poisson;
   for (int dir = 0; dir < 2; ++dir) {
-    // rate wins over rate_iops, as in fio; both count whole blocks of bs bytes.
+    // ValidateJobSpec allows one of rate and rate_iops per direction; both count blocks of bs.
     bytes_per_s_[dir] = spec.rate_bytes_per_s[dir] != 0 ? spec.rate_bytes_per_s[dir]
                                                         : spec.rate_iops[dir] * block_bytes_;
     const bool issues = dir == 0 ? DoesRead(spec.rw) : DoesWrite(spec.rw);

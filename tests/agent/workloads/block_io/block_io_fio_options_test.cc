@@ -279,7 +279,7 @@ TEST(BlockIoFioOptionsTest, ThinktimeSpinSpendsPartOfTheThinkTimeSpinning) {
 
 TEST(BlockIoFioOptionsTest, RateIopsMinFailsAJobThatStaysBelowIt) {
   JobSpec spec = TimedNullJob(RwPattern::kRead, absl::Seconds(3));
-  spec.rate_iops = {100, 100};
+  spec.thinktime = absl::Milliseconds(10);  // about 100 IOPS
   spec.rate_iops_min = {200, 200};
   spec.rate_cycle = absl::Milliseconds(100);
   const JobResult r = RunOk(spec);
@@ -287,6 +287,21 @@ TEST(BlockIoFioOptionsTest, RateIopsMinFailsAJobThatStaysBelowIt) {
   EXPECT_THAT(r.error_message, ::testing::HasSubstr("rate_iops_min: read IOPS"));
   // Checked from 2 s on (fio's settle time), so it fails one cycle later, before the runtime ends.
   EXPECT_LT(r.runtime_ns, 2'500'000'000u);
+}
+
+TEST(BlockIoFioOptionsTest, RatesThatFioRefusesAreRefused) {
+  JobSpec spec = NullJob();
+  spec.rate_bytes_per_s = {1 << 20, 1 << 20};
+  spec.rate_iops = {100, 0};
+  EXPECT_THAT(ValidateJobSpec(spec).message(), ::testing::HasSubstr("mutually exclusive"));
+  spec.rate_iops = {0, 0};
+  spec.rate_min_bytes_per_s = {0, 2 << 20};
+  EXPECT_THAT(ValidateJobSpec(spec).message(),
+              ::testing::HasSubstr("rate_min (2097152 bytes/s) exceeds rate"));
+  spec = NullJob();
+  spec.rate_iops = {100, 100};
+  spec.rate_iops_min = {200, 0};
+  EXPECT_THAT(ValidateJobSpec(spec).message(), ::testing::HasSubstr("for reads"));
 }
 
 TEST(BlockIoFioOptionsTest, FioExampleJobFilesParse) {
