@@ -143,7 +143,7 @@ TEST(ParseFioJobFileTest, ACommentMayFollowAnOptionOrASectionHeader) {
 }
 
 TEST(ParseFioJobFileTest, OnlySectionsRunsTheNamedJobsWithTheirGlobals) {
-  const char* text = "[global]\nsize=1m\n[a]\nrate=1m\n[b]\nbs=8k\n[c]\nstonewall\n";
+  const char* text = "[global]\nsize=1m\n[a]\nbssplit=4k/50:8k/50\n[b]\nbs=8k\n[c]\nstonewall\n";
   absl::StatusOr<std::vector<FioJob>> jobs = ParseFioJobFile(text, "t.fio", {"c", "b"});
   ASSERT_TRUE(jobs.ok()) << jobs.status() << " (a, with a refused option, is not parsed)";
   ASSERT_EQ(jobs->size(), 2u);
