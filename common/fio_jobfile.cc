@@ -284,6 +284,13 @@ absl::StatusOr<std::vector<FioJob>> BuildJobs(const std::vector<Section>& sectio
     }
     job.global_option_count = 0;
     for (const Entry* e : global_entries) job.global_option_count += e->key != "name";
+    // fio warns and runs the job by size when time_based has no runtime; so does azbench.
+    if (job.spec.time_based && job.spec.runtime <= absl::ZeroDuration()) {
+      job.spec.time_based = false;
+      job.warnings.push_back(absl::StrCat(section.origin, ": [", section.name,
+                                          "] time_based without a runtime has no effect (as in "
+                                          "fio): the job ends when its io_size is done"));
+    }
     absl::Status valid = ValidateJobSpec(job.spec);
     if (!valid.ok()) {
       return WithPrefix(valid, absl::StrCat(section.origin, ": job '", job.spec.name, "'"));
@@ -326,7 +333,9 @@ bool FlatOptionsMatchSpec(const FioJob& job) {
   const JobSpec& spec = job.spec;
   return flat.size_bytes == spec.size_bytes && flat.io_size_bytes == spec.io_size_bytes &&
          flat.offset_bytes == spec.offset_bytes && flat.block_size_bytes == spec.block_size_bytes &&
-         flat.rate_iops == spec.rate_iops && flat.kb_base == spec.kb_base;
+         flat.rate_iops == spec.rate_iops && flat.rate_bytes_per_s == spec.rate_bytes_per_s &&
+         flat.rate_min_bytes_per_s == spec.rate_min_bytes_per_s &&
+         flat.offset_increment_bytes == spec.offset_increment_bytes && flat.kb_base == spec.kb_base;
 }
 
 absl::StatusOr<std::vector<FioJob>> ParseFioJobFile(std::string_view text,

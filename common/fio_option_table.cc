@@ -1,6 +1,7 @@
 #include "common/fio_option_table.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -131,6 +132,8 @@ absl::Status SetRw(JobSpec& job, std::string_view value) {
 }
 
 absl::Status SetEngine(JobSpec& job, std::string_view value) {
+  // fio's cpp_null is its null engine written in C++: the same behaviour.
+  if (value == "cpp_null") value = "null";
   for (std::string_view name : kIoEngineNames) {
     if (value == name) {
       job.ioengine = std::string(value);
@@ -212,10 +215,79 @@ absl::Status SetRandseed(JobSpec& job, std::string_view value) {
   return absl::OkStatus();
 }
 
-absl::Status SetRateIops(JobSpec& job, std::string_view value) {
-  RETURN_IF_ERROR(RejectPerDirectionList(value, "rates"));
-  ASSIGN_OR_RETURN(int64_t iops, ParseInt(value, 0, kMaxInt64));
-  job.rate_iops = static_cast<uint64_t>(iops);
+// fio's per-direction lists: `v` sets reads and writes, `r,w` each, an empty part leaves that
+// direction at 0 (none). A third (trim) value may only be empty: azbench does no trims.
+template <typename Parse>
+absl::Status SetPerDirection(std::array<uint64_t, 2>& field, std::string_view value, Parse parse) {
+  std::vector<std::string_view> parts;
+  for (size_t start = 0;;) {
+    const size_t comma = value.find(',', start);
+    parts.push_back(
+        value.substr(start, comma == std::string_view::npos ? value.npos : comma - start));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  if (parts.size() > 3 || (parts.size() == 3 && !parts[2].empty())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", Av(value), "': give one value, or read,write (azbench does no trims)"));
+  }
+  std::array<uint64_t, 2> parsed = {0, 0};
+  for (size_t dir = 0; dir < 2; ++dir) {
+    const std::string_view part = parts[parts.size() == 1 ? 0 : dir];
+    if (!part.empty()) {
+      ASSIGN_OR_RETURN(parsed[dir], parse(part));
+    }
+  }
+  field = parsed;
+  return absl::OkStatus();
+}
+
+absl::Status SetRatesIops(std::array<uint64_t, 2>& field, std::string_view value) {
+  return SetPerDirection(field, value, [](std::string_view v) -> absl::StatusOr<uint64_t> {
+    ASSIGN_OR_RETURN(int64_t iops, ParseInt(v, 0, kMaxInt64));
+    return static_cast<uint64_t>(iops);
+  });
+}
+
+absl::Status SetRatesBytes(std::array<uint64_t, 2>& field, const JobSpec& job,
+                           std::string_view value) {
+  const int kb_base = job.kb_base;
+  return SetPerDirection(field, value,
+                         [kb_base](std::string_view v) { return ParseSize(v, kb_base); });
+}
+
+absl::Status SetRateProcess(JobSpec& job, std::string_view value) {
+  static constexpr std::pair<std::string_view, bool> kProcesses[] = {{"linear", false},
+                                                                     {"poisson", true}};
+  ASSIGN_OR_RETURN(job.rate_poisson, ParseChoice(value, kProcesses, "linear, poisson"));
+  return absl::OkStatus();
+}
+
+absl::Status SetThinktimeBlocksType(JobSpec& job, std::string_view value) {
+  static constexpr std::pair<std::string_view, bool> kTypes[] = {{"complete", false},
+                                                                 {"issue", true}};
+  ASSIGN_OR_RETURN(job.thinktime_blocks_issue, ParseChoice(value, kTypes, "complete, issue"));
+  return absl::OkStatus();
+}
+
+// fio's thinktime options count microseconds when no unit is written.
+absl::Status SetMicros(absl::Duration& field, std::string_view value) {
+  ASSIGN_OR_RETURN(field, ParseDuration(value, absl::Microseconds(1)));
+  return absl::OkStatus();
+}
+
+// fio's startdelay: seconds when no unit is written; `lo-hi` draws a delay in that range per clone.
+absl::Status SetStartDelay(JobSpec& job, std::string_view value) {
+  const size_t dash = value.find('-');
+  ASSIGN_OR_RETURN(job.startdelay, ParseDuration(value.substr(0, dash), absl::Seconds(1)));
+  job.startdelay_high = job.startdelay;
+  if (dash != std::string_view::npos) {
+    ASSIGN_OR_RETURN(job.startdelay_high, ParseDuration(value.substr(dash + 1), absl::Seconds(1)));
+    if (job.startdelay_high < job.startdelay) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", Av(value), "': the range's end must not be below its start"));
+    }
+  }
   return absl::OkStatus();
 }
 
@@ -305,8 +377,6 @@ constexpr std::string_view kWhyPlacement =
     "instead";
 constexpr std::string_view kWhyCredentials =
     "an agent runs as one unprivileged user and cannot switch users or cgroups";
-constexpr std::string_view kWhyThinktime = "azbench issues I/O back to back, without think time";
-constexpr std::string_view kWhyRate = "azbench paces jobs only with rate_iops";
 constexpr std::string_view kWhyLatencyTarget =
     "azbench has no latency-target search; sweep iodepth in a campaign instead";
 constexpr std::string_view kWhyBlockSizes = "azbench uses one block size per job (bs)";
@@ -373,8 +443,8 @@ constexpr FioOptionInfo kOptions[] = {
     Refused("rw_sequencer", "", T::kChoice, "sequential", kIoBasic,
             "How the ':<n>' modifier of rw picks the next offset",
             "rw's ':<n>' modifier is refused, so this has nothing to act on"),
-    Honoured("ioengine", "", T::kChoice, "", "psync, sync, libaio, io_uring, null, nfs", "psync",
-             kIoBasic, "How the I/O is issued", SetEngine),
+    Honoured("ioengine", "", T::kChoice, "", "psync, sync, libaio, io_uring, null (cpp_null), nfs",
+             "psync", kIoBasic, "How the I/O is issued", SetEngine),
     Honoured(
         "iodepth", "", T::kInt, "I/Os", "1..65536 (libaio, io_uring: 1..4096)", "1", kIoBasic,
         "How many I/Os each clone keeps in flight",
@@ -407,9 +477,11 @@ constexpr FioOptionInfo kOptions[] = {
     Refused("serialize_overlap", "", T::kBool, "0", kIoBasic,
             "Hold back I/Os that overlap one in flight",
             "azbench does not track overlapping in-flight I/Os"),
-    Refused("io_submit_mode", "", T::kChoice, "inline", kIoBasic,
-            "Submit I/O from the job thread or an offload pool",
-            "azbench submits from the clone's own thread"),
+    NoEffect("io_submit_mode", "", T::kChoice, "inline", kIoBasic,
+             "Submit I/O from the job thread or an offload pool",
+             "a rated clone keeps its requests in flight and reaps them while it waits for its "
+             "next op's time, as fio's offload mode does (fio's inline mode drains the queue "
+             "before each wait); submission stays on the clone's thread"),
     Honoured("size", "", T::kSize, "bytes", "1 and up (no percentages)", "", kSizes,
              "Bytes of file per clone: its files share it",
              [](JobSpec& j, std::string_view v) { return SetSize(j.size_bytes, j, v); }),
@@ -429,11 +501,17 @@ constexpr FioOptionInfo kOptions[] = {
              [](JobSpec& j, std::string_view v) { return SetSize(j.offset_bytes, j, v); }),
     Refused("offset_align", "", T::kInt, "0", kSizes, "Alignment of a percentage offset",
             "percentage offsets are refused"),
-    Refused("offset_increment", "", T::kSize, "0", kSizes,
-            "Offset added per clone so clones work on separate regions",
-            "clones work on their own files (sharing decides for several agents)"),
-    Refused("number_ios", "", T::kInt, "0", kSizes, "Stop after this many I/Os",
-            "azbench stops on io_size or runtime"),
+    Honoured(
+        "offset_increment", "", T::kSize, "bytes", "0 and up (no percentages)", "0", kSizes,
+        "Offset added per clone: clone n starts at offset + n * offset_increment",
+        [](JobSpec& j, std::string_view v) { return SetSize(j.offset_increment_bytes, j, v); }),
+    Honoured("number_ios", "", T::kInt, "I/Os", "0 and up", "0 (no cap)", kSizes,
+             "Stop each loop after this many I/Os, or at io_size if sooner",
+             [](JobSpec& j, std::string_view v) -> absl::Status {
+               ASSIGN_OR_RETURN(int64_t n, ParseInt(v, 0, kMaxInt64));
+               j.number_ios = static_cast<uint64_t>(n);
+               return absl::OkStatus();
+             }),
     Honoured("bs", "blocksize", T::kSize, "bytes", "1..1g, one value", "4k", kBlockSize,
              "Bytes per I/O", SetBlockSize, "separate read,write sizes are refused"),
     Refused("ba", "blockalign", T::kSize, "bs", kBlockSize,
@@ -500,14 +578,15 @@ constexpr FioOptionInfo kOptions[] = {
              "Go through the page cache (the opposite of direct)", SetBuffered),
     Refused("overwrite", "", T::kBool, "0", kFiles, "Lay the file out first, then overwrite it",
             kWhyLayout),
-    Refused("loops", "", T::kInt, "1", kRuntime, "Run the job this many times",
-            "repeat a workload with a campaign's `repeat`"),
+    Honoured("loops", "", T::kInt, "loops", "1 and up", "1", kRuntime,
+             "Do the job's io_size (or number_ios) this many times, each from the region's start",
+             [](JobSpec& j, std::string_view v) { return SetInt(j.loops, v, 1, kMaxInt); }),
     Honoured(
         "numjobs", "", T::kInt, "clones", "1..4096", "1", kProcess,
         "Clones of the job, each with its own files",
         [](JobSpec& j, std::string_view v) { return SetInt(j.numjobs, v, 1, kMaxJobNumjobs); }),
-    Refused("startdelay", "", T::kDuration, "0", kRuntime, "Wait this long before starting",
-            "all jobs of a phase start together at one instant"),
+    Honoured("startdelay", "", T::kDuration, "s", "0 and up, or a range lo-hi", "0", kRuntime,
+             "Start each clone this much later (a range: random per clone)", SetStartDelay),
     Honoured("runtime", "timeout", T::kDuration, "s", "0 and up", "0 (until io_size is done)",
              kRuntime, "Stop the job after this long",
              [](JobSpec& j, std::string_view v) { return SetSeconds(j.runtime, v); }),
@@ -620,27 +699,47 @@ constexpr FioOptionInfo kOptions[] = {
             kWhyPlacement),
     Refused("prio", "", T::kInt, "", kScheduling, "I/O priority level", kWhyPlacement),
     Refused("prioclass", "", T::kInt, "", kScheduling, "I/O priority class", kWhyPlacement),
-    Refused("thinktime", "", T::kDuration, "0", kThinktime, "Pause between I/Os", kWhyThinktime),
-    Refused("thinktime_spin", "", T::kDuration, "0", kThinktime,
-            "Part of the think time spent spinning", kWhyThinktime),
-    Refused("thinktime_blocks", "", T::kInt, "1", kThinktime, "I/Os between think times",
-            kWhyThinktime),
-    Refused("thinktime_blocks_type", "", T::kChoice, "complete", kThinktime,
-            "Count issued or completed I/Os for thinktime_blocks", kWhyThinktime),
-    Refused("thinktime_iotime", "", T::kDuration, "0", kThinktime,
-            "Time of I/O between think times", kWhyThinktime),
-    Refused("rate", "", T::kList, "", kRate, "Cap the bandwidth of each clone", kWhyRate),
-    Refused("rate_min", "ratemin", T::kList, "", kRate, "Fail if bandwidth drops below this",
-            kWhyRate),
-    Honoured("rate_iops", "", T::kInt, "IOPS", "0 and up, one value", "0 (unlimited)", kRate,
-             "Cap the IOPS of each clone", SetRateIops, "separate read,write rates are refused"),
-    Refused("rate_iops_min", "", T::kList, "", kRate, "Fail if IOPS drop below this", kWhyRate),
-    Refused("rate_process", "", T::kChoice, "linear", kRate,
-            "How rated I/Os are spaced (linear or poisson)", kWhyRate),
-    Refused("rate_cycle", "ratecycle", T::kInt, "1000", kRate,
-            "Window in ms over which rate_min is checked", kWhyRate),
+    Honoured("thinktime", "", T::kDuration, "us", "0 and up", "0", kThinktime,
+             "Drain the queue and pause this long after every thinktime_blocks I/Os",
+             [](JobSpec& j, std::string_view v) { return SetMicros(j.thinktime, v); }),
+    Honoured("thinktime_spin", "", T::kDuration, "us", "0 and up, at most thinktime", "0",
+             kThinktime, "Part of the think time spent spinning instead of sleeping",
+             [](JobSpec& j, std::string_view v) { return SetMicros(j.thinktime_spin, v); }),
+    Honoured(
+        "thinktime_blocks", "", T::kInt, "I/Os", "1 and up", "1", kThinktime,
+        "I/Os between think times",
+        [](JobSpec& j, std::string_view v) { return SetInt(j.thinktime_blocks, v, 1, kMaxInt); }),
+    Honoured("thinktime_blocks_type", "", T::kChoice, "", "complete, issue", "complete", kThinktime,
+             "Count completed or issued I/Os for thinktime_blocks", SetThinktimeBlocksType),
+    Honoured("thinktime_iotime", "", T::kDuration, "s", "0 and up", "0", kThinktime,
+             "Think after this long of I/O, or after thinktime_blocks I/Os if set and sooner",
+             [](JobSpec& j, std::string_view v) { return SetSeconds(j.thinktime_iotime, v); }),
+    Honoured(
+        "rate", "", T::kList, "bytes/s", "0 and up; read,write", "0 (unlimited)", kRate,
+        "Cap the bandwidth of each clone, per direction (not with rate_iops)",
+        [](JobSpec& j, std::string_view v) { return SetRatesBytes(j.rate_bytes_per_s, j, v); }),
+    Honoured(
+        "rate_min", "ratemin", T::kList, "bytes/s", "0 and up; read,write", "0 (none)", kRate,
+        "Fail the job if a direction's bandwidth over a rate_cycle drops below this",
+        [](JobSpec& j, std::string_view v) { return SetRatesBytes(j.rate_min_bytes_per_s, j, v); }),
+    Honoured("rate_iops", "", T::kList, "IOPS", "0 and up; read,write", "0 (unlimited)", kRate,
+             "Cap the IOPS of each clone, per direction",
+             [](JobSpec& j, std::string_view v) { return SetRatesIops(j.rate_iops, v); }),
+    Honoured("rate_iops_min", "", T::kList, "IOPS", "0 and up; read,write", "0 (none)", kRate,
+             "Fail the job if a direction's IOPS over a rate_cycle drop below this",
+             [](JobSpec& j, std::string_view v) { return SetRatesIops(j.rate_iops_min, v); }),
+    Honoured("rate_process", "", T::kChoice, "", "linear, poisson", "linear", kRate,
+             "How rated I/Os are spaced: evenly, or with exponential gaps", SetRateProcess),
+    Honoured("rate_cycle", "ratecycle", T::kInt, "ms", "1 and up", "1000", kRate,
+             "Window over which rate_min and rate_iops_min are checked",
+             [](JobSpec& j, std::string_view v) -> absl::Status {
+               ASSIGN_OR_RETURN(int64_t ms, ParseInt(v, 1, kMaxInt));
+               j.rate_cycle = absl::Milliseconds(ms);
+               return absl::OkStatus();
+             }),
     Refused("rate_ignore_thinktime", "", T::kBool, "0", kRate,
-            "Keep the rate while thinking instead of catching up", kWhyThinktime),
+            "Keep the rate while thinking instead of catching up",
+            "a rated job catches up after its think time, as fio's default"),
     Refused("max_latency", "", T::kDuration, "", kLatency,
             "Fail the job when a completion takes longer", kWhyLatencyTarget),
     Refused("latency_target", "", T::kDuration, "", kLatency,
@@ -693,7 +792,7 @@ constexpr FioOptionInfo kOptions[] = {
             "the agent server always removes them; `azbench-agent run --unlink` does in "
             "one-shot mode"),
     Refused("unlink_each_loop", "", T::kBool, "0", kFiles, "Delete the files after every loop",
-            "loops is refused"),
+            "the files are removed when the job ends, not between loops"),
     Refused("exitall", "", T::kBool, "0", kProcess, "End every job when this one ends", kWhyExit),
     Refused("exit_what", "", T::kChoice, "group", kProcess, "Which jobs exitall ends", kWhyExit),
     Refused("exitall_on_error", "", T::kBool, "0", kProcess, "End every job when this one fails",

@@ -336,6 +336,25 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
   if (job.fsync_every_n < 0 || job.fdatasync_every_n < 0) {
     return absl::InvalidArgumentError("fsync and fdatasync must not be negative");
   }
+  // As fio's option checks: a direction takes rate or rate_iops, and a minimum not above its cap.
+  for (int dir = 0; dir < 2; ++dir) {
+    const char* name = dir == 0 ? "reads" : "writes";
+    if (job.rate_bytes_per_s[dir] != 0 && job.rate_iops[dir] != 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("rate and rate_iops are mutually exclusive (both set for ", name, ")"));
+    }
+    if (job.rate_bytes_per_s[dir] != 0 &&
+        job.rate_min_bytes_per_s[dir] > job.rate_bytes_per_s[dir]) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("rate_min (", job.rate_min_bytes_per_s[dir], " bytes/s) exceeds rate (",
+                       job.rate_bytes_per_s[dir], " bytes/s) for ", name));
+    }
+    if (job.rate_iops[dir] != 0 && job.rate_iops_min[dir] > job.rate_iops[dir]) {
+      return absl::InvalidArgumentError(absl::StrCat("rate_iops_min (", job.rate_iops_min[dir],
+                                                     ") exceeds rate_iops (", job.rate_iops[dir],
+                                                     ") for ", name));
+    }
+  }
   if (job.kb_base != 1000 && job.kb_base != 1024) {
     return absl::InvalidArgumentError(
         absl::StrCat("kb_base ", job.kb_base, " is not allowed: allowed 1000, 1024"));

@@ -115,7 +115,35 @@ struct JobSpec {
   // the coordinator, at most op_log_rate records per second per clone (the rest are counted).
   bool op_log = false;
   uint64_t op_log_rate = 10000;
-  uint64_t rate_iops = 0;  // 0 = unlimited; per job clone
+  // fio's rate options, per clone and per direction (index 0 read, 1 write; 0 = none): rate caps
+  // bytes/s, rate_iops ops/s (not both for one direction, as fio); the _min ones fail the job when
+  // a direction's rate over a rate_cycle stays below them (checked after 2 s, as fio).
+  // rate_poisson: fio's rate_process=poisson, exponential gaps between ops instead of even ones.
+  std::array<uint64_t, 2> rate_iops = {0, 0};
+  std::array<uint64_t, 2> rate_bytes_per_s = {0, 0};
+  std::array<uint64_t, 2> rate_min_bytes_per_s = {0, 0};
+  std::array<uint64_t, 2> rate_iops_min = {0, 0};
+  absl::Duration rate_cycle = absl::Milliseconds(1000);
+  bool rate_poisson = false;
+  // fio's job-structure options. number_ios: the most data ops of one loop (0 = no cap; a
+  // time_based job ignores it, as fio loops on). loops: how many times the job does its io_size
+  // (or number_ios), each loop starting over at the region's start. offset_increment: clone n's
+  // region starts at offset + n * offset_increment. startdelay: each clone starts this much later;
+  // with startdelay_high above it (`startdelay=1-3`), a random delay in between, per clone.
+  uint64_t number_ios = 0;
+  int loops = 1;
+  uint64_t offset_increment_bytes = 0;
+  absl::Duration startdelay = absl::ZeroDuration();
+  absl::Duration startdelay_high = absl::ZeroDuration();
+  // fio's thinktime: after every thinktime_blocks ops (completed, or issued with
+  // thinktime_blocks_issue), or after thinktime_iotime of I/O since the last think time if sooner,
+  // the clone lets its queue drain, then spins thinktime_spin and sleeps the rest of thinktime.
+  // thinktime_blocks 0 = unset: 1, or no block count at all when thinktime_iotime is set (fio).
+  absl::Duration thinktime = absl::ZeroDuration();
+  absl::Duration thinktime_spin = absl::ZeroDuration();
+  int thinktime_blocks = 0;
+  bool thinktime_blocks_issue = false;
+  absl::Duration thinktime_iotime = absl::ZeroDuration();
   // azbench, io_uring only: how long the engine spins before a blocking wait for completions while
   // its recent waits were short (agent/engines/wait_pause.h); 0 = never. Unset = the engine's
   // default (2 us).
@@ -156,6 +184,10 @@ struct JobSpec {
   // File names this job clone will use, in order (index = numjobs clone number, 0-based).
   std::vector<std::string> FilePaths(int clone_index) const;
   uint64_t EffectiveIoSize() const { return io_size_bytes == 0 ? size_bytes : io_size_bytes; }
+  // Where clone `clone_index`'s I/O region starts in each file (offset + n * offset_increment).
+  uint64_t CloneOffset(int clone_index) const {
+    return offset_bytes + static_cast<uint64_t>(clone_index) * offset_increment_bytes;
+  }
 };
 
 // A generated file name by fio's filename_format rules (JobSpec::filename_format): "$jobname",

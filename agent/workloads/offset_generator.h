@@ -70,6 +70,10 @@ class OffsetGenerator {
     return region_offset_bytes_ + block * block_bytes_;
   }
   uint64_t blocks() const { return blocks_; }
+  // Starts a new pass at the region's start (fio's next loop); nothing when one just began.
+  void Rewind() {
+    if (position_ != 0) NextPass();
+  }
   // Completed passes over the region (sequential or random-map); 0 during the first pass.
   uint64_t passes() const { return passes_; }
 

@@ -108,9 +108,9 @@ TEST(ParseFioJobFileTest, UnknownOptionErrorNamesTheFileLineAndOption) {
 }
 
 TEST(ParseFioJobFileTest, RefusedOptionErrorNamesTheFileLineAndWhy) {
-  EXPECT_THAT(ParseFioJobFile("[job]\nsize=1m\n\nrate=10m\n", "t.fio"),
+  EXPECT_THAT(ParseFioJobFile("[job]\nsize=1m\n\nbssplit=4k/50:8k/50\n", "t.fio"),
               StatusIs(absl::StatusCode::kUnimplemented,
-                       StartsWith("t.fio:4: option 'rate' is not supported by azbench: ")));
+                       StartsWith("t.fio:4: option 'bssplit' is not supported by azbench: ")));
 }
 
 TEST(ParseFioJobFileTest, NoEffectOptionsBecomeWarningsWithFileLineAndSection) {
@@ -143,7 +143,7 @@ TEST(ParseFioJobFileTest, ACommentMayFollowAnOptionOrASectionHeader) {
 }
 
 TEST(ParseFioJobFileTest, OnlySectionsRunsTheNamedJobsWithTheirGlobals) {
-  const char* text = "[global]\nsize=1m\n[a]\nrate=1m\n[b]\nbs=8k\n[c]\nstonewall\n";
+  const char* text = "[global]\nsize=1m\n[a]\nbssplit=4k/50:8k/50\n[b]\nbs=8k\n[c]\nstonewall\n";
   absl::StatusOr<std::vector<FioJob>> jobs = ParseFioJobFile(text, "t.fio", {"c", "b"});
   ASSERT_TRUE(jobs.ok()) << jobs.status() << " (a, with a refused option, is not parsed)";
   ASSERT_EQ(jobs->size(), 2u);
@@ -193,9 +193,9 @@ TEST(ParseFioJobFileTest, ValidationErrorNamesTheSectionHeaderLine) {
   EXPECT_THAT(ParseFioJobFile("[global]\nbs=4k\n\n[no-size]\nrw=read\n", "t.fio"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        AllOf(StartsWith("t.fio:4: job 'no-size': "), HasSubstr("size"))));
-  EXPECT_THAT(ParseFioJobFile("[tb]\nsize=1m\ntime_based\n", "t.fio"),
+  EXPECT_THAT(ParseFioJobFile("[big-bs]\nsize=1m\nbs=2m\n", "t.fio"),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       AllOf(StartsWith("t.fio:1: job 'tb': "), HasSubstr("runtime"))));
+                       AllOf(StartsWith("t.fio:1: job 'big-bs': "), HasSubstr("bs"))));
 }
 
 TEST(ParseFioJobFileTest, GlobalSectionAfterJobsAppliesOnlyToLaterJobs) {

@@ -1,5 +1,6 @@
 #include "common/job_spec.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <utility>
@@ -264,7 +265,7 @@ TEST(ApplyJobOptionTest, SyncTimingAndRandomnessOptions) {
   EXPECT_EQ(job.ramp_time, absl::Seconds(5));
   EXPECT_FALSE(job.randrepeat);
   EXPECT_EQ(job.randseed, 1234u);
-  EXPECT_EQ(job.rate_iops, 500u);
+  EXPECT_EQ(job.rate_iops, (std::array<uint64_t, 2>{500, 500}));
   EXPECT_FALSE(job.invalidate);
   EXPECT_EQ(job.buffer_compress_percentage, 50);
   EXPECT_TRUE(job.refill_buffers);
@@ -313,7 +314,7 @@ TEST(ApplyJobOptionTest, SizeErrorsNameTheOptionAndTheAcceptedForms) {
                        AllOf(HasSubstr("option 'size'"), HasSubstr("percentages"))));
   EXPECT_THAT(ApplyJobOption(job, "bs", "4k,8k"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("single value")));
-  EXPECT_THAT(ApplyJobOption(job, "rate_iops", "100,50"),
+  EXPECT_THAT(ApplyJobOption(job, "rate_iops", "100,50,10"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("option 'rate_iops'")));
 }
 
@@ -371,14 +372,14 @@ TEST(ApplyJobOptionTest, UnknownOptionIsNotFoundNamingItAndTheClosestOption) {
 
 TEST(ApplyJobOptionTest, RefusedFioOptionIsUnimplementedSayingWhy) {
   JobSpec job;
-  EXPECT_THAT(ApplyJobOption(job, "rate", "10m"),
+  EXPECT_THAT(ApplyJobOption(job, "bssplit", "4k/50:8k/50"),
               StatusIs(absl::StatusCode::kUnimplemented,
-                       StartsWith("option 'rate' is not supported by azbench: ")));
+                       StartsWith("option 'bssplit' is not supported by azbench: ")));
   EXPECT_THAT(
       ApplyJobOption(job, "verify", "md5"),
       StatusIs(absl::StatusCode::kUnimplemented, HasSubstr("never checks the data it reads")));
-  EXPECT_THAT(ApplyJobOption(job, "ratemin", "1m"),
-              StatusIs(absl::StatusCode::kUnimplemented, StartsWith("option 'ratemin' ")));
+  EXPECT_THAT(ApplyJobOption(job, "fill_fs", "1"),
+              StatusIs(absl::StatusCode::kUnimplemented, StartsWith("option 'fill_fs' ")));
 }
 
 TEST(ApplyJobOptionTest, NoEffectOptionIsAcceptedWithAWarningSayingWhy) {
@@ -406,7 +407,7 @@ TEST(JobOptionNamesTest, SupportedMeansHonouredOrWithoutEffect) {
   EXPECT_FALSE(IsSupportedJobOption("no_such_option"));
   EXPECT_THAT(SupportedJobOptionNames(),
               AllOf(Contains("bs"), Contains("blocksize"), Contains("wait_for_previous"),
-                    Contains("kb_base"), Not(Contains("rate"))));
+                    Contains("kb_base"), Not(Contains("bssplit"))));
   for (const std::string& name : SupportedJobOptionNames()) {
     EXPECT_TRUE(IsSupportedJobOption(name)) << name;
   }

@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 #include <thread>
-#include <unordered_set>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -115,13 +115,19 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
   const int nrfiles = std::max(1, s.nrfiles);
   const uint64_t region_bytes = s.size_bytes / nrfiles;
   std::vector<LayoutRequest> layout;
-  std::unordered_set<std::string> laid_out;
-  uint64_t descriptors = 0;  // each clone opens each of its files
+  std::unordered_map<std::string, size_t> laid_out;  // path -> its entry in `layout`
+  uint64_t descriptors = 0;                          // each clone opens each of its files
   for (int c = 0; c < s.numjobs; ++c) {
+    const uint64_t end_bytes = s.CloneOffset(c) + region_bytes;
     for (const std::string& path : s.FilePaths(c)) {
       ++descriptors;
-      if (!laid_out.insert(path).second) continue;  // clones sharing one filename share the file
-      layout.push_back({path, s.offset_bytes + region_bytes, DoesRead(s.rw)});
+      // Clones sharing one filename share the file, which must hold every clone's region.
+      auto [it, inserted] = laid_out.emplace(path, layout.size());
+      if (!inserted) {
+        layout[it->second].required_bytes = std::max(layout[it->second].required_bytes, end_bytes);
+        continue;
+      }
+      layout.push_back({path, end_bytes, DoesRead(s.rw)});
     }
   }
   if (caps.does_io && !caps.opens_files) {  // an engine with its own files has no page cache here
@@ -211,7 +217,7 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
                                                          stream_index / stream_count);
       for (int dir = 0; dir < 2; ++dir) {
         file.offsets[dir] = std::make_unique<OffsetGenerator>(
-            s.offset_bytes, region_bytes, s.block_size_bytes, IsRandom(s.rw), s.norandommap,
+            s.CloneOffset(c), region_bytes, s.block_size_bytes, IsRandom(s.rw), s.norandommap,
             file_seed + dir, first_block);
       }
       clone->files.push_back(std::move(file));

@@ -1,6 +1,7 @@
 #include "agent/workloads/block_io/block_io_clone.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <limits>
@@ -8,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/engines/psync_engine.h"
+#include "agent/workloads/block_io/rate_pacer.h"
 #include "agent/workloads/block_io/submit_batch.h"
 #include "agent/workloads/interval_accumulator.h"
 #include "common/clock.h"
@@ -45,6 +47,16 @@ class SubmitStall {
   uint64_t since_ns_ = 0;
 };
 
+// fio's startdelay: the fixed delay, or one drawn from [startdelay, startdelay_high] with the
+// clone's seed, so a job file gives the same delays on every run (with randrepeat).
+uint64_t StartDelayNanos(const JobSpec& spec, uint64_t seed) {
+  const auto low_ns = static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.startdelay));
+  const auto high_ns = static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.startdelay_high));
+  if (high_ns <= low_ns) return low_ns;
+  Rng rng(seed ^ 0x2545F4914F6CDD1DULL);
+  return low_ns + rng.Below(high_ns - low_ns + 1);
+}
+
 // The job loop of one clone. Lives on the clone's thread; nothing here is shared but the two
 // counters.
 class CloneRunner {
@@ -60,14 +72,37 @@ class CloneRunner {
         ops_done_(ops_done),
         bytes_done_(bytes_done),
         mix_rng_(clone.seed ^ 0x5bd1e995ULL),
-        async_(clone.caps.is_async) {
+        async_(clone.caps.is_async),
+        pacer_(spec, clone.seed) {
+    start_ns_ += StartDelayNanos(spec, clone.seed);
     measure_start_ns_ = start_ns_ + static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.ramp_time));
     const int64_t runtime_ns = absl::ToInt64Nanoseconds(spec.runtime);
     end_ns_ = runtime_ns > 0 ? measure_start_ns_ + static_cast<uint64_t>(runtime_ns) : kNoLimit;
-    bytes_budget_ = spec.time_based ? kNoLimit : spec.EffectiveIoSize();
+    // A loop ends at io_size or after number_ios ops, whichever comes first (bs is fixed, so that
+    // is a byte count); a time_based job loops until its runtime ends.
+    loop_bytes_ = spec.EffectiveIoSize();
+    if (spec.number_ios > 0 && spec.number_ios <= loop_bytes_ / spec.block_size_bytes) {
+      loop_bytes_ = spec.number_ios * spec.block_size_bytes;
+    }
+    const uint64_t loops = static_cast<uint64_t>(std::max(1, spec.loops));
+    bytes_budget_ =
+        spec.time_based || loop_bytes_ > kNoLimit / loops ? kNoLimit : loop_bytes_ * loops;
     next_interval_ns_ = measure_start_ns_ + control.interval_ns;
     op_log_window_end_ns_ = measure_start_ns_ + 1'000'000'000ULL;
-    if (spec.rate_iops > 0) rate_gap_ns_ = 1'000'000'000ULL / spec.rate_iops;
+    think_ns_ = static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.thinktime));
+    think_spin_ns_ =
+        std::min(think_ns_, static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.thinktime_spin)));
+    think_iotime_ns_ = static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.thinktime_iotime));
+    // With thinktime_iotime and no thinktime_blocks, fio counts no blocks at all.
+    think_blocks_ = spec.thinktime_blocks > 0 ? static_cast<uint64_t>(spec.thinktime_blocks)
+                    : think_iotime_ns_ > 0    ? 0
+                                              : 1;
+    for (int dir = 0; dir < 2; ++dir) {
+      check_min_rate_ |= spec.rate_min_bytes_per_s[dir] != 0 || spec.rate_iops_min[dir] != 0;
+    }
+    // fio lets a job settle for 2 s before its first check, which only takes the baseline.
+    next_rate_check_ns_ = measure_start_ns_ + 2'000'000'000ULL;
+    rate_cycle_ns_ = static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.rate_cycle));
     switch (spec.rw) {
       case RwPattern::kRead:
       case RwPattern::kRandRead:
@@ -163,22 +198,130 @@ class CloneRunner {
 
   // Whether another data op may be issued. `now_ns` is the freshest clock value at hand.
   bool MayIssue(uint64_t now_ns) const {
-    return !failed_ && now_ns < end_ns_ && bytes_issued_ < bytes_budget_ && !Cancelled();
+    return !failed_ && !think_pending_ && now_ns < end_ns_ && bytes_issued_ < bytes_budget_ &&
+           !Cancelled();
+  }
+
+  // The mix's choice for the next data op.
+  bool ChooseWrite() {
+    return direction_ == Direction::kMixed
+               ? mix_rng_.Below(100) >= static_cast<uint64_t>(spec_.rwmixread_percent)
+               : direction_ == Direction::kWrite;
+  }
+
+  // Sleeps until `until_ns` (op clock), or the runtime's end or cancellation if sooner. False when
+  // the clone must stop issuing: the runtime ended or the run was cancelled.
+  bool SleepUntilOrEnd(uint64_t until_ns) {
+    (void)SleepUntilMonotonicOrCancelled(std::min(until_ns, end_ns_), control_.cancel);
+    const uint64_t now = OpClockNanos();
+    if (now >= end_ns_) stop_ns_ = std::max(stop_ns_, now);
+    return now < end_ns_ && !Cancelled();
+  }
+
+  // A rated clone's turn (agent/workloads/block_io/rate_pacer.h): waits for it, sets `write` to
+  // the direction whose turn it is and counts the op as issued. False: stop issuing.
+  bool AwaitTurn(bool& write) {
+    const uint64_t now = OpClockNanos();
+    const RatePacer::Turn turn = pacer_.Next(write ? 1 : 0, now);
+    if (turn.start_ns > now && !SleepUntilOrEnd(turn.start_ns)) return false;
+    write = turn.dir == 1;
+    pacer_.Issued(turn.dir);
+    return true;
+  }
+
+  // Counts a data op towards thinktime_blocks (issued or completed, as thinktime_blocks_type
+  // says): one think time is owed per thinktime_blocks of them. A reap that completes several
+  // blocks' worth at once owes several, so the ratio holds whatever the batching.
+  // With thinktime_iotime, one is also due once that long has passed since the last one ended
+  // (`now_ns`: the op's issue or completion).
+  void CountForThink(bool issued, uint64_t now_ns) {
+    if (think_ns_ == 0) return;
+    if (think_iotime_ns_ != 0 && !think_pending_) {
+      if (last_think_ns_ == 0) last_think_ns_ = now_ns;
+      if (now_ns - last_think_ns_ >= think_iotime_ns_) {
+        ++thinks_owed_;
+        think_pending_ = true;
+      }
+    }
+    if (think_blocks_ == 0 || issued != spec_.thinktime_blocks_issue) return;
+    if (++think_count_ % think_blocks_ == 0) {
+      ++thinks_owed_;
+      think_pending_ = true;
+    }
+  }
+
+  // fio's think time, taken with nothing in flight: spin thinktime_spin, sleep the rest (times
+  // the think times owed).
+  void Think() {
+    const uint64_t owed = thinks_owed_;
+    thinks_owed_ = 0;
+    think_pending_ = false;
+    const uint64_t start = OpClockNanos();
+    const uint64_t spin_ns = think_spin_ns_ * owed;
+    while (spin_ns > 0 && OpClockNanos() - start < spin_ns && !Cancelled()) {
+    }
+    if (think_ns_ > think_spin_ns_) (void)SleepUntilOrEnd(start + think_ns_ * owed);
+    last_think_ns_ = OpClockNanos();
+  }
+
+  // fio's rate_min and rate_iops_min: every rate_cycle after the first 2 s, a direction that has
+  // completed ops fails the job when its rate over the cycle was below the minimum.
+  void CheckMinRate(uint64_t now_ns) {
+    if (now_ns < next_rate_check_ns_) return;
+    if (rate_checked_ns_ != 0) {
+      const uint64_t elapsed_ns = now_ns - rate_checked_ns_;
+      for (int dir = 0; dir < 2 && !failed_; ++dir) {
+        if (dir_ops_[dir] == 0) continue;
+        const double seconds = static_cast<double>(elapsed_ns) / 1e9;
+        const double bytes_per_s = (dir_bytes_[dir] - checked_bytes_[dir]) / seconds;
+        const double iops = (dir_ops_[dir] - checked_ops_[dir]) / seconds;
+        const char* name = dir == 0 ? "read" : "write";
+        if (spec_.rate_min_bytes_per_s[dir] != 0 && bytes_per_s < spec_.rate_min_bytes_per_s[dir]) {
+          FailMinRate(absl::StrCat("rate_min: ", name, " bandwidth ",
+                                   static_cast<uint64_t>(bytes_per_s), " bytes/s over the last ",
+                                   elapsed_ns / 1'000'000, " ms is below the minimum of ",
+                                   spec_.rate_min_bytes_per_s[dir]));
+        } else if (spec_.rate_iops_min[dir] != 0 && iops < spec_.rate_iops_min[dir]) {
+          FailMinRate(absl::StrCat("rate_iops_min: ", name, " IOPS ", static_cast<uint64_t>(iops),
+                                   " over the last ", elapsed_ns / 1'000'000,
+                                   " ms are below the minimum of ", spec_.rate_iops_min[dir]));
+        }
+      }
+    }
+    rate_checked_ns_ = now_ns;
+    checked_bytes_ = dir_bytes_;
+    checked_ops_ = dir_ops_;
+    next_rate_check_ns_ = now_ns + rate_cycle_ns_;
+  }
+
+  void FailMinRate(const std::string& why) {
+    if (result_.error_errno == 0) {
+      result_.error_errno = EIO;  // as fio's check_min_rate
+      result_.error_message = absl::StrCat(why, " (clone ", clone_.index, ")");
+    }
+    failed_ = true;
   }
 
   // Fills `req` with the next data op. `now_ns` decides whether the op counts against the size
   // budget (ops issued during ramp_time do not).
-  void NextOp(IoRequest& req, uint64_t now_ns) {
+  void NextOp(IoRequest& req, uint64_t now_ns, bool write) {
+    // A new loop starts over at the regions' start, as fio's does.
+    if (bytes_budget_ != kNoLimit && bytes_issued_ > 0 && bytes_issued_ % loop_bytes_ == 0 &&
+        bytes_issued_ != rewound_at_bytes_) [[unlikely]] {
+      rewound_at_bytes_ = bytes_issued_;
+      for (BlockIoJob::Clone::File& f : clone_.files) {
+        for (auto& gen : f.offsets) {
+          if (gen) gen->Rewind();
+        }
+      }
+    }
     BlockIoJob::Clone::File& file = clone_.files[NextFileIndex()];
-    const bool write = direction_ == Direction::kMixed
-                           ? mix_rng_.Below(100) >= static_cast<uint64_t>(spec_.rwmixread_percent)
-                           : direction_ == Direction::kWrite;
     OffsetGenerator& gen = *file.offsets[write ? 1 : 0];
     req.op = write ? OpKind::kWrite : OpKind::kRead;
     req.fd = file.fd;
     req.offset_bytes = gen.Next();
     uint64_t len = spec_.block_size_bytes;
-    if (bytes_budget_ != kNoLimit) len = std::min(len, bytes_budget_ - bytes_issued_);
+    if (bytes_budget_ != kNoLimit) len = std::min(len, loop_bytes_ - bytes_issued_ % loop_bytes_);
     req.length_bytes = static_cast<uint32_t>(len);
     if (write) {
       clone_.buffers->PrepareWrite(req.buffer_index, req.offset_bytes);
@@ -258,6 +401,12 @@ class CloneRunner {
     }
     local_bytes_ += static_cast<uint64_t>(req.result);
     if (++local_ops_ >= kProgressBatchOps) FlushProgress();
+    if (check_min_rate_ && req.op != OpKind::kFsync) {
+      const int dir = req.op == OpKind::kWrite ? 1 : 0;
+      dir_bytes_[dir] += static_cast<uint64_t>(req.result);
+      ++dir_ops_[dir];
+      CheckMinRate(req.complete_ns);
+    }
   }
 
   // A request the engine completed inside Queue() (every op of a sync engine): one submit and one
@@ -352,13 +501,6 @@ class CloneRunner {
     }
   }
 
-  void Pace(uint64_t now_ns) {
-    if (rate_gap_ns_ == 0) return;
-    if (next_issue_ns_ == 0) next_issue_ns_ = now_ns;
-    if (next_issue_ns_ > now_ns) (void)SleepUntilMonotonicOrCancelled(next_issue_ns_, nullptr);
-    next_issue_ns_ += rate_gap_ns_;
-  }
-
   void RunSync() {
     // PsyncEngine is final and its Queue() inline: through a PsyncEngine& the loop calls it
     // directly rather than through the vtable on every op.
@@ -376,8 +518,9 @@ class CloneRunner {
     req.buffer = clone_.buffers->buffer(0);
     uint64_t now = OpClockNanos();
     while (MayIssue(now)) {
-      if (rate_gap_ns_ != 0) Pace(now);
-      NextOp(req, now);
+      bool write = ChooseWrite();
+      if (pacer_.active() && !AwaitTurn(write)) break;
+      NextOp(req, now, write);
       req.start_ns = OpClockNanos();
       // Checked again on the op's own start time, so no op starts after the runtime has ended: the
       // measured runtime exceeds `runtime` by at most the last op's latency.
@@ -388,6 +531,14 @@ class CloneRunner {
       engine.Queue(&req);  // a sync engine completes in Queue()
       AccountCompletedInQueue(req);
       now = req.complete_ns;
+      if (think_ns_ != 0 && req.op != OpKind::kFsync) {
+        CountForThink(true, now);
+        CountForThink(false, now);
+        if (think_pending_ && !failed_) {
+          Think();
+          now = OpClockNanos();
+        }
+      }
       if (FsyncDue() && !failed_) {
         IoRequest sync_req;
         PrepareFsync(sync_req, req.fd);
@@ -473,11 +624,24 @@ class CloneRunner {
         // Every free slot is filled; a submit call goes out when `submit_batch` says so (fio's
         // iodepth_batch_submit, agent/workloads/block_io/submit_batch.h), and once more below for
         // the rest.
-        while (issuing && !free_slots.empty() && bytes_issued_ < bytes_budget_ && !failed_) {
-          if (rate_gap_ns_ != 0) Pace(OpClockNanos());
+        while (issuing && !free_slots.empty() && bytes_issued_ < bytes_budget_ && !failed_ &&
+               !think_pending_) {
+          bool write = ChooseWrite();
+          if (pacer_.active()) {
+            // While requests are out, a rated clone reaps them until its turn (below) rather
+            // than sleep on them, so their completions are timed when they happen.
+            const uint64_t t = OpClockNanos();
+            if (pacer_.Next(write ? 1 : 0, t).start_ns > t && engine.inflight() + queued > 0) {
+              break;
+            }
+            if (!AwaitTurn(write)) {
+              issuing = false;
+              break;
+            }
+          }
           IoRequest* req = free_slots.back();
-          NextOp(*req, batch_start);
-          req->start_ns = rate_gap_ns_ != 0 ? OpClockNanos() : batch_start;
+          NextOp(*req, batch_start, write);
+          req->start_ns = pacer_.active() ? OpClockNanos() : batch_start;
           const QueueResult r = engine.Queue(req);
           if (r == QueueResult::kBusy) {
             bytes_issued_ -= batch_start >= measure_start_ns_ ? req->length_bytes : 0;
@@ -485,8 +649,10 @@ class CloneRunner {
             break;
           }
           free_slots.pop_back();
+          CountForThink(true, req->start_ns);
           if (r == QueueResult::kCompleted) {
             AccountCompletedInQueue(*req);
+            CountForThink(false, req->complete_ns);
             free_slots.push_back(req);
             // An engine that completes data ops inside Queue() (nfs at iodepth 1) hands the slot
             // straight back: the runtime, an error and cancellation are checked here, or this
@@ -511,6 +677,7 @@ class CloneRunner {
         submit_batch.FillSubmitted();
       }
       if (engine.inflight() == 0) {
+        if (think_pending_ && !failed_ && !Cancelled()) Think();
         now = OpClockNanos();
         if (!MayIssue(now) || failed_) break;
         continue;
@@ -551,6 +718,7 @@ class CloneRunner {
           fsync_in_flight = false;
         } else {
           free_slots.push_back(req);
+          CountForThink(false, req->complete_ns);
         }
       }
       if (!ramp_pending_) result_.depth.RecordComplete(*got);
@@ -664,13 +832,32 @@ class CloneRunner {
   uint64_t measure_start_ns_ = 0;
   uint64_t end_ns_ = kNoLimit;
   uint64_t bytes_budget_ = kNoLimit;
+  uint64_t loop_bytes_ = kNoLimit;  // bytes of one loop (io_size, or number_ios ops)
+  uint64_t rewound_at_bytes_ = 0;   // bytes_issued_ at the last loop start
   uint64_t bytes_issued_ = 0;
   uint64_t next_interval_ns_ = 0;
   int64_t interval_index_ = 0;
   uint64_t last_complete_ns_ = 0;
   uint64_t stop_ns_ = 0;  // when the loop stopped issuing because the runtime had ended
-  uint64_t rate_gap_ns_ = 0;
-  uint64_t next_issue_ns_ = 0;
+  RatePacer pacer_;
+  // thinktime, resolved once; think_pending_ stops issuing until the queue drained and it ran.
+  uint64_t think_ns_ = 0;
+  uint64_t think_spin_ns_ = 0;
+  uint64_t think_blocks_ = 1;
+  uint64_t think_count_ = 0;
+  uint64_t thinks_owed_ = 0;
+  uint64_t think_iotime_ns_ = 0;
+  uint64_t last_think_ns_ = 0;  // when the last think time ended (the first op until then)
+  bool think_pending_ = false;
+  // rate_min / rate_iops_min: measured data completions per direction, and at the last check.
+  bool check_min_rate_ = false;
+  uint64_t rate_cycle_ns_ = 0;
+  uint64_t next_rate_check_ns_ = 0;
+  uint64_t rate_checked_ns_ = 0;
+  std::array<uint64_t, 2> dir_bytes_ = {0, 0};
+  std::array<uint64_t, 2> dir_ops_ = {0, 0};
+  std::array<uint64_t, 2> checked_bytes_ = {0, 0};
+  std::array<uint64_t, 2> checked_ops_ = {0, 0};
   // The job's options that the loop consults on every op, resolved once.
   enum class Direction { kRead, kWrite, kMixed };
   Direction direction_ = Direction::kRead;

@@ -613,7 +613,7 @@ TEST(BlockIoTest, RateIopsCapsTheNumberOfOps) {
   JobSpec spec = MakeJob(dir.path(), RwPattern::kRandRead, 1 << 20, 4096);
   spec.time_based = true;
   spec.runtime = absl::Milliseconds(300);
-  spec.rate_iops = 100;
+  spec.rate_iops = {100, 100};
   JobResult r = RunOk(spec);
   const OpStats* reads = r.Find(OpKind::kRead);
   ASSERT_NE(reads, nullptr);
