@@ -177,9 +177,126 @@ absl::Status SetRwmixwrite(JobSpec& job, std::string_view value) {
   return absl::OkStatus();
 }
 
+std::vector<std::string_view> SplitOn(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  for (size_t at = text.find(separator); at != std::string_view::npos;
+       at = text.find(separator, start)) {
+    parts.push_back(text.substr(start, at - start));
+    start = at + 1;
+  }
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+// fio's per-direction values "read[,write[,trim]]": a single value applies to every direction;
+// an empty part leaves that direction as it was. Trim has nothing to act on in azbench (no trim
+// I/O), so its part is dropped (the table's notes say so). `set(dir, part)` parses one part (0
+// read, 1 write).
+template <typename SetOne>
+absl::Status SetPerDirection(std::string_view value, SetOne set) {
+  const std::vector<std::string_view> parts = SplitOn(value, ',');
+  if (parts.size() > 3) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", Av(value), "': at most three comma-separated values (read,write,trim) are allowed"));
+  }
+  if (parts.size() == 1) {
+    RETURN_IF_ERROR(set(0, parts[0]));
+    return set(1, parts[0]);
+  }
+  for (size_t dir = 0; dir < parts.size(); ++dir) {
+    if (parts[dir].empty()) continue;
+    if (dir == 2) continue;  // trim: nothing to act on
+    RETURN_IF_ERROR(set(static_cast<int>(dir), parts[dir]));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status SetBlockSize(JobSpec& job, std::string_view value) {
-  RETURN_IF_ERROR(RejectPerDirectionList(value, "block sizes"));
-  return SetSize(job.block_size_bytes, job, value);
+  return SetPerDirection(value, [&](int dir, std::string_view v) {
+    return SetSize(dir == 0 ? job.block_size_bytes : job.write_block_size_bytes, job, v);
+  });
+}
+
+absl::Status SetBlockAlign(JobSpec& job, std::string_view value) {
+  return SetPerDirection(value, [&](int dir, std::string_view v) -> absl::Status {
+    RETURN_IF_ERROR(SetSize(job.blockalign_bytes[dir], job, v));
+    if (job.blockalign_bytes[dir] == 0) return absl::InvalidArgumentError("must be greater than 0");
+    return absl::OkStatus();
+  });
+}
+
+// fio's bsrange: "low-high" (or "low:high") per direction.
+absl::Status SetBlockSizeRange(JobSpec& job, std::string_view value) {
+  return SetPerDirection(value, [&](int dir, std::string_view v) -> absl::Status {
+    const size_t dash = v.find_first_of("-:");
+    if (dash == std::string_view::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", Av(v), "' is not a range; give low-high, e.g. 4k-64k"));
+    }
+    uint64_t low = 0, high = 0;
+    RETURN_IF_ERROR(SetSize(low, job, v.substr(0, dash)));
+    RETURN_IF_ERROR(SetSize(high, job, v.substr(dash + 1)));
+    if (low == 0 || low > high) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'", Av(v), "': the low end must be greater than 0 and not above the high end"));
+    }
+    job.bsrange_bytes[dir] = {low, high};
+    return absl::OkStatus();
+  });
+}
+
+// fio's bssplit: "bs/percent:bs/percent:..." per direction. As in fio, an entry without a
+// percentage (or with 0) shares what the others leave of 100 equally, a lone entry gets 100, a
+// percentage above 100 counts as 100, and entries are ordered by share for the draw.
+absl::Status SetBlockSizeSplit(JobSpec& job, std::string_view value) {
+  return SetPerDirection(value, [&](int dir, std::string_view v) -> absl::Status {
+    std::vector<BlockSizeShare> shares;
+    std::vector<bool> missing;
+    uint64_t total = 0;
+    size_t missing_count = 0;
+    for (std::string_view entry : SplitOn(v, ':')) {
+      if (entry.empty()) break;  // fio stops at an empty entry
+      const size_t slash = entry.find('/');
+      BlockSizeShare share;
+      RETURN_IF_ERROR(SetSize(share.bytes, job, entry.substr(0, slash)));
+      if (share.bytes == 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("'", Av(entry), "': the block size must be greater than 0"));
+      }
+      int64_t percent = 0;
+      if (slash != std::string_view::npos && slash + 1 < entry.size()) {
+        ASSIGN_OR_RETURN(percent, ParseInt(entry.substr(slash + 1), 0, kMaxInt));
+      }
+      share.percent = static_cast<uint32_t>(std::min<int64_t>(percent, 100));
+      missing.push_back(share.percent == 0);
+      if (share.percent == 0) {
+        ++missing_count;
+      } else {
+        total += share.percent;
+      }
+      shares.push_back(share);
+    }
+    if (shares.empty()) {
+      return absl::InvalidArgumentError("give at least one entry bs/percent, e.g. 4k/50:64k/50");
+    }
+    if (total > 100) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", Av(v), "': the percentages add up to ", total, ", more than 100"));
+    }
+    if (missing_count > 0) {
+      const uint32_t each =
+          shares.size() == 1 ? 100 : static_cast<uint32_t>((100 - total) / missing_count);
+      for (size_t i = 0; i < shares.size(); ++i) {
+        if (missing[i]) shares[i].percent = each;
+      }
+    }
+    std::stable_sort(
+        shares.begin(), shares.end(),
+        [](const BlockSizeShare& a, const BlockSizeShare& b) { return a.percent < b.percent; });
+    job.bssplit[dir] = std::move(shares);
+    return absl::OkStatus();
+  });
 }
 
 absl::Status SetBuffered(JobSpec& job, std::string_view value) {
@@ -291,7 +408,8 @@ constexpr std::string_view kWhyThinktime = "azbench issues I/O back to back, wit
 constexpr std::string_view kWhyRate = "azbench paces jobs only with rate_iops";
 constexpr std::string_view kWhyLatencyTarget =
     "azbench has no latency-target search; sweep iodepth in a campaign instead";
-constexpr std::string_view kWhyBlockSizes = "azbench uses one block size per job (bs)";
+constexpr std::string_view kWhyBlockSizes =
+    "azbench reads bs, bsrange and bssplit per direction (read,write) only";
 constexpr std::string_view kWhyRandom =
     "azbench's random offsets are uniform over the job's region from one generator";
 constexpr std::string_view kWhyLayout =
@@ -412,16 +530,21 @@ constexpr FioOptionInfo kOptions[] = {
             "clones work on their own files (sharing decides for several agents)"),
     Refused("number_ios", "", T::kInt, "0", kSizes, "Stop after this many I/Os",
             "azbench stops on io_size or runtime"),
-    Honoured("bs", "blocksize", T::kSize, "bytes", "1..1g, one value", "4k", kBlockSize,
-             "Bytes per I/O", SetBlockSize, "separate read,write sizes are refused"),
-    Refused("ba", "blockalign", T::kSize, "bs", kBlockSize,
-            "Alignment of random offsets, when not bs", "random offsets are aligned to bs"),
-    Refused("bsrange", "blocksize_range", T::kList, "", kBlockSize,
-            "Pick each I/O's size from a range", kWhyBlockSizes),
-    Refused("bssplit", "", T::kList, "", kBlockSize, "Mix of block sizes with their shares",
-            kWhyBlockSizes),
-    Refused("bs_unaligned", "blocksize_unaligned", T::kBool, "0", kBlockSize,
-            "Allow sizes from bsrange that are not sector multiples", kWhyBlockSizes),
+    Honoured("bs", "blocksize", T::kSize, "bytes", "1..1g, per direction read,write[,trim]", "4k",
+             kBlockSize, "Bytes per I/O", SetBlockSize,
+             "a trim size is checked and has nothing to act on (azbench issues no trims)"),
+    Honoured("ba", "blockalign", T::kSize, "bytes", "1 and up, per direction read,write[,trim]",
+             "minimum bs", kBlockSize, "Alignment of random offsets", SetBlockAlign),
+    Honoured("bsrange", "blocksize_range", T::kList, "bytes",
+             "low-high, per direction read,write[,trim]", "", kBlockSize,
+             "Pick each I/O's size from a range", SetBlockSizeRange,
+             "sizes are drawn as fio does: multiples of the low end, the top one a little more "
+             "often"),
+    Honoured("bssplit", "", T::kList, "", "bs/percent:bs/percent..., per direction with ','", "",
+             kBlockSize, "Mix of block sizes with their shares", SetBlockSizeSplit),
+    Honoured("bs_unaligned", "blocksize_unaligned", T::kBool, "", "", "0", kBlockSize,
+             "Allow sizes from bsrange that are not multiples of its low end",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.bs_unaligned, v); }),
     Refused("bs_is_seq_rand", "", T::kBool, "0", kBlockSize,
             "Read bs's read,write values as sequential,random", kWhyBlockSizes),
     Honoured("randrepeat", "", T::kBool, "", "", "1", kRandom,

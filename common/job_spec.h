@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -71,6 +72,24 @@ inline constexpr int kMaxJobNumjobs = 4096;
 inline constexpr int kMaxJobNrfiles = 1'000'000;
 inline constexpr absl::Duration kMaxUringWaitPause = absl::Milliseconds(1);
 
+// One entry of fio's bssplit: a block size and its share of a direction's I/Os, in percent.
+struct BlockSizeShare {
+  uint64_t bytes = 0;
+  uint32_t percent = 0;
+  bool operator==(const BlockSizeShare&) const = default;
+};
+
+// How one direction (read or write) picks the size of each I/O, resolved from fio's bs, bsrange
+// and bssplit (bssplit wins over bsrange, bsrange over bs, as in fio). Sizes are drawn by
+// agent/workloads/block_size_picker.h.
+struct BlockSizeChoice {
+  uint64_t min_bytes = 4096;
+  uint64_t max_bytes = 4096;
+  std::vector<BlockSizeShare> split;  // bssplit, ordered by share as fio; empty: bs or bsrange
+  uint64_t align_bytes = 4096;        // blockalign: random offsets are multiples of it
+  bool unaligned = false;             // bs_unaligned: sizes need not be multiples of min_bytes
+};
+
 // How the next file is chosen when a job has several files (fio's file_service_type).
 enum class FileServiceType { kRoundRobin, kSequential, kRandom };
 
@@ -80,10 +99,17 @@ struct JobSpec {
   // "<name>.<jobindex>.<fileindex>" inside it. Several filenames are separated by ':' as in fio.
   std::string filename;
   std::string directory;
-  uint64_t size_bytes = 0;     // per job (per numjobs clone); required
-  uint64_t io_size_bytes = 0;  // 0 = size_bytes
-  uint64_t offset_bytes = 0;   // start of the I/O region inside each file
-  uint64_t block_size_bytes = 4096;
+  uint64_t size_bytes = 0;              // per job (per numjobs clone); required
+  uint64_t io_size_bytes = 0;           // 0 = size_bytes
+  uint64_t offset_bytes = 0;            // start of the I/O region inside each file
+  uint64_t block_size_bytes = 4096;     // fio's bs for reads (and writes unless bs=R,W)
+  uint64_t write_block_size_bytes = 0;  // fio's bs=R,W: the writes' bs; 0 = block_size_bytes
+  // fio's bsrange (min, max) and bssplit per direction ([0] read, [1] write); {0, 0} and empty
+  // when not given. Use BlockSizes() for what a direction does.
+  std::array<std::pair<uint64_t, uint64_t>, 2> bsrange_bytes{};
+  std::array<std::vector<BlockSizeShare>, 2> bssplit;
+  std::array<uint64_t, 2> blockalign_bytes{};  // fio's ba per direction; 0 = the minimum size
+  bool bs_unaligned = false;
   RwPattern rw = RwPattern::kRead;
   int rwmixread_percent = 50;  // for kReadWrite / kRandRw
   std::string ioengine = "psync";
@@ -149,6 +175,10 @@ struct JobSpec {
   // File names this job clone will use, in order (index = numjobs clone number, 0-based).
   std::vector<std::string> FilePaths(int clone_index) const;
   uint64_t EffectiveIoSize() const { return io_size_bytes == 0 ? size_bytes : io_size_bytes; }
+  // What a direction's I/O sizes are (bs, bsrange, bssplit, blockalign, bs_unaligned resolved).
+  BlockSizeChoice BlockSizes(bool write) const;
+  // The largest I/O of either direction: the size of the I/O buffers.
+  uint64_t MaxBlockSizeBytes() const;
 };
 
 // Sets one option by its fio name or alias from its textual value, as the option table

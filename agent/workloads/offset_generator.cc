@@ -20,6 +20,7 @@ OffsetGenerator::OffsetGenerator(uint64_t region_offset_bytes, uint64_t region_b
                                  uint64_t block_bytes, bool random, bool with_replacement,
                                  uint64_t seed, uint64_t first_block)
     : region_offset_bytes_(region_offset_bytes),
+      region_bytes_(region_bytes),
       block_bytes_(block_bytes),
       blocks_(block_bytes == 0 ? 0 : region_bytes / block_bytes),
       random_(random),
@@ -27,6 +28,7 @@ OffsetGenerator::OffsetGenerator(uint64_t region_offset_bytes, uint64_t region_b
       rng_(seed) {
   if (blocks_ == 0) blocks_ = 1;  // a region smaller than a block still gets one (short) block
   first_block_ = first_block % blocks_;
+  byte_position_ = first_block_ * block_bytes_;
   while ((uint64_t{1} << domain_bits_) < blocks_) ++domain_bits_;
   domain_mask_ = domain_bits_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << domain_bits_) - 1;
   shift_ = domain_bits_ / 2 + 1;

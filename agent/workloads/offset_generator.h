@@ -69,6 +69,18 @@ class OffsetGenerator {
       NextPass();
     return region_offset_bytes_ + block * block_bytes_;
   }
+  // Sequential, for I/Os of varying size (bsrange, bssplit): where the next I/O starts. The caller
+  // draws its length to fit before region_end_bytes() and reports it with Advance(). A pass ends
+  // when fewer than `min_bytes` are left.
+  inline uint64_t NextSequential(uint64_t min_bytes) {
+    if (byte_position_ + min_bytes > region_bytes_) [[unlikely]] {
+      byte_position_ = 0;
+      ++passes_;
+    }
+    return region_offset_bytes_ + byte_position_;
+  }
+  inline void Advance(uint64_t bytes) { byte_position_ += bytes; }
+  uint64_t region_end_bytes() const { return region_offset_bytes_ + region_bytes_; }
   uint64_t blocks() const { return blocks_; }
   // Completed passes over the region (sequential or random-map); 0 during the first pass.
   uint64_t passes() const { return passes_; }
@@ -94,6 +106,7 @@ class OffsetGenerator {
   static constexpr int kRounds = 3;
 
   uint64_t region_offset_bytes_;
+  uint64_t region_bytes_;
   uint64_t block_bytes_;
   uint64_t blocks_;
   bool random_;
@@ -102,6 +115,7 @@ class OffsetGenerator {
   uint64_t first_block_ = 0;  // sequential: where every pass starts
   uint64_t position_ = 0;     // index within the current pass
   uint64_t passes_ = 0;
+  uint64_t byte_position_ = 0;  // NextSequential's position inside the region
   // Permutation parameters (power-of-two domain). The round constants are functions of each
   // round's key, derived once per pass rather than once per op.
   int domain_bits_ = 0;

@@ -311,8 +311,8 @@ TEST(ApplyJobOptionTest, SizeErrorsNameTheOptionAndTheAcceptedForms) {
   EXPECT_THAT(ApplyJobOption(job, "size", "50%"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        AllOf(HasSubstr("option 'size'"), HasSubstr("percentages"))));
-  EXPECT_THAT(ApplyJobOption(job, "bs", "4k,8k"),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("single value")));
+  EXPECT_THAT(ApplyJobOption(job, "bs", "4k,8k,4k,4k"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("read,write,trim")));
   EXPECT_THAT(ApplyJobOption(job, "rate_iops", "100,50"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("option 'rate_iops'")));
 }

@@ -172,7 +172,7 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
     clone->caps = caps;
     absl::StatusOr<BufferPool> buffers =
         BufferPool::Create({.count = depth,
-                            .size_bytes = s.block_size_bytes,
+                            .size_bytes = s.MaxBlockSizeBytes(),
                             .alignment_bytes = 4096,
                             .compress_percentage = s.buffer_compress_percentage,
                             .scramble = s.scramble_buffers,
@@ -180,6 +180,11 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
                             .seed = clone->seed});
     if (!buffers.ok()) return fail(buffers.status());
     clone->buffers = std::make_unique<BufferPool>(std::move(*buffers));
+    for (int dir = 0; dir < 2; ++dir) {
+      // Its own stream per direction, apart from the offsets' (fio's bsrange_state).
+      clone->block_sizes.emplace_back(s.BlockSizes(/*write=*/dir == 1),
+                                      clone->seed ^ (0xB5B5B5B5ULL + static_cast<uint64_t>(dir)));
+    }
     const std::vector<std::string> paths = s.FilePaths(c);
     EngineOptions options = EngineOptionsForJob(s, depth);
     options.buffers = clone->buffers->iovecs();
@@ -205,14 +210,22 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
         if (s.invalidate && !s.direct) InvalidateCache(file.fd);
       }
       const uint64_t file_seed = clone->seed + f * 7919;
-      // Sequential agents sharing a file start k/n of the way into it (in whole blocks).
-      const uint64_t blocks = s.block_size_bytes == 0 ? 0 : region_bytes / s.block_size_bytes;
-      const uint64_t first_block = static_cast<uint64_t>(static_cast<unsigned __int128>(blocks) *
-                                                         stream_index / stream_count);
       for (int dir = 0; dir < 2; ++dir) {
-        file.offsets[dir] = std::make_unique<OffsetGenerator>(
-            s.offset_bytes, region_bytes, s.block_size_bytes, IsRandom(s.rw), s.norandommap,
-            file_seed + dir, first_block);
+        const BlockSizeChoice sizes = s.BlockSizes(/*write=*/dir == 1);
+        // Random offsets are multiples of blockalign (fio's ba, by default the smallest size)
+        // that leave room for the smallest size before the region's end; sequential ones step
+        // by each I/O's size.
+        const uint64_t unit = IsRandom(s.rw) ? sizes.align_bytes : sizes.min_bytes;
+        const uint64_t offset_span = IsRandom(s.rw) && region_bytes >= sizes.min_bytes
+                                         ? region_bytes - sizes.min_bytes + unit
+                                         : region_bytes;
+        // Sequential agents sharing a file start k/n of the way into it (in whole blocks).
+        const uint64_t blocks = offset_span / unit;
+        const uint64_t first_block = static_cast<uint64_t>(static_cast<unsigned __int128>(blocks) *
+                                                           stream_index / stream_count);
+        file.offsets[dir] =
+            std::make_unique<OffsetGenerator>(s.offset_bytes, offset_span, unit, IsRandom(s.rw),
+                                              s.norandommap, file_seed + dir, first_block);
       }
       clone->files.push_back(std::move(file));
     }

@@ -176,8 +176,19 @@ class CloneRunner {
     OffsetGenerator& gen = *file.offsets[write ? 1 : 0];
     req.op = write ? OpKind::kWrite : OpKind::kRead;
     req.fd = file.fd;
-    req.offset_bytes = gen.Next();
-    uint64_t len = spec_.block_size_bytes;
+    BlockSizePicker& sizes = clone_.block_sizes[write ? 1 : 0];
+    uint64_t len;
+    if (sizes.fixed()) [[likely]] {
+      req.offset_bytes = gen.Next();
+      len = sizes.min_bytes();
+    } else if (random_) {
+      req.offset_bytes = gen.Next();
+      len = sizes.Next(gen.region_end_bytes() - req.offset_bytes);
+    } else {
+      req.offset_bytes = gen.NextSequential(sizes.min_bytes());
+      len = sizes.Next(gen.region_end_bytes() - req.offset_bytes);
+      gen.Advance(len);
+    }
     if (bytes_budget_ != kNoLimit) len = std::min(len, bytes_budget_ - bytes_issued_);
     req.length_bytes = static_cast<uint32_t>(len);
     if (write) {
@@ -674,6 +685,7 @@ class CloneRunner {
   // The job's options that the loop consults on every op, resolved once.
   enum class Direction { kRead, kWrite, kMixed };
   Direction direction_ = Direction::kRead;
+  const bool random_ = IsRandom(spec_.rw);
   int sync_every_n_writes_ = 0;  // 0: no fsync/fdatasync during the run
   bool op_log_enabled_ = false;
   int writes_since_fsync_ = 0;

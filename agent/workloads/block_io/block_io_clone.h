@@ -24,6 +24,7 @@
 #include "agent/engines/io_engine.h"
 #include "agent/engines/op_clock.h"
 #include "agent/workloads/block_io/block_io.h"
+#include "agent/workloads/block_size_picker.h"
 #include "agent/workloads/buffer_pool.h"
 #include "agent/workloads/offset_generator.h"
 #include "common/job_result.h"
@@ -47,6 +48,8 @@ struct BlockIoJob::Clone {
   EngineCapabilities caps;
   std::unique_ptr<BufferPool> buffers;
   std::vector<File> files;
+  // I/O sizes per direction (fio keeps one size generator per direction); index 0 read, 1 write.
+  std::vector<BlockSizePicker> block_sizes;
   uint64_t seed = kBlockIoDefaultSeed;
 
   // The engine goes first: until it is quiesced and gone the kernel may still hold requests on
