@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/nfs_url.h"
@@ -305,6 +306,131 @@ absl::Status SetBuffered(JobSpec& job, std::string_view value) {
   return absl::OkStatus();
 }
 
+// fio's zoned / zoned_abs list for one direction: "access/size:access/size...", access shares in
+// percent adding up to 100, sizes in percent of the region (adding up to 100; zones without one
+// share the rest) or in bytes.
+absl::StatusOr<std::vector<RandomZone>> ParseZones(const JobSpec& job, std::string_view text,
+                                                   bool absolute) {
+  std::vector<RandomZone> zones;
+  std::vector<size_t> missing;
+  uint64_t access_total = 0, size_total = 0;
+  for (std::string_view entry : SplitOn(text, ':')) {
+    if (entry.empty()) continue;
+    const size_t slash = entry.find('/');
+    if (slash == std::string_view::npos) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "zone '", Av(entry), "' needs access/size, e.g. ", absolute ? "60/10m" : "60/10"));
+    }
+    RandomZone zone;
+    ASSIGN_OR_RETURN(int64_t access, ParseInt(entry.substr(0, slash), 0, 100));
+    zone.access_percent = static_cast<uint32_t>(access);
+    if (absolute) {
+      RETURN_IF_ERROR(SetSize(zone.size_bytes, job, entry.substr(slash + 1)));
+    } else if (slash + 1 == entry.size()) {
+      missing.push_back(zones.size());  // no size: shares what the others leave, as in fio
+    } else {
+      ASSIGN_OR_RETURN(int64_t size, ParseInt(entry.substr(slash + 1), 0, 100));
+      zone.size_percent = static_cast<uint32_t>(size);
+      size_total += zone.size_percent;
+    }
+    access_total += zone.access_percent;
+    zones.push_back(zone);
+  }
+  if (zones.empty()) return absl::InvalidArgumentError("give at least one zone access/size");
+  if (access_total != 100) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the zones' access shares add up to ", access_total, ", not 100"));
+  }
+  if (!missing.empty() && size_total < 100) {
+    const uint64_t each = (100 - size_total) / missing.size();
+    for (size_t i : missing) zones[i].size_percent = static_cast<uint32_t>(each);
+    size_total += each * missing.size();
+  }
+  if (!absolute && size_total != 100) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the zones' sizes add up to ", size_total, "% of the region, not 100"));
+  }
+  return zones;
+}
+
+// fio's random_distribution: random | zipf[:theta[:center]] | pareto[:h[:center]] |
+// normal[:dev[:center]] | zoned:... | zoned_abs:... (fio's defaults: theta 1.1, h 0.2, dev 0).
+absl::Status SetRandomDistribution(JobSpec& job, std::string_view value) {
+  const size_t colon = value.find(':');
+  const std::string kind = absl::AsciiStrToLower(Av(value.substr(0, colon)));
+  const std::string_view rest =
+      colon == std::string_view::npos ? std::string_view() : value.substr(colon + 1);
+  RandomDistributionSpec spec;
+  if (kind == "random") {
+    spec.kind = RandomDistributionKind::kUniform;
+  } else if (kind == "zoned" || kind == "zoned_abs") {
+    const bool absolute = kind == "zoned_abs";
+    spec.kind = absolute ? RandomDistributionKind::kZonedAbs : RandomDistributionKind::kZoned;
+    const std::vector<std::string_view> dirs = SplitOn(rest, ',');
+    if (dirs.size() > 3) {
+      return absl::InvalidArgumentError(
+          "at most three comma-separated zone lists "
+          "(read,write,trim) are allowed");
+    }
+    ASSIGN_OR_RETURN(spec.zones[0], ParseZones(job, dirs[0], absolute));
+    spec.zones[1] = spec.zones[0];
+    if (dirs.size() > 1 && !dirs[1].empty()) {
+      ASSIGN_OR_RETURN(spec.zones[1], ParseZones(job, dirs[1], absolute));
+    }
+  } else if (kind == "zipf" || kind == "pareto" || kind == "normal" || kind == "gauss") {
+    spec.kind = kind == "zipf"     ? RandomDistributionKind::kZipf
+                : kind == "pareto" ? RandomDistributionKind::kPareto
+                                   : RandomDistributionKind::kNormal;
+    spec.value = kind == "zipf" ? 1.1 : kind == "pareto" ? 0.2 : 0.0;
+    if (!rest.empty()) {
+      const std::vector<std::string_view> parts = SplitOn(rest, ':');
+      if (parts.size() > 2) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("'", Av(value), "': give ", kind, ":value[:center]"));
+      }
+      double number = 0;
+      if (!absl::SimpleAtod(Av(parts[0]), &number)) {
+        return absl::InvalidArgumentError(absl::StrCat("'", Av(parts[0]), "' is not a number"));
+      }
+      spec.value = number;
+      if (parts.size() == 2) {
+        if (!absl::SimpleAtod(Av(parts[1]), &number) || number < 0 || number > 1) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("center '", Av(parts[1]), "' must be a number in 0..1"));
+        }
+        spec.center = number;
+      }
+    }
+    if (spec.kind == RandomDistributionKind::kZipf && (spec.value <= 0 || spec.value == 1.0)) {
+      return absl::InvalidArgumentError("zipf's theta must be greater than 0 and not 1");
+    }
+    if (spec.kind == RandomDistributionKind::kPareto && (spec.value <= 0 || spec.value >= 1)) {
+      return absl::InvalidArgumentError("pareto's h must be between 0 and 1 (exclusive)");
+    }
+    if (spec.kind == RandomDistributionKind::kNormal && (spec.value < 0 || spec.value >= 100)) {
+      return absl::InvalidArgumentError("normal's deviation must be in 0..100 (exclusive)");
+    }
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", Av(value),
+                     "' is not supported; allowed: random, zipf:theta, pareto:h, normal:dev "
+                     "(each with an optional :center), zoned:..., zoned_abs:..."));
+  }
+  job.random_distribution = std::move(spec);
+  return absl::OkStatus();
+}
+
+absl::Status SetRandomGenerator(JobSpec& job, std::string_view value) {
+  static constexpr std::pair<std::string_view, RandomGenerator> kGenerators[] = {
+      {"tausworthe", RandomGenerator::kTausworthe},
+      {"lfsr", RandomGenerator::kLfsr},
+      {"tausworthe64", RandomGenerator::kTausworthe64},
+  };
+  ASSIGN_OR_RETURN(job.random_generator,
+                   ParseChoice(value, kGenerators, "tausworthe, lfsr, tausworthe64"));
+  return absl::OkStatus();
+}
+
 absl::Status SetRandseed(JobSpec& job, std::string_view value) {
   ASSIGN_OR_RETURN(int64_t seed, ParseInt(value, 0, kMaxInt64));
   job.randseed = static_cast<uint64_t>(seed);
@@ -411,7 +537,7 @@ constexpr std::string_view kWhyLatencyTarget =
 constexpr std::string_view kWhyBlockSizes =
     "azbench reads bs, bsrange and bssplit per direction (read,write) only";
 constexpr std::string_view kWhyRandom =
-    "azbench's random offsets are uniform over the job's region from one generator";
+    "azbench's random jobs draw every offset at random (no sequential share)";
 constexpr std::string_view kWhyLayout =
     "azbench lays out every job's files itself, whole, before the measured run";
 constexpr std::string_view kWhyLogFiles =
@@ -558,10 +684,16 @@ constexpr FioOptionInfo kOptions[] = {
     Refused("softrandommap", "", T::kBool, "0", kRandom,
             "Carry on without a random map when it cannot be allocated",
             "azbench's random map needs no allocation that can fail at run time"),
-    Refused("random_generator", "", T::kChoice, "tausworthe", kRandom,
-            "Which random generator to use", "azbench has one generator"),
-    Refused("random_distribution", "", T::kChoice, "random", kRandom,
-            "Distribution of random offsets (zipf, pareto, normal, ...)", kWhyRandom),
+    Honoured("random_generator", "", T::kChoice, "", "tausworthe, lfsr, tausworthe64", "tausworthe",
+             kRandom, "Which random generator to use", SetRandomGenerator,
+             "azbench draws from one generator (xoshiro256**) for all three; lfsr visits every "
+             "block exactly once per pass, even with norandommap, as fio's"),
+    Honoured("random_distribution", "", T::kChoice, "",
+             "random, zipf:theta, pareto:h, normal:dev (each [:center]), zoned:a/s:..., "
+             "zoned_abs:a/size:...",
+             "random", kRandom, "Distribution of random offsets", SetRandomDistribution,
+             "zipf and pareto hash their ranks as fio does, so hot blocks are spread; normal "
+             "is not hashed"),
     Refused("percentage_random", "", T::kList, "100", kRandom,
             "Share of I/Os that are random, the rest sequential", kWhyRandom),
     NoEffect("percentage_sequential", "", T::kList, "", kRandom, "Old form of percentage_random",

@@ -90,6 +90,25 @@ struct BlockSizeChoice {
   bool unaligned = false;             // bs_unaligned: sizes need not be multiples of min_bytes
 };
 
+// fio's random_distribution (agent/workloads/random_distribution.h has the definitions).
+enum class RandomDistributionKind { kUniform, kZipf, kPareto, kNormal, kZoned, kZonedAbs };
+// One zone of zoned (size_percent of the region) or zoned_abs (size_bytes): its share of accesses.
+struct RandomZone {
+  uint32_t access_percent = 0;
+  uint32_t size_percent = 0;
+  uint64_t size_bytes = 0;
+  bool operator==(const RandomZone&) const = default;
+};
+struct RandomDistributionSpec {
+  RandomDistributionKind kind = RandomDistributionKind::kUniform;
+  double value = 0;              // zipf's theta, pareto's h, normal's deviation in percent
+  std::optional<double> center;  // 0..1: where the hottest blocks sit (zipf, pareto, normal)
+  std::array<std::vector<RandomZone>, 2> zones;  // zoned, zoned_abs: [0] read, [1] write
+};
+// fio's random_generator: every one draws uniformly; lfsr also visits every block exactly once
+// per pass even with norandommap, as fio's LFSR does.
+enum class RandomGenerator { kTausworthe, kLfsr, kTausworthe64 };
+
 // How the next file is chosen when a job has several files (fio's file_service_type).
 enum class FileServiceType { kRoundRobin, kSequential, kRandom };
 
@@ -137,6 +156,8 @@ struct JobSpec {
   std::optional<uint64_t> randseed;
   // false: random offsets visit every block once per pass (fio's random map).
   bool norandommap = false;
+  RandomDistributionSpec random_distribution;
+  RandomGenerator random_generator = RandomGenerator::kTausworthe;
   // azbench: stream every measured op's raw record (start, kind, offset, bytes, latency, errno) to
   // the coordinator, at most op_log_rate records per second per clone (the rest are counted).
   bool op_log = false;

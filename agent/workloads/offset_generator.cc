@@ -1,5 +1,9 @@
 #include "agent/workloads/offset_generator.h"
 
+#include <utility>
+
+#include "agent/workloads/random_distribution.h"
+
 namespace azbench {
 
 namespace {
@@ -34,6 +38,15 @@ OffsetGenerator::OffsetGenerator(uint64_t region_offset_bytes, uint64_t region_b
   shift_ = domain_bits_ / 2 + 1;
   NewKeys();
 }
+
+OffsetGenerator::~OffsetGenerator() = default;
+
+void OffsetGenerator::UseDistribution(std::unique_ptr<RandomDistribution> distribution) {
+  distribution_ = std::move(distribution);
+  if (distribution_) with_replacement_ = true;
+}
+
+uint64_t OffsetGenerator::DistributionNext() { return distribution_->Next(); }
 
 void OffsetGenerator::NewKeys() {
   for (int round = 0; round < kRounds; ++round) {

@@ -14,8 +14,11 @@
 #define AZBENCH_AGENT_WORKLOADS_OFFSET_GENERATOR_H_
 
 #include <cstdint>
+#include <memory>
 
 namespace azbench {
+
+class RandomDistribution;  // agent/workloads/random_distribution.h
 
 // xoshiro256** seeded through splitmix64: fast, good quality, deterministic.
 class Rng {
@@ -50,6 +53,12 @@ class OffsetGenerator {
   OffsetGenerator(uint64_t region_offset_bytes, uint64_t region_bytes, uint64_t block_bytes,
                   bool random, bool with_replacement, uint64_t seed, uint64_t first_block = 0);
 
+  ~OffsetGenerator();
+
+  // Random offsets follow `distribution` (over blocks()) instead of the uniform draw or the random
+  // map: fio keeps no random map for a non-uniform distribution either.
+  void UseDistribution(std::unique_ptr<RandomDistribution> distribution);
+
   // The next block's byte offset. Never fails; wraps to a new pass when a pass is complete.
   // Inline: one call per op on the job loop's hot path.
   inline uint64_t Next() {
@@ -58,7 +67,7 @@ class OffsetGenerator {
       block = position_ + first_block_;
       if (block >= blocks_) block -= blocks_;
     } else if (with_replacement_) {
-      block = rng_.Below(blocks_);
+      block = distribution_ ? DistributionNext() : rng_.Below(blocks_);
     } else {
       // Cycle-walking keeps the map a bijection of [0, blocks): blocks_ > domain/2, so < 2 steps
       // on average.
@@ -98,6 +107,7 @@ class OffsetGenerator {
     x = ((x ^ masked_keys_[round]) * multipliers_[round]) & domain_mask_;
     return x ^ (x >> shift_);
   }
+  uint64_t DistributionNext();
   // Starts the next pass (a new random order for the random map).
   void NextPass();
   // Draws a key per round from rng_ and derives the round's constants from it: a new order.
@@ -116,6 +126,7 @@ class OffsetGenerator {
   uint64_t position_ = 0;     // index within the current pass
   uint64_t passes_ = 0;
   uint64_t byte_position_ = 0;  // NextSequential's position inside the region
+  std::unique_ptr<RandomDistribution> distribution_;
   // Permutation parameters (power-of-two domain). The round constants are functions of each
   // round's key, derived once per pass rather than once per op.
   int domain_bits_ = 0;

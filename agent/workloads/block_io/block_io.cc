@@ -19,6 +19,7 @@
 #include "agent/workloads/event_relay.h"
 #include "agent/workloads/nfs_file_layout.h"
 #include "agent/workloads/offset_generator.h"
+#include "agent/workloads/random_distribution.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
 
@@ -223,9 +224,16 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
         const uint64_t blocks = offset_span / unit;
         const uint64_t first_block = static_cast<uint64_t>(static_cast<unsigned __int128>(blocks) *
                                                            stream_index / stream_count);
+        // lfsr: every block once per pass, with or without norandommap, as fio's LFSR.
+        const bool with_replacement = s.norandommap && s.random_generator != RandomGenerator::kLfsr;
         file.offsets[dir] =
             std::make_unique<OffsetGenerator>(s.offset_bytes, offset_span, unit, IsRandom(s.rw),
-                                              s.norandommap, file_seed + dir, first_block);
+                                              with_replacement, file_seed + dir, first_block);
+        if (IsRandom(s.rw) && s.random_distribution.kind != RandomDistributionKind::kUniform) {
+          file.offsets[dir]->UseDistribution(std::make_unique<RandomDistribution>(
+              s.random_distribution, /*write=*/dir == 1, file.offsets[dir]->blocks(), unit,
+              file_seed + dir + 0x5851F42D4C957F2DULL));
+        }
       }
       clone->files.push_back(std::move(file));
     }
