@@ -106,10 +106,38 @@ absl::Status SetRw(JobSpec& job, std::string_view value) {
       {"rw", RwPattern::kReadWrite},      {"readwrite", RwPattern::kReadWrite},
       {"randrw", RwPattern::kRandRw},
   };
-  ASSIGN_OR_RETURN(job.rw, ParseChoice(value, kPatterns,
+  const size_t colon = value.find(':');
+  ASSIGN_OR_RETURN(job.rw, ParseChoice(value.substr(0, colon), kPatterns,
                                        "read, write, randread, randwrite, rw, readwrite, randrw "
-                                       "(trim patterns and ':<n>' offset modifiers are not "
+                                       "(each with an optional ':<n>'; trim patterns are not "
                                        "supported)"));
+  job.rw_seq_add_bytes = 0;
+  job.rw_seq_nr = 1;
+  if (colon == std::string_view::npos) return absl::OkStatus();
+  std::string_view modifier = value.substr(colon + 1);
+  if (IsRandom(job.rw)) {
+    // fio: a new random offset every <n> I/Os.
+    ASSIGN_OR_RETURN(int64_t nr, ParseInt(modifier, 1, kMaxInt));
+    job.rw_seq_nr = static_cast<int>(nr);
+    return absl::OkStatus();
+  }
+  // fio: bytes added to each sequential offset, backwards when negative.
+  const bool negative = !modifier.empty() && modifier.front() == '-';
+  if (negative) modifier.remove_prefix(1);
+  ASSIGN_OR_RETURN(uint64_t bytes, ParseSize(modifier, job.kb_base));
+  if (bytes > static_cast<uint64_t>(kMaxInt64)) {
+    return absl::InvalidArgumentError(absl::StrCat("'", Av(value), "': the offset is too large"));
+  }
+  job.rw_seq_add_bytes = negative ? -static_cast<int64_t>(bytes) : static_cast<int64_t>(bytes);
+  return absl::OkStatus();
+}
+
+absl::Status SetRwSequencer(JobSpec& job, std::string_view value) {
+  static constexpr std::pair<std::string_view, RwSequencer> kSequencers[] = {
+      {"sequential", RwSequencer::kSequential},
+      {"identical", RwSequencer::kIdentical},
+  };
+  ASSIGN_OR_RETURN(job.rw_sequencer, ParseChoice(value, kSequencers, "sequential, identical"));
   return absl::OkStatus();
 }
 
@@ -589,12 +617,12 @@ constexpr FioOptionInfo kOptions[] = {
     Refused("opendir", "", T::kString, "", kFiles, "Add every file below a directory to the job",
             kWhyIolog),
     Honoured("rw", "readwrite", T::kChoice, "",
-             "read, write, randread, randwrite, rw, readwrite, randrw", "read", kIoBasic,
-             "Direction and order of the I/O", SetRw,
-             "trim patterns and ':<n>' offset modifiers are refused"),
-    Refused("rw_sequencer", "", T::kChoice, "sequential", kIoBasic,
-            "How the ':<n>' modifier of rw picks the next offset",
-            "rw's ':<n>' modifier is refused, so this has nothing to act on"),
+             "read, write, randread, randwrite, rw, readwrite, randrw, each [:<n>]", "read",
+             kIoBasic, "Direction and order of the I/O", SetRw,
+             "trim patterns are refused; ':<n>' is fio's: bytes added to each sequential offset "
+             "(negative: backwards), or a new random offset every n I/Os"),
+    Honoured("rw_sequencer", "", T::kChoice, "", "sequential, identical", "sequential", kIoBasic,
+             "Where the I/Os between the random ones of rw=rand...:<n> go", SetRwSequencer),
     Honoured("ioengine", "", T::kChoice, "", "psync, sync, libaio, io_uring, null, nfs", "psync",
              kIoBasic, "How the I/O is issued", SetEngine),
     Honoured(

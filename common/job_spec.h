@@ -109,6 +109,9 @@ struct RandomDistributionSpec {
 // per pass even with norandommap, as fio's LFSR does.
 enum class RandomGenerator { kTausworthe, kLfsr, kTausworthe64 };
 
+// fio's rw_sequencer: where the I/Os between two random ones of `rw=randread:<n>` go.
+enum class RwSequencer { kSequential, kIdentical };
+
 // How the next file is chosen when a job has several files (fio's file_service_type).
 enum class FileServiceType { kRoundRobin, kSequential, kRandom };
 
@@ -130,6 +133,12 @@ struct JobSpec {
   std::array<uint64_t, 2> blockalign_bytes{};  // fio's ba per direction; 0 = the minimum size
   bool bs_unaligned = false;
   RwPattern rw = RwPattern::kRead;
+  // fio's rw modifiers: `rw=read:-8k` moves each sequential I/O this many bytes from where the
+  // previous one ended (a hole, or backwards when negative); `rw=randread:8` draws a new random
+  // offset only every 8th I/O, the others placed by rw_sequencer.
+  int64_t rw_seq_add_bytes = 0;
+  int rw_seq_nr = 1;
+  RwSequencer rw_sequencer = RwSequencer::kSequential;
   int rwmixread_percent = 50;  // for kReadWrite / kRandRw
   std::string ioengine = "psync";
   // fio's nfs_url (ioengine=nfs only; common/nfs_url.h): the export that `filename` and

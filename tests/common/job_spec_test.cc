@@ -136,7 +136,7 @@ TEST(ApplyJobOptionTest, RwAcceptsEveryFioSpellingOfTheSupportedPatterns) {
 }
 
 TEST(ApplyJobOptionTest, RwRejectsTrimAndOtherPatternsListingTheAllowedValues) {
-  for (const char* text : {"trim", "randtrim", "trimwrite", "randread:8", ""}) {
+  for (const char* text : {"trim", "randtrim", "trimwrite", "trim:8", ""}) {
     JobSpec job;
     EXPECT_THAT(
         ApplyJobOption(job, "rw", text),

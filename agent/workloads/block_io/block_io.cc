@@ -211,6 +211,11 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
         if (s.invalidate && !s.direct) InvalidateCache(file.fd);
       }
       const uint64_t file_seed = clone->seed + f * 7919;
+      file.region_start_bytes = s.offset_bytes;
+      file.region_end_bytes = s.offset_bytes + region_bytes;
+      for (int dir = 0; dir < 2; ++dir) {
+        file.last_start_bytes[dir] = file.last_end_bytes[dir] = s.offset_bytes;
+      }
       for (int dir = 0; dir < 2; ++dir) {
         const BlockSizeChoice sizes = s.BlockSizes(/*write=*/dir == 1);
         // Random offsets are multiples of blockalign (fio's ba, by default the smallest size)

@@ -178,7 +178,13 @@ class CloneRunner {
     req.fd = file.fd;
     BlockSizePicker& sizes = clone_.block_sizes[write ? 1 : 0];
     uint64_t len;
-    if (sizes.fixed()) [[likely]] {
+    if (rw_modified_) [[unlikely]] {
+      const int dir = write ? 1 : 0;
+      req.offset_bytes = ModifiedOffset(file, dir, gen, sizes.min_bytes());
+      len = sizes.Next(file.region_end_bytes - req.offset_bytes);
+      file.last_start_bytes[dir] = req.offset_bytes;
+      file.last_end_bytes[dir] = req.offset_bytes + len;
+    } else if (sizes.fixed()) [[likely]] {
       req.offset_bytes = gen.Next();
       len = sizes.min_bytes();
     } else if (random_) {
@@ -198,6 +204,33 @@ class CloneRunner {
       ++writes_since_fsync_;
     }
     if (now_ns >= measure_start_ns_) bytes_issued_ += len;
+  }
+
+  // fio's rw modifiers. Random (`randread:<n>`): a new random offset every n-th I/O, the others
+  // where the previous one ended (rw_sequencer=sequential) or where it started (identical).
+  // Sequential (`read:<bytes>`): each I/O starts `bytes` after the previous one's end, wrapping
+  // to the start past the end, or, backwards, to `bytes` before the end past the start.
+  uint64_t ModifiedOffset(const BlockIoJob::Clone::File& file, int dir, OffsetGenerator& gen,
+                          uint64_t min_bytes) {
+    const uint64_t start = file.region_start_bytes;
+    const uint64_t region = file.region_end_bytes - start;
+    uint64_t rel = file.last_end_bytes[dir] - start;
+    if (random_) {
+      if (--seq_countdown_ == 0) {
+        seq_countdown_ = spec_.rw_seq_nr;
+        return gen.Next();
+      }
+      if (spec_.rw_sequencer == RwSequencer::kIdentical) return file.last_start_bytes[dir];
+    } else if (rel != 0) {
+      const int64_t add = spec_.rw_seq_add_bytes;
+      rel += static_cast<uint64_t>(add);  // modulo 2^64: below the start reads as past the end
+      if (rel >= region) {
+        const uint64_t back = static_cast<uint64_t>(-add);
+        rel = add > 0 || back >= region ? 0 : region - back;
+      }
+    }
+    if (rel + min_bytes > region) rel = 0;
+    return start + rel;
   }
 
   size_t NextFileIndex() {
@@ -686,6 +719,8 @@ class CloneRunner {
   enum class Direction { kRead, kWrite, kMixed };
   Direction direction_ = Direction::kRead;
   const bool random_ = IsRandom(spec_.rw);
+  const bool rw_modified_ = random_ ? spec_.rw_seq_nr > 1 : spec_.rw_seq_add_bytes != 0;
+  int seq_countdown_ = 1;        // as fio 3.33: the first I/O of `randread:<n>` is a random one
   int sync_every_n_writes_ = 0;  // 0: no fsync/fdatasync during the run
   bool op_log_enabled_ = false;
   int writes_since_fsync_ = 0;

@@ -42,6 +42,12 @@ struct BlockIoJob::Clone {
     // Offset streams per direction (fio keeps one position per data direction); index 0 read, 1
     // write.
     std::unique_ptr<OffsetGenerator> offsets[2];
+    // The I/O region, and per direction where the last I/O started and ended: fio's rw
+    // modifiers (`rw=read:-8k`, `rw=randread:8`) place the next I/O from them.
+    uint64_t region_start_bytes = 0;
+    uint64_t region_end_bytes = 0;
+    uint64_t last_start_bytes[2] = {0, 0};
+    uint64_t last_end_bytes[2] = {0, 0};
   };
   int index = 0;
   std::unique_ptr<IoEngine> engine;
