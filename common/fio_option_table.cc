@@ -247,6 +247,12 @@ absl::Status SetBlockSize(JobSpec& job, std::string_view value) {
   });
 }
 
+absl::Status SetPercentageRandom(JobSpec& job, std::string_view value) {
+  return SetPerDirection(value, [&](int dir, std::string_view v) {
+    return SetInt(job.percentage_random[dir], v, 0, 100);
+  });
+}
+
 absl::Status SetBlockAlign(JobSpec& job, std::string_view value) {
   return SetPerDirection(value, [&](int dir, std::string_view v) -> absl::Status {
     RETURN_IF_ERROR(SetSize(job.blockalign_bytes[dir], job, v));
@@ -564,8 +570,6 @@ constexpr std::string_view kWhyLatencyTarget =
     "azbench has no latency-target search; sweep iodepth in a campaign instead";
 constexpr std::string_view kWhyBlockSizes =
     "azbench reads bs, bsrange and bssplit per direction (read,write) only";
-constexpr std::string_view kWhyRandom =
-    "azbench's random jobs draw every offset at random (no sequential share)";
 constexpr std::string_view kWhyLayout =
     "azbench lays out every job's files itself, whole, before the measured run";
 constexpr std::string_view kWhyLogFiles =
@@ -722,8 +726,9 @@ constexpr FioOptionInfo kOptions[] = {
              "random", kRandom, "Distribution of random offsets", SetRandomDistribution,
              "zipf and pareto hash their ranks as fio does, so hot blocks are spread; normal "
              "is not hashed"),
-    Refused("percentage_random", "", T::kList, "100", kRandom,
-            "Share of I/Os that are random, the rest sequential", kWhyRandom),
+    Honoured("percentage_random", "", T::kList, "percent",
+             "0..100, per direction read,write[,trim]", "100", kRandom,
+             "Share of I/Os that are random, the rest sequential", SetPercentageRandom),
     NoEffect("percentage_sequential", "", T::kList, "", kRandom, "Old form of percentage_random",
              kWhyDeprecated),
     Refused("allrandrepeat", "", T::kBool, "0", kRandom,

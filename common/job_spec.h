@@ -139,6 +139,9 @@ struct JobSpec {
   int64_t rw_seq_add_bytes = 0;
   int rw_seq_nr = 1;
   RwSequencer rw_sequencer = RwSequencer::kSequential;
+  // fio's percentage_random per direction ([0] read, [1] write): in a random job, the share of
+  // I/Os at a random offset; the others continue where the previous one ended.
+  std::array<int, 2> percentage_random = {100, 100};
   int rwmixread_percent = 50;  // for kReadWrite / kRandRw
   std::string ioengine = "psync";
   // fio's nfs_url (ioengine=nfs only; common/nfs_url.h): the export that `filename` and

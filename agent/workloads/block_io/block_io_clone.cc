@@ -207,7 +207,8 @@ class CloneRunner {
   }
 
   // fio's rw modifiers. Random (`randread:<n>`): a new random offset every n-th I/O, the others
-  // where the previous one ended (rw_sequencer=sequential) or where it started (identical).
+  // where the previous one ended (rw_sequencer=sequential) or where it started (identical); with
+  // percentage_random below 100, some of the random ones continue after the previous I/O instead.
   // Sequential (`read:<bytes>`): each I/O starts `bytes` after the previous one's end, wrapping
   // to the start past the end, or, backwards, to `bytes` before the end past the start.
   uint64_t ModifiedOffset(const BlockIoJob::Clone::File& file, int dir, OffsetGenerator& gen,
@@ -218,9 +219,13 @@ class CloneRunner {
     if (random_) {
       if (--seq_countdown_ == 0) {
         seq_countdown_ = spec_.rw_seq_nr;
-        return gen.Next();
+        // percentage_random: fio draws 1..100 and goes random when it is within the share.
+        const int percent = spec_.percentage_random[dir];
+        if (percent >= 100 || static_cast<int>(mix_rng_.Below(100)) < percent) return gen.Next();
+        // Otherwise sequential, after the previous I/O (below).
+      } else if (spec_.rw_sequencer == RwSequencer::kIdentical) {
+        return file.last_start_bytes[dir];
       }
-      if (spec_.rw_sequencer == RwSequencer::kIdentical) return file.last_start_bytes[dir];
     } else if (rel != 0) {
       const int64_t add = spec_.rw_seq_add_bytes;
       rel += static_cast<uint64_t>(add);  // modulo 2^64: below the start reads as past the end
@@ -719,7 +724,9 @@ class CloneRunner {
   enum class Direction { kRead, kWrite, kMixed };
   Direction direction_ = Direction::kRead;
   const bool random_ = IsRandom(spec_.rw);
-  const bool rw_modified_ = random_ ? spec_.rw_seq_nr > 1 : spec_.rw_seq_add_bytes != 0;
+  const bool rw_modified_ = random_ ? spec_.rw_seq_nr > 1 || spec_.percentage_random[0] < 100 ||
+                                          spec_.percentage_random[1] < 100
+                                    : spec_.rw_seq_add_bytes != 0;
   int seq_countdown_ = 1;        // as fio 3.33: the first I/O of `randread:<n>` is a random one
   int sync_every_n_writes_ = 0;  // 0: no fsync/fdatasync during the run
   bool op_log_enabled_ = false;
