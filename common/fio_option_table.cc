@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -124,10 +125,38 @@ absl::Status SetRw(JobSpec& job, std::string_view value) {
       {"rw", RwPattern::kReadWrite},      {"readwrite", RwPattern::kReadWrite},
       {"randrw", RwPattern::kRandRw},
   };
-  ASSIGN_OR_RETURN(job.rw, ParseChoice(value, kPatterns,
+  const size_t colon = value.find(':');
+  ASSIGN_OR_RETURN(job.rw, ParseChoice(value.substr(0, colon), kPatterns,
                                        "read, write, randread, randwrite, rw, readwrite, randrw "
-                                       "(trim patterns and ':<n>' offset modifiers are not "
+                                       "(each with an optional ':<n>'; trim patterns are not "
                                        "supported)"));
+  job.rw_seq_add_bytes = 0;
+  job.rw_seq_nr = 1;
+  if (colon == std::string_view::npos) return absl::OkStatus();
+  std::string_view modifier = value.substr(colon + 1);
+  if (IsRandom(job.rw)) {
+    // fio: a new random offset every <n> I/Os.
+    ASSIGN_OR_RETURN(int64_t nr, ParseInt(modifier, 1, kMaxInt));
+    job.rw_seq_nr = static_cast<int>(nr);
+    return absl::OkStatus();
+  }
+  // fio: bytes added to each sequential offset, backwards when negative.
+  const bool negative = !modifier.empty() && modifier.front() == '-';
+  if (negative) modifier.remove_prefix(1);
+  ASSIGN_OR_RETURN(uint64_t bytes, ParseSize(modifier, job.kb_base));
+  if (bytes > static_cast<uint64_t>(kMaxInt64)) {
+    return absl::InvalidArgumentError(absl::StrCat("'", Av(value), "': the offset is too large"));
+  }
+  job.rw_seq_add_bytes = negative ? -static_cast<int64_t>(bytes) : static_cast<int64_t>(bytes);
+  return absl::OkStatus();
+}
+
+absl::Status SetRwSequencer(JobSpec& job, std::string_view value) {
+  static constexpr std::pair<std::string_view, RwSequencer> kSequencers[] = {
+      {"sequential", RwSequencer::kSequential},
+      {"identical", RwSequencer::kIdentical},
+  };
+  ASSIGN_OR_RETURN(job.rw_sequencer, ParseChoice(value, kSequencers, "sequential, identical"));
   return absl::OkStatus();
 }
 
@@ -198,14 +227,262 @@ absl::Status SetRwmixwrite(JobSpec& job, std::string_view value) {
   return absl::OkStatus();
 }
 
+std::vector<std::string_view> SplitOn(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  for (size_t at = text.find(separator); at != std::string_view::npos;
+       at = text.find(separator, start)) {
+    parts.push_back(text.substr(start, at - start));
+    start = at + 1;
+  }
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+// fio's per-direction values "read[,write[,trim]]": a single value applies to every direction;
+// an empty part leaves that direction as it was. Trim has nothing to act on in azbench (no trim
+// I/O), so its part is dropped (the table's notes say so). `set(dir, part)` parses one part (0
+// read, 1 write).
+template <typename SetOne>
+absl::Status SetPerDirection(std::string_view value, SetOne set) {
+  const std::vector<std::string_view> parts = SplitOn(value, ',');
+  if (parts.size() > 3) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", Av(value), "': at most three comma-separated values (read,write,trim) are allowed"));
+  }
+  if (parts.size() == 1) {
+    RETURN_IF_ERROR(set(0, parts[0]));
+    return set(1, parts[0]);
+  }
+  for (size_t dir = 0; dir < parts.size(); ++dir) {
+    if (parts[dir].empty()) continue;
+    if (dir == 2) continue;  // trim: nothing to act on
+    RETURN_IF_ERROR(set(static_cast<int>(dir), parts[dir]));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status SetBlockSize(JobSpec& job, std::string_view value) {
-  RETURN_IF_ERROR(RejectPerDirectionList(value, "block sizes"));
-  return SetSize(job.block_size_bytes, job, value);
+  return SetPerDirection(value, [&](int dir, std::string_view v) {
+    return SetSize(dir == 0 ? job.block_size_bytes : job.write_block_size_bytes, job, v);
+  });
+}
+
+absl::Status SetPercentageRandom(JobSpec& job, std::string_view value) {
+  return SetPerDirection(value, [&](int dir, std::string_view v) {
+    return SetInt(job.percentage_random[dir], v, 0, 100);
+  });
+}
+
+absl::Status SetBlockAlign(JobSpec& job, std::string_view value) {
+  return SetPerDirection(value, [&](int dir, std::string_view v) -> absl::Status {
+    RETURN_IF_ERROR(SetSize(job.blockalign_bytes[dir], job, v));
+    if (job.blockalign_bytes[dir] == 0) return absl::InvalidArgumentError("must be greater than 0");
+    return absl::OkStatus();
+  });
+}
+
+// fio's bsrange: "low-high" (or "low:high") per direction.
+absl::Status SetBlockSizeRange(JobSpec& job, std::string_view value) {
+  return SetPerDirection(value, [&](int dir, std::string_view v) -> absl::Status {
+    const size_t dash = v.find_first_of("-:");
+    if (dash == std::string_view::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", Av(v), "' is not a range; give low-high, e.g. 4k-64k"));
+    }
+    uint64_t low = 0, high = 0;
+    RETURN_IF_ERROR(SetSize(low, job, v.substr(0, dash)));
+    RETURN_IF_ERROR(SetSize(high, job, v.substr(dash + 1)));
+    if (low == 0 || low > high) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'", Av(v), "': the low end must be greater than 0 and not above the high end"));
+    }
+    job.bsrange_bytes[dir] = {low, high};
+    return absl::OkStatus();
+  });
+}
+
+// fio's bssplit: "bs/percent:bs/percent:..." per direction. As in fio, an entry without a
+// percentage (or with 0) shares what the others leave of 100 equally, a lone entry gets 100, a
+// percentage above 100 counts as 100, and entries are ordered by share for the draw.
+absl::Status SetBlockSizeSplit(JobSpec& job, std::string_view value) {
+  return SetPerDirection(value, [&](int dir, std::string_view v) -> absl::Status {
+    std::vector<BlockSizeShare> shares;
+    std::vector<bool> missing;
+    uint64_t total = 0;
+    size_t missing_count = 0;
+    for (std::string_view entry : SplitOn(v, ':')) {
+      if (entry.empty()) break;  // fio stops at an empty entry
+      const size_t slash = entry.find('/');
+      BlockSizeShare share;
+      RETURN_IF_ERROR(SetSize(share.bytes, job, entry.substr(0, slash)));
+      if (share.bytes == 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("'", Av(entry), "': the block size must be greater than 0"));
+      }
+      int64_t percent = 0;
+      if (slash != std::string_view::npos && slash + 1 < entry.size()) {
+        ASSIGN_OR_RETURN(percent, ParseInt(entry.substr(slash + 1), 0, kMaxInt));
+      }
+      share.percent = static_cast<uint32_t>(std::min<int64_t>(percent, 100));
+      missing.push_back(share.percent == 0);
+      if (share.percent == 0) {
+        ++missing_count;
+      } else {
+        total += share.percent;
+      }
+      shares.push_back(share);
+    }
+    if (shares.empty()) {
+      return absl::InvalidArgumentError("give at least one entry bs/percent, e.g. 4k/50:64k/50");
+    }
+    if (total > 100) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", Av(v), "': the percentages add up to ", total, ", more than 100"));
+    }
+    if (missing_count > 0) {
+      const uint32_t each =
+          shares.size() == 1 ? 100 : static_cast<uint32_t>((100 - total) / missing_count);
+      for (size_t i = 0; i < shares.size(); ++i) {
+        if (missing[i]) shares[i].percent = each;
+      }
+    }
+    std::stable_sort(
+        shares.begin(), shares.end(),
+        [](const BlockSizeShare& a, const BlockSizeShare& b) { return a.percent < b.percent; });
+    job.bssplit[dir] = std::move(shares);
+    return absl::OkStatus();
+  });
 }
 
 absl::Status SetBuffered(JobSpec& job, std::string_view value) {
   ASSIGN_OR_RETURN(bool buffered, ParseFlag(value));
   job.direct = !buffered;
+  return absl::OkStatus();
+}
+
+// fio's zoned / zoned_abs list for one direction: "access/size:access/size...", access shares in
+// percent adding up to 100, sizes in percent of the region (adding up to 100; zones without one
+// share the rest) or in bytes.
+absl::StatusOr<std::vector<RandomZone>> ParseZones(const JobSpec& job, std::string_view text,
+                                                   bool absolute) {
+  std::vector<RandomZone> zones;
+  std::vector<size_t> missing;
+  uint64_t access_total = 0, size_total = 0;
+  for (std::string_view entry : SplitOn(text, ':')) {
+    if (entry.empty()) continue;
+    const size_t slash = entry.find('/');
+    if (slash == std::string_view::npos) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "zone '", Av(entry), "' needs access/size, e.g. ", absolute ? "60/10m" : "60/10"));
+    }
+    RandomZone zone;
+    ASSIGN_OR_RETURN(int64_t access, ParseInt(entry.substr(0, slash), 0, 100));
+    zone.access_percent = static_cast<uint32_t>(access);
+    if (absolute) {
+      RETURN_IF_ERROR(SetSize(zone.size_bytes, job, entry.substr(slash + 1)));
+    } else if (slash + 1 == entry.size()) {
+      missing.push_back(zones.size());  // no size: shares what the others leave, as in fio
+    } else {
+      ASSIGN_OR_RETURN(int64_t size, ParseInt(entry.substr(slash + 1), 0, 100));
+      zone.size_percent = static_cast<uint32_t>(size);
+      size_total += zone.size_percent;
+    }
+    access_total += zone.access_percent;
+    zones.push_back(zone);
+  }
+  if (zones.empty()) return absl::InvalidArgumentError("give at least one zone access/size");
+  if (access_total != 100) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the zones' access shares add up to ", access_total, ", not 100"));
+  }
+  if (!missing.empty() && size_total < 100) {
+    const uint64_t each = (100 - size_total) / missing.size();
+    for (size_t i : missing) zones[i].size_percent = static_cast<uint32_t>(each);
+    size_total += each * missing.size();
+  }
+  if (!absolute && size_total != 100) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the zones' sizes add up to ", size_total, "% of the region, not 100"));
+  }
+  return zones;
+}
+
+// fio's random_distribution: random | zipf[:theta[:center]] | pareto[:h[:center]] |
+// normal[:dev[:center]] | zoned:... | zoned_abs:... (fio's defaults: theta 1.1, h 0.2, dev 0).
+absl::Status SetRandomDistribution(JobSpec& job, std::string_view value) {
+  const size_t colon = value.find(':');
+  const std::string kind = absl::AsciiStrToLower(Av(value.substr(0, colon)));
+  const std::string_view rest =
+      colon == std::string_view::npos ? std::string_view() : value.substr(colon + 1);
+  RandomDistributionSpec spec;
+  if (kind == "random") {
+    spec.kind = RandomDistributionKind::kUniform;
+  } else if (kind == "zoned" || kind == "zoned_abs") {
+    const bool absolute = kind == "zoned_abs";
+    spec.kind = absolute ? RandomDistributionKind::kZonedAbs : RandomDistributionKind::kZoned;
+    const std::vector<std::string_view> dirs = SplitOn(rest, ',');
+    if (dirs.size() > 3) {
+      return absl::InvalidArgumentError(
+          "at most three comma-separated zone lists "
+          "(read,write,trim) are allowed");
+    }
+    ASSIGN_OR_RETURN(spec.zones[0], ParseZones(job, dirs[0], absolute));
+    spec.zones[1] = spec.zones[0];
+    if (dirs.size() > 1 && !dirs[1].empty()) {
+      ASSIGN_OR_RETURN(spec.zones[1], ParseZones(job, dirs[1], absolute));
+    }
+  } else if (kind == "zipf" || kind == "pareto" || kind == "normal" || kind == "gauss") {
+    spec.kind = kind == "zipf"     ? RandomDistributionKind::kZipf
+                : kind == "pareto" ? RandomDistributionKind::kPareto
+                                   : RandomDistributionKind::kNormal;
+    spec.value = kind == "zipf" ? 1.1 : kind == "pareto" ? 0.2 : 0.0;
+    if (!rest.empty()) {
+      const std::vector<std::string_view> parts = SplitOn(rest, ':');
+      if (parts.size() > 2) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("'", Av(value), "': give ", kind, ":value[:center]"));
+      }
+      double number = 0;
+      if (!absl::SimpleAtod(Av(parts[0]), &number)) {
+        return absl::InvalidArgumentError(absl::StrCat("'", Av(parts[0]), "' is not a number"));
+      }
+      spec.value = number;
+      if (parts.size() == 2) {
+        if (!absl::SimpleAtod(Av(parts[1]), &number) || number < 0 || number > 1) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("center '", Av(parts[1]), "' must be a number in 0..1"));
+        }
+        spec.center = number;
+      }
+    }
+    if (spec.kind == RandomDistributionKind::kZipf && (spec.value <= 0 || spec.value == 1.0)) {
+      return absl::InvalidArgumentError("zipf's theta must be greater than 0 and not 1");
+    }
+    if (spec.kind == RandomDistributionKind::kPareto && (spec.value <= 0 || spec.value >= 1)) {
+      return absl::InvalidArgumentError("pareto's h must be between 0 and 1 (exclusive)");
+    }
+    if (spec.kind == RandomDistributionKind::kNormal && (spec.value < 0 || spec.value >= 100)) {
+      return absl::InvalidArgumentError("normal's deviation must be in 0..100 (exclusive)");
+    }
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", Av(value),
+                     "' is not supported; allowed: random, zipf:theta, pareto:h, normal:dev "
+                     "(each with an optional :center), zoned:..., zoned_abs:..."));
+  }
+  job.random_distribution = std::move(spec);
+  return absl::OkStatus();
+}
+
+absl::Status SetRandomGenerator(JobSpec& job, std::string_view value) {
+  static constexpr std::pair<std::string_view, RandomGenerator> kGenerators[] = {
+      {"tausworthe", RandomGenerator::kTausworthe},
+      {"lfsr", RandomGenerator::kLfsr},
+      {"tausworthe64", RandomGenerator::kTausworthe64},
+  };
+  ASSIGN_OR_RETURN(job.random_generator,
+                   ParseChoice(value, kGenerators, "tausworthe, lfsr, tausworthe64"));
   return absl::OkStatus();
 }
 
@@ -379,9 +656,8 @@ constexpr std::string_view kWhyCredentials =
     "an agent runs as one unprivileged user and cannot switch users or cgroups";
 constexpr std::string_view kWhyLatencyTarget =
     "azbench has no latency-target search; sweep iodepth in a campaign instead";
-constexpr std::string_view kWhyBlockSizes = "azbench uses one block size per job (bs)";
-constexpr std::string_view kWhyRandom =
-    "azbench's random offsets are uniform over the job's region from one generator";
+constexpr std::string_view kWhyBlockSizes =
+    "azbench reads bs, bsrange and bssplit per direction (read,write) only";
 constexpr std::string_view kWhyLayout =
     "azbench lays out every job's files itself, whole, before the measured run";
 constexpr std::string_view kWhyLogFiles =
@@ -437,14 +713,14 @@ constexpr FioOptionInfo kOptions[] = {
     Refused("opendir", "", T::kString, "", kFiles, "Add every file below a directory to the job",
             kWhyIolog),
     Honoured("rw", "readwrite", T::kChoice, "",
-             "read, write, randread, randwrite, rw, readwrite, randrw", "read", kIoBasic,
-             "Direction and order of the I/O", SetRw,
-             "trim patterns and ':<n>' offset modifiers are refused"),
-    Refused("rw_sequencer", "", T::kChoice, "sequential", kIoBasic,
-            "How the ':<n>' modifier of rw picks the next offset",
-            "rw's ':<n>' modifier is refused, so this has nothing to act on"),
-    Honoured("ioengine", "", T::kChoice, "", "psync, sync, libaio, io_uring, null (cpp_null), nfs",
-             "psync", kIoBasic, "How the I/O is issued", SetEngine),
+             "read, write, randread, randwrite, rw, readwrite, randrw, each [:<n>]", "read",
+             kIoBasic, "Direction and order of the I/O", SetRw,
+             "trim patterns are refused; ':<n>' is fio's: bytes added to each sequential offset "
+             "(negative: backwards), or a new random offset every n I/Os"),
+    Honoured("rw_sequencer", "", T::kChoice, "", "sequential, identical", "sequential", kIoBasic,
+             "Where the I/Os between the random ones of rw=rand...:<n> go", SetRwSequencer),
+    Honoured("ioengine", "", T::kChoice, "", "psync, sync, libaio, io_uring, null (cpp_null), nfs", "psync",
+             kIoBasic, "How the I/O is issued", SetEngine),
     Honoured(
         "iodepth", "", T::kInt, "I/Os", "1..65536 (libaio, io_uring: 1..4096)", "1", kIoBasic,
         "How many I/Os each clone keeps in flight",
@@ -511,17 +787,23 @@ constexpr FioOptionInfo kOptions[] = {
                ASSIGN_OR_RETURN(int64_t n, ParseInt(v, 0, kMaxInt64));
                j.number_ios = static_cast<uint64_t>(n);
                return absl::OkStatus();
-             }),
-    Honoured("bs", "blocksize", T::kSize, "bytes", "1..1g, one value", "4k", kBlockSize,
-             "Bytes per I/O", SetBlockSize, "separate read,write sizes are refused"),
-    Refused("ba", "blockalign", T::kSize, "bs", kBlockSize,
-            "Alignment of random offsets, when not bs", "random offsets are aligned to bs"),
-    Refused("bsrange", "blocksize_range", T::kList, "", kBlockSize,
-            "Pick each I/O's size from a range", kWhyBlockSizes),
-    Refused("bssplit", "", T::kList, "", kBlockSize, "Mix of block sizes with their shares",
-            kWhyBlockSizes),
-    Refused("bs_unaligned", "blocksize_unaligned", T::kBool, "0", kBlockSize,
-            "Allow sizes from bsrange that are not sector multiples", kWhyBlockSizes),
+             },
+             "refused with bsrange, bssplit or bs=<read>,<write>: a loop is counted in bytes"),
+    Honoured("bs", "blocksize", T::kSize, "bytes", "1..1g, per direction read,write[,trim]", "4k",
+             kBlockSize, "Bytes per I/O", SetBlockSize,
+             "a trim size is checked and has nothing to act on (azbench issues no trims)"),
+    Honoured("ba", "blockalign", T::kSize, "bytes", "1 and up, per direction read,write[,trim]",
+             "minimum bs", kBlockSize, "Alignment of random offsets", SetBlockAlign),
+    Honoured("bsrange", "blocksize_range", T::kList, "bytes",
+             "low-high, per direction read,write[,trim]", "", kBlockSize,
+             "Pick each I/O's size from a range", SetBlockSizeRange,
+             "sizes are drawn as fio does: multiples of the low end, the top one a little more "
+             "often"),
+    Honoured("bssplit", "", T::kList, "", "bs/percent:bs/percent..., per direction with ','", "",
+             kBlockSize, "Mix of block sizes with their shares", SetBlockSizeSplit),
+    Honoured("bs_unaligned", "blocksize_unaligned", T::kBool, "", "", "0", kBlockSize,
+             "Allow sizes from bsrange that are not multiples of its low end",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.bs_unaligned, v); }),
     Refused("bs_is_seq_rand", "", T::kBool, "0", kBlockSize,
             "Read bs's read,write values as sequential,random", kWhyBlockSizes),
     Honoured("randrepeat", "", T::kBool, "", "", "1", kRandom,
@@ -535,12 +817,19 @@ constexpr FioOptionInfo kOptions[] = {
     Refused("softrandommap", "", T::kBool, "0", kRandom,
             "Carry on without a random map when it cannot be allocated",
             "azbench's random map needs no allocation that can fail at run time"),
-    Refused("random_generator", "", T::kChoice, "tausworthe", kRandom,
-            "Which random generator to use", "azbench has one generator"),
-    Refused("random_distribution", "", T::kChoice, "random", kRandom,
-            "Distribution of random offsets (zipf, pareto, normal, ...)", kWhyRandom),
-    Refused("percentage_random", "", T::kList, "100", kRandom,
-            "Share of I/Os that are random, the rest sequential", kWhyRandom),
+    Honoured("random_generator", "", T::kChoice, "", "tausworthe, lfsr, tausworthe64", "tausworthe",
+             kRandom, "Which random generator to use", SetRandomGenerator,
+             "azbench draws from one generator (xoshiro256**) for all three; lfsr visits every "
+             "block exactly once per pass, even with norandommap, as fio's"),
+    Honoured("random_distribution", "", T::kChoice, "",
+             "random, zipf:theta, pareto:h, normal:dev (each [:center]), zoned:a/s:..., "
+             "zoned_abs:a/size:...",
+             "random", kRandom, "Distribution of random offsets", SetRandomDistribution,
+             "zipf and pareto hash their ranks as fio does, so hot blocks are spread; normal "
+             "is not hashed"),
+    Honoured("percentage_random", "", T::kList, "percent",
+             "0..100, per direction read,write[,trim]", "100", kRandom,
+             "Share of I/Os that are random, the rest sequential", SetPercentageRandom),
     NoEffect("percentage_sequential", "", T::kList, "", kRandom, "Old form of percentage_random",
              kWhyDeprecated),
     Refused("allrandrepeat", "", T::kBool, "0", kRandom,

@@ -1,5 +1,6 @@
 #include "common/job_spec.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -113,6 +114,33 @@ std::string_view ClockSourceName(ClockSource source) {
       return "clock_gettime";
   }
   return "auto";
+}
+
+BlockSizeChoice JobSpec::BlockSizes(bool write) const {
+  const int dir = write ? 1 : 0;
+  BlockSizeChoice choice;
+  const uint64_t bs =
+      write && write_block_size_bytes != 0 ? write_block_size_bytes : block_size_bytes;
+  choice.min_bytes = choice.max_bytes = bs;
+  if (bsrange_bytes[dir].first != 0) {
+    choice.min_bytes = bsrange_bytes[dir].first;
+    choice.max_bytes = bsrange_bytes[dir].second;
+  }
+  if (!bssplit[dir].empty()) {
+    choice.split = bssplit[dir];
+    choice.min_bytes = choice.max_bytes = choice.split.front().bytes;
+    for (const BlockSizeShare& share : choice.split) {
+      choice.min_bytes = std::min(choice.min_bytes, share.bytes);
+      choice.max_bytes = std::max(choice.max_bytes, share.bytes);
+    }
+  }
+  choice.align_bytes = blockalign_bytes[dir] != 0 ? blockalign_bytes[dir] : choice.min_bytes;
+  choice.unaligned = bs_unaligned;
+  return choice;
+}
+
+uint64_t JobSpec::MaxBlockSizeBytes() const {
+  return std::max(BlockSizes(false).max_bytes, BlockSizes(true).max_bytes);
 }
 
 std::vector<std::string> JobSpec::FilePaths(int clone_index) const {
@@ -253,16 +281,64 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
   if (job.size_bytes == 0) {
     return absl::InvalidArgumentError("size must be given and greater than 0 (e.g. size=1g)");
   }
-  if (job.block_size_bytes == 0) return absl::InvalidArgumentError("bs must be greater than 0");
-  if (job.block_size_bytes > kMaxBlockSizeBytes) {
-    return absl::InvalidArgumentError(absl::StrCat("bs (", FormatBytes(job.block_size_bytes),
-                                                   ") is too large: allowed up to ",
-                                                   FormatBytes(kMaxBlockSizeBytes)));
+  for (const bool write : {false, true}) {
+    const BlockSizeChoice sizes = job.BlockSizes(write);
+    const char* dir = write ? "write" : "read";
+    // Only a write size that differs from the read one is named by its direction.
+    const std::string which = write ? "write, " : "";
+    if (sizes.min_bytes == 0) {
+      return absl::InvalidArgumentError(absl::StrCat("bs (", dir, ") must be greater than 0"));
+    }
+    if (sizes.min_bytes > sizes.max_bytes) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("bsrange (", dir, "): the low end (", FormatBytes(sizes.min_bytes),
+                       ") must not exceed the high end (", FormatBytes(sizes.max_bytes), ")"));
+    }
+    if (sizes.max_bytes > kMaxBlockSizeBytes) {
+      return absl::InvalidArgumentError(absl::StrCat("bs (", which, FormatBytes(sizes.max_bytes),
+                                                     ") is too large: allowed up to ",
+                                                     FormatBytes(kMaxBlockSizeBytes)));
+    }
+    if (sizes.max_bytes > job.size_bytes) {
+      return absl::InvalidArgumentError(absl::StrCat("bs (", which, FormatBytes(sizes.max_bytes),
+                                                     ") must not exceed size (",
+                                                     FormatBytes(job.size_bytes), ")"));
+    }
+    if (job.direct) {
+      // Every size a direction can draw must suit O_DIRECT: its ends, each bssplit entry and,
+      // for a range, the step (the minimum) unless bs_unaligned lets sizes fall in between.
+      if (sizes.unaligned && sizes.min_bytes != sizes.max_bytes) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("bs_unaligned cannot be used with direct=1: unaligned ", dir,
+                         " sizes cannot be O_DIRECT I/O"));
+      }
+      for (const BlockSizeShare& share : sizes.split) {
+        if (share.bytes % kDirectAlignmentBytes != 0) {
+          return absl::InvalidArgumentError(absl::StrCat("bssplit (", dir, ", ", share.bytes,
+                                                         " bytes) must be a multiple of ",
+                                                         kDirectAlignmentBytes, " with direct=1"));
+        }
+      }
+      for (const uint64_t bytes : {sizes.min_bytes, sizes.max_bytes, sizes.align_bytes}) {
+        if (bytes % kDirectAlignmentBytes != 0) {
+          return absl::InvalidArgumentError(absl::StrCat("bs/blockalign (", dir, ", ", bytes,
+                                                         " bytes) must be a multiple of ",
+                                                         kDirectAlignmentBytes, " with direct=1"));
+        }
+      }
+    }
   }
-  if (job.block_size_bytes > job.size_bytes) {
-    return absl::InvalidArgumentError(absl::StrCat("bs (", FormatBytes(job.block_size_bytes),
-                                                   ") must not exceed size (",
-                                                   FormatBytes(job.size_bytes), ")"));
+  if (job.number_ios > 0) {
+    // A loop's end is counted in bytes (number_ios ops of bs), which needs one fixed size.
+    const BlockSizeChoice reads = job.BlockSizes(false);
+    const BlockSizeChoice writes = job.BlockSizes(true);
+    if (reads.min_bytes != reads.max_bytes || !reads.split.empty() ||
+        writes.min_bytes != writes.max_bytes || !writes.split.empty() ||
+        reads.min_bytes != writes.min_bytes) {
+      return absl::InvalidArgumentError(
+          "number_ios needs one block size for both directions: it is not supported with bsrange, "
+          "bssplit or bs=<read>,<write>");
+    }
   }
   if (job.iodepth < 1 || job.iodepth > kMaxJobIodepth) {
     return absl::InvalidArgumentError(
@@ -292,7 +368,7 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
                                                    job.ioengine, "'s limit: allowed 1..",
                                                    kMaxKernelAsyncIodepth));
   }
-  RETURN_IF_ERROR(CheckNfsJob(job.ioengine, job.nfs_url, job.block_size_bytes, job.direct));  // nfs
+  RETURN_IF_ERROR(CheckNfsJob(job.ioengine, job.nfs_url, job.MaxBlockSizeBytes(), job.direct));
   if (job.uring_wait_pause && (*job.uring_wait_pause < absl::ZeroDuration() ||
                                *job.uring_wait_pause > kMaxUringWaitPause)) {
     return absl::InvalidArgumentError(

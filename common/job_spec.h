@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -71,6 +72,46 @@ inline constexpr int kMaxJobNumjobs = 4096;
 inline constexpr int kMaxJobNrfiles = 1'000'000;
 inline constexpr absl::Duration kMaxUringWaitPause = absl::Milliseconds(1);
 
+// One entry of fio's bssplit: a block size and its share of a direction's I/Os, in percent.
+struct BlockSizeShare {
+  uint64_t bytes = 0;
+  uint32_t percent = 0;
+  bool operator==(const BlockSizeShare&) const = default;
+};
+
+// How one direction (read or write) picks the size of each I/O, resolved from fio's bs, bsrange
+// and bssplit (bssplit wins over bsrange, bsrange over bs, as in fio). Sizes are drawn by
+// agent/workloads/block_size_picker.h.
+struct BlockSizeChoice {
+  uint64_t min_bytes = 4096;
+  uint64_t max_bytes = 4096;
+  std::vector<BlockSizeShare> split;  // bssplit, ordered by share as fio; empty: bs or bsrange
+  uint64_t align_bytes = 4096;        // blockalign: random offsets are multiples of it
+  bool unaligned = false;             // bs_unaligned: sizes need not be multiples of min_bytes
+};
+
+// fio's random_distribution (agent/workloads/random_distribution.h has the definitions).
+enum class RandomDistributionKind { kUniform, kZipf, kPareto, kNormal, kZoned, kZonedAbs };
+// One zone of zoned (size_percent of the region) or zoned_abs (size_bytes): its share of accesses.
+struct RandomZone {
+  uint32_t access_percent = 0;
+  uint32_t size_percent = 0;
+  uint64_t size_bytes = 0;
+  bool operator==(const RandomZone&) const = default;
+};
+struct RandomDistributionSpec {
+  RandomDistributionKind kind = RandomDistributionKind::kUniform;
+  double value = 0;              // zipf's theta, pareto's h, normal's deviation in percent
+  std::optional<double> center;  // 0..1: where the hottest blocks sit (zipf, pareto, normal)
+  std::array<std::vector<RandomZone>, 2> zones;  // zoned, zoned_abs: [0] read, [1] write
+};
+// fio's random_generator: every one draws uniformly; lfsr also visits every block exactly once
+// per pass even with norandommap, as fio's LFSR does.
+enum class RandomGenerator { kTausworthe, kLfsr, kTausworthe64 };
+
+// fio's rw_sequencer: where the I/Os between two random ones of `rw=randread:<n>` go.
+enum class RwSequencer { kSequential, kIdentical };
+
 // How the next file is chosen when a job has several files (fio's file_service_type).
 enum class FileServiceType { kRoundRobin, kSequential, kRandom };
 
@@ -80,11 +121,27 @@ struct JobSpec {
   // "<name>.<jobindex>.<fileindex>" inside it. Several filenames are separated by ':' as in fio.
   std::string filename;
   std::string directory;
-  uint64_t size_bytes = 0;     // per job (per numjobs clone); required
-  uint64_t io_size_bytes = 0;  // 0 = size_bytes
-  uint64_t offset_bytes = 0;   // start of the I/O region inside each file
-  uint64_t block_size_bytes = 4096;
+  uint64_t size_bytes = 0;              // per job (per numjobs clone); required
+  uint64_t io_size_bytes = 0;           // 0 = size_bytes
+  uint64_t offset_bytes = 0;            // start of the I/O region inside each file
+  uint64_t block_size_bytes = 4096;     // fio's bs for reads (and writes unless bs=R,W)
+  uint64_t write_block_size_bytes = 0;  // fio's bs=R,W: the writes' bs; 0 = block_size_bytes
+  // fio's bsrange (min, max) and bssplit per direction ([0] read, [1] write); {0, 0} and empty
+  // when not given. Use BlockSizes() for what a direction does.
+  std::array<std::pair<uint64_t, uint64_t>, 2> bsrange_bytes{};
+  std::array<std::vector<BlockSizeShare>, 2> bssplit;
+  std::array<uint64_t, 2> blockalign_bytes{};  // fio's ba per direction; 0 = the minimum size
+  bool bs_unaligned = false;
   RwPattern rw = RwPattern::kRead;
+  // fio's rw modifiers: `rw=read:-8k` moves each sequential I/O this many bytes from where the
+  // previous one ended (a hole, or backwards when negative); `rw=randread:8` draws a new random
+  // offset only every 8th I/O, the others placed by rw_sequencer.
+  int64_t rw_seq_add_bytes = 0;
+  int rw_seq_nr = 1;
+  RwSequencer rw_sequencer = RwSequencer::kSequential;
+  // fio's percentage_random per direction ([0] read, [1] write): in a random job, the share of
+  // I/Os at a random offset; the others continue where the previous one ended.
+  std::array<int, 2> percentage_random = {100, 100};
   int rwmixread_percent = 50;  // for kReadWrite / kRandRw
   std::string ioengine = "psync";
   // fio's nfs_url (ioengine=nfs only; common/nfs_url.h): the export that `filename` and
@@ -111,6 +168,8 @@ struct JobSpec {
   std::optional<uint64_t> randseed;
   // false: random offsets visit every block once per pass (fio's random map).
   bool norandommap = false;
+  RandomDistributionSpec random_distribution;
+  RandomGenerator random_generator = RandomGenerator::kTausworthe;
   // azbench: stream every measured op's raw record (start, kind, offset, bytes, latency, errno) to
   // the coordinator, at most op_log_rate records per second per clone (the rest are counted).
   bool op_log = false;
@@ -188,6 +247,10 @@ struct JobSpec {
   uint64_t CloneOffset(int clone_index) const {
     return offset_bytes + static_cast<uint64_t>(clone_index) * offset_increment_bytes;
   }
+  // What a direction's I/O sizes are (bs, bsrange, bssplit, blockalign, bs_unaligned resolved).
+  BlockSizeChoice BlockSizes(bool write) const;
+  // The largest I/O of either direction: the size of the I/O buffers.
+  uint64_t MaxBlockSizeBytes() const;
 };
 
 // A generated file name by fio's filename_format rules (JobSpec::filename_format): "$jobname",

@@ -14,8 +14,11 @@
 #define AZBENCH_AGENT_WORKLOADS_OFFSET_GENERATOR_H_
 
 #include <cstdint>
+#include <memory>
 
 namespace azbench {
+
+class RandomDistribution;  // agent/workloads/random_distribution.h
 
 // xoshiro256** seeded through splitmix64: fast, good quality, deterministic.
 class Rng {
@@ -50,6 +53,12 @@ class OffsetGenerator {
   OffsetGenerator(uint64_t region_offset_bytes, uint64_t region_bytes, uint64_t block_bytes,
                   bool random, bool with_replacement, uint64_t seed, uint64_t first_block = 0);
 
+  ~OffsetGenerator();
+
+  // Random offsets follow `distribution` (over blocks()) instead of the uniform draw or the random
+  // map: fio keeps no random map for a non-uniform distribution either.
+  void UseDistribution(std::unique_ptr<RandomDistribution> distribution);
+
   // The next block's byte offset. Never fails; wraps to a new pass when a pass is complete.
   // Inline: one call per op on the job loop's hot path.
   inline uint64_t Next() {
@@ -58,7 +67,7 @@ class OffsetGenerator {
       block = position_ + first_block_;
       if (block >= blocks_) block -= blocks_;
     } else if (with_replacement_) {
-      block = rng_.Below(blocks_);
+      block = distribution_ ? DistributionNext() : rng_.Below(blocks_);
     } else {
       // Cycle-walking keeps the map a bijection of [0, blocks): blocks_ > domain/2, so < 2 steps
       // on average.
@@ -69,10 +78,24 @@ class OffsetGenerator {
       NextPass();
     return region_offset_bytes_ + block * block_bytes_;
   }
+  // Sequential, for I/Os of varying size (bsrange, bssplit): where the next I/O starts. The caller
+  // draws its length to fit before region_end_bytes() and reports it with Advance(). A pass ends
+  // when fewer than `min_bytes` are left.
+  inline uint64_t NextSequential(uint64_t min_bytes) {
+    if (byte_position_ + min_bytes > region_bytes_) [[unlikely]] {
+      byte_position_ = 0;
+      ++passes_;
+    }
+    return region_offset_bytes_ + byte_position_;
+  }
+  inline void Advance(uint64_t bytes) { byte_position_ += bytes; }
+  uint64_t region_end_bytes() const { return region_offset_bytes_ + region_bytes_; }
   uint64_t blocks() const { return blocks_; }
   // Starts a new pass at the region's start (fio's next loop); nothing when one just began.
   void Rewind() {
-    if (position_ != 0) NextPass();
+    if (position_ == 0 && byte_position_ == 0) return;
+    NextPass();
+    byte_position_ = 0;
   }
   // Completed passes over the region (sequential or random-map); 0 during the first pass.
   uint64_t passes() const { return passes_; }
@@ -90,6 +113,7 @@ class OffsetGenerator {
     x = ((x ^ masked_keys_[round]) * multipliers_[round]) & domain_mask_;
     return x ^ (x >> shift_);
   }
+  uint64_t DistributionNext();
   // Starts the next pass (a new random order for the random map).
   void NextPass();
   // Draws a key per round from rng_ and derives the round's constants from it: a new order.
@@ -98,6 +122,7 @@ class OffsetGenerator {
   static constexpr int kRounds = 3;
 
   uint64_t region_offset_bytes_;
+  uint64_t region_bytes_;
   uint64_t block_bytes_;
   uint64_t blocks_;
   bool random_;
@@ -106,6 +131,8 @@ class OffsetGenerator {
   uint64_t first_block_ = 0;  // sequential: where every pass starts
   uint64_t position_ = 0;     // index within the current pass
   uint64_t passes_ = 0;
+  uint64_t byte_position_ = 0;  // NextSequential's position inside the region
+  std::unique_ptr<RandomDistribution> distribution_;
   // Permutation parameters (power-of-two domain). The round constants are functions of each
   // round's key, derived once per pass rather than once per op.
   int domain_bits_ = 0;

@@ -108,9 +108,9 @@ TEST(ParseFioJobFileTest, UnknownOptionErrorNamesTheFileLineAndOption) {
 }
 
 TEST(ParseFioJobFileTest, RefusedOptionErrorNamesTheFileLineAndWhy) {
-  EXPECT_THAT(ParseFioJobFile("[job]\nsize=1m\n\nbssplit=4k/50:8k/50\n", "t.fio"),
+  EXPECT_THAT(ParseFioJobFile("[job]\nsize=1m\n\nverify=md5\n", "t.fio"),
               StatusIs(absl::StatusCode::kUnimplemented,
-                       StartsWith("t.fio:4: option 'bssplit' is not supported by azbench: ")));
+                       StartsWith("t.fio:4: option 'verify' is not supported by azbench: ")));
 }
 
 TEST(ParseFioJobFileTest, NoEffectOptionsBecomeWarningsWithFileLineAndSection) {
@@ -143,7 +143,7 @@ TEST(ParseFioJobFileTest, ACommentMayFollowAnOptionOrASectionHeader) {
 }
 
 TEST(ParseFioJobFileTest, OnlySectionsRunsTheNamedJobsWithTheirGlobals) {
-  const char* text = "[global]\nsize=1m\n[a]\nbssplit=4k/50:8k/50\n[b]\nbs=8k\n[c]\nstonewall\n";
+  const char* text = "[global]\nsize=1m\n[a]\nverify=md5\n[b]\nbs=8k\n[c]\nstonewall\n";
   absl::StatusOr<std::vector<FioJob>> jobs = ParseFioJobFile(text, "t.fio", {"c", "b"});
   ASSERT_TRUE(jobs.ok()) << jobs.status() << " (a, with a refused option, is not parsed)";
   ASSERT_EQ(jobs->size(), 2u);

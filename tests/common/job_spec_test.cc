@@ -137,7 +137,7 @@ TEST(ApplyJobOptionTest, RwAcceptsEveryFioSpellingOfTheSupportedPatterns) {
 }
 
 TEST(ApplyJobOptionTest, RwRejectsTrimAndOtherPatternsListingTheAllowedValues) {
-  for (const char* text : {"trim", "randtrim", "trimwrite", "randread:8", ""}) {
+  for (const char* text : {"trim", "randtrim", "trimwrite", "trim:8", ""}) {
     JobSpec job;
     EXPECT_THAT(
         ApplyJobOption(job, "rw", text),
@@ -312,8 +312,8 @@ TEST(ApplyJobOptionTest, SizeErrorsNameTheOptionAndTheAcceptedForms) {
   EXPECT_THAT(ApplyJobOption(job, "size", "50%"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        AllOf(HasSubstr("option 'size'"), HasSubstr("percentages"))));
-  EXPECT_THAT(ApplyJobOption(job, "bs", "4k,8k"),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("single value")));
+  EXPECT_THAT(ApplyJobOption(job, "bs", "4k,8k,4k,4k"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("read,write,trim")));
   EXPECT_THAT(ApplyJobOption(job, "rate_iops", "100,50,10"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("option 'rate_iops'")));
 }
@@ -372,9 +372,9 @@ TEST(ApplyJobOptionTest, UnknownOptionIsNotFoundNamingItAndTheClosestOption) {
 
 TEST(ApplyJobOptionTest, RefusedFioOptionIsUnimplementedSayingWhy) {
   JobSpec job;
-  EXPECT_THAT(ApplyJobOption(job, "bssplit", "4k/50:8k/50"),
+  EXPECT_THAT(ApplyJobOption(job, "buffer_pattern", "0xdeadbeef"),
               StatusIs(absl::StatusCode::kUnimplemented,
-                       StartsWith("option 'bssplit' is not supported by azbench: ")));
+                       StartsWith("option 'buffer_pattern' is not supported by azbench: ")));
   EXPECT_THAT(
       ApplyJobOption(job, "verify", "md5"),
       StatusIs(absl::StatusCode::kUnimplemented, HasSubstr("never checks the data it reads")));
@@ -407,7 +407,7 @@ TEST(JobOptionNamesTest, SupportedMeansHonouredOrWithoutEffect) {
   EXPECT_FALSE(IsSupportedJobOption("no_such_option"));
   EXPECT_THAT(SupportedJobOptionNames(),
               AllOf(Contains("bs"), Contains("blocksize"), Contains("wait_for_previous"),
-                    Contains("kb_base"), Not(Contains("bssplit"))));
+                    Contains("kb_base"), Not(Contains("verify"))));
   for (const std::string& name : SupportedJobOptionNames()) {
     EXPECT_TRUE(IsSupportedJobOption(name)) << name;
   }

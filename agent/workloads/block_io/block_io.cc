@@ -19,6 +19,7 @@
 #include "agent/workloads/event_relay.h"
 #include "agent/workloads/nfs_file_layout.h"
 #include "agent/workloads/offset_generator.h"
+#include "agent/workloads/random_distribution.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
 
@@ -178,7 +179,7 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
     clone->caps = caps;
     absl::StatusOr<BufferPool> buffers =
         BufferPool::Create({.count = depth,
-                            .size_bytes = s.block_size_bytes,
+                            .size_bytes = s.MaxBlockSizeBytes(),
                             .alignment_bytes = 4096,
                             .compress_percentage = s.buffer_compress_percentage,
                             .scramble = s.scramble_buffers,
@@ -186,6 +187,11 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
                             .seed = clone->seed});
     if (!buffers.ok()) return fail(buffers.status());
     clone->buffers = std::make_unique<BufferPool>(std::move(*buffers));
+    for (int dir = 0; dir < 2; ++dir) {
+      // Its own stream per direction, apart from the offsets' (fio's bsrange_state).
+      clone->block_sizes.emplace_back(s.BlockSizes(/*write=*/dir == 1),
+                                      clone->seed ^ (0xB5B5B5B5ULL + static_cast<uint64_t>(dir)));
+    }
     const std::vector<std::string> paths = s.FilePaths(c);
     EngineOptions options = EngineOptionsForJob(s, depth);
     options.buffers = clone->buffers->iovecs();
@@ -211,14 +217,35 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
         if (s.invalidate && !s.direct) InvalidateCache(file.fd);
       }
       const uint64_t file_seed = clone->seed + f * 7919;
-      // Sequential agents sharing a file start k/n of the way into it (in whole blocks).
-      const uint64_t blocks = s.block_size_bytes == 0 ? 0 : region_bytes / s.block_size_bytes;
-      const uint64_t first_block = static_cast<uint64_t>(static_cast<unsigned __int128>(blocks) *
-                                                         stream_index / stream_count);
+      const uint64_t region_start_bytes = s.CloneOffset(c);
+      file.region_start_bytes = region_start_bytes;
+      file.region_end_bytes = region_start_bytes + region_bytes;
       for (int dir = 0; dir < 2; ++dir) {
-        file.offsets[dir] = std::make_unique<OffsetGenerator>(
-            s.CloneOffset(c), region_bytes, s.block_size_bytes, IsRandom(s.rw), s.norandommap,
-            file_seed + dir, first_block);
+        file.last_start_bytes[dir] = file.last_end_bytes[dir] = region_start_bytes;
+      }
+      for (int dir = 0; dir < 2; ++dir) {
+        const BlockSizeChoice sizes = s.BlockSizes(/*write=*/dir == 1);
+        // Random offsets are multiples of blockalign (fio's ba, by default the smallest size)
+        // that leave room for the smallest size before the region's end; sequential ones step
+        // by each I/O's size.
+        const uint64_t unit = IsRandom(s.rw) ? sizes.align_bytes : sizes.min_bytes;
+        const uint64_t offset_span = IsRandom(s.rw) && region_bytes >= sizes.min_bytes
+                                         ? region_bytes - sizes.min_bytes + unit
+                                         : region_bytes;
+        // Sequential agents sharing a file start k/n of the way into it (in whole blocks).
+        const uint64_t blocks = offset_span / unit;
+        const uint64_t first_block = static_cast<uint64_t>(static_cast<unsigned __int128>(blocks) *
+                                                           stream_index / stream_count);
+        // lfsr: every block once per pass, with or without norandommap, as fio's LFSR.
+        const bool with_replacement = s.norandommap && s.random_generator != RandomGenerator::kLfsr;
+        file.offsets[dir] =
+            std::make_unique<OffsetGenerator>(region_start_bytes, offset_span, unit, IsRandom(s.rw),
+                                              with_replacement, file_seed + dir, first_block);
+        if (IsRandom(s.rw) && s.random_distribution.kind != RandomDistributionKind::kUniform) {
+          file.offsets[dir]->UseDistribution(std::make_unique<RandomDistribution>(
+              s.random_distribution, /*write=*/dir == 1, file.offsets[dir]->blocks(), unit,
+              file_seed + dir + 0x5851F42D4C957F2DULL));
+        }
       }
       clone->files.push_back(std::move(file));
     }

@@ -218,14 +218,13 @@ class CloneRunner {
     return now < end_ns_ && !Cancelled();
   }
 
-  // A rated clone's turn (agent/workloads/block_io/rate_pacer.h): waits for it, sets `write` to
-  // the direction whose turn it is and counts the op as issued. False: stop issuing.
+  // A rated clone's turn (agent/workloads/block_io/rate_pacer.h): waits for it and sets `write`
+  // to the direction whose turn it is; NextOp counts the op as issued. False: stop issuing.
   bool AwaitTurn(bool& write) {
     const uint64_t now = OpClockNanos();
     const RatePacer::Turn turn = pacer_.Next(write ? 1 : 0, now);
     if (turn.start_ns > now && !SleepUntilOrEnd(turn.start_ns)) return false;
     write = turn.dir == 1;
-    pacer_.Issued(turn.dir);
     return true;
   }
 
@@ -319,10 +318,29 @@ class CloneRunner {
     OffsetGenerator& gen = *file.offsets[write ? 1 : 0];
     req.op = write ? OpKind::kWrite : OpKind::kRead;
     req.fd = file.fd;
-    req.offset_bytes = gen.Next();
-    uint64_t len = spec_.block_size_bytes;
+    BlockSizePicker& sizes = clone_.block_sizes[write ? 1 : 0];
+    uint64_t len;
+    if (rw_modified_) [[unlikely]] {
+      const int dir = write ? 1 : 0;
+      req.offset_bytes = ModifiedOffset(file, dir, gen, sizes.min_bytes());
+      len = sizes.Next(file.region_end_bytes - req.offset_bytes);
+      file.last_start_bytes[dir] = req.offset_bytes;
+      file.last_end_bytes[dir] = req.offset_bytes + len;
+    } else if (sizes.fixed()) [[likely]] {
+      req.offset_bytes = gen.Next();
+      len = sizes.min_bytes();
+    } else if (random_) {
+      req.offset_bytes = gen.Next();
+      len = sizes.Next(gen.region_end_bytes() - req.offset_bytes);
+    } else {
+      req.offset_bytes = gen.NextSequential(sizes.min_bytes());
+      len = sizes.Next(gen.region_end_bytes() - req.offset_bytes);
+      gen.Advance(len);
+    }
+    // A loop's last I/O ends at the loop's end, so the next one starts the next loop.
     if (bytes_budget_ != kNoLimit) len = std::min(len, loop_bytes_ - bytes_issued_ % loop_bytes_);
     req.length_bytes = static_cast<uint32_t>(len);
+    if (pacer_.active()) pacer_.Issued(write ? 1 : 0, len);
     if (write) {
       clone_.buffers->PrepareWrite(req.buffer_index, req.offset_bytes);
       // Counted when issued, as fio does: `fsync=N` syncs after every N writes issued, so a batch
@@ -330,6 +348,38 @@ class CloneRunner {
       ++writes_since_fsync_;
     }
     if (now_ns >= measure_start_ns_) bytes_issued_ += len;
+  }
+
+  // fio's rw modifiers. Random (`randread:<n>`): a new random offset every n-th I/O, the others
+  // where the previous one ended (rw_sequencer=sequential) or where it started (identical); with
+  // percentage_random below 100, some of the random ones continue after the previous I/O instead.
+  // Sequential (`read:<bytes>`): each I/O starts `bytes` after the previous one's end, wrapping
+  // to the start past the end, or, backwards, to `bytes` before the end past the start.
+  uint64_t ModifiedOffset(const BlockIoJob::Clone::File& file, int dir, OffsetGenerator& gen,
+                          uint64_t min_bytes) {
+    const uint64_t start = file.region_start_bytes;
+    const uint64_t region = file.region_end_bytes - start;
+    uint64_t rel = file.last_end_bytes[dir] - start;
+    if (random_) {
+      if (--seq_countdown_ == 0) {
+        seq_countdown_ = spec_.rw_seq_nr;
+        // percentage_random: fio draws 1..100 and goes random when it is within the share.
+        const int percent = spec_.percentage_random[dir];
+        if (percent >= 100 || static_cast<int>(mix_rng_.Below(100)) < percent) return gen.Next();
+        // Otherwise sequential, after the previous I/O (below).
+      } else if (spec_.rw_sequencer == RwSequencer::kIdentical) {
+        return file.last_start_bytes[dir];
+      }
+    } else if (rel != 0) {
+      const int64_t add = spec_.rw_seq_add_bytes;
+      rel += static_cast<uint64_t>(add);  // modulo 2^64: below the start reads as past the end
+      if (rel >= region) {
+        const uint64_t back = static_cast<uint64_t>(-add);
+        rel = add > 0 || back >= region ? 0 : region - back;
+      }
+    }
+    if (rel + min_bytes > region) rel = 0;
+    return start + rel;
   }
 
   size_t NextFileIndex() {
@@ -861,6 +911,11 @@ class CloneRunner {
   // The job's options that the loop consults on every op, resolved once.
   enum class Direction { kRead, kWrite, kMixed };
   Direction direction_ = Direction::kRead;
+  const bool random_ = IsRandom(spec_.rw);
+  const bool rw_modified_ = random_ ? spec_.rw_seq_nr > 1 || spec_.percentage_random[0] < 100 ||
+                                          spec_.percentage_random[1] < 100
+                                    : spec_.rw_seq_add_bytes != 0;
+  int seq_countdown_ = 1;        // as fio 3.33: the first I/O of `randread:<n>` is a random one
   int sync_every_n_writes_ = 0;  // 0: no fsync/fdatasync during the run
   bool op_log_enabled_ = false;
   int writes_since_fsync_ = 0;

@@ -24,6 +24,7 @@
 #include "agent/engines/io_engine.h"
 #include "agent/engines/op_clock.h"
 #include "agent/workloads/block_io/block_io.h"
+#include "agent/workloads/block_size_picker.h"
 #include "agent/workloads/buffer_pool.h"
 #include "agent/workloads/offset_generator.h"
 #include "common/job_result.h"
@@ -41,12 +42,20 @@ struct BlockIoJob::Clone {
     // Offset streams per direction (fio keeps one position per data direction); index 0 read, 1
     // write.
     std::unique_ptr<OffsetGenerator> offsets[2];
+    // The I/O region, and per direction where the last I/O started and ended: fio's rw
+    // modifiers (`rw=read:-8k`, `rw=randread:8`) place the next I/O from them.
+    uint64_t region_start_bytes = 0;
+    uint64_t region_end_bytes = 0;
+    uint64_t last_start_bytes[2] = {0, 0};
+    uint64_t last_end_bytes[2] = {0, 0};
   };
   int index = 0;
   std::unique_ptr<IoEngine> engine;
   EngineCapabilities caps;
   std::unique_ptr<BufferPool> buffers;
   std::vector<File> files;
+  // I/O sizes per direction (fio keeps one size generator per direction); index 0 read, 1 write.
+  std::vector<BlockSizePicker> block_sizes;
   uint64_t seed = kBlockIoDefaultSeed;
 
   // The engine goes first: until it is quiesced and gone the kernel may still hold requests on

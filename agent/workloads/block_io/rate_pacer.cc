@@ -5,18 +5,20 @@
 namespace azbench {
 
 RatePacer::RatePacer(const JobSpec& spec, uint64_t seed)
-    : block_bytes_(spec.block_size_bytes), rng_(seed ^ 0x9FB21C651E98DF25ULL) {
+    : rng_(seed ^ 0x9FB21C651E98DF25ULL) {
   mixed_ = DoesRead(spec.rw) && DoesWrite(spec.rw);
   poisson_ = spec.rate_poisson;
   for (int dir = 0; dir < 2; ++dir) {
-    // ValidateJobSpec allows one of rate and rate_iops per direction; both count blocks of bs.
+    // ValidateJobSpec allows one of rate and rate_iops per direction; rate_iops counts I/Os of
+    // the direction's smallest size, as fio's does.
+    const uint64_t min_bytes = spec.BlockSizes(/*write=*/dir == 1).min_bytes;
     bytes_per_s_[dir] = spec.rate_bytes_per_s[dir] != 0 ? spec.rate_bytes_per_s[dir]
-                                                        : spec.rate_iops[dir] * block_bytes_;
+                                                        : spec.rate_iops[dir] * min_bytes;
     const bool issues = dir == 0 ? DoesRead(spec.rw) : DoesWrite(spec.rw);
     if (!issues) bytes_per_s_[dir] = 0;
     if (bytes_per_s_[dir] != 0) {
       active_ = true;
-      mean_gap_ns_[dir] = 1e9 * static_cast<double>(block_bytes_) / bytes_per_s_[dir];
+      mean_gap_ns_[dir] = 1e9 * static_cast<double>(min_bytes) / bytes_per_s_[dir];
     }
   }
 }
@@ -34,7 +36,7 @@ RatePacer::Turn RatePacer::Next(int wanted, uint64_t now_ns) {
   return {wanted, epoch_ns_ + next_ns_[wanted]};
 }
 
-void RatePacer::Issued(int dir) {
+void RatePacer::Issued(int dir, uint64_t bytes) {
   if (bytes_per_s_[dir] == 0) return;
   if (poisson_) {
     // 1 - U is in (0, 1]: its log is finite.
@@ -42,7 +44,7 @@ void RatePacer::Issued(int dir) {
     next_ns_[dir] += static_cast<uint64_t>(mean_gap_ns_[dir] * -std::log(u));
     return;
   }
-  issued_bytes_[dir] += block_bytes_;
+  issued_bytes_[dir] += bytes;
   const unsigned __int128 ns = static_cast<unsigned __int128>(issued_bytes_[dir]) * 1'000'000'000;
   next_ns_[dir] = static_cast<uint64_t>(ns / bytes_per_s_[dir]);
 }

@@ -2,13 +2,13 @@
 //
 // Each rated direction keeps its own schedule from the clone's first op. Linear: the op after n
 // bytes may start n / rate seconds in, so a late op is caught up on, never skipped. Poisson: the
-// gaps are exponential with mean bs / rate, drawn from the clone's seed. A mixed job issues the
+// gaps are exponential with mean (smallest bs) / rate, drawn from the clone's seed. A mixed job issues the
 // direction the mix chose if its time has come, else the other one if that one's has (an unrated
 // direction's always has), else waits for the earlier of the two, as fio's rate_ddir does.
 //
 //   RatePacer pacer(spec, seed);
 //   RatePacer::Turn turn = pacer.Next(/*dir=*/0, now_ns);  // sleep until turn.start_ns
-//   pacer.Issued(turn.dir);
+//   pacer.Issued(turn.dir, length_bytes);
 #ifndef AZBENCH_AGENT_WORKLOADS_BLOCK_IO_RATE_PACER_H_
 #define AZBENCH_AGENT_WORKLOADS_BLOCK_IO_RATE_PACER_H_
 
@@ -33,14 +33,13 @@ class RatePacer {
   };
   // The direction to issue next, given the one the mix chose (`wanted`), at `now_ns`.
   Turn Next(int wanted, uint64_t now_ns);
-  // An op of direction `dir` was issued: its schedule moves on by one op.
-  void Issued(int dir);
+  // An op of direction `dir` and `bytes` was issued: its schedule moves on by that op.
+  void Issued(int dir, uint64_t bytes);
 
  private:
   bool active_ = false;
   bool mixed_ = false;
   bool poisson_ = false;
-  uint64_t block_bytes_ = 0;
   std::array<uint64_t, 2> bytes_per_s_ = {0, 0};  // 0: the direction is not rated
   std::array<double, 2> mean_gap_ns_ = {0, 0};    // poisson
   std::array<uint64_t, 2> issued_bytes_ = {0, 0};
