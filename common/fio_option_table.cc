@@ -351,11 +351,12 @@ constexpr FioOptionInfo kOptions[] = {
     Refused("rw_sequencer", "", T::kChoice, "sequential", kIoBasic,
             "How the ':<n>' modifier of rw picks the next offset",
             "rw's ':<n>' modifier is refused, so this has nothing to act on"),
-    Honoured("ioengine", "", T::kChoice, "", "psync, sync, libaio, io_uring, null, nfs", "psync",
-             kIoBasic, "How the I/O is issued", SetEngine),
+    Honoured("ioengine", "", T::kChoice, "",
+             "psync, sync, vsync, pvsync, pvsync2, posixaio, mmap, libaio, io_uring, null, nfs",
+             "psync", kIoBasic, "How the I/O is issued", SetEngine),
     Honoured(
-        "iodepth", "", T::kInt, "I/Os", "1..65536 (libaio, io_uring: 1..4096)", "1", kIoBasic,
-        "How many I/Os each clone keeps in flight",
+        "iodepth", "", T::kInt, "I/Os", "1..65536 (libaio, io_uring, posixaio: 1..4096)", "1",
+        kIoBasic, "How many I/Os each clone keeps in flight",
         [](JobSpec& j, std::string_view v) { return SetInt(j.iodepth, v, 1, kMaxJobIodepth); }),
     Honoured(
         "iodepth_batch", "iodepth_batch_submit", T::kInt, "I/Os", "0..65536", "0", kIoBasic,

@@ -254,7 +254,7 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
                                                    " is out of range: allowed 0..100"));
   }
   if (job.ioengine.empty()) return absl::InvalidArgumentError("ioengine must not be empty");
-  if ((job.ioengine == "libaio" || job.ioengine == "io_uring") &&
+  if ((job.ioengine == "libaio" || job.ioengine == "io_uring" || job.ioengine == "posixaio") &&
       job.iodepth > kMaxKernelAsyncIodepth) {
     return absl::InvalidArgumentError(absl::StrCat("iodepth ", job.iodepth, " exceeds ioengine ",
                                                    job.ioengine, "'s limit: allowed 1..",

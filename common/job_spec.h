@@ -57,8 +57,9 @@ std::string_view ClockSourceName(ClockSource source);
 // order `azbench-agent --help` lists them. `ioengine` is checked against it when a job is parsed,
 // so `azbench plan` refuses a misspelt engine before anything runs; whether an agent's kernel
 // offers it (io_uring may be disabled) is checked when the agent prepares the job.
-inline constexpr std::array<std::string_view, 6> kIoEngineNames = {"psync",    "sync", "libaio",
-                                                                   "io_uring", "null", "nfs"};
+inline constexpr std::array<std::string_view, 11> kIoEngineNames = {
+    "psync", "sync",   "vsync",    "pvsync", "pvsync2", "posixaio",
+    "mmap",  "libaio", "io_uring", "null",   "nfs"};
 
 // The deepest queue of the engines that hand requests to the kernel (libaio, io_uring): their
 // kernel context or ring is sized by it. Checked when a job is parsed, so `azbench plan` refuses a

@@ -74,6 +74,8 @@ struct EngineOptions {
   WaitPauseOptions wait_pause;
   // fio's nfs_url (common/nfs_url.h); nfs only.
   std::string nfs_url;
+  // RWF_* flags for every read and write (fio's hipri: RWF_HIPRI); pvsync2 only.
+  int rw_flags = 0;
 };
 
 enum class QueueResult { kCompleted, kQueued, kBusy };
@@ -134,8 +136,9 @@ class IoEngine {
   }
 };
 
-// The explicit registry (no static self-registration). Names: psync, sync (alias of psync), libaio,
-// io_uring, null, nfs. Errors: NotFound naming the engine and the list of engines built in.
+// The explicit registry (no static self-registration). Names: psync, sync (alias of psync), vsync,
+// pvsync, pvsync2, posixaio, mmap, libaio, io_uring, null, nfs. Errors: NotFound naming the engine
+// and the list of engines built in.
 absl::StatusOr<std::unique_ptr<IoEngine>> CreateEngine(std::string_view name);
 std::vector<std::string> EngineNames();
 
