@@ -124,6 +124,31 @@ absl::Status SetEngine(JobSpec& job, std::string_view value) {
                                                  "\"; allowed: ", absl::StrJoin(names, ", ")));
 }
 
+absl::Status SetFileSize(JobSpec& job, std::string_view value) {
+  if (value.find(':') != std::string_view::npos || value.find('-') != std::string_view::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", Av(value), "': ranges of file sizes are not supported; give one size"));
+  }
+  RETURN_IF_ERROR(SetSize(job.file_size_bytes, job, value));
+  if (job.file_size_bytes == 0) return absl::InvalidArgumentError("must be greater than 0");
+  return absl::OkStatus();
+}
+
+absl::Status SetFallocate(JobSpec& /*job*/, std::string_view value) {
+  if (value == "none" || value == "0") return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("'", Av(value),
+                   "': azbench's layout never preallocates; allowed: none, 0 (posix, keep, "
+                   "native, truncate and 1 are refused)"));
+}
+
+absl::Status SetStatType(JobSpec& job, std::string_view value) {
+  static constexpr std::pair<std::string_view, StatType> kTypes[] = {
+      {"stat", StatType::kStat}, {"lstat", StatType::kLstat}, {"statx", StatType::kStatx}};
+  ASSIGN_OR_RETURN(job.stat_type, ParseChoice(value, kTypes, "stat, lstat, statx"));
+  return absl::OkStatus();
+}
+
 absl::Status SetFileServiceType(JobSpec& job, std::string_view value) {
   static constexpr std::pair<std::string_view, FileServiceType> kTypes[] = {
       {"roundrobin", FileServiceType::kRoundRobin},
@@ -398,9 +423,10 @@ constexpr FioOptionInfo kOptions[] = {
     Refused("fill_device", "fill_fs", T::kBool, "0", kSizes,
             "Write until the device or file system is full",
             "an agent keeps the configured free space; give a size"),
-    Refused("filesize", "", T::kSize, "", kSizes,
-            "Size of each file, or a range, instead of size/nrfiles",
-            "the files of a job share size equally"),
+    Honoured("filesize", "", T::kSize, "bytes", "1 and up (no ranges)", "size/nrfiles", kSizes,
+             "Size of each file, or a range, instead of size/nrfiles", SetFileSize,
+             "file-operation engines only (the size of the files filestat and filedelete lay out); "
+             "with other engines the files of a job share size equally"),
     Refused("file_append", "", T::kBool, "0", kSizes, "Do the I/O past the end of the file",
             "azbench does its I/O inside the laid-out region"),
     Honoured("offset", "fileoffset", T::kSize, "bytes", "0 and up (no percentages)", "0", kSizes,
@@ -450,13 +476,19 @@ constexpr FioOptionInfo kOptions[] = {
     Honoured(
         "nrfiles", "nr_files", T::kInt, "files", "1..1000000", "1", kFiles, "Files per clone",
         [](JobSpec& j, std::string_view v) { return SetInt(j.nrfiles, v, 1, kMaxJobNrfiles); }),
-    Refused("openfiles", "", T::kInt, "nrfiles", kFiles, "Most files open at once",
-            "azbench keeps all of a clone's files open"),
+    Honoured(
+        "openfiles", "", T::kInt, "files", "1..1000000", "nrfiles", kFiles,
+        "Most files open at once",
+        [](JobSpec& j, std::string_view v) { return SetInt(j.openfiles, v, 1, kMaxJobNrfiles); },
+        "file-operation engines keep at most one open; others keep all of a clone's files "
+        "open, so a value below nrfiles is refused"),
     Honoured("file_service_type", "", T::kChoice, "", "roundrobin, sequential, random",
              "roundrobin", kFiles, "How the next file is chosen", SetFileServiceType,
              "per-file counts (random:4) and zipf/pareto/normal/gauss are refused"),
-    Refused("fallocate", "", T::kChoice, "native", kFiles,
-            "How to preallocate files before laying them out", kWhyLayout),
+    Honoured("fallocate", "", T::kChoice, "", "none, 0", "none", kFiles,
+             "How to preallocate files before laying them out", SetFallocate,
+             "azbench's layout never preallocates (fio's none); posix, keep, native, truncate "
+             "and 1 are refused"),
     Refused("fadvise_hint", "", T::kChoice, "1", kSync,
             "posix_fadvise hint about the access pattern",
             "azbench gives the kernel no access-pattern hints"),
@@ -641,8 +673,13 @@ constexpr FioOptionInfo kOptions[] = {
             kWhyLayout),
     Refused("create_fsync", "", T::kBool, "1", kFiles, "fsync each file after laying it out",
             kWhyLayout),
-    Refused("create_on_open", "", T::kBool, "0", kFiles,
-            "Create files when the job opens them, not before", kWhyLayout),
+    Honoured(
+        "create_on_open", "", T::kBool, "", "1 only with filecreate, dircreate", "0", kFiles,
+        "Create files when the job opens them, not before",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.create_on_open, v); },
+        "other engines have their files laid out before the run"),
+    Honoured("stat_type", "", T::kChoice, "", "stat, lstat, statx", "stat", kFiles,
+             "Which system call filestat and dirstat time", SetStatType),
     Refused("create_only", "", T::kBool, "0", kFiles, "Lay the files out and stop",
             "the files are laid out as part of every run"),
     Refused("allow_file_create", "", T::kBool, "1", kFiles,

@@ -216,10 +216,36 @@ absl::Status CheckJobName(std::string_view name_view) {
   return absl::OkStatus();
 }
 
+bool IsFileOpEngineName(std::string_view name) {
+  for (std::string_view engine :
+       {"filecreate", "filestat", "filedelete", "dircreate", "dirstat", "dirdelete"}) {
+    if (name == engine) return true;
+  }
+  return false;
+}
+
 absl::Status ValidateJobSpec(const JobSpec& job) {
   RETURN_IF_ERROR(CheckJobName(job.name));
-  if (job.size_bytes == 0) {
+  const bool file_ops = IsFileOpEngineName(job.ioengine);
+  // A file-operation job moves no data: its size is only that of the files it lays out.
+  if (job.size_bytes == 0 && !file_ops) {
     return absl::InvalidArgumentError("size must be given and greater than 0 (e.g. size=1g)");
+  }
+  if (job.file_size_bytes > 0 && !file_ops) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("filesize applies only to the file-operation engines (this job's ioengine is ",
+                     job.ioengine, "); the files of other jobs share size equally"));
+  }
+  if (job.create_on_open && job.ioengine != "filecreate" && job.ioengine != "dircreate") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("create_on_open=1 applies only to ioengine=filecreate or dircreate (this "
+                     "job's ioengine is ",
+                     job.ioengine, "): other jobs' files are laid out before the run"));
+  }
+  if (job.openfiles > 0 && job.openfiles < job.nrfiles && !file_ops) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("openfiles ", job.openfiles, " is below nrfiles ", job.nrfiles, ": ioengine ",
+                     job.ioengine, " keeps all of a clone's files open (allowed: nrfiles and up)"));
   }
   if (job.block_size_bytes == 0) return absl::InvalidArgumentError("bs must be greater than 0");
   if (job.block_size_bytes > kMaxBlockSizeBytes) {
@@ -227,7 +253,7 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
                                                    ") is too large: allowed up to ",
                                                    FormatBytes(kMaxBlockSizeBytes)));
   }
-  if (job.block_size_bytes > job.size_bytes) {
+  if (job.block_size_bytes > job.size_bytes && !file_ops) {
     return absl::InvalidArgumentError(absl::StrCat("bs (", FormatBytes(job.block_size_bytes),
                                                    ") must not exceed size (",
                                                    FormatBytes(job.size_bytes), ")"));

@@ -57,9 +57,16 @@ std::string_view ClockSourceName(ClockSource source);
 // order `azbench-agent --help` lists them. `ioengine` is checked against it when a job is parsed,
 // so `azbench plan` refuses a misspelt engine before anything runs; whether an agent's kernel
 // offers it (io_uring may be disabled) is checked when the agent prepares the job.
-inline constexpr std::array<std::string_view, 11> kIoEngineNames = {
-    "psync", "sync",   "vsync",    "pvsync", "pvsync2", "posixaio",
-    "mmap",  "libaio", "io_uring", "null",   "nfs"};
+inline constexpr std::array<std::string_view, 17> kIoEngineNames = {
+    "psync",    "sync",       "vsync",     "pvsync",  "pvsync2",  "posixaio",
+    "mmap",     "libaio",     "io_uring",  "null",    "nfs",      "filecreate",
+    "filestat", "filedelete", "dircreate", "dirstat", "dirdelete"};
+
+// Engines that operate on file names instead of moving data (agent/engines/file_op_engine.h).
+bool IsFileOpEngineName(std::string_view name);
+
+// fio's stat_type (filestat, dirstat): which system call looks a name up.
+enum class StatType { kStat, kLstat, kStatx };
 
 // The deepest queue of the engines that hand requests to the kernel (libaio, io_uring): their
 // kernel context or ring is sized by it. Checked when a job is parsed, so `azbench plan` refuses a
@@ -140,6 +147,14 @@ struct JobSpec {
   FileSharing sharing = FileSharing::kFilePerAgent;  // azbench `sharing` (see FileSharing)
   // Prepended to generated file names (not to `filename`); the agent sets it for shared-dir.
   std::string file_name_prefix;
+  // fio's file options. file_size_bytes: each file's size (filesize); 0 = size / nrfiles; honoured
+  // by the file-operation engines only. create_on_open: create files when first opened (only
+  // with filecreate and dircreate, which create them anyway). openfiles: most files open at once;
+  // 0 = nrfiles. stat_type: filestat and dirstat.
+  uint64_t file_size_bytes = 0;
+  bool create_on_open = false;
+  int openfiles = 0;
+  StatType stat_type = StatType::kStat;
   // Not options: this agent's place among the agents sharing the job's files (sharing=shared-file
   // or a `filename`; set by the agent from its Prepare). Stream k of n uses its own random seed
   // (stream 0 keeps randseed) and starts sequential passes k/n of the way into each file, so agents

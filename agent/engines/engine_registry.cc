@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "agent/engines/file_op_engine.h"
 #include "agent/engines/io_engine.h"
 #include "agent/engines/io_uring_engine.h"
 #include "agent/engines/libaio_engine.h"
@@ -20,6 +21,7 @@
 #include "agent/engines/pvsync_engine.h"
 #include "agent/engines/vsync_engine.h"
 #include "common/job_spec.h"
+#include "common/status_macros.h"
 
 namespace azbench {
 
@@ -30,6 +32,10 @@ absl::StatusOr<std::unique_ptr<IoEngine>> CreateEngine(std::string_view name) {
   if (name == "pvsync2") return std::make_unique<PvsyncEngine>(PvsyncEngine::Variant::kPvsync2);
   if (name == "posixaio") return std::make_unique<PosixAioEngine>();
   if (name == "mmap") return std::make_unique<MmapEngine>();
+  if (IsFileOpEngineName(name)) {
+    ASSIGN_OR_RETURN(std::unique_ptr<FileOpEngine> engine, CreateFileOpEngine(name));
+    return engine;
+  }
   if (name == "libaio") return std::make_unique<LibaioEngine>();
   if (name == "io_uring") return std::make_unique<IoUringEngine>();
   if (name == "null") return std::make_unique<NullEngine>();

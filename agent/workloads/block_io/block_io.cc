@@ -91,6 +91,12 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
                                                                 const EngineFactory& create_engine,
                                                                 const std::atomic<bool>* cancel) {
   RETURN_IF_ERROR(ValidateJobSpec(spec));
+  if (IsFileOpEngineName(spec.ioengine)) {
+    return absl::InvalidArgumentError(absl::StrCat("job '", spec.name,
+                                                   "': ioengine=", spec.ioengine,
+                                                   " moves no data: it runs as a FileOpJob "
+                                                   "(agent/workloads/block_io/file_op_job.h)"));
+  }
   std::unique_ptr<BlockIoJob> job(new BlockIoJob());
   job->spec_ = spec;
   job->group_id_ = group_id;

@@ -17,8 +17,10 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(EngineRegistryTest, ListsTheEnginesBuiltIn) {
-  EXPECT_THAT(EngineNames(), ElementsAre("psync", "sync", "vsync", "pvsync", "pvsync2", "posixaio",
-                                         "mmap", "libaio", "io_uring", "null", "nfs"));
+  EXPECT_THAT(EngineNames(),
+              ElementsAre("psync", "sync", "vsync", "pvsync", "pvsync2", "posixaio", "mmap",
+                          "libaio", "io_uring", "null", "nfs", "filecreate", "filestat",
+                          "filedelete", "dircreate", "dirstat", "dirdelete"));
 }
 
 TEST(EngineRegistryTest, EveryListedNameCreatesAnEngineThatInitializes) {
