@@ -705,9 +705,11 @@ constexpr FioOptionInfo kOptions[] = {
              [](JobSpec& j, std::string_view v) { return SetBool(j.end_fsync, v); }),
     Refused("fsync_on_close", "", T::kBool, "0", kSync, "fsync each file when it is closed",
             "azbench syncs with fsync=, fdatasync= and end_fsync only"),
-    Refused("unlink", "", T::kBool, "0", kFiles, "Delete the job's files when it ends",
-            "the agent server always removes them; `azbench-agent run --unlink` does in "
-            "one-shot mode"),
+    Honoured(
+        "unlink", "", T::kBool, "", "", "0", kFiles, "Delete the job's files when it ends",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.unlink, v); },
+        "`azbench-agent run` removes the files (as --unlink) when every job sets unlink=1 "
+        "and refuses a run where only some do; a serving agent always removes them"),
     Refused("unlink_each_loop", "", T::kBool, "0", kFiles, "Delete the files after every loop",
             "loops is refused"),
     Refused("exitall", "", T::kBool, "0", kProcess, "End every job when this one ends", kWhyExit),

@@ -155,6 +155,9 @@ struct JobSpec {
   bool create_on_open = false;
   int openfiles = 0;
   StatType stat_type = StatType::kStat;
+  // fio's unlink: remove the job's files when it ends. `azbench-agent run` honours it when every
+  // job of the run sets it (as --unlink); a serving agent removes them always.
+  bool unlink = false;
   // Not options: this agent's place among the agents sharing the job's files (sharing=shared-file
   // or a `filename`; set by the agent from its Prepare). Stream k of n uses its own random seed
   // (stream 0 keeps randseed) and starts sequential passes k/n of the way into each file, so agents
