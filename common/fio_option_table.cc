@@ -377,7 +377,8 @@ constexpr FioOptionInfo kOptions[] = {
             "How the ':<n>' modifier of rw picks the next offset",
             "rw's ':<n>' modifier is refused, so this has nothing to act on"),
     Honoured("ioengine", "", T::kChoice, "",
-             "psync, sync, vsync, pvsync, pvsync2, posixaio, mmap, libaio, io_uring, null, nfs",
+             "psync, sync, vsync, pvsync, pvsync2, posixaio, mmap, libaio, io_uring, null, nfs, "
+             "filecreate, filestat, filedelete, dircreate, dirstat, dirdelete, falloc, ftruncate",
              "psync", kIoBasic, "How the I/O is issued", SetEngine),
     Honoured(
         "iodepth", "", T::kInt, "I/Os", "1..65536 (libaio, io_uring, posixaio: 1..4096)", "1",

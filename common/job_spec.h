@@ -57,10 +57,10 @@ std::string_view ClockSourceName(ClockSource source);
 // order `azbench-agent --help` lists them. `ioengine` is checked against it when a job is parsed,
 // so `azbench plan` refuses a misspelt engine before anything runs; whether an agent's kernel
 // offers it (io_uring may be disabled) is checked when the agent prepares the job.
-inline constexpr std::array<std::string_view, 17> kIoEngineNames = {
-    "psync",    "sync",       "vsync",     "pvsync",  "pvsync2",  "posixaio",
-    "mmap",     "libaio",     "io_uring",  "null",    "nfs",      "filecreate",
-    "filestat", "filedelete", "dircreate", "dirstat", "dirdelete"};
+inline constexpr std::array<std::string_view, 19> kIoEngineNames = {
+    "psync",     "sync",     "vsync",     "pvsync", "pvsync2",    "posixaio", "mmap",
+    "libaio",    "io_uring", "null",      "nfs",    "filecreate", "filestat", "filedelete",
+    "dircreate", "dirstat",  "dirdelete", "falloc", "ftruncate"};
 
 // Engines that operate on file names instead of moving data (agent/engines/file_op_engine.h).
 bool IsFileOpEngineName(std::string_view name);

@@ -9,7 +9,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "agent/engines/falloc_engine.h"
 #include "agent/engines/file_op_engine.h"
+#include "agent/engines/ftruncate_engine.h"
 #include "agent/engines/io_engine.h"
 #include "agent/engines/io_uring_engine.h"
 #include "agent/engines/libaio_engine.h"
@@ -36,6 +38,8 @@ absl::StatusOr<std::unique_ptr<IoEngine>> CreateEngine(std::string_view name) {
     ASSIGN_OR_RETURN(std::unique_ptr<FileOpEngine> engine, CreateFileOpEngine(name));
     return engine;
   }
+  if (name == "falloc") return std::make_unique<FallocEngine>();
+  if (name == "ftruncate") return std::make_unique<FtruncateEngine>();
   if (name == "libaio") return std::make_unique<LibaioEngine>();
   if (name == "io_uring") return std::make_unique<IoUringEngine>();
   if (name == "null") return std::make_unique<NullEngine>();

@@ -17,10 +17,10 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(EngineRegistryTest, ListsTheEnginesBuiltIn) {
-  EXPECT_THAT(EngineNames(),
-              ElementsAre("psync", "sync", "vsync", "pvsync", "pvsync2", "posixaio", "mmap",
-                          "libaio", "io_uring", "null", "nfs", "filecreate", "filestat",
-                          "filedelete", "dircreate", "dirstat", "dirdelete"));
+  EXPECT_THAT(EngineNames(), ElementsAre("psync", "sync", "vsync", "pvsync", "pvsync2", "posixaio",
+                                         "mmap", "libaio", "io_uring", "null", "nfs", "filecreate",
+                                         "filestat", "filedelete", "dircreate", "dirstat",
+                                         "dirdelete", "falloc", "ftruncate"));
 }
 
 TEST(EngineRegistryTest, EveryListedNameCreatesAnEngineThatInitializes) {
