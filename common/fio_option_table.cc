@@ -866,6 +866,17 @@ constexpr FioOptionInfo kOptions[] = {
         [](JobSpec& j, std::string_view v) { return SetBool(j.registerfiles, v); },
         "fio's default is 0"),
     Honoured(
+        "hipri", "", T::kBool, "", "pvsync2 only", "0", kIoBasic,
+        "Polled completion (RWF_HIPRI) for every read and write",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.hipri, v); },
+        "io_uring's polled rings are not set up, so other engines refuse it; the kernel "
+        "polls only O_DIRECT I/O on a device with poll queues"),
+    Honoured(
+        "nowait", "", T::kBool, "", "pvsync2 only", "0", kIoBasic,
+        "Fail a read or write with EAGAIN rather than block (RWF_NOWAIT)",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.nowait, v); },
+        "other engines refuse it"),
+    Honoured(
         "nfs_url", "", T::kString, "",
         "nfs://server[:port]/export[?version=3|4&nfsport=N&mountport=N]", "", kNfs,
         "The NFS export ioengine=nfs reaches through libnfs, with no kernel mount",

@@ -293,6 +293,12 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
         absl::StrCat("uring_wait_pause ", absl::FormatDuration(*job.uring_wait_pause),
                      " is out of range: allowed 0..", absl::FormatDuration(kMaxUringWaitPause)));
   }
+  for (const auto& [name, set] : {std::pair{"hipri", job.hipri}, std::pair{"nowait", job.nowait}}) {
+    if (set && job.ioengine != "pvsync2") {
+      return absl::InvalidArgumentError(absl::StrCat(
+          name, "=1 applies only to ioengine=pvsync2 (this job's ioengine is ", job.ioengine, ")"));
+    }
+  }
   for (const auto& [name, set] : {std::pair{"uring_wait_pause", job.uring_wait_pause.has_value()},
                                   std::pair{"fixedbufs", job.fixedbufs.has_value()},
                                   std::pair{"registerfiles", job.registerfiles.has_value()}}) {

@@ -158,6 +158,9 @@ struct JobSpec {
   // fio's unlink: remove the job's files when it ends. `azbench-agent run` honours it when every
   // job of the run sets it (as --unlink); a serving agent removes them always.
   bool unlink = false;
+  // fio's pvsync2 options: RWF_HIPRI (polled completion) and RWF_NOWAIT on every read and write.
+  bool hipri = false;
+  bool nowait = false;
   // Not options: this agent's place among the agents sharing the job's files (sharing=shared-file
   // or a `filename`; set by the agent from its Prepare). Stream k of n uses its own random seed
   // (stream 0 keeps randseed) and starts sequential passes k/n of the way into each file, so agents

@@ -3,9 +3,9 @@
 //
 // pvsync2 passes EngineOptions::rw_flags on every read and write: RWF_HIPRI for fio's `hipri`
 // (polled completion, which the kernel honours only for O_DIRECT on a device with poll queues and
-// otherwise treats as a plain request). Results, timestamps and fsync as psync (psync_engine.h):
-// bytes transferred or -errno, EINTR retried, issue_ns = start_ns, complete_ns after the syscall.
-// Ops other than read, write and fsync complete with -EOPNOTSUPP.
+// otherwise treats as a plain request), RWF_NOWAIT for `nowait`. Results, timestamps and fsync as
+// psync (psync_engine.h): bytes transferred or -errno, EINTR retried, issue_ns = start_ns,
+// complete_ns after the syscall. Ops other than read, write and fsync complete with -EOPNOTSUPP.
 //
 //   PvsyncEngine engine(PvsyncEngine::Variant::kPvsync2);
 //   RETURN_IF_ERROR(engine.Init({.iodepth = 1}));  engine.Queue(&request);  // kCompleted

@@ -255,6 +255,7 @@ EngineOptions EngineOptionsForJob(const JobSpec& spec, int iodepth) {
   options.register_buffers = spec.fixedbufs.value_or(spec.direct);
   options.register_files = spec.registerfiles.value_or(true);
   options.nfs_url = spec.nfs_url;
+  options.rw_flags = (spec.hipri ? RWF_HIPRI : 0) | (spec.nowait ? RWF_NOWAIT : 0);
   if (spec.uring_wait_pause) {
     options.wait_pause.pause_ns =
         static_cast<uint64_t>(absl::ToInt64Nanoseconds(*spec.uring_wait_pause));
