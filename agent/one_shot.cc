@@ -1,5 +1,6 @@
 #include "agent/one_shot.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -228,6 +229,16 @@ absl::StatusOr<OneShotRun> RunJobs(const std::vector<FioJob>& jobs, const std::a
   Runner runner;
   std::vector<std::pair<JobSpec, int>> specs;
   for (const FioJob& job : jobs) specs.emplace_back(job.spec, job.group_id);
+  // The runner removes the files of all the run's jobs or of none (fio's unlink is per job).
+  const auto unlinks = [](const FioJob& job) { return job.spec.unlink; };
+  if (!remove_files && std::any_of(jobs.begin(), jobs.end(), unlinks)) {
+    if (!std::all_of(jobs.begin(), jobs.end(), unlinks)) {
+      return absl::InvalidArgumentError(
+          "unlink=1 is set on some jobs only: azbench-agent run removes the files of every job "
+          "or of none; set unlink=1 in [global] or pass --unlink");
+    }
+    remove_files = true;
+  }
   const std::string run_id = "one-shot";
   RETURN_IF_ERROR(PrepareCancellable(
       runner, cancel, [&] { return runner.PrepareSpecs(run_id, specs, interval_ns).status(); }));

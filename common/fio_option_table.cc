@@ -174,6 +174,31 @@ absl::Status SetEngine(JobSpec& job, std::string_view value) {
                                                  "\"; allowed: ", absl::StrJoin(names, ", ")));
 }
 
+absl::Status SetFileSize(JobSpec& job, std::string_view value) {
+  if (value.find(':') != std::string_view::npos || value.find('-') != std::string_view::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", Av(value), "': ranges of file sizes are not supported; give one size"));
+  }
+  RETURN_IF_ERROR(SetSize(job.file_size_bytes, job, value));
+  if (job.file_size_bytes == 0) return absl::InvalidArgumentError("must be greater than 0");
+  return absl::OkStatus();
+}
+
+absl::Status SetFallocate(JobSpec& /*job*/, std::string_view value) {
+  if (value == "none" || value == "0") return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("'", Av(value),
+                   "': azbench's layout never preallocates; allowed: none, 0 (posix, keep, "
+                   "native, truncate and 1 are refused)"));
+}
+
+absl::Status SetStatType(JobSpec& job, std::string_view value) {
+  static constexpr std::pair<std::string_view, StatType> kTypes[] = {
+      {"stat", StatType::kStat}, {"lstat", StatType::kLstat}, {"statx", StatType::kStatx}};
+  ASSIGN_OR_RETURN(job.stat_type, ParseChoice(value, kTypes, "stat, lstat, statx"));
+  return absl::OkStatus();
+}
+
 absl::Status SetFileServiceType(JobSpec& job, std::string_view value) {
   static constexpr std::pair<std::string_view, FileServiceType> kTypes[] = {
       {"roundrobin", FileServiceType::kRoundRobin},
@@ -719,11 +744,15 @@ constexpr FioOptionInfo kOptions[] = {
              "(negative: backwards), or a new random offset every n I/Os"),
     Honoured("rw_sequencer", "", T::kChoice, "", "sequential, identical", "sequential", kIoBasic,
              "Where the I/Os between the random ones of rw=rand...:<n> go", SetRwSequencer),
-    Honoured("ioengine", "", T::kChoice, "", "psync, sync, libaio, io_uring, null (cpp_null), nfs", "psync",
-             kIoBasic, "How the I/O is issued", SetEngine),
     Honoured(
-        "iodepth", "", T::kInt, "I/Os", "1..65536 (libaio, io_uring: 1..4096)", "1", kIoBasic,
-        "How many I/Os each clone keeps in flight",
+        "ioengine", "", T::kChoice, "",
+        "psync, sync, vsync, pvsync, pvsync2, posixaio, mmap, libaio, io_uring, null (cpp_null), "
+        "nfs, "
+        "filecreate, filestat, filedelete, dircreate, dirstat, dirdelete, falloc, ftruncate",
+        "psync", kIoBasic, "How the I/O is issued", SetEngine),
+    Honoured(
+        "iodepth", "", T::kInt, "I/Os", "1..65536 (libaio, io_uring, posixaio: 1..4096)", "1",
+        kIoBasic, "How many I/Os each clone keeps in flight",
         [](JobSpec& j, std::string_view v) { return SetInt(j.iodepth, v, 1, kMaxJobIodepth); }),
     Honoured(
         "iodepth_batch", "iodepth_batch_submit", T::kInt, "I/Os", "0..65536", "0", kIoBasic,
@@ -767,9 +796,10 @@ constexpr FioOptionInfo kOptions[] = {
     Refused("fill_device", "fill_fs", T::kBool, "0", kSizes,
             "Write until the device or file system is full",
             "an agent keeps the configured free space; give a size"),
-    Refused("filesize", "", T::kSize, "", kSizes,
-            "Size of each file, or a range, instead of size/nrfiles",
-            "the files of a job share size equally"),
+    Honoured("filesize", "", T::kSize, "bytes", "1 and up (no ranges)", "size/nrfiles", kSizes,
+             "Size of each file, or a range, instead of size/nrfiles", SetFileSize,
+             "file-operation engines only (the size of the files filestat and filedelete lay out); "
+             "with other engines the files of a job share size equally"),
     Refused("file_append", "", T::kBool, "0", kSizes, "Do the I/O past the end of the file",
             "azbench does its I/O inside the laid-out region"),
     Honoured("offset", "fileoffset", T::kSize, "bytes", "0 and up (no percentages)", "0", kSizes,
@@ -781,14 +811,15 @@ constexpr FioOptionInfo kOptions[] = {
         "offset_increment", "", T::kSize, "bytes", "0 and up (no percentages)", "0", kSizes,
         "Offset added per clone: clone n starts at offset + n * offset_increment",
         [](JobSpec& j, std::string_view v) { return SetSize(j.offset_increment_bytes, j, v); }),
-    Honoured("number_ios", "", T::kInt, "I/Os", "0 and up", "0 (no cap)", kSizes,
-             "Stop each loop after this many I/Os, or at io_size if sooner",
-             [](JobSpec& j, std::string_view v) -> absl::Status {
-               ASSIGN_OR_RETURN(int64_t n, ParseInt(v, 0, kMaxInt64));
-               j.number_ios = static_cast<uint64_t>(n);
-               return absl::OkStatus();
-             },
-             "refused with bsrange, bssplit or bs=<read>,<write>: a loop is counted in bytes"),
+    Honoured(
+        "number_ios", "", T::kInt, "I/Os", "0 and up", "0 (no cap)", kSizes,
+        "Stop each loop after this many I/Os, or at io_size if sooner",
+        [](JobSpec& j, std::string_view v) -> absl::Status {
+          ASSIGN_OR_RETURN(int64_t n, ParseInt(v, 0, kMaxInt64));
+          j.number_ios = static_cast<uint64_t>(n);
+          return absl::OkStatus();
+        },
+        "refused with bsrange, bssplit or bs=<read>,<write>: a loop is counted in bytes"),
     Honoured("bs", "blocksize", T::kSize, "bytes", "1..1g, per direction read,write[,trim]", "4k",
              kBlockSize, "Bytes per I/O", SetBlockSize,
              "a trim size is checked and has nothing to act on (azbench issues no trims)"),
@@ -838,13 +869,19 @@ constexpr FioOptionInfo kOptions[] = {
     Honoured(
         "nrfiles", "nr_files", T::kInt, "files", "1..1000000", "1", kFiles, "Files per clone",
         [](JobSpec& j, std::string_view v) { return SetInt(j.nrfiles, v, 1, kMaxJobNrfiles); }),
-    Refused("openfiles", "", T::kInt, "nrfiles", kFiles, "Most files open at once",
-            "azbench keeps all of a clone's files open"),
+    Honoured(
+        "openfiles", "", T::kInt, "files", "1..1000000", "nrfiles", kFiles,
+        "Most files open at once",
+        [](JobSpec& j, std::string_view v) { return SetInt(j.openfiles, v, 1, kMaxJobNrfiles); },
+        "file-operation engines keep at most one open; others keep all of a clone's files "
+        "open, so a value below nrfiles is refused"),
     Honoured("file_service_type", "", T::kChoice, "", "roundrobin, sequential, random",
              "roundrobin", kFiles, "How the next file is chosen", SetFileServiceType,
              "per-file counts (random:4) and zipf/pareto/normal/gauss are refused"),
-    Refused("fallocate", "", T::kChoice, "native", kFiles,
-            "How to preallocate files before laying them out", kWhyLayout),
+    Honoured("fallocate", "", T::kChoice, "", "none, 0", "none", kFiles,
+             "How to preallocate files before laying them out", SetFallocate,
+             "azbench's layout never preallocates (fio's none); posix, keep, native, truncate "
+             "and 1 are refused"),
     Refused("fadvise_hint", "", T::kChoice, "1", kSync,
             "posix_fadvise hint about the access pattern",
             "azbench gives the kernel no access-pattern hints"),
@@ -1050,8 +1087,13 @@ constexpr FioOptionInfo kOptions[] = {
             kWhyLayout),
     Refused("create_fsync", "", T::kBool, "1", kFiles, "fsync each file after laying it out",
             kWhyLayout),
-    Refused("create_on_open", "", T::kBool, "0", kFiles,
-            "Create files when the job opens them, not before", kWhyLayout),
+    Honoured(
+        "create_on_open", "", T::kBool, "", "1 only with filecreate, dircreate", "0", kFiles,
+        "Create files when the job opens them, not before",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.create_on_open, v); },
+        "other engines have their files laid out before the run"),
+    Honoured("stat_type", "", T::kChoice, "", "stat, lstat, statx", "stat", kFiles,
+             "Which system call filestat and dirstat time", SetStatType),
     Refused("create_only", "", T::kBool, "0", kFiles, "Lay the files out and stop",
             "the files are laid out as part of every run"),
     Refused("allow_file_create", "", T::kBool, "1", kFiles,
@@ -1077,9 +1119,11 @@ constexpr FioOptionInfo kOptions[] = {
              [](JobSpec& j, std::string_view v) { return SetBool(j.end_fsync, v); }),
     Refused("fsync_on_close", "", T::kBool, "0", kSync, "fsync each file when it is closed",
             "azbench syncs with fsync=, fdatasync= and end_fsync only"),
-    Refused("unlink", "", T::kBool, "0", kFiles, "Delete the job's files when it ends",
-            "the agent server always removes them; `azbench-agent run --unlink` does in "
-            "one-shot mode"),
+    Honoured(
+        "unlink", "", T::kBool, "", "", "0", kFiles, "Delete the job's files when it ends",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.unlink, v); },
+        "`azbench-agent run` removes the files (as --unlink) when every job sets unlink=1 "
+        "and refuses a run where only some do; a serving agent always removes them"),
     Refused("unlink_each_loop", "", T::kBool, "0", kFiles, "Delete the files after every loop",
             "the files are removed when the job ends, not between loops"),
     Refused("exitall", "", T::kBool, "0", kProcess, "End every job when this one ends", kWhyExit),
@@ -1234,6 +1278,17 @@ constexpr FioOptionInfo kOptions[] = {
         "Register the files with the ring",
         [](JobSpec& j, std::string_view v) { return SetBool(j.registerfiles, v); },
         "fio's default is 0"),
+    Honoured(
+        "hipri", "", T::kBool, "", "pvsync2 only", "0", kIoBasic,
+        "Polled completion (RWF_HIPRI) for every read and write",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.hipri, v); },
+        "io_uring's polled rings are not set up, so other engines refuse it; the kernel "
+        "polls only O_DIRECT I/O on a device with poll queues"),
+    Honoured(
+        "nowait", "", T::kBool, "", "pvsync2 only", "0", kIoBasic,
+        "Fail a read or write with EAGAIN rather than block (RWF_NOWAIT)",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.nowait, v); },
+        "other engines refuse it"),
     Honoured(
         "nfs_url", "", T::kString, "",
         "nfs://server[:port]/export[?version=3|4&nfsport=N&mountport=N]", "", kNfs,

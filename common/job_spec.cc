@@ -276,10 +276,36 @@ absl::Status CheckJobName(std::string_view name_view) {
   return absl::OkStatus();
 }
 
+bool IsFileOpEngineName(std::string_view name) {
+  for (std::string_view engine :
+       {"filecreate", "filestat", "filedelete", "dircreate", "dirstat", "dirdelete"}) {
+    if (name == engine) return true;
+  }
+  return false;
+}
+
 absl::Status ValidateJobSpec(const JobSpec& job) {
   RETURN_IF_ERROR(CheckJobName(job.name));
-  if (job.size_bytes == 0) {
+  const bool file_ops = IsFileOpEngineName(job.ioengine);
+  // A file-operation job moves no data: its size is only that of the files it lays out.
+  if (job.size_bytes == 0 && !file_ops) {
     return absl::InvalidArgumentError("size must be given and greater than 0 (e.g. size=1g)");
+  }
+  if (job.file_size_bytes > 0 && !file_ops) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("filesize applies only to the file-operation engines (this job's ioengine is ",
+                     job.ioengine, "); the files of other jobs share size equally"));
+  }
+  if (job.create_on_open && job.ioengine != "filecreate" && job.ioengine != "dircreate") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("create_on_open=1 applies only to ioengine=filecreate or dircreate (this "
+                     "job's ioengine is ",
+                     job.ioengine, "): other jobs' files are laid out before the run"));
+  }
+  if (job.openfiles > 0 && job.openfiles < job.nrfiles && !file_ops) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("openfiles ", job.openfiles, " is below nrfiles ", job.nrfiles, ": ioengine ",
+                     job.ioengine, " keeps all of a clone's files open (allowed: nrfiles and up)"));
   }
   for (const bool write : {false, true}) {
     const BlockSizeChoice sizes = job.BlockSizes(write);
@@ -299,7 +325,7 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
                                                      ") is too large: allowed up to ",
                                                      FormatBytes(kMaxBlockSizeBytes)));
     }
-    if (sizes.max_bytes > job.size_bytes) {
+    if (sizes.max_bytes > job.size_bytes && !file_ops) {
       return absl::InvalidArgumentError(absl::StrCat("bs (", which, FormatBytes(sizes.max_bytes),
                                                      ") must not exceed size (",
                                                      FormatBytes(job.size_bytes), ")"));
@@ -362,7 +388,7 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
                                                    " is out of range: allowed 0..100"));
   }
   if (job.ioengine.empty()) return absl::InvalidArgumentError("ioengine must not be empty");
-  if ((job.ioengine == "libaio" || job.ioengine == "io_uring") &&
+  if ((job.ioengine == "libaio" || job.ioengine == "io_uring" || job.ioengine == "posixaio") &&
       job.iodepth > kMaxKernelAsyncIodepth) {
     return absl::InvalidArgumentError(absl::StrCat("iodepth ", job.iodepth, " exceeds ioengine ",
                                                    job.ioengine, "'s limit: allowed 1..",
@@ -374,6 +400,12 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
     return absl::InvalidArgumentError(
         absl::StrCat("uring_wait_pause ", absl::FormatDuration(*job.uring_wait_pause),
                      " is out of range: allowed 0..", absl::FormatDuration(kMaxUringWaitPause)));
+  }
+  for (const auto& [name, set] : {std::pair{"hipri", job.hipri}, std::pair{"nowait", job.nowait}}) {
+    if (set && job.ioengine != "pvsync2") {
+      return absl::InvalidArgumentError(absl::StrCat(
+          name, "=1 applies only to ioengine=pvsync2 (this job's ioengine is ", job.ioengine, ")"));
+    }
   }
   for (const auto& [name, set] : {std::pair{"uring_wait_pause", job.uring_wait_pause.has_value()},
                                   std::pair{"fixedbufs", job.fixedbufs.has_value()},

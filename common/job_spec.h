@@ -58,8 +58,16 @@ std::string_view ClockSourceName(ClockSource source);
 // order `azbench-agent --help` lists them. `ioengine` is checked against it when a job is parsed,
 // so `azbench plan` refuses a misspelt engine before anything runs; whether an agent's kernel
 // offers it (io_uring may be disabled) is checked when the agent prepares the job.
-inline constexpr std::array<std::string_view, 6> kIoEngineNames = {"psync",    "sync", "libaio",
-                                                                   "io_uring", "null", "nfs"};
+inline constexpr std::array<std::string_view, 19> kIoEngineNames = {
+    "psync",     "sync",     "vsync",     "pvsync", "pvsync2",    "posixaio", "mmap",
+    "libaio",    "io_uring", "null",      "nfs",    "filecreate", "filestat", "filedelete",
+    "dircreate", "dirstat",  "dirdelete", "falloc", "ftruncate"};
+
+// Engines that operate on file names instead of moving data (agent/engines/file_op_engine.h).
+bool IsFileOpEngineName(std::string_view name);
+
+// fio's stat_type (filestat, dirstat): which system call looks a name up.
+enum class StatType { kStat, kLstat, kStatx };
 
 // The deepest queue of the engines that hand requests to the kernel (libaio, io_uring): their
 // kernel context or ring is sized by it. Checked when a job is parsed, so `azbench plan` refuses a
@@ -233,6 +241,20 @@ struct JobSpec {
   // directory get distinct names, as fio's clients do); empty in one-shot runs, as in fio without
   // client/server mode.
   std::string client_uid;
+  // fio's file options. file_size_bytes: each file's size (filesize); 0 = size / nrfiles; honoured
+  // by the file-operation engines only. create_on_open: create files when first opened (only
+  // with filecreate and dircreate, which create them anyway). openfiles: most files open at once;
+  // 0 = nrfiles. stat_type: filestat and dirstat.
+  uint64_t file_size_bytes = 0;
+  bool create_on_open = false;
+  int openfiles = 0;
+  StatType stat_type = StatType::kStat;
+  // fio's unlink: remove the job's files when it ends. `azbench-agent run` honours it when every
+  // job of the run sets it (as --unlink); a serving agent removes them always.
+  bool unlink = false;
+  // fio's pvsync2 options: RWF_HIPRI (polled completion) and RWF_NOWAIT on every read and write.
+  bool hipri = false;
+  bool nowait = false;
   // Not options: this agent's place among the agents sharing the job's files (sharing=shared-file
   // or a `filename`; set by the agent from its Prepare). Stream k of n uses its own random seed
   // (stream 0 keeps randseed) and starts sequential passes k/n of the way into each file, so agents

@@ -29,6 +29,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "agent/engines/wait_pause.h"
+#include "common/job_spec.h"
 #include "common/op_kind.h"
 
 namespace azbench {
@@ -74,6 +75,10 @@ struct EngineOptions {
   WaitPauseOptions wait_pause;
   // fio's nfs_url (common/nfs_url.h); nfs only.
   std::string nfs_url;
+  // RWF_* flags for every read and write (fio's hipri: RWF_HIPRI); pvsync2 only.
+  int rw_flags = 0;
+  // fio's stat_type; filestat and dirstat only.
+  StatType stat_type = StatType::kStat;
 };
 
 enum class QueueResult { kCompleted, kQueued, kBusy };
@@ -134,8 +139,10 @@ class IoEngine {
   }
 };
 
-// The explicit registry (no static self-registration). Names: psync, sync (alias of psync), libaio,
-// io_uring, null, nfs. Errors: NotFound naming the engine and the list of engines built in.
+// The explicit registry (no static self-registration). Names: psync, sync (alias of psync), vsync,
+// pvsync, pvsync2, posixaio, mmap, libaio, io_uring, null, nfs, and the file-operation engines
+// (file_op_engine.h). Errors: NotFound naming the engine
+// and the list of engines built in.
 absl::StatusOr<std::unique_ptr<IoEngine>> CreateEngine(std::string_view name);
 std::vector<std::string> EngineNames();
 

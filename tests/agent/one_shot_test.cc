@@ -228,6 +228,38 @@ TEST_F(OneShotFioFlagsTest, FilenameFormatNamesTheFilesFioNames) {
   EXPECT_EQ(listings[1], listings[0]);
   EXPECT_THAT(listings[1],
               ::testing::ElementsAre("f.w-0.0.dat", "f.w-0.1.dat", "f.w-1.0.dat", "f.w-1.1.dat"));
+// fio's unlink=1 in [global] removes every job's files as --unlink does (fio 3.33's
+// filedelete-ioengine.fio sets unlink=0, the default: the files stay); on some jobs only it is
+// refused, since the files of a run go all together or not at all.
+TEST_F(OneShotArgsTest, UnlinkInEveryJobRemovesTheFilesAndInSomeJobsIsRefused) {
+  const std::string kept =
+      "[global]\nsize=64k\nrw=write\nunlink=0\ndirectory=" + dir_.path() + "\n[a]\n[b]\n";
+  absl::StatusOr<std::vector<FioJob>> jobs = ParseFioJobFile(kept, "kept.fio");
+  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  absl::StatusOr<OneShotRun> run = RunJobs(*jobs, nullptr, 1'000'000'000, false);
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_.path()),
+                          std::filesystem::directory_iterator()),
+            2);
+
+  std::filesystem::remove_all(dir_.path() + "/a.0.0");
+  std::filesystem::remove_all(dir_.path() + "/b.0.0");
+  const std::string removed =
+      "[global]\nsize=64k\nrw=write\nunlink=1\ndirectory=" + dir_.path() + "\n[a]\n[b]\n";
+  jobs = ParseFioJobFile(removed, "removed.fio");
+  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  run = RunJobs(*jobs, nullptr, 1'000'000'000, false);
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->results.size(), 2u);
+  EXPECT_TRUE(DirectoryIsEmpty());
+
+  const std::string mixed =
+      "[global]\nsize=64k\nrw=write\ndirectory=" + dir_.path() + "\n[a]\nunlink=1\n[b]\n";
+  jobs = ParseFioJobFile(mixed, "mixed.fio");
+  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  EXPECT_THAT(RunJobs(*jobs, nullptr, 1'000'000'000, false),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("some jobs only")));
+  EXPECT_TRUE(DirectoryIsEmpty()) << "refused before anything was laid out";
 }
 
 }  // namespace

@@ -92,6 +92,12 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
                                                                 const EngineFactory& create_engine,
                                                                 const std::atomic<bool>* cancel) {
   RETURN_IF_ERROR(ValidateJobSpec(spec));
+  if (IsFileOpEngineName(spec.ioengine)) {
+    return absl::InvalidArgumentError(absl::StrCat("job '", spec.name,
+                                                   "': ioengine=", spec.ioengine,
+                                                   " moves no data: it runs as a FileOpJob "
+                                                   "(agent/workloads/block_io/file_op_job.h)"));
+  }
   std::unique_ptr<BlockIoJob> job(new BlockIoJob());
   job->spec_ = spec;
   job->group_id_ = group_id;
@@ -282,6 +288,7 @@ EngineOptions EngineOptionsForJob(const JobSpec& spec, int iodepth) {
   options.register_buffers = spec.fixedbufs.value_or(spec.direct);
   options.register_files = spec.registerfiles.value_or(true);
   options.nfs_url = spec.nfs_url;
+  options.rw_flags = (spec.hipri ? RWF_HIPRI : 0) | (spec.nowait ? RWF_NOWAIT : 0);
   if (spec.uring_wait_pause) {
     options.wait_pause.pause_ns =
         static_cast<uint64_t>(absl::ToInt64Nanoseconds(*spec.uring_wait_pause));

@@ -10,6 +10,7 @@
 #include "agent/engines/io_engine.h"
 #include "agent/workloads/block_io/block_io.h"
 #include "agent/workloads/block_io/block_io_workload.h"
+#include "agent/workloads/block_io/file_op_job.h"
 #include "common/nfs_url.h"
 #include "common/status_macros.h"
 
@@ -34,6 +35,11 @@ class ParsedBlockIoJob final : public ParsedJob {
   absl::StatusOr<std::unique_ptr<Workload>> Prepare(const FamilyContext& context) override {
     spec_.directory = paths_.directory;
     spec_.filename = paths_.filename;
+    if (IsFileOpEngineName(spec_.ioengine)) {
+      ASSIGN_OR_RETURN(std::unique_ptr<FileOpJob> job,
+                       FileOpJob::Prepare(spec_, group_id_, context.cancel));
+      return job;
+    }
     ASSIGN_OR_RETURN(std::unique_ptr<BlockIoJob> job,
                      BlockIoJob::Prepare(spec_, group_id_, CreateEngine, context.cancel));
     return WrapBlockIoJob(std::move(job));

@@ -1,8 +1,8 @@
-// Every real engine (psync, libaio, io_uring) against the IoEngine contract, on tmpfs and on the
-// local disk (ext4 under /var/tmp), buffered and O_DIRECT: data written at many offsets reads back
-// byte for byte (through the engine and independently), op and byte counts are exact,
-// fsync/fdatasync complete with 0, a bad fd completes with -EBADF, a short read reports the bytes
-// done.
+// Every real engine (psync, vsync, pvsync, pvsync2, posixaio, mmap, libaio, io_uring) against the
+// IoEngine contract, on tmpfs and on the local disk (ext4 under /var/tmp), buffered and O_DIRECT:
+// data written at many offsets reads back byte for byte (through the engine and independently), op
+// and byte counts are exact, fsync/fdatasync complete with 0, a bad fd completes with -EBADF, a
+// short read reports the bytes done.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -62,6 +62,12 @@ std::vector<Case> AllCases() {
       cases.push_back({"psync", base, direct, 1, 0});
       cases.push_back({"libaio", base, direct, 16, 0});
       cases.push_back({"io_uring", base, direct, 16, 0});
+      cases.push_back({"vsync", base, direct, 1, 0});
+      cases.push_back({"pvsync", base, direct, 1, 0});
+      cases.push_back({"pvsync2", base, direct, 1, 0});
+      cases.push_back({"posixaio", base, direct, 16, 0});
+      // mmap refuses O_DIRECT (mmap_engine.h).
+      if (!direct) cases.push_back({"mmap", base, direct, 1, 0});
     }
   }
   cases.push_back({"libaio", engine_test::kLocalDiskBase, true, 16, 4});

@@ -17,7 +17,10 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(EngineRegistryTest, ListsTheEnginesBuiltIn) {
-  EXPECT_THAT(EngineNames(), ElementsAre("psync", "sync", "libaio", "io_uring", "null", "nfs"));
+  EXPECT_THAT(EngineNames(), ElementsAre("psync", "sync", "vsync", "pvsync", "pvsync2", "posixaio",
+                                         "mmap", "libaio", "io_uring", "null", "nfs", "filecreate",
+                                         "filestat", "filedelete", "dircreate", "dirstat",
+                                         "dirdelete", "falloc", "ftruncate"));
 }
 
 TEST(EngineRegistryTest, EveryListedNameCreatesAnEngineThatInitializes) {
@@ -52,16 +55,31 @@ TEST(EngineRegistryTest, CapabilitiesMatchTheKindOfEngine) {
   EXPECT_EQ(caps("io_uring").max_iodepth, 4096);
   EXPECT_FALSE(caps("null").is_async);
   EXPECT_FALSE(caps("null").does_io);
+  for (const char* name : {"vsync", "pvsync", "pvsync2", "mmap"}) {
+    EXPECT_FALSE(caps(name).is_async) << name;
+    EXPECT_EQ(caps(name).max_iodepth, 1) << name;
+  }
+  EXPECT_FALSE(caps("mmap").supports_direct) << "fio's mmap only imitates O_DIRECT";
+  EXPECT_TRUE(caps("posixaio").is_async);
+  EXPECT_EQ(caps("posixaio").max_iodepth, 4096);
+}
+
+TEST(EngineRegistryTest, PvsyncRefusesPerCallFlagsThatOnlyPvsync2Passes) {
+  EngineOptions options;
+  options.rw_flags = 1;
+  EXPECT_THAT((*CreateEngine("pvsync"))->Init(options),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("need pvsync2")));
+  EXPECT_TRUE((*CreateEngine("pvsync2"))->Init(options).ok());
 }
 
 TEST(EngineRegistryTest, UnknownNameIsNotFoundAndNamesTheEngineAndTheList) {
-  for (const char* name : {"posixaio", "", "IO_URING"}) {
+  for (const char* name : {"windowsaio", "", "IO_URING"}) {
     absl::StatusOr<std::unique_ptr<IoEngine>> engine = CreateEngine(name);
     ASSERT_FALSE(engine.ok());
     EXPECT_EQ(engine.status().code(), absl::StatusCode::kNotFound);
     const std::string message(engine.status().message());
     EXPECT_THAT(message, HasSubstr(std::string("\"") + name + "\""));
-    EXPECT_THAT(message, HasSubstr("psync, sync, libaio, io_uring, null"));
+    EXPECT_THAT(message, HasSubstr("psync, sync, vsync, pvsync, pvsync2, posixaio, mmap, libaio"));
   }
 }
 

@@ -402,7 +402,7 @@ TEST(BlockIoTest, MissingDirectoryIsAPreconditionError) {
 TEST(BlockIoTest, UnknownEngineIsNotFound) {
   TempDir dir(kTmpfsBase);
   JobSpec spec = MakeJob(dir.path(), RwPattern::kRead, 1 << 20, 4096);
-  spec.ioengine = "posixaio";
+  spec.ioengine = "windowsaio";
   auto job = BlockIoJob::Prepare(spec);
   ASSERT_FALSE(job.ok());
   EXPECT_EQ(job.status().code(), absl::StatusCode::kNotFound);
