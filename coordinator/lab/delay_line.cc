@@ -17,6 +17,9 @@ namespace azbench {
 namespace {
 
 constexpr std::chrono::microseconds kSpin(100);
+// struct virtio_net_hdr (flags, gso_type, hdr_len, gso_size, csum_start, csum_offset): the TUN
+// default header size. <linux/virtio_net.h> does not compile as C++.
+constexpr int kVnetHeaderBytes = 10;
 
 }  // namespace
 
@@ -33,9 +36,15 @@ absl::Status DelayLine::Open() {
   for (const LabAz& az : lab_.azs) {
     const int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
     ifreq ifr{};
-    ifr.ifr_flags = IFF_TUN | IFF_NO_PI;
+    ifr.ifr_flags = IFF_TUN | IFF_NO_PI | IFF_VNET_HDR;
     strncpy(ifr.ifr_name, az.tun.c_str(), IFNAMSIZ - 1);
-    if (fd < 0 || ioctl(fd, TUNSETIFF, &ifr) != 0) {
+    // With a virtio-net header and offloads a read carries a whole TCP segment of up to 64 KiB
+    // rather than one MTU-sized packet: one read and one write per segment, not per packet, which
+    // is what lets one thread carry a gigabit.
+    const int header_bytes = kVnetHeaderBytes;
+    if (fd < 0 || ioctl(fd, TUNSETIFF, &ifr) != 0 ||
+        ioctl(fd, TUNSETVNETHDRSZ, &header_bytes) != 0 ||
+        ioctl(fd, TUNSETOFFLOAD, TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6) != 0) {
       const int saved = errno;
       if (fd >= 0) close(fd);
       return absl::InternalError(
@@ -47,16 +56,17 @@ absl::Status DelayLine::Open() {
 }
 
 void DelayLine::ReadAvailable(int fd) {
-  char buf[65536];
+  char buf[kVnetHeaderBytes + 65536];
   for (;;) {
     const ssize_t n = read(fd, buf, sizeof(buf));
     if (n <= 0) return;
-    // IPv4 only (the lab has no IPv6 addresses); the destination address is bytes 16..19.
-    if (n < 20 || (static_cast<unsigned char>(buf[0]) >> 4) != 4) continue;
-    const uint32_t dst = (static_cast<uint32_t>(static_cast<unsigned char>(buf[16])) << 24) |
-                         (static_cast<uint32_t>(static_cast<unsigned char>(buf[17])) << 16) |
-                         (static_cast<uint32_t>(static_cast<unsigned char>(buf[18])) << 8) |
-                         static_cast<uint32_t>(static_cast<unsigned char>(buf[19]));
+    // IPv4 only (the lab has no IPv6 addresses); after the virtio-net header (passed on as it
+    // is), the destination address is bytes 16..19 of the IP header.
+    const unsigned char* ip = reinterpret_cast<const unsigned char*>(buf) + kVnetHeaderBytes;
+    if (n < kVnetHeaderBytes + 20 || (ip[0] >> 4) != 4) continue;
+    const uint32_t dst = (static_cast<uint32_t>(ip[16]) << 24) |
+                         (static_cast<uint32_t>(ip[17]) << 16) |
+                         (static_cast<uint32_t>(ip[18]) << 8) | static_cast<uint32_t>(ip[19]);
     const int az = LabAzOfAddress(lab_, dst);
     if (az < 0) continue;
     queue_.push_back({std::chrono::steady_clock::now() + one_way_, fds_[az],
