@@ -33,6 +33,7 @@
 #include <thread>
 #include <vector>
 
+#include "coordinator/lab/nfs_server.h"
 #include "tests/testing/dependencies.h"
 #include "tests/testing/netns.h"
 #include "tests/testing/subprocess.h"
@@ -93,10 +94,6 @@ class NfsServerFixture {
   }
 
  private:
-  static constexpr char kGanesha[] = "/usr/bin/ganesha.nfsd";
-  static constexpr char kRpcbind[] = "/usr/sbin/rpcbind";
-  static constexpr char kUnshare[] = "/usr/bin/unshare";
-
   bool Fail(std::string message) {
     error_ = std::move(message);
     return false;
@@ -110,9 +107,9 @@ class NfsServerFixture {
     }
     for (const auto& [name, path] :
          {std::pair<const char*, const char*>{"ip (iproute2)", kIpBinary},
-          {"ganesha.nfsd (nfs-ganesha)", kGanesha},
-          {"rpcbind", kRpcbind},
-          {"unshare (util-linux)", kUnshare}}) {
+          {"ganesha.nfsd (nfs-ganesha)", kGaneshaBinary},
+          {"rpcbind", kRpcbindBinary},
+          {"unshare (util-linux)", kUnshareBinary}}) {
       if (std::string missing = MissingDependency(name, path); !missing.empty()) {
         return Fail(missing);
       }
@@ -149,76 +146,28 @@ class NfsServerFixture {
     }
     dir_ = templ;
     export_dir_ = dir_ + "/export";
-    log_path_ = dir_ + "/ganesha.log";
+    log_path_ = Files().log_path();
     std::error_code ec;
     std::filesystem::create_directories(export_dir_, ec);
     std::filesystem::create_directories(dir_ + "/recovery", ec);
     if (ec) return Fail("cannot create " + export_dir_ + ": " + ec.message());
-    if (!WriteFile(dir_ + "/ganesha.conf", GaneshaConfig()) ||
-        !WriteFile(dir_ + "/start.sh", StartScript())) {
-      return false;
+    if (absl::Status written = WriteNfsServerFiles(Files()); !written.ok()) {
+      return Fail(std::string(written.message()));
     }
     // `ip netns exec` execs unshare in place, so the Subprocess (killed with SIGKILL, and killed
     // by the kernel when this process dies) is unshare itself.
     server_ = std::make_unique<Subprocess>(
-        std::vector<std::string>{kIpBinary, "netns", "exec", namespace_, kUnshare, "--mount",
+        std::vector<std::string>{kIpBinary, "netns", "exec", namespace_, kUnshareBinary, "--mount",
                                  "--pid", "--kill-child", "--mount-proc", "--", "/bin/sh",
                                  dir_ + "/start.sh"},
         dir_ + "/start.log");
     return WaitReady();
   }
 
-  std::string GaneshaConfig() const {
-    return "NFS_CORE_PARAM {\n"
-           "  Protocols = 3, 4;\n"
-           "  NFS_Port = " +
-           std::to_string(nfs_port_) +
-           ";\n"
-           "  MNT_Port = " +
-           std::to_string(mount_port_) +
-           ";\n"
-           "  Enable_NLM = false;\n"
-           "  Enable_RQUOTA = false;\n"
-           "}\n"
-           // Without Graceless a fresh server refuses opens for its 90 s grace period.
-           "NFSV4 {\n  Graceless = true;\n  RecoveryBackend = fs;\n  RecoveryRoot = " +
-           dir_ +
-           "/recovery;\n}\n"
-           "NFS_KRB5 { Active_krb5 = false; }\n"
-           "EXPORT {\n"
-           "  Export_Id = 1;\n"
-           "  Path = " +
-           export_dir_ + ";\n  Pseudo = " + export_dir_ +
-           ";\n"
-           "  Protocols = 3, 4;\n"
-           "  Transports = TCP;\n"
-           "  Access_Type = RW;\n"
-           "  Squash = No_Root_Squash;\n"
-           "  SecType = sys;\n"
-           "  FSAL { Name = VFS; }\n"
-           "}\n"
-           "LOG { Default_Log_Level = EVENT; }\n";
-  }
-
-  // The namespace's init: a private /run for rpcbind's and ganesha's state, rpcbind (ganesha
-  // refuses to start its NFSv3 service unless it can register with one), then ganesha.
-  std::string StartScript() const {
-    return "set -e\n"
-           "mount -t tmpfs tmpfs /run\n"
-           "mkdir -p /run/rpcbind /run/ganesha\n" +
-           std::string(kRpcbind) +
-           " -f -w &\n"
-           "for i in $(seq 1 100); do [ -S /run/rpcbind.sock ] && break; sleep 0.05; done\n" +
-           kGanesha + " -F -f " + dir_ + "/ganesha.conf -L " + log_path_ +
-           " -p /run/ganesha/ganesha.pid &\n"
-           "wait\n";
-  }
-
-  bool WriteFile(const std::string& path, const std::string& text) {
-    std::ofstream out(path);
-    out << text;
-    if (!out) return Fail("cannot write " + path);
-    return true;
+  // The config and start script are the lab's (coordinator/lab/nfs_server.h): written once.
+  NfsServerFiles Files() const {
+    return {
+        .dir = dir_, .export_dir = export_dir_, .nfs_port = nfs_port_, .mount_port = mount_port_};
   }
 
   // Ready when the log says the server is up and both ports accept connections from this side.
