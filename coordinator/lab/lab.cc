@@ -97,7 +97,8 @@ std::string NfsUrl(const LabTopology& lab) {
                       "?version=3&nfsport=", kLabNfsPort, "&mountport=", kLabMountPort);
 }
 
-// Everything answers: every namespace exists, every agent and the NFS server accept connections.
+// Everything answers: every namespace exists, every agent and the NFS server accept connections,
+// and a connection from the second AZ to the server crosses the delay line.
 bool Healthy(const LabTopology& lab) {
   if (!std::filesystem::exists("/run/netns/" + lab.router_namespace)) return false;
   for (const LabAz& az : lab.azs) {
@@ -106,7 +107,9 @@ bool Healthy(const LabTopology& lab) {
       if (!Connects(agent.address, kLabAgentPort)) return false;
     }
   }
-  return Connects(lab.nfs_server_address, kLabNfsPort);
+  if (!Connects(lab.nfs_server_address, kLabNfsPort)) return false;
+  return lab.azs.size() < 2 ||
+         MedianConnectRtt(lab.azs[1].namespace_name, lab.nfs_server_address, kLabNfsPort, 1).ok();
 }
 
 std::string Summary(const LabTopology& lab) {

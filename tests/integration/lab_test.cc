@@ -5,6 +5,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -21,6 +22,7 @@ namespace azbench {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr char kDir[] = "/var/tmp/azbench-lab-test";
 
@@ -90,13 +92,18 @@ TEST_F(LabTest, UpMeasuresTheDelayReachesTheServerAcrossAzsIsIdempotentAndDownLe
   ASSERT_EQ(code, 0) << out;
   EXPECT_THAT(out, HasSubstr("NFS server: 10.100.0.2 in lab-1a"));
 
-  out = Azbench({"lab", "status", "--dir", kDir}, &code);
-  ASSERT_EQ(code, 0) << out;
-  const double same_az_us = StatusRttUs(out, "lab-1a", "lab-1a");
-  const double cross_az_us = StatusRttUs(out, "lab-1a", "lab-1b");
-  ASSERT_GT(same_az_us, 0) << out;
-  ASSERT_GT(cross_az_us, 0) << out;
-  EXPECT_NEAR(cross_az_us - same_az_us, 800, 200) << out;
+  // The injected delay is a floor that load only adds to: the least of three status readings.
+  double added_us = 1e9;
+  for (int i = 0; i < 3; ++i) {
+    out = Azbench({"lab", "status", "--dir", kDir}, &code);
+    ASSERT_EQ(code, 0) << out;
+    const double same_az_us = StatusRttUs(out, "lab-1a", "lab-1a");
+    const double cross_az_us = StatusRttUs(out, "lab-1a", "lab-1b");
+    ASSERT_GT(same_az_us, 0) << out;
+    ASSERT_GT(cross_az_us, 0) << out;
+    added_us = std::min(added_us, cross_az_us - same_az_us);
+  }
+  EXPECT_NEAR(added_us, 800, 200) << out;
 
   // An agent in AZ b writes 1 MiB through the server in AZ a over NFSv3.
   const LabTopology lab = PlanLab({.azs = 2, .dir = kDir});
@@ -126,11 +133,16 @@ TEST_F(LabTest, UpMeasuresTheDelayReachesTheServerAcrossAzsIsIdempotentAndDownLe
   EXPECT_THAT(Leftovers(), ::testing::IsEmpty());
 }
 
-TEST_F(LabTest, DownRemovesWhatAnInterruptedUpLeft) {
-  // A lab whose processes were killed and whose state file is gone: down still finds it by name.
+TEST_F(LabTest, UpAndDownRemoveWhatAnInterruptedUpLeft) {
+  // A lab whose state file is gone, and a stray namespace: up rebuilds, down finds all by name.
   int code = 0;
   std::string out = Azbench({"lab", "up", "--azs", "2", "--dir", kDir}, &code);
   ASSERT_EQ(code, 0) << out;
+  std::filesystem::remove(std::string(kDir) + "/state");
+  ASSERT_EQ(testing::RunCommand({testing::kIpBinary, "netns", "add", "azlab-stray"}), 0);
+  out = Azbench({"lab", "up", "--azs", "2", "--dir", kDir}, &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_THAT(out, Not(HasSubstr("already up")));
   std::filesystem::remove(std::string(kDir) + "/state");
   out = Azbench({"lab", "down", "--dir", kDir}, &code);
   ASSERT_EQ(code, 0) << out;
