@@ -65,8 +65,13 @@ class LabTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (geteuid() != 0) GTEST_SKIP() << "azbench lab needs root";
-    for (const char* tool : {"/usr/bin/ganesha.nfsd", "/usr/sbin/rpcbind", "/usr/sbin/tc"}) {
-      ASSERT_EQ(access(tool, X_OK), 0) << tool << " is missing (scripts/setup.sh installs it)";
+    for (const auto& [name, path] : {std::pair<const char*, const char*>{
+                                         "ganesha.nfsd (nfs-ganesha)", "/usr/bin/ganesha.nfsd"},
+                                     {"rpcbind", "/usr/sbin/rpcbind"},
+                                     {"tc (iproute2)", "/usr/sbin/tc"}}) {
+      if (std::string missing = testing::MissingDependency(name, path); !missing.empty()) {
+        GTEST_SKIP() << missing;
+      }
     }
     // One lab per machine: test cases that ctest runs at once take turns.
     lock_fd_ = open("/var/tmp/azbench-lab-test.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
