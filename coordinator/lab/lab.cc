@@ -266,6 +266,15 @@ absl::StatusOr<std::string> LabUp(const LabOptions& options) {
       return "already up\n" + Summary(lab);
     }
   }
+  // `down` removes DIR whole: never take over a directory that holds something else.
+  std::error_code ec;
+  if (options.dir != kLabDefaultDir && !std::filesystem::exists(StatePath(options.dir)) &&
+      std::filesystem::exists(options.dir) && !std::filesystem::is_empty(options.dir, ec)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("--dir: ", options.dir,
+                     " holds files and no lab state; give a new or empty directory (down "
+                     "removes it whole)"));
+  }
   RETURN_IF_ERROR(DownLocked(options.dir));
   if (absl::Status built = BuildLab(lab); !built.ok()) {
     (void)DownLocked(options.dir);

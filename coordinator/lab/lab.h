@@ -18,8 +18,9 @@ namespace azbench {
 
 // Idempotent: a lab that is up with the same options and answers is left as it is; any other
 // lab is taken down first. Returns what a user needs (hosts file, TLS files, topology). Errors:
-// FailedPrecondition (not root, a missing tool), InvalidArgument (options), Internal (a command
-// or process that failed, with its log's tail); what was built is removed again.
+// FailedPrecondition (not root, a missing tool, a --dir that holds files but no lab state),
+// InvalidArgument (options), Internal (a command or process that failed, with its log's tail); what
+// was built is removed again.
 absl::StatusOr<std::string> LabUp(const LabOptions& options);
 
 // Removes every lab namespace and its processes, the host link and `dir` (when it holds a lab's

@@ -22,7 +22,6 @@ namespace azbench {
 namespace {
 
 using ::testing::HasSubstr;
-using ::testing::Not;
 
 constexpr char kDir[] = "/var/tmp/azbench-lab-test";
 
@@ -138,20 +137,28 @@ TEST_F(LabTest, UpMeasuresTheDelayReachesTheServerAcrossAzsIsIdempotentAndDownLe
   EXPECT_THAT(Leftovers(), ::testing::IsEmpty());
 }
 
-TEST_F(LabTest, UpAndDownRemoveWhatAnInterruptedUpLeft) {
-  // A lab whose state file is gone, and a stray namespace: up rebuilds, down finds all by name.
+TEST_F(LabTest, DownRemovesWhatAnInterruptedUpLeftAndUpClearsStrays) {
+  // A lab whose state file is gone: down still finds its namespaces and processes by name.
   int code = 0;
-  std::string out = Azbench({"lab", "up", "--azs", "2", "--dir", kDir}, &code);
+  const std::vector<std::string> up = {"lab", "up", "--azs", "2", "--dir", kDir};
+  std::string out = Azbench(up, &code);
   ASSERT_EQ(code, 0) << out;
   std::filesystem::remove(std::string(kDir) + "/state");
-  ASSERT_EQ(testing::RunCommand({testing::kIpBinary, "netns", "add", "azlab-stray"}), 0);
-  out = Azbench({"lab", "up", "--azs", "2", "--dir", kDir}, &code);
-  ASSERT_EQ(code, 0) << out;
-  EXPECT_THAT(out, Not(HasSubstr("already up")));
-  std::filesystem::remove(std::string(kDir) + "/state");
+  out = Azbench(up, &code);
+  EXPECT_NE(code, 0) << "a directory with files and no state is not taken over";
+  EXPECT_THAT(out, HasSubstr("holds files and no lab state"));
   out = Azbench({"lab", "down", "--dir", kDir}, &code);
   ASSERT_EQ(code, 0) << out;
   std::filesystem::remove_all(kDir);  // no state file: down leaves a directory it cannot vouch for
+  EXPECT_THAT(Leftovers(), ::testing::IsEmpty());
+
+  // A stray namespace of the lab's prefix is cleared by up.
+  ASSERT_EQ(testing::RunCommand({testing::kIpBinary, "netns", "add", "azlab-stray"}), 0);
+  out = Azbench(up, &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_FALSE(std::filesystem::exists("/run/netns/azlab-stray"));
+  out = Azbench({"lab", "down", "--dir", kDir}, &code);
+  ASSERT_EQ(code, 0) << out;
   EXPECT_THAT(Leftovers(), ::testing::IsEmpty());
 }
 
