@@ -143,7 +143,7 @@ absl::Status DownLocked(const std::string& dir) {
 }
 
 std::string AgentConfig(const LabTopology& lab, const LabAgent& agent) {
-  const std::string& tls = lab.options.dir + "/tls";
+  const std::string tls = lab.options.dir + "/tls";
   return absl::StrCat("listen: ", agent.address, ":", kLabAgentPort, "\nagent_id: ", agent.name,
                       "\nimds_endpoint: http://127.0.0.1:", agent.imds_port,
                       "\nlog_level: info\ntls: {cert_file: ", tls, "/agents/", agent.address,
