@@ -33,6 +33,7 @@
 #include <thread>
 #include <vector>
 
+#include "coordinator/lab/lab_system.h"
 #include "coordinator/lab/nfs_server.h"
 #include "tests/testing/dependencies.h"
 #include "tests/testing/netns.h"
@@ -54,8 +55,7 @@ class NfsServerFixture {
     // with the init every process of the pid namespace.
     server_.reset();
     if (!namespace_.empty()) {
-      WaitNamespaceEmpty(namespace_);
-      RunCommand({kIpBinary, "netns", "del", namespace_});
+      RemoveNamespace(namespace_);
     }
     if (!host_link_.empty()) RunCommand({kIpBinary, "link", "del", host_link_});
     std::error_code ec;
@@ -276,21 +276,8 @@ class NfsServerFixture {
       const pid_t pid = static_cast<pid_t>(std::atoi(rest.c_str()));
       return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
     };
-    std::string list;
-    RunCommand({kIpBinary, "netns", "list"}, &list);
-    size_t start = 0;
-    while (start < list.size()) {
-      size_t end = list.find('\n', start);
-      if (end == std::string::npos) end = list.size();
-      std::string line = list.substr(start, end - start);
-      start = end + 1;
-      line = line.substr(0, line.find(' '));
-      if (line.rfind(kNamespacePrefix, 0) != 0) continue;
-      const std::string rest = line.substr(sizeof(kNamespacePrefix) - 1);
-      if (owner_alive(rest)) continue;
-      KillNamespaceProcesses(line);
-      WaitNamespaceEmpty(line);
-      RunCommand({kIpBinary, "netns", "del", line});
+    for (const std::string& ns : ListNamespaces(kNamespacePrefix)) {
+      if (!owner_alive(ns.substr(sizeof(kNamespacePrefix) - 1))) RemoveNamespace(ns);
     }
     std::string links;
     RunCommand({kIpBinary, "-o", "link", "show"}, &links);
@@ -315,31 +302,6 @@ class NfsServerFixture {
         std::error_code rm_ec;
         std::filesystem::remove_all(e.path(), rm_ec);
       }
-    }
-  }
-
-  static void KillNamespaceProcesses(const std::string& ns) {
-    std::string pids;
-    RunCommand({kIpBinary, "netns", "pids", ns}, &pids);
-    size_t start = 0;
-    while (start < pids.size()) {
-      const pid_t pid = static_cast<pid_t>(std::atoi(pids.c_str() + start));
-      if (pid > 0) kill(pid, SIGKILL);
-      const size_t end = pids.find('\n', start);
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
-  }
-
-  // The pid namespace's processes die after its init; the network namespace is only gone once
-  // they have.
-  static void WaitNamespaceEmpty(const std::string& ns) {
-    for (int i = 0; i < 100; ++i) {
-      std::string pids;
-      RunCommand({kIpBinary, "netns", "pids", ns}, &pids);
-      if (pids.find_first_of("0123456789") == std::string::npos) return;
-      KillNamespaceProcesses(ns);
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   }
 
