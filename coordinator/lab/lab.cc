@@ -297,16 +297,24 @@ absl::StatusOr<std::string> LabStatus(const std::string& dir) {
   ASSIGN_OR_RETURN(const LabOptions options, ParseLabState(text));
   const LabTopology lab = PlanLab(options);
   std::string out = Summary(lab);
+  auto line = [&](const std::string& from, const std::string& to, const std::string& ns,
+                  const std::string& address, int port) {
+    absl::StatusOr<absl::Duration> rtt = MedianConnectRtt(ns, address, port);
+    absl::StrAppend(&out, "  ", from, " -> ", to, ": ",
+                    rtt.ok() ? absl::StrFormat("%.0f us", absl::ToDoubleMicroseconds(*rtt))
+                             : std::string(rtt.status().message()),
+                    "\n");
+  };
   absl::StrAppend(&out, "round trip (median TCP connect to the first agent of the second AZ):\n");
   for (size_t i = 0; i < lab.azs.size(); ++i) {
     for (size_t j = i; j < lab.azs.size(); ++j) {
-      absl::StatusOr<absl::Duration> rtt =
-          MedianConnectRtt(lab.azs[i].namespace_name, lab.azs[j].agents[0].address, kLabAgentPort);
-      absl::StrAppend(&out, "  ", lab.azs[i].name, " -> ", lab.azs[j].name, ": ",
-                      rtt.ok() ? absl::StrFormat("%.0f us", absl::ToDoubleMicroseconds(*rtt))
-                               : std::string(rtt.status().message()),
-                      "\n");
+      line(lab.azs[i].name, lab.azs[j].name, lab.azs[i].namespace_name,
+           lab.azs[j].agents[0].address, kLabAgentPort);
     }
+  }
+  absl::StrAppend(&out, "round trip to the NFS server (port ", kLabNfsPort, "):\n");
+  for (const LabAz& az : lab.azs) {
+    line(az.name, "nfs", az.namespace_name, lab.nfs_server_address, kLabNfsPort);
   }
   return out;
 }

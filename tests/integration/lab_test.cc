@@ -106,6 +106,7 @@ TEST_F(LabTest, UpMeasuresTheDelayReachesTheServerAcrossAzsIsIdempotentAndDownLe
     ASSERT_GT(same_az_us, 0) << out;
     ASSERT_GT(cross_az_us, 0) << out;
     added_us = std::min(added_us, cross_az_us - same_az_us);
+    EXPECT_GT(StatusRttUs(out, "lab-1b", "nfs"), StatusRttUs(out, "lab-1a", "nfs")) << out;
   }
   EXPECT_NEAR(added_us, 800, 200) << out;
 
