@@ -35,6 +35,11 @@ constexpr char kUsage[] =
     "  compare A.db B.db [--format terminal|md] [-o FILE] [--keep all|last|median]\n"
     "      [--fail-on-regression]      matching scenarios side by side, deltas flagged beyond the\n"
     "                                  spread of the repeats (exit 1 on a flagged regression)\n"
+    "  lab up [--azs 3] [--agents-per-az 1] [--cross-az-delay 800us] [--cross-az-bandwidth 1g]\n"
+    "      [--dir DIR] | lab down [--dir DIR] | lab status [--dir DIR]\n"
+    "                                  (root) simulated AZs on this machine: an NFS server, "
+    "agents\n"
+    "                                  over mutual TLS, a delay line and shaping between AZs\n"
     "  version\n";
 
 }  // namespace
@@ -51,7 +56,8 @@ int RunCli(const std::vector<std::string>& all) {
   const std::string command = all[0];
   const std::vector<std::string> rest(all.begin() + 1, all.end());
   const bool known = command == "agents" || command == "plan" || command == "run" ||
-                     command == "report" || command == "compare" || command == "certs";
+                     command == "report" || command == "compare" || command == "certs" ||
+                     command == "lab";
   // `azbench <command> --help` (before a lone "--", after which fio's options start): the usage.
   for (const std::string& arg : known ? rest : std::vector<std::string>{}) {
     if (arg == "--") break;
@@ -66,6 +72,7 @@ int RunCli(const std::vector<std::string>& all) {
   if (command == "report") return cli_internal::ReportCommand(rest);
   if (command == "compare") return cli_internal::CompareCommand(rest);
   if (command == "certs") return CertsCommand(rest);
+  if (command == "lab") return cli_internal::LabCommand(rest);
   if (command == "version" || command == "--version") {
     std::cout << "azbench " << kAzbenchVersion << " (protocol " << kProtocolVersion << ")\n";
     return 0;

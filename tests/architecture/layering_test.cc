@@ -42,6 +42,7 @@ const std::map<std::string, int>& Ranks() {
       {"coordinator", 1},
       {"coordinator/fleet", 2},
       {"coordinator/campaign", 3},
+      {"coordinator/lab", 3},
       {"coordinator/plan", 4},
       {"coordinator/store", 5},
       {"coordinator/run", 6},

@@ -33,6 +33,8 @@
 #include <thread>
 #include <vector>
 
+#include "coordinator/lab/lab_system.h"
+#include "coordinator/lab/nfs_server.h"
 #include "tests/testing/dependencies.h"
 #include "tests/testing/netns.h"
 #include "tests/testing/subprocess.h"
@@ -53,8 +55,7 @@ class NfsServerFixture {
     // with the init every process of the pid namespace.
     server_.reset();
     if (!namespace_.empty()) {
-      WaitNamespaceEmpty(namespace_);
-      RunCommand({kIpBinary, "netns", "del", namespace_});
+      RemoveNamespace(namespace_);
     }
     if (!host_link_.empty()) RunCommand({kIpBinary, "link", "del", host_link_});
     std::error_code ec;
@@ -93,10 +94,6 @@ class NfsServerFixture {
   }
 
  private:
-  static constexpr char kGanesha[] = "/usr/bin/ganesha.nfsd";
-  static constexpr char kRpcbind[] = "/usr/sbin/rpcbind";
-  static constexpr char kUnshare[] = "/usr/bin/unshare";
-
   bool Fail(std::string message) {
     error_ = std::move(message);
     return false;
@@ -110,9 +107,9 @@ class NfsServerFixture {
     }
     for (const auto& [name, path] :
          {std::pair<const char*, const char*>{"ip (iproute2)", kIpBinary},
-          {"ganesha.nfsd (nfs-ganesha)", kGanesha},
-          {"rpcbind", kRpcbind},
-          {"unshare (util-linux)", kUnshare}}) {
+          {"ganesha.nfsd (nfs-ganesha)", kGaneshaBinary},
+          {"rpcbind", kRpcbindBinary},
+          {"unshare (util-linux)", kUnshareBinary}}) {
       if (std::string missing = MissingDependency(name, path); !missing.empty()) {
         return Fail(missing);
       }
@@ -149,76 +146,28 @@ class NfsServerFixture {
     }
     dir_ = templ;
     export_dir_ = dir_ + "/export";
-    log_path_ = dir_ + "/ganesha.log";
+    log_path_ = Files().log_path();
     std::error_code ec;
     std::filesystem::create_directories(export_dir_, ec);
     std::filesystem::create_directories(dir_ + "/recovery", ec);
     if (ec) return Fail("cannot create " + export_dir_ + ": " + ec.message());
-    if (!WriteFile(dir_ + "/ganesha.conf", GaneshaConfig()) ||
-        !WriteFile(dir_ + "/start.sh", StartScript())) {
-      return false;
+    if (absl::Status written = WriteNfsServerFiles(Files()); !written.ok()) {
+      return Fail(std::string(written.message()));
     }
     // `ip netns exec` execs unshare in place, so the Subprocess (killed with SIGKILL, and killed
     // by the kernel when this process dies) is unshare itself.
     server_ = std::make_unique<Subprocess>(
-        std::vector<std::string>{kIpBinary, "netns", "exec", namespace_, kUnshare, "--mount",
+        std::vector<std::string>{kIpBinary, "netns", "exec", namespace_, kUnshareBinary, "--mount",
                                  "--pid", "--kill-child", "--mount-proc", "--", "/bin/sh",
                                  dir_ + "/start.sh"},
         dir_ + "/start.log");
     return WaitReady();
   }
 
-  std::string GaneshaConfig() const {
-    return "NFS_CORE_PARAM {\n"
-           "  Protocols = 3, 4;\n"
-           "  NFS_Port = " +
-           std::to_string(nfs_port_) +
-           ";\n"
-           "  MNT_Port = " +
-           std::to_string(mount_port_) +
-           ";\n"
-           "  Enable_NLM = false;\n"
-           "  Enable_RQUOTA = false;\n"
-           "}\n"
-           // Without Graceless a fresh server refuses opens for its 90 s grace period.
-           "NFSV4 {\n  Graceless = true;\n  RecoveryBackend = fs;\n  RecoveryRoot = " +
-           dir_ +
-           "/recovery;\n}\n"
-           "NFS_KRB5 { Active_krb5 = false; }\n"
-           "EXPORT {\n"
-           "  Export_Id = 1;\n"
-           "  Path = " +
-           export_dir_ + ";\n  Pseudo = " + export_dir_ +
-           ";\n"
-           "  Protocols = 3, 4;\n"
-           "  Transports = TCP;\n"
-           "  Access_Type = RW;\n"
-           "  Squash = No_Root_Squash;\n"
-           "  SecType = sys;\n"
-           "  FSAL { Name = VFS; }\n"
-           "}\n"
-           "LOG { Default_Log_Level = EVENT; }\n";
-  }
-
-  // The namespace's init: a private /run for rpcbind's and ganesha's state, rpcbind (ganesha
-  // refuses to start its NFSv3 service unless it can register with one), then ganesha.
-  std::string StartScript() const {
-    return "set -e\n"
-           "mount -t tmpfs tmpfs /run\n"
-           "mkdir -p /run/rpcbind /run/ganesha\n" +
-           std::string(kRpcbind) +
-           " -f -w &\n"
-           "for i in $(seq 1 100); do [ -S /run/rpcbind.sock ] && break; sleep 0.05; done\n" +
-           kGanesha + " -F -f " + dir_ + "/ganesha.conf -L " + log_path_ +
-           " -p /run/ganesha/ganesha.pid &\n"
-           "wait\n";
-  }
-
-  bool WriteFile(const std::string& path, const std::string& text) {
-    std::ofstream out(path);
-    out << text;
-    if (!out) return Fail("cannot write " + path);
-    return true;
+  // The config and start script are the lab's (coordinator/lab/nfs_server.h): written once.
+  NfsServerFiles Files() const {
+    return {
+        .dir = dir_, .export_dir = export_dir_, .nfs_port = nfs_port_, .mount_port = mount_port_};
   }
 
   // Ready when the log says the server is up and both ports accept connections from this side.
@@ -327,21 +276,8 @@ class NfsServerFixture {
       const pid_t pid = static_cast<pid_t>(std::atoi(rest.c_str()));
       return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
     };
-    std::string list;
-    RunCommand({kIpBinary, "netns", "list"}, &list);
-    size_t start = 0;
-    while (start < list.size()) {
-      size_t end = list.find('\n', start);
-      if (end == std::string::npos) end = list.size();
-      std::string line = list.substr(start, end - start);
-      start = end + 1;
-      line = line.substr(0, line.find(' '));
-      if (line.rfind(kNamespacePrefix, 0) != 0) continue;
-      const std::string rest = line.substr(sizeof(kNamespacePrefix) - 1);
-      if (owner_alive(rest)) continue;
-      KillNamespaceProcesses(line);
-      WaitNamespaceEmpty(line);
-      RunCommand({kIpBinary, "netns", "del", line});
+    for (const std::string& ns : ListNamespaces(kNamespacePrefix)) {
+      if (!owner_alive(ns.substr(sizeof(kNamespacePrefix) - 1))) RemoveNamespace(ns);
     }
     std::string links;
     RunCommand({kIpBinary, "-o", "link", "show"}, &links);
@@ -366,31 +302,6 @@ class NfsServerFixture {
         std::error_code rm_ec;
         std::filesystem::remove_all(e.path(), rm_ec);
       }
-    }
-  }
-
-  static void KillNamespaceProcesses(const std::string& ns) {
-    std::string pids;
-    RunCommand({kIpBinary, "netns", "pids", ns}, &pids);
-    size_t start = 0;
-    while (start < pids.size()) {
-      const pid_t pid = static_cast<pid_t>(std::atoi(pids.c_str() + start));
-      if (pid > 0) kill(pid, SIGKILL);
-      const size_t end = pids.find('\n', start);
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
-  }
-
-  // The pid namespace's processes die after its init; the network namespace is only gone once
-  // they have.
-  static void WaitNamespaceEmpty(const std::string& ns) {
-    for (int i = 0; i < 100; ++i) {
-      std::string pids;
-      RunCommand({kIpBinary, "netns", "pids", ns}, &pids);
-      if (pids.find_first_of("0123456789") == std::string::npos) return;
-      KillNamespaceProcesses(ns);
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   }
 

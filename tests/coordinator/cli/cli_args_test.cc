@@ -216,13 +216,26 @@ TEST_F(OutputSafetyTest, AShmThatCannotMoveUndoesTheMovesBeforeIt) {
 }
 
 TEST(CliHelpTest, EveryCommandAnswersHelpWithTheUsage) {
-  for (const char* command : {"plan", "run", "report", "compare", "agents", "certs"}) {
+  for (const char* command : {"plan", "run", "report", "compare", "agents", "certs", "lab"}) {
     EXPECT_EQ(RunCli({command, "--help"}), 0) << command;
   }
   EXPECT_EQ(RunCli({}), 2);
   EXPECT_EQ(RunCli({"bogus", "--help"}), 2) << "an unknown command is still one";
   // After "--" come fio's options: --help there is not azbench's.
   EXPECT_EQ(RunCli({"run", "--local", "0", "--", "--help"}), 2);
+}
+
+TEST(CliLabTest, BadLabArgumentsAreRefusedBeforeAnythingIsBuilt) {
+  EXPECT_EQ(RunCli({"lab"}), 2);
+  EXPECT_EQ(RunCli({"lab", "sideways"}), 2);
+  EXPECT_EQ(RunCli({"lab", "up", "--azs", "0"}), 2);
+  EXPECT_EQ(RunCli({"lab", "up", "--azs", "two"}), 2);
+  EXPECT_EQ(RunCli({"lab", "up", "--agents-per-az", "101"}), 2);
+  EXPECT_EQ(RunCli({"lab", "up", "--cross-az-bandwidth", "fast"}), 2);
+  EXPECT_EQ(RunCli({"lab", "up", "--cross-az-delay", "soon"}), 2);
+  EXPECT_EQ(RunCli({"lab", "up", "--dir", "relative/dir"}), 2);
+  EXPECT_EQ(RunCli({"lab", "up", "extra"}), 2);
+  EXPECT_EQ(RunCli({"lab", "down", "--azs", "3"}), 2) << "down takes --dir only";
 }
 
 TEST(CliAgentsTest, InputThatWouldBeIgnoredIsRefused) {

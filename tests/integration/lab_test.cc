@@ -1,0 +1,167 @@
+// `azbench lab` end to end (root): up builds the AZs, status measures the injected delay, an agent
+// in one AZ writes through the NFS server in another, up again changes nothing, and down leaves no
+// namespace, link, process or file behind. Skipped without root.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "absl/strings/str_cat.h"
+#include "coordinator/lab/lab_topology.h"
+#include "tests/testing/netns.h"
+
+namespace azbench {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr char kDir[] = "/var/tmp/azbench-lab-test";
+
+std::string Azbench(const std::vector<std::string>& args, int* code) {
+  std::vector<std::string> argv = {AZBENCH_BIN};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::string output;
+  *code = testing::RunCommand(argv, &output);
+  return output;
+}
+
+// What is left of a lab on this machine: namespaces, links, processes naming the lab's directory.
+std::vector<std::string> Leftovers() {
+  std::vector<std::string> left;
+  std::error_code ec;
+  for (const char* where : {"/run/netns", "/sys/class/net"}) {
+    for (const auto& e : std::filesystem::directory_iterator(where, ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.rfind(kLabPrefix, 0) == 0) left.push_back(std::string(where) + "/" + name);
+    }
+  }
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    std::ifstream in(e.path() / "cmdline");
+    const std::string cmdline((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
+    if (cmdline.find(kDir) != std::string::npos) left.push_back("process " + e.path().string());
+  }
+  if (std::filesystem::exists(kDir)) left.push_back(kDir);
+  return left;
+}
+
+// Microseconds of "  FROM -> TO: N us" in the status output, or -1.
+double StatusRttUs(const std::string& status, const std::string& from, const std::string& to) {
+  std::smatch m;
+  const std::regex line("  " + from + " -> " + to + ": ([0-9]+) us");
+  return std::regex_search(status, m, line) ? std::stod(m[1]) : -1;
+}
+
+class LabTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (geteuid() != 0) GTEST_SKIP() << "azbench lab needs root";
+    for (const auto& [name, path] : {std::pair<const char*, const char*>{
+                                         "ganesha.nfsd (nfs-ganesha)", "/usr/bin/ganesha.nfsd"},
+                                     {"rpcbind", "/usr/sbin/rpcbind"},
+                                     {"tc (iproute2)", "/usr/sbin/tc"}}) {
+      if (std::string missing = testing::MissingDependency(name, path); !missing.empty()) {
+        GTEST_SKIP() << missing;
+      }
+    }
+    // One lab per machine: test cases that ctest runs at once take turns.
+    lock_fd_ = open("/var/tmp/azbench-lab-test.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    ASSERT_GE(lock_fd_, 0);
+    flock(lock_fd_, LOCK_EX);
+  }
+  void TearDown() override {
+    int code = 0;
+    if (lock_fd_ >= 0) {
+      const std::string out = Azbench({"lab", "down", "--dir", kDir}, &code);
+      EXPECT_EQ(code, 0) << out;
+      close(lock_fd_);
+    }
+  }
+  int lock_fd_ = -1;
+};
+
+TEST_F(LabTest, UpMeasuresTheDelayReachesTheServerAcrossAzsIsIdempotentAndDownLeavesNothing) {
+  int code = 0;
+  const std::vector<std::string> up = {"lab",   "up",    "--azs", "2", "--cross-az-delay",
+                                       "800us", "--dir", kDir};
+  std::string out = Azbench(up, &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_THAT(out, HasSubstr("NFS server: 10.100.0.2 in lab-1a"));
+
+  // The injected delay is a floor that load only adds to: the least of three status readings.
+  double added_us = 1e9;
+  for (int i = 0; i < 3; ++i) {
+    out = Azbench({"lab", "status", "--dir", kDir}, &code);
+    ASSERT_EQ(code, 0) << out;
+    const double same_az_us = StatusRttUs(out, "lab-1a", "lab-1a");
+    const double cross_az_us = StatusRttUs(out, "lab-1a", "lab-1b");
+    ASSERT_GT(same_az_us, 0) << out;
+    ASSERT_GT(cross_az_us, 0) << out;
+    added_us = std::min(added_us, cross_az_us - same_az_us);
+    EXPECT_GT(StatusRttUs(out, "lab-1b", "nfs"), StatusRttUs(out, "lab-1a", "nfs")) << out;
+  }
+  EXPECT_NEAR(added_us, 800, 200) << out;
+
+  // An agent in AZ b writes 1 MiB through the server in AZ a over NFSv3.
+  const LabTopology lab = PlanLab({.azs = 2, .dir = kDir});
+  const std::string url =
+      absl::StrCat("nfs://", lab.nfs_server_address, lab.export_dir,
+                   "?version=3&nfsport=", kLabNfsPort, "&mountport=", kLabMountPort);
+  out = Azbench(
+      {"run", "--hosts", absl::StrCat(lab.azs[1].agents[0].address, ":", kLabAgentPort), "--tls-ca",
+       absl::StrCat(kDir, "/tls/ca.crt"), "--tls-cert", absl::StrCat(kDir, "/tls/coordinator.crt"),
+       "--tls-key", absl::StrCat(kDir, "/tls/coordinator.key"), "--db",
+       absl::StrCat(kDir, "/results.db"), "--quiet", "--", "--name=b", "--ioengine=nfs",
+       "--nfs_url=" + url, "--rw=write", "--bs=64k", "--size=1m"},
+      &code);
+  EXPECT_EQ(code, 0) << out;
+  EXPECT_THAT(out, HasSubstr("1 complete"));
+  // (The agent removes a run's files when it ends.)
+  std::ofstream(lab.export_dir + "/marker") << "kept";
+
+  // Up again with the same options: nothing is rebuilt, a file in the export is still there.
+  out = Azbench(up, &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_THAT(out, HasSubstr("already up"));
+  EXPECT_TRUE(std::filesystem::exists(lab.export_dir + "/marker"));
+
+  out = Azbench({"lab", "down", "--dir", kDir}, &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_THAT(Leftovers(), ::testing::IsEmpty());
+}
+
+TEST_F(LabTest, DownRemovesWhatAnInterruptedUpLeftAndUpClearsStrays) {
+  // A lab whose state file is gone: down still finds its namespaces and processes by name.
+  int code = 0;
+  const std::vector<std::string> up = {"lab", "up", "--azs", "2", "--dir", kDir};
+  std::string out = Azbench(up, &code);
+  ASSERT_EQ(code, 0) << out;
+  std::filesystem::remove(std::string(kDir) + "/state");
+  out = Azbench(up, &code);
+  EXPECT_NE(code, 0) << "a directory with files and no state is not taken over";
+  EXPECT_THAT(out, HasSubstr("holds files and no lab state"));
+  out = Azbench({"lab", "down", "--dir", kDir}, &code);
+  ASSERT_EQ(code, 0) << out;
+  std::filesystem::remove_all(kDir);  // no state file: down leaves a directory it cannot vouch for
+  EXPECT_THAT(Leftovers(), ::testing::IsEmpty());
+
+  // A stray namespace of the lab's prefix is cleared by up.
+  ASSERT_EQ(testing::RunCommand({testing::kIpBinary, "netns", "add", "azlab-stray"}), 0);
+  out = Azbench(up, &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_FALSE(std::filesystem::exists("/run/netns/azlab-stray"));
+  out = Azbench({"lab", "down", "--dir", kDir}, &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_THAT(Leftovers(), ::testing::IsEmpty());
+}
+
+}  // namespace
+}  // namespace azbench
