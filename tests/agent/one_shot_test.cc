@@ -228,6 +228,8 @@ TEST_F(OneShotFioFlagsTest, FilenameFormatNamesTheFilesFioNames) {
   EXPECT_EQ(listings[1], listings[0]);
   EXPECT_THAT(listings[1],
               ::testing::ElementsAre("f.w-0.0.dat", "f.w-0.1.dat", "f.w-1.0.dat", "f.w-1.1.dat"));
+}
+
 // fio's unlink=1 in [global] removes every job's files as --unlink does (fio 3.33's
 // filedelete-ioengine.fio sets unlink=0, the default: the files stay); on some jobs only it is
 // refused, since the files of a run go all together or not at all.
