@@ -295,6 +295,14 @@ absl::StatusOr<std::vector<FioJob>> BuildJobs(const std::vector<Section>& sectio
     if (!valid.ok()) {
       return WithPrefix(valid, absl::StrCat(section.origin, ": job '", job.spec.name, "'"));
     }
+    // fio looks the waitee up among the jobs added before this one.
+    if (!job.spec.wait_for.empty() && std::none_of(jobs.begin(), jobs.end(), [&](const FioJob& j) {
+          return j.spec.name == job.spec.wait_for;
+        })) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          section.origin, ": job '", job.spec.name, "': wait_for=", job.spec.wait_for,
+          " names no job before this one (a job can wait only for one defined earlier)"));
+    }
     // fio's add_job(): stonewall or new_group opens a new group, unless the current one is still
     // empty.
     if ((job.spec.stonewall || job.spec.new_group) && jobs_in_group > 0) {

@@ -229,6 +229,9 @@ struct JobSpec {
   bool group_reporting = false;
   bool stonewall = false;  // wait for the previous jobs to finish before this one starts
   bool new_group = false;
+  // fio's wait_for: the name of an earlier job of the same run; this one starts when that one has
+  // ended (the job file parser checks that it names an earlier job).
+  std::string wait_for;
   int kb_base = 1024;
   ClockSource clocksource = ClockSource::kAuto;
   FileSharing sharing = FileSharing::kFilePerAgent;  // azbench `sharing` (see FileSharing)

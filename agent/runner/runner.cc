@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <thread>
@@ -14,6 +15,8 @@
 #include <spdlog/spdlog.h>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
 #include "agent/runner/runner_internal.h"
 #include "agent/workloads/block_io/block_io_family.h"
 #include "common/clock.h"
@@ -241,6 +244,8 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
       return serial.Call([&](RunEventSink& s) { return s.OnPhaseDone(seq, phase); });
     };
   }
+  // Set when a job's Run has returned: the jobs that wait_for it start then.
+  std::vector<absl::Notification> ended(run->jobs.size());
   bool started_sent = false;
   size_t begin = 0;
   while (begin < run->jobs.size() && !run->cancel.load()) {
@@ -277,10 +282,20 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
         };
       }
       const bool phased = run->jobs[i]->phased();
-      threads.emplace_back([&, i, job_control, phased] {
+      const int waitee = run->wait_for[i];
+      threads.emplace_back([&, i, job_control, phased, waitee]() mutable {
+        // A waitee of an earlier stonewall group has ended already.
+        if (waitee >= static_cast<int>(begin)) {
+          while (!ended[waitee].WaitForNotificationWithTimeout(absl::Milliseconds(50))) {
+            if (run->cancel.load()) break;
+          }
+          job_control.start_monotonic_ns =
+              std::max(job_control.start_monotonic_ns, MonotonicNanos());
+        }
         ++jobs_running;
         results[i] = run->jobs[i]->Run(job_control);
         --jobs_running;
+        ended[i].Notify();
         if (phased) run->barrier.JobEnded(phase_done);
       });
     }

@@ -80,6 +80,7 @@ struct Runner::PreparedRun {
   std::vector<std::unique_ptr<Workload>> jobs;
   std::vector<std::string> created_dirs;  // per-agent subdirectories this run made
   std::vector<bool> stonewall;            // per job: waits for every job before it
+  std::vector<int> wait_for;              // per job: the earlier job it starts after, or -1
   uint64_t interval_ns = 1'000'000'000;
   std::atomic<bool> cancel{false};
   // Being laid out by its Prepare, which owns the fields above until it clears this (guarded by

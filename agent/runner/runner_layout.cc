@@ -160,6 +160,21 @@ absl::StatusOr<PrepareOutcome> Runner::LayOut(const std::string& run_id, Prepare
     for (const auto& w : (*job)->warnings()) {
       outcome.warnings.push_back(absl::StrCat("job '", name, "': ", w));
     }
+    int waitee = -1;
+    if (const std::string wait_for = (*job)->wait_for(); !wait_for.empty()) {
+      for (size_t j = 0; j < run->jobs.size(); ++j) {
+        if (run->jobs[j]->name() == wait_for) waitee = static_cast<int>(j);
+      }
+      if (waitee < 0) {
+        (void)(*job)->RemoveCreatedFiles();
+        run->RemoveFiles(nullptr);
+        return absl::InvalidArgumentError(
+            absl::StrCat("job '", name, "': wait_for=", wait_for,
+                         " names no job before this one (a job can wait only for one defined "
+                         "earlier)"));
+      }
+    }
+    run->wait_for.push_back(waitee);
     run->stonewall.push_back((*job)->stonewall());
     run->jobs.push_back(*std::move(job));
   }

@@ -34,6 +34,8 @@ class Workload {
   // The phase names, in order, of a phased workload (for PhaseDone events).
   virtual std::vector<std::string> phase_names() const { return {}; }
   virtual bool stonewall() const { return false; }
+  // The earlier job this one starts after (fio's wait_for); empty: none.
+  virtual std::string wait_for() const { return ""; }
 };
 
 }  // namespace azbench

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -228,6 +229,24 @@ TEST_F(OneShotFioFlagsTest, FilenameFormatNamesTheFilesFioNames) {
   EXPECT_EQ(listings[1], listings[0]);
   EXPECT_THAT(listings[1],
               ::testing::ElementsAre("f.w-0.0.dat", "f.w-0.1.dat", "f.w-1.0.dat", "f.w-1.1.dat"));
+}
+
+// fio's wait_for: in one stonewall group, the waiting job starts when the named one has ended,
+// while a job that waits for nothing starts at once.
+TEST_F(OneShotArgsTest, WaitForStartsAJobWhenTheNamedJobHasEnded) {
+  const std::string text = "[global]\nsize=256k\nrw=write\ndirectory=" + dir_.path() +
+                           "\n[a]\nrate_iops=1000\n[b]\nwait_for=a\n[c]\n";
+  absl::StatusOr<std::vector<FioJob>> jobs = ParseFioJobFile(text, "w.fio");
+  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  absl::StatusOr<OneShotRun> run = RunJobs(*jobs, nullptr, 1'000'000'000, false);
+  ASSERT_TRUE(run.ok()) << run.status();
+  std::map<std::string, const JobResult*> by_name;
+  for (const JobResult& r : run->results) by_name[r.name] = &r;
+  ASSERT_EQ(by_name.size(), 3u);
+  // a: 64 writes at 1000 a second, about 64 ms.
+  EXPECT_GE(by_name["b"]->start_realtime_ns, by_name["a"]->end_realtime_ns);
+  EXPECT_LT(by_name["c"]->start_realtime_ns, by_name["a"]->end_realtime_ns);
+  EXPECT_EQ(by_name["b"]->group_id, by_name["a"]->group_id) << "wait_for opens no group";
 }
 
 // fio's unlink=1 in [global] removes every job's files as --unlink does (fio 3.33's

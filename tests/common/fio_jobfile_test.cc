@@ -142,6 +142,16 @@ TEST(ParseFioJobFileTest, ACommentMayFollowAnOptionOrASectionHeader) {
   EXPECT_TRUE((*jobs)[0].spec.time_based);
 }
 
+TEST(ParseFioJobFileTest, WaitForMustNameAnEarlierJob) {
+  absl::StatusOr<std::vector<FioJob>> jobs =
+      ParseFioJobFile("[global]\nsize=1m\n[a]\n[b]\nwait_for=a\n", "t.fio");
+  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  EXPECT_EQ((*jobs)[1].spec.wait_for, "a");
+  EXPECT_THAT(ParseFioJobFile("[global]\nsize=1m\n[a]\nwait_for=b\n[b]\n", "t.fio"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(StartsWith("t.fio:"), HasSubstr("wait_for=b names no job before"))));
+}
+
 TEST(ParseFioJobFileTest, OnlySectionsRunsTheNamedJobsWithTheirGlobals) {
   const char* text = "[global]\nsize=1m\n[a]\nverify=md5\n[b]\nbs=8k\n[c]\nstonewall\n";
   absl::StatusOr<std::vector<FioJob>> jobs = ParseFioJobFile(text, "t.fio", {"c", "b"});

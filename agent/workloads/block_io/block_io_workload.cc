@@ -22,6 +22,7 @@ class BlockIoWorkload final : public Workload {
   uint64_t ops_done() const override { return job_->ops_done(); }
   uint64_t bytes_done() const override { return job_->bytes_done(); }
   bool stonewall() const override { return job_->spec().stonewall; }
+  std::string wait_for() const override { return job_->spec().wait_for; }
 
  private:
   std::unique_ptr<BlockIoJob> job_;

@@ -42,6 +42,7 @@ class FileOpJob final : public Workload {
   uint64_t ops_done() const override { return ops_done_.load(std::memory_order_relaxed); }
   uint64_t bytes_done() const override { return 0; }
   bool stonewall() const override { return spec_.stonewall; }
+  std::string wait_for() const override { return spec_.wait_for; }
 
  private:
   FileOpJob() = default;
