@@ -5,11 +5,16 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
+#include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "absl/memory/memory.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/time.h"
 #include "agent/workloads/buffer_pool.h"
 #include "agent/workloads/file_layout.h"
 #include "agent/workloads/op_recorder.h"
@@ -18,6 +23,32 @@
 #include "common/status_macros.h"
 
 namespace azbench {
+namespace {
+
+// A file-operation job is one pass over its names: the options that pace, repeat or extend a
+// data job have nothing here to act on, so setting one is an error rather than a silent no-op.
+absl::Status CheckPacingOptions(const JobSpec& s) {
+  std::vector<std::string> set;
+  if (s.time_based) set.push_back("time_based");
+  if (s.ramp_time > absl::ZeroDuration()) set.push_back("ramp_time");
+  if (s.loops > 1) set.push_back("loops");
+  if (s.number_ios > 0) set.push_back("number_ios");
+  if (s.startdelay_high > s.startdelay) set.push_back("startdelay (a range)");
+  for (int dir = 0; dir < 2; ++dir) {
+    if (s.rate_iops[dir] != 0 || s.rate_bytes_per_s[dir] != 0 || s.rate_iops_min[dir] != 0 ||
+        s.rate_min_bytes_per_s[dir] != 0) {
+      set.push_back("rate, rate_iops, rate_min or rate_iops_min");
+      break;
+    }
+  }
+  if (s.thinktime > absl::ZeroDuration()) set.push_back("thinktime");
+  if (set.empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "ioengine=", s.ioengine, " makes one pass over the job's names, one op each: ",
+      absl::StrJoin(set, ", "), " cannot be used with it (runtime and a fixed startdelay can)"));
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<FileOpJob>> FileOpJob::Prepare(const JobSpec& spec, int group_id,
                                                               const std::atomic<bool>* cancel) {
@@ -26,6 +57,7 @@ absl::StatusOr<std::unique_ptr<FileOpJob>> FileOpJob::Prepare(const JobSpec& spe
     return absl::InvalidArgumentError(
         absl::StrCat("ioengine ", spec.ioengine, " is not a file-operation engine"));
   }
+  RETURN_IF_ERROR(CheckPacingOptions(spec));
   auto job = absl::WrapUnique(new FileOpJob());
   job->spec_ = spec;
   job->group_id_ = group_id;
@@ -97,7 +129,13 @@ absl::StatusOr<std::unique_ptr<FileOpJob>> FileOpJob::Prepare(const JobSpec& spe
 
 JobResult FileOpJob::RunClone(int clone, const RunControl& control, uint64_t start_ns) {
   (void)SleepUntilMonotonicOrCancelled(start_ns, control.cancel);
-  const uint64_t origin_ns = start_ns == 0 ? MonotonicNanos() : start_ns;
+  uint64_t origin_ns = start_ns == 0 ? MonotonicNanos() : start_ns;
+  origin_ns += static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec_.startdelay));
+  (void)SleepUntilMonotonicOrCancelled(origin_ns, control.cancel);
+  // runtime caps the pass, as it caps a data job.
+  const int64_t runtime_ns = absl::ToInt64Nanoseconds(spec_.runtime);
+  const uint64_t end_ns =
+      runtime_ns > 0 ? origin_ns + static_cast<uint64_t>(runtime_ns) : UINT64_MAX;
   OpRecorder rec(spec_.name, clone, control, origin_ns, &ops_done_, nullptr, spec_.op_log,
                  spec_.op_log_rate);
   const OpKind kind = engine_->kind();
@@ -105,6 +143,7 @@ JobResult FileOpJob::RunClone(int clone, const RunControl& control, uint64_t sta
   for (const std::string& path : clone_paths_[clone]) {
     if (control.cancel != nullptr && control.cancel->load()) break;
     const uint64_t t0 = MonotonicNanos();
+    if (t0 >= end_ns) break;
     const int64_t result = engine_->Execute(path);
     rec.Record(kind, t0, MonotonicNanos(), result, 0, path);
   }

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -23,6 +24,7 @@ namespace azbench {
 namespace {
 
 using ::azbench::testing::StatusIs;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 std::vector<std::string> Names(const std::string& dir) {
@@ -174,6 +176,27 @@ TEST_F(FileOpJobTest, FileOptionsAreRefusedWhereTheyWouldNotBeHonoured) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("ranges")));
   EXPECT_THAT(ApplyJobOption(parsed, "stat_type", "fstat"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("stat, lstat, statx")));
+}
+
+// A pass is one op per name: options that pace or repeat a data job are refused here; runtime
+// caps the pass.
+TEST_F(FileOpJobTest, PacingOptionsAreRefusedAndRuntimeCapsThePass) {
+  for (const auto& [option, value] : std::vector<std::pair<std::string, std::string>>{
+           {"rate_iops", "100"}, {"thinktime", "1ms"}, {"loops", "2"}, {"time_based", "1"}}) {
+    JobSpec spec = Job("filecreate", ours_.path());
+    spec.runtime = absl::Seconds(1);  // time_based needs one
+    ASSERT_TRUE(ApplyJobOption(spec, option, value).ok()) << option;
+    EXPECT_THAT(FileOpJob::Prepare(spec, 0),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         AllOf(HasSubstr("ioengine=filecreate"), HasSubstr("cannot be used"))))
+        << option;
+  }
+  EXPECT_TRUE(Names(ours_.path()).empty()) << "refused before anything was made";
+
+  JobSpec spec = Job("filecreate", ours_.path());
+  spec.runtime = absl::Nanoseconds(1);
+  uint64_t errors = 0;
+  EXPECT_LT(RunOps(spec, OpKind::kCreate, &errors), 10u) << "the pass ends at runtime";
 }
 
 }  // namespace
