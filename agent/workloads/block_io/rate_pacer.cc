@@ -4,8 +4,7 @@
 
 namespace azbench {
 
-RatePacer::RatePacer(const JobSpec& spec, uint64_t seed)
-    : rng_(seed ^ 0x9FB21C651E98DF25ULL) {
+RatePacer::RatePacer(const JobSpec& spec, uint64_t seed) : rng_(seed ^ 0x9FB21C651E98DF25ULL) {
   mixed_ = DoesRead(spec.rw) && DoesWrite(spec.rw);
   poisson_ = spec.rate_poisson;
   for (int dir = 0; dir < 2; ++dir) {

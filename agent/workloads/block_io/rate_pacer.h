@@ -2,9 +2,9 @@
 //
 // Each rated direction keeps its own schedule from the clone's first op. Linear: the op after n
 // bytes may start n / rate seconds in, so a late op is caught up on, never skipped. Poisson: the
-// gaps are exponential with mean (smallest bs) / rate, drawn from the clone's seed. A mixed job issues the
-// direction the mix chose if its time has come, else the other one if that one's has (an unrated
-// direction's always has), else waits for the earlier of the two, as fio's rate_ddir does.
+// gaps are exponential with mean (smallest bs) / rate, drawn from the clone's seed. A mixed job
+// issues the direction the mix chose if its time has come, else the other one if that one's has (an
+// unrated direction's always has), else waits for the earlier of the two, as fio's rate_ddir does.
 //
 //   RatePacer pacer(spec, seed);
 //   RatePacer::Turn turn = pacer.Next(/*dir=*/0, now_ns);  // sleep until turn.start_ns
