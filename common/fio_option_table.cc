@@ -96,15 +96,6 @@ absl::Status SetSeconds(absl::Duration& field, std::string_view value) {
   return absl::OkStatus();
 }
 
-absl::Status RejectPerDirectionList(std::string_view value, std::string_view what) {
-  if (value.find(',') != std::string_view::npos) {
-    return absl::InvalidArgumentError(absl::StrCat("'", Av(value), "': separate read,write ",
-                                                   Av(what),
-                                                   " are not supported; give a single value"));
-  }
-  return absl::OkStatus();
-}
-
 // Looks `value` up (case-insensitively) among `names`; InvalidArgument listing them otherwise.
 template <typename T, size_t N>
 absl::StatusOr<T> ParseChoice(std::string_view value,
