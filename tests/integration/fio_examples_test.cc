@@ -51,6 +51,9 @@ struct Example {
   std::vector<std::pair<std::string, std::string>> set;
   Outcome outcome;
   const char* why = "";  // kAzbenchRefuses, kBothRefuse: a part of azbench's error
+  // option=value lines appended to the file (to its last section), where the example says to add
+  // them for a file instead of a device.
+  std::vector<std::pair<std::string, std::string>> add = {};
 };
 
 // The file-system examples of fio 3.33 (41 in fio's tree today; dircreate-, dirdelete-,
@@ -63,7 +66,7 @@ const std::vector<Example>& Examples() {
        {{"size", "1m"}, {"filename", "128m"}},
        Outcome::kAzbenchRefuses,
        "read:-8k"},
-      {"basic-verify", {}, Outcome::kAzbenchRefuses, "verify"},
+      {"basic-verify", {}, Outcome::kSameWork, "", {{"size", "8m"}}},
       {"butterfly", {}, Outcome::kAzbenchRefuses, "flow"},
       {"cpp_null", {{"size", "64m"}}, Outcome::kAzbenchRefuses, "cpp_null"},
       {"cross-stripe-verify",
@@ -111,7 +114,7 @@ const std::vector<Example>& Examples() {
       {"rand-zones", {{"size", "4m"}}, Outcome::kAzbenchRefuses, "random_distribution"},
       {"ssd-test", {{"size", "1m"}}, Outcome::kSameWork},
       {"steadystate", {}, Outcome::kBothRefuse, "threads"},
-      {"surface-scan", {}, Outcome::kAzbenchRefuses, "verify"},
+      {"surface-scan", {}, Outcome::kAzbenchRefuses, "fill_device"},
       {"tiobench-example", {{"size", "1m"}}, Outcome::kAzbenchRefuses, "bsrange"},
       {"waitfor", {}, Outcome::kBothRefuse, "threads"},
       {"zipf", {{"size", "16m"}}, Outcome::kAzbenchRefuses, "random_distribution"},
@@ -119,9 +122,9 @@ const std::vector<Example>& Examples() {
   return *examples;
 }
 
-// The example rewritten into `dir`: the values in `set` replaced, `directory=` dropped (both tools
-// run in `dir`), absolute file names made relative; device paths (/dev/...) are created as files
-// of kDeviceBytes, as a device of that size would be there.
+// The example rewritten into `dir`: the values in `set` replaced, the lines of `add` appended,
+// `directory=` dropped (both tools run in `dir`), absolute file names made relative; device paths
+// (/dev/...) are created as files of kDeviceBytes, as a device of that size would be there.
 std::string Rewrite(const Example& example, const std::string& dir) {
   std::ifstream in(absl::StrCat(kExamplesDir, "/", example.name, ".fio"));
   std::string out, line;
@@ -153,6 +156,7 @@ std::string Rewrite(const Example& example, const std::string& dir) {
     }
     absl::StrAppend(&out, key, "=", value, "\n");
   }
+  for (const auto& [option, value] : example.add) absl::StrAppend(&out, option, "=", value, "\n");
   return out;
 }
 
