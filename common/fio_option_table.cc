@@ -969,8 +969,15 @@ constexpr FioOptionInfo kOptions[] = {
             "an agent writes only its jobs' data files; the failed offsets are in the result"),
     NoEffect("verify_async", "", T::kInt, "0", kVerify, "Threads that verify in the background",
              "the job's own thread checks each block; the same blocks are checked and reported"),
-    Refused("verify_backlog", "", T::kInt, "", kVerify, "Verify after this many writes",
-            "not implemented yet: a write job verifies after all of its writes"),
+    Honoured(
+        "verify_backlog", "", T::kInt, "writes", "0 and up", "0 (after all the writes)", kVerify,
+        "Read back and check the blocks written after every this many writes",
+        [](JobSpec& j, std::string_view v) -> absl::Status {
+          ASSIGN_OR_RETURN(int64_t n, ParseInt(v, 0, kMaxInt));
+          j.verify_backlog = static_cast<uint64_t>(n);
+          return absl::OkStatus();
+        },
+        "the writes in flight complete first; each batch is read back one block at a time"),
     Refused("verify_backlog_batch", "", T::kInt, "", kVerify,
             "How many blocks each backlog verify checks", kWhyVerify),
     Refused("verify_async_cpus", "", T::kList, "", kVerify, "CPUs of the verify threads",

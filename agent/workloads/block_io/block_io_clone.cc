@@ -171,7 +171,7 @@ class CloneRunner {
         EndFsync();
       }
     }
-    if (record_writes_ && !failed_ && !Cancelled()) ReadBack();
+    if (record_writes_ && !failed_ && !Cancelled()) ReadBack(/*backlog=*/false);
     // Anything left in the kernel (a sync engine holds nothing; the async loop quiesced already,
     // unless its wait failed) is waited for here, on the thread that submitted it, before the job
     // (and its buffers) can go away on another thread. A wait that fails fails the job: requests
@@ -415,14 +415,22 @@ class CloneRunner {
     }
   }
 
-  // A write job's verify phase: reads back each block it wrote (the last write of each), one at a
-  // time, in offset order, and checks it (CheckRead). The reads are the job's reads, as fio's.
-  // Stops at the runtime's end, an error or cancellation.
-  void ReadBack() {
-    std::stable_sort(written_.begin(), written_.end(),
-                     [](const WrittenBlock& a, const WrittenBlock& b) {
-                       return a.file != b.file ? a.file < b.file : a.offset_bytes < b.offset_bytes;
-                     });
+  // verify_backlog: the writes not yet read back are due for it (nothing may then be in flight).
+  bool BacklogDue() const {
+    return spec_.verify_backlog > 0 && record_writes_ && written_.size() >= spec_.verify_backlog;
+  }
+
+  // A write job's verify phase: reads back each block it wrote and has not read back yet (the last
+  // write of each), one at a time, in offset order, and checks it (CheckRead); a `backlog`
+  // (verify_backlog) in the order written, as fio. The reads are the job's reads, as fio's. Stops
+  // at the runtime's end, an error or cancellation.
+  void ReadBack(bool backlog) {
+    if (!backlog) {
+      std::stable_sort(
+          written_.begin(), written_.end(), [](const WrittenBlock& a, const WrittenBlock& b) {
+            return a.file != b.file ? a.file < b.file : a.offset_bytes < b.offset_bytes;
+          });
+    }
     check_reads_ = checking_;
     IoRequest req;
     req.buffer_index = 0;
@@ -431,7 +439,7 @@ class CloneRunner {
     for (size_t i = 0; i < written_.size() && !failed_ && !Cancelled(); ++i) {
       const WrittenBlock& block = written_[i];
       // A block written again later is read back once, for its last write.
-      if (i + 1 < written_.size() && written_[i + 1].file == block.file &&
+      if (!backlog && i + 1 < written_.size() && written_[i + 1].file == block.file &&
           written_[i + 1].offset_bytes == block.offset_bytes) {
         continue;
       }
@@ -452,7 +460,7 @@ class CloneRunner {
     reading_back_ = nullptr;
     check_reads_ = false;
     written_.clear();
-    written_.shrink_to_fit();
+    if (!backlog) written_.shrink_to_fit();
   }
 
   // Checks a block read in full; a failure is counted in the result and ends the job with EILSEQ,
@@ -765,6 +773,10 @@ class CloneRunner {
           now = OpClockNanos();
         }
       }
+      if (BacklogDue() && !failed_) [[unlikely]] {
+        ReadBack(/*backlog=*/true);
+        now = OpClockNanos();
+      }
       if (FsyncDue() && !failed_) {
         IoRequest sync_req;
         PrepareFsync(sync_req, req.fd);
@@ -851,7 +863,7 @@ class CloneRunner {
         // iodepth_batch_submit, agent/workloads/block_io/submit_batch.h), and once more below for
         // the rest.
         while (issuing && !free_slots.empty() && bytes_issued_ < bytes_budget_ && !failed_ &&
-               !think_pending_) {
+               !think_pending_ && !BacklogDue()) {
           bool write = ChooseWrite();
           if (pacer_.active()) {
             // While requests are out, a rated clone reaps them until its turn (below) rather
@@ -907,6 +919,7 @@ class CloneRunner {
       }
       if (engine.inflight() == 0) {
         if (think_pending_ && !failed_ && !Cancelled()) Think();
+        if (BacklogDue() && !failed_ && !Cancelled()) ReadBack(/*backlog=*/true);
         now = OpClockNanos();
         if (!MayIssue(now) || failed_) break;
         continue;

@@ -85,6 +85,20 @@ TEST_F(BlockIoVerifyTest, AWriteJobReadsBackEveryBlockAsItsReads) {
   }
 }
 
+// verify_backlog: each block is read back once, after every 16 writes rather than at the end.
+TEST_F(BlockIoVerifyTest, VerifyBacklogReadsBackEachBlockOnce) {
+  for (const std::string engine : {"psync", "io_uring"}) {
+    JobSpec spec = Job(RwPattern::kRandWrite, VerifyType::kSha256);
+    spec.ioengine = engine;
+    spec.iodepth = 8;
+    spec.verify_backlog = 16;
+    JobResult r = Run(spec);
+    EXPECT_EQ(r.error_errno, 0) << engine << ": " << r.error_message;
+    EXPECT_EQ(Ops(r, OpKind::kWrite), 64u) << engine;
+    EXPECT_EQ(Ops(r, OpKind::kRead), 64u) << engine;
+  }
+}
+
 TEST_F(BlockIoVerifyTest, DoVerifyZeroWritesWithoutReadingBack) {
   JobSpec spec = Job(RwPattern::kWrite, VerifyType::kMd5);
   spec.do_verify = false;
