@@ -51,8 +51,8 @@ struct Example {
   std::vector<std::pair<std::string, std::string>> set;
   Outcome outcome;
   const char* why = "";  // kAzbenchRefuses, kBothRefuse: a part of azbench's error
-  // option=value lines appended to the file (to its last section), where the example says to add
-  // them for a file instead of a device.
+  // option=value lines put after the file's first section header (its [global] where it has one),
+  // where the example says to add them for a file instead of a device.
   std::vector<std::pair<std::string, std::string>> add = {};
 };
 
@@ -114,7 +114,7 @@ const std::vector<Example>& Examples() {
       {"rand-zones", {{"size", "4m"}}, Outcome::kAzbenchRefuses, "random_distribution"},
       {"ssd-test", {{"size", "1m"}}, Outcome::kSameWork},
       {"steadystate", {}, Outcome::kBothRefuse, "threads"},
-      {"surface-scan", {}, Outcome::kAzbenchRefuses, "fill_device"},
+      {"surface-scan", {}, Outcome::kAzbenchRefuses, "fill_device", {{"size", "8m"}}},
       {"tiobench-example", {{"size", "1m"}}, Outcome::kAzbenchRefuses, "bsrange"},
       {"waitfor", {}, Outcome::kBothRefuse, "threads"},
       {"zipf", {{"size", "16m"}}, Outcome::kAzbenchRefuses, "random_distribution"},
@@ -122,18 +122,25 @@ const std::vector<Example>& Examples() {
   return *examples;
 }
 
-// The example rewritten into `dir`: the values in `set` replaced, the lines of `add` appended,
+// The example rewritten into `dir`: the values in `set` replaced, the lines of `add` added,
 // `directory=` dropped (both tools run in `dir`), absolute file names made relative; device paths
 // (/dev/...) are created as files of kDeviceBytes, as a device of that size would be there.
 std::string Rewrite(const Example& example, const std::string& dir) {
   std::ifstream in(absl::StrCat(kExamplesDir, "/", example.name, ".fio"));
   std::string out, line;
+  bool added = false;
   while (std::getline(in, line)) {
     const std::string stripped(absl::StripAsciiWhitespace(line));
     const size_t eq = stripped.find('=');
     if (stripped.empty() || stripped[0] == ';' || stripped[0] == '#' || stripped[0] == '[' ||
         eq == std::string::npos) {
       absl::StrAppend(&out, line, "\n");
+      if (!stripped.empty() && stripped[0] == '[' && !added) {
+        for (const auto& [option, value] : example.add) {
+          absl::StrAppend(&out, option, "=", value, "\n");
+        }
+        added = true;
+      }
       continue;
     }
     const std::string key(absl::StripAsciiWhitespace(stripped.substr(0, eq)));
@@ -156,7 +163,6 @@ std::string Rewrite(const Example& example, const std::string& dir) {
     }
     absl::StrAppend(&out, key, "=", value, "\n");
   }
-  for (const auto& [option, value] : example.add) absl::StrAppend(&out, option, "=", value, "\n");
   return out;
 }
 
@@ -199,9 +205,11 @@ class FioExamplesTest : public ::testing::TestWithParam<Example> {
     fs::create_directories(work);
     const std::string job_file = dir_.File(tool + ".fio");
     std::ofstream(job_file) << Rewrite(GetParam(), work);
-    Subprocess p({"env", "--chdir=" + work, binary, "--output-format=json",
-                  "--output=" + dir_.File(tool + ".json"), job_file},
-                 dir_.File(tool + ".txt"));
+    std::vector<std::string> argv = {"/usr/bin/env", "--chdir=" + work, binary};
+    if (tool == "azbench") argv.push_back("run");  // azbench-agent's one-shot command
+    argv.insert(argv.end(),
+                {"--output-format=json", "--output=" + dir_.File(tool + ".json"), job_file});
+    Subprocess p(argv, dir_.File(tool + ".txt"));
     const int code = p.Wait(kTimeout);
     *output = p.Output();
     *doc = testing::LoadFioJson(dir_.File(tool + ".json"));
