@@ -19,6 +19,7 @@
 #include "common/nfs_url.h"
 #include "common/status_macros.h"
 #include "common/units.h"
+#include "common/verify_options.h"
 
 namespace azbench {
 namespace {
@@ -658,8 +659,7 @@ constexpr std::string_view kNfs = "nfs engine";
 constexpr std::string_view kAzbench = "azbench";
 
 // Reasons shared by several options.
-constexpr std::string_view kWhyVerify =
-    "azbench measures performance and never checks the data it reads (verify is refused)";
+constexpr std::string_view kWhyVerify = "not implemented in azbench's verify";
 constexpr std::string_view kWhyTrim = "azbench issues no trims";
 constexpr std::string_view kWhyIolog =
     "an agent reads and writes only its jobs' data files, never other files a job names";
@@ -911,8 +911,9 @@ constexpr FioOptionInfo kOptions[] = {
     Honoured("time_based", "", T::kBool, "", "", "0", kRuntime,
              "Run for runtime, going over the files again as often as needed",
              [](JobSpec& j, std::string_view v) { return SetBool(j.time_based, v); }),
-    Refused("verify_only", "", T::kBool, "0", kVerify, "Only verify earlier written data",
-            kWhyVerify),
+    Honoured("verify_only", "", T::kBool, "", "", "0", kVerify,
+             "Write nothing: read back and check what the job would have written",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.verify_only, v); }),
     Honoured("ramp_time", "", T::kDuration, "s", "0 and up", "0", kRuntime,
              "Run this long before measuring",
              [](JobSpec& j, std::string_view v) { return SetSeconds(j.ramp_time, v); }),
@@ -923,28 +924,52 @@ constexpr FioOptionInfo kOptions[] = {
             "Where I/O buffers come from (malloc, shm, mmap, hugepages, ...)", kWhyMemory),
     Refused("iomem_align", "mem_align", T::kInt, "0", kBuffers, "Alignment of I/O buffers",
             kWhyMemory),
-    Refused("verify", "", T::kChoice, "0", kVerify,
-            "Check data read back (md5, crc32c, pattern, ...)",
-            "azbench measures performance and never checks the data it reads"),
-    Refused("do_verify", "", T::kBool, "1", kVerify, "Run the verify phase after writing",
-            kWhyVerify),
+    Honoured("verify", "", T::kChoice, "",
+             "0, md5, crc32c, crc32c-intel, crc32, sha1, sha256, sha512, xxhash, meta, pattern, "
+             "null",
+             "0", kVerify, "Write a checksummed header into each block and check it when read",
+             SetVerify,
+             "write jobs read back what they wrote, read jobs check what they read; jobs mixing "
+             "reads and writes are refused; crc64, crc16, crc7 and sha3 are not implemented"),
+    Honoured("do_verify", "", T::kBool, "", "", "1", kVerify,
+             "Read back and check the blocks after a write job's writes",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.do_verify, v); }),
     NoEffect("verifysort", "", T::kBool, "", kVerify, "Old option to sort verify reads",
              kWhyDeprecated),
     NoEffect("verifysort_nr", "", T::kInt, "", kVerify, "Old option to sort verify reads",
              kWhyDeprecated),
-    Refused("verify_interval", "", T::kInt, "bs", kVerify, "Bytes per verify header", kWhyVerify),
-    Refused("verify_offset", "", T::kInt, "0", kVerify, "Where in a block the verify header goes",
-            kWhyVerify),
-    Refused("verify_pattern", "", T::kString, "", kVerify, "Pattern to write and check",
-            kWhyVerify),
-    Refused("verify_fatal", "", T::kBool, "0", kVerify, "Stop at the first verify failure",
-            kWhyVerify),
+    Honoured("verify_interval", "", T::kInt, "bytes", "above the header's size", "bs", kVerify,
+             "Bytes covered by each verify header",
+             [](JobSpec& j, std::string_view v) { return SetSize(j.verify_interval_bytes, j, v); }),
+    Honoured("verify_offset", "", T::kInt, "bytes", "0 up to the interval less the header", "0",
+             kVerify, "Where in each interval the verify header goes",
+             [](JobSpec& j, std::string_view v) { return SetSize(j.verify_offset_bytes, j, v); }),
+    Honoured(
+        "verify_pattern", "", T::kString, "", "0x hex, a decimal number, \"a string\"", "", kVerify,
+        "Pattern to write and check (sets verify=pattern when verify is unset)",
+        [](JobSpec& j, std::string_view v) -> absl::Status {
+          ASSIGN_OR_RETURN(j.verify_pattern, ParseVerifyPattern(v));
+          return absl::OkStatus();
+        },
+        "fio's %o offset format is refused"),
+    Honoured(
+        "verify_fatal", "", T::kBool, "", "", "0", kVerify,
+        "Stop checking a block at its first bad interval",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.verify_fatal, v); },
+        "as in fio, the job stops at the first bad block either way"),
     Refused("verify_dump", "", T::kBool, "0", kVerify, "Save the blocks that failed verify",
-            kWhyVerify),
-    Refused("verify_async", "", T::kInt, "0", kVerify, "Threads that verify in the background",
-            kWhyVerify),
-    Refused("verify_backlog", "", T::kInt, "", kVerify, "Verify after this many writes",
-            kWhyVerify),
+            "an agent writes only its jobs' data files; the failed offsets are in the result"),
+    NoEffect("verify_async", "", T::kInt, "0", kVerify, "Threads that verify in the background",
+             "the job's own thread checks each block; the same blocks are checked and reported"),
+    Honoured(
+        "verify_backlog", "", T::kInt, "writes", "0 and up", "0 (after all the writes)", kVerify,
+        "Read back and check the blocks written after every this many writes",
+        [](JobSpec& j, std::string_view v) -> absl::Status {
+          ASSIGN_OR_RETURN(int64_t n, ParseInt(v, 0, kMaxInt));
+          j.verify_backlog = static_cast<uint64_t>(n);
+          return absl::OkStatus();
+        },
+        "the writes in flight complete first; each batch is read back one block at a time"),
     Refused("verify_backlog_batch", "", T::kInt, "", kVerify,
             "How many blocks each backlog verify checks", kWhyVerify),
     Refused("verify_async_cpus", "", T::kList, "", kVerify, "CPUs of the verify threads",

@@ -90,6 +90,8 @@ JobResult JobResult::Clone() const {
   copy.op_log_dropped = op_log_dropped;
   copy.cpu = cpu;
   copy.depth = depth;
+  copy.verify_failures = verify_failures;
+  copy.verify_failure_offsets = verify_failure_offsets;
   return copy;
 }
 
@@ -138,6 +140,11 @@ void JobResult::Merge(const JobResult& other) {
   op_log_dropped += other.op_log_dropped;
   cpu.Merge(other.cpu);
   depth.Merge(other.depth);
+  verify_failures += other.verify_failures;
+  for (const uint64_t offset : other.verify_failure_offsets) {
+    if (verify_failure_offsets.size() >= kMaxVerifyFailureOffsets) break;
+    verify_failure_offsets.push_back(offset);
+  }
   if (error_errno == 0 && error_message.empty()) {
     error_errno = other.error_errno;
     error_message = other.error_message;

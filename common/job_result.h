@@ -163,6 +163,12 @@ struct JobResult {
   uint64_t op_log_dropped = 0;  // op_log: measured ops over the rate cap, not recorded
   CpuUsage cpu;
   DepthStats depth;
+  // verify: the verify intervals (blocks, at fio's default verify_interval) whose check failed,
+  // and the file offsets of the first kMaxVerifyFailureOffsets of them. The job's error is then
+  // EILSEQ, as fio's.
+  static constexpr size_t kMaxVerifyFailureOffsets = 10;
+  uint64_t verify_failures = 0;
+  std::vector<uint64_t> verify_failure_offsets;
 
   JobResult() = default;
   JobResult(JobResult&&) = default;

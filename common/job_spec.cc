@@ -18,6 +18,7 @@
 #include "common/nfs_url.h"
 #include "common/status_macros.h"
 #include "common/units.h"
+#include "common/verify_options.h"
 
 namespace azbench {
 namespace {
@@ -467,6 +468,7 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
     return absl::InvalidArgumentError(
         absl::StrCat("kb_base ", job.kb_base, " is not allowed: allowed 1000, 1024"));
   }
+  RETURN_IF_ERROR(ValidateVerifyOptions(job));
   return absl::OkStatus();
 }
 

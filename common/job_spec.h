@@ -123,6 +123,26 @@ enum class RwSequencer { kSequential, kIdentical };
 // How the next file is chosen when a job has several files (fio's file_service_type).
 enum class FileServiceType { kRoundRobin, kSequential, kRandom };
 
+// fio's verify types, numbered as fio 3.33 numbers them: the number is written into every block's
+// header (agent/workloads/verify_block.h), so it must not change. Only those azbench implements
+// are listed.
+enum class VerifyType : uint16_t {
+  kNone = 0,
+  kMeta = 1,  // fio's VERIFY_HDR_ONLY: the header, and verify_pattern when one is given
+  kMd5 = 2,
+  kCrc32 = 4,
+  kCrc32c = 5,  // crc32c-intel too
+  kSha256 = 9,
+  kSha512 = 10,
+  kXxhash = 15,
+  kSha1 = 16,
+  kPattern = 17,          // verify_pattern without verify: a header, then the pattern
+  kPatternNoHeader = 18,  // verify=pattern: the pattern only
+  kNull = 19,             // pretend to verify
+};
+// fio's spelling (crc32c for both crc32c and crc32c-intel).
+std::string_view VerifyTypeName(VerifyType type);
+
 struct JobSpec {
   std::string name = "job";
   // Target: `filename` wins over `directory`; with only `directory`, files are named like fio's
@@ -264,7 +284,20 @@ struct JobSpec {
   // do not read or write the same blocks in lockstep.
   int shared_stream_index = 0;
   int shared_stream_count = 1;
+  // Data verification, fio's verify options (agent/workloads/verify_block.h). Unset `verify` with a
+  // verify_pattern means kPattern, as fio (EffectiveVerify).
+  std::optional<VerifyType> verify;
+  uint64_t verify_interval_bytes = 0;  // 0: the smallest write size (fio's default)
+  uint64_t verify_offset_bytes = 0;    // where in each interval the header goes
+  std::string verify_pattern;          // the bytes, parsed
+  bool do_verify = true;               // a write job reads back what it wrote
+  bool verify_only = false;            // a write job only reads back what it would have written
+  bool verify_fatal = false;           // stop checking a block at its first bad interval
+  uint64_t verify_backlog = 0;         // verify after every N writes; 0: after all of them
 
+  VerifyType EffectiveVerify() const {
+    return verify.value_or(verify_pattern.empty() ? VerifyType::kNone : VerifyType::kPattern);
+  }
   // File names this job clone will use, in order (index = numjobs clone number, 0-based).
   std::vector<std::string> FilePaths(int clone_index) const;
   uint64_t EffectiveIoSize() const { return io_size_bytes == 0 ? size_bytes : io_size_bytes; }

@@ -113,6 +113,9 @@ void JobResultToProto(const JobResult& result, v1::JobResult* out) {
   for (const auto& w : result.warnings) out->add_warnings(w);
   out->set_op_log_records(result.op_log_records);
   out->set_op_log_dropped(result.op_log_dropped);
+  out->set_verify_failures(result.verify_failures);
+  for (const uint64_t offset : result.verify_failure_offsets)
+    out->add_verify_failure_offsets(offset);
   if (result.cpu.measured()) {
     v1::CpuUsage* cpu = out->mutable_cpu();
     cpu->set_threads(result.cpu.threads);
@@ -167,6 +170,9 @@ absl::StatusOr<JobResult> JobResultFromProto(const v1::JobResult& proto) {
   result.warnings.assign(proto.warnings().begin(), proto.warnings().end());
   result.op_log_records = proto.op_log_records();
   result.op_log_dropped = proto.op_log_dropped();
+  result.verify_failures = proto.verify_failures();
+  result.verify_failure_offsets.assign(proto.verify_failure_offsets().begin(),
+                                       proto.verify_failure_offsets().end());
   const v1::CpuUsage& cpu = proto.cpu();
   result.cpu.threads = cpu.threads();
   result.cpu.wall_ns = cpu.wall_ns();

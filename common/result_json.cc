@@ -309,6 +309,10 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
     extras["error_message"] = result.error_message;
     extras["warnings"] = result.warnings;
     extras["interval_ns"] = result.interval_ns;
+    if (result.verify_failures > 0) {
+      extras["verify"] = {{"failures", result.verify_failures},
+                          {"failure_offsets", result.verify_failure_offsets}};
+    }
     if (result.depth.measured()) {
       extras["depth"] = {{"level", result.depth.level},
                          {"submit", result.depth.submit},

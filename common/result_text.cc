@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "common/stats.h"
 #include "common/units.h"
 
@@ -97,6 +98,12 @@ std::string FormatJobResultText(const JobResult& result) {
     absl::StrAppend(&out, line("     complete  : ", result.depth.complete, DepthStats::kCallKeys));
   }
   for (const auto& w : result.warnings) absl::StrAppend(&out, "  warning: ", w, "\n");
+  if (result.verify_failures > 0) {
+    absl::StrAppend(&out, "  verify: ", result.verify_failures, " failed at offsets ",
+                    absl::StrJoin(result.verify_failure_offsets, ", "),
+                    result.verify_failures > result.verify_failure_offsets.size() ? ", ..." : "",
+                    "\n");
+  }
   if (!result.error_message.empty()) {
     absl::StrAppend(&out, "  error: ", result.error_message, "\n");
   }

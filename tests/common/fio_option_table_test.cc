@@ -100,9 +100,9 @@ TEST(FioOptionHelpTextTest, OneOptionShowsTypeRangeDefaultHelpAndStatus) {
   EXPECT_THAT(*bs, AllOf(HasSubstr("name      : bs\n"), HasSubstr("alias     : blocksize\n"),
                          HasSubstr("type      : size (bytes)\n"), HasSubstr("default   : 4k\n"),
                          HasSubstr("range     : 1..1g"), HasSubstr("azbench   : honoured")));
-  absl::StatusOr<std::string> verify = FioOptionHelpText("verify");
-  ASSERT_TRUE(verify.ok()) << verify.status();
-  EXPECT_THAT(*verify, HasSubstr("azbench   : refused: "));
+  absl::StatusOr<std::string> dump = FioOptionHelpText("verify_dump");
+  ASSERT_TRUE(dump.ok()) << dump.status();
+  EXPECT_THAT(*dump, HasSubstr("azbench   : refused: "));
   EXPECT_THAT(FioOptionHelpText("iodepht"),
               StatusIs(absl::StatusCode::kNotFound, HasSubstr("did you mean 'iodepth'?")));
 }

@@ -61,5 +61,19 @@ TEST(DepthStatsTest, MergeOfResultsAddsTheBuckets) {
   EXPECT_TRUE(a.Clone().depth == a.depth);
 }
 
+TEST(JobResultMergeTest, VerifyFailuresAddUpAndKeepTheFirstTenOffsets) {
+  JobResult a, b;
+  a.verify_failures = 8;
+  for (uint64_t i = 0; i < 8; ++i) a.verify_failure_offsets.push_back(i * 4096);
+  b.verify_failures = 5;
+  b.verify_failure_offsets = {100, 200, 300, 400, 500};
+  a.Merge(b);
+  EXPECT_EQ(a.verify_failures, 13u);
+  ASSERT_EQ(a.verify_failure_offsets.size(), JobResult::kMaxVerifyFailureOffsets);
+  EXPECT_EQ(a.verify_failure_offsets[8], 100u);
+  EXPECT_EQ(a.verify_failure_offsets[9], 200u);
+  EXPECT_EQ(a.Clone().verify_failure_offsets, a.verify_failure_offsets);
+}
+
 }  // namespace
 }  // namespace azbench

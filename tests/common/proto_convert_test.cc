@@ -62,6 +62,18 @@ TEST(JobResultProtoTest, CpuUsageCrossesTheWireExactly) {
   EXPECT_TRUE(received->Find(OpKind::kRead)->lat == sent.Find(OpKind::kRead)->lat);
 }
 
+TEST(JobResultProtoTest, VerifyFailuresCrossTheWireWithTheirOffsets) {
+  JobResult sent = MeasuredJob();
+  sent.verify_failures = 12;
+  sent.verify_failure_offsets = {4096, 65536};
+  v1::JobResult wire;
+  JobResultToProto(sent, &wire);
+  absl::StatusOr<JobResult> received = JobResultFromProto(wire);
+  ASSERT_TRUE(received.ok()) << received.status();
+  EXPECT_EQ(received->verify_failures, 12u);
+  EXPECT_EQ(received->verify_failure_offsets, (std::vector<uint64_t>{4096, 65536}));
+}
+
 TEST(JobResultProtoTest, AResultWithoutCpuUsageStaysNotMeasured) {
   JobResult sent = MeasuredJob();
   sent.cpu = CpuUsage{};

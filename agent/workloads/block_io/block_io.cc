@@ -20,6 +20,7 @@
 #include "agent/workloads/nfs_file_layout.h"
 #include "agent/workloads/offset_generator.h"
 #include "agent/workloads/random_distribution.h"
+#include "agent/workloads/verify_block.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
 
@@ -118,6 +119,22 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
                                            : std::random_device{}() ^ MonotonicNanos()) +
                              static_cast<uint64_t>(stream_index) * 0xD1B54A32D192ED03ULL;
 
+  ASSIGN_OR_RETURN(VerifyFormat verify_format, VerifyFormat::ForJob(s));
+  const VerifyType verify = s.EffectiveVerify();
+  if (verify != VerifyType::kNone && DoesWrite(s.rw) && s.do_verify && !s.verify_only &&
+      s.time_based && s.runtime > absl::ZeroDuration()) {
+    job->warnings_.push_back(
+        "verify: the writes of a time_based job take all of its runtime, so nothing is read "
+        "back (as in fio)");
+  }
+  // A write job that reads back what it wrote opens its files for reading too.
+  const bool reads = DoesRead(s.rw) || (verify != VerifyType::kNone && DoesWrite(s.rw) &&
+                                        (s.do_verify || s.verify_only));
+  if (verify != VerifyType::kNone && !caps.does_io) {
+    job->warnings_.push_back(absl::StrCat("verify: ioengine=", s.ioengine,
+                                          " does no I/O, so no block is checked (as in fio)"));
+  }
+
   // Lay out every clone's files first (a failure removes what was created).
   const int nrfiles = std::max(1, s.nrfiles);
   const uint64_t region_bytes = s.size_bytes / nrfiles;
@@ -134,7 +151,7 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
         layout[it->second].required_bytes = std::max(layout[it->second].required_bytes, end_bytes);
         continue;
       }
-      layout.push_back({path, end_bytes, DoesRead(s.rw)});
+      layout.push_back({path, end_bytes, reads});
     }
   }
   if (caps.does_io && !caps.opens_files) {  // an engine with its own files has no page cache here
@@ -183,6 +200,8 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
       clone->engine = std::move(*engine);
     }
     clone->caps = caps;
+    clone->verify = verify_format;
+    clone->verify.thread = static_cast<uint16_t>(c + 1);
     absl::StatusOr<BufferPool> buffers =
         BufferPool::Create({.count = depth,
                             .size_bytes = s.MaxBlockSizeBytes(),
@@ -211,13 +230,12 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
       Clone::File file;
       file.path = paths[f];
       if (caps.opens_files) {
-        absl::StatusOr<int> handle =
-            clone->engine->OpenFile(paths[f], DoesRead(s.rw), DoesWrite(s.rw));
+        absl::StatusOr<int> handle = clone->engine->OpenFile(paths[f], reads, DoesWrite(s.rw));
         if (!handle.ok()) return fail(handle.status());
         file.fd = *handle;
         file.engine_handle = true;
       } else if (caps.does_io) {
-        absl::StatusOr<int> fd = OpenForRun(paths[f], DoesRead(s.rw), DoesWrite(s.rw), s.direct);
+        absl::StatusOr<int> fd = OpenForRun(paths[f], reads, DoesWrite(s.rw), s.direct);
         if (!fd.ok()) return fail(fd.status());
         file.fd = *fd;
         if (s.invalidate && !s.direct) InvalidateCache(file.fd);

@@ -130,6 +130,21 @@ class CloneRunner {
     if (spec.fsync_every_n > 0 || spec.fdatasync_every_n > 0 || spec.end_fsync) {
       Activate(OpKind::kFsync);
     }
+    // verify (agent/workloads/verify_block.h). A write job stamps its blocks and, with do_verify
+    // or verify_only, reads them back after its writes as its reads; a read job checks what it
+    // reads. verify=null and an engine that does no I/O read back but check nothing, as fio.
+    const VerifyType verify = spec.EffectiveVerify();
+    if (verify != VerifyType::kNone && DoesWrite(spec.rw)) {
+      stamp_writes_ = !spec.verify_only;
+      record_writes_ = spec.do_verify || spec.verify_only;
+      if (record_writes_) Activate(OpKind::kRead);
+    }
+    checking_ = verify != VerifyType::kNone && verify != VerifyType::kNull && clone.caps.does_io;
+    check_reads_ = checking_ && !DoesWrite(spec.rw);
+    // As fio: a block's number is checked only where each block has one known write.
+    const BlockSizeChoice write_sizes = spec.BlockSizes(/*write=*/true);
+    check_numberio_ =
+        write_sizes.min_bytes == write_sizes.max_bytes && !spec.time_based && !spec.verify_only;
   }
 
   JobResult Run() {
@@ -140,12 +155,14 @@ class CloneRunner {
     OpClockScope op_clock_scope(op_clock_);
     StartMeasuredPhase();
     last_complete_ns_ = measure_start_ns_;
-    if (async_) {
+    if (spec_.verify_only) {
+      GenerateWrites();
+    } else if (async_) {
       RunAsync();
     } else {
       RunSync();
     }
-    if (spec_.end_fsync && DoesWrite(spec_.rw) && !failed_) {
+    if (spec_.end_fsync && DoesWrite(spec_.rw) && !spec_.verify_only && !failed_) {
       if (dropped_requests_) {
         FailWith(absl::UnavailableError(
             "end_fsync not run: the kernel refused requests at the end of the run, which were "
@@ -154,6 +171,7 @@ class CloneRunner {
         EndFsync();
       }
     }
+    if (record_writes_ && !failed_ && !Cancelled()) ReadBack(/*backlog=*/false);
     // Anything left in the kernel (a sync engine holds nothing; the async loop quiesced already,
     // unless its wait failed) is waited for here, on the thread that submitted it, before the job
     // (and its buffers) can go away on another thread. A wait that fails fails the job: requests
@@ -314,7 +332,8 @@ class CloneRunner {
         }
       }
     }
-    BlockIoJob::Clone::File& file = clone_.files[NextFileIndex()];
+    const size_t file_index = NextFileIndex();
+    BlockIoJob::Clone::File& file = clone_.files[file_index];
     OffsetGenerator& gen = *file.offsets[write ? 1 : 0];
     req.op = write ? OpKind::kWrite : OpKind::kRead;
     req.fd = file.fd;
@@ -343,11 +362,173 @@ class CloneRunner {
     if (pacer_.active()) pacer_.Issued(write ? 1 : 0, len);
     if (write) {
       clone_.buffers->PrepareWrite(req.buffer_index, req.offset_bytes);
+      if (stamp_writes_ || record_writes_) [[unlikely]] {
+        StampWrite(req, static_cast<uint32_t>(file_index), now_ns);
+      }
       // Counted when issued, as fio does: `fsync=N` syncs after every N writes issued, so a batch
       // of completions cannot fold several due fsyncs into one.
       ++writes_since_fsync_;
     }
     if (now_ns >= measure_start_ns_) bytes_issued_ += len;
+  }
+
+  // A write's verify headers (when the job writes them) and its record for the read back.
+  void StampWrite(const IoRequest& req, uint32_t file_index, uint64_t now_ns) {
+    const uint64_t number = writes_stamped_++;
+    VerifyStamp stamp;
+    stamp.seed = SplitMix64(clone_.seed + number);
+    stamp.numberio = static_cast<uint16_t>(number);
+    stamp.time_ns = now_ns;
+    if (stamp_writes_) {
+      FillVerifyBlock(clone_.verify,
+                      static_cast<uint8_t*>(clone_.buffers->buffer(req.buffer_index)),
+                      req.length_bytes, req.offset_bytes, stamp);
+    }
+    if (record_writes_) {
+      // A pattern's headers carry seed 0, as fio's.
+      written_.push_back({req.offset_bytes, clone_.verify.pattern.empty() ? stamp.seed : 0,
+                          file_index, req.length_bytes, stamp.numberio});
+    }
+  }
+
+  // A write the engine would not take (kBusy) is not issued: its number goes to the next one.
+  void UnstampWrite() {
+    --writes_stamped_;
+    if (record_writes_) written_.pop_back();
+  }
+
+  static uint64_t SplitMix64(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+  }
+
+  // verify_only: the writes the job would issue (offsets, sizes, numbers), generated but not
+  // written, for ReadBack to check.
+  void GenerateWrites() {
+    IoRequest req;
+    req.buffer_index = 0;
+    req.buffer = clone_.buffers->buffer(0);
+    while (bytes_issued_ < bytes_budget_ && !Cancelled()) {
+      NextOp(req, measure_start_ns_, /*write=*/true);
+    }
+  }
+
+  // verify_backlog: the writes not yet read back are due for it (nothing may then be in flight).
+  bool BacklogDue() const {
+    return spec_.verify_backlog > 0 && record_writes_ && written_.size() >= spec_.verify_backlog;
+  }
+
+  // A write job's verify phase: reads back each block it wrote and has not read back yet (the last
+  // write of each), one at a time, in offset order, and checks it (CheckRead); a `backlog`
+  // (verify_backlog) in the order written, as fio. The reads are the job's reads, as fio's. Stops
+  // at the runtime's end, an error or cancellation.
+  void ReadBack(bool backlog) {
+    if (!backlog) {
+      std::stable_sort(
+          written_.begin(), written_.end(), [](const WrittenBlock& a, const WrittenBlock& b) {
+            return a.file != b.file ? a.file < b.file : a.offset_bytes < b.offset_bytes;
+          });
+    }
+    check_reads_ = checking_;
+    IoRequest req;
+    req.buffer_index = 0;
+    req.buffer = clone_.buffers->buffer(0);
+    req.slot = 0;
+    for (size_t i = 0; i < written_.size() && !failed_ && !Cancelled(); ++i) {
+      const WrittenBlock& block = written_[i];
+      // A block written again later is read back once, for its last write.
+      if (!backlog && i + 1 < written_.size() && written_[i + 1].file == block.file &&
+          written_[i + 1].offset_bytes == block.offset_bytes) {
+        continue;
+      }
+      const uint64_t now = OpClockNanos();
+      if (now >= end_ns_) {
+        stop_ns_ = std::max(stop_ns_, now);
+        break;
+      }
+      req.op = OpKind::kRead;
+      req.fd = clone_.files[block.file].fd;
+      req.offset_bytes = block.offset_bytes;
+      req.length_bytes = block.length_bytes;
+      req.start_ns = now;
+      reading_back_ = &block;
+      if (!SubmitAndWait(req)) break;
+      AccountCompletedInQueue(req);
+    }
+    reading_back_ = nullptr;
+    check_reads_ = false;
+    written_.clear();
+    if (!backlog) written_.shrink_to_fit();
+  }
+
+  // Checks a block read in full; a failure is counted in the result and ends the job with EILSEQ,
+  // as fio's default continue_on_error=none.
+  void CheckRead(const IoRequest& req) {
+    if (static_cast<uint64_t>(req.result) != req.length_bytes) return;  // a short read
+    VerifyExpect expect;
+    if (reading_back_ != nullptr) {
+      expect.check_seed = true;
+      expect.seed = reading_back_->seed;
+      expect.check_numberio = check_numberio_;
+      expect.numberio = reading_back_->numberio;
+    }
+    std::string path;
+    for (const auto& f : clone_.files) {
+      if (f.fd == req.fd) path = f.path;
+    }
+    VerifyBlockResult check =
+        CheckVerifyBlock(clone_.verify, static_cast<uint8_t*>(req.buffer), req.length_bytes,
+                         req.offset_bytes, path, expect, spec_.verify_fatal);
+    if (check.bad_intervals == 0) return;
+    result_.verify_failures += static_cast<uint64_t>(check.bad_intervals);
+    for (const uint64_t offset : check.bad_offsets) {
+      if (result_.verify_failure_offsets.size() >= JobResult::kMaxVerifyFailureOffsets) break;
+      result_.verify_failure_offsets.push_back(offset);
+    }
+    if (result_.error_errno == 0) {
+      result_.error_errno = EILSEQ;
+      result_.error_message = absl::StrCat(check.message, " (clone ", clone_.index, ")");
+    }
+    failed_ = true;
+  }
+
+  // Queues `req` alone and waits for its completion, through any engine. False when the engine
+  // failed it (the job has failed).
+  bool SubmitAndWait(IoRequest& req) {
+    IoEngine& engine = *clone_.engine;
+    const QueueResult r = engine.Queue(&req);
+    if (r == QueueResult::kCompleted) return true;
+    if (r == QueueResult::kBusy) {
+      FailWith(absl::UnavailableError("verify: the engine still holds requests"));
+      return false;
+    }
+    SubmitStall stall;
+    for (;;) {
+      absl::StatusOr<int> submitted = engine.Commit();
+      if (!submitted.ok()) {
+        FailWith(submitted.status());
+        return false;
+      }
+      if (*submitted > 0) break;
+      if (!stall.SleepBeforeRetry(OpClockNanos())) {
+        FailWith(
+            absl::UnavailableError("verify: the kernel did not take a read for 30 s (EAGAIN)"));
+        return false;
+      }
+    }
+    IoRequest* done[1];
+    absl::StatusOr<int> got = engine.GetEvents(1, std::span<IoRequest*>(done, 1));
+    if (!got.ok()) {
+      FailWith(got.status());
+      return false;
+    }
+    if (*got != 1) {
+      FailWith(absl::InternalError("verify: the engine returned no completion"));
+      return false;
+    }
+    return true;
   }
 
   // fio's rw modifiers. Random (`randread:<n>`): a new random offset every n-th I/O, the others
@@ -427,6 +608,9 @@ class CloneRunner {
     if (req.result < 0) {
       RecordError(req);
       return;
+    }
+    if (check_reads_ && req.op == OpKind::kRead) [[unlikely]] {
+      CheckRead(req);
     }
     if (req.complete_ns < measure_start_ns_) return;  // ramp_time: done but not measured
     if (ramp_pending_) [[unlikely]] {
@@ -589,6 +773,10 @@ class CloneRunner {
           now = OpClockNanos();
         }
       }
+      if (BacklogDue() && !failed_) [[unlikely]] {
+        ReadBack(/*backlog=*/true);
+        now = OpClockNanos();
+      }
       if (FsyncDue() && !failed_) {
         IoRequest sync_req;
         PrepareFsync(sync_req, req.fd);
@@ -675,7 +863,7 @@ class CloneRunner {
         // iodepth_batch_submit, agent/workloads/block_io/submit_batch.h), and once more below for
         // the rest.
         while (issuing && !free_slots.empty() && bytes_issued_ < bytes_budget_ && !failed_ &&
-               !think_pending_) {
+               !think_pending_ && !BacklogDue()) {
           bool write = ChooseWrite();
           if (pacer_.active()) {
             // While requests are out, a rated clone reaps them until its turn (below) rather
@@ -695,7 +883,10 @@ class CloneRunner {
           const QueueResult r = engine.Queue(req);
           if (r == QueueResult::kBusy) {
             bytes_issued_ -= batch_start >= measure_start_ns_ ? req->length_bytes : 0;
-            if (req->op == OpKind::kWrite) --writes_since_fsync_;
+            if (req->op == OpKind::kWrite) {
+              --writes_since_fsync_;
+              if (stamp_writes_ || record_writes_) UnstampWrite();
+            }
             break;
           }
           free_slots.pop_back();
@@ -728,6 +919,7 @@ class CloneRunner {
       }
       if (engine.inflight() == 0) {
         if (think_pending_ && !failed_ && !Cancelled()) Think();
+        if (BacklogDue() && !failed_ && !Cancelled()) ReadBack(/*backlog=*/true);
         now = OpClockNanos();
         if (!MayIssue(now) || failed_) break;
         continue;
@@ -933,6 +1125,23 @@ class CloneRunner {
   ThreadCpuWindow cpu_window_;
   // The measured phase has not begun: ramp_time runs, nothing (ops, CPU, queue depths) counts yet.
   bool ramp_pending_ = false;
+  // verify: what the job does (set in the constructor), the writes to read back, and the one being
+  // read back.
+  struct WrittenBlock {
+    uint64_t offset_bytes = 0;
+    uint64_t seed = 0;
+    uint32_t file = 0;
+    uint32_t length_bytes = 0;
+    uint16_t numberio = 0;
+  };
+  bool stamp_writes_ = false;   // writes carry verify headers
+  bool record_writes_ = false;  // writes are read back after the job's writes
+  bool checking_ = false;       // blocks read are checked (not for verify=null or ioengine=null)
+  bool check_reads_ = false;    // reads are checked now
+  bool check_numberio_ = false;
+  uint64_t writes_stamped_ = 0;
+  std::vector<WrittenBlock> written_;
+  const WrittenBlock* reading_back_ = nullptr;
   JobResult result_;
 };
 

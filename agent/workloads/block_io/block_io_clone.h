@@ -27,6 +27,7 @@
 #include "agent/workloads/block_size_picker.h"
 #include "agent/workloads/buffer_pool.h"
 #include "agent/workloads/offset_generator.h"
+#include "agent/workloads/verify_block.h"
 #include "common/job_result.h"
 #include "common/job_spec.h"
 
@@ -57,6 +58,7 @@ struct BlockIoJob::Clone {
   // I/O sizes per direction (fio keeps one size generator per direction); index 0 read, 1 write.
   std::vector<BlockSizePicker> block_sizes;
   uint64_t seed = kBlockIoDefaultSeed;
+  VerifyFormat verify;  // the job's verify format (type kNone: no verify)
 
   // The engine goes first: until it is quiesced and gone the kernel may still hold requests on
   // these files and write into these buffers (members are destroyed in reverse order, which would
