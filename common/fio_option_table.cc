@@ -692,7 +692,6 @@ constexpr std::string_view kWhyMeasured =
     "azbench always measures submission, completion and total latency and bandwidth";
 constexpr std::string_view kWhyPercentiles =
     "azbench keeps whole latency histograms and computes percentiles when it reports";
-constexpr std::string_view kWhyFlow = "azbench does not tie the pace of one job to another's";
 constexpr std::string_view kWhySteady =
     "azbench runs for runtime or io_size and has no steady-state detection";
 constexpr std::string_view kWhyDeprecated = "fio deprecated it and ignores it too";
@@ -1257,10 +1256,29 @@ constexpr FioOptionInfo kOptions[] = {
              "azbench reports bytes"),
     NoEffect("hugepage-size", "", T::kSize, "", kBuffers, "Huge page size for mem=mmaphuge",
              "mem is refused, so no buffer comes from huge pages"),
-    Refused("flow_id", "", T::kInt, "0", kFlow, "Flow the job belongs to", kWhyFlow),
-    Refused("flow", "", T::kInt, "0", kFlow, "Weight of the job in its flow", kWhyFlow),
+    Honoured(
+        "flow_id", "", T::kInt, "", "0..4294967295", "0", kFlow, "Flow the job belongs to",
+        [](JobSpec& j, std::string_view v) -> absl::Status {
+          ASSIGN_OR_RETURN(int64_t id, ParseInt(v, 0, std::numeric_limits<uint32_t>::max()));
+          j.flow_id = static_cast<uint32_t>(id);
+          return absl::OkStatus();
+        },
+        "flows span the jobs of one agent's run, not agents"),
+    Honoured(
+        "flow", "", T::kInt, "", "0..1000", "0 (no flow)", kFlow, "Weight of the job in its flow",
+        [](JobSpec& j, std::string_view v) -> absl::Status {
+          ASSIGN_OR_RETURN(int64_t weight, ParseInt(v, 0, 1000));
+          j.flow_weight = static_cast<uint32_t>(weight);
+          return absl::OkStatus();
+        },
+        "each clone issues I/Os in proportion to its weight among the running clones of its "
+        "flow; data engines only"),
     NoEffect("flow_watermark", "", T::kInt, "", kFlow, "Old flow option", kWhyDeprecated),
-    Refused("flow_sleep", "", T::kDuration, "0", kFlow, "Pause when the flow is ahead", kWhyFlow),
+    Honoured(
+        "flow_sleep", "", T::kDuration, "us", "0 and up", "0", kFlow,
+        "Pause when the job is ahead of its flow",
+        [](JobSpec& j, std::string_view v) { return SetMicros(j.flow_sleep, v); },
+        "a clone that is ahead drains its queue and sleeps this long; 0: it tries again at once"),
     Refused("steadystate", "ss", T::kString, "iops_slope:0.01%", kSteady,
             "End the job when IOPS or bandwidth settle", kWhySteady),
     Refused("steadystate_duration", "ss_dur", T::kDuration, "0", kSteady,

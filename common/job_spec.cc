@@ -296,6 +296,10 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
         absl::StrCat("filesize applies only to the file-operation engines (this job's ioengine is ",
                      job.ioengine, "); the files of other jobs share size equally"));
   }
+  if (job.flow_weight > 0 && file_ops) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "flow applies only to engines that move data (this job's ioengine is ", job.ioengine, ")"));
+  }
   if (job.create_on_open && job.ioengine != "filecreate" && job.ioengine != "dircreate") {
     return absl::InvalidArgumentError(
         absl::StrCat("create_on_open=1 applies only to ioengine=filecreate or dircreate (this "

@@ -229,6 +229,12 @@ struct JobSpec {
   bool group_reporting = false;
   bool stonewall = false;  // wait for the previous jobs to finish before this one starts
   bool new_group = false;
+  // fio's flow control (agent/workloads/flow_registry.h): clones of a run with the same flow_id
+  // issue I/Os in proportion to flow_weight (fio's flow; 0 = not in a flow). One that is ahead
+  // waits: it drains its queue and sleeps flow_sleep, or with flow_sleep 0 tries again at once.
+  uint32_t flow_id = 0;
+  uint32_t flow_weight = 0;
+  absl::Duration flow_sleep = absl::ZeroDuration();
   int kb_base = 1024;
   ClockSource clocksource = ClockSource::kAuto;
   FileSharing sharing = FileSharing::kFilePerAgent;  // azbench `sharing` (see FileSharing)

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "agent/runner/runner_internal.h"
 #include "agent/workloads/block_io/block_io_family.h"
+#include "agent/workloads/flow_registry.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
 
@@ -242,6 +243,7 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
     };
   }
   bool started_sent = false;
+  FlowRegistry flows;  // fio's flow_id: every job of the run shares them
   size_t begin = 0;
   while (begin < run->jobs.size() && !run->cancel.load()) {
     size_t end = begin + 1;
@@ -250,6 +252,7 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
     control.start_monotonic_ns = begin == 0 ? start_mono : MonotonicNanos();
     control.cancel = &run->cancel;
     control.interval_ns = run->interval_ns;
+    control.flows = &flows;
     std::vector<std::thread> threads;
     int phased_jobs = 0;
     for (size_t i = begin; i < end; ++i) phased_jobs += run->jobs[i]->phased() ? 1 : 0;

@@ -307,12 +307,19 @@ absl::StatusOr<JobResult> BlockIoJob::Run(const RunControl& control) {
   EventRelay relay;
   const RunControl clone_control = RelayedControl(control, relay);
   std::vector<JobResult> results(clones_.size());
+  // Every clone joins its flow before any starts, so none runs ahead of the others' weight; each
+  // leaves as it ends, so the rest of the flow does not wait for it.
+  FlowRegistry& flows = control.flows != nullptr ? *control.flows : own_flows_;
+  if (spec_.flow_weight > 0) {
+    for (auto& clone : clones_) clone->flow = flows.Join(spec_.flow_id, spec_.flow_weight);
+  }
   std::vector<std::thread> threads;
   threads.reserve(clones_.size());
   for (size_t i = 0; i < clones_.size(); ++i) {
     threads.emplace_back([&, i] {
       results[i] = RunBlockIoClone(spec_, *clones_[i], clone_control, op_clock_, start_ns,
                                    ops_done_, bytes_done_);
+      clones_[i]->flow.reset();
     });
   }
   for (auto& t : threads) t.join();

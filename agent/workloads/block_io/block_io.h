@@ -30,6 +30,7 @@
 #include "agent/engines/io_engine.h"
 #include "agent/engines/op_clock.h"
 #include "agent/workloads/file_layout.h"
+#include "agent/workloads/flow_registry.h"
 #include "agent/workloads/run_control.h"
 #include "common/job_result.h"
 #include "common/job_spec.h"
@@ -92,6 +93,7 @@ class BlockIoJob {
   // For the page-cache trap warnings (cache_traps.h); 0 when the engine does no I/O.
   uint64_t working_set_bytes_ = 0;
   uint64_t client_memory_bytes_ = 0;
+  FlowRegistry own_flows_;  // the clones' flows when RunControl::flows is null
   std::atomic<uint64_t> ops_done_{0};
   std::atomic<uint64_t> bytes_done_{0};
 };
