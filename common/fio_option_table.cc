@@ -184,6 +184,13 @@ absl::Status SetFileSize(JobSpec& job, std::string_view value) {
   return absl::OkStatus();
 }
 
+absl::Status SetExitWhat(JobSpec& job, std::string_view value) {
+  static constexpr std::pair<std::string_view, ExitWhat> kWhat[] = {
+      {"group", ExitWhat::kGroup}, {"stonewall", ExitWhat::kStonewall}, {"all", ExitWhat::kAll}};
+  ASSIGN_OR_RETURN(job.exit_what, ParseChoice(value, kWhat, "group, stonewall, all"));
+  return absl::OkStatus();
+}
+
 absl::Status SetFallocate(JobSpec& /*job*/, std::string_view value) {
   if (value == "none" || value == "0") return absl::OkStatus();
   return absl::InvalidArgumentError(
@@ -700,8 +707,6 @@ constexpr std::string_view kWhyBuffers =
     "scramble_buffers)";
 constexpr std::string_view kWhyMemory =
     "azbench allocates I/O buffers itself, aligned for O_DIRECT";
-constexpr std::string_view kWhyExit =
-    "the agent ends jobs by runtime, io_size or the coordinator; jobs do not end one another";
 constexpr std::string_view kWhyErrors =
     "a clone stops at its first I/O error, fio's continue_on_error=none";
 
@@ -797,8 +802,8 @@ constexpr FioOptionInfo kOptions[] = {
             "an agent keeps the configured free space; give a size"),
     Honoured("filesize", "", T::kSize, "bytes", "1 and up (no ranges)", "size/nrfiles", kSizes,
              "Size of each file, or a range, instead of size/nrfiles", SetFileSize,
-             "file-operation engines only (the size of the files filestat and filedelete lay out); "
-             "with other engines the files of a job share size equally"),
+             "size, when not given, is nrfiles x filesize; when given, it is the I/O per clone "
+             "over its files of filesize each"),
     Refused("file_append", "", T::kBool, "0", kSizes, "Do the I/O past the end of the file",
             "azbench does its I/O inside the laid-out region"),
     Honoured("offset", "fileoffset", T::kSize, "bytes", "0 and up (no percentages)", "0", kSizes,
@@ -1125,10 +1130,20 @@ constexpr FioOptionInfo kOptions[] = {
         "and refuses a run where only some do; a serving agent always removes them"),
     Refused("unlink_each_loop", "", T::kBool, "0", kFiles, "Delete the files after every loop",
             "the files are removed when the job ends, not between loops"),
-    Refused("exitall", "", T::kBool, "0", kProcess, "End every job when this one ends", kWhyExit),
-    Refused("exit_what", "", T::kChoice, "group", kProcess, "Which jobs exitall ends", kWhyExit),
-    Refused("exitall_on_error", "", T::kBool, "0", kProcess, "End every job when this one fails",
-            kWhyExit),
+    Honoured(
+        "exitall", "", T::kBool, "", "", "0", kProcess, "End other jobs when a job ends",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.exitall, v); },
+        "as fio's, one job's exitall makes every job's end count; the jobs ended keep and report "
+        "what they did"),
+    Honoured("exit_what", "", T::kChoice, "", "group, stonewall, all", "group", kProcess,
+             "Which jobs exitall ends", SetExitWhat,
+             "group: the job's reporting group; stonewall: the running stonewall group; all: "
+             "every job, and later groups never start"),
+    Honoured(
+        "exitall_on_error", "", T::kBool, "", "", "0", kProcess,
+        "End other jobs when this one fails",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.exitall_on_error, v); },
+        "the jobs exit_what names end"),
     Honoured("stonewall", "wait_for_previous", T::kBool, "", "", "0", kProcess,
              "Start only after every job before this one has ended; starts a new group",
              [](JobSpec& j, std::string_view v) { return SetBool(j.stonewall, v); }),

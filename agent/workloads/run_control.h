@@ -57,6 +57,9 @@ struct RunControl {
   // The run's flows (fio's flow_id), shared by every job of the run; outlives the job's Run. Null:
   // the job keeps a registry of its own, shared by its clones only.
   FlowRegistry* flows = nullptr;
+  // Called as each clone ends (block_io: on the clone's thread), `failed` when it ended with an
+  // error; the runner ends the jobs fio's exitall would (agent/runner/job_exits.h). May be empty.
+  std::function<void(bool failed)> on_clone_end;
 };
 
 }  // namespace azbench

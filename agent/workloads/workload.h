@@ -14,8 +14,18 @@
 #include "agent/workloads/file_layout.h"
 #include "agent/workloads/run_control.h"
 #include "common/job_result.h"
+#include "common/job_spec.h"
 
 namespace azbench {
+
+// fio's exitall, exitall_on_error and exit_what of a job, and its reporting group, for the runner
+// (agent/runner/job_exits.h).
+struct ExitPolicy {
+  bool exitall = false;
+  bool exitall_on_error = false;
+  ExitWhat what = ExitWhat::kGroup;
+  int group_id = 0;
+};
 
 class Workload {
  public:
@@ -34,6 +44,7 @@ class Workload {
   // The phase names, in order, of a phased workload (for PhaseDone events).
   virtual std::vector<std::string> phase_names() const { return {}; }
   virtual bool stonewall() const { return false; }
+  virtual ExitPolicy exit_policy() const { return {}; }
 };
 
 }  // namespace azbench

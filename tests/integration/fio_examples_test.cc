@@ -86,7 +86,7 @@ const std::vector<Example>& Examples() {
       {"exitwhat",
        {{"filesize", "4m"}, {"number_ios", "20"}},
        Outcome::kAzbenchRefuses,
-       "filesize"},
+       "azbench does no trims"},
       {"falloc",
        {{"size", "4m"}, {"filesize", "4m"}, {"runtime", "1"}},
        Outcome::kAzbenchRefuses,

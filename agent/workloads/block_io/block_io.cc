@@ -120,7 +120,7 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
 
   // Lay out every clone's files first (a failure removes what was created).
   const int nrfiles = std::max(1, s.nrfiles);
-  const uint64_t region_bytes = s.size_bytes / nrfiles;
+  const uint64_t region_bytes = s.FileRegionBytes();
   std::vector<LayoutRequest> layout;
   std::unordered_map<std::string, size_t> laid_out;  // path -> its entry in `layout`
   uint64_t descriptors = 0;                          // each clone opens each of its files
@@ -320,6 +320,9 @@ absl::StatusOr<JobResult> BlockIoJob::Run(const RunControl& control) {
       results[i] = RunBlockIoClone(spec_, *clones_[i], clone_control, op_clock_, start_ns,
                                    ops_done_, bytes_done_);
       clones_[i]->flow.reset();
+      if (control.on_clone_end) {
+        control.on_clone_end(results[i].error_errno != 0 || !results[i].error_message.empty());
+      }
     });
   }
   for (auto& t : threads) t.join();

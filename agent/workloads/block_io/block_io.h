@@ -72,6 +72,7 @@ class BlockIoJob {
   absl::Status RemoveCreatedFiles();
 
   const JobSpec& spec() const { return spec_; }
+  int group_id() const { return group_id_; }
   const std::vector<LaidOutFile>& files() const { return files_; }
   // What Prepare noticed that does not stop the job (e.g. iodepth ignored by a sync engine); the
   // result carries them too.

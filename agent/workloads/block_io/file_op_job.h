@@ -42,6 +42,9 @@ class FileOpJob final : public Workload {
   uint64_t ops_done() const override { return ops_done_.load(std::memory_order_relaxed); }
   uint64_t bytes_done() const override { return 0; }
   bool stonewall() const override { return spec_.stonewall; }
+  ExitPolicy exit_policy() const override {
+    return {spec_.exitall, spec_.exitall_on_error, spec_.exit_what, group_id_};
+  }
 
  private:
   FileOpJob() = default;
