@@ -176,6 +176,13 @@ absl::Status SetFileSize(JobSpec& job, std::string_view value) {
   return absl::OkStatus();
 }
 
+absl::Status SetExitWhat(JobSpec& job, std::string_view value) {
+  static constexpr std::pair<std::string_view, ExitWhat> kWhat[] = {
+      {"group", ExitWhat::kGroup}, {"stonewall", ExitWhat::kStonewall}, {"all", ExitWhat::kAll}};
+  ASSIGN_OR_RETURN(job.exit_what, ParseChoice(value, kWhat, "group, stonewall, all"));
+  return absl::OkStatus();
+}
+
 absl::Status SetFallocate(JobSpec& /*job*/, std::string_view value) {
   if (value == "none" || value == "0") return absl::OkStatus();
   return absl::InvalidArgumentError(
@@ -683,7 +690,6 @@ constexpr std::string_view kWhyMeasured =
     "azbench always measures submission, completion and total latency and bandwidth";
 constexpr std::string_view kWhyPercentiles =
     "azbench keeps whole latency histograms and computes percentiles when it reports";
-constexpr std::string_view kWhyFlow = "azbench does not tie the pace of one job to another's";
 constexpr std::string_view kWhySteady =
     "azbench runs for runtime or io_size and has no steady-state detection";
 constexpr std::string_view kWhyDeprecated = "fio deprecated it and ignores it too";
@@ -692,8 +698,6 @@ constexpr std::string_view kWhyBuffers =
     "scramble_buffers)";
 constexpr std::string_view kWhyMemory =
     "azbench allocates I/O buffers itself, aligned for O_DIRECT";
-constexpr std::string_view kWhyExit =
-    "the agent ends jobs by runtime, io_size or the coordinator; jobs do not end one another";
 constexpr std::string_view kWhyErrors =
     "a clone stops at its first I/O error, fio's continue_on_error=none";
 
@@ -790,8 +794,8 @@ constexpr FioOptionInfo kOptions[] = {
             "an agent keeps the configured free space; give a size"),
     Honoured("filesize", "", T::kSize, "bytes", "1 and up (no ranges)", "size/nrfiles", kSizes,
              "Size of each file, or a range, instead of size/nrfiles", SetFileSize,
-             "file-operation engines only (the size of the files filestat and filedelete lay out); "
-             "with other engines the files of a job share size equally"),
+             "size, when not given, is nrfiles x filesize; when given, it is the I/O per clone "
+             "over its files of filesize each"),
     Refused("file_append", "", T::kBool, "0", kSizes, "Do the I/O past the end of the file",
             "azbench does its I/O inside the laid-out region"),
     Honoured("offset", "fileoffset", T::kSize, "bytes", "0 and up (no percentages)", "0", kSizes,
@@ -1143,10 +1147,20 @@ constexpr FioOptionInfo kOptions[] = {
         "and refuses a run where only some do; a serving agent always removes them"),
     Refused("unlink_each_loop", "", T::kBool, "0", kFiles, "Delete the files after every loop",
             "the files are removed when the job ends, not between loops"),
-    Refused("exitall", "", T::kBool, "0", kProcess, "End every job when this one ends", kWhyExit),
-    Refused("exit_what", "", T::kChoice, "group", kProcess, "Which jobs exitall ends", kWhyExit),
-    Refused("exitall_on_error", "", T::kBool, "0", kProcess, "End every job when this one fails",
-            kWhyExit),
+    Honoured(
+        "exitall", "", T::kBool, "", "", "0", kProcess, "End other jobs when a job ends",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.exitall, v); },
+        "as fio's, one job's exitall makes every job's end count; the jobs ended keep and report "
+        "what they did"),
+    Honoured("exit_what", "", T::kChoice, "", "group, stonewall, all", "group", kProcess,
+             "Which jobs exitall ends", SetExitWhat,
+             "group: the job's reporting group; stonewall: the running stonewall group; all: "
+             "every job, and later groups never start"),
+    Honoured(
+        "exitall_on_error", "", T::kBool, "", "", "0", kProcess,
+        "End other jobs when this one fails",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.exitall_on_error, v); },
+        "the jobs exit_what names end"),
     Honoured("stonewall", "wait_for_previous", T::kBool, "", "", "0", kProcess,
              "Start only after every job before this one has ended; starts a new group",
              [](JobSpec& j, std::string_view v) { return SetBool(j.stonewall, v); }),
@@ -1274,10 +1288,29 @@ constexpr FioOptionInfo kOptions[] = {
              "azbench reports bytes"),
     NoEffect("hugepage-size", "", T::kSize, "", kBuffers, "Huge page size for mem=mmaphuge",
              "mem is refused, so no buffer comes from huge pages"),
-    Refused("flow_id", "", T::kInt, "0", kFlow, "Flow the job belongs to", kWhyFlow),
-    Refused("flow", "", T::kInt, "0", kFlow, "Weight of the job in its flow", kWhyFlow),
+    Honoured(
+        "flow_id", "", T::kInt, "", "0..4294967295", "0", kFlow, "Flow the job belongs to",
+        [](JobSpec& j, std::string_view v) -> absl::Status {
+          ASSIGN_OR_RETURN(int64_t id, ParseInt(v, 0, std::numeric_limits<uint32_t>::max()));
+          j.flow_id = static_cast<uint32_t>(id);
+          return absl::OkStatus();
+        },
+        "flows span the jobs of one agent's run, not agents"),
+    Honoured(
+        "flow", "", T::kInt, "", "0..1000", "0 (no flow)", kFlow, "Weight of the job in its flow",
+        [](JobSpec& j, std::string_view v) -> absl::Status {
+          ASSIGN_OR_RETURN(int64_t weight, ParseInt(v, 0, 1000));
+          j.flow_weight = static_cast<uint32_t>(weight);
+          return absl::OkStatus();
+        },
+        "each clone issues I/Os in proportion to its weight among the running clones of its "
+        "flow; data engines only"),
     NoEffect("flow_watermark", "", T::kInt, "", kFlow, "Old flow option", kWhyDeprecated),
-    Refused("flow_sleep", "", T::kDuration, "0", kFlow, "Pause when the flow is ahead", kWhyFlow),
+    Honoured(
+        "flow_sleep", "", T::kDuration, "us", "0 and up", "0", kFlow,
+        "Pause when the job is ahead of its flow",
+        [](JobSpec& j, std::string_view v) { return SetMicros(j.flow_sleep, v); },
+        "a clone that is ahead drains its queue and sleeps this long; 0: it tries again at once"),
     Refused("steadystate", "ss", T::kString, "iops_slope:0.01%", kSteady,
             "End the job when IOPS or bandwidth settle", kWhySteady),
     Refused("steadystate_duration", "ss_dur", T::kDuration, "0", kSteady,

@@ -277,6 +277,20 @@ absl::Status CheckJobName(std::string_view name_view) {
   return absl::OkStatus();
 }
 
+uint64_t JobSpec::TotalSizeBytes() const {
+  if (file_size_bytes == 0) return size_bytes;
+  // As fio: a size beyond what the files hold is cut to it.
+  const uint64_t files = static_cast<uint64_t>(std::max(1, nrfiles));
+  const uint64_t files_bytes =
+      file_size_bytes > UINT64_MAX / files ? UINT64_MAX : file_size_bytes * files;
+  return size_bytes == 0 ? files_bytes : std::min(size_bytes, files_bytes);
+}
+
+uint64_t JobSpec::FileRegionBytes() const {
+  if (file_size_bytes > 0) return file_size_bytes;
+  return size_bytes / static_cast<uint64_t>(std::max(1, nrfiles));
+}
+
 bool IsFileOpEngineName(std::string_view name) {
   for (std::string_view engine :
        {"filecreate", "filestat", "filedelete", "dircreate", "dirstat", "dirdelete"}) {
@@ -289,13 +303,13 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
   RETURN_IF_ERROR(CheckJobName(job.name));
   const bool file_ops = IsFileOpEngineName(job.ioengine);
   // A file-operation job moves no data: its size is only that of the files it lays out.
-  if (job.size_bytes == 0 && !file_ops) {
-    return absl::InvalidArgumentError("size must be given and greater than 0 (e.g. size=1g)");
-  }
-  if (job.file_size_bytes > 0 && !file_ops) {
+  if (job.TotalSizeBytes() == 0 && !file_ops) {
     return absl::InvalidArgumentError(
-        absl::StrCat("filesize applies only to the file-operation engines (this job's ioengine is ",
-                     job.ioengine, "); the files of other jobs share size equally"));
+        "size must be given and greater than 0 (e.g. size=1g), or filesize");
+  }
+  if (job.flow_weight > 0 && file_ops) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "flow applies only to engines that move data (this job's ioengine is ", job.ioengine, ")"));
   }
   if (job.create_on_open && job.ioengine != "filecreate" && job.ioengine != "dircreate") {
     return absl::InvalidArgumentError(
@@ -326,10 +340,13 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
                                                      ") is too large: allowed up to ",
                                                      FormatBytes(kMaxBlockSizeBytes)));
     }
-    if (sizes.max_bytes > job.size_bytes && !file_ops) {
-      return absl::InvalidArgumentError(absl::StrCat("bs (", which, FormatBytes(sizes.max_bytes),
-                                                     ") must not exceed size (",
-                                                     FormatBytes(job.size_bytes), ")"));
+    // With filesize, every file must hold an I/O; else the job's size must.
+    const bool by_file = job.file_size_bytes > 0;
+    const uint64_t limit_bytes = by_file ? job.file_size_bytes : job.size_bytes;
+    if (sizes.max_bytes > limit_bytes && !file_ops) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("bs (", which, FormatBytes(sizes.max_bytes), ") must not exceed ",
+                       by_file ? "filesize" : "size", " (", FormatBytes(limit_bytes), ")"));
     }
     if (job.direct) {
       // Every size a direction can draw must suit O_DIRECT: its ends, each bssplit entry and,

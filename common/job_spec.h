@@ -120,6 +120,9 @@ enum class RandomGenerator { kTausworthe, kLfsr, kTausworthe64 };
 // fio's rw_sequencer: where the I/Os between two random ones of `rw=randread:<n>` go.
 enum class RwSequencer { kSequential, kIdentical };
 
+// fio's exit_what: which jobs a job's end ends (agent/runner/job_exits.h).
+enum class ExitWhat { kGroup, kStonewall, kAll };
+
 // How the next file is chosen when a job has several files (fio's file_service_type).
 enum class FileServiceType { kRoundRobin, kSequential, kRandom };
 
@@ -252,6 +255,18 @@ struct JobSpec {
   // fio's wait_for: the name of an earlier job of the same run; this one starts when that one has
   // ended (the job file parser checks that it names an earlier job).
   std::string wait_for;
+  // fio's flow control (agent/workloads/flow_registry.h): clones of a run with the same flow_id
+  // issue I/Os in proportion to flow_weight (fio's flow; 0 = not in a flow). One that is ahead
+  // waits: it drains its queue and sleeps flow_sleep, or with flow_sleep 0 tries again at once.
+  uint32_t flow_id = 0;
+  uint32_t flow_weight = 0;
+  absl::Duration flow_sleep = absl::ZeroDuration();
+  // fio's exitall, exitall_on_error and exit_what (agent/runner/job_exits.h): when one of this
+  // job's clones ends, the jobs exit_what names end too: on any end when any job of the run sets
+  // exitall (fio's flag is global), on a failed end with exitall_on_error.
+  bool exitall = false;
+  bool exitall_on_error = false;
+  ExitWhat exit_what = ExitWhat::kGroup;
   int kb_base = 1024;
   ClockSource clocksource = ClockSource::kAuto;
   FileSharing sharing = FileSharing::kFilePerAgent;  // azbench `sharing` (see FileSharing)
@@ -264,10 +279,10 @@ struct JobSpec {
   // directory get distinct names, as fio's clients do); empty in one-shot runs, as in fio without
   // client/server mode.
   std::string client_uid;
-  // fio's file options. file_size_bytes: each file's size (filesize); 0 = size / nrfiles; honoured
-  // by the file-operation engines only. create_on_open: create files when first opened (only
-  // with filecreate and dircreate, which create them anyway). openfiles: most files open at once;
-  // 0 = nrfiles. stat_type: filestat and dirstat.
+  // fio's file options. file_size_bytes: each file's size (filesize); 0 = size / nrfiles; with
+  // only filesize given, size is nrfiles files of it (fio's default). create_on_open: create files
+  // when first opened (only with filecreate and dircreate, which create them anyway). openfiles:
+  // most files open at once; 0 = nrfiles. stat_type: filestat and dirstat.
   uint64_t file_size_bytes = 0;
   bool create_on_open = false;
   int openfiles = 0;
@@ -300,7 +315,11 @@ struct JobSpec {
   }
   // File names this job clone will use, in order (index = numjobs clone number, 0-based).
   std::vector<std::string> FilePaths(int clone_index) const;
-  uint64_t EffectiveIoSize() const { return io_size_bytes == 0 ? size_bytes : io_size_bytes; }
+  uint64_t EffectiveIoSize() const { return io_size_bytes == 0 ? TotalSizeBytes() : io_size_bytes; }
+  // size; with filesize, at most nrfiles files of it, and that when size is not given (fio).
+  uint64_t TotalSizeBytes() const;
+  // Each file's I/O region: filesize, else size shared equally among a clone's files.
+  uint64_t FileRegionBytes() const;
   // Where clone `clone_index`'s I/O region starts in each file (offset + n * offset_increment).
   uint64_t CloneOffset(int clone_index) const {
     return offset_bytes + static_cast<uint64_t>(clone_index) * offset_increment_bytes;

@@ -17,8 +17,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
+#include "agent/runner/job_exits.h"
 #include "agent/runner/runner_internal.h"
 #include "agent/workloads/block_io/block_io_family.h"
+#include "agent/workloads/flow_registry.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
 
@@ -215,12 +217,18 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
 
   std::atomic<bool> done{false};
   std::atomic<int> jobs_running{0};
+  // Each job runs with its own cancel flag: fio's exitall ends some jobs and not others. The run's
+  // cancel reaches every job through the watcher below.
+  std::vector<ExitPolicy> exit_policies;
+  for (const auto& job : run->jobs) exit_policies.push_back(job->exit_policy());
+  JobExits exits(std::move(exit_policies));
   // Progress and lease watch: every progress interval, report counters and poll the sink.
   std::thread watcher([&] {
     while (!done.load()) {
       const uint64_t until = MonotonicNanos() + progress_interval_ns;
       while (!done.load() && MonotonicNanos() < until) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        if (run->cancel.load()) exits.CancelAll();
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
       }
       if (done.load()) break;
       uint64_t ops = 0, bytes = 0;
@@ -247,6 +255,7 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
   // Set when a job's Run has returned: the jobs that wait_for it start then.
   std::vector<absl::Notification> ended(run->jobs.size());
   bool started_sent = false;
+  FlowRegistry flows;  // fio's flow_id: every job of the run shares them
   size_t begin = 0;
   while (begin < run->jobs.size() && !run->cancel.load()) {
     size_t end = begin + 1;
@@ -255,13 +264,22 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
     control.start_monotonic_ns = begin == 0 ? start_mono : MonotonicNanos();
     control.cancel = &run->cancel;
     control.interval_ns = run->interval_ns;
+    control.flows = &flows;
     std::vector<std::thread> threads;
+    if (run->cancel.load()) exits.CancelAll();
+    exits.Started(begin, end);
     int phased_jobs = 0;
-    for (size_t i = begin; i < end; ++i) phased_jobs += run->jobs[i]->phased() ? 1 : 0;
+    for (size_t i = begin; i < end; ++i) {
+      phased_jobs += run->jobs[i]->phased() && !exits.Ended(i) ? 1 : 0;
+    }
     run->barrier.StartGroup(phased_jobs);
     for (size_t i = begin; i < end; ++i) {
+      // Ended by another job's exit_what=all before its group started: it never runs, as in fio.
+      if (exits.Ended(i)) continue;
       const std::string name = run->jobs[i]->name();
       RunControl job_control = control;
+      job_control.cancel = exits.cancel(i);
+      job_control.on_clone_end = [&exits, i](bool failed) { exits.CloneEnded(i, failed); };
       const int job_index = static_cast<int>(i);
       job_control.on_interval = [&serial, &run, name, job_index](const IntervalOrigin& origin,
                                                                  const IntervalStats& interval) {
@@ -296,6 +314,14 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
         results[i] = run->jobs[i]->Run(job_control);
         --jobs_running;
         ended[i].Notify();
+        // The job's end, for families that do not report their clones' ends.
+        bool failed = !results[i]->ok();
+        if (!failed) {
+          for (const JobResult& r : **results[i]) {
+            failed |= r.error_errno != 0 || !r.error_message.empty();
+          }
+        }
+        exits.CloneEnded(i, failed);
         if (phased) run->barrier.JobEnded(phase_done);
       });
     }

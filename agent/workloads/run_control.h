@@ -15,6 +15,8 @@
 
 namespace azbench {
 
+class FlowRegistry;  // agent/workloads/flow_registry.h
+
 // Where a streamed interval belongs: the result it will be part of (JobResult::name, e.g. the
 // job's name or "md.create") and when that clone's series began (interval 0, agent
 // CLOCK_REALTIME).
@@ -52,6 +54,12 @@ struct RunControl {
   // came after the instant every agent was given), or Cancelled. Empty: phases follow each other
   // at once.
   std::function<absl::StatusOr<uint64_t>(int phase_index, const std::string& phase)> await_phase;
+  // The run's flows (fio's flow_id), shared by every job of the run; outlives the job's Run. Null:
+  // the job keeps a registry of its own, shared by its clones only.
+  FlowRegistry* flows = nullptr;
+  // Called as each clone ends (block_io: on the clone's thread), `failed` when it ended with an
+  // error; the runner ends the jobs fio's exitall would (agent/runner/job_exits.h). May be empty.
+  std::function<void(bool failed)> on_clone_end;
 };
 
 }  // namespace azbench

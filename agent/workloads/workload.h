@@ -14,8 +14,18 @@
 #include "agent/workloads/file_layout.h"
 #include "agent/workloads/run_control.h"
 #include "common/job_result.h"
+#include "common/job_spec.h"
 
 namespace azbench {
+
+// fio's exitall, exitall_on_error and exit_what of a job, and its reporting group, for the runner
+// (agent/runner/job_exits.h).
+struct ExitPolicy {
+  bool exitall = false;
+  bool exitall_on_error = false;
+  ExitWhat what = ExitWhat::kGroup;
+  int group_id = 0;
+};
 
 class Workload {
  public:
@@ -36,6 +46,7 @@ class Workload {
   virtual bool stonewall() const { return false; }
   // The earlier job this one starts after (fio's wait_for); empty: none.
   virtual std::string wait_for() const { return ""; }
+  virtual ExitPolicy exit_policy() const { return {}; }
 };
 
 }  // namespace azbench

@@ -137,7 +137,7 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
 
   // Lay out every clone's files first (a failure removes what was created).
   const int nrfiles = std::max(1, s.nrfiles);
-  const uint64_t region_bytes = s.size_bytes / nrfiles;
+  const uint64_t region_bytes = s.FileRegionBytes();
   std::vector<LayoutRequest> layout;
   std::unordered_map<std::string, size_t> laid_out;  // path -> its entry in `layout`
   uint64_t descriptors = 0;                          // each clone opens each of its files
@@ -325,12 +325,22 @@ absl::StatusOr<JobResult> BlockIoJob::Run(const RunControl& control) {
   EventRelay relay;
   const RunControl clone_control = RelayedControl(control, relay);
   std::vector<JobResult> results(clones_.size());
+  // Every clone joins its flow before any starts, so none runs ahead of the others' weight; each
+  // leaves as it ends, so the rest of the flow does not wait for it.
+  FlowRegistry& flows = control.flows != nullptr ? *control.flows : own_flows_;
+  if (spec_.flow_weight > 0) {
+    for (auto& clone : clones_) clone->flow = flows.Join(spec_.flow_id, spec_.flow_weight);
+  }
   std::vector<std::thread> threads;
   threads.reserve(clones_.size());
   for (size_t i = 0; i < clones_.size(); ++i) {
     threads.emplace_back([&, i] {
       results[i] = RunBlockIoClone(spec_, *clones_[i], clone_control, op_clock_, start_ns,
                                    ops_done_, bytes_done_);
+      clones_[i]->flow.reset();
+      if (control.on_clone_end) {
+        control.on_clone_end(results[i].error_errno != 0 || !results[i].error_message.empty());
+      }
     });
   }
   for (auto& t : threads) t.join();

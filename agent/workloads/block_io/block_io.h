@@ -30,6 +30,7 @@
 #include "agent/engines/io_engine.h"
 #include "agent/engines/op_clock.h"
 #include "agent/workloads/file_layout.h"
+#include "agent/workloads/flow_registry.h"
 #include "agent/workloads/run_control.h"
 #include "common/job_result.h"
 #include "common/job_spec.h"
@@ -71,6 +72,7 @@ class BlockIoJob {
   absl::Status RemoveCreatedFiles();
 
   const JobSpec& spec() const { return spec_; }
+  int group_id() const { return group_id_; }
   const std::vector<LaidOutFile>& files() const { return files_; }
   // What Prepare noticed that does not stop the job (e.g. iodepth ignored by a sync engine); the
   // result carries them too.
@@ -92,6 +94,7 @@ class BlockIoJob {
   // For the page-cache trap warnings (cache_traps.h); 0 when the engine does no I/O.
   uint64_t working_set_bytes_ = 0;
   uint64_t client_memory_bytes_ = 0;
+  FlowRegistry own_flows_;  // the clones' flows when RunControl::flows is null
   std::atomic<uint64_t> ops_done_{0};
   std::atomic<uint64_t> bytes_done_{0};
 };

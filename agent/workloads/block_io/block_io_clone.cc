@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -93,6 +94,7 @@ class CloneRunner {
     think_spin_ns_ =
         std::min(think_ns_, static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.thinktime_spin)));
     think_iotime_ns_ = static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.thinktime_iotime));
+    flow_sleep_ns_ = static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.flow_sleep));
     // With thinktime_iotime and no thinktime_blocks, fio counts no blocks at all.
     think_blocks_ = spec.thinktime_blocks > 0 ? static_cast<uint64_t>(spec.thinktime_blocks)
                     : think_iotime_ns_ > 0    ? 0
@@ -216,8 +218,8 @@ class CloneRunner {
 
   // Whether another data op may be issued. `now_ns` is the freshest clock value at hand.
   bool MayIssue(uint64_t now_ns) const {
-    return !failed_ && !think_pending_ && now_ns < end_ns_ && bytes_issued_ < bytes_budget_ &&
-           !Cancelled();
+    return !failed_ && !think_pending_ && !flow_pending_ && now_ns < end_ns_ &&
+           bytes_issued_ < bytes_budget_ && !Cancelled();
   }
 
   // The mix's choice for the next data op.
@@ -244,6 +246,25 @@ class CloneRunner {
     if (turn.start_ns > now && !SleepUntilOrEnd(turn.start_ns)) return false;
     write = turn.dir == 1;
     return true;
+  }
+
+  // fio's flow control for a clone with nothing in flight: while it is ahead of its flow
+  // (agent/workloads/flow_registry.h) it pauses. False: stop issuing.
+  bool AwaitFlowToken() {
+    while (!clone_.flow->TakeToken()) {
+      if (!FlowPause()) return false;
+    }
+    return true;
+  }
+
+  // One pause of a clone that is ahead of its flow: flow_sleep, or with flow_sleep 0 a yield of
+  // the CPU (fio spins). False when the runtime ended or the run was cancelled.
+  bool FlowPause() {
+    if (flow_sleep_ns_ > 0) return SleepUntilOrEnd(OpClockNanos() + flow_sleep_ns_);
+    std::this_thread::yield();
+    const uint64_t now = OpClockNanos();
+    if (now >= end_ns_) stop_ns_ = std::max(stop_ns_, now);
+    return now < end_ns_ && !Cancelled();
   }
 
   // Counts a data op towards thinktime_blocks (issued or completed, as thinktime_blocks_type
@@ -754,6 +775,7 @@ class CloneRunner {
     while (MayIssue(now)) {
       bool write = ChooseWrite();
       if (pacer_.active() && !AwaitTurn(write)) break;
+      if (clone_.flow != nullptr && !AwaitFlowToken()) break;
       NextOp(req, now, write);
       req.start_ns = OpClockNanos();
       // Checked again on the op's own start time, so no op starts after the runtime has ended: the
@@ -839,6 +861,7 @@ class CloneRunner {
       // Issue: fill the free slots, unless an fsync must first drain the queue.
       bool issuing = MayIssue(now);
       int queued = 0;
+      bool flow_held = false;  // ahead of its flow, with flow_sleep 0: retry after a completion
       // An fsync that the last writes made due is still issued when no more data ops are.
       if (FsyncDue() && !failed_ && !Cancelled()) {
         if (engine.inflight() == 0 && !fsync_in_flight) {
@@ -876,6 +899,16 @@ class CloneRunner {
               issuing = false;
               break;
             }
+          }
+          if (clone_.flow != nullptr && !clone_.flow->TakeToken()) {
+            // Ahead of its flow. With flow_sleep the clone drains its queue and sleeps, as fio;
+            // without, it reaps and asks again.
+            if (flow_sleep_ns_ > 0) {
+              flow_pending_ = true;
+            } else {
+              flow_held = true;
+            }
+            break;
           }
           IoRequest* req = free_slots.back();
           NextOp(*req, batch_start, write);
@@ -920,6 +953,10 @@ class CloneRunner {
       if (engine.inflight() == 0) {
         if (think_pending_ && !failed_ && !Cancelled()) Think();
         if (BacklogDue() && !failed_ && !Cancelled()) ReadBack(/*backlog=*/true);
+        if ((flow_pending_ || flow_held) && !failed_) {
+          flow_pending_ = false;
+          (void)FlowPause();  // a runtime that ended meanwhile is checked below
+        }
         now = OpClockNanos();
         if (!MayIssue(now) || failed_) break;
         continue;
@@ -1091,6 +1128,9 @@ class CloneRunner {
   uint64_t think_iotime_ns_ = 0;
   uint64_t last_think_ns_ = 0;  // when the last think time ended (the first op until then)
   bool think_pending_ = false;
+  // fio's flow_sleep; flow_pending_ stops issuing until the queue drained and it was slept.
+  uint64_t flow_sleep_ns_ = 0;
+  bool flow_pending_ = false;
   // rate_min / rate_iops_min: measured data completions per direction, and at the last check.
   bool check_min_rate_ = false;
   uint64_t rate_cycle_ns_ = 0;

@@ -26,6 +26,7 @@
 #include "agent/workloads/block_io/block_io.h"
 #include "agent/workloads/block_size_picker.h"
 #include "agent/workloads/buffer_pool.h"
+#include "agent/workloads/flow_registry.h"
 #include "agent/workloads/offset_generator.h"
 #include "agent/workloads/verify_block.h"
 #include "common/job_result.h"
@@ -59,6 +60,8 @@ struct BlockIoJob::Clone {
   std::vector<BlockSizePicker> block_sizes;
   uint64_t seed = kBlockIoDefaultSeed;
   VerifyFormat verify;  // the job's verify format (type kNone: no verify)
+  // The clone's place in its flow (fio's flow) while it runs; null when the job sets no flow.
+  std::unique_ptr<FlowMember> flow;
 
   // The engine goes first: until it is quiesced and gone the kernel may still hold requests on
   // these files and write into these buffers (members are destroyed in reverse order, which would

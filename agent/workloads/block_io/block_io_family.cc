@@ -106,7 +106,7 @@ JobFootprint BlockIoFootprint(const JobSpec& spec) {
     footprint.files = std::unordered_set<std::string>(paths.begin(), paths.end()).size();
     footprint.files_formula = absl::StrCat(footprint.files, " names in filename");
   }
-  const uint64_t per_file_bytes = spec.offset_bytes + spec.size_bytes / nrfiles;
+  const uint64_t per_file_bytes = spec.offset_bytes + spec.FileRegionBytes();
   if (__builtin_mul_overflow(per_file_bytes, footprint.files, &footprint.bytes)) {
     footprint.bytes = std::numeric_limits<uint64_t>::max();  // refused by any limit that applies
   }

@@ -23,6 +23,10 @@ class BlockIoWorkload final : public Workload {
   uint64_t bytes_done() const override { return job_->bytes_done(); }
   bool stonewall() const override { return job_->spec().stonewall; }
   std::string wait_for() const override { return job_->spec().wait_for; }
+  ExitPolicy exit_policy() const override {
+    const JobSpec& spec = job_->spec();
+    return {spec.exitall, spec.exitall_on_error, spec.exit_what, job_->group_id()};
+  }
 
  private:
   std::unique_ptr<BlockIoJob> job_;

@@ -43,6 +43,9 @@ class FileOpJob final : public Workload {
   uint64_t bytes_done() const override { return 0; }
   bool stonewall() const override { return spec_.stonewall; }
   std::string wait_for() const override { return spec_.wait_for; }
+  ExitPolicy exit_policy() const override {
+    return {spec_.exitall, spec_.exitall_on_error, spec_.exit_what, group_id_};
+  }
 
  private:
   FileOpJob() = default;
