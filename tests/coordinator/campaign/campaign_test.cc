@@ -21,6 +21,7 @@ namespace {
 using ::azbench::testing::kInvalid;
 using ::azbench::testing::kMinimal;
 using ::azbench::testing::ParseMinimalPlus;
+using ::azbench::testing::ParseMinimalWith;
 using ::azbench::testing::SourceRoot;
 using ::azbench::testing::StatusIs;
 using ::azbench::testing::TestData;
@@ -267,6 +268,50 @@ TEST(CampaignPlacementTest, BadTopologyIsRefusedWithItsPosition) {
               StatusIs(kInvalid, AllOf(HasSubstr("unknown key 'zones'"), HasSubstr("subnets"))));
   EXPECT_THAT(ParseMinimalPlus("topology:\n  subnets: [10.0.1.0/24]\n"),
               StatusIs(kInvalid, HasSubstr("must be a map of CIDR -> AZ")));
+}
+
+TEST(CampaignNfsTargetTest, AnNfsUrlTargetGivesItsJobsTheUrlTheNfsEngineAndTheExportRoot) {
+  absl::StatusOr<Campaign> c =
+      ParseMinimalWith("path: scratch", "path: nfs://10.100.0.2/export?version=3");
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_THAT(
+      CellJobOptions(c->workloads[0].jobs[0], {}, c->targets[0]),
+      ElementsAre(Pair("rw", "randread"), Pair("bs", "4k"), Pair("size", "1m"),
+                  Pair("ioengine", "nfs"), Pair("nfs_url", "nfs://10.100.0.2/export?version=3"),
+                  Pair("directory", "/")));
+  const WorkloadJob sub{"j", {{"ioengine", "nfs"}, {"directory", "sub"}, {"size", "1m"}}, 0};
+  EXPECT_THAT(
+      CellJobOptions(sub, {}, c->targets[0]),
+      ElementsAre(Pair("ioengine", "nfs"), Pair("size", "1m"),
+                  Pair("nfs_url", "nfs://10.100.0.2/export?version=3"), Pair("directory", "/sub")));
+}
+
+TEST(CampaignNfsTargetTest, WhatCannotRunOnAnNfsUrlTargetIsRefusedWhenParsed) {
+  const std::string nfs = "path: nfs://10.100.0.2/export";
+  EXPECT_THAT(ParseMinimalWith("path: scratch", "path: nfs://10.100.0.2"),
+              StatusIs(kInvalid, AllOf(StartsWith("test.yaml:6:11: "), HasSubstr("targets[0].path"),
+                                       HasSubstr("export path is missing"))));
+  EXPECT_THAT(
+      ParseCampaign(absl::StrReplaceAll(kMinimal, {{"path: scratch", nfs},
+                                                   {"size: 1m", "size: 1m, ioengine: libaio"}}),
+                    "test.yaml"),
+      StatusIs(kInvalid, AllOf(HasSubstr("workloads[0] 'randread'"),
+                               HasSubstr("ioengine=libaio cannot reach target 'scratch'"))));
+  EXPECT_THAT(ParseCampaign(absl::StrReplaceAll(
+                                kMinimal, {{"path: scratch", nfs},
+                                           {"size: 1m", "size: 1m, nfs_url: 'nfs://10.0.0.1/x'"}}),
+                            "test.yaml"),
+              StatusIs(kInvalid, HasSubstr("nfs_url is given by target 'scratch'")));
+  EXPECT_THAT(ParseCampaign(absl::StrReplaceAll(kMinimal, {{"path: scratch", nfs},
+                                                           {"size: 1m", "size: 1m, direct: 1"}}),
+                            "test.yaml"),
+              StatusIs(kInvalid, HasSubstr("direct")));
+  EXPECT_THAT(ParseCampaign(
+                  absl::StrReplaceAll(kMinimal, {{"path: scratch", nfs},
+                                                 {"options: {rw: randread, bs: 4k, size: 1m}",
+                                                  "workload: metadata\n    options: {files: 10}"}}),
+                  "test.yaml"),
+              StatusIs(kInvalid, HasSubstr("only block_io workloads reach")));
 }
 
 TEST(CampaignExamplesTest, StudyACrossAzParses) {
