@@ -3,6 +3,8 @@
 // campaign_errors_test.cc.
 #include "coordinator/campaign/campaign.h"
 
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -334,6 +336,32 @@ TEST(CampaignExamplesTest, StudyACrossAzParses) {
   }
   EXPECT_TRUE(has_placement);
   EXPECT_TRUE(has_direct);
+}
+
+TEST(CampaignExamplesTest, LabStudyAParsesWithEveryJobOnTheNfsEngine) {
+  // The hosts file exists only while the lab is up: its three default agents stand in.
+  std::ifstream in(SourceRoot() + "/examples/lab-study-a.yaml");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string hosts = "hosts_file: /var/tmp/azbench-lab/hosts";
+  ASSERT_THAT(text, HasSubstr(hosts));
+  absl::StatusOr<Campaign> c = ParseCampaign(
+      absl::StrReplaceAll(
+          text, {{hosts, "hosts: [10.100.0.10:7480, 10.101.0.10:7480, 10.102.0.10:7480]"}}),
+      SourceRoot() + "/examples/lab-study-a.yaml");
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_EQ(c->targets.size(), 1u);
+  EXPECT_EQ(c->targets[0].path,
+            "nfs://10.100.0.2/var/tmp/azbench-lab/export?version=3&nfsport=2049&mountport=20048");
+  ASSERT_EQ(c->matrix.size(), 1u);
+  EXPECT_EQ(c->matrix[0].key, "placement");
+  EXPECT_THAT(c->matrix[0].values, ElementsAre("same-az", "cross-az"));
+  ASSERT_EQ(c->workloads.size(), 3u);
+  for (const Workload& w : c->workloads) {
+    const JobOptions options = CellJobOptions(w.jobs[0], {}, c->targets[0]);
+    EXPECT_THAT(options, ::testing::Contains(Pair("ioengine", "nfs"))) << w.name;
+    EXPECT_THAT(options, ::testing::Contains(Pair("iodepth", "1"))) << w.name;
+  }
+  EXPECT_EQ(c->fleet.security.ca_file, "/var/tmp/azbench-lab/tls/ca.crt");
 }
 
 }  // namespace
