@@ -160,4 +160,6 @@ absl::Status CheckNfsJob(std::string_view ioengine, std::string_view nfs_url,
   return absl::OkStatus();
 }
 
+bool IsNfsUrl(std::string_view path) { return path.substr(0, 6) == "nfs://"; }
+
 }  // namespace azbench

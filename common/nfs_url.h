@@ -49,6 +49,14 @@ absl::StatusOr<NfsUrl> ParseNfsUrl(std::string_view url);
 absl::Status CheckNfsJob(std::string_view ioengine, std::string_view nfs_url,
                          uint64_t block_size_bytes, bool direct);
 
+// A campaign target whose path is an nfs:// URL is reached through libnfs (no kernel mount): its
+// block-I/O jobs run with ioengine=nfs and this URL as nfs_url. Whether `path` is such a URL.
+bool IsNfsUrl(std::string_view path);
+
+// The file-system type an agent reports (Describe's MountInfo.fstype) for an nfs:// target: the URL
+// stands in for a mount, its server resolved by the agent as a kernel mount's server name is.
+inline constexpr std::string_view kNfsUrlMountType = "nfs-url";
+
 }  // namespace azbench
 
 #endif  // AZBENCH_COMMON_NFS_URL_H_

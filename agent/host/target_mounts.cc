@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "common/nfs_url.h"
 
 namespace azbench {
 
@@ -75,6 +76,26 @@ const std::vector<std::string>& ResultChangingMountOptions() {
   return kOptions;
 }
 
+namespace {
+
+// The server's addresses, or why there are none.
+void ResolveServer(HostResolver& resolver, TargetMount& out) {
+  if (out.mount.server.empty()) return;
+  std::string host = out.mount.server;
+  // "[fd00::1]" (NFS over IPv6) resolves as the bare literal.
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  absl::StatusOr<std::vector<std::string>> addresses = resolver.Resolve(host);
+  if (addresses.ok()) {
+    out.server_addresses = *std::move(addresses);
+  } else {
+    out.resolve_error = std::string(addresses.status().message());
+  }
+}
+
+}  // namespace
+
 TargetMount DescribeTargetMount(const std::vector<MountEntry>& mounts,
                                 const std::string& target_path, HostResolver& resolver) {
   TargetMount out;
@@ -89,19 +110,28 @@ TargetMount DescribeTargetMount(const std::vector<MountEntry>& mounts,
   for (const std::string& name : ResultChangingMountOptions()) {
     if (auto it = options.find(name); it != options.end()) out.result_options[name] = it->second;
   }
-  if (!out.mount.server.empty()) {
-    std::string host = out.mount.server;
-    // "[fd00::1]" (NFS over IPv6) resolves as the bare literal.
-    if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
-      host = host.substr(1, host.size() - 2);
-    }
-    absl::StatusOr<std::vector<std::string>> addresses = resolver.Resolve(host);
-    if (addresses.ok()) {
-      out.server_addresses = *std::move(addresses);
-    } else {
-      out.resolve_error = std::string(addresses.status().message());
-    }
+  ResolveServer(resolver, out);
+  return out;
+}
+
+TargetMount DescribeNfsUrlTarget(const std::string& target_url, HostResolver& resolver) {
+  TargetMount out;
+  out.target_path = target_url;
+  absl::StatusOr<NfsUrl> url = ParseNfsUrl(target_url);
+  if (!url.ok()) {
+    out.resolve_error = std::string(url.status().message());
+    return out;
   }
+  out.found = true;
+  out.mount.fstype = std::string(kNfsUrlMountType);
+  out.mount.source = target_url;
+  out.mount.server = url->server;
+  out.mount.export_path = url->export_path;
+  out.mount.options["vers"] = absl::StrCat(url->version);
+  if (url->nfs_port > 0) out.mount.options["nfsport"] = absl::StrCat(url->nfs_port);
+  if (url->mount_port > 0) out.mount.options["mountport"] = absl::StrCat(url->mount_port);
+  out.result_options["vers"] = out.mount.options["vers"];
+  ResolveServer(resolver, out);
   return out;
 }
 

@@ -6,6 +6,7 @@
 //   auto mounts = ReadMounts(mountinfo_path);
 //   SystemResolver resolver;
 //   TargetMount m = DescribeTargetMount(*mounts, "/mnt/efs/azbench", resolver);
+//   TargetMount n = DescribeNfsUrlTarget("nfs://10.0.1.5/export?version=3", resolver);
 #ifndef AZBENCH_AGENT_HOST_TARGET_MOUNTS_H_
 #define AZBENCH_AGENT_HOST_TARGET_MOUNTS_H_
 
@@ -70,6 +71,13 @@ struct TargetMount {
 // server_addresses empty and says why in resolve_error.
 TargetMount DescribeTargetMount(const std::vector<MountEntry>& mounts,
                                 const std::string& target_path, HostResolver& resolver);
+
+// Describes a target given as an nfs:// URL (common/nfs_url.h): jobs reach it through libnfs, with
+// no kernel mount, so the URL stands for the mount. fstype kNfsUrlMountType, source the URL, server
+// and export from it, no mount point, options vers, nfsport, mountport as given; server_addresses
+// the server resolved (an address resolves to itself), which placement classifies as it does a
+// mount's server. found is false, with the reason in resolve_error, when the URL does not parse.
+TargetMount DescribeNfsUrlTarget(const std::string& target_url, HostResolver& resolver);
 
 }  // namespace azbench
 

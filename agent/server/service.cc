@@ -14,6 +14,7 @@
 #include "agent/server/journal_sink.h"
 #include "common/clock.h"
 #include "common/job_spec.h"
+#include "common/nfs_url.h"
 #include "common/proto_convert.h"
 #include "common/status_macros.h"
 #include "common/version.h"
@@ -191,14 +192,15 @@ grpc::Status AgentService::Describe(grpc::ServerContext*, const v1::DescribeRequ
                                     v1::DescribeResponse* response) {
   IdentityToProto(identity_, response->mutable_identity());
   absl::StatusOr<std::vector<MountEntry>> mounts = ReadMounts(mountinfo_path_);
-  if (mounts.ok()) {
-    for (const std::string& path : request->target_paths()) {
-      const TargetMount m = DescribeTargetMount(*mounts, path, *resolver_);
-      if (!m.found) continue;
-      TargetMountToProto(m, response->add_mounts());
-    }
-  } else {
+  if (!mounts.ok()) {
     AgentLogger("rpc")->warn("describe: {}", std::string(mounts.status().message()));
+  }
+  for (const std::string& path : request->target_paths()) {
+    if (!IsNfsUrl(path) && !mounts.ok()) continue;
+    const TargetMount m = IsNfsUrl(path) ? DescribeNfsUrlTarget(path, *resolver_)
+                                         : DescribeTargetMount(*mounts, path, *resolver_);
+    if (!m.found) continue;
+    TargetMountToProto(m, response->add_mounts());
   }
   response->set_agent_realtime_ns(RealtimeNanos());
   return grpc::Status::OK;

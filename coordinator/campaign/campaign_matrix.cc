@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "common/job_spec.h"
+#include "common/nfs_url.h"
 #include "common/status_macros.h"
 #include "common/units.h"
 #include "common/workload_spec.h"
@@ -180,6 +181,29 @@ std::vector<std::pair<std::string, std::vector<std::string>>> JobAxesOf(
   return axes;
 }
 
+// A block_io job on an nfs:// target: the target gives nfs_url, the engine must be nfs, and the
+// job as it runs on that target passes the agent's rules (NFSv4 block sizes, no direct=1).
+absl::Status CheckNfsTargetJob(const Workload& workload, const WorkloadJob& job,
+                               const MatrixCell& cell, const CampaignTarget& target) {
+  const JobOptions options = CellJobOptions(job, cell, target);
+  for (const auto& [key, value] : job.options) {
+    if (absl::StripAsciiWhitespace(key) == "nfs_url") {
+      return absl::InvalidArgumentError(absl::StrCat("nfs_url is given by target '", target.name,
+                                                     "' (its path ", target.path,
+                                                     "); leave it out of the workload"));
+    }
+  }
+  for (const auto& [key, value] : options) {
+    if (absl::StripAsciiWhitespace(key) == "ioengine" &&
+        absl::StripAsciiWhitespace(value) != "nfs") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("ioengine=", value, " cannot reach target '", target.name,
+                       "', an nfs:// URL: use ioengine=nfs (the default on such a target)"));
+    }
+  }
+  return ValidateWorkloadJobOptions(workload, options, job.name);
+}
+
 CheckedJobs WhatIsChecked(const Campaign& campaign) {
   CheckedJobs checked;
   checked.job_axes = JobAxesOf(campaign.matrix);
@@ -210,6 +234,19 @@ absl::Status ValidateCampaignCells(Campaign& campaign) {
       return absl::InvalidArgumentError(
           absl::StrCat(axis.location.ToString(), ": matrix: axis '", axis.key,
                        "' is an option of no workload in this campaign"));
+    }
+  }
+  // An nfs:// target is reached only by the nfs engine, which only block I/O has.
+  for (size_t w = 0; w < campaign.workloads.size(); ++w) {
+    const Workload& workload = campaign.workloads[w];
+    for (const CampaignTarget& target : campaign.targets) {
+      if (!IsNfsUrl(target.path) || workload.family == "block_io") continue;
+      return absl::InvalidArgumentError(
+          absl::StrCat(workload.location.ToString(), ": workloads[", w, "] '", workload.name,
+                       "': target '", target.name,
+                       "' is an nfs:// URL, which only block_io workloads reach (through "
+                       "ioengine=nfs); ",
+                       workload.family, " needs a mounted path"));
     }
   }
   // metadata's stride reads other agents' files: it needs a target every agent sees.
@@ -244,11 +281,19 @@ absl::Status ValidateCampaignCells(Campaign& campaign) {
     const std::vector<MatrixCell> cells = MatrixCells(axes);
     for (const MatrixCell& cell : cells) {
       for (const WorkloadJob& job : workload.jobs) {
-        absl::Status status = ValidateWorkloadJobOptions(
-            workload, CellJobOptions(job, cell, campaign.targets.front()), job.name);
+        // An nfs:// target's jobs are checked with it below (its own errors first).
+        const CampaignTarget& first = campaign.targets.front();
+        absl::Status status =
+            IsNfsUrl(first.path)
+                ? absl::OkStatus()
+                : ValidateWorkloadJobOptions(workload, CellJobOptions(job, cell, first), job.name);
         // Every file a job names lies beneath every target it runs on.
         for (size_t t = 0; status.ok() && t < campaign.targets.size(); ++t) {
           const CampaignTarget& target = campaign.targets[t];
+          if (IsNfsUrl(target.path)) {
+            status = CheckNfsTargetJob(workload, job, cell, target);
+            continue;
+          }
           status = CheckJobPathsInTarget(
               workload.family, CellJobOptions(job, cell, target), target.path,
               absl::StrCat("target '", target.name, "' (path ", target.path, ")"));
@@ -385,6 +430,16 @@ JobOptions CellJobOptions(const WorkloadJob& job, const MatrixCell& cell,
     if (axis != kNodesAxis && axis != kNodesPerAzAxis && axis != kPlacementAxis) {
       options.emplace_back(axis, value);
     }
+  }
+  if (IsNfsUrl(target.path)) {
+    // libnfs mounts the URL's export: files lie beneath its root (common/nfs_url.h).
+    const bool has_engine = std::any_of(options.begin(), options.end(), [](const auto& option) {
+      return absl::StripAsciiWhitespace(option.first) == "ioengine";
+    });
+    if (!has_engine) options.emplace_back("ioengine", "nfs");
+    options.emplace_back("nfs_url", target.path);
+    options.emplace_back("directory", absl::StrCat("/", subdirectory));
+    return options;
   }
   std::string directory = target.path;
   if (!subdirectory.empty()) {

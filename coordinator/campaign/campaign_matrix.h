@@ -25,7 +25,8 @@ std::vector<MatrixCell> MatrixCells(const std::vector<MatrixAxis>& matrix);
 
 // The options `job` runs with in `cell` on `target`: the workload's options with the cell's job
 // option values replacing any of the same name (kNodesAxis is not a job option and is left out),
-// and the target's directory (see "Where jobs run" above).
+// and the target's directory (see "Where jobs run" above); on an nfs:// target also its nfs_url,
+// and ioengine=nfs when no engine is given.
 JobOptions CellJobOptions(const WorkloadJob& job, const MatrixCell& cell,
                           const CampaignTarget& target);
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/nfs_url.h"
 #include "common/status_macros.h"
 #include "coordinator/campaign/cidr.h"
 
@@ -47,7 +48,8 @@ class TargetsParser : public CampaignYaml {
       RETURN_IF_ERROR(
           CheckUniqueName(targets, target.name, name->value, field + ".name", "target"));
       ASSIGN_OR_RETURN(const Field* path, Require(map, "path", field));
-      ASSIGN_OR_RETURN(target.path, Scalar(path->value, field + ".path", "a directory path"));
+      ASSIGN_OR_RETURN(target.path,
+                       Scalar(path->value, field + ".path", "a directory path or an nfs:// URL"));
       RETURN_IF_ERROR(CheckTargetPath(path->value, field + ".path", target.path, fleet));
       if (const Field* kind = map.Find("kind")) {
         ASSIGN_OR_RETURN(std::string text, Scalar(kind->value, field + ".kind", "a kind"));
@@ -92,6 +94,13 @@ class TargetsParser : public CampaignYaml {
   absl::Status CheckTargetPath(const YAML::Node& node, const std::string& field,
                                const std::string& path, const FleetSpec& fleet) const {
     if (path.empty()) return Error(node, field, "must not be empty");
+    if (IsNfsUrl(path)) {
+      // Reached through libnfs by every agent alike (common/nfs_url.h).
+      if (absl::StatusOr<NfsUrl> url = ParseNfsUrl(path); !url.ok()) {
+        return Error(node, field, std::string(url.status().message()));
+      }
+      return absl::OkStatus();
+    }
     const std::filesystem::path p(path);
     if (p.is_absolute()) return absl::OkStatus();
     if (fleet.kind != FleetSpec::Kind::kLocal) {

@@ -52,7 +52,7 @@ struct FleetSpec {
 
 struct CampaignTarget {
   std::string name;
-  std::string path;  // as written (relative only with a local fleet)
+  std::string path;  // as written (relative only with a local fleet), or an nfs:// URL
   TargetKind kind = TargetKind::kOther;
   std::map<std::string, std::string> labels;
   std::string server_az;  // empty = not given

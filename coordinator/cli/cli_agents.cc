@@ -34,8 +34,12 @@ void AppendAgentTopology(const FleetMember& m, const PlacementTable* placements,
                   id.local_ipv4().empty() ? "" : absl::StrCat("; ", id.local_ipv4()),
                   "; subnets: ", subnets.empty() ? "-" : absl::StrJoin(subnets, ", "), "\n");
   for (const auto& mount : m.description.mounts()) {
-    absl::StrAppend(&out, absl::StrFormat("    %s on %s (%s, %s)", mount.target_path(),
-                                          mount.mount_point(), mount.fstype(), mount.source()));
+    if (mount.mount_point().empty()) {  // an nfs:// target: the URL is the source
+      absl::StrAppend(&out, absl::StrFormat("    %s (%s)", mount.target_path(), mount.fstype()));
+    } else {
+      absl::StrAppend(&out, absl::StrFormat("    %s on %s (%s, %s)", mount.target_path(),
+                                            mount.mount_point(), mount.fstype(), mount.source()));
+    }
     if (!mount.addr().empty()) absl::StrAppend(&out, " addr=", mount.addr());
     if (!mount.client_addr().empty()) absl::StrAppend(&out, " clientaddr=", mount.client_addr());
     if (mount.server_addresses_size() > 0) {

@@ -55,15 +55,20 @@ bool IsIpAddress(const std::string& text) {
 
 std::vector<std::string> LocalFleetNfsServers(const Campaign& campaign) {
   std::vector<std::string> servers;
+  auto add = [&](const std::string& text) {
+    absl::StatusOr<NfsUrl> url = ParseNfsUrl(text);
+    if (!url.ok() || !IsIpAddress(url->server)) return;
+    if (std::find(servers.begin(), servers.end(), url->server) == servers.end()) {
+      servers.push_back(url->server);
+    }
+  };
+  for (const auto& t : campaign.targets) {
+    if (IsNfsUrl(t.path)) add(t.path);
+  }
   for (const auto& w : campaign.workloads) {
     for (const auto& job : w.jobs) {
       for (const auto& [key, value] : job.options) {
-        if (key != "nfs_url") continue;
-        absl::StatusOr<NfsUrl> url = ParseNfsUrl(value);
-        if (!url.ok() || !IsIpAddress(url->server)) continue;
-        if (std::find(servers.begin(), servers.end(), url->server) == servers.end()) {
-          servers.push_back(url->server);
-        }
+        if (key == "nfs_url") add(value);
       }
     }
   }

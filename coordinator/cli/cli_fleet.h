@@ -27,8 +27,8 @@ struct FleetHandle {
 // absolute `directory` and `filename` parents its jobs name.
 std::vector<std::string> LocalFleetRoots(const Campaign& campaign);
 
-// The NFS servers a local fleet's agents may use: the server of every job's nfs_url that names
-// it by address (agents accept no host names there), in first-seen order.
+// The NFS servers a local fleet's agents may use: the server of every nfs:// target and every
+// job's nfs_url that names it by address (agents accept no host names there), first-seen order.
 std::vector<std::string> LocalFleetNfsServers(const Campaign& campaign);
 
 // Starts the local fleet (agents may use `local_roots`, the relative `targets` and the NFS servers

@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/nfs_url.h"
 #include "coordinator/campaign/cidr.h"
 
 namespace azbench {
@@ -146,7 +147,8 @@ std::string MountText(const v1::MountInfo& m) {
   for (const auto& [name, value] : sorted) {
     options.push_back(value.empty() ? name : absl::StrCat(name, "=", value));
   }
-  return absl::StrCat(m.fstype(), " ", m.source(), " on ", m.mount_point(),
+  return absl::StrCat(m.fstype(), " ", m.source(),
+                      m.mount_point().empty() ? "" : absl::StrCat(" on ", m.mount_point()),
                       options.empty() ? "" : absl::StrCat(" (", absl::StrJoin(options, ","), ")"));
 }
 
@@ -185,10 +187,14 @@ PlacementEvidence Classify(const PlacementAgent& agent, const PlacementTargetSpe
     if (addr && !addr->IsLoopback()) {
       candidates.emplace_back(mount->addr(), "addr=");
     } else {
+      // An nfs:// target's server given as an address is its own evidence: "nfs_url 10.0.1.5".
+      const bool url_address =
+          mount->fstype() == kNfsUrlMountType && ParseIpAddress(mount->server()).has_value();
       for (const std::string& a : mount->server_addresses()) {
         const std::optional<IpAddress> parsed = ParseIpAddress(a);
         if (parsed && !parsed->IsLoopback()) {
-          candidates.emplace_back(a, absl::StrCat("resolved ", mount->server()));
+          candidates.emplace_back(
+              a, url_address ? "nfs_url" : absl::StrCat("resolved ", mount->server()));
         }
       }
     }

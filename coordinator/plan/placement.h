@@ -8,6 +8,9 @@
 //   3. Otherwise the server address is taken from the agent's own mount of the target: `addr=`
 //      (the address the kernel is connected to) unless it is loopback (efs-utils' TLS tunnel),
 //      else the addresses the server name resolved to on that agent. No network mount -> unknown.
+//      A target whose path is an nfs:// URL (reached through libnfs) has no mount: the agent
+//      reports the URL's server resolved in its place (agent/host/target_mounts.h), and it is
+//      classified by this same rule.
 //   4. The address is looked up in the subnet map (longest prefix): CIDR -> AZ from every agent's
 //      IMDS subnets (each in that agent's AZ) and the campaign's `topology.subnets`. No match, or
 //      resolved addresses in several AZs -> unknown. A CIDR claimed for two different AZs is

@@ -84,5 +84,49 @@ TEST_F(NfsLocalFleetTest, LocalAgentWritesThroughTheServerTheJobNames) {
   EXPECT_EQ(doc["jobs"][0]["error"].get<int>(), 0);
 }
 
+TEST_F(NfsLocalFleetTest, ACampaignTargetGivenAsTheUrlIsPlacedByItsServerAddress) {
+  NfsServerFixture server;
+  if (server.unsupported()) GTEST_SKIP() << server.error();
+  ASSERT_TRUE(server.ok()) << server.error();
+  // Two local agents labelled with two AZs; the server's address declared in the first.
+  const std::string campaign = dir_.File("c.yaml");
+  std::ofstream(campaign) << "name: nfs-target\n"
+                             "fleet: {local: {agents: 2, azs: [local-a, local-b]}}\n"
+                             "topology: {subnets: {"
+                          << server.server_address() << "/32: local-a}}\n"
+                          << "targets: [{name: ganesha, path: '" << server.Url() << "'}]\n"
+                          << "workloads:\n"
+                             "  - {name: w, options: {rw: write, bs: 64k, size: 256k}}\n"
+                             "matrix: {placement: [same-az, cross-az]}\n"
+                             "warmup: 0s\ncooldown: 0s\n";
+  std::string output;
+  ASSERT_EQ(Azbench({"run", campaign, "--db", dir_.File("c.db"), "--quiet"}, &output), 0)
+      << output << "\n"
+      << server.Log();
+  ASSERT_EQ(Azbench({"report", dir_.File("c.db"), "--format", "json", "-o", dir_.File("c.json")},
+                    &output),
+            0)
+      << output;
+  const json doc = json::parse(testing::FileContents(dir_.File("c.json")), nullptr, false);
+  ASSERT_FALSE(doc.is_discarded());
+  ASSERT_EQ(doc["scenarios"].size(), 2u);
+  for (const json& s : doc["scenarios"]) {
+    EXPECT_EQ(s["status"], "complete") << s.dump();
+    const std::string wanted = s["parameters"][0][1];
+    ASSERT_EQ(s["agent_ids"].size(), 1u) << s.dump();
+    EXPECT_EQ(s["ops"]["write"]["bytes"].get<uint64_t>(), 256u * 1024) << s.dump();
+    int found = 0;
+    for (const json& e : s["placements"]) {
+      if (e["agent_id"] != s["agent_ids"][0]) continue;
+      ++found;
+      EXPECT_EQ(e["placement"], wanted) << e.dump();
+      EXPECT_EQ(e["address_source"], "nfs_url") << e.dump();
+      EXPECT_EQ(e["server_address"], server.server_address()) << e.dump();
+      EXPECT_EQ(e["subnet_source"], "campaign") << e.dump();
+    }
+    EXPECT_EQ(found, 1) << s.dump();
+  }
+}
+
 }  // namespace
 }  // namespace azbench

@@ -117,5 +117,41 @@ TEST(SystemResolverTest, ResolvesLiteralsAndLocalhost) {
   EXPECT_FALSE(localhost->empty());
 }
 
+TEST(NfsUrlTargetTest, TheUrlStandsForTheMountWithItsServerResolved) {
+  StaticResolver resolver({{"nfs.lab", {"10.100.0.2", "10.101.0.2"}}});
+  const TargetMount m =
+      DescribeNfsUrlTarget("nfs://nfs.lab:2049/srv/export/?version=3&mountport=20048", resolver);
+  ASSERT_TRUE(m.found);
+  EXPECT_EQ(m.mount.fstype, "nfs-url");
+  EXPECT_EQ(m.mount.source, "nfs://nfs.lab:2049/srv/export/?version=3&mountport=20048");
+  EXPECT_EQ(m.mount.mount_point, "");
+  EXPECT_EQ(m.mount.server, "nfs.lab");
+  EXPECT_EQ(m.mount.export_path, "/srv/export");
+  EXPECT_EQ(m.addr, "") << "libnfs's connection is not observed: the resolved server decides";
+  EXPECT_THAT(m.server_addresses, ElementsAre("10.100.0.2", "10.101.0.2"));
+  EXPECT_THAT(m.mount.options,
+              ElementsAre(Pair("mountport", "20048"), Pair("nfsport", "2049"), Pair("vers", "3")));
+  EXPECT_THAT(m.result_options, ElementsAre(Pair("vers", "3")));
+}
+
+TEST(NfsUrlTargetTest, AnAddressResolvesToItselfAndAnUnknownNameSaysWhy) {
+  SystemResolver system;
+  const TargetMount v6 = DescribeNfsUrlTarget("nfs://[fd00::5]/x?version=4", system);
+  EXPECT_THAT(v6.server_addresses, ElementsAre("fd00::5"));
+  EXPECT_EQ(v6.mount.options.at("vers"), "4");
+  StaticResolver empty({});
+  const TargetMount unknown = DescribeNfsUrlTarget("nfs://nowhere/x", empty);
+  EXPECT_TRUE(unknown.found);
+  EXPECT_THAT(unknown.server_addresses, IsEmpty());
+  EXPECT_THAT(unknown.resolve_error, ::testing::HasSubstr("cannot resolve 'nowhere'"));
+}
+
+TEST(NfsUrlTargetTest, ABadUrlIsNotFoundWithTheReason) {
+  StaticResolver empty({});
+  const TargetMount bad = DescribeNfsUrlTarget("nfs://server", empty);
+  EXPECT_FALSE(bad.found);
+  EXPECT_THAT(bad.resolve_error, ::testing::HasSubstr("export path is missing"));
+}
+
 }  // namespace
 }  // namespace azbench

@@ -60,6 +60,28 @@ TEST(DescribeTest, AnswersIdentitySubnetsAndEveryTargetsMountEvidence) {
   EXPECT_THAT(efs.resolve_error(), HasSubstr("cannot resolve 'fs-0abc.efs"));
 }
 
+TEST(DescribeTest, AnNfsUrlTargetIsDescribedByItsServerEvenWithoutAMountTable) {
+  Runner runner(RunnerConfig{});
+  AgentIdentity identity;
+  identity.agent_id = "b0";
+  auto resolver = std::make_shared<StaticResolver>(
+      std::map<std::string, std::vector<std::string>>{{"10.100.0.2", {"10.100.0.2"}}});
+  AgentService service(runner, identity, "/nonexistent/mountinfo", resolver);
+  v1::DescribeRequest request;
+  request.add_target_paths("nfs://10.100.0.2/srv/export?version=3&nfsport=2049");
+  request.add_target_paths("/mnt/efs/azbench");
+  v1::DescribeResponse response;
+  ASSERT_TRUE(service.Describe(nullptr, &request, &response).ok());
+  ASSERT_EQ(response.mounts_size(), 1) << "no mount table: only the URL is described";
+  const v1::MountInfo& m = response.mounts(0);
+  EXPECT_EQ(m.target_path(), "nfs://10.100.0.2/srv/export?version=3&nfsport=2049");
+  EXPECT_EQ(m.fstype(), "nfs-url");
+  EXPECT_EQ(m.server(), "10.100.0.2");
+  EXPECT_EQ(m.export_path(), "/srv/export");
+  EXPECT_THAT(m.server_addresses(), ElementsAre("10.100.0.2"));
+  EXPECT_EQ(m.options().at("nfsport"), "2049");
+}
+
 TEST(ServeSettingsTest, ImdsAndMountinfoSettingsFromTheConfigAndFlags) {
   testing::TempDir dir;
   ASSERT_TRUE(dir.ok());

@@ -3,6 +3,8 @@
 // campaign_errors_test.cc.
 #include "coordinator/campaign/campaign.h"
 
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +23,7 @@ namespace {
 using ::azbench::testing::kInvalid;
 using ::azbench::testing::kMinimal;
 using ::azbench::testing::ParseMinimalPlus;
+using ::azbench::testing::ParseMinimalWith;
 using ::azbench::testing::SourceRoot;
 using ::azbench::testing::StatusIs;
 using ::azbench::testing::TestData;
@@ -269,6 +272,50 @@ TEST(CampaignPlacementTest, BadTopologyIsRefusedWithItsPosition) {
               StatusIs(kInvalid, HasSubstr("must be a map of CIDR -> AZ")));
 }
 
+TEST(CampaignNfsTargetTest, AnNfsUrlTargetGivesItsJobsTheUrlTheNfsEngineAndTheExportRoot) {
+  absl::StatusOr<Campaign> c =
+      ParseMinimalWith("path: scratch", "path: nfs://10.100.0.2/export?version=3");
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_THAT(
+      CellJobOptions(c->workloads[0].jobs[0], {}, c->targets[0]),
+      ElementsAre(Pair("rw", "randread"), Pair("bs", "4k"), Pair("size", "1m"),
+                  Pair("ioengine", "nfs"), Pair("nfs_url", "nfs://10.100.0.2/export?version=3"),
+                  Pair("directory", "/")));
+  const WorkloadJob sub{"j", {{"ioengine", "nfs"}, {"directory", "sub"}, {"size", "1m"}}, 0};
+  EXPECT_THAT(
+      CellJobOptions(sub, {}, c->targets[0]),
+      ElementsAre(Pair("ioengine", "nfs"), Pair("size", "1m"),
+                  Pair("nfs_url", "nfs://10.100.0.2/export?version=3"), Pair("directory", "/sub")));
+}
+
+TEST(CampaignNfsTargetTest, WhatCannotRunOnAnNfsUrlTargetIsRefusedWhenParsed) {
+  const std::string nfs = "path: nfs://10.100.0.2/export";
+  EXPECT_THAT(ParseMinimalWith("path: scratch", "path: nfs://10.100.0.2"),
+              StatusIs(kInvalid, AllOf(StartsWith("test.yaml:6:11: "), HasSubstr("targets[0].path"),
+                                       HasSubstr("export path is missing"))));
+  EXPECT_THAT(
+      ParseCampaign(absl::StrReplaceAll(kMinimal, {{"path: scratch", nfs},
+                                                   {"size: 1m", "size: 1m, ioengine: libaio"}}),
+                    "test.yaml"),
+      StatusIs(kInvalid, AllOf(HasSubstr("workloads[0] 'randread'"),
+                               HasSubstr("ioengine=libaio cannot reach target 'scratch'"))));
+  EXPECT_THAT(ParseCampaign(absl::StrReplaceAll(
+                                kMinimal, {{"path: scratch", nfs},
+                                           {"size: 1m", "size: 1m, nfs_url: 'nfs://10.0.0.1/x'"}}),
+                            "test.yaml"),
+              StatusIs(kInvalid, HasSubstr("nfs_url is given by target 'scratch'")));
+  EXPECT_THAT(ParseCampaign(absl::StrReplaceAll(kMinimal, {{"path: scratch", nfs},
+                                                           {"size: 1m", "size: 1m, direct: 1"}}),
+                            "test.yaml"),
+              StatusIs(kInvalid, HasSubstr("direct")));
+  EXPECT_THAT(ParseCampaign(
+                  absl::StrReplaceAll(kMinimal, {{"path: scratch", nfs},
+                                                 {"options: {rw: randread, bs: 4k, size: 1m}",
+                                                  "workload: metadata\n    options: {files: 10}"}}),
+                  "test.yaml"),
+              StatusIs(kInvalid, HasSubstr("only block_io workloads reach")));
+}
+
 TEST(CampaignExamplesTest, StudyACrossAzParses) {
   absl::StatusOr<Campaign> c = ParseCampaignFile(SourceRoot() + "/examples/study-a-cross-az.yaml");
   ASSERT_TRUE(c.ok()) << c.status();
@@ -289,6 +336,32 @@ TEST(CampaignExamplesTest, StudyACrossAzParses) {
   }
   EXPECT_TRUE(has_placement);
   EXPECT_TRUE(has_direct);
+}
+
+TEST(CampaignExamplesTest, LabStudyAParsesWithEveryJobOnTheNfsEngine) {
+  // The hosts file exists only while the lab is up: its three default agents stand in.
+  std::ifstream in(SourceRoot() + "/examples/lab-study-a.yaml");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string hosts = "hosts_file: /var/tmp/azbench-lab/hosts";
+  ASSERT_THAT(text, HasSubstr(hosts));
+  absl::StatusOr<Campaign> c = ParseCampaign(
+      absl::StrReplaceAll(
+          text, {{hosts, "hosts: [10.100.0.10:7480, 10.101.0.10:7480, 10.102.0.10:7480]"}}),
+      SourceRoot() + "/examples/lab-study-a.yaml");
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_EQ(c->targets.size(), 1u);
+  EXPECT_EQ(c->targets[0].path,
+            "nfs://10.100.0.2/var/tmp/azbench-lab/export?version=3&nfsport=2049&mountport=20048");
+  ASSERT_EQ(c->matrix.size(), 1u);
+  EXPECT_EQ(c->matrix[0].key, "placement");
+  EXPECT_THAT(c->matrix[0].values, ElementsAre("same-az", "cross-az"));
+  ASSERT_EQ(c->workloads.size(), 3u);
+  for (const Workload& w : c->workloads) {
+    const JobOptions options = CellJobOptions(w.jobs[0], {}, c->targets[0]);
+    EXPECT_THAT(options, ::testing::Contains(Pair("ioengine", "nfs"))) << w.name;
+    EXPECT_THAT(options, ::testing::Contains(Pair("iodepth", "1"))) << w.name;
+  }
+  EXPECT_EQ(c->fleet.security.ca_file, "/var/tmp/azbench-lab/tls/ca.crt");
 }
 
 }  // namespace

@@ -201,6 +201,10 @@ TEST(LocalFleetNfsServersTest, TheServersTheJobsNameByAddress) {
   EXPECT_THAT(cli_internal::LocalFleetNfsServers(campaign), ElementsAre("10.0.0.5", "fd00::7"));
   campaign.workloads.clear();
   EXPECT_THAT(cli_internal::LocalFleetNfsServers(campaign), ElementsAre());
+  // A target given as an nfs:// URL is reached the same way.
+  campaign.targets.push_back(CampaignTarget{"n", "nfs://10.0.0.9/x?version=3", {}, {}, "", {}});
+  campaign.targets.push_back(CampaignTarget{"l", "/mnt/x", {}, {}, "", {}});
+  EXPECT_THAT(cli_internal::LocalFleetNfsServers(campaign), ElementsAre("10.0.0.9"));
 }
 
 TEST(FleetFromFlagsTest, DefaultsToOneLocalAgentAndReadsHostLists) {

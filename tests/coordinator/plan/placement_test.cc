@@ -1,5 +1,6 @@
 #include "coordinator/plan/placement.h"
 
+#include "absl/strings/str_cat.h"
 #include "coordinator/campaign/cidr.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -198,6 +199,84 @@ TEST(PlacementTest, LongestPrefixWins) {
                                               {{"10.0.0.0/16", "az-b"}, {"10.0.1.0/24", "az-a"}});
   EXPECT_EQ(t.Find("a", "t")->placement, Placement::kSameAz);
   EXPECT_EQ(t.Find("a", "t")->subnet, "10.0.1.0/24");
+}
+
+// What an agent reports for a target given as an nfs:// URL (agent/host/target_mounts.h).
+v1::MountInfo NfsUrlTarget(const std::string& url, const std::string& server,
+                           std::vector<std::string> resolved) {
+  v1::MountInfo m;
+  m.set_target_path(url);
+  m.set_fstype("nfs-url");
+  m.set_source(url);
+  m.set_server(server);
+  m.set_export_path("/var/tmp/azbench-lab/export");
+  (*m.mutable_options())["vers"] = "3";
+  for (const auto& a : resolved) m.add_server_addresses(a);
+  return m;
+}
+
+// The lab: three AZs, each agent's subnet from its (fake) IMDS, ganesha at 10.100.0.2 in lab-1a.
+class NfsUrlTargetTest : public ::testing::Test {
+ protected:
+  static constexpr char kUrl[] =
+      "nfs://10.100.0.2/var/tmp/azbench-lab/export?version=3&nfsport=2049&mountport=20048";
+  std::vector<PlacementAgent> Agents(const v1::MountInfo& mount) {
+    return {Agent("a0", "lab-1a", "lab1-az1", "10.100.0.0/24", {mount}),
+            Agent("b0", "lab-1b", "lab1-az2", "10.101.0.0/24", {mount}),
+            Agent("c0", "lab-1c", "lab1-az3", "10.102.0.0/24", {mount})};
+  }
+  std::vector<PlacementTargetSpec> targets_ = {{"ganesha", kUrl, ""}};
+};
+
+TEST_F(NfsUrlTargetTest, TheUrlsServerAddressIsClassifiedByTheSubnetsLikeAMountsAddr) {
+  const PlacementTable t =
+      ClassifyPlacements(Agents(NfsUrlTarget(kUrl, "10.100.0.2", {"10.100.0.2"})), targets_, {});
+  EXPECT_TRUE(t.warnings.empty());
+  const PlacementEvidence* same = t.Find("a0", "ganesha");
+  EXPECT_EQ(same->placement, Placement::kSameAz) << same->reason;
+  EXPECT_EQ(same->server_address, "10.100.0.2");
+  EXPECT_EQ(same->address_source, "nfs_url");
+  EXPECT_EQ(same->subnet, "10.100.0.0/24");
+  EXPECT_EQ(same->subnet_source, "imds a0");
+  EXPECT_EQ(same->server_az_source, "subnet map");
+  for (const char* agent : {"b0", "c0"}) {
+    const PlacementEvidence* cross = t.Find(agent, "ganesha");
+    EXPECT_EQ(cross->placement, Placement::kCrossAz) << cross->reason;
+    EXPECT_EQ(cross->server_az, "lab-1a");
+    EXPECT_THAT(cross->reason, HasSubstr("nfs_url 10.100.0.2 in 10.100.0.0/24 (lab-1a, imds a0)"));
+  }
+  EXPECT_EQ(same->mount, absl::StrCat("nfs-url ", kUrl, " (vers=3)"));
+}
+
+TEST_F(NfsUrlTargetTest, AServerNameIsResolvedByEachAgentAndItsAddressesMustAgree) {
+  const PlacementTable one =
+      ClassifyPlacements(Agents(NfsUrlTarget(kUrl, "nfs.lab", {"10.100.0.2"})), targets_, {});
+  const PlacementEvidence* e = one.Find("b0", "ganesha");
+  EXPECT_EQ(e->placement, Placement::kCrossAz);
+  EXPECT_EQ(e->address_source, "resolved nfs.lab");
+  const PlacementTable two = ClassifyPlacements(
+      Agents(NfsUrlTarget(kUrl, "nfs.lab", {"10.100.0.2", "10.101.0.2"})), targets_, {});
+  EXPECT_EQ(two.Find("a0", "ganesha")->placement, Placement::kUnknown);
+  EXPECT_THAT(two.Find("a0", "ganesha")->reason, HasSubstr("several AZs"));
+}
+
+TEST_F(NfsUrlTargetTest, AServerInNoKnownSubnetIsUnknownUntilTheCampaignDeclaresIt) {
+  const v1::MountInfo elsewhere = NfsUrlTarget(kUrl, "10.250.0.2", {"10.250.0.2"});
+  const PlacementTable without = ClassifyPlacements(Agents(elsewhere), targets_, {});
+  EXPECT_EQ(without.Find("a0", "ganesha")->placement, Placement::kUnknown);
+  EXPECT_THAT(without.Find("a0", "ganesha")->reason, HasSubstr("in no known subnet"));
+  const PlacementTable with =
+      ClassifyPlacements(Agents(elsewhere), targets_, {{"10.250.0.0/24", "lab-1c"}});
+  EXPECT_EQ(with.Find("a0", "ganesha")->placement, Placement::kCrossAz);
+  EXPECT_EQ(with.Find("c0", "ganesha")->placement, Placement::kSameAz);
+}
+
+TEST_F(NfsUrlTargetTest, AnAgentThatReportsNothingForTheUrlIsUnknown) {
+  std::vector<PlacementAgent> agents = Agents(NfsUrlTarget(kUrl, "10.100.0.2", {"10.100.0.2"}));
+  agents[1].mounts.clear();  // an older agent
+  const PlacementTable t = ClassifyPlacements(agents, targets_, {});
+  EXPECT_EQ(t.Find("b0", "ganesha")->placement, Placement::kUnknown);
+  EXPECT_THAT(t.Find("b0", "ganesha")->reason, HasSubstr("no mount information"));
 }
 
 TEST(PlacementTest, NamesRoundTrip) {
