@@ -280,6 +280,18 @@ class FioExamplesTest : public ::testing::TestWithParam<Example> {
   TempDir dir_{testing::kDiskBase};
 };
 
+// The files and directories a tool left under `dir`: relative path -> size in bytes (-1 for a
+// directory). fio's verify state files (verify_state_save) are left out: azbench keeps none.
+std::map<std::string, int64_t> Listing(const std::string& dir) {
+  std::map<std::string, int64_t> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    const std::string name = fs::relative(entry.path(), dir).string();
+    if (absl::EndsWith(name, "-verify.state")) continue;
+    files[name] = entry.is_directory() ? -1 : static_cast<int64_t>(entry.file_size());
+  }
+  return files;
+}
+
 // One line per job and tool: what each did, for the log of a run.
 std::string Describe(const std::map<std::string, JobWork>& work) {
   std::string out;
@@ -334,6 +346,15 @@ TEST_P(FioExamplesTest, DoesWhatFioDoes) {
   ASSERT_EQ(az_code, 0) << az_output;
   ASSERT_FALSE(fio.empty()) << fio_output;
   ASSERT_EQ(az.size(), fio.size()) << az_output;
+  // The files each left: the same names, and the same sizes unless the jobs are time-based (where
+  // the last truncate or write that happened to land decides a size).
+  std::map<std::string, int64_t> fio_files = Listing(dir_.File("fio")),
+                                 az_files = Listing(dir_.File("azbench"));
+  if (example.outcome == Outcome::kSameJobs || example.outcome == Outcome::kSameFlowShares) {
+    for (auto& [name, bytes] : fio_files) bytes = 0;
+    for (auto& [name, bytes] : az_files) bytes = 0;
+  }
+  EXPECT_EQ(az_files, fio_files) << "the files left: name -> bytes (-1: a directory)";
   uint64_t fio_ios = 0, az_ios = 0;
   for (const auto& [name, w] : fio) fio_ios += w.read_ios + w.write_ios;
   for (const auto& [name, w] : az) az_ios += w.read_ios + w.write_ios;
