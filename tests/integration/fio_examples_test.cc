@@ -66,6 +66,9 @@ struct Example {
   double rate_iops = 0;
 };
 
+// gtest and ctest name a row by its example.
+void PrintTo(const Example& example, std::ostream* os) { *os << example.name; }
+
 // The file-system examples of fio 3.33 (41 in fio's tree today; dircreate-, dirdelete-,
 // dirstat-ioengine and sequence-distribution came after 3.33, so 37 here).
 const std::vector<Example>& Examples() {
@@ -418,6 +421,8 @@ struct LaterExample {
   int64_t file_ops_per_job = 0;     // 0: azbench refuses it, and its error contains `why`
   const char* why = "";
 };
+
+void PrintTo(const LaterExample& example, std::ostream* os) { *os << example.name; }
 
 const std::vector<LaterExample>& LaterExamples() {
   static const auto* examples = new std::vector<LaterExample>{
