@@ -25,6 +25,7 @@
 #include "nlohmann/json.hpp"
 #include "tests/testing/dependencies.h"
 #include "tests/testing/fio_json.h"
+#include "tests/testing/nfs_server_fixture.h"
 #include "tests/testing/subprocess.h"
 #include "tests/testing/temp_dir.h"
 
@@ -137,7 +138,7 @@ const std::vector<Example>& Examples() {
       // fio takes the size of the existing device (file); azbench needs size= for now.
       {"jesd219", {{"iodepth", "8"}}, Outcome::kAzbenchRefuses, "size must be given"},
       {"latency-profile", {}, Outcome::kAzbenchRefuses, "latency_target"},
-      // fio 3.33 (Debian) has no nfs engine; azbench's needs an NFS server (nfs_engine_test).
+      // fio 3.33 (Debian) has no nfs engine; azbench's needs an NFS server: FioNfsExampleTest.
       {"nfs", {}, Outcome::kFioFails, "cannot mount"},
       {"null", {{"size", "64m"}}, Outcome::kSameWork},
       // 10,240 ops drawn at 5,000 IOPS: the achieved rate of a Poisson process that long is
@@ -410,6 +411,54 @@ INSTANTIATE_TEST_SUITE_P(Fio333, FioExamplesTest, ::testing::ValuesIn(Examples()
                                [](char c) { return !absl::ascii_isalnum(c); }, '_');
                            return name;
                          });
+
+// nfs.fio, which Debian's fio 3.33 cannot run (no nfs engine), against a real NFS server: azbench's
+// run is held to what the job asks for. 10 clones write for a second, then (wait_for) 10 read
+// the same files, named by filename_format without the job's name; the export holds those 10.
+TEST(FioNfsExampleTest, RunsAgainstAnNfsServerAsTheJobAsks) {
+  testing::NfsServerFixture server;
+  if (server.unsupported()) GTEST_SKIP() << server.error();
+  ASSERT_TRUE(server.ok()) << server.error();
+  TempDir dir(testing::kDiskBase);
+  ASSERT_TRUE(dir.ok());
+  const Example example = {
+      "nfs",
+      {{"nfs_url", server.Url()}, {"size", "1m"}, {"runtime", "1s"}, {"ramp_time", "0"}},
+      Outcome::kSameJobs};
+  const std::string job_file = dir.File("nfs.fio");
+  std::ofstream(job_file) << Rewrite(example, dir.path(), /*for_fio=*/false);
+  Subprocess p({"/usr/bin/env", "--chdir=" + dir.path(), AZBENCH_AGENT_BIN, "run",
+                "--output-format=json", "--output=" + dir.File("azbench.json"), job_file},
+               dir.File("azbench.txt"));
+  const int code = p.Wait(kTimeout);
+  const json doc = testing::LoadFioJson(dir.File("azbench.json"));
+  const std::map<std::string, JobWork> az = WorkByJob(doc);
+  std::cout << "nfs: azbench exit " << code << "\n"
+            << (code == 0 ? Describe(az) : p.Output()) << std::flush;
+  ASSERT_EQ(code, 0) << p.Output() << server.Log();
+  ASSERT_EQ(az.size(), 2u);
+  const JobWork& write = az.at("write");
+  const JobWork& read = az.at("read");
+  EXPECT_EQ(write.group, 0);
+  EXPECT_GT(write.write_ios, 0u);
+  EXPECT_EQ(write.read_ios, 0u);
+  EXPECT_EQ(read.group, 0) << "wait_for starts no new group (fio's neither)";
+  EXPECT_GT(read.read_ios, 0u);
+  EXPECT_EQ(read.write_ios, 0u);
+  std::map<std::string, std::pair<uint64_t, uint64_t>> span_ns;  // job -> its start and end
+  for (const json& job : doc["jobs"]) {
+    span_ns[job.value("jobname", "")] = {job["azbench"].value("start_realtime_ns", uint64_t{0}),
+                                         job["azbench"].value("end_realtime_ns", uint64_t{0})};
+  }
+  EXPECT_GT(span_ns["write"].second, 0u) << "the JSON's azbench.end_realtime_ns";
+  EXPECT_GE(span_ns["read"].first, span_ns["write"].second) << "wait_for=write";
+  const std::map<std::string, int64_t> files = Listing(server.export_dir());
+  EXPECT_EQ(files.size(), 10u) << "one file per clone, shared by write and read";
+  for (const auto& [name, bytes] : files) {
+    EXPECT_TRUE(absl::StartsWith(name, "myfiles.")) << name;
+    EXPECT_EQ(bytes, 1 << 20) << name;
+  }
+}
 
 // fio's examples that came after 3.33: fio 3.33 cannot run them, so azbench's run is held to what
 // the job asks for. The test writes each job from the example's options (scaled as above); the
