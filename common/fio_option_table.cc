@@ -1273,6 +1273,9 @@ constexpr FioOptionInfo kOptions[] = {
              "azbench reports a clone's error with its result"),
     Refused("profile", "", T::kChoice, "", kProcess, "Run one of fio's built-in profiles",
             "azbench has no built-in profiles; campaigns play that part"),
+    NoEffect("threads", "", T::kInt, "", kProcess, "Threads of fio's tiobench profile",
+             "an option of fio's tiobench profile, which fio 3.33 accepts in any job and uses "
+             "only under --profile=tiobench"),
     Refused("cgroup", "", T::kString, "", kScheduling, "Run the job in this cgroup",
             kWhyCredentials),
     Refused("cgroup_nodelete", "", T::kBool, "0", kScheduling, "Keep the cgroup after the job",

@@ -17,10 +17,11 @@ packages=(
   libcurl4-openssl-dev libssl-dev libsystemd-dev
   # I/O engines (libnfs: ioengine=nfs)
   liburing-dev libaio-dev libnfs-dev
-  # tests, benchmarks and `azbench lab` (nfs-ganesha, its VFS back end and rpcbind: the NFS server
-  # fixture, tests/testing/nfs_server_fixture.h, and the lab's server; libnfs-utils: nfs-ls/nfs-cp
-  # to look at it by hand)
-  libgtest-dev libgmock-dev fio iproute2 procps sqlite3
+  # tests, benchmarks and `azbench lab` (fio-examples: fio 3.33's own job files, run beside fio
+  # by tests/integration/fio_examples_test.cc; nfs-ganesha, its VFS back end and rpcbind: the NFS
+  # server fixture, tests/testing/nfs_server_fixture.h, and the lab's server; libnfs-utils:
+  # nfs-ls/nfs-cp to look at it by hand)
+  libgtest-dev libgmock-dev fio fio-examples iproute2 procps sqlite3
   nfs-ganesha nfs-ganesha-vfs rpcbind libnfs-utils
   # HTML report browser test (tests/integration/html_report_browser_test.cc): headless Chromium
   # driven over the DevTools pipe by a dependency-free node script

@@ -10,12 +10,20 @@
 namespace azbench::testing {
 
 // The JSON document in the file at `path`; fio may print notes before it, so it is parsed from the
-// first '{'. A discarded (null-like) value when there is none or it does not parse.
+// first '{'. fio 3.33 writes a steady-state figure it could not compute as a bare `nan` or `-nan`,
+// which is no JSON: such a value reads as null. A discarded (null-like) value when there is no
+// document or it does not parse.
 inline nlohmann::json LoadFioJson(const std::string& path) {
-  const std::string text = FileContents(path);
+  std::string text = FileContents(path);
   const size_t start = text.find('{');
   if (start == std::string::npos) return nlohmann::json();
-  return nlohmann::json::parse(text.substr(start), nullptr, /*allow_exceptions=*/false);
+  text.erase(0, start);
+  for (const std::string nan : {": -nan", ": nan"}) {
+    for (size_t at = text.find(nan); at != std::string::npos; at = text.find(nan, at)) {
+      text.replace(at, nan.size(), ": null");
+    }
+  }
+  return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
 }
 
 }  // namespace azbench::testing
