@@ -97,7 +97,7 @@ class NfsProbeStore final : public ProbeStore {
     if (method == VisibilityReadMethod::kStat) {
       return st->nfs_size == std::max<uint64_t>(size_bytes, kMinProbeContentBytes);
     }
-    ASSIGN_OR_RETURN(std::optional<std::string> content, Read(path));
+    ASSIGN_OR_RETURN(std::optional<std::string> content, Read(path, st->nfs_size));
     if (!content.has_value()) return false;
     absl::StatusOr<uint64_t> seq = ParseProbeContent(*content);
     return seq.ok() && *seq == sequence;
@@ -167,8 +167,10 @@ class NfsProbeStore final : public ProbeStore {
     return fh;
   }
 
-  // The whole file; nullopt when it vanished between the lstat and the open.
-  absl::StatusOr<std::optional<std::string>> Read(const std::string& path) const {
+  // The file's first `size_bytes` (its size at the lstat: no READ that only finds the end, one
+  // round trip less per poll); nullopt when it vanished between the lstat and the open.
+  absl::StatusOr<std::optional<std::string>> Read(const std::string& path,
+                                                  uint64_t size_bytes) const {
     nfsfh* fh = nullptr;
     const int rc = nfs_open(nfs_.get(), path.c_str(), O_RDONLY, &fh);
     if (rc == -ENOENT) return std::nullopt;
@@ -176,8 +178,11 @@ class NfsProbeStore final : public ProbeStore {
     std::string content;
     std::vector<char> chunk(kReadChunkBytes);
     absl::Status s = absl::OkStatus();
-    while (content.size() < kMaxProbeReadBytes) {
-      const int n = nfs_pread(nfs_.get(), fh, content.size(), chunk.size(), chunk.data());
+    const uint64_t want = std::min(size_bytes, kMaxProbeReadBytes);
+    while (content.size() < want) {
+      const int n =
+          nfs_pread(nfs_.get(), fh, content.size(),
+                    std::min<uint64_t>(chunk.size(), want - content.size()), chunk.data());
       if (n < 0) s = Error("read", path, n);
       if (n <= 0) break;
       content.append(chunk.data(), static_cast<size_t>(n));
