@@ -46,7 +46,11 @@ constexpr double kInjectedRoundTripMs = 0.8;  // the lab's default --cross-az-de
 // Shorter than a poll's round trips, so polls run back to back and the figure is the network's,
 // not the phase of a coarse poll against the write.
 constexpr double kPollIntervalMs = 1;
-constexpr double kMarginMs = 10;  // scheduling on a small shared machine
+// The readers poll back to back beside the writer, three agents, the delay line and the server on
+// a small shared machine: polls in the run took up to five times the quiet poll timed before it.
+// The ceiling's point is that nothing caches (a kernel client's acregmin alone is 3 s), so the
+// margin is wide; the floor is the assertion that measures physics.
+constexpr double kMarginMs = 50;
 
 std::string Azbench(const std::vector<std::string>& args, int* code) {
   std::vector<std::string> argv = {AZBENCH_BIN};
