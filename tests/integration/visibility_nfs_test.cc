@@ -109,6 +109,20 @@ INSTANTIATE_TEST_SUITE_P(ReadMethods, VisibilityNfsTest,
                                            VisibilityReadMethod::kReaddir),
                          [](const auto& info) { return VisibilityReadMethodName(info.param); });
 
+TEST(VisibilityNfsVersionTest, NfsV4WritesTheProbeInWritesLibnfsCanEncode) {
+  NfsServerFixture nfs;
+  if (nfs.unsupported()) GTEST_SKIP() << nfs.error();
+  ASSERT_TRUE(nfs.ok()) << nfs.error();
+  ClientToClientOptions o = Options(nfs, VisibilityReadMethod::kOpenRead);
+  o.nfs_url = nfs.Url("", 4);
+  o.write.size_bytes = 8192;  // more than one NFSv4 WRITE of libnfs 4.0
+  RealProbeClock clock;
+  absl::StatusOr<VisibilityResult> r = RunClientToClientProbe(o, clock);
+  ASSERT_TRUE(r.ok()) << r.status() << "\n" << nfs.Log();
+  EXPECT_EQ(r->visible_count(), 4) << r->trials[0].error;
+  for (const TrialOutcome& t : r->trials) EXPECT_EQ(t.poll_errors, 0) << t.error;
+}
+
 TEST(VisibilityNfsSafetyTest, ASymlinkUnderAProbeNameIsRefusedNotFollowed) {
   NfsServerFixture nfs;
   if (nfs.unsupported()) GTEST_SKIP() << nfs.error();

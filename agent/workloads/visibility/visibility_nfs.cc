@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -29,8 +30,12 @@ constexpr uint64_t kReadChunkBytes = 64 << 10;
 
 class NfsProbeStore final : public ProbeStore {
  public:
-  NfsProbeStore(NfsContextPtr nfs, std::string server, std::string dir)
-      : nfs_(std::move(nfs)), server_(std::move(server)), dir_(std::move(dir)) {}
+  NfsProbeStore(NfsContextPtr nfs, std::string server, std::string dir, int version)
+      : nfs_(std::move(nfs)),
+        server_(std::move(server)),
+        dir_(std::move(dir)),
+        max_write_bytes_(version == 4 ? kNfsV4MaxBlockBytes
+                                      : std::numeric_limits<uint64_t>::max()) {}
   ~NfsProbeStore() override { CloseHeld(); }
 
   // Creates the missing directories of dir_, one component at a time; a component that is not a
@@ -63,7 +68,8 @@ class NfsProbeStore final : public ProbeStore {
     ASSIGN_OR_RETURN(nfsfh * fh, Create(path));
     absl::Status s = absl::OkStatus();
     for (uint64_t done = 0; s.ok() && done < content.size();) {
-      const int n = nfs_pwrite(nfs_.get(), fh, done, content.size() - done, content.data() + done);
+      const uint64_t len = std::min<uint64_t>(max_write_bytes_, content.size() - done);
+      const int n = nfs_pwrite(nfs_.get(), fh, done, len, content.data() + done);
       if (n <= 0) {
         s = Error("write", path, n == 0 ? -EIO : n);
       } else {
@@ -209,6 +215,8 @@ class NfsProbeStore final : public ProbeStore {
   NfsContextPtr nfs_;
   std::string server_;
   std::string dir_;  // absolute beneath the export, no trailing '/' except "/" itself
+  // One WRITE's most: libnfs 4.0 cannot encode a larger NFSv4 WRITE (common/nfs_url.h).
+  uint64_t max_write_bytes_;
   std::vector<nfsfh*> held_;
 };
 
@@ -221,7 +229,8 @@ absl::StatusOr<std::unique_ptr<ProbeStore>> MakeNfsProbeStore(std::string_view n
   std::string dir = NfsPathOf(directory);
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   ASSIGN_OR_RETURN(NfsContextPtr nfs, MountNfsExport(nfs_url));
-  auto store = std::make_unique<NfsProbeStore>(std::move(nfs), url.server, std::move(dir));
+  auto store =
+      std::make_unique<NfsProbeStore>(std::move(nfs), url.server, std::move(dir), url.version);
   if (create) RETURN_IF_ERROR(store->MakeDirs());
   return std::unique_ptr<ProbeStore>(std::move(store));
 }
