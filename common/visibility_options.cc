@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "common/nfs_url.h"
 #include "common/status_macros.h"
 #include "common/units.h"
 #include "common/workload_spec.h"
@@ -27,6 +28,7 @@ std::string VisibilityOptionProbes(const std::string& key) {
       {"rename_into_place", "client_to_client"},
       {"read_dir", "client_to_client"},
       {"role", "client_to_client"},
+      {"nfs_url", "client_to_client"},
       {"bucket", "export, import, append, conflict"},
       {"key_prefix", "export, import, append, conflict"},
       {"rel_dir", "export, import, append, conflict"},
@@ -92,6 +94,8 @@ absl::Status ValidateVisibilityOptionValue(const std::string& key, const std::st
     if (value != "local" && value != "writer" && value != "reader") {
       return fail("allowed are local, writer, reader");
     }
+  } else if (key == "nfs_url") {
+    s = ParseNfsUrl(value).status();
   } else if (key == "key_prefix") {
     // Keys are <key_prefix><rel_dir>/<name>: a prefix is a directory of the bucket, or nothing.
     if (!value.empty() && value.back() != '/') {

@@ -65,7 +65,8 @@ constexpr std::string_view kVisibilityOptions[] = {"directory",
                                                    "s3_endpoint",
                                                    "s3_path_style",
                                                    "s3_profile",
-                                                   "s3_credentials_file"};
+                                                   "s3_credentials_file",
+                                                   "nfs_url"};
 
 template <size_t N>
 bool In(const std::string_view (&names)[N], std::string_view key) {

@@ -3,10 +3,13 @@
 #include <fcntl.h>
 #include <nfsc/libnfs.h>
 #include <poll.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "agent/engines/op_clock.h"
@@ -27,6 +30,14 @@ absl::StatusOr<NfsContextPtr> MountNfsExport(std::string_view nfs_url) {
   NfsContextPtr nfs(nfs_init_context());
   if (nfs == nullptr) return absl::ResourceExhaustedError("cannot create a libnfs context");
   nfs_set_timeout(nfs.get(), kNfsTimeoutMs);
+  // An NFSv4 server keeps one lease per client name: two connections of this process under
+  // libnfs's default name would expire each other's state (NFS4ERR_EXPIRED), so each has its own.
+  static std::atomic<uint64_t> connections{0};
+  char host[256] = {};
+  gethostname(host, sizeof(host) - 1);
+  const std::string client_name =
+      absl::StrCat("azbench-", host, "-", getpid(), "-", connections.fetch_add(1));
+  nfs4_set_client_name(nfs.get(), client_name.c_str());
   // The URL's arguments (version, ports) set up the context as it is parsed.
   struct nfs_url* parsed = nfs_parse_url_dir(nfs.get(), url.LibnfsUrl().c_str());
   if (parsed == nullptr) {

@@ -181,11 +181,13 @@ std::vector<std::pair<std::string, std::vector<std::string>>> JobAxesOf(
   return axes;
 }
 
-// A block_io job on an nfs:// target: the target gives nfs_url, the engine must be nfs, and the
-// job as it runs on that target passes the agent's rules (NFSv4 block sizes, no direct=1).
+// A job on an nfs:// target: the target gives nfs_url; a block_io job's engine must be nfs, a
+// visibility job's probe client_to_client (the one probe with no S3 side, which needs a mount);
+// and the job as it runs on that target passes the agent's rules (NFSv4 block sizes, no
+// direct=1).
 absl::Status CheckNfsTargetJob(const Workload& workload, const WorkloadJob& job,
                                const MatrixCell& cell, const CampaignTarget& target) {
-  const JobOptions options = CellJobOptions(job, cell, target);
+  const JobOptions options = CellJobOptions(job, cell, target, workload.family);
   for (const auto& [key, value] : job.options) {
     if (absl::StripAsciiWhitespace(key) == "nfs_url") {
       return absl::InvalidArgumentError(absl::StrCat("nfs_url is given by target '", target.name,
@@ -194,6 +196,13 @@ absl::Status CheckNfsTargetJob(const Workload& workload, const WorkloadJob& job,
     }
   }
   for (const auto& [key, value] : options) {
+    if (workload.family == "visibility" && absl::StripAsciiWhitespace(key) == "probe" &&
+        absl::StripAsciiWhitespace(value) != "client_to_client") {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "probe ", value, " cannot run on target '", target.name,
+          "', an nfs:// URL: only probe client_to_client reaches one (through libnfs); the S3 "
+          "probes need a mounted path"));
+    }
     if (absl::StripAsciiWhitespace(key) == "ioengine" &&
         absl::StripAsciiWhitespace(value) != "nfs") {
       return absl::InvalidArgumentError(
@@ -236,16 +245,20 @@ absl::Status ValidateCampaignCells(Campaign& campaign) {
                        "' is an option of no workload in this campaign"));
     }
   }
-  // An nfs:// target is reached only by the nfs engine, which only block I/O has.
+  // An nfs:// target is reached through libnfs: by the nfs engine, which only block I/O has, and by
+  // the client_to_client visibility probe.
   for (size_t w = 0; w < campaign.workloads.size(); ++w) {
     const Workload& workload = campaign.workloads[w];
     for (const CampaignTarget& target : campaign.targets) {
-      if (!IsNfsUrl(target.path) || workload.family == "block_io") continue;
+      if (!IsNfsUrl(target.path) || workload.family == "block_io" ||
+          workload.family == "visibility") {
+        continue;
+      }
       return absl::InvalidArgumentError(
           absl::StrCat(workload.location.ToString(), ": workloads[", w, "] '", workload.name,
                        "': target '", target.name,
-                       "' is an nfs:// URL, which only block_io workloads reach (through "
-                       "ioengine=nfs); ",
+                       "' is an nfs:// URL, which only block_io workloads (through ioengine=nfs) "
+                       "and visibility's client_to_client probe reach; ",
                        workload.family, " needs a mounted path"));
     }
   }
@@ -412,7 +425,7 @@ std::vector<MatrixCell> MatrixCells(const std::vector<MatrixAxis>& matrix) {
 }
 
 JobOptions CellJobOptions(const WorkloadJob& job, const MatrixCell& cell,
-                          const CampaignTarget& target) {
+                          const CampaignTarget& target, std::string_view family) {
   JobOptions options;
   std::string subdirectory;
   for (const auto& [key, value] : job.options) {
@@ -436,7 +449,7 @@ JobOptions CellJobOptions(const WorkloadJob& job, const MatrixCell& cell,
     const bool has_engine = std::any_of(options.begin(), options.end(), [](const auto& option) {
       return absl::StripAsciiWhitespace(option.first) == "ioengine";
     });
-    if (!has_engine) options.emplace_back("ioengine", "nfs");
+    if (!has_engine && family == "block_io") options.emplace_back("ioengine", "nfs");
     options.emplace_back("nfs_url", target.path);
     options.emplace_back("directory", absl::StrCat("/", subdirectory));
     return options;

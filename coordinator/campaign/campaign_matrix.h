@@ -5,6 +5,7 @@
 #ifndef AZBENCH_COORDINATOR_CAMPAIGN_CAMPAIGN_MATRIX_H_
 #define AZBENCH_COORDINATOR_CAMPAIGN_CAMPAIGN_MATRIX_H_
 
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -26,9 +27,9 @@ std::vector<MatrixCell> MatrixCells(const std::vector<MatrixAxis>& matrix);
 // The options `job` runs with in `cell` on `target`: the workload's options with the cell's job
 // option values replacing any of the same name (kNodesAxis is not a job option and is left out),
 // and the target's directory (see "Where jobs run" above); on an nfs:// target also its nfs_url,
-// and ioengine=nfs when no engine is given.
+// and for block_io (`family`) ioengine=nfs when no engine is given.
 JobOptions CellJobOptions(const WorkloadJob& job, const MatrixCell& cell,
-                          const CampaignTarget& target);
+                          const CampaignTarget& target, std::string_view family = "block_io");
 
 // The matrix axes that vary `workload`'s scenarios: `nodes`, the axes naming an option its family
 // accepts (the others do not multiply its scenarios), and for small_files without a `filesizes`

@@ -274,7 +274,7 @@ absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
             const WorkloadJob& job = workload.jobs[j];
             ScenarioJob scenario_job;
             scenario_job.name = job.name;
-            scenario_job.options = CellJobOptions(job, cell, target);
+            scenario_job.options = CellJobOptions(job, cell, target, workload.family);
             scenario_job.workload = workload.family;
             if (s.warmup && workload.family == "block_io") {
               scenario_job.options.emplace_back("runtime", warmup_runtime);

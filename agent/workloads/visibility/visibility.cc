@@ -6,12 +6,15 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <memory>
 #include <optional>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "agent/workloads/visibility/probe_content.h"
 #include "agent/workloads/visibility/probe_file_io.h"
+#include "agent/workloads/visibility/probe_store.h"
 #include "common/status_macros.h"
 
 namespace azbench {
@@ -104,6 +107,31 @@ absl::StatusOr<ProbeDir> BaseDir(const ProbeDir& opened, const std::string& path
   return ProbeDir::Open(path, field, create);
 }
 
+// The writer's store: write_dir beneath the NFS export, else the mounted directory.
+absl::StatusOr<std::unique_ptr<ProbeStore>> WriterStore(const ClientToClientOptions& options) {
+  if (!options.nfs_url.empty()) {
+    return MakeNfsProbeStore(options.nfs_url, options.write_dir, /*create=*/true);
+  }
+  ASSIGN_OR_RETURN(ProbeDir dir, BaseDir(options.write_base, options.write_dir, "directory", true));
+  return MakePosixProbeStore(std::move(dir));
+}
+
+// The reader's store: read_dir, which may not exist yet (not visible yet until it does).
+absl::StatusOr<std::unique_ptr<ProbeStore>> ReaderStore(const ClientToClientOptions& options) {
+  if (!options.nfs_url.empty()) {
+    return MakeNfsProbeStore(options.nfs_url, options.read_dir, /*create=*/false);
+  }
+  if (options.read_base.valid()) return MakePosixProbeStore(options.read_base);
+  PendingProbeDir pending = options.read_pending;
+  if (!pending.valid()) {
+    ASSIGN_OR_RETURN(pending,
+                     OpenOrAncestor(options.read_dir, "read_dir", [](const std::string& p) {
+                       return ProbeDir::Open(p, "read_dir");
+                     }));
+  }
+  return MakePendingPosixProbeStore(std::move(pending));
+}
+
 }  // namespace
 
 absl::StatusOr<VisibilityResult> RunClientToClientProbe(const ClientToClientOptions& options,
@@ -111,31 +139,32 @@ absl::StatusOr<VisibilityResult> RunClientToClientProbe(const ClientToClientOpti
   if (options.write_dir.empty() || options.read_dir.empty()) {
     return absl::InvalidArgumentError("client_to_client probe: write_dir and read_dir must be set");
   }
-  ASSIGN_OR_RETURN(const ProbeDir write_dir,
-                   BaseDir(options.write_base, options.write_dir, "directory", true));
-  ASSIGN_OR_RETURN(const ProbeDir read_dir,
-                   BaseDir(options.read_base, options.read_dir, "read_dir", false));
-  std::vector<int> held_fds;
+  ASSIGN_OR_RETURN(const std::unique_ptr<ProbeStore> writer, WriterStore(options));
+  std::unique_ptr<ProbeStore> reader;
+  if (options.nfs_url.empty()) {
+    // The reader's directory exists once the writer's does (they are one, or two mounts of it).
+    ASSIGN_OR_RETURN(const ProbeDir read_dir,
+                     BaseDir(options.read_base, options.read_dir, "read_dir", false));
+    reader = MakePosixProbeStore(read_dir);
+  } else {
+    ASSIGN_OR_RETURN(reader, ReaderStore(options));
+  }
   auto name = [&](int trial) {
     return absl::StrCat(options.name_prefix, "-", options.first_sequence + trial);
   };
   TrialCallbacks callbacks;
   callbacks.cancelled = options.cancelled;
   callbacks.start = [&](int trial) -> absl::StatusOr<absl::Time> {
-    int fd = -1;
-    absl::StatusOr<absl::Time> t = WriteProbeFile(
-        write_dir, name(trial), options.first_sequence + trial, options.write, clock, &fd);
-    if (fd >= 0) held_fds.push_back(fd);
-    return t;
+    return writer->Write(name(trial), options.first_sequence + trial, options.write, clock);
   };
   callbacks.poll = [&](int trial) {
-    return CheckProbeVisible(read_dir, name(trial), options.first_sequence + trial,
-                             options.write.size_bytes, options.read_method);
+    return reader->Visible(name(trial), options.first_sequence + trial, options.write.size_bytes,
+                           options.read_method);
   };
   absl::StatusOr<std::vector<TrialOutcome>> outcomes =
       RunOverlappingTrials(options.schedule, clock, callbacks);
-  for (int fd : held_fds) close(fd);
-  for (int i = 0; i < options.schedule.trials; ++i) (void)write_dir.Unlink(name(i));
+  writer->CloseHeld();
+  for (int i = 0; i < options.schedule.trials; ++i) (void)writer->Unlink(name(i));
   RETURN_IF_ERROR(outcomes.status());
   VisibilityResult result;
   result.probe = "client_to_client";
@@ -150,21 +179,17 @@ absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientWriter(
   if (options.write_dir.empty() && !options.write_base.valid()) {
     return absl::InvalidArgumentError("client_to_client writer: write_dir must be set");
   }
-  ASSIGN_OR_RETURN(const ProbeDir write_dir,
-                   BaseDir(options.write_base, options.write_dir, "directory", true));
+  ASSIGN_OR_RETURN(const std::unique_ptr<ProbeStore> writer, WriterStore(options));
   std::vector<TrialOutcome> outcomes(options.schedule.trials);
-  std::vector<int> held_fds;
   for (int i = 0; i < options.schedule.trials; ++i) {
     if (options.cancelled && options.cancelled()) break;
     clock.SleepUntil(start_at + options.schedule.spacing * i);
     TrialOutcome& o = outcomes[i];
     o.index = i;
     o.started = start_at + options.schedule.spacing * i;
-    int fd = -1;
-    absl::StatusOr<absl::Time> written = WriteProbeFile(
-        write_dir, absl::StrCat(options.name_prefix, "-", options.first_sequence + i),
-        options.first_sequence + i, options.write, clock, &fd);
-    if (fd >= 0) held_fds.push_back(fd);
+    absl::StatusOr<absl::Time> written =
+        writer->Write(absl::StrCat(options.name_prefix, "-", options.first_sequence + i),
+                      options.first_sequence + i, options.write, clock);
     if (written.ok()) {
       // "Written"; the join decides visibility. started = the scheduled instant, visible_at = the
       // completion instant (what reader latencies count from), latency = the write time.
@@ -176,11 +201,11 @@ absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientWriter(
     }
   }
   // Keep unclosed files open until the readers' timeout has passed for the last trial.
-  if (!held_fds.empty()) {
+  if (writer->HoldsOpen()) {
     clock.SleepUntil(start_at + options.schedule.spacing * (options.schedule.trials - 1) +
                      options.schedule.timeout);
   }
-  for (int fd : held_fds) close(fd);
+  writer->CloseHeld();
   return outcomes;
 }
 
@@ -189,17 +214,7 @@ absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientReader(
   if (options.read_dir.empty() && !options.read_base.valid()) {
     return absl::InvalidArgumentError("client_to_client reader: read_dir must be set");
   }
-  std::optional<ProbeDir> read_dir;
-  PendingProbeDir pending = options.read_pending;
-  if (options.read_base.valid()) {
-    read_dir = options.read_base;
-  } else if (!pending.valid()) {
-    ASSIGN_OR_RETURN(pending,
-                     OpenOrAncestor(options.read_dir, "read_dir", [](const std::string& p) {
-                       return ProbeDir::Open(p, "read_dir");
-                     }));
-  }
-  if (!read_dir.has_value() && pending.rest.empty()) read_dir = pending.ancestor;
+  ASSIGN_OR_RETURN(const std::unique_ptr<ProbeStore> reader, ReaderStore(options));
   clock.SleepUntil(start_at);
   TrialCallbacks callbacks;
   callbacks.cancelled = options.cancelled;
@@ -207,14 +222,9 @@ absl::StatusOr<std::vector<TrialOutcome>> RunClientToClientReader(
     return start_at + options.schedule.spacing * trial;
   };
   callbacks.poll = [&](int trial) -> absl::StatusOr<bool> {
-    if (!read_dir.has_value()) {  // not there yet: not visible yet
-      ASSIGN_OR_RETURN(std::optional<ProbeDir> found, pending.Find());
-      if (!found.has_value()) return false;
-      read_dir = *std::move(found);
-    }
-    return CheckProbeVisible(
-        *read_dir, absl::StrCat(options.name_prefix, "-", options.first_sequence + trial),
-        options.first_sequence + trial, options.write.size_bytes, options.read_method);
+    return reader->Visible(absl::StrCat(options.name_prefix, "-", options.first_sequence + trial),
+                           options.first_sequence + trial, options.write.size_bytes,
+                           options.read_method);
   };
   return RunOverlappingTrials(options.schedule, clock, callbacks);
 }

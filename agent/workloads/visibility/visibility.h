@@ -120,6 +120,9 @@ struct ClientToClientOptions {
   TrialSchedule schedule;
   uint64_t first_sequence = 1;
   std::function<bool()> cancelled;  // optional, see TrialCallbacks
+  // Not empty: write_dir and read_dir are paths beneath this NFS export, reached through libnfs
+  // with no kernel mount (probe_store.h); the ProbeDir fields are then unused.
+  std::string nfs_url;
 };
 
 // Writer and reader in one process (both views mounted here). Trial i writes

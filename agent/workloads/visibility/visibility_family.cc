@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "agent/workloads/visibility/visibility_workload.h"
+#include "common/nfs_url.h"
 
 namespace azbench {
 
@@ -16,6 +17,12 @@ class ParsedVisibilityJob final : public ParsedJob {
     for (const auto& [key, value] : options_) {
       if (key == "directory") directory_.directory = value;
       if (key == "read_dir") read_dir_.directory = value;
+      if (key == "nfs_url") {
+        // Paths beneath the export: the policy checks the server against allowed_nfs_servers,
+        // as for ioengine=nfs. A URL that does not parse is refused by the probe's own parser.
+        absl::StatusOr<NfsUrl> url = ParseNfsUrl(value);
+        directory_.nfs_server = read_dir_.nfs_server = url.ok() ? url->server : value;
+      }
     }
   }
 

@@ -97,6 +97,9 @@ absl::StatusOr<ProbeDir> OpenBase(const std::string& path, const std::string& fi
 
 absl::Status OpenVisibilityDirs(VisibilityJob& job, const std::vector<std::string>& allowed_roots) {
   const VisibilitySpec& spec = job.spec;
+  // Beneath an NFS export there is no local directory to open: the probe's libnfs connection
+  // reaches the paths, bounded by the export (the server was checked against allowed_nfs_servers).
+  if (!spec.nfs_url.empty()) return absl::OkStatus();
   const bool c2c = spec.probe == VisibilityProbe::kClientToClient;
   // Which directories the probe uses, and whether it writes into `directory` (then it may create
   // it, as the probes always did).
@@ -161,8 +164,13 @@ absl::StatusOr<VisibilityJobOutput> RunVisibilityJob(const VisibilityJob& job,
   // Mount options beside the results: they decide the S3 -> FS latency (study D: acdirmin=30).
   absl::StatusOr<std::vector<MountEntry>> mounts = ReadMounts(mountinfo_path);
   std::optional<MountEntry> mount;
-  if (mounts.ok()) mount = FindMountFor(*mounts, job.directory);
-  if (mount.has_value()) {
+  if (mounts.ok() && job.spec.nfs_url.empty()) mount = FindMountFor(*mounts, job.directory);
+  if (!job.spec.nfs_url.empty()) {
+    out.result.warnings.push_back(absl::StrCat(
+        "nfs_url ", job.spec.nfs_url,
+        " through libnfs, no kernel mount: no attribute, lookup or page cache on this client, so "
+        "every poll reaches the server and the latency shows the server and the network"));
+  } else if (mount.has_value()) {
     std::vector<std::string> opts;
     for (const auto& [key, value] : mount->options) {
       opts.push_back(value.empty() ? key : absl::StrCat(key, "=", value));

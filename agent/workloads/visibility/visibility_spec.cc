@@ -152,6 +152,8 @@ absl::StatusOr<VisibilitySpec> ParseVisibilityOptions(
       spec.s3_profile = value;
     } else if (key == "s3_credentials_file") {
       spec.s3_credentials_file = value;
+    } else if (key == "nfs_url") {
+      spec.nfs_url = value;
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
           "visibility option '", key,
@@ -159,7 +161,7 @@ absl::StatusOr<VisibilitySpec> ParseVisibilityOptions(
           "read_method, fsync, close, rename_into_place, read_dir, role, bucket, key_prefix, "
           "rel_dir, "
           "run_id, append_interval, append_duration, put_delay, lost_found_pattern, s3_region, "
-          "s3_endpoint, s3_path_style, s3_profile, s3_credentials_file"));
+          "s3_endpoint, s3_path_style, s3_profile, s3_credentials_file, nfs_url"));
     }
   }
   spec.write.size_bytes = spec.size_bytes;
@@ -191,6 +193,7 @@ absl::StatusOr<VisibilityResult> RunVisibility(const VisibilitySpec& spec,
     o.read_method = spec.read_method;
     o.schedule = spec.schedule;
     o.cancelled = cancelled;
+    o.nfs_url = spec.nfs_url;
     if (spec.role == VisibilityRole::kLocal) return RunClientToClientProbe(o, clock);
     if (start_at == absl::InfinitePast()) start_at = clock.Now();
     absl::StatusOr<std::vector<TrialOutcome>> half =

@@ -13,6 +13,8 @@
 //   read_method         stat | open_read | readdir (client_to_client, import)
 //   fsync, close, rename_into_place            writer options (client_to_client)
 //   read_dir            the reader's view of the directory (client_to_client; default: the target)
+//   nfs_url             client_to_client through libnfs: directory and read_dir lie beneath this
+//                       export (common/nfs_url.h), reached with no kernel mount
 //   role                client_to_client: local (writer and reader here, default) | writer | reader
 //   bucket, key_prefix  where the mount's files appear in S3: <key_prefix><rel_dir>/<name>
 //                       (key_prefix empty or ending in '/')
@@ -55,6 +57,9 @@ struct VisibilitySpec {
   s3::S3ClientOptions s3;
   std::string s3_profile;
   std::string s3_credentials_file;
+  // client_to_client on an NFS export through libnfs (no kernel mount): `directory` and read_dir
+  // are paths beneath it. Empty: they are mounted directories.
+  std::string nfs_url;
 };
 
 // Errors: InvalidArgument naming the option and what is allowed (unknown option, bad value,

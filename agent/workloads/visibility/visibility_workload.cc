@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "agent/confinement/sandbox.h"
 #include "agent/workloads/visibility/probe_dir.h"
+#include "agent/workloads/visibility/probe_store.h"
 #include "agent/workloads/visibility/visibility_job.h"
 #include "common/clock.h"
 
@@ -59,6 +60,15 @@ class VisibilityWorkload : public Workload {
   absl::Status RemoveCreatedFiles() override {
     if (job_.spec.probe != VisibilityProbe::kClientToClient ||
         job_.spec.role != VisibilityRole::kWriter) {
+      return absl::OkStatus();
+    }
+    if (!job_.spec.nfs_url.empty()) {
+      absl::StatusOr<std::unique_ptr<ProbeStore>> store =
+          MakeNfsProbeStore(job_.spec.nfs_url, job_.directory, /*create=*/false);
+      if (!store.ok()) return absl::OkStatus();  // best effort, as below
+      for (int i = 0; i < job_.spec.schedule.trials; ++i) {
+        (void)(*store)->Unlink(absl::StrCat(job_.spec.target.run_id, "-c2c-", 1 + i));
+      }
       return absl::OkStatus();
     }
     // Through the job's directory descriptor: the entries themselves, never a symlink's target.

@@ -313,7 +313,31 @@ TEST(CampaignNfsTargetTest, WhatCannotRunOnAnNfsUrlTargetIsRefusedWhenParsed) {
                                                  {"options: {rw: randread, bs: 4k, size: 1m}",
                                                   "workload: metadata\n    options: {files: 10}"}}),
                   "test.yaml"),
-              StatusIs(kInvalid, HasSubstr("only block_io workloads reach")));
+              StatusIs(kInvalid, AllOf(HasSubstr("only block_io workloads"),
+                                       HasSubstr("metadata needs a mounted path"))));
+  // Of the visibility probes, only client_to_client has no S3 side that needs a mount.
+  EXPECT_THAT(
+      ParseCampaign(absl::StrReplaceAll(kMinimal, {{"path: scratch", nfs},
+                                                   {"options: {rw: randread, bs: 4k, size: 1m}",
+                                                    "workload: visibility\n    options: {probe: "
+                                                    "export, bucket: b}"}}),
+                    "test.yaml"),
+      StatusIs(kInvalid, AllOf(HasSubstr("probe export cannot run on target 'scratch'"),
+                               HasSubstr("only probe client_to_client"))));
+}
+
+TEST(CampaignNfsTargetTest, AClientToClientProbeOnAnNfsUrlTargetGetsTheUrlAndNoEngine) {
+  absl::StatusOr<Campaign> c = ParseCampaign(
+      absl::StrReplaceAll(kMinimal, {{"path: scratch", "path: nfs://10.100.0.2/export?version=3"},
+                                     {"options: {rw: randread, bs: 4k, size: 1m}",
+                                      "workload: visibility\n    options: {probe: "
+                                      "client_to_client, trials: 3, directory: vis}"}}),
+      "test.yaml");
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_THAT(
+      CellJobOptions(c->workloads[0].jobs[0], {}, c->targets[0], "visibility"),
+      ElementsAre(Pair("probe", "client_to_client"), Pair("trials", "3"),
+                  Pair("nfs_url", "nfs://10.100.0.2/export?version=3"), Pair("directory", "/vis")));
 }
 
 TEST(CampaignExamplesTest, StudyACrossAzParses) {

@@ -15,6 +15,7 @@
 namespace azbench {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 TEST(ParseVisibilityOptionsTest, StudyDDefaultsPerProbe) {
@@ -109,6 +110,22 @@ TEST(ParseVisibilityOptionsTest, AKeyPrefixThatIsNotADirectoryIsRefused) {
       ParseVisibilityOptions({{"probe", "export"}, {"bucket", "b"}, {"key_prefix", "data/"}}).ok());
   EXPECT_TRUE(
       ParseVisibilityOptions({{"probe", "export"}, {"bucket", "b"}, {"key_prefix", ""}}).ok());
+}
+
+TEST(ParseVisibilityOptionsTest, NfsUrlIsForClientToClientAndMustParse) {
+  absl::StatusOr<VisibilitySpec> s = ParseVisibilityOptions(
+      {{"probe", "client_to_client"}, {"nfs_url", "nfs://10.0.0.5/export?version=3"}});
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->nfs_url, "nfs://10.0.0.5/export?version=3");
+  s = ParseVisibilityOptions({{"probe", "client_to_client"}, {"nfs_url", "http://10.0.0.5/x"}});
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(s.status().message()),
+              AllOf(HasSubstr("nfs_url=http://10.0.0.5/x"), HasSubstr("nfs://")));
+  // The S3 probes work on a mount: an NFS URL would be ignored by them, so it is refused.
+  s = ParseVisibilityOptions(
+      {{"probe", "export"}, {"bucket", "b"}, {"nfs_url", "nfs://10.0.0.5/export"}});
+  EXPECT_THAT(std::string(s.status().message()),
+              HasSubstr("option nfs_url does not apply to probe export"));
 }
 
 TEST(VisibilityResultTest, VisibleTrialsAreHistogrammedAndTimeoutsCountedWithTheirRecords) {
