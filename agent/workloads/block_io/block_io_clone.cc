@@ -935,6 +935,8 @@ class CloneRunner {
               if (req->complete_ns >= end_ns_) stop_ns_ = std::max(stop_ns_, req->complete_ns);
               issuing = false;
             }
+            // The next op starts now, not when this batch began: its latency is its own.
+            batch_start = req->complete_ns;
           } else {
             ++queued;
             if (submit_batch.Queued()) {
