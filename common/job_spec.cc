@@ -302,10 +302,15 @@ bool IsFileOpEngineName(std::string_view name) {
 absl::Status ValidateJobSpec(const JobSpec& job) {
   RETURN_IF_ERROR(CheckJobName(job.name));
   const bool file_ops = IsFileOpEngineName(job.ioengine);
-  // A file-operation job moves no data: its size is only that of the files it lays out.
-  if (job.TotalSizeBytes() == 0 && !file_ops) {
-    return absl::InvalidArgumentError(
-        "size must be given and greater than 0 (e.g. size=1g), or filesize");
+  // A data job without size takes the sizes of its existing files when the agent prepares it
+  // (JobSpec::SizeFromFiles); until then the checks against the size wait.
+  const bool size_known = !job.SizeFromFiles();
+  if (file_ops && (job.size_percent != 0 || job.offset_percent != 0 ||
+                   job.offset_increment_percent != 0 || job.io_size_percent != 0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "percentages of size, offset, offset_increment or io_size apply to engines that move data "
+        "(this job's ioengine is ",
+        job.ioengine, "); give sizes in bytes"));
   }
   if (job.flow_weight > 0 && file_ops) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -343,7 +348,7 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
     // With filesize, every file must hold an I/O; else the job's size must.
     const bool by_file = job.file_size_bytes > 0;
     const uint64_t limit_bytes = by_file ? job.file_size_bytes : job.size_bytes;
-    if (sizes.max_bytes > limit_bytes && !file_ops) {
+    if (sizes.max_bytes > limit_bytes && !file_ops && size_known) {
       return absl::InvalidArgumentError(
           absl::StrCat("bs (", which, FormatBytes(sizes.max_bytes), ") must not exceed ",
                        by_file ? "filesize" : "size", " (", FormatBytes(limit_bytes), ")"));

@@ -16,6 +16,7 @@
 #include "agent/engines/io_engine.h"
 #include "agent/workloads/block_io/block_io_clone.h"
 #include "agent/workloads/block_io/cache_traps.h"
+#include "agent/workloads/block_io/existing_file_sizes.h"
 #include "agent/workloads/event_relay.h"
 #include "agent/workloads/nfs_file_layout.h"
 #include "agent/workloads/offset_generator.h"
@@ -99,8 +100,12 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
                                                    " moves no data: it runs as a FileOpJob "
                                                    "(agent/workloads/block_io/file_op_job.h)"));
   }
+  // Sizes from the files (size not given, percentages) are decided here, where the files are.
+  JobSpec resolved = spec;
+  RETURN_IF_ERROR(ResolveSizesFromFiles(resolved));
+  RETURN_IF_ERROR(ValidateJobSpec(resolved));
   std::unique_ptr<BlockIoJob> job(new BlockIoJob());
-  job->spec_ = spec;
+  job->spec_ = std::move(resolved);
   job->group_id_ = group_id;
   JobSpec& s = job->spec_;
 
