@@ -818,9 +818,13 @@ constexpr FioOptionInfo kOptions[] = {
              [](JobSpec& j, std::string_view v) {
                return SetSizeOrPercent(j.io_size_bytes, j.io_size_percent, j, v, 1);
              }),
-    Refused("fill_device", "fill_fs", T::kBool, "0", kSizes,
-            "Write until the device or file system is full",
-            "an agent keeps the configured free space; give a size"),
+    Honoured(
+        "fill_device", "fill_fs", T::kBool, "", "0, 1", "0", kSizes,
+        "Write until the device or file system is full",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.fill_device, v); },
+        "ENOSPC or EDQUOT ends the job without an error, its bytes counted; jobs that only write "
+        "(without size: rw=write); a serving agent refuses it without size, as it keeps the "
+        "configured free space"),
     Honoured("filesize", "", T::kSize, "bytes", "1 and up (no ranges)", "size/nrfiles", kSizes,
              "Size of each file, or a range, instead of size/nrfiles", SetFileSize,
              "size, when not given, is nrfiles x filesize; when given, it is the I/O per clone "

@@ -312,6 +312,19 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
         "(this job's ioengine is ",
         job.ioengine, "); give sizes in bytes"));
   }
+  if (job.fill_device) {
+    if (file_ops || DoesRead(job.rw)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "fill_device applies to jobs that only write (rw=write or randwrite, an engine that "
+          "moves data); this job has rw=",
+          Av(RwPatternName(job.rw)), ", ioengine=", job.ioengine));
+    }
+    if (job.TotalSizeBytes() == 0 && job.size_percent == 0 && job.rw != RwPattern::kWrite) {
+      return absl::InvalidArgumentError(
+          "fill_device without size needs rw=write: a sequential write fills the file system; "
+          "give size for random writes");
+    }
+  }
   if (job.flow_weight > 0 && file_ops) {
     return absl::InvalidArgumentError(absl::StrCat(
         "flow applies only to engines that move data (this job's ioengine is ", job.ioengine, ")"));

@@ -381,8 +381,8 @@ TEST(ApplyJobOptionTest, RefusedFioOptionIsUnimplementedSayingWhy) {
   EXPECT_THAT(
       ApplyJobOption(job, "verify", "md5"),
       StatusIs(absl::StatusCode::kUnimplemented, HasSubstr("never checks the data it reads")));
-  EXPECT_THAT(ApplyJobOption(job, "fill_fs", "1"),
-              StatusIs(absl::StatusCode::kUnimplemented, StartsWith("option 'fill_fs' ")));
+  EXPECT_THAT(ApplyJobOption(job, "file_append", "1"),
+              StatusIs(absl::StatusCode::kUnimplemented, StartsWith("option 'file_append' ")));
 }
 
 TEST(ApplyJobOptionTest, NoEffectOptionIsAcceptedWithAWarningSayingWhy) {

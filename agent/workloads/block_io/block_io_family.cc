@@ -107,7 +107,9 @@ JobFootprint BlockIoFootprint(const JobSpec& spec) {
     footprint.files_formula = absl::StrCat(footprint.files, " names in filename");
   }
   const uint64_t per_file_bytes = spec.offset_bytes + spec.FileRegionBytes();
-  if (__builtin_mul_overflow(per_file_bytes, footprint.files, &footprint.bytes)) {
+  // fill_device without size writes until the file system is full: no free-space reserve holds.
+  const bool fills = spec.fill_device && spec.TotalSizeBytes() == 0 && spec.size_percent == 0;
+  if (fills || __builtin_mul_overflow(per_file_bytes, footprint.files, &footprint.bytes)) {
     footprint.bytes = std::numeric_limits<uint64_t>::max();  // refused by any limit that applies
   }
   return footprint;

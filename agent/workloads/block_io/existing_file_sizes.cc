@@ -17,6 +17,9 @@ absl::Status JobError(const JobSpec& spec, std::string_view message) {
   return absl::InvalidArgumentError(absl::StrCat("job '", spec.name, "': ", std::string(message)));
 }
 
+// All of a fill_device job's files together, when it has no size: fio's size is then -1.
+constexpr uint64_t kFillDeviceBytes = uint64_t{1} << 60;
+
 uint64_t Percent(uint64_t bytes, uint32_t percent) {
   return static_cast<uint64_t>(static_cast<unsigned __int128>(bytes) * percent / 100);
 }
@@ -26,8 +29,10 @@ uint64_t Percent(uint64_t bytes, uint32_t percent) {
 absl::Status ResolveSizesFromFiles(JobSpec& spec, const FileBytesFunction& file_bytes) {
   if (!spec.SizeFromFiles()) return absl::OkStatus();
   const bool size_given = spec.TotalSizeBytes() != 0;
-  const bool needs_files =
-      !size_given || spec.offset_percent != 0 || spec.offset_increment_percent != 0;
+  // fill_device without size: fio's size of -1, writing on until ENOSPC.
+  const bool fill_unsized = spec.fill_device && !size_given && spec.size_percent == 0;
+  const bool needs_files = (!size_given && !fill_unsized) || spec.offset_percent != 0 ||
+                           spec.offset_increment_percent != 0;
   const int clones = std::max(1, spec.numjobs);
   const uint64_t min_bs = std::max<uint64_t>(
       1, std::min(spec.BlockSizes(false).min_bytes, spec.BlockSizes(true).min_bytes));
@@ -80,7 +85,13 @@ absl::Status ResolveSizesFromFiles(JobSpec& spec, const FileBytesFunction& file_
     offsets.push_back(offset);
   }
 
-  if (!size_given) {
+  if (fill_unsized) {
+    // A region no file system fills, in whole blocks, that offsets still fit in an off_t.
+    const uint64_t files = static_cast<uint64_t>(std::max(1, spec.nrfiles));
+    const uint64_t max_bs = std::max<uint64_t>(1, spec.MaxBlockSizeBytes());
+    const uint64_t region_bytes = kFillDeviceBytes / files / max_bs * max_bs;
+    spec.size_bytes = region_bytes * files;
+  } else if (!size_given) {
     const std::string first_path = spec.FilePaths(0).empty() ? "" : spec.FilePaths(0).front();
     if (file_bytes_all == 0) {
       return JobError(spec, absl::StrCat("size not given, and '", first_path,

@@ -9,7 +9,8 @@
 // offset, and size is the sum over a clone's files; none of them with any data is fio's "you need
 // to specify size=". size=N% is N% of (region + offset), at most the region, rounded down to the
 // smallest block size. offset=N% and offset_increment=N% are N% of the file's size, the clone's
-// start rounded up to the smallest block size. io_size=N% is N% of size.
+// start rounded up to the smallest block size. io_size=N% is N% of size. fill_device without size:
+// a region larger than any file system (fio's size of -1); the job ends at ENOSPC.
 //
 // azbench gives every file of a job one region size, so the files must then be of one size, and a
 // job whose size comes from its files must not have clones at different offsets (their regions
