@@ -735,9 +735,12 @@ constexpr FioOptionInfo kOptions[] = {
     Honoured("filename", "", T::kString, "", "':'-separated paths ('\\:' is a colon)", "", kFiles,
              "The files (or one device) to do I/O to, instead of generated names",
              [](JobSpec& j, std::string_view v) { return SetString(j.filename, v); }),
-    Honoured("directory", "", T::kString, "", "", "the agent's working directory", kFiles,
-             "Directory that holds the job's files",
-             [](JobSpec& j, std::string_view v) { return SetString(j.directory, v); }),
+    Honoured(
+        "directory", "", T::kString, "", "a path, or ':'-separated paths ('\\:' is a colon)",
+        "the agent's working directory", kFiles, "Directory that holds the job's files",
+        [](JobSpec& j, std::string_view v) { return SetString(j.directory, v); },
+        "with several, clone n's files go in the (n mod count)-th and `filename`'s in the first, "
+        "as fio; lists are for `azbench-agent run`: a campaign gives each agent its directory"),
     Honoured(
         "filename_format", "", T::kString, "", "a relative name, no '..'",
         "$jobname.$jobnum.$filenum", kFiles,

@@ -146,15 +146,24 @@ uint64_t JobSpec::MaxBlockSizeBytes() const {
 
 std::vector<std::string> JobSpec::FilePaths(int clone_index) const {
   std::vector<std::string> paths;
+  // fio's directory list: clone n's generated files go in entry n modulo their count, the names
+  // in `filename` in the first entry.
+  const std::vector<std::string> directories = SplitFilenames(directory);
+  auto directory_of = [&directories](int index) -> std::string {
+    if (directories.empty()) return "";
+    return directories[static_cast<size_t>(index) % directories.size()];
+  };
   if (!filename.empty()) {
+    const std::string first = directory_of(0);
     for (std::string& name : SplitFilenames(filename)) {
-      paths.push_back(name.front() == '/' ? std::move(name) : JoinPath(directory, name));
+      paths.push_back(name.front() == '/' ? std::move(name) : JoinPath(first, name));
     }
     return paths;
   }
+  const std::string clone_directory = directory_of(std::max(0, clone_index));
   for (int file_index = 0; file_index < nrfiles; ++file_index) {
     paths.push_back(JoinPath(
-        directory,
+        clone_directory,
         absl::StrCat(file_name_prefix, GeneratedFileName(filename_format, name, clone_index,
                                                          file_index, client_uid))));
   }

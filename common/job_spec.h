@@ -149,7 +149,9 @@ std::string_view VerifyTypeName(VerifyType type);
 struct JobSpec {
   std::string name = "job";
   // Target: `filename` wins over `directory`; with only `directory`, files are named like fio's
-  // "<name>.<jobindex>.<fileindex>" inside it. Several filenames are separated by ':' as in fio.
+  // "<name>.<jobindex>.<fileindex>" inside it. Several filenames are separated by ':' as in fio,
+  // and so are several directories (`\:` is a colon): clone n's generated files go in directory n
+  // modulo their count, the names of `filename` in the first (fio's set_name_idx).
   std::string filename;
   std::string directory;
   uint64_t size_bytes = 0;              // per job (per numjobs clone); 0: the files' sizes
