@@ -69,6 +69,27 @@ absl::Status SetSize(uint64_t& field, const JobSpec& job, std::string_view value
   return absl::OkStatus();
 }
 
+// fio's `size=N%` and its kind: a percentage of each existing file's size, resolved by the agent
+// (agent/workloads/block_io/existing_file_sizes.h). Bytes clear the percentage and the reverse.
+absl::Status SetSizeOrPercent(uint64_t& bytes, uint32_t& percent, const JobSpec& job,
+                              std::string_view value, uint32_t min_percent) {
+  if (value.empty() || value.back() != '%') {
+    ASSIGN_OR_RETURN(bytes, ParseSize(value, job.kb_base));
+    percent = 0;
+    return absl::OkStatus();
+  }
+  absl::StatusOr<int64_t> parsed = ParseInt(value.substr(0, value.size() - 1), min_percent, 100);
+  if (!parsed.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("'", Av(value),
+                                                   "': a percentage of the file "
+                                                   "size is a whole number from ",
+                                                   min_percent, "% to 100%"));
+  }
+  percent = static_cast<uint32_t>(*parsed);
+  bytes = 0;
+  return absl::OkStatus();
+}
+
 // fio's boolean flags may be written bare (`time_based`): an empty value means true.
 absl::StatusOr<bool> ParseFlag(std::string_view value) {
   if (value.empty()) return true;
@@ -714,9 +735,12 @@ constexpr FioOptionInfo kOptions[] = {
     Honoured("filename", "", T::kString, "", "':'-separated paths ('\\:' is a colon)", "", kFiles,
              "The files (or one device) to do I/O to, instead of generated names",
              [](JobSpec& j, std::string_view v) { return SetString(j.filename, v); }),
-    Honoured("directory", "", T::kString, "", "", "the agent's working directory", kFiles,
-             "Directory that holds the job's files",
-             [](JobSpec& j, std::string_view v) { return SetString(j.directory, v); }),
+    Honoured(
+        "directory", "", T::kString, "", "a path, or ':'-separated paths ('\\:' is a colon)",
+        "the agent's working directory", kFiles, "Directory that holds the job's files",
+        [](JobSpec& j, std::string_view v) { return SetString(j.directory, v); },
+        "with several, clone n's files go in the (n mod count)-th and `filename`'s in the first, "
+        "as fio; lists are for `azbench-agent run`: a campaign gives each agent its directory"),
     Honoured(
         "filename_format", "", T::kString, "", "a relative name, no '..'",
         "$jobname.$jobnum.$filenum", kFiles,
@@ -783,30 +807,48 @@ constexpr FioOptionInfo kOptions[] = {
              "a rated clone keeps its requests in flight and reaps them while it waits for its "
              "next op's time, as fio's offload mode does (fio's inline mode drains the queue "
              "before each wait); submission stays on the clone's thread"),
-    Honoured("size", "", T::kSize, "bytes", "1 and up (no percentages)", "", kSizes,
-             "Bytes of file per clone: its files share it",
-             [](JobSpec& j, std::string_view v) { return SetSize(j.size_bytes, j, v); }),
-    Honoured("io_size", "io_limit", T::kSize, "bytes", "0 and up", "size", kSizes,
-             "Bytes of I/O per clone, when different from size",
-             [](JobSpec& j, std::string_view v) { return SetSize(j.io_size_bytes, j, v); }),
-    Refused("fill_device", "fill_fs", T::kBool, "0", kSizes,
-            "Write until the device or file system is full",
-            "an agent keeps the configured free space; give a size"),
+    Honoured(
+        "size", "", T::kSize, "bytes", "1 and up, or 1%..100% of the files' size",
+        "the files' size", kSizes, "Bytes of file per clone: its files share it",
+        [](JobSpec& j, std::string_view v) {
+          return SetSizeOrPercent(j.size_bytes, j.size_percent, j, v, 1);
+        },
+        "without size, or with a percentage, the agent reads the size of the existing files "
+        "(st_size, or a block device's size) when it prepares the job; the files of a job must "
+        "then be of one size"),
+    Honoured("io_size", "io_limit", T::kSize, "bytes", "0 and up, or 1%..100% of size", "size",
+             kSizes, "Bytes of I/O per clone, when different from size",
+             [](JobSpec& j, std::string_view v) {
+               return SetSizeOrPercent(j.io_size_bytes, j.io_size_percent, j, v, 1);
+             }),
+    Honoured(
+        "fill_device", "fill_fs", T::kBool, "", "0, 1", "0", kSizes,
+        "Write until the device or file system is full",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.fill_device, v); },
+        "ENOSPC or EDQUOT ends the job without an error, its bytes counted; jobs that only write "
+        "(without size: rw=write); a serving agent refuses it without size, as it keeps the "
+        "configured free space"),
     Honoured("filesize", "", T::kSize, "bytes", "1 and up (no ranges)", "size/nrfiles", kSizes,
              "Size of each file, or a range, instead of size/nrfiles", SetFileSize,
              "size, when not given, is nrfiles x filesize; when given, it is the I/O per clone "
              "over its files of filesize each"),
     Refused("file_append", "", T::kBool, "0", kSizes, "Do the I/O past the end of the file",
             "azbench does its I/O inside the laid-out region"),
-    Honoured("offset", "fileoffset", T::kSize, "bytes", "0 and up (no percentages)", "0", kSizes,
-             "Where in each file the I/O region starts",
-             [](JobSpec& j, std::string_view v) { return SetSize(j.offset_bytes, j, v); }),
-    Refused("offset_align", "", T::kInt, "0", kSizes, "Alignment of a percentage offset",
-            "percentage offsets are refused"),
     Honoured(
-        "offset_increment", "", T::kSize, "bytes", "0 and up (no percentages)", "0", kSizes,
-        "Offset added per clone: clone n starts at offset + n * offset_increment",
-        [](JobSpec& j, std::string_view v) { return SetSize(j.offset_increment_bytes, j, v); }),
+        "offset", "fileoffset", T::kSize, "bytes", "0 and up, or 0%..100% of the files' size", "0",
+        kSizes, "Where in each file the I/O region starts",
+        [](JobSpec& j, std::string_view v) {
+          return SetSizeOrPercent(j.offset_bytes, j.offset_percent, j, v, 0);
+        },
+        "a percentage is rounded up to the smallest block size, as fio without offset_align"),
+    Refused("offset_align", "", T::kInt, "0", kSizes, "Alignment of a percentage offset",
+            "azbench rounds percentage offsets up to the smallest block size (fio's default)"),
+    Honoured("offset_increment", "", T::kSize, "bytes", "0 and up, or 0%..100% of the files' size",
+             "0", kSizes, "Offset added per clone: clone n starts at offset + n * offset_increment",
+             [](JobSpec& j, std::string_view v) {
+               return SetSizeOrPercent(j.offset_increment_bytes, j.offset_increment_percent, j, v,
+                                       0);
+             }),
     Honoured(
         "number_ios", "", T::kInt, "I/Os", "0 and up", "0 (no cap)", kSizes,
         "Stop each loop after this many I/Os, or at io_size if sooner",

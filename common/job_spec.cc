@@ -146,15 +146,24 @@ uint64_t JobSpec::MaxBlockSizeBytes() const {
 
 std::vector<std::string> JobSpec::FilePaths(int clone_index) const {
   std::vector<std::string> paths;
+  // fio's directory list: clone n's generated files go in entry n modulo their count, the names
+  // in `filename` in the first entry.
+  const std::vector<std::string> directories = SplitFilenames(directory);
+  auto directory_of = [&directories](int index) -> std::string {
+    if (directories.empty()) return "";
+    return directories[static_cast<size_t>(index) % directories.size()];
+  };
   if (!filename.empty()) {
+    const std::string first = directory_of(0);
     for (std::string& name : SplitFilenames(filename)) {
-      paths.push_back(name.front() == '/' ? std::move(name) : JoinPath(directory, name));
+      paths.push_back(name.front() == '/' ? std::move(name) : JoinPath(first, name));
     }
     return paths;
   }
+  const std::string clone_directory = directory_of(std::max(0, clone_index));
   for (int file_index = 0; file_index < nrfiles; ++file_index) {
     paths.push_back(JoinPath(
-        directory,
+        clone_directory,
         absl::StrCat(file_name_prefix, GeneratedFileName(filename_format, name, clone_index,
                                                          file_index, client_uid))));
   }
@@ -302,10 +311,28 @@ bool IsFileOpEngineName(std::string_view name) {
 absl::Status ValidateJobSpec(const JobSpec& job) {
   RETURN_IF_ERROR(CheckJobName(job.name));
   const bool file_ops = IsFileOpEngineName(job.ioengine);
-  // A file-operation job moves no data: its size is only that of the files it lays out.
-  if (job.TotalSizeBytes() == 0 && !file_ops) {
-    return absl::InvalidArgumentError(
-        "size must be given and greater than 0 (e.g. size=1g), or filesize");
+  // A data job without size takes the sizes of its existing files when the agent prepares it
+  // (JobSpec::SizeFromFiles); until then the checks against the size wait.
+  const bool size_known = !job.SizeFromFiles();
+  if (file_ops && (job.size_percent != 0 || job.offset_percent != 0 ||
+                   job.offset_increment_percent != 0 || job.io_size_percent != 0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "percentages of size, offset, offset_increment or io_size apply to engines that move data "
+        "(this job's ioengine is ",
+        job.ioengine, "); give sizes in bytes"));
+  }
+  if (job.fill_device) {
+    if (file_ops || DoesRead(job.rw)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "fill_device applies to jobs that only write (rw=write or randwrite, an engine that "
+          "moves data); this job has rw=",
+          Av(RwPatternName(job.rw)), ", ioengine=", job.ioengine));
+    }
+    if (job.TotalSizeBytes() == 0 && job.size_percent == 0 && job.rw != RwPattern::kWrite) {
+      return absl::InvalidArgumentError(
+          "fill_device without size needs rw=write: a sequential write fills the file system; "
+          "give size for random writes");
+    }
   }
   if (job.flow_weight > 0 && file_ops) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -343,7 +370,7 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
     // With filesize, every file must hold an I/O; else the job's size must.
     const bool by_file = job.file_size_bytes > 0;
     const uint64_t limit_bytes = by_file ? job.file_size_bytes : job.size_bytes;
-    if (sizes.max_bytes > limit_bytes && !file_ops) {
+    if (sizes.max_bytes > limit_bytes && !file_ops && size_known) {
       return absl::InvalidArgumentError(
           absl::StrCat("bs (", which, FormatBytes(sizes.max_bytes), ") must not exceed ",
                        by_file ? "filesize" : "size", " (", FormatBytes(limit_bytes), ")"));

@@ -149,10 +149,12 @@ std::string_view VerifyTypeName(VerifyType type);
 struct JobSpec {
   std::string name = "job";
   // Target: `filename` wins over `directory`; with only `directory`, files are named like fio's
-  // "<name>.<jobindex>.<fileindex>" inside it. Several filenames are separated by ':' as in fio.
+  // "<name>.<jobindex>.<fileindex>" inside it. Several filenames are separated by ':' as in fio,
+  // and so are several directories (`\:` is a colon): clone n's generated files go in directory n
+  // modulo their count, the names of `filename` in the first (fio's set_name_idx).
   std::string filename;
   std::string directory;
-  uint64_t size_bytes = 0;              // per job (per numjobs clone); required
+  uint64_t size_bytes = 0;              // per job (per numjobs clone); 0: the files' sizes
   uint64_t io_size_bytes = 0;           // 0 = size_bytes
   uint64_t offset_bytes = 0;            // start of the I/O region inside each file
   uint64_t block_size_bytes = 4096;     // fio's bs for reads (and writes unless bs=R,W)
@@ -290,6 +292,21 @@ struct JobSpec {
   // fio's unlink: remove the job's files when it ends. `azbench-agent run` honours it when every
   // job of the run sets it (as --unlink); a serving agent removes them always.
   bool unlink = false;
+  // fio's sizes from the files that exist (agent/workloads/block_io/existing_file_sizes.h resolves
+  // them when the job is prepared, where the files are known). size not given (size_bytes 0, no
+  // filesize): each file's size less the offset. The _percent fields are fio's `size=N%`,
+  // `offset=N%`, `offset_increment=N%` and `io_size=N%`, of each file's size (0: not a
+  // percentage). fill_device: ENOSPC or EDQUOT ends the job cleanly; without size, a sequential
+  // write goes on until the file system is full.
+  uint32_t size_percent = 0;
+  uint32_t offset_percent = 0;
+  uint32_t offset_increment_percent = 0;
+  uint32_t io_size_percent = 0;
+  bool fill_device = false;
+  // Not an option: each clone's region start, when a percentage made it (offset=N% and
+  // offset_increment=N% are rounded up to the smallest block size per clone, as fio); empty
+  // otherwise.
+  std::vector<uint64_t> clone_offsets_bytes;
   // fio's pvsync2 options: RWF_HIPRI (polled completion) and RWF_NOWAIT on every read and write.
   bool hipri = false;
   bool nowait = false;
@@ -322,7 +339,16 @@ struct JobSpec {
   uint64_t FileRegionBytes() const;
   // Where clone `clone_index`'s I/O region starts in each file (offset + n * offset_increment).
   uint64_t CloneOffset(int clone_index) const {
+    if (static_cast<size_t>(clone_index) < clone_offsets_bytes.size()) {
+      return clone_offsets_bytes[static_cast<size_t>(clone_index)];
+    }
     return offset_bytes + static_cast<uint64_t>(clone_index) * offset_increment_bytes;
+  }
+  // Whether the job's sizes or offsets depend on the files' existing sizes (size not given, or a
+  // percentage): the agent decides them when it prepares the job.
+  bool SizeFromFiles() const {
+    return TotalSizeBytes() == 0 || size_percent != 0 || offset_percent != 0 ||
+           offset_increment_percent != 0 || io_size_percent != 0;
   }
   // What a direction's I/O sizes are (bs, bsrange, bssplit, blockalign, bs_unaligned resolved).
   BlockSizeChoice BlockSizes(bool write) const;
@@ -361,9 +387,9 @@ inline constexpr size_t kMaxJobNameLength = 100;
 // '/', NUL or other control character, not "." or "..". InvalidArgument naming the job otherwise.
 absl::Status CheckJobName(std::string_view name);
 
-// Whole-spec checks that no single option can make: the name (CheckJobName), size present, bs <=
-// size, offsets aligned for direct, iodepth >= 1, rwmixread in 0..100, runtime given when
-// time_based. Errors name the field.
+// Whole-spec checks that no single option can make: the name (CheckJobName), bs <= size (when
+// the size does not come from the files, see JobSpec::SizeFromFiles), offsets aligned for direct,
+// iodepth >= 1, rwmixread in 0..100, runtime given when time_based. Errors name the field.
 absl::Status ValidateJobSpec(const JobSpec& job);
 
 }  // namespace azbench

@@ -1,6 +1,8 @@
 #include "agent/workloads/file_layout.h"
 
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,9 +52,20 @@ absl::Status LayOutOne(const LayoutRequest& request, BufferPool& filler, LaidOut
   if (absl::Status s = CheckParent(request.path); !s.ok()) return s;
   struct stat st;
   const bool exists = stat(request.path.c_str(), &st) == 0;
+  if (exists && S_ISBLK(st.st_mode)) {
+    // A device is never laid out: it must hold the region as it is.
+    absl::StatusOr<uint64_t> device_bytes = ExistingFileBytes(request.path);
+    if (!device_bytes.ok()) return device_bytes.status();
+    if (*device_bytes < request.required_bytes) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("block device '", request.path, "' holds ", *device_bytes,
+                       " bytes, less than the job's region (", request.required_bytes, " bytes)"));
+    }
+    return absl::OkStatus();
+  }
   if (exists && !S_ISREG(st.st_mode)) {
     return absl::FailedPreconditionError(
-        absl::StrCat("'", request.path, "' is not a regular file"));
+        absl::StrCat("'", request.path, "' is neither a regular file nor a block device"));
   }
   const uint64_t current = exists ? static_cast<uint64_t>(st.st_size) : 0;
   if (exists && current >= request.required_bytes) return absl::OkStatus();
@@ -120,6 +133,27 @@ absl::StatusOr<std::vector<LaidOutFile>> LayOutFiles(const std::vector<LayoutReq
     }
   }
   return files;
+}
+
+absl::StatusOr<uint64_t> ExistingFileBytes(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return uint64_t{0};
+    return ErrnoStatus(errno, absl::StrCat("cannot stat '", path, "'"));
+  }
+  if (S_ISREG(st.st_mode)) return static_cast<uint64_t>(st.st_size);
+  if (!S_ISBLK(st.st_mode)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", path, "' is neither a regular file nor a block device"));
+  }
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus(errno, absl::StrCat("cannot open block device '", path, "'"));
+  uint64_t bytes = 0;
+  const int rc = ioctl(fd, BLKGETSIZE64, &bytes);
+  const int err = errno;
+  close(fd);
+  if (rc != 0) return ErrnoStatus(err, absl::StrCat("cannot read the size of '", path, "'"));
+  return bytes;
 }
 
 absl::StatusOr<int> OpenForRun(const std::string& path, bool read, bool write, bool direct) {

@@ -39,6 +39,11 @@ absl::StatusOr<std::vector<LaidOutFile>> LayOutFiles(const std::vector<LayoutReq
                                                      BufferPool& filler,
                                                      const std::atomic<bool>* cancel = nullptr);
 
+// The size fio reads for `path`: a regular file's st_size, a block device's size; 0 when the path
+// does not exist. Errors: InvalidArgument for another kind of file (a directory, a FIFO);
+// PermissionDenied or Internal, with the path and the errno text, when it cannot be read.
+absl::StatusOr<uint64_t> ExistingFileBytes(const std::string& path);
+
 // Opens a laid-out file for the run. Errors: InvalidArgument when O_DIRECT is refused (EINVAL, e.g.
 // ramfs), naming the path; PermissionDenied; NotFound; Internal.
 absl::StatusOr<int> OpenForRun(const std::string& path, bool read, bool write, bool direct);

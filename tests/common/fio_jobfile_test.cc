@@ -200,9 +200,11 @@ TEST(ParseFioJobFileTest, BadValueErrorNamesTheFileLineOptionAndAcceptedForms) {
 }
 
 TEST(ParseFioJobFileTest, ValidationErrorNamesTheSectionHeaderLine) {
-  EXPECT_THAT(ParseFioJobFile("[global]\nbs=4k\n\n[no-size]\nrw=read\n", "t.fio"),
+  EXPECT_THAT(ParseFioJobFile("[global]\nbs=4k\n\n[hipri]\nsize=1m\nhipri\n", "t.fio"),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       AllOf(StartsWith("t.fio:4: job 'no-size': "), HasSubstr("size"))));
+                       AllOf(StartsWith("t.fio:4: job 'hipri': "), HasSubstr("pvsync2"))));
+  // Without size, the agent takes the size of the existing files when it prepares the job.
+  EXPECT_TRUE(ParseFioJobFile("[global]\nbs=4k\n\n[no-size]\nrw=read\n", "t.fio").ok());
   EXPECT_THAT(ParseFioJobFile("[big-bs]\nsize=1m\nbs=2m\n", "t.fio"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        AllOf(StartsWith("t.fio:1: job 'big-bs': "), HasSubstr("bs"))));
@@ -514,10 +516,10 @@ TEST(ParseFioCommandLineTest, ErrorsNameTheArgument) {
 }
 
 TEST(ParseFioCommandLineTest, ValidationErrorNamesTheNameArgument) {
-  EXPECT_THAT(
-      ParseFioCommandLine({"--bs=4k", "--name=nosize", "--rw=read"}),
-      StatusIs(absl::StatusCode::kInvalidArgument,
-               AllOf(StartsWith("argument 2 '--name=nosize': job 'nosize': "), HasSubstr("size"))));
+  EXPECT_THAT(ParseFioCommandLine({"--bs=4k", "--name=hipri", "--size=1m", "--hipri"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(StartsWith("argument 2 '--name=hipri': job 'hipri': "),
+                             HasSubstr("pvsync2"))));
 }
 
 TEST(ParseFioCommandLineTest, CommandLineWithoutAJobIsAnError) {

@@ -312,9 +312,9 @@ TEST(ApplyJobOptionTest, SizeErrorsNameTheOptionAndTheAcceptedForms) {
   EXPECT_THAT(ApplyJobOption(job, "bs", "4x"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        AllOf(StartsWith("option 'bs': '4x'"), HasSubstr("kib"))));
-  EXPECT_THAT(ApplyJobOption(job, "size", "50%"),
+  EXPECT_THAT(ApplyJobOption(job, "size", "150%"),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       AllOf(HasSubstr("option 'size'"), HasSubstr("percentages"))));
+                       AllOf(HasSubstr("option 'size'"), HasSubstr("1% to 100%"))));
   EXPECT_THAT(ApplyJobOption(job, "bs", "4k,8k,4k,4k"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("read,write,trim")));
   EXPECT_THAT(ApplyJobOption(job, "rate_iops", "100,50,10"),
@@ -381,8 +381,8 @@ TEST(ApplyJobOptionTest, RefusedFioOptionIsUnimplementedSayingWhy) {
   EXPECT_THAT(
       ApplyJobOption(job, "verify", "md5"),
       StatusIs(absl::StatusCode::kUnimplemented, HasSubstr("never checks the data it reads")));
-  EXPECT_THAT(ApplyJobOption(job, "fill_fs", "1"),
-              StatusIs(absl::StatusCode::kUnimplemented, StartsWith("option 'fill_fs' ")));
+  EXPECT_THAT(ApplyJobOption(job, "file_append", "1"),
+              StatusIs(absl::StatusCode::kUnimplemented, StartsWith("option 'file_append' ")));
 }
 
 TEST(ApplyJobOptionTest, NoEffectOptionIsAcceptedWithAWarningSayingWhy) {
@@ -474,11 +474,18 @@ TEST(ValidateJobSpecTest, AKernelAsyncEngineIsRefusedADeeperQueueThanItTakes) {
   EXPECT_TRUE(ValidateJobSpec(job).ok());
 }
 
-TEST(ValidateJobSpecTest, RequiresASize) {
+// As fio, a job without size takes its files' sizes; the agent decides them when it prepares the
+// job (agent/workloads/block_io/existing_file_sizes.h), and the checks against the size wait.
+TEST(ValidateJobSpecTest, WithoutASizeTheSizeComesFromTheFiles) {
   JobSpec job = ValidJob();
   job.size_bytes = 0;
+  job.block_size_bytes = 1 << 20;
+  EXPECT_TRUE(job.SizeFromFiles());
+  EXPECT_TRUE(ValidateJobSpec(job).ok());
+  job.ioengine = "filecreate";
+  job.size_percent = 50;
   EXPECT_THAT(ValidateJobSpec(job),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("size")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("percentages of size")));
 }
 
 TEST(ValidateJobSpecTest, BlockSizeMustBePositiveAndFitInTheSize) {

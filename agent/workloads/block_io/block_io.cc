@@ -16,6 +16,7 @@
 #include "agent/engines/io_engine.h"
 #include "agent/workloads/block_io/block_io_clone.h"
 #include "agent/workloads/block_io/cache_traps.h"
+#include "agent/workloads/block_io/existing_file_sizes.h"
 #include "agent/workloads/event_relay.h"
 #include "agent/workloads/nfs_file_layout.h"
 #include "agent/workloads/offset_generator.h"
@@ -99,8 +100,12 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
                                                    " moves no data: it runs as a FileOpJob "
                                                    "(agent/workloads/block_io/file_op_job.h)"));
   }
+  // Sizes from the files (size not given, percentages) are decided here, where the files are.
+  JobSpec resolved = spec;
+  RETURN_IF_ERROR(ResolveSizesFromFiles(resolved));
+  RETURN_IF_ERROR(ValidateJobSpec(resolved));
   std::unique_ptr<BlockIoJob> job(new BlockIoJob());
-  job->spec_ = spec;
+  job->spec_ = std::move(resolved);
   job->group_id_ = group_id;
   JobSpec& s = job->spec_;
 
@@ -142,7 +147,8 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
   std::unordered_map<std::string, size_t> laid_out;  // path -> its entry in `layout`
   uint64_t descriptors = 0;                          // each clone opens each of its files
   for (int c = 0; c < s.numjobs; ++c) {
-    const uint64_t end_bytes = s.CloneOffset(c) + region_bytes;
+    // fill_device: the files are written as they come, never extended first (fio).
+    const uint64_t end_bytes = s.fill_device ? 0 : s.CloneOffset(c) + region_bytes;
     for (const std::string& path : s.FilePaths(c)) {
       ++descriptors;
       // Clones sharing one filename share the file, which must hold every clone's region.
@@ -154,7 +160,8 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
       layout.push_back({path, end_bytes, reads});
     }
   }
-  if (caps.does_io && !caps.opens_files) {  // an engine with its own files has no page cache here
+  // An engine with its own files has no page cache here; fill_device's working set is the disk.
+  if (caps.does_io && !caps.opens_files && !s.fill_device) {
     job->working_set_bytes_ = laid_out.size() * region_bytes;
     job->client_memory_bytes_ = ClientMemoryBytes().value_or(0);
   }

@@ -675,13 +675,19 @@ class CloneRunner {
   // when the ramp ends), so the totals stay the sums of the interval series; it is still the
   // job's error (error_errno / error_message) and still stops the clone.
   void RecordError(const IoRequest& req) {
+    const int err = static_cast<int>(-req.result);
+    if (spec_.fill_device && (err == ENOSPC || err == EDQUOT)) {
+      // The file system is full: the job has done what it was asked, so it issues no more and
+      // ends without an error, as fio's fill_device (ops still in flight end here too).
+      bytes_budget_ = std::min(bytes_budget_, bytes_issued_);
+      return;
+    }
     if (req.complete_ns >= measure_start_ns_) {
       if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, false);
       if (op_log_enabled_) LogOp(req);
       ++accum_.kind(req.op).errors;
     }
     if (result_.error_errno == 0) {
-      const int err = static_cast<int>(-req.result);
       result_.error_errno = err;
       std::string path;
       for (const auto& f : clone_.files) {

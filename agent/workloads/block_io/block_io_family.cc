@@ -18,6 +18,14 @@ namespace azbench {
 
 namespace {
 
+// An unescaped ':' makes `directory` fio's list of directories (JobSpec::FilePaths).
+bool HasDirectoryList(const std::string& directory) {
+  for (size_t i = 0; i < directory.size(); ++i) {
+    if (directory[i] == ':' && (i == 0 || directory[i - 1] != '\\')) return true;
+  }
+  return false;
+}
+
 class ParsedBlockIoJob final : public ParsedJob {
  public:
   ParsedBlockIoJob(JobSpec spec, int group_id) : spec_(std::move(spec)), group_id_(group_id) {
@@ -64,6 +72,15 @@ class BlockIoFamilyImpl final : public Family {
       RETURN_IF_ERROR(WithJobName(request.name, applied));
     }
     spec.name = request.name;
+    // A serving agent puts a job's files beneath its own directory in the campaign's target; a
+    // list of directories has no place there.
+    if ((!context.agent_subdir.empty() || !context.allowed_roots.empty()) &&
+        HasDirectoryList(spec.directory)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "job '", request.name, "': directory '", spec.directory,
+          "' is a ':'-separated list, which only `azbench-agent run` takes; in a campaign each "
+          "agent's directory comes from the target (write '\\:' for a colon in a name)"));
+    }
     // Files every agent uses (sharing=shared-file, or a `filename`): this agent's own offsets in
     // them (job_spec.h).
     if (spec.sharing == FileSharing::kSharedFile || !spec.filename.empty()) {
@@ -107,7 +124,9 @@ JobFootprint BlockIoFootprint(const JobSpec& spec) {
     footprint.files_formula = absl::StrCat(footprint.files, " names in filename");
   }
   const uint64_t per_file_bytes = spec.offset_bytes + spec.FileRegionBytes();
-  if (__builtin_mul_overflow(per_file_bytes, footprint.files, &footprint.bytes)) {
+  // fill_device without size writes until the file system is full: no free-space reserve holds.
+  const bool fills = spec.fill_device && spec.TotalSizeBytes() == 0 && spec.size_percent == 0;
+  if (fills || __builtin_mul_overflow(per_file_bytes, footprint.files, &footprint.bytes)) {
     footprint.bytes = std::numeric_limits<uint64_t>::max();  // refused by any limit that applies
   }
   return footprint;

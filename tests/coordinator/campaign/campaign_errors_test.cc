@@ -276,9 +276,12 @@ TEST(CampaignErrorTest, JobNameOptionIsRefused) {
 }
 
 TEST(CampaignErrorTest, WholeJobChecksNameTheWorkloadAndTheMatrixCell) {
-  EXPECT_THAT(ParseMinimalWith(", size: 1m", ""),
+  EXPECT_THAT(ParseMinimalWith(", size: 1m", ", size: 1m, time_based: 1"),
               StatusIs(kInvalid, AllOf(StartsWith("test.yaml:8:5: "),
-                                       HasSubstr("workloads[0] 'randread': size must be given"))));
+                                       HasSubstr("workloads[0] 'randread': time_based requires "
+                                                 "runtime"))));
+  // Without size, the agent takes the size of the existing files when it prepares the job.
+  EXPECT_TRUE(ParseMinimalWith(", size: 1m", "").ok());
   EXPECT_THAT(ParseMinimalPlus("matrix:\n  bs: [4k, 2m]\n"),
               StatusIs(kInvalid, AllOf(StartsWith("test.yaml:8:5: "),
                                        HasSubstr("'randread' with bs=2m: bs (2MiB) must not "
