@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/error_policy.h"
 #include "common/nfs_url.h"
 #include "common/status_macros.h"
 #include "common/units.h"
@@ -698,8 +699,6 @@ constexpr std::string_view kWhyBuffers =
     "scramble_buffers)";
 constexpr std::string_view kWhyMemory =
     "azbench allocates I/O buffers itself, aligned for O_DIRECT";
-constexpr std::string_view kWhyErrors =
-    "a clone stops at its first I/O error, fio's continue_on_error=none";
 
 // fio 3.33's options in options.c order, then fio's io_uring options, then azbench's own.
 constexpr FioOptionInfo kOptions[] = {
@@ -1265,12 +1264,24 @@ constexpr FioOptionInfo kOptions[] = {
     NoEffect("unified_rw_reporting", "", T::kChoice, "none", kStats,
              "Report reads, writes and trims together",
              "azbench reports each direction separately; merged figures come from reports"),
-    Refused("continue_on_error", "", T::kChoice, "none", kErrors, "Which errors let the job go on",
-            kWhyErrors),
-    Refused("ignore_error", "", T::kList, "", kErrors, "Errors that do not count as failures",
-            kWhyErrors),
-    NoEffect("error_dump", "", T::kBool, "0", kErrors, "Print every error as it happens",
-             "azbench reports a clone's error with its result"),
+    Honoured(
+        "continue_on_error", "", T::kChoice, "", "none, read, write, io, verify, all, 0, 1", "none",
+        kErrors, "Which errors let the job go on",
+        [](JobSpec& j, std::string_view v) -> absl::Status {
+          ASSIGN_OR_RETURN(j.continue_on_error, ParseContinueOnError(v));
+          return absl::OkStatus();
+        },
+        "as fio's: only EIO and EILSEQ (or ignore_error's errors) are ignored, counted in "
+        "total_err and first_error; other errors still end the clone"),
+    Honoured("ignore_error", "", T::kList, "",
+             "read,write,verify lists of errno names (EPERM..ERANGE) or numbers, ':'-separated",
+             "EIO:EILSEQ", kErrors, "Errors that let the job go on, per error type", SetIgnoreError,
+             "a list also sets its type in continue_on_error, as fio's"),
+    Honoured(
+        "error_dump", "", T::kBool, "", "", "0", kErrors,
+        "Log every error as it happens, ignored ones too",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.error_dump, v); },
+        "logged by the agent (stderr for `azbench-agent run`)"),
     Refused("profile", "", T::kChoice, "", kProcess, "Run one of fio's built-in profiles",
             "azbench has no built-in profiles; campaigns play that part"),
     Refused("cgroup", "", T::kString, "", kScheduling, "Run the job in this cgroup",

@@ -267,6 +267,13 @@ struct JobSpec {
   bool exitall = false;
   bool exitall_on_error = false;
   ExitWhat exit_what = ExitWhat::kGroup;
+  // fio's continue_on_error, ignore_error and error_dump (common/error_policy.h): the error types
+  // (a mask of 1 << ErrorType) whose listed errors are counted and let a clone go on; per type
+  // (read, write, verify) those errno values, empty for fio's default EIO and EILSEQ; error_dump
+  // logs every error, ignored ones too.
+  uint32_t continue_on_error = 0;
+  std::array<std::vector<int>, 3> ignore_error;
+  bool error_dump = false;
   int kb_base = 1024;
   ClockSource clocksource = ClockSource::kAuto;
   FileSharing sharing = FileSharing::kFilePerAgent;  // azbench `sharing` (see FileSharing)

@@ -15,6 +15,7 @@
 #include "agent/workloads/interval_accumulator.h"
 #include "common/clock.h"
 #include "common/errno_text.h"
+#include "common/error_policy.h"
 #include "common/thread_cpu.h"
 #include "spdlog/spdlog.h"
 
@@ -127,6 +128,7 @@ class CloneRunner {
     op_log_enabled_ = spec.op_log;
     result_.name = spec.name;
     result_.interval_ns = control.interval_ns;
+    result_.continue_on_error = spec.continue_on_error != 0;
     if (DoesRead(spec.rw)) Activate(OpKind::kRead);
     if (DoesWrite(spec.rw)) Activate(OpKind::kWrite);
     if (spec.fsync_every_n > 0 || spec.fdatasync_every_n > 0 || spec.end_fsync) {
@@ -485,7 +487,7 @@ class CloneRunner {
   }
 
   // Checks a block read in full; a failure is counted in the result and ends the job with EILSEQ,
-  // as fio's default continue_on_error=none.
+  // unless continue_on_error and ignore_error let the job go on after it (counted in total_err).
   void CheckRead(const IoRequest& req) {
     if (static_cast<uint64_t>(req.result) != req.length_bytes) return;  // a short read
     VerifyExpect expect;
@@ -508,6 +510,8 @@ class CloneRunner {
       if (result_.verify_failure_offsets.size() >= JobResult::kMaxVerifyFailureOffsets) break;
       result_.verify_failure_offsets.push_back(offset);
     }
+    if (spec_.error_dump) spdlog::warn("{}: verify: {}", spec_.name, check.message);
+    if (GoesOnAfter(ErrorType::kVerify, EILSEQ, req.complete_ns >= measure_start_ns_)) return;
     if (result_.error_errno == 0) {
       result_.error_errno = EILSEQ;
       result_.error_message = absl::StrCat(check.message, " (clone ", clone_.index, ")");
@@ -672,27 +676,49 @@ class CloneRunner {
   }
 
   // An error during ramp_time is not counted, as no op of the ramp is (fio resets its statistics
-  // when the ramp ends), so the totals stay the sums of the interval series; it is still the
-  // job's error (error_errno / error_message) and still stops the clone.
+  // when the ramp ends), so the totals stay the sums of the interval series. An error that
+  // continue_on_error and ignore_error let pass is counted and the clone goes on; any other is the
+  // job's error (error_errno / error_message) and stops the clone, as fio's default
+  // continue_on_error=none does, during the ramp too.
   void RecordError(const IoRequest& req) {
-    if (req.complete_ns >= measure_start_ns_) {
+    const int err = static_cast<int>(-req.result);
+    const bool measured = req.complete_ns >= measure_start_ns_;
+    if (measured) {
       if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, false);
       if (op_log_enabled_) LogOp(req);
       ++accum_.kind(req.op).errors;
     }
-    if (result_.error_errno == 0) {
-      const int err = static_cast<int>(-req.result);
-      result_.error_errno = err;
-      std::string path;
-      for (const auto& f : clone_.files) {
-        if (f.fd == req.fd) path = f.path;
-      }
-      result_.error_message = absl::StrCat(
-          std::string(OpKindName(req.op)), " of ", req.length_bytes, " bytes at offset ",
-          req.offset_bytes, " in '", path, "' (clone ", clone_.index, ") failed: ", ErrnoText(err));
+    if (spec_.error_dump) {
+      // fio's wording of an error it dumps.
+      spdlog::warn("{}: io_u error on file {}: {}: {} offset={}, buflen={}", spec_.name,
+                   PathOf(req.fd), ErrnoText(err), OpKindName(req.op), req.offset_bytes,
+                   req.length_bytes);
     }
-    failed_ =
-        true;  // like fio's default continue_on_error=none: the clone stops at its first error
+    if (GoesOnAfter(ErrorTypeOf(req.op, err), err, measured)) return;
+    if (result_.error_errno == 0) {
+      result_.error_errno = err;
+      result_.error_message =
+          absl::StrCat(std::string(OpKindName(req.op)), " of ", req.length_bytes,
+                       " bytes at offset ", req.offset_bytes, " in '", PathOf(req.fd), "' (clone ",
+                       clone_.index, ") failed: ", ErrnoText(err));
+    }
+    failed_ = true;
+  }
+
+  // fio's continue_on_error: a `measured` error of a type it covers is counted (total_err,
+  // first_error). True when the clone goes on after it (ignore_error's list, or EIO and EILSEQ).
+  bool GoesOnAfter(ErrorType type, int err, bool measured) {
+    if (measured && ContinuesOn(spec_, type) && ++result_.total_err_count == 1) {
+      result_.first_error = err;
+    }
+    return IsNonFatalError(spec_, type, err);
+  }
+
+  std::string PathOf(int fd) const {
+    for (const auto& f : clone_.files) {
+      if (f.fd == fd) return f.path;
+    }
+    return {};
   }
 
   // Keeps the op's raw record unless this second's quota (op_log_rate) is used up.
