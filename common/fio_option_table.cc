@@ -1144,8 +1144,11 @@ constexpr FioOptionInfo kOptions[] = {
         [](JobSpec& j, std::string_view v) { return SetBool(j.unlink, v); },
         "`azbench-agent run` removes the files (as --unlink) when every job sets unlink=1 "
         "and refuses a run where only some do; a serving agent always removes them"),
-    Refused("unlink_each_loop", "", T::kBool, "0", kFiles, "Delete the files after every loop",
-            "the files are removed when the job ends, not between loops"),
+    Honoured(
+        "unlink_each_loop", "", T::kBool, "", "", "0", kFiles, "Delete the files after every loop",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.unlink_each_loop, v); },
+        "block-I/O jobs: between loops each clone removes its files and opens them again; a job "
+        "that only reads then fails with ENOENT, as fio's"),
     Honoured(
         "exitall", "", T::kBool, "", "", "0", kProcess, "End other jobs when a job ends",
         [](JobSpec& j, std::string_view v) { return SetBool(j.exitall, v); },

@@ -297,6 +297,9 @@ struct JobSpec {
   // fio's unlink: remove the job's files when it ends. `azbench-agent run` honours it when every
   // job of the run sets it (as --unlink); a serving agent removes them always.
   bool unlink = false;
+  // fio's unlink_each_loop: between two loops a clone removes its files and opens them again
+  // (a job that writes creates them anew; one that only reads then fails with ENOENT, as fio).
+  bool unlink_each_loop = false;
   // fio's pvsync2 options: RWF_HIPRI (polled completion) and RWF_NOWAIT on every read and write.
   bool hipri = false;
   bool nowait = false;

@@ -1,5 +1,8 @@
 #include "agent/workloads/block_io/block_io_clone.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -340,6 +343,43 @@ class CloneRunner {
       result_.error_message = absl::StrCat(why, " (clone ", clone_.index, ")");
     }
     failed_ = true;
+  }
+
+  // fio's unlink_each_loop: a loop has ended and another follows, so the files are due to be
+  // removed and opened again (with nothing in flight on them).
+  bool LoopFilesDue() const {
+    return spec_.unlink_each_loop && clone_.caps.does_io && bytes_budget_ != kNoLimit &&
+           bytes_issued_ > 0 && bytes_issued_ < bytes_budget_ && bytes_issued_ % loop_bytes_ == 0 &&
+           bytes_issued_ != renewed_at_bytes_;
+  }
+
+  // Removes each file and opens its path again under the same descriptor, with the same flags: a
+  // job that writes creates it anew (empty; its writes fill it again), one that only reads finds
+  // it gone and fails with ENOENT, as fio's. Nothing may be in flight.
+  void RenewLoopFiles() {
+    renewed_at_bytes_ = bytes_issued_;
+    const int create = DoesWrite(spec_.rw) ? O_CREAT : 0;
+    for (BlockIoJob::Clone::File& f : clone_.files) {
+      const int flags = fcntl(f.fd, F_GETFL);
+      int err = 0;
+      if (flags < 0 || (unlink(f.path.c_str()) != 0 && errno != ENOENT)) err = errno;
+      const int fd = err != 0 ? -1 : open(f.path.c_str(), flags | create | O_CLOEXEC, 0644);
+      if (err == 0 && fd < 0) err = errno;
+      if (fd >= 0) {
+        if (dup3(fd, f.fd, O_CLOEXEC) < 0) err = errno;
+        close(fd);
+      }
+      if (err != 0) {
+        if (result_.error_errno == 0) {
+          result_.error_errno = err;
+          result_.error_message =
+              absl::StrCat("unlink_each_loop: cannot remove and open '", f.path, "' again (clone ",
+                           clone_.index, "): ", ErrnoText(err));
+        }
+        failed_ = true;
+        return;
+      }
+    }
   }
 
   // Fills `req` with the next data op. `now_ns` decides whether the op counts against the size
@@ -799,6 +839,10 @@ class CloneRunner {
     req.buffer = clone_.buffers->buffer(0);
     uint64_t now = OpClockNanos();
     while (MayIssue(now)) {
+      if (LoopFilesDue()) [[unlikely]] {
+        RenewLoopFiles();
+        if (failed_) break;
+      }
       bool write = ChooseWrite();
       if (pacer_.active() && !AwaitTurn(write)) break;
       if (clone_.flow != nullptr && !AwaitFlowToken()) break;
@@ -912,7 +956,7 @@ class CloneRunner {
         // iodepth_batch_submit, agent/workloads/block_io/submit_batch.h), and once more below for
         // the rest.
         while (issuing && !free_slots.empty() && bytes_issued_ < bytes_budget_ && !failed_ &&
-               !think_pending_ && !BacklogDue()) {
+               !think_pending_ && !BacklogDue() && !LoopFilesDue()) {
           bool write = ChooseWrite();
           if (pacer_.active()) {
             // While requests are out, a rated clone reaps them until its turn (below) rather
@@ -979,6 +1023,7 @@ class CloneRunner {
       if (engine.inflight() == 0) {
         if (think_pending_ && !failed_ && !Cancelled()) Think();
         if (BacklogDue() && !failed_ && !Cancelled()) ReadBack(/*backlog=*/true);
+        if (LoopFilesDue() && !failed_ && !Cancelled()) RenewLoopFiles();
         if ((flow_pending_ || flow_held) && !failed_) {
           flow_pending_ = false;
           (void)FlowPause();  // a runtime that ended meanwhile is checked below
@@ -1139,6 +1184,8 @@ class CloneRunner {
   uint64_t bytes_budget_ = kNoLimit;
   uint64_t loop_bytes_ = kNoLimit;  // bytes of one loop (io_size, or number_ios ops)
   uint64_t rewound_at_bytes_ = 0;   // bytes_issued_ at the last loop start
+  // unlink_each_loop: bytes_issued_ when the files were last removed and opened again.
+  uint64_t renewed_at_bytes_ = 0;
   uint64_t bytes_issued_ = 0;
   uint64_t next_interval_ns_ = 0;
   int64_t interval_index_ = 0;
