@@ -1083,9 +1083,9 @@ constexpr FioOptionInfo kOptions[] = {
                j.rate_cycle = absl::Milliseconds(ms);
                return absl::OkStatus();
              }),
-    Refused("rate_ignore_thinktime", "", T::kBool, "0", kRate,
-            "Keep the rate while thinking instead of catching up",
-            "a rated job catches up after its think time, as fio's default"),
+    Honoured("rate_ignore_thinktime", "", T::kBool, "", "", "0", kRate,
+             "Move the rate's schedule on by each think time instead of catching up",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.rate_ignore_thinktime, v); }),
     Refused("max_latency", "", T::kDuration, "", kLatency,
             "Fail the job when a completion takes longer", kWhyLatencyTarget),
     Refused("latency_target", "", T::kDuration, "", kLatency,

@@ -215,6 +215,9 @@ struct JobSpec {
   std::array<uint64_t, 2> rate_iops_min = {0, 0};
   absl::Duration rate_cycle = absl::Milliseconds(1000);
   bool rate_poisson = false;
+  // fio's rate_ignore_thinktime: after a think time the rate's schedule moves on by it (less one
+  // op's time) instead of catching up on it.
+  bool rate_ignore_thinktime = false;
   // fio's job-structure options. number_ios: the most data ops of one loop (0 = no cap; a
   // time_based job ignores it, as fio loops on). loops: how many times the job does its io_size
   // (or number_ios), each loop starting over at the region's start. offset_increment: clone n's

@@ -305,6 +305,9 @@ class CloneRunner {
     }
     if (think_ns_ > think_spin_ns_) (void)SleepUntilOrEnd(start + think_ns_ * owed);
     last_think_ns_ = OpClockNanos();
+    if (spec_.rate_ignore_thinktime && pacer_.active()) {
+      pacer_.SkipThinkTime(last_data_dir_, last_think_ns_ - start);
+    }
   }
 
   // fio's rate_min and rate_iops_min: every rate_cycle after the first 2 s, a direction that has
@@ -423,6 +426,7 @@ class CloneRunner {
     if (bytes_budget_ != kNoLimit) len = std::min(len, loop_bytes_ - bytes_issued_ % loop_bytes_);
     req.length_bytes = static_cast<uint32_t>(len);
     if (pacer_.active()) pacer_.Issued(write ? 1 : 0, len);
+    last_data_dir_ = write ? 1 : 0;
     if (write) {
       clone_.buffers->PrepareWrite(req.buffer_index, req.offset_bytes);
       if (stamp_writes_ || record_writes_) [[unlikely]] {
@@ -1186,6 +1190,7 @@ class CloneRunner {
   uint64_t rewound_at_bytes_ = 0;   // bytes_issued_ at the last loop start
   // unlink_each_loop: bytes_issued_ when the files were last removed and opened again.
   uint64_t renewed_at_bytes_ = 0;
+  int last_data_dir_ = 0;  // the last data op's direction (0 read, 1 write), for think time
   uint64_t bytes_issued_ = 0;
   uint64_t next_interval_ns_ = 0;
   int64_t interval_index_ = 0;
