@@ -680,8 +680,6 @@ constexpr std::string_view kWhyCredentials =
     "an agent runs as one unprivileged user and cannot switch users or cgroups";
 constexpr std::string_view kWhyLatencyTarget =
     "azbench has no latency-target search; sweep iodepth in a campaign instead";
-constexpr std::string_view kWhyBlockSizes =
-    "azbench reads bs, bsrange and bssplit per direction (read,write) only";
 constexpr std::string_view kWhyLayout =
     "azbench lays out every job's files itself, whole, before the measured run";
 constexpr std::string_view kWhyLogFiles =
@@ -830,8 +828,12 @@ constexpr FioOptionInfo kOptions[] = {
     Honoured("bs_unaligned", "blocksize_unaligned", T::kBool, "", "", "0", kBlockSize,
              "Allow sizes from bsrange that are not multiples of its low end",
              [](JobSpec& j, std::string_view v) { return SetBool(j.bs_unaligned, v); }),
-    Refused("bs_is_seq_rand", "", T::kBool, "0", kBlockSize,
-            "Read bs's read,write values as sequential,random", kWhyBlockSizes),
+    Honoured(
+        "bs_is_seq_rand", "", T::kBool, "", "", "0", kBlockSize,
+        "Read bs's read,write values as sequential,random",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.bs_is_seq_rand, v); },
+        "refused with percentage_random below 100 and rw=randread:N; fio 3.33 ends some random "
+        "jobs early when the size differs from the direction's bs, azbench does the whole size"),
     Honoured("randrepeat", "", T::kBool, "", "", "1", kRandom,
              "Seed the random generator the same way every run",
              [](JobSpec& j, std::string_view v) { return SetBool(j.randrepeat, v); }),

@@ -163,6 +163,9 @@ struct JobSpec {
   std::array<std::vector<BlockSizeShare>, 2> bssplit;
   std::array<uint64_t, 2> blockalign_bytes{};  // fio's ba per direction; 0 = the minimum size
   bool bs_unaligned = false;
+  // fio's bs_is_seq_rand: the per-direction values of bs, bsrange, bssplit and ba (read,write) are
+  // for sequential and random I/Os instead, whatever their direction. BlockSizes() resolves it.
+  bool bs_is_seq_rand = false;
   RwPattern rw = RwPattern::kRead;
   // fio's rw modifiers: `rw=read:-8k` moves each sequential I/O this many bytes from where the
   // previous one ended (a hole, or backwards when negative); `rw=randread:8` draws a new random
@@ -337,7 +340,8 @@ struct JobSpec {
   uint64_t CloneOffset(int clone_index) const {
     return offset_bytes + static_cast<uint64_t>(clone_index) * offset_increment_bytes;
   }
-  // What a direction's I/O sizes are (bs, bsrange, bssplit, blockalign, bs_unaligned resolved).
+  // What a direction's I/O sizes are (bs, bsrange, bssplit, blockalign, bs_unaligned resolved;
+  // with bs_is_seq_rand, those of the job's sequential or random I/Os, for either direction).
   BlockSizeChoice BlockSizes(bool write) const;
   // The largest I/O of either direction: the size of the I/O buffers.
   uint64_t MaxBlockSizeBytes() const;
