@@ -368,7 +368,8 @@ int RunOneShotCommand(const std::vector<std::string>& args) {
     rc = 1;
   }
   for (const auto& r : results) {
-    if (r.TotalErrors() > 0 || r.error_errno != 0) rc = 1;
+    // Errors that continue_on_error let pass do not fail the run, as in fio.
+    if (r.error_errno != 0 || r.TotalErrors() > r.total_err_count) rc = 1;
   }
   return rc;
 }

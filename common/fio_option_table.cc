@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/error_policy.h"
 #include "common/nfs_url.h"
 #include "common/status_macros.h"
 #include "common/units.h"
@@ -700,8 +701,6 @@ constexpr std::string_view kWhyCredentials =
     "an agent runs as one unprivileged user and cannot switch users or cgroups";
 constexpr std::string_view kWhyLatencyTarget =
     "azbench has no latency-target search; sweep iodepth in a campaign instead";
-constexpr std::string_view kWhyBlockSizes =
-    "azbench reads bs, bsrange and bssplit per direction (read,write) only";
 constexpr std::string_view kWhyLayout =
     "azbench lays out every job's files itself, whole, before the measured run";
 constexpr std::string_view kWhyLogFiles =
@@ -719,8 +718,6 @@ constexpr std::string_view kWhyBuffers =
     "scramble_buffers)";
 constexpr std::string_view kWhyMemory =
     "azbench allocates I/O buffers itself, aligned for O_DIRECT";
-constexpr std::string_view kWhyErrors =
-    "a clone stops at its first I/O error, fio's continue_on_error=none";
 
 // fio 3.33's options in options.c order, then fio's io_uring options, then azbench's own.
 constexpr FioOptionInfo kOptions[] = {
@@ -873,8 +870,12 @@ constexpr FioOptionInfo kOptions[] = {
     Honoured("bs_unaligned", "blocksize_unaligned", T::kBool, "", "", "0", kBlockSize,
              "Allow sizes from bsrange that are not multiples of its low end",
              [](JobSpec& j, std::string_view v) { return SetBool(j.bs_unaligned, v); }),
-    Refused("bs_is_seq_rand", "", T::kBool, "0", kBlockSize,
-            "Read bs's read,write values as sequential,random", kWhyBlockSizes),
+    Honoured(
+        "bs_is_seq_rand", "", T::kBool, "", "", "0", kBlockSize,
+        "Read bs's read,write values as sequential,random",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.bs_is_seq_rand, v); },
+        "refused with percentage_random below 100 and rw=randread:N; fio 3.33 ends some random "
+        "jobs early when the size differs from the direction's bs, azbench does the whole size"),
     Honoured("randrepeat", "", T::kBool, "", "", "1", kRandom,
              "Seed the random generator the same way every run",
              [](JobSpec& j, std::string_view v) { return SetBool(j.randrepeat, v); }),
@@ -1126,9 +1127,9 @@ constexpr FioOptionInfo kOptions[] = {
                j.rate_cycle = absl::Milliseconds(ms);
                return absl::OkStatus();
              }),
-    Refused("rate_ignore_thinktime", "", T::kBool, "0", kRate,
-            "Keep the rate while thinking instead of catching up",
-            "a rated job catches up after its think time, as fio's default"),
+    Honoured("rate_ignore_thinktime", "", T::kBool, "", "", "0", kRate,
+             "Move the rate's schedule on by each think time instead of catching up",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.rate_ignore_thinktime, v); }),
     Refused("max_latency", "", T::kDuration, "", kLatency,
             "Fail the job when a completion takes longer", kWhyLatencyTarget),
     Refused("latency_target", "", T::kDuration, "", kLatency,
@@ -1187,8 +1188,11 @@ constexpr FioOptionInfo kOptions[] = {
         [](JobSpec& j, std::string_view v) { return SetBool(j.unlink, v); },
         "`azbench-agent run` removes the files (as --unlink) when every job sets unlink=1 "
         "and refuses a run where only some do; a serving agent always removes them"),
-    Refused("unlink_each_loop", "", T::kBool, "0", kFiles, "Delete the files after every loop",
-            "the files are removed when the job ends, not between loops"),
+    Honoured(
+        "unlink_each_loop", "", T::kBool, "", "", "0", kFiles, "Delete the files after every loop",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.unlink_each_loop, v); },
+        "block-I/O jobs: between loops each clone removes its files and opens them again; a job "
+        "that only reads then fails with ENOENT, as fio's"),
     Honoured(
         "exitall", "", T::kBool, "", "", "0", kProcess, "End other jobs when a job ends",
         [](JobSpec& j, std::string_view v) { return SetBool(j.exitall, v); },
@@ -1307,12 +1311,24 @@ constexpr FioOptionInfo kOptions[] = {
     NoEffect("unified_rw_reporting", "", T::kChoice, "none", kStats,
              "Report reads, writes and trims together",
              "azbench reports each direction separately; merged figures come from reports"),
-    Refused("continue_on_error", "", T::kChoice, "none", kErrors, "Which errors let the job go on",
-            kWhyErrors),
-    Refused("ignore_error", "", T::kList, "", kErrors, "Errors that do not count as failures",
-            kWhyErrors),
-    NoEffect("error_dump", "", T::kBool, "0", kErrors, "Print every error as it happens",
-             "azbench reports a clone's error with its result"),
+    Honoured(
+        "continue_on_error", "", T::kChoice, "", "none, read, write, io, verify, all, 0, 1", "none",
+        kErrors, "Which errors let the job go on",
+        [](JobSpec& j, std::string_view v) -> absl::Status {
+          ASSIGN_OR_RETURN(j.continue_on_error, ParseContinueOnError(v));
+          return absl::OkStatus();
+        },
+        "as fio's: only EIO and EILSEQ (or ignore_error's errors) are ignored, counted in "
+        "total_err and first_error; other errors still end the clone"),
+    Honoured("ignore_error", "", T::kList, "",
+             "read,write,verify lists of errno names (EPERM..ERANGE) or numbers, ':'-separated",
+             "EIO:EILSEQ", kErrors, "Errors that let the job go on, per error type", SetIgnoreError,
+             "a list also sets its type in continue_on_error, as fio's"),
+    Honoured(
+        "error_dump", "", T::kBool, "", "", "0", kErrors,
+        "Log every error as it happens, ignored ones too",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.error_dump, v); },
+        "logged by the agent (stderr for `azbench-agent run`)"),
     Refused("profile", "", T::kChoice, "", kProcess, "Run one of fio's built-in profiles",
             "azbench has no built-in profiles; campaigns play that part"),
     NoEffect("threads", "", T::kInt, "", kProcess, "Threads of fio's tiobench profile",

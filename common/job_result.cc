@@ -92,6 +92,9 @@ JobResult JobResult::Clone() const {
   copy.depth = depth;
   copy.verify_failures = verify_failures;
   copy.verify_failure_offsets = verify_failure_offsets;
+  copy.continue_on_error = continue_on_error;
+  copy.total_err_count = total_err_count;
+  copy.first_error = first_error;
   return copy;
 }
 
@@ -145,6 +148,9 @@ void JobResult::Merge(const JobResult& other) {
     if (verify_failure_offsets.size() >= kMaxVerifyFailureOffsets) break;
     verify_failure_offsets.push_back(offset);
   }
+  continue_on_error |= other.continue_on_error;
+  total_err_count += other.total_err_count;
+  if (first_error == 0) first_error = other.first_error;
   if (error_errno == 0 && error_message.empty()) {
     error_errno = other.error_errno;
     error_message = other.error_message;

@@ -169,6 +169,13 @@ struct JobResult {
   static constexpr size_t kMaxVerifyFailureOffsets = 10;
   uint64_t verify_failures = 0;
   std::vector<uint64_t> verify_failure_offsets;
+  // fio's continue_on_error (common/error_policy.h): whether the job set it (fio then reports
+  // total_err and first_error), the errors it counted (the ignored ones, plus the one that ended a
+  // clone when continue_on_error covered its type) and the first of them. Ignored errors are not
+  // the job's error (error_errno).
+  bool continue_on_error = false;
+  uint64_t total_err_count = 0;
+  int first_error = 0;
 
   JobResult() = default;
   JobResult(JobResult&&) = default;

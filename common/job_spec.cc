@@ -117,7 +117,9 @@ std::string_view ClockSourceName(ClockSource source) {
   return "auto";
 }
 
-BlockSizeChoice JobSpec::BlockSizes(bool write) const {
+BlockSizeChoice JobSpec::BlockSizes(bool write_direction) const {
+  // bs_is_seq_rand: the read values are the sequential I/Os', the write values the random ones'.
+  const bool write = bs_is_seq_rand ? IsRandom(rw) : write_direction;
   const int dir = write ? 1 : 0;
   BlockSizeChoice choice;
   const uint64_t bs =
@@ -337,6 +339,13 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
   if (job.flow_weight > 0 && file_ops) {
     return absl::InvalidArgumentError(absl::StrCat(
         "flow applies only to engines that move data (this job's ioengine is ", job.ioengine, ")"));
+  }
+  if (job.bs_is_seq_rand && IsRandom(job.rw) &&
+      (job.rw_seq_nr > 1 || job.percentage_random[0] < 100 || job.percentage_random[1] < 100)) {
+    return absl::InvalidArgumentError(
+        "bs_is_seq_rand cannot be used with a random job that also issues sequential I/Os "
+        "(percentage_random below 100, or rw=randread:N): azbench sizes a job's I/Os all as "
+        "sequential or all as random");
   }
   if (job.create_on_open && job.ioengine != "filecreate" && job.ioengine != "dircreate") {
     return absl::InvalidArgumentError(

@@ -165,6 +165,9 @@ struct JobSpec {
   std::array<std::vector<BlockSizeShare>, 2> bssplit;
   std::array<uint64_t, 2> blockalign_bytes{};  // fio's ba per direction; 0 = the minimum size
   bool bs_unaligned = false;
+  // fio's bs_is_seq_rand: the per-direction values of bs, bsrange, bssplit and ba (read,write) are
+  // for sequential and random I/Os instead, whatever their direction. BlockSizes() resolves it.
+  bool bs_is_seq_rand = false;
   RwPattern rw = RwPattern::kRead;
   // fio's rw modifiers: `rw=read:-8k` moves each sequential I/O this many bytes from where the
   // previous one ended (a hole, or backwards when negative); `rw=randread:8` draws a new random
@@ -217,6 +220,9 @@ struct JobSpec {
   std::array<uint64_t, 2> rate_iops_min = {0, 0};
   absl::Duration rate_cycle = absl::Milliseconds(1000);
   bool rate_poisson = false;
+  // fio's rate_ignore_thinktime: after a think time the rate's schedule moves on by it (less one
+  // op's time) instead of catching up on it.
+  bool rate_ignore_thinktime = false;
   // fio's job-structure options. number_ios: the most data ops of one loop (0 = no cap; a
   // time_based job ignores it, as fio loops on). loops: how many times the job does its io_size
   // (or number_ios), each loop starting over at the region's start. offset_increment: clone n's
@@ -269,6 +275,13 @@ struct JobSpec {
   bool exitall = false;
   bool exitall_on_error = false;
   ExitWhat exit_what = ExitWhat::kGroup;
+  // fio's continue_on_error, ignore_error and error_dump (common/error_policy.h): the error types
+  // (a mask of 1 << ErrorType) whose listed errors are counted and let a clone go on; per type
+  // (read, write, verify) those errno values, empty for fio's default EIO and EILSEQ; error_dump
+  // logs every error, ignored ones too.
+  uint32_t continue_on_error = 0;
+  std::array<std::vector<int>, 3> ignore_error;
+  bool error_dump = false;
   int kb_base = 1024;
   ClockSource clocksource = ClockSource::kAuto;
   FileSharing sharing = FileSharing::kFilePerAgent;  // azbench `sharing` (see FileSharing)
@@ -307,6 +320,9 @@ struct JobSpec {
   // offset_increment=N% are rounded up to the smallest block size per clone, as fio); empty
   // otherwise.
   std::vector<uint64_t> clone_offsets_bytes;
+  // fio's unlink_each_loop: between two loops a clone removes its files and opens them again
+  // (a job that writes creates them anew; one that only reads then fails with ENOENT, as fio).
+  bool unlink_each_loop = false;
   // fio's pvsync2 options: RWF_HIPRI (polled completion) and RWF_NOWAIT on every read and write.
   bool hipri = false;
   bool nowait = false;
@@ -351,6 +367,8 @@ struct JobSpec {
            offset_increment_percent != 0 || io_size_percent != 0;
   }
   // What a direction's I/O sizes are (bs, bsrange, bssplit, blockalign, bs_unaligned resolved).
+  // What a direction's I/O sizes are (bs, bsrange, bssplit, blockalign, bs_unaligned resolved;
+  // with bs_is_seq_rand, those of the job's sequential or random I/Os, for either direction).
   BlockSizeChoice BlockSizes(bool write) const;
   // The largest I/O of either direction: the size of the I/O buffers.
   uint64_t MaxBlockSizeBytes() const;

@@ -116,6 +116,9 @@ void JobResultToProto(const JobResult& result, v1::JobResult* out) {
   out->set_verify_failures(result.verify_failures);
   for (const uint64_t offset : result.verify_failure_offsets)
     out->add_verify_failure_offsets(offset);
+  out->set_continue_on_error(result.continue_on_error);
+  out->set_total_err_count(result.total_err_count);
+  out->set_first_error(result.first_error);
   if (result.cpu.measured()) {
     v1::CpuUsage* cpu = out->mutable_cpu();
     cpu->set_threads(result.cpu.threads);
@@ -173,6 +176,9 @@ absl::StatusOr<JobResult> JobResultFromProto(const v1::JobResult& proto) {
   result.verify_failures = proto.verify_failures();
   result.verify_failure_offsets.assign(proto.verify_failure_offsets().begin(),
                                        proto.verify_failure_offsets().end());
+  result.continue_on_error = proto.continue_on_error();
+  result.total_err_count = proto.total_err_count();
+  result.first_error = proto.first_error();
   const v1::CpuUsage& cpu = proto.cpu();
   result.cpu.threads = cpu.threads();
   result.cpu.wall_ns = cpu.wall_ns();

@@ -125,7 +125,7 @@ json DirectionJson(const JobResult& result, OpKind kind, double group_bytes_per_
   out["bw"] = static_cast<uint64_t>(PerSecond(stats->bytes, result.runtime_ns) / 1024.0);
   out["iops"] = PerSecond(stats->ops, result.runtime_ns);
   out["runtime"] = stats->ops > 0 ? result.runtime_ns / 1'000'000 : 0;
-  out["total_ios"] = stats->ops;
+  out["total_ios"] = stats->ops + stats->errors;  // as fio, the failed I/Os too
   out["short_ios"] = stats->short_ios;
   out["drop_ios"] = 0;
   out["slat_ns"] = LatencyJson(stats->slat, false);
@@ -257,13 +257,18 @@ uint64_t FioJobRuntimeSumMs(const std::vector<const JobResult*>& parts) {
   return ns / 1'000'000;
 }
 
+int FioJobError(const JobResult& result) {
+  if (result.error_errno != 0 || !result.continue_on_error) return result.error_errno;
+  return result.first_error;
+}
+
 json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
                         const FioGroupBandwidth* group) {
   const FioGroupBandwidth own = group == nullptr ? FioGroupAggregate({&result}) : *group;
   json job;
   job["jobname"] = result.name;
   job["groupid"] = result.group_id;
-  job["error"] = result.error_errno;
+  job["error"] = FioJobError(result);
   job["eta"] = INT_MAX;
   job["elapsed"] = FioElapsedSeconds(result.start_realtime_ns, result.end_realtime_ns);
   // Summed over the clones, as fio sums a group-reported job's threads: the agent's one-shot
@@ -277,6 +282,10 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
   if (sync == nullptr) sync = &kEmpty;
   job["sync"] = {{"total_ios", sync->ops}, {"lat_ns", LatencyJson(sync->lat, true)}};
   AddLatencyDistribution(result, job);
+  if (result.continue_on_error) {
+    job["total_err"] = result.total_err_count;
+    job["first_error"] = result.first_error;
+  }
   job["latency_depth"] = 1;
   job["latency_target"] = 0;
   job["latency_percentile"] = 100.0;

@@ -42,7 +42,11 @@ std::map<int, FioGroupBandwidth> FioGroupAggregates(const std::vector<const JobR
 // `clones` counts that long.
 uint64_t FioJobRuntimeSumMs(const std::vector<const JobResult*>& parts);
 
-// One fio-style job object: jobname, groupid, error, eta, elapsed, job_runtime (ms,
+// fio's "error" of a job: the errno that ended it; with continue_on_error and no such errno, the
+// first error it counted and went on after (fio's first_error).
+int FioJobError(const JobResult& result);
+
+// One fio-style job object: jobname, groupid, error (FioJobError), eta, elapsed, job_runtime (ms,
 // FioJobRuntimeSumMs of the result: its clones are fio's threads of a group-reported job), read /
 // write / trim (each io_bytes, io_kbytes, bw_bytes, bw (KiB/s), iops, runtime (ms), total_ios,
 // short_ios, drop_ios, slat_ns / clat_ns / lat_ns, bw_* and iops_* interval figures), sync,
@@ -60,6 +64,7 @@ uint64_t FioJobRuntimeSumMs(const std::vector<const JobResult*>& parts);
 // latency_depth is the job's iodepth (fio's queue depth when no latency_target is set; azbench
 // takes no latency_target), 1 (fio's default) until AddFioJobOptions sets it from the options;
 // latency_target 0, latency_percentile 100.0 and latency_window 0 are fio's values without one.
+// total_err and first_error are written, as fio, only when the job set continue_on_error.
 // bw_* / iops_* are fio's per-interval samples, by fio's rule: one sample per full interval
 // (interval_ns) of the job's measured runtime, from its measured start; an interval in there with
 // no bytes (no ops) gives no bw (iops) sample, as in fio, so a stall shows in the interval series

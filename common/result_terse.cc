@@ -77,6 +77,10 @@ std::string JobLine(const json& job, const std::string& version, const json& dis
         U(disk, "read_ios"), U(disk, "write_ios"), U(disk, "read_merges"), U(disk, "write_merges"),
         U(disk, "read_ticks"), U(disk, "write_ticks"), U(disk, "in_queue"), D(disk, "util"));
   }
+  // As fio: a job with continue_on_error adds its error count and first error.
+  if (job.contains("total_err")) {
+    absl::StrAppend(&out, ";", U(job, "total_err"), ";", U(job, "first_error"));
+  }
   out += "\n";
   return out;
 }

@@ -3,6 +3,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "common/errno_text.h"
+#include "common/result_json.h"
 #include "common/stats.h"
 #include "common/units.h"
 
@@ -51,7 +53,7 @@ std::string PercentileTable(const char* label, const Histogram& h) {
 
 std::string FormatJobResultText(const JobResult& result) {
   std::string out = absl::StrFormat("%s: (groupid=%d, jobs=%d): err=%3d\n", result.name,
-                                    result.group_id, result.clones, result.error_errno);
+                                    result.group_id, result.clones, FioJobError(result));
   for (int k = 0; k < kOpKindCount; ++k) {
     const OpStats* stats = result.by_kind[k].get();
     if (stats == nullptr || (stats->ops == 0 && stats->errors == 0)) continue;
@@ -96,6 +98,12 @@ std::string FormatJobResultText(const JobResult& result) {
     absl::StrAppend(&out, line("  IO depths    : ", result.depth.level, DepthStats::kLevelKeys));
     absl::StrAppend(&out, line("     submit    : ", result.depth.submit, DepthStats::kCallKeys));
     absl::StrAppend(&out, line("     complete  : ", result.depth.complete, DepthStats::kCallKeys));
+  }
+  if (result.continue_on_error) {
+    absl::StrAppend(&out, absl::StrFormat("     errors    : total=%d, first_error=%d/<%s>\n",
+                                          result.total_err_count, result.first_error,
+                                          result.first_error == 0 ? std::string("Success")
+                                                                  : ErrnoText(result.first_error)));
   }
   for (const auto& w : result.warnings) absl::StrAppend(&out, "  warning: ", w, "\n");
   if (result.verify_failures > 0) {

@@ -63,7 +63,8 @@ std::vector<std::pair<std::string, const ScenarioJob*>> JobsOf(const ScenarioRes
 // (partial: interrupted, an agent lost), EINTR when the job has none, so that tooling reading only
 // jobs[] and client_stats[] does not take a cut-short job for a whole one.
 int FioError(const ScenarioResult& r, const JobResult& result) {
-  if (result.error_errno != 0 || r.status == ScenarioStatus::kComplete) return result.error_errno;
+  const int own = FioJobError(result);
+  if (own != 0 || r.status == ScenarioStatus::kComplete) return own;
   return EINTR;
 }
 

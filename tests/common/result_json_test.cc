@@ -361,5 +361,25 @@ TEST(FioBinsTest, JsonPlusBinsHoldEverySampleOfClat) {
   EXPECT_FALSE(ResultsToFioJson(results, false)["jobs"][0]["read"]["clat_ns"].contains("bins"));
 }
 
+TEST(FioJobErrorsTest, ContinueOnErrorAddsTotalErrAndFirstErrorAndMakesTheFirstTheJobsError) {
+  JobResult result;
+  result.name = "w";
+  OpStats& write = result.Stats(OpKind::kWrite);
+  write.ops = 16;
+  write.errors = 48;
+  const json plain = JobResultToFioJson(result, false);
+  EXPECT_FALSE(plain.contains("total_err")) << "fio writes them only with continue_on_error";
+  EXPECT_EQ(plain["write"]["total_ios"], 64) << "as fio, the failed I/Os count too";
+  result.continue_on_error = true;
+  result.total_err_count = 48;
+  result.first_error = 28;
+  const json doc = JobResultToFioJson(result, false);
+  EXPECT_EQ(doc["total_err"], 48);
+  EXPECT_EQ(doc["first_error"], 28);
+  EXPECT_EQ(doc["error"], 28) << "fio reports the first error it went on after";
+  result.error_errno = 5;
+  EXPECT_EQ(JobResultToFioJson(result, false)["error"], 5) << "the error that ended the job wins";
+}
+
 }  // namespace
 }  // namespace azbench

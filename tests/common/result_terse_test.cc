@@ -66,5 +66,16 @@ TEST(FioTerseTest, EachDiskAddsItsNineFields) {
   EXPECT_EQ(f[129], "12.35%");
 }
 
+TEST(FioTerseTest, ContinueOnErrorAppendsTotalErrAndFirstErrorAsFio) {
+  std::vector<JobResult> results = OneReadJob();
+  results[0].continue_on_error = true;
+  results[0].total_err_count = 3;
+  results[0].first_error = 5;
+  const std::vector<std::string> f = Fields(FioTerseLines(ResultsToFioJson(results, false)));
+  ASSERT_EQ(f.size(), 123u);
+  EXPECT_EQ(f[121], "3");
+  EXPECT_EQ(f[122], "5");
+}
+
 }  // namespace
 }  // namespace azbench

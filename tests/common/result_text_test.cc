@@ -61,5 +61,17 @@ TEST(JobResultTextTest, PrintsFiosIoDepthsSubmitAndCompleteLines) {
   EXPECT_THAT(text, HasSubstr("     complete  : 0=0.0%, 4=100.0%, 8=0.0%"));
 }
 
+TEST(JobResultTextTest, PrintsFiosErrorsLineWithContinueOnError) {
+  JobResult result = OneReadJob();
+  EXPECT_THAT(FormatJobResultText(result), Not(HasSubstr("errors    :")));
+  result.continue_on_error = true;
+  result.total_err_count = 48;
+  result.first_error = 28;
+  const std::string text = FormatJobResultText(result);
+  EXPECT_THAT(text, HasSubstr("err= 28\n"));
+  EXPECT_THAT(text,
+              HasSubstr("     errors    : total=48, first_error=28/<No space left on device"));
+}
+
 }  // namespace
 }  // namespace azbench

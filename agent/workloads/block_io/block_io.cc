@@ -47,6 +47,17 @@ absl::Status CheckCapabilities(const JobSpec& spec, const IoEngine& engine,
                                     " has no effect with the synchronous ",
                                     std::string(engine.name()), " engine: it runs at iodepth 1"));
   }
+  if (spec.unlink_each_loop && caps.opens_files) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("job '", spec.name, "': unlink_each_loop is not supported with engine ",
+                     std::string(engine.name()), ", which opens its files itself"));
+  }
+  if (spec.unlink_each_loop && spec.registerfiles.value_or(false)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "job '", spec.name,
+        "': unlink_each_loop opens the files again after each loop, which registered files "
+        "(registerfiles=1) would not follow; set registerfiles=0"));
+  }
   if (DoesWrite(spec.rw) == false && (spec.fsync_every_n > 0 || spec.fdatasync_every_n > 0)) {
     warnings.push_back("fsync/fdatasync have no effect on a job that does not write");
   }
@@ -311,7 +322,8 @@ EngineOptions EngineOptionsForJob(const JobSpec& spec, int iodepth) {
   options.iodepth = iodepth;
   options.batch_submit = spec.iodepth_batch_submit;
   options.register_buffers = spec.fixedbufs.value_or(spec.direct);
-  options.register_files = spec.registerfiles.value_or(true);
+  // unlink_each_loop opens each file again after a loop: registered files would stay the old ones.
+  options.register_files = spec.registerfiles.value_or(!spec.unlink_each_loop);
   options.nfs_url = spec.nfs_url;
   options.rw_flags = (spec.hipri ? RWF_HIPRI : 0) | (spec.nowait ? RWF_NOWAIT : 0);
   if (spec.uring_wait_pause) {

@@ -1,5 +1,8 @@
 #include "agent/workloads/block_io/block_io_clone.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -15,6 +18,7 @@
 #include "agent/workloads/interval_accumulator.h"
 #include "common/clock.h"
 #include "common/errno_text.h"
+#include "common/error_policy.h"
 #include "common/thread_cpu.h"
 #include "spdlog/spdlog.h"
 
@@ -127,6 +131,7 @@ class CloneRunner {
     op_log_enabled_ = spec.op_log;
     result_.name = spec.name;
     result_.interval_ns = control.interval_ns;
+    result_.continue_on_error = spec.continue_on_error != 0;
     if (DoesRead(spec.rw)) Activate(OpKind::kRead);
     if (DoesWrite(spec.rw)) Activate(OpKind::kWrite);
     if (spec.fsync_every_n > 0 || spec.fdatasync_every_n > 0 || spec.end_fsync) {
@@ -300,6 +305,9 @@ class CloneRunner {
     }
     if (think_ns_ > think_spin_ns_) (void)SleepUntilOrEnd(start + think_ns_ * owed);
     last_think_ns_ = OpClockNanos();
+    if (spec_.rate_ignore_thinktime && pacer_.active()) {
+      pacer_.SkipThinkTime(last_data_dir_, last_think_ns_ - start);
+    }
   }
 
   // fio's rate_min and rate_iops_min: every rate_cycle after the first 2 s, a direction that has
@@ -338,6 +346,43 @@ class CloneRunner {
       result_.error_message = absl::StrCat(why, " (clone ", clone_.index, ")");
     }
     failed_ = true;
+  }
+
+  // fio's unlink_each_loop: a loop has ended and another follows, so the files are due to be
+  // removed and opened again (with nothing in flight on them).
+  bool LoopFilesDue() const {
+    return spec_.unlink_each_loop && clone_.caps.does_io && bytes_budget_ != kNoLimit &&
+           bytes_issued_ > 0 && bytes_issued_ < bytes_budget_ && bytes_issued_ % loop_bytes_ == 0 &&
+           bytes_issued_ != renewed_at_bytes_;
+  }
+
+  // Removes each file and opens its path again under the same descriptor, with the same flags: a
+  // job that writes creates it anew (empty; its writes fill it again), one that only reads finds
+  // it gone and fails with ENOENT, as fio's. Nothing may be in flight.
+  void RenewLoopFiles() {
+    renewed_at_bytes_ = bytes_issued_;
+    const int create = DoesWrite(spec_.rw) ? O_CREAT : 0;
+    for (BlockIoJob::Clone::File& f : clone_.files) {
+      const int flags = fcntl(f.fd, F_GETFL);
+      int err = 0;
+      if (flags < 0 || (unlink(f.path.c_str()) != 0 && errno != ENOENT)) err = errno;
+      const int fd = err != 0 ? -1 : open(f.path.c_str(), flags | create | O_CLOEXEC, 0644);
+      if (err == 0 && fd < 0) err = errno;
+      if (fd >= 0) {
+        if (dup3(fd, f.fd, O_CLOEXEC) < 0) err = errno;
+        close(fd);
+      }
+      if (err != 0) {
+        if (result_.error_errno == 0) {
+          result_.error_errno = err;
+          result_.error_message =
+              absl::StrCat("unlink_each_loop: cannot remove and open '", f.path, "' again (clone ",
+                           clone_.index, "): ", ErrnoText(err));
+        }
+        failed_ = true;
+        return;
+      }
+    }
   }
 
   // Fills `req` with the next data op. `now_ns` decides whether the op counts against the size
@@ -381,6 +426,7 @@ class CloneRunner {
     if (bytes_budget_ != kNoLimit) len = std::min(len, loop_bytes_ - bytes_issued_ % loop_bytes_);
     req.length_bytes = static_cast<uint32_t>(len);
     if (pacer_.active()) pacer_.Issued(write ? 1 : 0, len);
+    last_data_dir_ = write ? 1 : 0;
     if (write) {
       clone_.buffers->PrepareWrite(req.buffer_index, req.offset_bytes);
       if (stamp_writes_ || record_writes_) [[unlikely]] {
@@ -485,7 +531,7 @@ class CloneRunner {
   }
 
   // Checks a block read in full; a failure is counted in the result and ends the job with EILSEQ,
-  // as fio's default continue_on_error=none.
+  // unless continue_on_error and ignore_error let the job go on after it (counted in total_err).
   void CheckRead(const IoRequest& req) {
     if (static_cast<uint64_t>(req.result) != req.length_bytes) return;  // a short read
     VerifyExpect expect;
@@ -508,6 +554,8 @@ class CloneRunner {
       if (result_.verify_failure_offsets.size() >= JobResult::kMaxVerifyFailureOffsets) break;
       result_.verify_failure_offsets.push_back(offset);
     }
+    if (spec_.error_dump) spdlog::warn("{}: verify: {}", spec_.name, check.message);
+    if (GoesOnAfter(ErrorType::kVerify, EILSEQ, req.complete_ns >= measure_start_ns_)) return;
     if (result_.error_errno == 0) {
       result_.error_errno = EILSEQ;
       result_.error_message = absl::StrCat(check.message, " (clone ", clone_.index, ")");
@@ -672,8 +720,10 @@ class CloneRunner {
   }
 
   // An error during ramp_time is not counted, as no op of the ramp is (fio resets its statistics
-  // when the ramp ends), so the totals stay the sums of the interval series; it is still the
-  // job's error (error_errno / error_message) and still stops the clone.
+  // when the ramp ends), so the totals stay the sums of the interval series. An error that
+  // continue_on_error and ignore_error let pass is counted and the clone goes on; any other is the
+  // job's error (error_errno / error_message) and stops the clone, as fio's default
+  // continue_on_error=none does, during the ramp too.
   void RecordError(const IoRequest& req) {
     const int err = static_cast<int>(-req.result);
     if (spec_.fill_device && (err == ENOSPC || err == EDQUOT)) {
@@ -682,23 +732,43 @@ class CloneRunner {
       bytes_budget_ = std::min(bytes_budget_, bytes_issued_);
       return;
     }
-    if (req.complete_ns >= measure_start_ns_) {
+    const bool measured = req.complete_ns >= measure_start_ns_;
+    if (measured) {
       if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, false);
       if (op_log_enabled_) LogOp(req);
       ++accum_.kind(req.op).errors;
     }
+    if (spec_.error_dump) {
+      // fio's wording of an error it dumps.
+      spdlog::warn("{}: io_u error on file {}: {}: {} offset={}, buflen={}", spec_.name,
+                   PathOf(req.fd), ErrnoText(err), OpKindName(req.op), req.offset_bytes,
+                   req.length_bytes);
+    }
+    if (GoesOnAfter(ErrorTypeOf(req.op, err), err, measured)) return;
     if (result_.error_errno == 0) {
       result_.error_errno = err;
-      std::string path;
-      for (const auto& f : clone_.files) {
-        if (f.fd == req.fd) path = f.path;
-      }
-      result_.error_message = absl::StrCat(
-          std::string(OpKindName(req.op)), " of ", req.length_bytes, " bytes at offset ",
-          req.offset_bytes, " in '", path, "' (clone ", clone_.index, ") failed: ", ErrnoText(err));
+      result_.error_message =
+          absl::StrCat(std::string(OpKindName(req.op)), " of ", req.length_bytes,
+                       " bytes at offset ", req.offset_bytes, " in '", PathOf(req.fd), "' (clone ",
+                       clone_.index, ") failed: ", ErrnoText(err));
     }
-    failed_ =
-        true;  // like fio's default continue_on_error=none: the clone stops at its first error
+    failed_ = true;
+  }
+
+  // fio's continue_on_error: a `measured` error of a type it covers is counted (total_err,
+  // first_error). True when the clone goes on after it (ignore_error's list, or EIO and EILSEQ).
+  bool GoesOnAfter(ErrorType type, int err, bool measured) {
+    if (measured && ContinuesOn(spec_, type) && ++result_.total_err_count == 1) {
+      result_.first_error = err;
+    }
+    return IsNonFatalError(spec_, type, err);
+  }
+
+  std::string PathOf(int fd) const {
+    for (const auto& f : clone_.files) {
+      if (f.fd == fd) return f.path;
+    }
+    return {};
   }
 
   // Keeps the op's raw record unless this second's quota (op_log_rate) is used up.
@@ -779,6 +849,10 @@ class CloneRunner {
     req.buffer = clone_.buffers->buffer(0);
     uint64_t now = OpClockNanos();
     while (MayIssue(now)) {
+      if (LoopFilesDue()) [[unlikely]] {
+        RenewLoopFiles();
+        if (failed_) break;
+      }
       bool write = ChooseWrite();
       if (pacer_.active() && !AwaitTurn(write)) break;
       if (clone_.flow != nullptr && !AwaitFlowToken()) break;
@@ -892,7 +966,7 @@ class CloneRunner {
         // iodepth_batch_submit, agent/workloads/block_io/submit_batch.h), and once more below for
         // the rest.
         while (issuing && !free_slots.empty() && bytes_issued_ < bytes_budget_ && !failed_ &&
-               !think_pending_ && !BacklogDue()) {
+               !think_pending_ && !BacklogDue() && !LoopFilesDue()) {
           bool write = ChooseWrite();
           if (pacer_.active()) {
             // While requests are out, a rated clone reaps them until its turn (below) rather
@@ -961,6 +1035,7 @@ class CloneRunner {
       if (engine.inflight() == 0) {
         if (think_pending_ && !failed_ && !Cancelled()) Think();
         if (BacklogDue() && !failed_ && !Cancelled()) ReadBack(/*backlog=*/true);
+        if (LoopFilesDue() && !failed_ && !Cancelled()) RenewLoopFiles();
         if ((flow_pending_ || flow_held) && !failed_) {
           flow_pending_ = false;
           (void)FlowPause();  // a runtime that ended meanwhile is checked below
@@ -1121,6 +1196,9 @@ class CloneRunner {
   uint64_t bytes_budget_ = kNoLimit;
   uint64_t loop_bytes_ = kNoLimit;  // bytes of one loop (io_size, or number_ios ops)
   uint64_t rewound_at_bytes_ = 0;   // bytes_issued_ at the last loop start
+  // unlink_each_loop: bytes_issued_ when the files were last removed and opened again.
+  uint64_t renewed_at_bytes_ = 0;
+  int last_data_dir_ = 0;  // the last data op's direction (0 read, 1 write), for think time
   uint64_t bytes_issued_ = 0;
   uint64_t next_interval_ns_ = 0;
   int64_t interval_index_ = 0;

@@ -45,7 +45,17 @@ void RatePacer::Issued(int dir, uint64_t bytes) {
   }
   issued_bytes_[dir] += bytes;
   const unsigned __int128 ns = static_cast<unsigned __int128>(issued_bytes_[dir]) * 1'000'000'000;
-  next_ns_[dir] = static_cast<uint64_t>(ns / bytes_per_s_[dir]);
+  next_ns_[dir] = static_cast<uint64_t>(ns / bytes_per_s_[dir]) + skipped_ns_[dir];
+}
+
+void RatePacer::SkipThinkTime(int dir, uint64_t think_ns) {
+  if (bytes_per_s_[dir] == 0) return;
+  // fio adds the bytes the think time would have carried, less one block of the direction's
+  // smallest size when the think time is at least that block's time.
+  const auto gap_ns = static_cast<uint64_t>(mean_gap_ns_[dir]);
+  const uint64_t skip_ns = think_ns >= gap_ns ? think_ns - gap_ns : think_ns;
+  skipped_ns_[dir] += skip_ns;
+  next_ns_[dir] += skip_ns;
 }
 
 }  // namespace azbench

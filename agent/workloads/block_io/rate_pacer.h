@@ -35,6 +35,10 @@ class RatePacer {
   Turn Next(int wanted, uint64_t now_ns);
   // An op of direction `dir` and `bytes` was issued: its schedule moves on by that op.
   void Issued(int dir, uint64_t bytes);
+  // fio's rate_ignore_thinktime: the clone thought for `think_ns` after an op of `dir`. That
+  // direction's schedule moves on by it, less one op's gap so that the next op goes at once,
+  // instead of catching up on the time after it.
+  void SkipThinkTime(int dir, uint64_t think_ns);
 
  private:
   bool active_ = false;
@@ -43,8 +47,9 @@ class RatePacer {
   std::array<uint64_t, 2> bytes_per_s_ = {0, 0};  // 0: the direction is not rated
   std::array<double, 2> mean_gap_ns_ = {0, 0};    // poisson
   std::array<uint64_t, 2> issued_bytes_ = {0, 0};
-  std::array<uint64_t, 2> next_ns_ = {0, 0};  // from epoch_ns_
-  uint64_t epoch_ns_ = 0;                     // the first op's instant; 0 before it
+  std::array<uint64_t, 2> next_ns_ = {0, 0};     // from epoch_ns_
+  std::array<uint64_t, 2> skipped_ns_ = {0, 0};  // linear: think time the schedule moved on by
+  uint64_t epoch_ns_ = 0;                        // the first op's instant; 0 before it
   Rng rng_;
 };
 

@@ -134,6 +134,25 @@ TEST_F(BlockIoVerifyTest, AnInjectedCorruptionIsReportedWithItsBlockAndEilseq) {
   EXPECT_THAT(r.verify_failure_offsets, ElementsAre(5u * 4096));
 }
 
+// fio 3.33 on the same files (two bad blocks, a read job with continue_on_error=verify): error 84,
+// total_err 2, first_error 84, all 64 reads, exit 0.
+TEST_F(BlockIoVerifyTest, ContinueOnErrorVerifyCountsEachBadBlockAndReadsOn) {
+  JobSpec write = Job(RwPattern::kWrite, VerifyType::kCrc32c);
+  write.do_verify = false;
+  ASSERT_EQ(Run(write).error_errno, 0);
+  FlipByte(5 * 4096 + 100);
+  FlipByte(9 * 4096 + 100);
+  JobSpec read = Job(RwPattern::kRead, VerifyType::kCrc32c);
+  ASSERT_TRUE(ApplyJobOption(read, "continue_on_error", "verify").ok());
+  const JobResult r = Run(read);
+  EXPECT_EQ(r.error_errno, 0) << r.error_message;
+  EXPECT_EQ(r.verify_failures, 2u);
+  EXPECT_THAT(r.verify_failure_offsets, ElementsAre(5u * 4096, 9u * 4096));
+  EXPECT_EQ(Ops(r, OpKind::kRead), 64u);
+  EXPECT_EQ(r.total_err_count, 2u);
+  EXPECT_EQ(r.first_error, EILSEQ);
+}
+
 TEST_F(BlockIoVerifyTest, ReadBackChecksTheNumberOfEachWrite) {
   JobSpec write = Job(RwPattern::kWrite, VerifyType::kXxhash);
   write.do_verify = false;
