@@ -119,6 +119,9 @@ TEST_F(WriteVerifyTest, OneAgentWritesTheOtherVerifiesAndACorruptedBlockIsFoundB
     EXPECT_NE(csv.find(absl::StrCat(",wv,", agent, ",")), std::string::npos) << csv;
   }
   EXPECT_NE(csv.find(",verifier,11,1,40960,false\n"), std::string::npos) << csv;
+  const std::string html = Report("corrupt", "html");
+  EXPECT_NE(html.find("<section id=\"verify\">"), std::string::npos) << html;
+  EXPECT_NE(html.find("<td>40960</td>"), std::string::npos) << html;
   const std::string json = Report("corrupt", "json");
   EXPECT_NE(json.find("\"mismatches\": 1"), std::string::npos) << json;
   EXPECT_NE(json.find("\"blocks_verified\": 11"), std::string::npos) << json;
