@@ -242,15 +242,16 @@ absl::Status SetKbBase(JobSpec& job, std::string_view value) {
 }
 
 absl::Status SetSharing(JobSpec& job, std::string_view value) {
-  for (FileSharing sharing :
-       {FileSharing::kFilePerAgent, FileSharing::kSharedDir, FileSharing::kSharedFile}) {
+  for (FileSharing sharing : {FileSharing::kFilePerAgent, FileSharing::kSharedDir,
+                              FileSharing::kSharedFile, FileSharing::kWriteVerify}) {
     if (value == FileSharingName(sharing)) {
       job.sharing = sharing;
       return absl::OkStatus();
     }
   }
   return absl::InvalidArgumentError(absl::StrCat(
-      "'", Av(value), "' is not supported; allowed: file-per-agent, shared-dir, shared-file"));
+      "'", Av(value),
+      "' is not supported; allowed: file-per-agent, shared-dir, shared-file, write-verify"));
 }
 
 absl::Status SetClockSource(JobSpec& job, std::string_view value) {
@@ -1420,8 +1421,10 @@ constexpr FioOptionInfo kOptions[] = {
              [](JobSpec& j, std::string_view v) { return SetBool(j.op_log, v); }),
     Honoured("op_log_rate", "", T::kInt, "records/s", "1..10000000", "10000", kAzbench,
              "Most op_log records per second per clone; the rest are counted", SetOpLogRate),
-    Honoured("sharing", "", T::kChoice, "", "file-per-agent, shared-dir, shared-file",
-             "file-per-agent", kAzbench, "How the agents of a scenario share a job's files",
+    Honoured("sharing", "", T::kChoice, "", "file-per-agent, shared-dir, shared-file, write-verify",
+             "file-per-agent", kAzbench,
+             "How the agents of a scenario share a job's files (write-verify: agent 0 writes, "
+             "the others verify)",
              SetSharing),
 };
 

@@ -101,6 +101,8 @@ std::string_view FileSharingName(FileSharing sharing) {
       return "shared-dir";
     case FileSharing::kSharedFile:
       return "shared-file";
+    case FileSharing::kWriteVerify:
+      return "write-verify";
   }
   return "unknown";
 }

@@ -43,9 +43,11 @@ std::string_view RwPatternName(RwPattern rw);
 // `<directory>/<agent_id>`; shared-dir: all agents in `<directory>`, files named
 // "<agent_id>.<name>.<clone>.<file>"; shared-file: all agents on the same files
 // `<directory>/<name>.<clone>.<file>` (one agent lays them out first, see
-// coordinator/run/run_prepare.cc).
-enum class FileSharing { kFilePerAgent, kSharedDir, kSharedFile };
-// "file-per-agent", "shared-dir", "shared-file".
+// coordinator/run/run_prepare.cc); write-verify: the shared-file layout, agent 0 writes the
+// files with verify headers, the others wait for it, then read them back and verify them
+// (agent/workloads/block_io/write_verify.h).
+enum class FileSharing { kFilePerAgent, kSharedDir, kSharedFile, kWriteVerify };
+// "file-per-agent", "shared-dir", "shared-file", "write-verify".
 std::string_view FileSharingName(FileSharing sharing);
 
 // The clock that timestamps ops (fio's `clocksource`): kAuto = the TSC where the machine makes it

@@ -125,6 +125,24 @@ absl::StatusOr<std::string> ParseVerifyPattern(std::string_view value) {
 
 absl::Status ValidateVerifyOptions(const JobSpec& job) {
   const VerifyType type = job.EffectiveVerify();
+  if (job.sharing == FileSharing::kWriteVerify) {
+    // The verifiers replay the writer's writes (verify_only), so they must know them in advance.
+    if (type == VerifyType::kNone || type == VerifyType::kNull) {
+      return absl::InvalidArgumentError(
+          "sharing=write-verify needs a verify type that checks data (e.g. verify=crc32c)");
+    }
+    if (!DoesWrite(job.rw)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("sharing=write-verify with rw=", std::string(RwPatternName(job.rw)),
+                       ": the first agent writes the files the others verify; allowed: write, "
+                       "randwrite"));
+    }
+    if (job.time_based) {
+      return absl::InvalidArgumentError(
+          "sharing=write-verify with time_based=1: the verifiers replay the writer's writes, "
+          "which a time-based job does not know in advance; give a size instead");
+    }
+  }
   if (type == VerifyType::kNone) {
     if (job.verify_only) {
       return absl::InvalidArgumentError("verify_only=1 needs a verify type (e.g. verify=crc32c)");

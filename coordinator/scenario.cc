@@ -18,6 +18,17 @@ const char* ScenarioStatusName(ScenarioStatus status) {
   return "unknown";
 }
 
+bool ScenarioUsesSharing(const Scenario& scenario, std::string_view mode) {
+  for (const ScenarioJob& job : scenario.jobs) {
+    bool uses = false;
+    for (const auto& [key, value] : job.options) {
+      if (key == "sharing") uses = value == mode;
+    }
+    if (uses) return true;
+  }
+  return false;
+}
+
 std::string ScenarioFileStem(const Scenario& scenario) {
   std::string name = absl::StrCat(scenario.index, "-", scenario.key);
   for (char& c : name) {

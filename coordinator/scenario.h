@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -84,6 +85,10 @@ struct Scenario {
   // fleet's placements (coordinator/plan/placement.h); stored with the results.
   std::vector<PlacementEvidence> placements;
 };
+
+// True when a job of `scenario` sets `sharing` to `mode` (the last value of the option wins),
+// e.g. "shared-file" or "write-verify".
+bool ScenarioUsesSharing(const Scenario& scenario, std::string_view mode);
 
 // The name of a file or directory made for one scenario: "<index>-<key>" with '/', '=' and ' '
 // replaced by '_', e.g. "3-target_efs_workload_rr_iodepth_16_repeat_1" (op_log directories,

@@ -22,6 +22,7 @@
 #include "coordinator/report/report_input.h"
 #include "coordinator/report/scaling_rows.h"
 #include "coordinator/report/terminal_report.h"
+#include "coordinator/report/verify_rows.h"
 #include "coordinator/store/store.h"
 
 namespace azbench::cli_internal {
@@ -96,12 +97,12 @@ int ReportCommand(const std::vector<std::string>& raw) {
   }
   if (format == "html") return HtmlReportCommand(*args);
   if (format != "terminal" && format != "md" && format != "csv" && format != "json" && !fio_json &&
-      format != "scaling-csv") {
+      format != "scaling-csv" && format != "verify-csv") {
     return Fail("report",
                 absl::InvalidArgumentError(
                     absl::StrCat("--format '", format,
                                  "' is not one of: terminal, md, csv, json, fio-json, "
-                                 "fio-json+, html, scaling-csv")),
+                                 "fio-json+, html, scaling-csv, verify-csv")),
                 2);
   }
   // fio-json keeps a scenario's jobs in one document, as fio does; the others report each job.
@@ -128,6 +129,8 @@ int ReportCommand(const std::vector<std::string>& raw) {
     text = RenderCsvReport(input);
   } else if (format == "json") {
     text = RenderJsonReport(input);
+  } else if (format == "verify-csv") {
+    text = RenderVerifyCsv(input);
   } else if (format == "scaling-csv") {
     std::vector<ScenarioFigures> storage;
     const std::vector<ScenarioFigures>& figures = FiguresOf(input, storage);

@@ -276,7 +276,12 @@ absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
             scenario_job.name = job.name;
             scenario_job.options = CellJobOptions(job, cell, target, workload.family);
             scenario_job.workload = workload.family;
-            if (s.warmup && workload.family == "block_io") {
+            // A write-verify job cannot be time-based (its verifiers replay its writes): its
+            // warmup runs it as it is.
+            const bool write_verify = std::any_of(
+                scenario_job.options.begin(), scenario_job.options.end(),
+                [](const auto& o) { return o.first == "sharing" && o.second == "write-verify"; });
+            if (s.warmup && workload.family == "block_io" && !write_verify) {
               scenario_job.options.emplace_back("runtime", warmup_runtime);
               scenario_job.options.emplace_back("time_based", "1");
             }
@@ -294,6 +299,13 @@ absl::StatusOr<std::vector<Scenario>> ExpandCampaign(const Campaign& campaign,
                   absl::StrCat("scenario ", s.key, ": job '", job.name, "': ", valid.message()));
             }
             s.jobs.push_back(std::move(scenario_job));
+          }
+          if (chosen.has_value() && chosen->size() < 2 && ScenarioUsesSharing(s, "write-verify")) {
+            skip_reason = absl::StrCat(
+                "sharing=write-verify needs at least 2 agents (agent 0 writes, the others "
+                "verify); this scenario has ",
+                chosen->size());
+            chosen.reset();
           }
           if (chosen.has_value()) {
             s.agent_ids = *chosen;

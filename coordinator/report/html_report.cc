@@ -90,10 +90,11 @@ std::string RenderHtmlReport(const ReportInput& input, const HtmlReportContext& 
                   input.scenarios.size(), " scenarios: ", counts[0], " complete, ", counts[1],
                   " partial, ", counts[2], " failed, ", counts[3], " skipped.</p></header>");
 
-  std::string sweeps, scaling, visibility;
+  std::string sweeps, scaling, visibility, verify;
   html_internal::SweepSection(cells, sweeps);
   html_internal::ScalingSection(BuildScalingRows(input, cells), scaling);
   html_internal::VisibilitySection(input, cells, figures, visibility);
+  html_internal::VerifySection(input, verify);
 
   out += "<nav><h2>Contents</h2><ul><li><a href=\"#campaign\">Campaign</a></li>";
   const std::vector<PlacementEvidenceRow> placement =
@@ -105,6 +106,7 @@ std::string RenderHtmlReport(const ReportInput& input, const HtmlReportContext& 
   if (!sweeps.empty()) out += "<li><a href=\"#sweeps\">Sweeps</a></li>";
   if (!scaling.empty()) out += "<li><a href=\"#scaling\">Scaling</a></li>";
   if (!visibility.empty()) out += "<li><a href=\"#visibility\">Visibility probes</a></li>";
+  if (!verify.empty()) out += "<li><a href=\"#verify\">Verify</a></li>";
   out += "</ul></nav>";
 
   html_internal::CampaignSection(input, context, out);
@@ -114,6 +116,7 @@ std::string RenderHtmlReport(const ReportInput& input, const HtmlReportContext& 
   out += sweeps;
   out += scaling;
   out += visibility;
+  out += verify;
   out += kHowToRead;
   if (absl::StrContains(out, "<h3>MiB/s per pass</h3>")) out += kHowToReadPasses;
   if (!placement.empty()) out += kHowToReadPlacement;

@@ -1,8 +1,8 @@
 // The sections of the HTML report (html_report.h), each appended to `out` and each defined in its
 // own file: html_campaign_section (campaign, fleet, targets), html_placement_section,
 // html_cell_section (one workload x matrix cell), html_sweep_section, html_scaling_section and
-// html_visibility_section. A section with nothing to show appends nothing. Internal to the HTML
-// report.
+// html_visibility_section, html_verify_section. A section with nothing to show appends nothing.
+// Internal to the HTML report.
 #ifndef AZBENCH_COORDINATOR_REPORT_HTML_SECTIONS_H_
 #define AZBENCH_COORDINATOR_REPORT_HTML_SECTIONS_H_
 
@@ -37,6 +37,9 @@ void ScalingSection(const std::vector<ScalingRow>& rows, std::string& out);
 // Visibility probes: latency per probe and reader.
 void VisibilitySection(const ReportInput& input, const std::vector<ReportCell>& cells,
                        const std::vector<ScenarioFigures>& figures, std::string& out);
+
+// Verify: each agent's blocks checked, mismatches and first offsets (verify_rows.h).
+void VerifySection(const ReportInput& input, std::string& out);
 
 }  // namespace azbench::html_internal
 

@@ -10,6 +10,7 @@
 #include "coordinator/report/probe_percentiles.h"
 #include "coordinator/report/scaling_rows.h"
 #include "coordinator/report/scenario_json.h"
+#include "coordinator/report/verify_rows.h"
 
 namespace azbench {
 
@@ -234,6 +235,16 @@ json JsonReport(const ReportInput& input) {
   json scenarios = json::array();
   for (size_t i = 0; i < input.scenarios.size(); ++i) {
     scenarios.push_back(ScenarioJson(input, i, figures[i]));
+  }
+  // Data verification (verify_rows.h): per agent, on the scenarios that verify.
+  for (const VerifyRow& row : BuildVerifyRows(input)) {
+    scenarios[row.scenario]["verify"].push_back({{"job", row.job},
+                                                 {"agent_id", row.agent_id},
+                                                 {"availability_zone", row.az},
+                                                 {"role", row.role},
+                                                 {"blocks_verified", row.blocks_verified},
+                                                 {"mismatches", row.mismatches},
+                                                 {"first_offsets", row.first_offsets}});
   }
   return {{"azbench_report", 1},
           {"campaign", input.campaign_name},

@@ -12,6 +12,7 @@
 #include "coordinator/report/comparison_rows.h"
 #include "coordinator/report/scaling_rows.h"
 #include "coordinator/report/stream_passes.h"
+#include "coordinator/report/verify_rows.h"
 
 namespace azbench {
 
@@ -147,6 +148,22 @@ std::string RenderMarkdownReport(const ReportInput& input) {
   const std::vector<ReportCell> cells = BuildCells(input, figures);
   for (const ReportCell& cell : cells) RenderCell(input, figures, cell, out);
   out += RenderScalingMarkdown(BuildScalingRows(input, cells));
+  if (const std::vector<VerifyRow> verify = BuildVerifyRows(input); !verify.empty()) {
+    out +=
+        "## Verify\n\nBlocks each agent read back and checked, verify intervals that failed and "
+        "the first offsets (bytes into the file).\n\n| workload | parameters | target | repeat | "
+        "job | agent | AZ | role | blocks | mismatches | first offsets |\n";
+    out += "|---|---|---|---:|---|---|---|---|---:|---:|---|\n";
+    for (const VerifyRow& row : verify) {
+      const Scenario& s = input.scenarios[row.scenario].scenario;
+      absl::StrAppend(&out, "| ", Escape(s.workload), " | ", Escape(ParametersText(s.parameters)),
+                      " | ", Escape(s.target), " | ", s.repeat, " | ", Escape(row.job), " | ",
+                      Escape(row.agent_id), " | ", Escape(row.az), " | ", row.role, " | ",
+                      row.blocks_verified, " | ", row.mismatches, " | ", VerifyOffsetsText(row),
+                      " |\n");
+    }
+    out += "\n";
+  }
 
   if (!input.agents.empty()) {
     out +=

@@ -11,6 +11,7 @@
 #include "coordinator/report/probe_percentiles.h"
 #include "coordinator/report/scaling_rows.h"
 #include "coordinator/report/stream_passes.h"
+#include "coordinator/report/verify_rows.h"
 
 namespace azbench {
 
@@ -100,6 +101,23 @@ std::string ScalingSection(const std::vector<ScalingRow>& scaling) {
       Table(rows, 4, false));
 }
 
+// Data verification (verify_rows.h), one row per agent of each scenario that verifies.
+std::string VerifySection(const ReportInput& input) {
+  const std::vector<VerifyRow> verify = BuildVerifyRows(input);
+  if (verify.empty()) return "";
+  std::vector<std::vector<std::string>> rows = {{"workload", "parameters", "target", "repeat",
+                                                 "job", "agent", "AZ", "role", "blocks",
+                                                 "mismatches", "first offsets"}};
+  for (const VerifyRow& row : verify) {
+    const Scenario& s = input.scenarios[row.scenario].scenario;
+    rows.push_back({s.workload, ParametersText(s.parameters), s.target, absl::StrCat(s.repeat),
+                    row.job, row.agent_id, row.az.empty() ? "-" : row.az, row.role,
+                    absl::StrCat(row.blocks_verified), absl::StrCat(row.mismatches),
+                    VerifyOffsetsText(row)});
+  }
+  return absl::StrCat("\nverify\n", Table(rows, 8, true));
+}
+
 }  // namespace
 
 std::string RenderTerminalReport(const ReportInput& input) {
@@ -154,6 +172,7 @@ std::string RenderTerminalReport(const ReportInput& input) {
   std::string out = Table(rows);
   out += PassesSection(input, cells);
   out += ScalingSection(BuildScalingRows(input, cells));
+  out += VerifySection(input);
 
   // The jobs' warnings, as the Markdown report lists them under each cell (cell_notes.h); the
   // status notes are the problem lines below.

@@ -207,7 +207,9 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
   out.planned_start_realtime_ns = start_ns;
   RunAndCollect(runs, options, run_id, c2c_jobs, stale_clocks, start_ns);
 
-  run_internal::CleanupEverywhere(runs, run_id);
+  // sharing=write-verify keeps the written files, so that a later run with verify_only=1 checks
+  // them again (after a fault, a failover) from wherever its agents are.
+  run_internal::CleanupEverywhere(runs, run_id, !ScenarioUsesSharing(scenario, "write-verify"));
   if (staging.spool != nullptr) {
     // Everything streamed is committed now; a write error loses staged intervals, so says so.
     if (absl::Status s = staging.spool->Finish(); !s.ok()) {

@@ -115,7 +115,8 @@ std::vector<std::string> PrepareEverywhere(std::vector<AgentRun>& runs, const Sc
 
 // Cleanup (removing the files) of `run_id` on every agent that prepared it and was not lost, in
 // parallel.
-void CleanupEverywhere(std::vector<AgentRun>& runs, const std::string& run_id);
+void CleanupEverywhere(std::vector<AgentRun>& runs, const std::string& run_id,
+                       bool remove_files = true);
 
 // run_results.cc
 

@@ -12,21 +12,7 @@
 
 namespace azbench::run_internal {
 
-namespace {
-
-// True when a job of `scenario` says sharing=shared-file (the last value of the option wins).
-bool UsesSharedFiles(const Scenario& scenario) {
-  for (const ScenarioJob& job : scenario.jobs) {
-    bool shared = false;
-    for (const auto& [key, value] : job.options) {
-      if (key == "sharing") shared = value == "shared-file";
-    }
-    if (shared) return true;
-  }
-  return false;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::vector<std::string> PrepareEverywhere(std::vector<AgentRun>& runs, const Scenario& scenario,
                                            const std::string& run_id, const RunOptions& options) {
@@ -74,10 +60,12 @@ std::vector<std::string> PrepareEverywhere(std::vector<AgentRun>& runs, const Sc
       r.errors.push_back(std::string(response.status().message()));
     }
   };
-  // sharing=shared-file: the first agent lays the shared files out alone; the others then find
-  // them complete and skip the layout (file_layout.cc), so no two agents ever write a layout.
+  // sharing=shared-file (and write-verify, on the same layout): the first agent lays the shared
+  // files out alone; the others then find them complete and skip the layout (file_layout.cc), so
+  // no two agents ever write a layout.
   size_t layout_first = runs.size();
-  if (UsesSharedFiles(scenario)) {
+  if (ScenarioUsesSharing(scenario, "shared-file") ||
+      ScenarioUsesSharing(scenario, "write-verify")) {
     for (size_t index = 0; index < runs.size(); ++index) {
       if (runs[index].member != nullptr) {
         layout_first = index;
@@ -101,10 +89,10 @@ std::vector<std::string> PrepareEverywhere(std::vector<AgentRun>& runs, const Sc
   return prepare_errors;
 }
 
-void CleanupEverywhere(std::vector<AgentRun>& runs, const std::string& run_id) {
+void CleanupEverywhere(std::vector<AgentRun>& runs, const std::string& run_id, bool remove_files) {
   v1::CleanupRequest cleanup;
   cleanup.set_run_id(run_id);
-  cleanup.set_remove_files(true);
+  cleanup.set_remove_files(remove_files);
   std::vector<std::thread> threads;  // in parallel: one slow agent must not hold the others
   for (AgentRun& r : runs) {
     if (r.member != nullptr && r.prepared && !r.lost) {

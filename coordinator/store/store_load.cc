@@ -9,7 +9,9 @@
 #include <set>
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "common/histogram.h"
 #include "common/op_kind.h"
 #include "common/status_macros.h"
@@ -176,7 +178,8 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
       "SELECT id, agent_id, job_name, group_id, clones, interval_ns, runtime_ns, start_ns, end_ns, "
       "error_errno, error_message, warnings, cpu_threads, cpu_wall_ns, cpu_user_ns, cpu_system_ns, "
       "cpu_voluntary_switches, cpu_involuntary_switches, cpu_minor_faults, cpu_major_faults, "
-      "io_depths, fold_source_id, fold_shift FROM agent_result WHERE scenario_id = ? AND idx >= 0 "
+      "io_depths, fold_source_id, fold_shift, verify_failures, verify_failure_offsets FROM "
+      "agent_result WHERE scenario_id = ? AND idx >= 0 "
       "ORDER BY idx"));
   RETURN_IF_ERROR(histograms.Prepare(
       "SELECT op_kind, lat_kind, ops, bytes, errors, short_ios, count, min_ns, max_ns, sum_ns, "
@@ -255,6 +258,12 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
     job.cpu.minor_faults = results.U64(18);
     job.cpu.major_faults = results.U64(19);
     if (!DepthFromText(results.Text(20), job.depth)) return corrupt("malformed io_depths JSON");
+    job.verify_failures = results.U64(23);
+    for (absl::string_view offset : absl::StrSplit(results.Text(24), ' ', absl::SkipEmpty())) {
+      uint64_t value = 0;
+      if (!absl::SimpleAtoi(offset, &value)) return corrupt("malformed verify_failure_offsets");
+      job.verify_failure_offsets.push_back(value);
+    }
 
     histograms.Int(1, result_id);
     while (true) {

@@ -43,11 +43,11 @@ absl::StatusOr<bool> Store::NeedsSchemaAdditions(int64_t version) {
       "(SELECT count(*) FROM pragma_table_info('agent_result') WHERE name IN ('cpu_threads', "
       "'cpu_wall_ns', 'cpu_user_ns', 'cpu_system_ns', 'cpu_voluntary_switches', "
       "'cpu_involuntary_switches', 'cpu_minor_faults', 'cpu_major_faults', 'io_depths', "
-      "'fold_source_id', 'fold_shift')) + "
+      "'fold_source_id', 'fold_shift', 'verify_failures', 'verify_failure_offsets')) + "
       "(SELECT count(*) FROM pragma_table_info('scenario') WHERE name = 'attempt_of') + "
       "(SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'scenario_clock')"));
   ASSIGN_OR_RETURN(bool row, count.Step());
-  return !row || count.Int(0) != 1 + 11 + 1 + 1;
+  return !row || count.Int(0) != 1 + 13 + 1 + 1;
 }
 
 // placement.mount, added within schema version 2 (store.h): additive, with a default, so older
@@ -75,7 +75,11 @@ absl::Status Store::AddAgentResultColumns() {
       {"cpu_involuntary_switches", "INTEGER NOT NULL DEFAULT 0"},
       {"cpu_minor_faults", "INTEGER NOT NULL DEFAULT 0"},
       {"cpu_major_faults", "INTEGER NOT NULL DEFAULT 0"},
-      {"io_depths", "TEXT NOT NULL DEFAULT ''"}};
+      {"io_depths", "TEXT NOT NULL DEFAULT ''"},
+      // verify (sharing=write-verify's verifiers): failed intervals and the first offsets, as
+      // space-separated decimals.
+      {"verify_failures", "INTEGER NOT NULL DEFAULT 0"},
+      {"verify_failure_offsets", "TEXT NOT NULL DEFAULT ''"}};
   std::vector<std::string> missing;
   for (const auto& [name, declaration] : kColumns) {
     Statement columns(*this);

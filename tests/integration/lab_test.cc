@@ -9,7 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <sstream>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -161,6 +165,70 @@ TEST_F(LabTest, DownRemovesWhatAnInterruptedUpLeftAndUpClearsStrays) {
   out = Azbench({"lab", "down", "--dir", kDir}, &code);
   ASSERT_EQ(code, 0) << out;
   EXPECT_THAT(Leftovers(), ::testing::IsEmpty());
+}
+
+// The line of `agent` in a verify-csv report, or "".
+std::string AgentRow(const std::string& csv, const std::string& agent) {
+  std::istringstream lines(csv);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(absl::StrCat(",", agent, ",")) != std::string::npos) return line;
+  }
+  return "";
+}
+
+// Cross-AZ verify (sharing=write-verify): the agent in lab-1a, the server's AZ, writes through
+// the server; the agents in lab-1b and lab-1c read every block back across the delay line and
+// check it. A block damaged in the export between two runs is then found by all three
+// (verify_only=1), at its offset.
+TEST_F(LabTest, WriteVerifyAcrossAzsFindsABlockCorruptedInTheExport) {
+  int code = 0;
+  std::string out = Azbench({"lab", "up", "--azs", "3", "--dir", kDir}, &code);
+  ASSERT_EQ(code, 0) << out;
+  const LabTopology lab = PlanLab({.azs = 3, .dir = kDir});
+  const std::string url =
+      absl::StrCat("nfs://", lab.nfs_server_address, lab.export_dir,
+                   "?version=3&nfsport=", kLabNfsPort, "&mountport=", kLabMountPort);
+  auto run = [&](const std::string& name, const std::string& extra) {
+    const std::string dir = absl::StrCat(kDir, "/", name);
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/campaign.yaml")
+        << "name: " << name << "\nfleet:\n  hosts_file: " << kDir
+        << "/hosts\n  tls: {ca_file: " << kDir << "/tls/ca.crt, cert_file: " << kDir
+        << "/tls/coordinator.crt, key_file: " << kDir
+        << "/tls/coordinator.key}\nresults: results.db\ntargets:\n  - {name: ganesha, path: \""
+        << url << "\"}\nworkloads:\n  - name: xv\n    options: {rw: randwrite, bs: 4k, size: 256k, "
+        << "verify: crc32c, sharing: write-verify" << extra << "}\nmatrix:\n  nodes: [all]\n";
+    int rc = 0;
+    out = Azbench({"run", dir + "/campaign.yaml", "--quiet"}, &rc);
+    std::string csv = Azbench({"report", dir + "/results.db", "--format", "verify-csv"}, &code);
+    EXPECT_EQ(code, 0) << csv;
+    return std::make_pair(rc, csv);
+  };
+
+  auto [rc, csv] = run("clean", "");
+  ASSERT_EQ(rc, 0) << out;
+  // agent-<letter>0 is the agent of AZ lab-1<letter> (lab_topology.h); the AZ column is the
+  // agent's own report of its AZ.
+  EXPECT_THAT(AgentRow(csv, "agent-a0"), ::testing::EndsWith(",writer,0,0,,false")) << csv;
+  EXPECT_THAT(AgentRow(csv, "agent-b0"), ::testing::EndsWith(",verifier,64,0,,false")) << csv;
+  EXPECT_THAT(AgentRow(csv, "agent-c0"), ::testing::EndsWith(",verifier,64,0,,false")) << csv;
+
+  // The written file is kept in the export: damage one byte of the block at 40 KiB.
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(lab.export_dir)) {
+    if (e.is_regular_file()) files.push_back(e.path());
+  }
+  ASSERT_EQ(files.size(), 1u);
+  const int fd = open(files[0].c_str(), O_WRONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(pwrite(fd, "X", 1, 40 * 1024 + 100), 1);
+  close(fd);
+
+  std::tie(rc, csv) = run("corrupt", ", verify_only: 1");
+  EXPECT_NE(rc, 0) << "the failed checks fail the jobs (EILSEQ)\n" << out;
+  for (const char* agent : {"agent-a0", "agent-b0", "agent-c0"}) {
+    EXPECT_THAT(AgentRow(csv, agent), ::testing::EndsWith(",verifier,11,1,40960,false")) << csv;
+  }
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "agent/workloads/block_io/block_io.h"
 #include "agent/workloads/block_io/block_io_workload.h"
 #include "agent/workloads/block_io/file_op_job.h"
+#include "agent/workloads/block_io/write_verify.h"
 #include "common/nfs_url.h"
 #include "common/status_macros.h"
 
@@ -50,13 +51,16 @@ class ParsedBlockIoJob final : public ParsedJob {
     }
     ASSIGN_OR_RETURN(std::unique_ptr<BlockIoJob> job,
                      BlockIoJob::Prepare(spec_, group_id_, CreateEngine, context.cancel));
-    return WrapBlockIoJob(std::move(job));
+    return WrapBlockIoJob(std::move(job), waits_for_writer_);
   }
+
+  void set_waits_for_writer(bool waits) { waits_for_writer_ = waits; }
 
  private:
   JobSpec spec_;
   int group_id_;
   JobPaths paths_;
+  bool waits_for_writer_ = false;  // sharing=write-verify's verifiers (write_verify.h)
 };
 
 class BlockIoFamilyImpl final : public Family {
@@ -87,7 +91,13 @@ class BlockIoFamilyImpl final : public Family {
       spec.shared_stream_index = context.placement.agent_index;  // range-checked by block_io
       spec.shared_stream_count = context.placement.agent_count;
     }
-    return MakeParsedBlockIoJob(std::move(spec), request.group_id, context.agent_subdir);
+    absl::StatusOr<WriteVerifyRole> role =
+        ApplyWriteVerifyRole(spec, context.placement.agent_index, context.placement.agent_count);
+    RETURN_IF_ERROR(WithJobName(request.name, role.status()));
+    std::unique_ptr<ParsedJob> parsed =
+        MakeParsedBlockIoJob(std::move(spec), request.group_id, context.agent_subdir);
+    static_cast<ParsedBlockIoJob&>(*parsed).set_waits_for_writer(role->waits_for_writer);
+    return parsed;
   }
 };
 

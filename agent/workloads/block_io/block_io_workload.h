@@ -9,7 +9,10 @@
 
 namespace azbench {
 
-std::unique_ptr<Workload> WrapBlockIoJob(std::unique_ptr<BlockIoJob> job);
+// `waits_for_writer` (sharing=write-verify's verifiers): the job is phased, with one barrier
+// ("write") before its first op, released once the writer's agent has finished.
+std::unique_ptr<Workload> WrapBlockIoJob(std::unique_ptr<BlockIoJob> job,
+                                         bool waits_for_writer = false);
 
 }  // namespace azbench
 

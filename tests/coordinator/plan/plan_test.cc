@@ -562,5 +562,31 @@ TEST(PlanPlacementTest, PlanPreviewPlacesTargetsWithServerAz) {
       ByKey(*plan, "workload=read/placement=same-az/nodes=all/target=efs/repeat=1").skipped);
 }
 
+TEST(PlanTest, WriteVerifyWithOneAgentIsSkippedSayingWhy) {
+  Campaign campaign = Parse(R"(name: xverify
+fleet: {local: {agents: 4, azs: [az-a, az-b]}}
+targets:
+  - {name: efs, path: /mnt/efs}
+workloads:
+  - name: wv
+    options: {rw: write, bs: 4k, size: 1m, verify: crc32c, sharing: write-verify}
+matrix:
+  nodes: [1, 2]
+warmup: 1s
+)");
+  absl::StatusOr<std::vector<Scenario>> plan = ExpandCampaign(campaign, FourAgents());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_THAT(*plan, SizeIs(4));  // a warmup and a repeat per cell
+  for (const Scenario& s : *plan) {
+    const bool one = s.key.find("nodes=1") != std::string::npos;
+    EXPECT_EQ(s.skipped, one) << s.key;
+    if (one) {
+      EXPECT_THAT(s.skip_reason, HasSubstr("sharing=write-verify needs at least 2 agents"));
+    }
+    // The verifiers replay the writer's writes: the warmup is not made time-based.
+    for (const auto& [key, value] : s.jobs[0].options) EXPECT_NE(key, "time_based") << s.key;
+  }
+}
+
 }  // namespace
 }  // namespace azbench
