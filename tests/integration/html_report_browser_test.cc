@@ -69,7 +69,8 @@ TEST(HtmlReportBrowserTest, TheReportOfALocalCampaignRendersInChromiumWithEveryC
   fs::remove_all(artifacts);
   fs::create_directories(artifacts);
   const std::string check_script =
-      (fs::path(__FILE__).parent_path() / "browser" / "check_report.mjs").string();
+      (fs::path(testing::kSourceDir) / "tests" / "integration" / "browser" / "check_report.mjs")
+          .string();
   ASSERT_TRUE(fs::exists(check_script)) << check_script;
 
   // Two targets, an iodepth sweep and a nodes axis: every kind of chart but probes; a large_stream
