@@ -19,6 +19,7 @@
 #include "common/error_policy.h"
 #include "common/nfs_url.h"
 #include "common/status_macros.h"
+#include "common/thread_placement.h"
 #include "common/units.h"
 #include "common/verify_options.h"
 
@@ -108,6 +109,13 @@ absl::Status SetBool(std::optional<bool>& field, std::string_view value) {
 }
 
 absl::Status SetInt(int& field, std::string_view value, int64_t min_value, int64_t max_value) {
+  ASSIGN_OR_RETURN(int64_t parsed, ParseInt(value, min_value, max_value));
+  field = static_cast<int>(parsed);
+  return absl::OkStatus();
+}
+
+absl::Status SetOptionalInt(std::optional<int>& field, std::string_view value, int64_t min_value,
+                            int64_t max_value) {
   ASSIGN_OR_RETURN(int64_t parsed, ParseInt(value, min_value, max_value));
   field = static_cast<int>(parsed);
   return absl::OkStatus();
@@ -591,6 +599,13 @@ absl::Status SetThinktimeBlocksType(JobSpec& job, std::string_view value) {
   static constexpr std::pair<std::string_view, bool> kTypes[] = {{"complete", false},
                                                                  {"issue", true}};
   ASSIGN_OR_RETURN(job.thinktime_blocks_issue, ParseChoice(value, kTypes, "complete, issue"));
+  return absl::OkStatus();
+}
+
+absl::Status SetCpusAllowedPolicy(JobSpec& job, std::string_view value) {
+  static constexpr std::pair<std::string_view, bool> kPolicies[] = {{"shared", false},
+                                                                    {"split", true}};
+  ASSIGN_OR_RETURN(job.placement.split, ParseChoice(value, kPolicies, "shared, split"));
   return absl::OkStatus();
 }
 
@@ -1086,10 +1101,19 @@ constexpr FioOptionInfo kOptions[] = {
              "Share of writes in a mixed job (sets rwmixread to the rest)", SetRwmixwrite),
     NoEffect("rwmixcycle", "", T::kInt, "", kRwmix, "Old option for the read/write switch period",
              kWhyDeprecated),
-    Refused("nice", "", T::kInt, "0", kScheduling, "Nice value of the job's threads",
-            kWhyPlacement),
-    Refused("prio", "", T::kInt, "", kScheduling, "I/O priority level", kWhyPlacement),
-    Refused("prioclass", "", T::kInt, "", kScheduling, "I/O priority class", kWhyPlacement),
+    Honoured("nice", "", T::kInt, "", "-20..19", "0", kScheduling,
+             "Add this to the nice value of the job's threads (negative needs CAP_SYS_NICE)",
+             [](JobSpec& j, std::string_view v) { return SetInt(j.placement.nice, v, -20, 19); }),
+    Honoured("prio", "", T::kInt, "", "0..7", "", kScheduling,
+             "I/O priority level of the job's threads (0 highest), set with ioprio_set",
+             [](JobSpec& j, std::string_view v) {
+               return SetOptionalInt(j.placement.ioprio_level, v, 0, 7);
+             }),
+    Honoured("prioclass", "", T::kInt, "", "0..3 (1 rt, 2 best effort, 3 idle; 0: 2)", "",
+             kScheduling, "I/O priority class of the job's threads, set with ioprio_set",
+             [](JobSpec& j, std::string_view v) {
+               return SetOptionalInt(j.placement.ioprio_class, v, 0, 3);
+             }),
     Honoured("thinktime", "", T::kDuration, "us", "0 and up", "0", kThinktime,
              "Drain the queue and pause this long after every thinktime_blocks I/Os",
              [](JobSpec& j, std::string_view v) { return SetMicros(j.thinktime, v); }),
@@ -1168,12 +1192,23 @@ constexpr FioOptionInfo kOptions[] = {
             "an agent writes only beneath its allowed roots"),
     Refused("pre_read", "", T::kBool, "0", kSync, "Read the files into the cache before the job",
             "azbench warms nothing before a run (invalidate drops the cache)"),
-    Refused("cpumask", "", T::kList, "", kScheduling, "CPUs the job may run on (a bit mask)",
-            kWhyPlacement),
-    Refused("cpus_allowed", "", T::kList, "", kScheduling, "CPUs the job may run on",
-            kWhyPlacement),
-    Refused("cpus_allowed_policy", "", T::kChoice, "shared", kScheduling,
-            "Whether clones share or split cpus_allowed", kWhyPlacement),
+    Honoured("cpumask", "", T::kInt, "", "bit n allows CPU n; CPUs of this host", "", kScheduling,
+             "CPUs the job's threads may run on, as a bit mask",
+             [](JobSpec& j, std::string_view v) -> absl::Status {
+               ASSIGN_OR_RETURN(j.placement.cpus, ParseCpuMask(v, ConfiguredCpuCount()));
+               return absl::OkStatus();
+             }),
+    Honoured("cpus_allowed", "", T::kList, "", "CPU numbers and ranges (0-3,6) of this host", "",
+             kScheduling, "CPUs the job's threads may run on",
+             [](JobSpec& j, std::string_view v) -> absl::Status {
+               ASSIGN_OR_RETURN(j.placement.cpus, ParseCpuList(v, ConfiguredCpuCount()));
+               return absl::OkStatus();
+             }),
+    Honoured("cpus_allowed_policy", "", T::kChoice, "", "shared, split", "shared", kScheduling,
+             "Whether the clones share cpus_allowed or each runs on one of its CPUs",
+             SetCpusAllowedPolicy,
+             "split: clone n of a job runs on its CPUs' (n mod count)th; fio counts n over all "
+             "jobs of the run"),
     Refused("numa_cpu_nodes", "", T::kList, "", kScheduling, "NUMA nodes the job may run on",
             kWhyPlacement),
     Refused("numa_mem_policy", "", T::kString, "", kScheduling, "NUMA memory policy of the job",
