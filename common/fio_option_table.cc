@@ -548,7 +548,8 @@ absl::Status SetRandseed(JobSpec& job, std::string_view value) {
 }
 
 // fio's per-direction lists: `v` sets reads and writes, `r,w` each, an empty part leaves that
-// direction at 0 (none). A third (trim) value may only be empty: azbench does no trims.
+// direction at 0 (none). A third (trim) value is checked and then has nothing to act on: azbench
+// has no trim rw modes (ApplyJobOption warns, kTrimPartNoEffect).
 template <typename Parse>
 absl::Status SetPerDirection(std::array<uint64_t, 2>& field, std::string_view value, Parse parse) {
   std::vector<std::string_view> parts;
@@ -559,9 +560,12 @@ absl::Status SetPerDirection(std::array<uint64_t, 2>& field, std::string_view va
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
-  if (parts.size() > 3 || (parts.size() == 3 && !parts[2].empty())) {
+  if (parts.size() > 3) {
     return absl::InvalidArgumentError(
-        absl::StrCat("'", Av(value), "': give one value, or read,write (azbench does no trims)"));
+        absl::StrCat("'", Av(value), "': give one value, or read,write[,trim]"));
+  }
+  if (parts.size() == 3 && !parts[2].empty()) {
+    RETURN_IF_ERROR(parse(parts[2]).status());
   }
   std::array<uint64_t, 2> parsed = {0, 0};
   for (size_t dir = 0; dir < 2; ++dir) {
@@ -706,6 +710,9 @@ constexpr std::string_view kAzbench = "azbench";
 // Reasons shared by several options.
 constexpr std::string_view kWhyVerify = "not implemented in azbench's verify";
 constexpr std::string_view kWhyTrim = "azbench issues no trims";
+constexpr std::string_view kTrimValueNote =
+    "a third (trim) value is accepted with a warning that it has no effect: azbench issues no "
+    "trims";
 constexpr std::string_view kWhyIolog =
     "an agent reads and writes only its jobs' data files, never other files a job names";
 constexpr std::string_view kWhyZones =
@@ -1130,19 +1137,25 @@ constexpr FioOptionInfo kOptions[] = {
              "Think after this long of I/O, or after thinktime_blocks I/Os if set and sooner",
              [](JobSpec& j, std::string_view v) { return SetSeconds(j.thinktime_iotime, v); }),
     Honoured(
-        "rate", "", T::kList, "bytes/s", "0 and up; read,write", "0 (unlimited)", kRate,
+        "rate", "", T::kList, "bytes/s", "0 and up; read,write[,trim]", "0 (unlimited)", kRate,
         "Cap the bandwidth of each clone, per direction (not with rate_iops)",
-        [](JobSpec& j, std::string_view v) { return SetRatesBytes(j.rate_bytes_per_s, j, v); }),
+        [](JobSpec& j, std::string_view v) { return SetRatesBytes(j.rate_bytes_per_s, j, v); },
+        kTrimValueNote),
     Honoured(
-        "rate_min", "ratemin", T::kList, "bytes/s", "0 and up; read,write", "0 (none)", kRate,
-        "Fail the job if a direction's bandwidth over a rate_cycle drops below this",
-        [](JobSpec& j, std::string_view v) { return SetRatesBytes(j.rate_min_bytes_per_s, j, v); }),
-    Honoured("rate_iops", "", T::kList, "IOPS", "0 and up; read,write", "0 (unlimited)", kRate,
-             "Cap the IOPS of each clone, per direction",
-             [](JobSpec& j, std::string_view v) { return SetRatesIops(j.rate_iops, v); }),
-    Honoured("rate_iops_min", "", T::kList, "IOPS", "0 and up; read,write", "0 (none)", kRate,
-             "Fail the job if a direction's IOPS over a rate_cycle drop below this",
-             [](JobSpec& j, std::string_view v) { return SetRatesIops(j.rate_iops_min, v); }),
+        "rate_min", "ratemin", T::kList, "bytes/s", "0 and up; read,write[,trim]", "0 (none)",
+        kRate, "Fail the job if a direction's bandwidth over a rate_cycle drops below this",
+        [](JobSpec& j, std::string_view v) { return SetRatesBytes(j.rate_min_bytes_per_s, j, v); },
+        kTrimValueNote),
+    Honoured(
+        "rate_iops", "", T::kList, "IOPS", "0 and up; read,write[,trim]", "0 (unlimited)", kRate,
+        "Cap the IOPS of each clone, per direction",
+        [](JobSpec& j, std::string_view v) { return SetRatesIops(j.rate_iops, v); },
+        kTrimValueNote),
+    Honoured(
+        "rate_iops_min", "", T::kList, "IOPS", "0 and up; read,write[,trim]", "0 (none)", kRate,
+        "Fail the job if a direction's IOPS over a rate_cycle drop below this",
+        [](JobSpec& j, std::string_view v) { return SetRatesIops(j.rate_iops_min, v); },
+        kTrimValueNote),
     Honoured("rate_process", "", T::kChoice, "", "linear, poisson", "linear", kRate,
              "How rated I/Os are spaced: evenly, or with exponential gaps", SetRateProcess),
     Honoured("rate_cycle", "ratecycle", T::kInt, "ms", "1 and up", "1000", kRate,
