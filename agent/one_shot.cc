@@ -42,7 +42,7 @@ const std::vector<FlagSpec>& OneShotFlags() {
   static const auto* flags = new std::vector<FlagSpec>{
       {.name = "--output-format", .help = "normal, json, json+, terse; several comma-separated"},
       {.name = "--minimal", .is_switch = true, .help = "terse output (--output-format=terse)"},
-      {.name = "--terse-version", .help = "terse format version: 3"},
+      {.name = "--terse-version", .help = "terse format version: 2, 3 (default), 4, 5"},
       {.name = "--output", .help = "write the results to this file"},
       {.name = "--interval", .help = "interval series step, 10ms to 1h"},
       {.name = "--workload", .help = "block_io (default), metadata, small_files, ..."},
@@ -69,7 +69,7 @@ absl::StatusOr<OneShotOptions> ParseOneShotArgs(const std::vector<std::string>& 
     } else if (f.name == "--minimal") {
       if (f.value == "true") options.output_format = "terse";
     } else if (f.name == "--terse-version") {
-      RETURN_IF_ERROR(CheckTerseVersion(f.value));
+      ASSIGN_OR_RETURN(options.terse_version, ParseTerseVersion(f.value));
     } else if (f.name == "--output") {
       options.output_path = f.value;
     } else if (f.name == "--interval") {
@@ -352,9 +352,10 @@ int RunOneShotCommand(const std::vector<std::string>& args) {
   }
   const std::vector<JobResult>& results = run->results;
   const bool interrupted = g_interrupted.load();
-  const std::string text =
-      RenderOneShotOutput(*ParseOutputFormats(options->output_format), results,
-                          OneShotFioContext(*jobs, results, disks.Finish()), interrupted);
+  OutputFormats formats = *ParseOutputFormats(options->output_format);
+  formats.terse_version = options->terse_version;
+  const std::string text = RenderOneShotOutput(
+      formats, results, OneShotFioContext(*jobs, results, disks.Finish()), interrupted);
   int rc = interrupted || !run->problems.empty() ? 1 : 0;
   for (const std::string& problem : run->problems) {
     std::cerr << "azbench-agent run: " << problem << "\n";

@@ -22,12 +22,15 @@ TEST(ParseOutputFormatsTest, TakesFiosNamesCommaSeparated) {
   EXPECT_THAT(bad.status().message(), HasSubstr("'xml' is not a format"));
 }
 
-TEST(ParseOutputFormatsTest, TerseAndJsonPlusAreFormatsAndOnlyTerseVersion3IsWritten) {
+TEST(ParseOutputFormatsTest, TerseAndJsonPlusAreFormatsAndTerseVersionsAreFios) {
   absl::StatusOr<OutputFormats> f = ParseOutputFormats("terse,json+");
   ASSERT_TRUE(f.ok()) << f.status();
   EXPECT_EQ(*f, (OutputFormats{.json_plus = true, .terse = true}));
-  EXPECT_TRUE(CheckTerseVersion("3").ok());
-  EXPECT_THAT(CheckTerseVersion("5").message(), HasSubstr("only version 3"));
+  for (int version : {2, 3, 4, 5}) {
+    EXPECT_EQ(ParseTerseVersion(std::to_string(version)).value_or(0), version);
+  }
+  EXPECT_THAT(ParseTerseVersion("6").status().message(), HasSubstr("give 2, 3, 4 or 5"));
+  EXPECT_FALSE(ParseTerseVersion("x").ok());
 }
 
 TEST(OneShotArgsTest, MinimalMeansTerse) {
@@ -35,7 +38,10 @@ TEST(OneShotArgsTest, MinimalMeansTerse) {
       ParseOneShotArgs({"--name=w", "--rw=write", "--size=1m", "--minimal"});
   ASSERT_TRUE(o.ok()) << o.status();
   EXPECT_EQ(o->output_format, "terse");
-  EXPECT_FALSE(ParseOneShotArgs({"--name=w", "--terse-version=4"}).ok());
+  absl::StatusOr<OneShotOptions> v4 = ParseOneShotArgs({"--name=w", "--terse-version=4"});
+  ASSERT_TRUE(v4.ok()) << v4.status();
+  EXPECT_EQ(v4->terse_version, 4);
+  EXPECT_FALSE(ParseOneShotArgs({"--name=w", "--terse-version=1"}).ok());
 }
 
 TEST(RenderOneShotOutputTest, FormatsComeInFiosOrderTerseJsonNormal) {
