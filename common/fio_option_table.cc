@@ -549,7 +549,7 @@ absl::Status SetRandseed(JobSpec& job, std::string_view value) {
 
 // fio's per-direction lists: `v` sets reads and writes, `r,w` each, an empty part leaves that
 // direction at 0 (none). A third (trim) value is checked and then has nothing to act on: azbench
-// has no trim rw modes (ApplyJobOption warns, kTrimPartNoEffect).
+// has no trim rw modes (ApplyJobOption warns).
 template <typename Parse>
 absl::Status SetPerDirection(std::array<uint64_t, 2>& field, std::string_view value, Parse parse) {
   std::vector<std::string_view> parts;
