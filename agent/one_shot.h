@@ -38,6 +38,8 @@ struct OneShotOptions {
   bool parse_only = false;
   bool showcmd = false;
   std::vector<std::string> sections;
+  // Warnings about the command's own flags (--eta-newline, --eta-interval: no effect).
+  std::vector<std::string> warnings;
 };
 
 // What a one-shot run measured, and what it could not do after the jobs ran (an op log that could

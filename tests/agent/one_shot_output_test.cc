@@ -44,6 +44,19 @@ TEST(OneShotArgsTest, MinimalMeansTerse) {
   EXPECT_FALSE(ParseOneShotArgs({"--name=w", "--terse-version=1"}).ok());
 }
 
+TEST(OneShotArgsTest, EtaNeverIsFiosNoStatusLineAndAlwaysIsRefused) {
+  absl::StatusOr<OneShotOptions> never =
+      ParseOneShotArgs({"--name=w", "--eta=never", "--eta-newline=2s", "--eta-interval=500ms"});
+  ASSERT_TRUE(never.ok()) << never.status();
+  ASSERT_EQ(never->warnings.size(), 2u);
+  EXPECT_THAT(never->warnings[0], HasSubstr("--eta-newline has no effect"));
+  EXPECT_EQ(ParseOneShotArgs({"--name=w", "--eta=always"}).status().code(),
+            absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(ParseOneShotArgs({"--name=w", "--eta=sometimes"}).status().message(),
+              HasSubstr("give never, auto or always"));
+  EXPECT_FALSE(ParseOneShotArgs({"--name=w", "--eta-interval=soon"}).ok());
+}
+
 TEST(RenderOneShotOutputTest, FormatsComeInFiosOrderTerseJsonNormal) {
   std::vector<JobResult> results(1);
   results[0].name = "w";
