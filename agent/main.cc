@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "agent/cmdhelp.h"
+#include "agent/enghelp.h"
 #include "agent/one_shot.h"
 #include "agent/server/check_config.h"
 #include "agent/server/serve.h"
@@ -25,7 +26,9 @@ constexpr char kUsage[] =
     "                                                       (default /etc/azbench/agent.yaml)\n"
     "  version                                              print the version\n"
     "  --cmdhelp[=NAME|markdown]                            fio's options: all, one, or the\n"
-    "                                                       docs page, with what azbench does\n";
+    "                                                       docs page, with what azbench does\n"
+    "  --enghelp[=ENGINE[,OPTION]]                          the I/O engines, an engine's options,\n"
+    "                                                       or one of them, as fio's\n";
 
 }  // namespace
 
@@ -41,6 +44,9 @@ int main(int argc, char** argv) {
   }
   if (azbench::IsCmdhelpArgument(args[0]))
     return azbench::RunCmdhelp(args[0], std::cout, std::cerr);
+  if (azbench::IsEnghelpArgument(args[0])) {
+    return azbench::RunEnghelp(args[0], std::cout, std::cerr);
+  }
   const std::string command = args[0];
   args.erase(args.begin());
   const bool known = command == "run" || command == "serve" || command == "check-config";
@@ -50,7 +56,13 @@ int main(int argc, char** argv) {
       return 0;
     }
   }
-  if (command == "run") return azbench::RunOneShotCommand(args);
+  if (command == "run") {
+    // fio's --enghelp is a command-line option like any other: `run --enghelp` answers it too.
+    for (const std::string& arg : args) {
+      if (azbench::IsEnghelpArgument(arg)) return azbench::RunEnghelp(arg, std::cout, std::cerr);
+    }
+    return azbench::RunOneShotCommand(args);
+  }
   if (command == "serve") return azbench::RunServeCommand(args);
   if (command == "check-config") return azbench::RunCheckConfigCommand(args);
   if (command == "version" || command == "--version") {

@@ -1,5 +1,7 @@
 #include "agent/one_shot.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
@@ -37,12 +39,30 @@ constexpr uint64_t kStartDelayNs = 20'000'000;
 
 }  // namespace
 
+// fio's --eta: never prints no status line, auto prints one only when stdout is a terminal,
+// always prints one. azbench-agent run prints none, so it takes never, and auto where fio would
+// print nothing either.
+namespace {
+absl::Status CheckEta(const std::string& value) {
+  if (value == "never") return absl::OkStatus();
+  if (value == "auto" && isatty(STDOUT_FILENO) == 0) return absl::OkStatus();
+  if (value == "auto" || value == "always") {
+    return absl::UnimplementedError(
+        absl::StrCat("--eta=", value,
+                     ": azbench-agent run prints no status line (fio's ETA line is not "
+                     "implemented); give --eta=never"));
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("--eta='", value, "': give never, auto or always"));
+}
+}  // namespace
+
 // The command's own flags, written --flag=value; every other --key=value is fio's (fio_args).
 const std::vector<FlagSpec>& OneShotFlags() {
   static const auto* flags = new std::vector<FlagSpec>{
       {.name = "--output-format", .help = "normal, json, json+, terse; several comma-separated"},
       {.name = "--minimal", .is_switch = true, .help = "terse output (--output-format=terse)"},
-      {.name = "--terse-version", .help = "terse format version: 3"},
+      {.name = "--terse-version", .help = "terse format version: 2, 3 (default), 4, 5"},
       {.name = "--output", .help = "write the results to this file"},
       {.name = "--interval", .help = "interval series step, 10ms to 1h"},
       {.name = "--workload", .help = "block_io (default), metadata, small_files, ..."},
@@ -50,6 +70,9 @@ const std::vector<FlagSpec>& OneShotFlags() {
       {.name = "--parse-only", .is_switch = true, .help = "check the jobs, run nothing"},
       {.name = "--showcmd", .is_switch = true, .help = "print the jobs as a fio command line"},
       {.name = "--section", .repeatable = true, .help = "run only this job section"},
+      {.name = "--eta", .help = "fio's status line: never, or auto (no line: see below)"},
+      {.name = "--eta-newline", .help = "no effect: no status line is printed"},
+      {.name = "--eta-interval", .help = "no effect: no status line is printed"},
   };
   return *flags;
 }
@@ -69,7 +92,7 @@ absl::StatusOr<OneShotOptions> ParseOneShotArgs(const std::vector<std::string>& 
     } else if (f.name == "--minimal") {
       if (f.value == "true") options.output_format = "terse";
     } else if (f.name == "--terse-version") {
-      RETURN_IF_ERROR(CheckTerseVersion(f.value));
+      ASSIGN_OR_RETURN(options.terse_version, ParseTerseVersion(f.value));
     } else if (f.name == "--output") {
       options.output_path = f.value;
     } else if (f.name == "--interval") {
@@ -90,6 +113,17 @@ absl::StatusOr<OneShotOptions> ParseOneShotArgs(const std::vector<std::string>& 
       options.showcmd = f.value == "true";
     } else if (f.name == "--section") {
       options.sections.push_back(f.value);
+    } else if (f.name == "--eta") {
+      RETURN_IF_ERROR(CheckEta(f.value));
+    } else if (f.name == "--eta-newline" || f.name == "--eta-interval") {
+      if (absl::StatusOr<absl::Duration> d = ParseDuration(f.value, absl::Milliseconds(1));
+          !d.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(f.name, "=", f.value, ": ", d.status().message()));
+      }
+      options.warnings.push_back(absl::StrCat(
+          f.name,
+          " has no effect: azbench-agent run prints no status line (as fio's --eta=never)"));
     }
   }
   options.fio_args = std::move(flags.unknown);
@@ -315,6 +349,9 @@ int RunOneShotCommand(const std::vector<std::string>& args) {
     std::cerr << "azbench-agent run: " << jobs.status().message() << "\n";
     return 2;
   }
+  for (const std::string& warning : options->warnings) {
+    std::cerr << "azbench-agent: warning: " << warning << "\n";
+  }
   for (const std::string& warning : FioJobWarnings(*jobs)) {
     std::cerr << "azbench-agent: warning: " << warning << "\n";
   }
@@ -352,9 +389,10 @@ int RunOneShotCommand(const std::vector<std::string>& args) {
   }
   const std::vector<JobResult>& results = run->results;
   const bool interrupted = g_interrupted.load();
-  const std::string text =
-      RenderOneShotOutput(*ParseOutputFormats(options->output_format), results,
-                          OneShotFioContext(*jobs, results, disks.Finish()), interrupted);
+  OutputFormats formats = *ParseOutputFormats(options->output_format);
+  formats.terse_version = options->terse_version;
+  const std::string text = RenderOneShotOutput(
+      formats, results, OneShotFioContext(*jobs, results, disks.Finish()), interrupted);
   int rc = interrupted || !run->problems.empty() ? 1 : 0;
   for (const std::string& problem : run->problems) {
     std::cerr << "azbench-agent run: " << problem << "\n";

@@ -26,6 +26,7 @@ struct OneShotOptions {
   std::string job_file;                  // empty: jobs come from fio_args
   std::vector<std::string> fio_args;     // fio command-line job options (--name=..., --rw=...)
   std::string output_format = "normal";  // valid for ParseOutputFormats (one_shot_output.h)
+  int terse_version = 3;                 // fio's --terse-version (ParseTerseVersion)
   std::string output_path;               // empty: stdout
   uint64_t interval_ns = 1'000'000'000;
   bool remove_files = false;  // remove the files the run created (fio's unlink=1)
@@ -37,6 +38,8 @@ struct OneShotOptions {
   bool parse_only = false;
   bool showcmd = false;
   std::vector<std::string> sections;
+  // Warnings about the command's own flags (--eta-newline, --eta-interval: no effect).
+  std::vector<std::string> warnings;
 };
 
 // What a one-shot run measured, and what it could not do after the jobs ran (an op log that could

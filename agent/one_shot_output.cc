@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -30,10 +31,11 @@ absl::StatusOr<OutputFormats> ParseOutputFormats(absl::string_view value) {
   return formats;
 }
 
-absl::Status CheckTerseVersion(absl::string_view value) {
-  if (value == std::to_string(kFioTerseVersion)) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat("--terse-version='", value, "': only version ",
-                                                 kFioTerseVersion, " is written"));
+absl::StatusOr<int> ParseTerseVersion(absl::string_view value) {
+  int version = 0;
+  if (absl::SimpleAtoi(value, &version) && IsFioTerseVersion(version)) return version;
+  return absl::InvalidArgumentError(
+      absl::StrCat("--terse-version='", value, "': give 2, 3, 4 or 5 (fio's terse versions)"));
 }
 
 std::vector<std::string> DiskUtilPaths(const std::vector<FioJob>& jobs) {
@@ -110,7 +112,9 @@ std::string PassSummary(const std::vector<JobResult>& results) {
 std::string RenderOneShotOutput(const OutputFormats& formats, const std::vector<JobResult>& results,
                                 const FioRunContext& context, bool interrupted) {
   std::string text;
-  if (formats.terse) text += FioTerseLines(ResultsToFioJson(results, false, context));
+  if (formats.terse) {
+    text += FioTerseLines(ResultsToFioJson(results, false, context), formats.terse_version);
+  }
   if (formats.json || formats.json_plus) {
     FioRunContext with_bins = context;
     with_bins.with_bins = formats.json_plus;

@@ -22,7 +22,8 @@ struct OutputFormats {
   bool normal = false;
   bool json = false;
   bool json_plus = false;  // json with clat_ns "bins"; with json too, one document (as fio)
-  bool terse = false;      // version kFioTerseVersion (common/result_terse.h)
+  bool terse = false;
+  int terse_version = 3;  // one of kFioTerseVersions (common/result_terse.h)
   bool operator==(const OutputFormats&) const = default;
 };
 
@@ -40,8 +41,8 @@ std::vector<std::string> DiskUtilPaths(const std::vector<FioJob>& jobs);
 FioRunContext OneShotFioContext(const std::vector<FioJob>& jobs,
                                 const std::vector<JobResult>& results, std::vector<DiskUtil> disks);
 
-// Checks --terse-version's value. Errors: InvalidArgument unless it is kFioTerseVersion.
-absl::Status CheckTerseVersion(absl::string_view value);
+// --terse-version's value. Errors: InvalidArgument unless it is one of kFioTerseVersions.
+absl::StatusOr<int> ParseTerseVersion(absl::string_view value);
 
 // The text of every format asked for, in fio's order (terse, json or json+, normal);
 // `interrupted` marks results cut short by a signal (the JSON's "azbench_interrupted", a first

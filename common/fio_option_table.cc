@@ -19,6 +19,7 @@
 #include "common/error_policy.h"
 #include "common/nfs_url.h"
 #include "common/status_macros.h"
+#include "common/thread_placement.h"
 #include "common/units.h"
 #include "common/verify_options.h"
 
@@ -108,6 +109,13 @@ absl::Status SetBool(std::optional<bool>& field, std::string_view value) {
 }
 
 absl::Status SetInt(int& field, std::string_view value, int64_t min_value, int64_t max_value) {
+  ASSIGN_OR_RETURN(int64_t parsed, ParseInt(value, min_value, max_value));
+  field = static_cast<int>(parsed);
+  return absl::OkStatus();
+}
+
+absl::Status SetOptionalInt(std::optional<int>& field, std::string_view value, int64_t min_value,
+                            int64_t max_value) {
   ASSIGN_OR_RETURN(int64_t parsed, ParseInt(value, min_value, max_value));
   field = static_cast<int>(parsed);
   return absl::OkStatus();
@@ -540,7 +548,8 @@ absl::Status SetRandseed(JobSpec& job, std::string_view value) {
 }
 
 // fio's per-direction lists: `v` sets reads and writes, `r,w` each, an empty part leaves that
-// direction at 0 (none). A third (trim) value may only be empty: azbench does no trims.
+// direction at 0 (none). A third (trim) value is checked and then has nothing to act on: azbench
+// has no trim rw modes (ApplyJobOption warns).
 template <typename Parse>
 absl::Status SetPerDirection(std::array<uint64_t, 2>& field, std::string_view value, Parse parse) {
   std::vector<std::string_view> parts;
@@ -551,9 +560,12 @@ absl::Status SetPerDirection(std::array<uint64_t, 2>& field, std::string_view va
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
-  if (parts.size() > 3 || (parts.size() == 3 && !parts[2].empty())) {
+  if (parts.size() > 3) {
     return absl::InvalidArgumentError(
-        absl::StrCat("'", Av(value), "': give one value, or read,write (azbench does no trims)"));
+        absl::StrCat("'", Av(value), "': give one value, or read,write[,trim]"));
+  }
+  if (parts.size() == 3 && !parts[2].empty()) {
+    RETURN_IF_ERROR(parse(parts[2]).status());
   }
   std::array<uint64_t, 2> parsed = {0, 0};
   for (size_t dir = 0; dir < 2; ++dir) {
@@ -591,6 +603,13 @@ absl::Status SetThinktimeBlocksType(JobSpec& job, std::string_view value) {
   static constexpr std::pair<std::string_view, bool> kTypes[] = {{"complete", false},
                                                                  {"issue", true}};
   ASSIGN_OR_RETURN(job.thinktime_blocks_issue, ParseChoice(value, kTypes, "complete, issue"));
+  return absl::OkStatus();
+}
+
+absl::Status SetCpusAllowedPolicy(JobSpec& job, std::string_view value) {
+  static constexpr std::pair<std::string_view, bool> kPolicies[] = {{"shared", false},
+                                                                    {"split", true}};
+  ASSIGN_OR_RETURN(job.placement.split, ParseChoice(value, kPolicies, "shared, split"));
   return absl::OkStatus();
 }
 
@@ -691,6 +710,9 @@ constexpr std::string_view kAzbench = "azbench";
 // Reasons shared by several options.
 constexpr std::string_view kWhyVerify = "not implemented in azbench's verify";
 constexpr std::string_view kWhyTrim = "azbench issues no trims";
+constexpr std::string_view kTrimValueNote =
+    "a third (trim) value is accepted with a warning that it has no effect: azbench issues no "
+    "trims";
 constexpr std::string_view kWhyIolog =
     "an agent reads and writes only its jobs' data files, never other files a job names";
 constexpr std::string_view kWhyZones =
@@ -1086,10 +1108,19 @@ constexpr FioOptionInfo kOptions[] = {
              "Share of writes in a mixed job (sets rwmixread to the rest)", SetRwmixwrite),
     NoEffect("rwmixcycle", "", T::kInt, "", kRwmix, "Old option for the read/write switch period",
              kWhyDeprecated),
-    Refused("nice", "", T::kInt, "0", kScheduling, "Nice value of the job's threads",
-            kWhyPlacement),
-    Refused("prio", "", T::kInt, "", kScheduling, "I/O priority level", kWhyPlacement),
-    Refused("prioclass", "", T::kInt, "", kScheduling, "I/O priority class", kWhyPlacement),
+    Honoured("nice", "", T::kInt, "", "-20..19", "0", kScheduling,
+             "Add this to the nice value of the job's threads (negative needs CAP_SYS_NICE)",
+             [](JobSpec& j, std::string_view v) { return SetInt(j.placement.nice, v, -20, 19); }),
+    Honoured("prio", "", T::kInt, "", "0..7", "", kScheduling,
+             "I/O priority level of the job's threads (0 highest), set with ioprio_set",
+             [](JobSpec& j, std::string_view v) {
+               return SetOptionalInt(j.placement.ioprio_level, v, 0, 7);
+             }),
+    Honoured("prioclass", "", T::kInt, "", "0..3 (1 rt, 2 best effort, 3 idle; 0: 2)", "",
+             kScheduling, "I/O priority class of the job's threads, set with ioprio_set",
+             [](JobSpec& j, std::string_view v) {
+               return SetOptionalInt(j.placement.ioprio_class, v, 0, 3);
+             }),
     Honoured("thinktime", "", T::kDuration, "us", "0 and up", "0", kThinktime,
              "Drain the queue and pause this long after every thinktime_blocks I/Os",
              [](JobSpec& j, std::string_view v) { return SetMicros(j.thinktime, v); }),
@@ -1106,19 +1137,25 @@ constexpr FioOptionInfo kOptions[] = {
              "Think after this long of I/O, or after thinktime_blocks I/Os if set and sooner",
              [](JobSpec& j, std::string_view v) { return SetSeconds(j.thinktime_iotime, v); }),
     Honoured(
-        "rate", "", T::kList, "bytes/s", "0 and up; read,write", "0 (unlimited)", kRate,
+        "rate", "", T::kList, "bytes/s", "0 and up; read,write[,trim]", "0 (unlimited)", kRate,
         "Cap the bandwidth of each clone, per direction (not with rate_iops)",
-        [](JobSpec& j, std::string_view v) { return SetRatesBytes(j.rate_bytes_per_s, j, v); }),
+        [](JobSpec& j, std::string_view v) { return SetRatesBytes(j.rate_bytes_per_s, j, v); },
+        kTrimValueNote),
     Honoured(
-        "rate_min", "ratemin", T::kList, "bytes/s", "0 and up; read,write", "0 (none)", kRate,
-        "Fail the job if a direction's bandwidth over a rate_cycle drops below this",
-        [](JobSpec& j, std::string_view v) { return SetRatesBytes(j.rate_min_bytes_per_s, j, v); }),
-    Honoured("rate_iops", "", T::kList, "IOPS", "0 and up; read,write", "0 (unlimited)", kRate,
-             "Cap the IOPS of each clone, per direction",
-             [](JobSpec& j, std::string_view v) { return SetRatesIops(j.rate_iops, v); }),
-    Honoured("rate_iops_min", "", T::kList, "IOPS", "0 and up; read,write", "0 (none)", kRate,
-             "Fail the job if a direction's IOPS over a rate_cycle drop below this",
-             [](JobSpec& j, std::string_view v) { return SetRatesIops(j.rate_iops_min, v); }),
+        "rate_min", "ratemin", T::kList, "bytes/s", "0 and up; read,write[,trim]", "0 (none)",
+        kRate, "Fail the job if a direction's bandwidth over a rate_cycle drops below this",
+        [](JobSpec& j, std::string_view v) { return SetRatesBytes(j.rate_min_bytes_per_s, j, v); },
+        kTrimValueNote),
+    Honoured(
+        "rate_iops", "", T::kList, "IOPS", "0 and up; read,write[,trim]", "0 (unlimited)", kRate,
+        "Cap the IOPS of each clone, per direction",
+        [](JobSpec& j, std::string_view v) { return SetRatesIops(j.rate_iops, v); },
+        kTrimValueNote),
+    Honoured(
+        "rate_iops_min", "", T::kList, "IOPS", "0 and up; read,write[,trim]", "0 (none)", kRate,
+        "Fail the job if a direction's IOPS over a rate_cycle drop below this",
+        [](JobSpec& j, std::string_view v) { return SetRatesIops(j.rate_iops_min, v); },
+        kTrimValueNote),
     Honoured("rate_process", "", T::kChoice, "", "linear, poisson", "linear", kRate,
              "How rated I/Os are spaced: evenly, or with exponential gaps", SetRateProcess),
     Honoured("rate_cycle", "ratecycle", T::kInt, "ms", "1 and up", "1000", kRate,
@@ -1168,12 +1205,23 @@ constexpr FioOptionInfo kOptions[] = {
             "an agent writes only beneath its allowed roots"),
     Refused("pre_read", "", T::kBool, "0", kSync, "Read the files into the cache before the job",
             "azbench warms nothing before a run (invalidate drops the cache)"),
-    Refused("cpumask", "", T::kList, "", kScheduling, "CPUs the job may run on (a bit mask)",
-            kWhyPlacement),
-    Refused("cpus_allowed", "", T::kList, "", kScheduling, "CPUs the job may run on",
-            kWhyPlacement),
-    Refused("cpus_allowed_policy", "", T::kChoice, "shared", kScheduling,
-            "Whether clones share or split cpus_allowed", kWhyPlacement),
+    Honoured("cpumask", "", T::kInt, "", "bit n allows CPU n; CPUs of this host", "", kScheduling,
+             "CPUs the job's threads may run on, as a bit mask",
+             [](JobSpec& j, std::string_view v) -> absl::Status {
+               ASSIGN_OR_RETURN(j.placement.cpus, ParseCpuMask(v, ConfiguredCpuCount()));
+               return absl::OkStatus();
+             }),
+    Honoured("cpus_allowed", "", T::kList, "", "CPU numbers and ranges (0-3,6) of this host", "",
+             kScheduling, "CPUs the job's threads may run on",
+             [](JobSpec& j, std::string_view v) -> absl::Status {
+               ASSIGN_OR_RETURN(j.placement.cpus, ParseCpuList(v, ConfiguredCpuCount()));
+               return absl::OkStatus();
+             }),
+    Honoured("cpus_allowed_policy", "", T::kChoice, "", "shared, split", "shared", kScheduling,
+             "Whether the clones share cpus_allowed or each runs on one of its CPUs",
+             SetCpusAllowedPolicy,
+             "split: clone n of a job runs on its CPUs' (n mod count)th; fio counts n over all "
+             "jobs of the run"),
     Refused("numa_cpu_nodes", "", T::kList, "", kScheduling, "NUMA nodes the job may run on",
             kWhyPlacement),
     Refused("numa_mem_policy", "", T::kString, "", kScheduling, "NUMA memory policy of the job",

@@ -20,6 +20,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "common/thread_placement.h"
 
 namespace azbench {
 
@@ -344,6 +345,9 @@ struct JobSpec {
   bool verify_only = false;            // a write job only reads back what it would have written
   bool verify_fatal = false;           // stop checking a block at its first bad interval
   uint64_t verify_backlog = 0;         // verify after every N writes; 0: after all of them
+  // fio's cpus_allowed / cpumask, cpus_allowed_policy, nice, prio and prioclass: each clone thread
+  // sets its affinity, nice value and I/O priority as it starts.
+  ThreadPlacementSpec placement;
 
   VerifyType EffectiveVerify() const {
     return verify.value_or(verify_pattern.empty() ? VerifyType::kNone : VerifyType::kPattern);

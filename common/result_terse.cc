@@ -1,5 +1,6 @@
 #include "common/result_terse.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -30,7 +31,7 @@ void AddLatency(const json& lat, std::string& out) {
                         D(lat, "mean") / 1000, D(lat, "stddev") / 1000);
 }
 
-void AddDirection(const json& dir, std::string& out) {
+void AddDirection(const json& dir, int terse_version, std::string& out) {
   absl::StrAppend(&out, ";", U(dir, "io_kbytes"), ";", U(dir, "bw"), ";", U(dir, "iops"), ";",
                   U(dir, "runtime"));
   const json& clat = dir.value("clat_ns", json::object());
@@ -45,14 +46,26 @@ void AddDirection(const json& dir, std::string& out) {
   AddLatency(dir.value("lat_ns", json::object()), out);
   absl::StrAppendFormat(&out, ";%u;%u;%f%%;%f;%f", U(dir, "bw_min"), U(dir, "bw_max"),
                         D(dir, "bw_agg"), D(dir, "bw_mean"), D(dir, "bw_dev"));
+  // Version 5 adds the bandwidth samples and the IOPS statistics (min; max; mean; stddev;
+  // samples).
+  if (terse_version == 5) {
+    absl::StrAppendFormat(&out, ";%u;%u;%u;%f;%f;%u", U(dir, "bw_samples"), U(dir, "iops_min"),
+                          U(dir, "iops_max"), D(dir, "iops_mean"), D(dir, "iops_stddev"),
+                          U(dir, "iops_samples"));
+  }
 }
 
-std::string JobLine(const json& job, const std::string& version, const json& disks) {
-  std::string out =
-      absl::StrCat(kFioTerseVersion, ";", version, ";", job.value("jobname", std::string()), ";",
-                   U(job, "groupid"), ";", U(job, "error"));
-  AddDirection(job.value("read", json::object()), out);
-  AddDirection(job.value("write", json::object()), out);
+std::string JobLine(const json& job, const std::string& version, const json& disks,
+                    int terse_version) {
+  // Version 2 has no fio version field.
+  std::string out = terse_version == 2 ? absl::StrCat("2;", job.value("jobname", std::string()))
+                                       : absl::StrCat(terse_version, ";", version, ";",
+                                                      job.value("jobname", std::string()));
+  absl::StrAppend(&out, ";", U(job, "groupid"), ";", U(job, "error"));
+  AddDirection(job.value("read", json::object()), terse_version, out);
+  AddDirection(job.value("write", json::object()), terse_version, out);
+  // Versions 2, 4 and 5 have trim fields; azbench issues no trims, so they are fio's zeros.
+  if (terse_version != 3) AddDirection(job.value("trim", json::object()), terse_version, out);
   absl::StrAppendFormat(&out, ";%f%%;%f%%;%u;%u;%u", D(job, "usr_cpu"), D(job, "sys_cpu"),
                         U(job, "ctx"), U(job, "majf"), U(job, "minf"));
   const json depth = job.value("iodepth_level", json::object());
@@ -71,7 +84,8 @@ std::string JobLine(const json& job, const std::string& version, const json& dis
   }
   for (const char* key : kRanges) absl::StrAppendFormat(&out, ";%3.2f%%", D(ms, key));
   for (const char* key : {"2000", ">=2000"}) absl::StrAppendFormat(&out, ";%3.2f%%", D(ms, key));
-  for (const json& disk : disks) {
+  // Version 2 has no disk fields.
+  for (const json& disk : terse_version == 2 ? json::array() : disks) {
     absl::StrAppendFormat(
         &out, ";%s;%u;%u;%u;%u;%u;%u;%u;%3.2f%%", disk.value("name", std::string()),
         U(disk, "read_ios"), U(disk, "write_ios"), U(disk, "read_merges"), U(disk, "write_merges"),
@@ -87,11 +101,17 @@ std::string JobLine(const json& job, const std::string& version, const json& dis
 
 }  // namespace
 
-std::string FioTerseLines(const json& document) {
+bool IsFioTerseVersion(int version) {
+  return std::find(kFioTerseVersions.begin(), kFioTerseVersions.end(), version) !=
+         kFioTerseVersions.end();
+}
+
+std::string FioTerseLines(const json& document, int terse_version) {
   const std::string version = document.value("fio version", std::string());
   const json disks = document.value("disk_util", json::array());
   std::string out;
-  for (const json& job : document.value("jobs", json::array())) out += JobLine(job, version, disks);
+  for (const json& job : document.value("jobs", json::array()))
+    out += JobLine(job, version, disks, terse_version);
   return out;
 }
 

@@ -22,12 +22,15 @@ TEST(ParseOutputFormatsTest, TakesFiosNamesCommaSeparated) {
   EXPECT_THAT(bad.status().message(), HasSubstr("'xml' is not a format"));
 }
 
-TEST(ParseOutputFormatsTest, TerseAndJsonPlusAreFormatsAndOnlyTerseVersion3IsWritten) {
+TEST(ParseOutputFormatsTest, TerseAndJsonPlusAreFormatsAndTerseVersionsAreFios) {
   absl::StatusOr<OutputFormats> f = ParseOutputFormats("terse,json+");
   ASSERT_TRUE(f.ok()) << f.status();
   EXPECT_EQ(*f, (OutputFormats{.json_plus = true, .terse = true}));
-  EXPECT_TRUE(CheckTerseVersion("3").ok());
-  EXPECT_THAT(CheckTerseVersion("5").message(), HasSubstr("only version 3"));
+  for (int version : {2, 3, 4, 5}) {
+    EXPECT_EQ(ParseTerseVersion(std::to_string(version)).value_or(0), version);
+  }
+  EXPECT_THAT(ParseTerseVersion("6").status().message(), HasSubstr("give 2, 3, 4 or 5"));
+  EXPECT_FALSE(ParseTerseVersion("x").ok());
 }
 
 TEST(OneShotArgsTest, MinimalMeansTerse) {
@@ -35,7 +38,23 @@ TEST(OneShotArgsTest, MinimalMeansTerse) {
       ParseOneShotArgs({"--name=w", "--rw=write", "--size=1m", "--minimal"});
   ASSERT_TRUE(o.ok()) << o.status();
   EXPECT_EQ(o->output_format, "terse");
-  EXPECT_FALSE(ParseOneShotArgs({"--name=w", "--terse-version=4"}).ok());
+  absl::StatusOr<OneShotOptions> v4 = ParseOneShotArgs({"--name=w", "--terse-version=4"});
+  ASSERT_TRUE(v4.ok()) << v4.status();
+  EXPECT_EQ(v4->terse_version, 4);
+  EXPECT_FALSE(ParseOneShotArgs({"--name=w", "--terse-version=1"}).ok());
+}
+
+TEST(OneShotArgsTest, EtaNeverIsFiosNoStatusLineAndAlwaysIsRefused) {
+  absl::StatusOr<OneShotOptions> never =
+      ParseOneShotArgs({"--name=w", "--eta=never", "--eta-newline=2s", "--eta-interval=500ms"});
+  ASSERT_TRUE(never.ok()) << never.status();
+  ASSERT_EQ(never->warnings.size(), 2u);
+  EXPECT_THAT(never->warnings[0], HasSubstr("--eta-newline has no effect"));
+  EXPECT_EQ(ParseOneShotArgs({"--name=w", "--eta=always"}).status().code(),
+            absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(ParseOneShotArgs({"--name=w", "--eta=sometimes"}).status().message(),
+              HasSubstr("give never, auto or always"));
+  EXPECT_FALSE(ParseOneShotArgs({"--name=w", "--eta-interval=soon"}).ok());
 }
 
 TEST(RenderOneShotOutputTest, FormatsComeInFiosOrderTerseJsonNormal) {

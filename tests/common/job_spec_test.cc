@@ -317,8 +317,32 @@ TEST(ApplyJobOptionTest, SizeErrorsNameTheOptionAndTheAcceptedForms) {
                        AllOf(HasSubstr("option 'size'"), HasSubstr("1% to 100%"))));
   EXPECT_THAT(ApplyJobOption(job, "bs", "4k,8k,4k,4k"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("read,write,trim")));
-  EXPECT_THAT(ApplyJobOption(job, "rate_iops", "100,50,10"),
+  EXPECT_THAT(ApplyJobOption(job, "rate_iops", "100,50,10,5"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("option 'rate_iops'")));
+}
+
+TEST(ApplyJobOptionTest, ARateTrimValueIsCheckedAndHasNoEffect) {
+  // fio's examples/exitwhat.fio writes rate=300,300,300. azbench has no trim rw modes, so no job
+  // can trim: the value is accepted with a warning and reads and writes keep theirs.
+  for (const char* option : {"rate", "rate_min", "rate_iops", "rate_iops_min"}) {
+    SCOPED_TRACE(option);
+    JobSpec job;
+    std::vector<std::string> warnings;
+    ASSERT_TRUE(ApplyJobOption(job, option, "300,200,100", &warnings).ok());
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_THAT(warnings[0], AllOf(HasSubstr(option), HasSubstr("trim value has no effect")));
+    EXPECT_THAT(ApplyJobOption(job, option, "300,300,x"),
+                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(option)));
+    warnings.clear();
+    ASSERT_TRUE(ApplyJobOption(job, option, "300,300", &warnings).ok());
+    ASSERT_TRUE(ApplyJobOption(job, option, "300,300,", &warnings).ok());
+    EXPECT_TRUE(warnings.empty());
+  }
+  JobSpec job;
+  ASSERT_TRUE(ApplyJobOption(job, "rate", "300,200,100").ok());
+  EXPECT_EQ(job.rate_bytes_per_s, (std::array<uint64_t, 2>{300, 200}));
+  ASSERT_TRUE(ApplyJobOption(job, "rate_iops", "30,20,10").ok());
+  EXPECT_EQ(job.rate_iops, (std::array<uint64_t, 2>{30, 20}));
 }
 
 TEST(ApplyJobOptionTest, UringWaitPauseIsADurationInMicrosecondsByDefaultUpTo1ms) {

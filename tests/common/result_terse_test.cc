@@ -77,5 +77,26 @@ TEST(FioTerseTest, ContinueOnErrorAppendsTotalErrAndFirstErrorAsFio) {
   EXPECT_EQ(f[122], "5");
 }
 
+TEST(FioTerseTest, Versions2To5HaveFiosFieldCounts) {
+  FioRunContext context;
+  context.disks = {DiskUtil{.name = "vda"}};
+  const nlohmann::json doc = ResultsToFioJson(OneReadJob(), false, context);
+  // fio 3.33's counts for one job and one disk: version 2 writes no fio version and no disks,
+  // 2, 4 and 5 add trim (zeros here), 5 adds six bandwidth and IOPS fields per direction.
+  EXPECT_EQ(Fields(FioTerseLines(doc, 2)).size(), 161u);
+  EXPECT_EQ(Fields(FioTerseLines(doc, 3)).size(), 130u);
+  EXPECT_EQ(Fields(FioTerseLines(doc, 4)).size(), 171u);
+  const std::vector<std::string> v5 = Fields(FioTerseLines(doc, 5));
+  ASSERT_EQ(v5.size(), 189u);
+  EXPECT_EQ(v5[0], "5");
+  EXPECT_EQ(v5[5], "16");           // read io_kbytes
+  EXPECT_EQ(v5[5 + 47 + 47], "0");  // trim io_kbytes
+  EXPECT_EQ(v5[180], "vda");
+  const std::vector<std::string> v2 = Fields(FioTerseLines(doc, 2));
+  EXPECT_EQ(v2[0], "2");
+  EXPECT_EQ(v2[1], "rr");
+  EXPECT_EQ(v2[4], "16");
+}
+
 }  // namespace
 }  // namespace azbench

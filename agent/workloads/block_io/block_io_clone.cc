@@ -16,6 +16,7 @@
 #include "agent/workloads/block_io/rate_pacer.h"
 #include "agent/workloads/block_io/submit_batch.h"
 #include "agent/workloads/interval_accumulator.h"
+#include "agent/workloads/thread_placement.h"
 #include "common/clock.h"
 #include "common/errno_text.h"
 #include "common/error_policy.h"
@@ -155,6 +156,11 @@ class CloneRunner {
   }
 
   JobResult Run() {
+    // As fio, the thread takes its CPUs and priorities before its start instant; a clone that
+    // cannot fails and issues nothing.
+    if (absl::Status s = ApplyThreadPlacement(spec_.placement, clone_.index); !s.ok()) {
+      FailWith(s);
+    }
     // A run cancelled before its start instant issues nothing (MayIssue).
     (void)SleepUntilMonotonicOrCancelled(start_ns_, control_.cancel);
     // Ops are timed from here on by this thread's op clock (the TSC, anchored now, or
@@ -162,7 +168,9 @@ class CloneRunner {
     OpClockScope op_clock_scope(op_clock_);
     StartMeasuredPhase();
     last_complete_ns_ = measure_start_ns_;
-    if (spec_.verify_only) {
+    if (failed_) {
+      // ApplyThreadPlacement failed: nothing to issue.
+    } else if (spec_.verify_only) {
       GenerateWrites();
     } else if (async_) {
       RunAsync();

@@ -18,6 +18,7 @@
 #include "agent/workloads/buffer_pool.h"
 #include "agent/workloads/file_layout.h"
 #include "agent/workloads/op_recorder.h"
+#include "agent/workloads/thread_placement.h"
 #include "common/clock.h"
 #include "common/errno_text.h"
 #include "common/status_macros.h"
@@ -155,6 +156,11 @@ absl::StatusOr<std::vector<JobResult>> FileOpJob::Run(const RunControl& control)
   std::vector<std::thread> threads;
   for (size_t c = 0; c < clone_paths_.size(); ++c) {
     threads.emplace_back([&, c] {
+      if (absl::Status s = ApplyThreadPlacement(spec_.placement, static_cast<int>(c)); !s.ok()) {
+        results[c].error_errno = EPERM;
+        results[c].error_message = absl::StrCat("clone ", c, ": ", s.message());
+        return;
+      }
       results[c] = RunClone(static_cast<int>(c), control, control.start_monotonic_ns);
     });
   }
