@@ -9,6 +9,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <set>
 #include <string_view>
 #include <thread>
 
@@ -20,6 +21,7 @@
 #include "common/clock.h"
 #include "common/disk_util.h"
 #include "common/file_util.h"
+#include "common/fio_log_writer.h"
 #include "common/flags.h"
 #include "common/op_log_writer.h"
 #include "common/status_macros.h"
@@ -162,9 +164,16 @@ class CollectingSink final : public RunEventSink {
   bool OnStarted(int64_t) override { return true; }
   bool OnProgress(int64_t, uint64_t, uint64_t, int) override { return true; }
   bool OnInterval(const std::string&, int, const IntervalStats&) override { return true; }
-  // op_log in one-shot mode: "<job>.oplog.csv.gz" in the current directory, like fio's log files.
-  // A log that cannot be written is the job's problem, not the end of the run.
-  bool OnOpLog(const std::string& job, int, const std::vector<OpRecord>& records) override {
+  // op_log in one-shot mode: "<job>.oplog.csv.gz" in the current directory, like fio's log files;
+  // fio's log files from the same records. A log that cannot be written is the job's problem, not
+  // the end of the run.
+  bool OnOpLog(const std::string& job, int clone, const std::vector<OpRecord>& records) override {
+    if (fio_logs != nullptr && fio_logs->Wants(job)) {
+      if (absl::Status s = fio_logs->Append(job, clone, records); !s.ok()) {
+        AddProblem(job, s.message(), "fio log files");
+      }
+    }
+    if (!op_log_jobs.contains(job)) return true;
     auto it = op_logs.find(job);
     if (it == op_logs.end()) {
       absl::StatusOr<std::unique_ptr<OpLogWriter>> writer =
@@ -184,10 +193,13 @@ class CollectingSink final : public RunEventSink {
   }
   bool OnFinished(int64_t, bool) override { return true; }
   // The first problem of each job's op log (later ones repeat it).
-  void AddProblem(const std::string& job, absl::string_view message) {
-    op_log_problems.emplace(job, absl::StrCat("op_log not complete: ", message));
+  void AddProblem(const std::string& job, absl::string_view message,
+                  absl::string_view log = "op_log") {
+    op_log_problems.emplace(job, absl::StrCat(log, " not complete: ", message));
   }
   std::vector<JobResult> results;
+  std::set<std::string> op_log_jobs;  // the jobs with op_log=1
+  FioLogWriter* fio_logs = nullptr;   // null: no job writes fio log files
   std::map<std::string, std::unique_ptr<OpLogWriter>> op_logs;
   std::map<std::string, std::string> op_log_problems;  // job -> message
 };
@@ -196,7 +208,8 @@ class CollectingSink final : public RunEventSink {
 // cleans up. What fails after the jobs ran (an op log, removing files) is added to the results'
 // warnings and to `problems`, never instead of the results.
 absl::StatusOr<OneShotRun> RunPrepared(Runner& runner, const std::string& run_id,
-                                       const std::atomic<bool>* cancel, bool remove_files) {
+                                       const std::atomic<bool>* cancel, bool remove_files,
+                                       std::set<std::string> op_log_jobs, FioLogWriter* fio_logs) {
   std::atomic<bool> done{false};
   std::thread forwarder([&] {
     while (!done.load()) {
@@ -208,17 +221,25 @@ absl::StatusOr<OneShotRun> RunPrepared(Runner& runner, const std::string& run_id
     }
   });
   CollectingSink sink;
+  sink.op_log_jobs = std::move(op_log_jobs);
+  sink.fio_logs = fio_logs;
   absl::Status status = runner.Run(run_id, RealtimeNanos() + kStartDelayNs, sink);
   done.store(true);
   forwarder.join();
   if (!status.ok()) {
     // What the op logs hold is flushed, and the files go as they would after a run.
     for (auto& [job, writer] : sink.op_logs) (void)writer->Close();
+    if (fio_logs != nullptr) (void)fio_logs->Close();
     (void)runner.Cleanup(run_id, remove_files);
     return status;
   }
   for (auto& [job, writer] : sink.op_logs) {
     if (absl::Status s = writer->Close(); !s.ok()) sink.AddProblem(job, s.message());
+  }
+  if (fio_logs != nullptr) {
+    if (absl::Status s = fio_logs->Close(); !s.ok()) {
+      sink.AddProblem("fio logs", s.message(), "fio log files");
+    }
   }
   OneShotRun run;
   run.results = std::move(sink.results);
@@ -273,10 +294,24 @@ absl::StatusOr<OneShotRun> RunJobs(const std::vector<FioJob>& jobs, const std::a
     }
     remove_files = true;
   }
+  std::set<std::string> op_log_jobs;
+  std::vector<FioLogWriter::Job> log_jobs;
+  for (const FioJob& job : jobs) {
+    if (job.spec.op_log) op_log_jobs.insert(job.spec.name);
+    log_jobs.push_back({.name = job.spec.name,
+                        .options = job.spec.fio_logs,
+                        .clones = std::max(job.spec.numjobs, 1)});
+  }
+  std::unique_ptr<FioLogWriter> fio_logs;
+  if (std::any_of(jobs.begin(), jobs.end(),
+                  [](const FioJob& j) { return j.spec.fio_logs.Any(); })) {
+    // Created before the run, as fio does: a log that cannot be created is known before any I/O.
+    ASSIGN_OR_RETURN(fio_logs, FioLogWriter::Open(log_jobs));
+  }
   const std::string run_id = "one-shot";
   RETURN_IF_ERROR(PrepareCancellable(
       runner, cancel, [&] { return runner.PrepareSpecs(run_id, specs, interval_ns).status(); }));
-  return RunPrepared(runner, run_id, cancel, remove_files);
+  return RunPrepared(runner, run_id, cancel, remove_files, std::move(op_log_jobs), fio_logs.get());
 }
 
 namespace {
@@ -323,7 +358,10 @@ absl::StatusOr<OneShotRun> RunFamilyJob(const std::string& workload,
   const std::string run_id = "one-shot";
   RETURN_IF_ERROR(PrepareCancellable(
       runner, cancel, [&] { return runner.Prepare(run_id, {job}, interval_ns).status(); }));
-  return RunPrepared(runner, run_id, cancel, /*remove_files=*/true);
+  // A family's jobs stream op records only for op_log (fio's log options are block_io's).
+  std::set<std::string> op_log_jobs = {job.name};
+  return RunPrepared(runner, run_id, cancel, /*remove_files=*/true, std::move(op_log_jobs),
+                     /*fio_logs=*/nullptr);
 }
 
 int RunOneShotCommand(const std::vector<std::string>& args) {

@@ -122,6 +122,19 @@ absl::Status SetOptionalInt(std::optional<int>& field, std::string_view value, i
 }
 
 // fio's runtime and ramp_time count seconds when no unit is written.
+// fio's write_*_log: the value is the file name prefix; a bare option means the job's name.
+absl::Status SetLogPrefix(std::optional<std::string>& field, std::string_view value) {
+  field = std::string(value);
+  return absl::OkStatus();
+}
+
+absl::Status SetLogAvgMsec(JobSpec& job, std::string_view value) {
+  int ms = 0;
+  RETURN_IF_ERROR(SetInt(ms, value, 0, INT32_MAX));
+  job.fio_logs.avg_msec = static_cast<uint64_t>(ms);
+  return absl::OkStatus();
+}
+
 absl::Status SetSeconds(absl::Duration& field, std::string_view value) {
   ASSIGN_OR_RETURN(field, ParseDuration(value, absl::Seconds(1)));
   return absl::OkStatus();
@@ -726,9 +739,15 @@ constexpr std::string_view kWhyLatencyTarget =
     "azbench has no latency-target search; sweep iodepth in a campaign instead";
 constexpr std::string_view kWhyLayout =
     "azbench lays out every job's files itself, whole, before the measured run";
-constexpr std::string_view kWhyLogFiles =
-    "azbench writes no fio log files: intervals and op_log records go to the results instead "
-    "(write_*_log is refused)";
+constexpr std::string_view kWhyLogEpoch =
+    "azbench's log times count milliseconds from the job's measured start (fio's default)";
+constexpr std::string_view kWhyLogRuns =
+    "written by `azbench-agent run` in the current directory; a campaign refuses it (op_log=1 "
+    "keeps every op's record there)";
+constexpr std::string_view kWhyLogStreamed =
+    "azbench writes its log files as the ops complete: there is no in-memory log to size or "
+    "compress";
+constexpr std::string_view kWhyHistLog = "write_hist_log is refused";
 constexpr std::string_view kWhyMeasured =
     "azbench always measures submission, completion and total latency and bandwidth";
 constexpr std::string_view kWhyPercentiles =
@@ -1264,39 +1283,52 @@ constexpr FioOptionInfo kOptions[] = {
              [](JobSpec& j, std::string_view v) { return SetBool(j.new_group, v); }),
     NoEffect("thread", "", T::kBool, "0", kProcess, "Run clones as threads instead of processes",
              "azbench always runs clones as threads of the agent"),
-    NoEffect("per_job_logs", "", T::kBool, "1", kLogs, "One log file per job, not per group",
-             kWhyLogFiles),
-    Refused("write_bw_log", "", T::kString, "", kLogs, "Write a bandwidth log file", kWhyLogFiles),
-    Refused("write_lat_log", "", T::kString, "", kLogs, "Write latency log files", kWhyLogFiles),
-    Refused("write_iops_log", "", T::kString, "", kLogs, "Write an IOPS log file", kWhyLogFiles),
+    Honoured("per_job_logs", "", T::kBool, "", "", "1", kLogs,
+             "One log file per clone (.N in its name); 0: the clones of a job share one",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.fio_logs.per_job_logs, v); }),
+    Honoured(
+        "write_bw_log", "", T::kString, "", "", "", kLogs,
+        "Write a bandwidth log file (KiB/s) with this prefix (empty: the job's name)",
+        [](JobSpec& j, std::string_view v) { return SetLogPrefix(j.fio_logs.bw_prefix, v); },
+        kWhyLogRuns),
+    Honoured(
+        "write_lat_log", "", T::kString, "", "", "", kLogs,
+        "Write lat, clat and slat log files (ns) with this prefix (empty: the job's name)",
+        [](JobSpec& j, std::string_view v) { return SetLogPrefix(j.fio_logs.lat_prefix, v); },
+        kWhyLogRuns),
+    Honoured(
+        "write_iops_log", "", T::kString, "", "", "", kLogs,
+        "Write an IOPS log file with this prefix (empty: the job's name)",
+        [](JobSpec& j, std::string_view v) { return SetLogPrefix(j.fio_logs.iops_prefix, v); },
+        kWhyLogRuns),
     NoEffect("log_entries", "", T::kInt, "1024", kLogs, "Initial size of the in-memory logs",
-             kWhyLogFiles),
-    NoEffect("log_avg_msec", "", T::kInt, "0", kLogs, "Average log entries over this many ms",
-             kWhyLogFiles),
-    NoEffect("log_hist_msec", "", T::kInt, "0", kLogs, "Histogram log interval in ms",
-             kWhyLogFiles),
+             kWhyLogStreamed),
+    Honoured("log_avg_msec", "", T::kInt, "ms", "0..2147483647", "0", kLogs,
+             "Average log entries over this many ms (0: one entry per I/O)", SetLogAvgMsec),
+    NoEffect("log_hist_msec", "", T::kInt, "0", kLogs, "Histogram log interval in ms", kWhyHistLog),
     NoEffect("log_hist_coarseness", "", T::kInt, "0", kLogs, "Merge histogram log buckets by 2^N",
-             kWhyLogFiles),
+             kWhyHistLog),
     Refused("write_hist_log", "", T::kString, "", kLogs, "Write a latency histogram log file",
-            kWhyLogFiles),
-    NoEffect("log_max_value", "", T::kBool, "0", kLogs, "Log the window's maximum, not mean",
-             kWhyLogFiles),
-    NoEffect("log_offset", "", T::kBool, "0", kLogs, "Add each I/O's offset to the logs",
-             kWhyLogFiles),
+            "azbench writes no histogram log files yet; the bw, lat and iops logs are written"),
+    Honoured("log_max_value", "", T::kBool, "", "", "0", kLogs,
+             "Log the window's maximum latency, not its mean",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.fio_logs.max_value, v); }),
+    Honoured("log_offset", "", T::kBool, "", "", "0", kLogs, "Add each I/O's offset to the logs",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.fio_logs.offset, v); }),
     NoEffect("log_prio", "", T::kBool, "0", kLogs, "Add each I/O's priority to the logs",
-             kWhyLogFiles),
+             "azbench sets no I/O priorities: the logs' priority column is always 0"),
     NoEffect("log_compression", "", T::kSize, "", kLogs, "Compress logs in chunks of this size",
-             kWhyLogFiles),
+             kWhyLogStreamed),
     NoEffect("log_compression_cpus", "", T::kList, "", kLogs, "CPUs that compress logs",
-             kWhyLogFiles),
-    NoEffect("log_store_compressed", "", T::kBool, "0", kLogs, "Store logs compressed",
-             kWhyLogFiles),
-    NoEffect("log_unix_epoch", "", T::kBool, "0", kLogs, "Log timestamps as Unix time",
-             kWhyLogFiles),
-    NoEffect("log_alternate_epoch", "", T::kBool, "0", kLogs,
-             "Log timestamps from another clock's epoch", kWhyLogFiles),
-    NoEffect("log_alternate_epoch_clock_id", "", T::kInt, "", kLogs,
-             "Clock for log_alternate_epoch", kWhyLogFiles),
+             kWhyLogStreamed),
+    Refused("log_store_compressed", "", T::kBool, "0", kLogs, "Store logs compressed",
+            "azbench writes the log files uncompressed"),
+    Refused("log_unix_epoch", "", T::kBool, "0", kLogs, "Log timestamps as Unix time",
+            kWhyLogEpoch),
+    Refused("log_alternate_epoch", "", T::kBool, "0", kLogs,
+            "Log timestamps from another clock's epoch", kWhyLogEpoch),
+    Refused("log_alternate_epoch_clock_id", "", T::kInt, "", kLogs, "Clock for log_alternate_epoch",
+            kWhyLogEpoch),
     NoEffect("block_error_percentiles", "", T::kBool, "0", kStats,
              "Report where in their life trimmed blocks failed",
              "it reports on trims, which azbench does not issue"),

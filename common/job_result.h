@@ -64,6 +64,10 @@ struct OpRecord {
   int32_t error = 0;   // errno, 0 = success
   OpKind kind = OpKind::kRead;
   uint16_t clone = 0;
+  // Asynchronous engines: the op's submission latency (fio's slat; its clat is the rest of
+  // latency_ns). Sync engines have no slat, as in fio. Not carried to the coordinator.
+  bool has_slat = false;
+  uint64_t slat_ns = 0;
 };
 
 // CPU that the job's own threads used in the measured phase, summed over them: getrusage

@@ -20,6 +20,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "common/fio_log_options.h"
 #include "common/thread_placement.h"
 
 namespace azbench {
@@ -213,6 +214,8 @@ struct JobSpec {
   // the coordinator, at most op_log_rate records per second per clone (the rest are counted).
   bool op_log = false;
   uint64_t op_log_rate = 10000;
+  // fio's log files, written by `azbench-agent run` from the same op records (every op, no cap).
+  FioLogOptions fio_logs;
   // fio's rate options, per clone and per direction (index 0 read, 1 write; 0 = none): rate caps
   // bytes/s, rate_iops ops/s (not both for one direction, as fio); the _min ones fail the job when
   // a direction's rate over a rate_cycle stays below them (checked after 2 s, as fio).

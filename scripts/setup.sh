@@ -23,6 +23,9 @@ packages=(
   # nfs-ls/nfs-cp to look at it by hand)
   libgtest-dev libgmock-dev fio fio-examples iproute2 procps sqlite3
   nfs-ganesha nfs-ganesha-vfs rpcbind libnfs-utils
+  # fio's fio_generate_plots draws azbench's fio log files with gnuplot
+  # (tests/integration/one_shot_fio_logs_test.cc)
+  gnuplot-nox
   # HTML report browser test (tests/integration/html_report_browser_test.cc): headless Chromium
   # driven over the DevTools pipe by a dependency-free node script
   chromium nodejs fonts-dejavu-core

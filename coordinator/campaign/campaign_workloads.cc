@@ -242,6 +242,12 @@ absl::StatusOr<JobSpec> SpecFromOptions(const JobOptions& options, absl::string_
   JobSpec spec;
   spec.name = std::string(job_name);
   RETURN_IF_ERROR(ApplyOptions(spec, options));
+  if (spec.fio_logs.Any()) {
+    // Agents would have to return the files; op_log records are what a campaign stores instead.
+    return absl::InvalidArgumentError(
+        "write_bw_log, write_lat_log and write_iops_log are written by `azbench-agent run` "
+        "only; a campaign keeps every op's record with op_log=1 instead");
+  }
   RETURN_IF_ERROR(ValidateJobSpec(spec));
   return spec;
 }

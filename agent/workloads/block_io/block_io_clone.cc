@@ -129,7 +129,9 @@ class CloneRunner {
         sync_every_n_writes_ = every_n;
       }
     }
-    op_log_enabled_ = spec.op_log;
+    // fio's log files need every op: their records are not capped by op_log_rate.
+    op_log_enabled_ = spec.op_log || spec.fio_logs.Any();
+    op_log_capped_ = !spec.fio_logs.Any();
     result_.name = spec.name;
     result_.interval_ns = control.interval_ns;
     result_.continue_on_error = spec.continue_on_error != 0;
@@ -785,12 +787,12 @@ class CloneRunner {
       op_log_window_end_ns_ += 1'000'000'000ULL;
       op_log_in_window_ = 0;
     }
-    if (op_log_in_window_ >= spec_.op_log_rate) {
+    if (op_log_capped_ && op_log_in_window_ >= spec_.op_log_rate) {
       ++result_.op_log_dropped;
       return;
     }
     ++op_log_in_window_;
-    ++result_.op_log_records;
+    if (spec_.op_log) ++result_.op_log_records;
     OpRecord r;
     r.start_ns = req.start_ns > measure_start_ns_ ? req.start_ns - measure_start_ns_ : 0;
     r.latency_ns = req.complete_ns - req.start_ns;
@@ -799,6 +801,10 @@ class CloneRunner {
     r.error = req.result < 0 ? static_cast<int32_t>(-req.result) : 0;
     r.kind = req.op;
     r.clone = static_cast<uint16_t>(clone_.index);
+    if (async_ && req.issue_ns >= req.start_ns) {
+      r.has_slat = true;
+      r.slat_ns = req.issue_ns - req.start_ns;
+    }
     op_log_.push_back(r);
     if (op_log_.size() >= kOpLogBatchRecords) FlushOpLog();
   }
@@ -1244,6 +1250,7 @@ class CloneRunner {
   int seq_countdown_ = 1;        // as fio 3.33: the first I/O of `randread:<n>` is a random one
   int sync_every_n_writes_ = 0;  // 0: no fsync/fdatasync during the run
   bool op_log_enabled_ = false;
+  bool op_log_capped_ = true;
   int writes_since_fsync_ = 0;
   bool dropped_requests_ = false;  // the async loop ended with requests it had to drop
   size_t file_cursor_ = 0;

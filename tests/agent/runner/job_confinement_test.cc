@@ -351,8 +351,8 @@ namespace {
 TEST(JobOptionsTest, NoOptionExecutesCommandsOrReadsNamedFiles) {
   for (const char* option :
        {"exec_prerun", "exec_postrun", "trigger", "trigger-remote", "trigger-file", "read_iolog",
-        "replay_redirect", "write_iolog", "write_bw_log", "write_lat_log", "write_iops_log",
-        "verify_state_load", "verify_state_save", "ioscheduler", "cgroup", "opendir", "include"}) {
+        "replay_redirect", "write_iolog", "verify_state_load", "verify_state_save", "ioscheduler",
+        "cgroup", "opendir", "include"}) {
     JobSpec spec;
     // fio's own options are refused (Unimplemented), the rest are no options at all (NotFound).
     const absl::StatusCode code = ApplyJobOption(spec, option, "/etc/shadow").code();
@@ -366,6 +366,20 @@ TEST(JobOptionsTest, NoOptionExecutesCommandsOrReadsNamedFiles) {
   spec.size_bytes = 4096;
   spec.directory = "/var/tmp";
   EXPECT_FALSE(BlockIoJob::Prepare(spec).ok()) << "there is no exec engine";
+}
+
+// fio's log files are written by `azbench-agent run` only: a serving agent's request cannot make it
+// write a file the request names.
+TEST(JobOptionsTest, AServingAgentRefusesFioLogFiles) {
+  for (const char* option : {"write_bw_log", "write_lat_log", "write_iops_log"}) {
+    JobRequest request;
+    request.name = "p";
+    request.workload = "block_io";
+    request.options = {{"rw", "read"}, {"size", "4k"}, {option, "/etc/shadow"}};
+    const absl::Status refused = BlockIoFamily().Parse(request, FamilyContext{}).status();
+    EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument) << option << ": " << refused;
+    EXPECT_THAT(std::string(refused.message()), HasSubstr("azbench-agent run"));
+  }
 }
 
 }  // namespace

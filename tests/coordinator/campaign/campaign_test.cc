@@ -228,6 +228,15 @@ TEST(CampaignTest, ValidateJobOptionsAppliesKbBaseFirstAndNamesUnknownOptions) {
   EXPECT_TRUE(ValidateJobOptions({{"rw", "read"}}, "j").ok());
 }
 
+// fio's log files are `azbench-agent run`'s: a campaign says so rather than dropping them.
+TEST(CampaignTest, ValidateJobOptionsRefusesFioLogFiles) {
+  for (const char* option : {"write_bw_log", "write_lat_log", "write_iops_log"}) {
+    EXPECT_THAT(ValidateJobOptions({{"size", "1m"}, {option, "j"}}, "j"),
+                StatusIs(kInvalid, HasSubstr("azbench-agent run")))
+        << option;
+  }
+}
+
 TEST(CampaignPlacementTest, PlacementAxisIsAMatrixAxisThatChangesNoJobOption) {
   absl::StatusOr<Campaign> c = ParseMinimalPlus("matrix:\n  placement: [same-az, cross-az]\n");
   ASSERT_TRUE(c.ok()) << c.status();

@@ -1,0 +1,89 @@
+// Writes fio 3.33's log files (write_bw_log, write_lat_log, write_iops_log) from the op records a
+// job streams (common/job_result.h OpRecord): the files are named "<prefix>_<type>.<N>.log", N the
+// clone's thread number (1-based over every clone of every job, as fio numbers them), or
+// "<prefix>_<type>.log" for all the clones of a job with per_job_logs=0; each line is
+// "time_msec, value, ddir, bs[, offset], prio" (ddir 0 read, 1 write, 2 trim; prio always 0).
+// log_avg_msec=0: one line per op at its completion: bw = bytes / clat in KiB/s (fio's
+// bytes * 10^6 / clat_ns), iops 1, lat / clat / slat in ns. log_avg_msec=M: per M ms window since
+// the measured start (ops of ms (kM, (k+1)M]) and per direction, at the window's end: bw KiB/s and
+// iops over the window (bs 0, every full window of a direction the clone has done), the mean
+// (log_max_value: the maximum) latency of the window's ops (windows with ops, the last partial one
+// included), as fio. Failed ops and ops that are not reads, writes or trims are not logged, as in
+// fio.
+//
+//   auto w = FioLogWriter::Open({{.name = "j", .options = spec.fio_logs, .clones = 2}});
+//   (*w)->Append("j", 0, records);  ...  (*w)->Close();
+#ifndef AZBENCH_COMMON_FIO_LOG_WRITER_H_
+#define AZBENCH_COMMON_FIO_LOG_WRITER_H_
+
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/fio_log_options.h"
+#include "common/job_result.h"
+
+namespace azbench {
+
+class FioLogWriter {
+ public:
+  struct Job {
+    std::string name;
+    FioLogOptions options;
+    int clones = 1;  // numjobs
+  };
+
+  // Creates (truncates) every log file of `jobs`, in the current directory unless a prefix names
+  // another; thread numbers follow the order of `jobs`. Jobs without logs only take thread
+  // numbers. Errors: the errno's code from creating a file, naming it.
+  static absl::StatusOr<std::unique_ptr<FioLogWriter>> Open(const std::vector<Job>& jobs);
+  ~FioLogWriter();
+
+  // True when `job` writes any log (Append ignores the records of others).
+  bool Wants(const std::string& job) const;
+  // Records of clone `clone` (0-based) of `job`, in the order the clone completed them.
+  // Errors: Internal naming the file when a write fails.
+  absl::Status Append(const std::string& job, int clone, const std::vector<OpRecord>& records);
+  // Writes the last partial windows and closes the files. Errors: Internal naming the file.
+  absl::Status Close();
+
+ private:
+  enum LogType { kBw = 0, kIops, kLat, kClat, kSlat, kLogTypes };
+  struct Direction {
+    bool seen = false;
+    uint64_t bytes = 0;
+    uint64_t ops = 0;
+    // Per latency type (lat, clat, slat): sum, samples and maximum of the window.
+    std::array<uint64_t, 3> sum_ns{};
+    std::array<uint64_t, 3> samples{};
+    std::array<uint64_t, 3> max_ns{};
+  };
+  struct CloneLog {
+    const FioLogOptions* options = nullptr;
+    std::array<std::FILE*, kLogTypes> files{};
+    uint64_t window = 0;  // index of the open averaging window
+    std::array<Direction, 3> dirs;
+  };
+
+  FioLogWriter() = default;
+  absl::Status Line(CloneLog& log, LogType type, uint64_t time_ms, uint64_t value, int ddir,
+                    uint64_t bs, uint64_t offset);
+  // Writes the open window of `log` and opens the next; `last`: the run's end (no bw/iops line
+  // for a partial window).
+  absl::Status EndWindow(CloneLog& log, bool last);
+
+  std::vector<Job> jobs_;
+  std::map<std::string, std::FILE*> files_;  // by path: jobs with the same prefix share a file
+  std::map<std::FILE*, std::string> paths_;
+  std::map<std::pair<std::string, int>, CloneLog> clones_;
+};
+
+}  // namespace azbench
+
+#endif  // AZBENCH_COMMON_FIO_LOG_WRITER_H_
