@@ -190,7 +190,11 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
                      BufferPool::Create({.count = 1,
                                          .size_bytes = 4096,
                                          .compress_percentage = s.buffer_compress_percentage,
-                                         .seed = base_seed}));
+                                         .seed = base_seed,
+                                         .zero = s.zero_buffers,
+                                         .pattern = s.buffer_pattern,
+                                         .compress_chunk_bytes = s.buffer_compress_chunk_bytes,
+                                         .min_write_bytes = s.BlockSizes(true).min_bytes}));
     if (caps.opens_files) {
       ASSIGN_OR_RETURN(job->files_, LayOutNfsFiles(s.nfs_url, layout, filler, cancel));
     } else {
@@ -227,7 +231,12 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
                             .compress_percentage = s.buffer_compress_percentage,
                             .scramble = s.scramble_buffers,
                             .refill = s.refill_buffers,
-                            .seed = clone->seed});
+                            .seed = clone->seed,
+                            .zero = s.zero_buffers,
+                            .pattern = s.buffer_pattern,
+                            .compress_chunk_bytes = s.buffer_compress_chunk_bytes,
+                            .min_write_bytes = s.BlockSizes(true).min_bytes,
+                            .dedupe_percentage = s.dedupe_percentage});
     if (!buffers.ok()) return fail(buffers.status());
     clone->buffers = std::make_unique<BufferPool>(std::move(*buffers));
     for (int dir = 0; dir < 2; ++dir) {
