@@ -25,10 +25,11 @@ BufferOptions Resolve(BufferOptions o) {
   const bool shaped = o.compress_percentage > 0 || o.dedupe_percentage > 0;
   o.refill = o.refill.value_or(o.compress_percentage > 0) || o.dedupe_percentage > 0;
   o.scramble = !shaped && o.scramble.value_or(!o.zero && o.pattern.empty());
+  o.pattern = "";  // the pool keeps its own copy
   return o;
 }
 
-void CopyPattern(const std::string& pattern, unsigned char* out, uint64_t bytes) {
+void CopyPattern(std::string_view pattern, unsigned char* out, uint64_t bytes) {
   for (uint64_t pos = 0; pos < bytes; pos += pattern.size()) {
     std::memcpy(out + pos, pattern.data(), std::min<uint64_t>(pattern.size(), bytes - pos));
   }
@@ -54,10 +55,14 @@ size_t BufferPoolsKeptForTheKernel() {
 }
 
 BufferPool::BufferPool(const BufferOptions& options)
-    : options_(Resolve(options)), rng_(options.seed), dedupe_rng_(options.seed ^ 0xDEDEDEDEULL) {}
+    : options_(Resolve(options)),
+      pattern_(options.pattern),
+      rng_(options.seed),
+      dedupe_rng_(options.seed ^ 0xDEDEDEDEULL) {}
 
 BufferPool::BufferPool(BufferPool&& other) noexcept
     : options_(other.options_),
+      pattern_(std::move(other.pattern_)),
       buffers_(std::move(other.buffers_)),
       rng_(other.rng_),
       dedupe_rng_(other.dedupe_rng_),
@@ -71,6 +76,7 @@ BufferPool& BufferPool::operator=(BufferPool&& other) noexcept {
   if (this != &other) {
     for (void* b : buffers_) std::free(b);
     options_ = other.options_;
+    pattern_ = std::move(other.pattern_);
     buffers_ = std::move(other.buffers_);
     rng_ = other.rng_;
     dedupe_rng_ = other.dedupe_rng_;
@@ -145,8 +151,8 @@ void BufferPool::Fill(void* data, uint64_t bytes) {
     for (uint64_t pos = 0; pos < bytes; pos += chunk_bytes) {
       FillChunk(out + pos, std::min(chunk_bytes, bytes - pos), chunk_rng);
     }
-  } else if (!o.pattern.empty()) {
-    CopyPattern(o.pattern, out, bytes);
+  } else if (!pattern_.empty()) {
+    CopyPattern(pattern_, out, bytes);
   } else if (o.zero) {
     std::memset(out, 0, bytes);
   } else {
@@ -163,10 +169,10 @@ void BufferPool::FillChunk(unsigned char* out, uint64_t bytes, Rng& rng) const {
     const uint64_t word = rng.Next();
     std::memcpy(out + pos, &word, std::min<uint64_t>(8, random_bytes - pos));
   }
-  if (options_.pattern.empty()) {
+  if (pattern_.empty()) {
     std::memset(out + random_bytes, 0, bytes - random_bytes);
   } else {
-    CopyPattern(options_.pattern, out + random_bytes, bytes - random_bytes);
+    CopyPattern(pattern_, out + random_bytes, bytes - random_bytes);
   }
 }
 

@@ -20,6 +20,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -33,11 +34,11 @@ struct BufferOptions {
   uint64_t alignment_bytes = 4096;
   int compress_percentage = 0;
   // Unset: fio's default for the other options (see the file comment).
-  std::optional<bool> scramble;
-  std::optional<bool> refill;
+  std::optional<bool> scramble = std::nullopt;
+  std::optional<bool> refill = std::nullopt;
   uint64_t seed = 1;
   bool zero = false;
-  std::string pattern;                  // buffer_pattern's bytes; empty = none
+  std::string_view pattern = "";        // buffer_pattern's bytes (Create copies them); empty = none
   uint64_t compress_chunk_bytes = 512;  // 0 = min_write_bytes
   uint64_t min_write_bytes = 4096;
   int dedupe_percentage = 0;
@@ -66,7 +67,8 @@ class BufferPool {
   explicit BufferPool(const BufferOptions& options);
   // One chunk: (100 - compress_percentage)% random from `rng`, the rest zeros or the pattern.
   void FillChunk(unsigned char* out, uint64_t bytes, Rng& rng) const;
-  BufferOptions options_;  // resolved: scramble and refill set
+  BufferOptions options_;  // resolved: scramble and refill set; pattern unused (pattern_)
+  std::string pattern_;
   std::vector<void*> buffers_;
   Rng rng_;
   Rng dedupe_rng_;

@@ -1,7 +1,7 @@
 // fio's write buffer contents in block-I/O jobs: the same job written by fio 3.33 and by azbench
 // gives files with the same share of duplicate blocks and the same zlib ratio (within a few
 // points), for zero_buffers, buffer_pattern, buffer_compress_percentage/chunk and
-// dedupe_percentage.
+// dedupe_percentage, and with verify (which overrides them as in fio).
 #include <zlib.h>
 
 #include <chrono>
@@ -76,10 +76,14 @@ class BlockIoBuffersTest : public ::testing::Test {
   }
 
   FileShape Fio(const Options& options) {
-    std::vector<std::string> args = {
-        testing::kFioBinary, "--name=b", "--filename=" + dir_.File("fio-data"),
-        "--rw=write",        "--bs=4k",  "--size=8m",
-        "--output=/dev/null"};
+    std::vector<std::string> args = {testing::kFioBinary,
+                                     "--name=b",
+                                     "--filename=" + dir_.File("fio-data"),
+                                     "--rw=write",
+                                     "--bs=4k",
+                                     "--size=8m",
+                                     "--verify_state_save=0",
+                                     "--output=/dev/null"};
     for (const auto& [key, value] : options) args.push_back(absl::StrCat("--", key, "=", value));
     testing::Subprocess fio(args, dir_.File("fio-output.txt"));
     EXPECT_EQ(fio.Wait(std::chrono::seconds(60)), 0) << fio.Output();
@@ -106,6 +110,11 @@ TEST_F(BlockIoBuffersTest, WrittenFilesDedupeAndCompressAsFios) {
       {{"dedupe_percentage", "50"}},
       {{"dedupe_percentage", "30"}, {"buffer_compress_percentage", "40"}},
       {{"dedupe_percentage", "100"}},
+      // With verify fio writes random blocks, shaped only by buffer_compress_percentage.
+      {{"verify", "crc32c"}},
+      {{"verify", "crc32c"}, {"buffer_compress_percentage", "50"}},
+      {{"verify", "md5"}, {"zero_buffers", "1"}, {"dedupe_percentage", "50"}},
+      {{"verify", "crc32c"}, {"buffer_compress_percentage", "100"}},
   };
   for (const Options& options : cases) {
     std::string label;
