@@ -715,8 +715,8 @@ constexpr std::string_view kWhySteady =
     "azbench runs for runtime or io_size and has no steady-state detection";
 constexpr std::string_view kWhyDeprecated = "fio deprecated it and ignores it too";
 constexpr std::string_view kWhyDedupeSet =
-    "azbench repeats the previous block (dedupe_mode=repeat); a working set of earlier blocks, "
-    "shared across jobs or not, is not implemented";
+    "azbench has dedupe_mode=repeat only (a block repeats the previous one); a working set of "
+    "earlier blocks, shared across jobs or not, is not implemented";
 constexpr std::string_view kWhyMemory =
     "azbench allocates I/O buffers itself, aligned for O_DIRECT";
 
@@ -1298,7 +1298,7 @@ constexpr FioOptionInfo kOptions[] = {
                if (v == "repeat") return absl::OkStatus();
                if (v == "working_set") {
                  return absl::InvalidArgumentError(absl::StrCat(
-                     "dedupe_mode=working_set is not implemented: ", std::string(kWhyDedupeSet)));
+                     "dedupe_mode=working_set is refused: ", std::string(kWhyDedupeSet)));
                }
                return absl::InvalidArgumentError(absl::StrCat(
                    "dedupe_mode '", std::string(v), "' is not supported; allowed: repeat"));

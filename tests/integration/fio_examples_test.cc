@@ -96,7 +96,7 @@ const std::vector<Example>& Examples() {
       {"dedupe-global",
        {{"size", "1m"}, {"iodepth", "8"}},
        Outcome::kAzbenchRefuses,
-       "dedupe_mode"},
+       "dedupe_mode=working_set"},
       // fio's punch_hole-raicer trims a regular file through libaio: error 25 (ENOTTY), exit 1.
       {"enospc-pressure",
        {{"filesize", "4m"}, {"size", "8m"}, {"runtime", "1"}, {"iodepth", "8"}},
