@@ -103,6 +103,9 @@ absl::StatusOr<BufferPool> BufferPool::Create(const BufferOptions& options) {
     return absl::InvalidArgumentError(absl::StrCat(
         "buffer_compress_percentage ", options.compress_percentage, " is outside 0..100"));
   }
+  if (options.min_write_bytes == 0) {
+    return absl::InvalidArgumentError("the smallest write size must be positive");
+  }
   if (options.dedupe_percentage < 0 || options.dedupe_percentage > 100) {
     return absl::InvalidArgumentError(
         absl::StrCat("dedupe_percentage ", options.dedupe_percentage, " is outside 0..100"));

@@ -158,6 +158,8 @@ TEST(BufferPoolTest, BadOptionsAreRejected) {
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(BufferPool::Create({.count = 1, .compress_percentage = 101}).status().code(),
             absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(BufferPool::Create({.count = 1, .min_write_bytes = 0}).status().code(),
+            absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(BufferPool::Create({.count = 1, .dedupe_percentage = 101}).status().code(),
             absl::StatusCode::kInvalidArgument);
 }
