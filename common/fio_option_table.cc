@@ -1291,7 +1291,14 @@ constexpr FioOptionInfo kOptions[] = {
     Honoured("dedupe_percentage", "", T::kInt, "%", "0..100", "0", kBuffers,
              "Share of written blocks that repeat earlier ones",
              [](JobSpec& j, std::string_view v) { return SetInt(j.dedupe_percentage, v, 0, 100); }),
-    Refused("dedupe_global", "", T::kBool, "0", kBuffers, "Dedupe across jobs", kWhyDedupeSet),
+    Honoured("dedupe_global", "", T::kBool, "", "0", "0", kBuffers,
+             "Dedupe across jobs (only 0: each job repeats its own blocks)",
+             [](JobSpec&, std::string_view v) -> absl::Status {
+               ASSIGN_OR_RETURN(bool global, ParseFlag(v));
+               if (!global) return absl::OkStatus();
+               return absl::InvalidArgumentError(
+                   absl::StrCat("dedupe_global=1 is refused: ", std::string(kWhyDedupeSet)));
+             }),
     Honoured("dedupe_mode", "", T::kChoice, "", "repeat", "repeat", kBuffers,
              "How deduplicated blocks are chosen (repeat: the previous block again)",
              [](JobSpec&, std::string_view v) -> absl::Status {
