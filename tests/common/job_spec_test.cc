@@ -379,9 +379,9 @@ TEST(ApplyJobOptionTest, RefusedFioOptionIsUnimplementedSayingWhy) {
               StatusIs(absl::StatusCode::kUnimplemented,
                        StartsWith("option 'dedupe_working_set_percentage' is not supported by "
                                   "azbench: ")));
-  EXPECT_THAT(
-      ApplyJobOption(job, "verify", "md5"),
-      StatusIs(absl::StatusCode::kUnimplemented, HasSubstr("never checks the data it reads")));
+  EXPECT_THAT(ApplyJobOption(job, "verify_dump", "1"),
+              StatusIs(absl::StatusCode::kUnimplemented,
+                       StartsWith("option 'verify_dump' is not supported by azbench: ")));
   EXPECT_THAT(ApplyJobOption(job, "file_append", "1"),
               StatusIs(absl::StatusCode::kUnimplemented, StartsWith("option 'file_append' ")));
 }
@@ -407,11 +407,12 @@ TEST(JobOptionNamesTest, SupportedMeansHonouredOrWithoutEffect) {
   EXPECT_TRUE(IsSupportedJobOption("blocksize"));
   EXPECT_TRUE(IsSupportedJobOption("group_reporting"));
   EXPECT_TRUE(IsSupportedJobOption("thread"));
-  EXPECT_FALSE(IsSupportedJobOption("verify"));
+  EXPECT_TRUE(IsSupportedJobOption("verify"));
+  EXPECT_FALSE(IsSupportedJobOption("verify_dump"));
   EXPECT_FALSE(IsSupportedJobOption("no_such_option"));
   EXPECT_THAT(SupportedJobOptionNames(),
               AllOf(Contains("bs"), Contains("blocksize"), Contains("wait_for_previous"),
-                    Contains("kb_base"), Not(Contains("verify"))));
+                    Contains("kb_base"), Not(Contains("verify_dump"))));
   for (const std::string& name : SupportedJobOptionNames()) {
     EXPECT_TRUE(IsSupportedJobOption(name)) << name;
   }

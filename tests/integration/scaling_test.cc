@@ -13,6 +13,7 @@
 #include "coordinator/merge.h"
 #include "coordinator/store/store.h"
 #include "gtest/gtest.h"
+#include "tests/testing/dependencies.h"
 #include "tests/testing/integration_fleet.h"
 #include "tests/testing/subprocess.h"
 #include "tests/testing/temp_dir.h"
@@ -24,9 +25,9 @@ namespace fs = std::filesystem;
 using testing::Subprocess;
 using testing::TempDir;
 
-std::string SourceRoot() {
-  return fs::path(__FILE__).parent_path().parent_path().parent_path().string();
-}
+// Not from __FILE__: the build names sources relative to the build directory, and ctest runs the
+// test from another one.
+std::string SourceRoot() { return testing::kSourceDir; }
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);

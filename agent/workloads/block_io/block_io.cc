@@ -186,7 +186,6 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
   }
 
   // Lay out every clone's files first (a failure removes what was created).
-  const int nrfiles = std::max(1, s.nrfiles);
   const uint64_t region_bytes = s.FileRegionBytes();
   std::vector<LayoutRequest> layout;
   std::unordered_map<std::string, size_t> laid_out;  // path -> its entry in `layout`
