@@ -755,9 +755,9 @@ constexpr std::string_view kWhyPercentiles =
 constexpr std::string_view kWhySteady =
     "azbench runs for runtime or io_size and has no steady-state detection";
 constexpr std::string_view kWhyDeprecated = "fio deprecated it and ignores it too";
-constexpr std::string_view kWhyBuffers =
-    "azbench fills write buffers itself (see buffer_compress_percentage, refill_buffers, "
-    "scramble_buffers)";
+constexpr std::string_view kWhyDedupeSet =
+    "azbench has dedupe_mode=repeat only (a block repeats the previous one); a working set of "
+    "earlier blocks, shared across jobs or not, is not implemented";
 constexpr std::string_view kWhyMemory =
     "azbench allocates I/O buffers itself, aligned for O_DIRECT";
 
@@ -1342,28 +1342,56 @@ constexpr FioOptionInfo kOptions[] = {
         "numjobs clones are always reported merged; this merges the jobs of a group too"),
     NoEffect("stats", "", T::kBool, "1", kStats, "Collect statistics for this job",
              "azbench always collects every job's statistics"),
-    Refused("zero_buffers", "", T::kBool, "0", kBuffers, "Write zeroes", kWhyBuffers),
+    Honoured("zero_buffers", "", T::kBool, "", "", "0", kBuffers, "Write zeroes",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.zero_buffers, v); }),
     Honoured("refill_buffers", "", T::kBool, "", "", "0", kBuffers,
-             "Refill the whole buffer before every write",
+             "Refill the whole buffer before every write (default on with "
+             "buffer_compress_percentage 1..99 and with dedupe_percentage)",
              [](JobSpec& j, std::string_view v) { return SetBool(j.refill_buffers, v); }),
     Honoured("scramble_buffers", "", T::kBool, "", "", "1", kBuffers,
-             "Change part of the buffer before every write so blocks do not dedupe",
+             "Change part of the buffer before every write so blocks do not dedupe (off with "
+             "compression or dedupe; off by default with zero_buffers or buffer_pattern)",
              [](JobSpec& j, std::string_view v) { return SetBool(j.scramble_buffers, v); }),
-    Refused("buffer_pattern", "", T::kString, "", kBuffers, "Fill write buffers with a pattern",
-            kWhyBuffers),
+    Honoured("buffer_pattern", "", T::kString, "", "0x hex, a decimal number, \"a string\"", "",
+             kBuffers,
+             "Fill write buffers with a pattern (fio's pattern syntax, as verify_pattern)",
+             [](JobSpec& j, std::string_view v) -> absl::Status {
+               ASSIGN_OR_RETURN(j.buffer_pattern, ParseVerifyPattern(v));
+               return absl::OkStatus();
+             }),
     Honoured("buffer_compress_percentage", "", T::kInt, "%", "0..100", "0", kBuffers,
              "How compressible written data is",
              [](JobSpec& j,
                 std::string_view v) { return SetInt(j.buffer_compress_percentage, v, 0, 100); }),
-    Refused("buffer_compress_chunk", "", T::kSize, "512", kBuffers,
-            "Size of the compressible and random runs", kWhyBuffers),
-    Refused("dedupe_percentage", "", T::kInt, "0", kBuffers,
-            "Share of written blocks that repeat earlier ones", kWhyBuffers),
-    Refused("dedupe_global", "", T::kBool, "0", kBuffers, "Dedupe across jobs", kWhyBuffers),
-    Refused("dedupe_mode", "", T::kChoice, "repeat", kBuffers, "How deduplicated blocks are chosen",
-            kWhyBuffers),
+    Honoured("buffer_compress_chunk", "", T::kSize, "", "", "512", kBuffers,
+             "Size of each random-then-compressible run (0: the smallest write size)",
+             [](JobSpec& j, std::string_view v) {
+               return SetSize(j.buffer_compress_chunk_bytes, j, v);
+             }),
+    Honoured("dedupe_percentage", "", T::kInt, "%", "0..100", "0", kBuffers,
+             "Share of written blocks that repeat earlier ones",
+             [](JobSpec& j, std::string_view v) { return SetInt(j.dedupe_percentage, v, 0, 100); }),
+    Honoured("dedupe_global", "", T::kBool, "", "0", "0", kBuffers,
+             "Dedupe across jobs (only 0: each job repeats its own blocks)",
+             [](JobSpec&, std::string_view v) -> absl::Status {
+               ASSIGN_OR_RETURN(bool global, ParseFlag(v));
+               if (!global) return absl::OkStatus();
+               return absl::InvalidArgumentError(
+                   absl::StrCat("dedupe_global=1 is refused: ", std::string(kWhyDedupeSet)));
+             }),
+    Honoured("dedupe_mode", "", T::kChoice, "", "repeat", "repeat", kBuffers,
+             "How deduplicated blocks are chosen (repeat: the previous block again)",
+             [](JobSpec&, std::string_view v) -> absl::Status {
+               if (v == "repeat") return absl::OkStatus();
+               if (v == "working_set") {
+                 return absl::InvalidArgumentError(absl::StrCat(
+                     "dedupe_mode=working_set is refused: ", std::string(kWhyDedupeSet)));
+               }
+               return absl::InvalidArgumentError(absl::StrCat(
+                   "dedupe_mode '", std::string(v), "' is not supported; allowed: repeat"));
+             }),
     Refused("dedupe_working_set_percentage", "", T::kInt, "5", kBuffers,
-            "Share of the file that dedupe blocks come from", kWhyBuffers),
+            "Share of the file that dedupe blocks come from", kWhyDedupeSet),
     NoEffect("clat_percentiles", "", T::kBool, "1", kStats, "Report completion latency percentiles",
              kWhyPercentiles),
     NoEffect("lat_percentiles", "", T::kBool, "0", kStats, "Report total latency percentiles",

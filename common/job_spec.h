@@ -261,8 +261,15 @@ struct JobSpec {
   std::optional<bool> registerfiles;
   bool invalidate = true;  // drop the page cache of the file before the job (fio's default)
   int buffer_compress_percentage = 0;  // 0 = incompressible random data
-  bool refill_buffers = false;         // regenerate the whole buffer before every write
-  bool scramble_buffers = true;        // cheap per-write perturbation so dedupe cannot fold blocks
+  // Write buffer contents as fio (agent/workloads/buffer_pool.h). refill_buffers: regenerate the
+  // whole buffer before every write; scramble_buffers: cheap per-write perturbation so dedupe
+  // cannot fold blocks. Unset: fio's default given the other buffer options.
+  std::optional<bool> refill_buffers;
+  std::optional<bool> scramble_buffers;
+  bool zero_buffers = false;
+  std::string buffer_pattern;                  // the bytes, parsed (fio's pattern syntax)
+  uint64_t buffer_compress_chunk_bytes = 512;  // 0 = the smallest write size
+  int dedupe_percentage = 0;                   // share of written blocks that repeat an earlier one
   bool group_reporting = false;
   bool stonewall = false;  // wait for the previous jobs to finish before this one starts
   bool new_group = false;

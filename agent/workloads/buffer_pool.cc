@@ -12,8 +12,28 @@
 namespace azbench {
 
 namespace {
-constexpr uint64_t kSegmentBytes = 4096;
 constexpr uint64_t kSectorBytes = 512;
+
+// fio's resolution of its buffer options (init.c and io_u.c): 100% compressible is zero_buffers;
+// compression refills by default; dedupe always refills (each write draws whether it repeats);
+// scrambling is off with compression or dedupe and, unless asked for, with zeros or a pattern.
+BufferOptions Resolve(BufferOptions o) {
+  if (o.compress_percentage == 100) {
+    o.zero = true;
+    o.compress_percentage = 0;
+  }
+  const bool shaped = o.compress_percentage > 0 || o.dedupe_percentage > 0;
+  o.refill = o.refill.value_or(o.compress_percentage > 0) || o.dedupe_percentage > 0;
+  o.scramble = !shaped && o.scramble.value_or(!o.zero && o.pattern.empty());
+  o.pattern = "";  // the pool keeps its own copy
+  return o;
+}
+
+void CopyPattern(std::string_view pattern, unsigned char* out, uint64_t bytes) {
+  for (uint64_t pos = 0; pos < bytes; pos += pattern.size()) {
+    std::memcpy(out + pos, pattern.data(), std::min<uint64_t>(pattern.size(), bytes - pos));
+  }
+}
 
 ABSL_CONST_INIT absl::Mutex kept_mu(absl::kConstInit);
 // Never destroyed: what it holds stays allocated (and reachable) until the process exits.
@@ -34,12 +54,20 @@ size_t BufferPoolsKeptForTheKernel() {
   return KeptPools().size();
 }
 
-BufferPool::BufferPool(const BufferOptions& options) : options_(options), rng_(options.seed) {}
+BufferPool::BufferPool(const BufferOptions& options)
+    : options_(Resolve(options)),
+      pattern_(options.pattern),
+      rng_(options.seed),
+      dedupe_rng_(options.seed ^ 0xDEDEDEDEULL) {}
 
 BufferPool::BufferPool(BufferPool&& other) noexcept
     : options_(other.options_),
+      pattern_(std::move(other.pattern_)),
       buffers_(std::move(other.buffers_)),
       rng_(other.rng_),
+      dedupe_rng_(other.dedupe_rng_),
+      last_fill_seed_(other.last_fill_seed_),
+      filled_once_(other.filled_once_),
       write_counter_(other.write_counter_) {
   other.buffers_.clear();
 }
@@ -48,8 +76,12 @@ BufferPool& BufferPool::operator=(BufferPool&& other) noexcept {
   if (this != &other) {
     for (void* b : buffers_) std::free(b);
     options_ = other.options_;
+    pattern_ = std::move(other.pattern_);
     buffers_ = std::move(other.buffers_);
     rng_ = other.rng_;
+    dedupe_rng_ = other.dedupe_rng_;
+    last_fill_seed_ = other.last_fill_seed_;
+    filled_once_ = other.filled_once_;
     write_counter_ = other.write_counter_;
     other.buffers_.clear();
   }
@@ -70,6 +102,13 @@ absl::StatusOr<BufferPool> BufferPool::Create(const BufferOptions& options) {
   if (options.compress_percentage < 0 || options.compress_percentage > 100) {
     return absl::InvalidArgumentError(absl::StrCat(
         "buffer_compress_percentage ", options.compress_percentage, " is outside 0..100"));
+  }
+  if (options.min_write_bytes == 0) {
+    return absl::InvalidArgumentError("the smallest write size must be positive");
+  }
+  if (options.dedupe_percentage < 0 || options.dedupe_percentage > 100) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("dedupe_percentage ", options.dedupe_percentage, " is outside 0..100"));
   }
   BufferPool pool(options);
   const uint64_t rounded = (options.size_bytes + options.alignment_bytes - 1) /
@@ -95,25 +134,58 @@ std::vector<iovec> BufferPool::iovecs() const {
 
 void BufferPool::Fill(void* data, uint64_t bytes) {
   auto* out = static_cast<unsigned char*>(data);
-  for (uint64_t pos = 0; pos < bytes; pos += 8) {
-    const uint64_t word = rng_.Next();
-    std::memcpy(out + pos, &word, std::min<uint64_t>(8, bytes - pos));
-  }
-  if (options_.compress_percentage > 0) {
-    const uint64_t zeros = kSegmentBytes * options_.compress_percentage / 100;
-    for (uint64_t seg = 0; seg < bytes; seg += kSegmentBytes) {
-      std::memset(out + seg, 0, std::min(zeros, bytes - seg));
+  const BufferOptions& o = options_;
+  if (o.compress_percentage > 0 || o.dedupe_percentage > 0) {
+    // A buffer repeats the previous one whole, or is new whole (fio: "entirely dedupe-able or
+    // not"), compression shaping included.
+    uint64_t seed;
+    if (filled_once_ && o.dedupe_percentage > 0 &&
+        dedupe_rng_.Below(100) < static_cast<uint64_t>(o.dedupe_percentage)) {
+      seed = last_fill_seed_;
+    } else {
+      seed = rng_.Next();
     }
+    last_fill_seed_ = seed;
+    filled_once_ = true;
+    Rng chunk_rng(seed);
+    const uint64_t chunk_bytes = o.compress_chunk_bytes > 0
+                                     ? std::min(o.compress_chunk_bytes, o.min_write_bytes)
+                                     : o.min_write_bytes;
+    for (uint64_t pos = 0; pos < bytes; pos += chunk_bytes) {
+      FillChunk(out + pos, std::min(chunk_bytes, bytes - pos), chunk_rng);
+    }
+  } else if (!pattern_.empty()) {
+    CopyPattern(pattern_, out, bytes);
+  } else if (o.zero) {
+    std::memset(out, 0, bytes);
+  } else {
+    for (uint64_t pos = 0; pos < bytes; pos += 8) {
+      const uint64_t word = rng_.Next();
+      std::memcpy(out + pos, &word, std::min<uint64_t>(8, bytes - pos));
+    }
+  }
+}
+
+void BufferPool::FillChunk(unsigned char* out, uint64_t bytes, Rng& rng) const {
+  const uint64_t random_bytes = bytes * (100 - options_.compress_percentage) / 100;
+  for (uint64_t pos = 0; pos < random_bytes; pos += 8) {
+    const uint64_t word = rng.Next();
+    std::memcpy(out + pos, &word, std::min<uint64_t>(8, random_bytes - pos));
+  }
+  if (pattern_.empty()) {
+    std::memset(out + random_bytes, 0, bytes - random_bytes);
+  } else {
+    CopyPattern(pattern_, out + random_bytes, bytes - random_bytes);
   }
 }
 
 void BufferPool::PrepareWrite(int index, uint64_t offset_bytes) {
   auto* data = static_cast<unsigned char*>(buffers_[index]);
-  if (options_.refill) {
+  if (*options_.refill) {
     Fill(data, options_.size_bytes);
     return;
   }
-  if (!options_.scramble) return;
+  if (!*options_.scramble) return;
   // A value unique per write and per sector: the offset mixed with a counter. Placed at the end of
   // each sector so that a compressible (zero) prefix stays compressible.
   const uint64_t stamp = (offset_bytes * 0x9E3779B97F4A7C15ULL) ^ (++write_counter_ << 1);

@@ -1,12 +1,15 @@
 // I/O buffers for one job clone: one per queue slot, aligned for O_DIRECT, filled with data that a
 // compressing (LZ4 on FSx for OpenZFS) or deduplicating file system cannot shrink.
 //
-// Content: by default random bytes (incompressible). `buffer_compress_percentage` = P makes the
-// first P% of every 4 KiB segment zeros, so LZ4-class compressors save about P%. Unless
-// `scramble_buffers` is off, PrepareWrite() stamps a unique 8-byte value into every 512-byte sector
-// (cost: bs/512 stores), so no two written blocks are equal (dedupe defeated) while the buffer
-// stays otherwise unchanged (cheap). With `refill_buffers` the whole buffer is regenerated before
-// every write (expensive, as fio).
+// Content as fio's fill_io_buffer: with buffer_compress_percentage P or dedupe_percentage, every
+// chunk (the smaller of buffer_compress_chunk and the smallest write size) is (100-P)% random, then
+// zeros (or buffer_pattern), and a dedupe_percentage share of the buffers repeats the previous
+// buffer's content; else buffer_pattern repeated, else zeros (zero_buffers), else random bytes.
+// Scrambling (fio's default, off by default for zero_buffers and buffer_pattern and always with
+// compression or dedupe, as fio): PrepareWrite() stamps a unique 8-byte value into every 512-byte
+// sector (cost: bs/512 stores), so no two written blocks are equal while the buffer stays otherwise
+// unchanged (cheap); fio stamps offset and time, the effect is the same. With refill (explicit, or
+// fio's default with compression or dedupe) the whole buffer is regenerated before every write.
 #ifndef AZBENCH_AGENT_WORKLOADS_BUFFER_POOL_H_
 #define AZBENCH_AGENT_WORKLOADS_BUFFER_POOL_H_
 
@@ -15,6 +18,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -27,14 +33,20 @@ struct BufferOptions {
   uint64_t size_bytes = 4096;
   uint64_t alignment_bytes = 4096;
   int compress_percentage = 0;
-  bool scramble = true;
-  bool refill = false;
+  // Unset: fio's default for the other options (see the file comment).
+  std::optional<bool> scramble = std::nullopt;
+  std::optional<bool> refill = std::nullopt;
   uint64_t seed = 1;
+  bool zero = false;
+  std::string_view pattern = "";        // buffer_pattern's bytes (Create copies them); empty = none
+  uint64_t compress_chunk_bytes = 512;  // 0 = min_write_bytes
+  uint64_t min_write_bytes = 4096;
+  int dedupe_percentage = 0;
 };
 
 class BufferPool {
  public:
-  // Errors: InvalidArgument (count < 1, size 0, alignment not a power of two, percentage outside
+  // Errors: InvalidArgument (count < 1, size 0, alignment not a power of two, a percentage outside
   // 0..100), ResourceExhausted (allocation failed, with the size).
   static absl::StatusOr<BufferPool> Create(const BufferOptions& options);
   BufferPool(BufferPool&&) noexcept;
@@ -53,9 +65,15 @@ class BufferPool {
 
  private:
   explicit BufferPool(const BufferOptions& options);
-  BufferOptions options_;
+  // One chunk: (100 - compress_percentage)% random from `rng`, the rest zeros or the pattern.
+  void FillChunk(unsigned char* out, uint64_t bytes, Rng& rng) const;
+  BufferOptions options_;  // resolved: scramble and refill set; pattern unused (pattern_)
+  std::string pattern_;
   std::vector<void*> buffers_;
   Rng rng_;
+  Rng dedupe_rng_;
+  uint64_t last_fill_seed_ = 0;
+  bool filled_once_ = false;
   uint64_t write_counter_ = 0;
 };
 

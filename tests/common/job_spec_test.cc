@@ -238,7 +238,7 @@ TEST(ApplyJobOptionTest, BareFlagsMeanTrue) {
   EXPECT_TRUE(job.new_group);
   EXPECT_TRUE(job.end_fsync);
   EXPECT_TRUE(job.direct);
-  EXPECT_TRUE(job.refill_buffers);
+  EXPECT_EQ(job.refill_buffers, true);
 }
 
 TEST(ApplyJobOptionTest, BooleanOptionsRejectOtherWords) {
@@ -271,8 +271,8 @@ TEST(ApplyJobOptionTest, SyncTimingAndRandomnessOptions) {
   EXPECT_EQ(job.rate_iops, (std::array<uint64_t, 2>{500, 500}));
   EXPECT_FALSE(job.invalidate);
   EXPECT_EQ(job.buffer_compress_percentage, 50);
-  EXPECT_TRUE(job.refill_buffers);
-  EXPECT_FALSE(job.scramble_buffers);
+  EXPECT_EQ(job.refill_buffers, true);
+  EXPECT_EQ(job.scramble_buffers, false);
 }
 
 TEST(ApplyJobOptionTest, RuntimeCountsSecondsUnlessAUnitIsGiven) {
@@ -399,9 +399,10 @@ TEST(ApplyJobOptionTest, UnknownOptionIsNotFoundNamingItAndTheClosestOption) {
 
 TEST(ApplyJobOptionTest, RefusedFioOptionIsUnimplementedSayingWhy) {
   JobSpec job;
-  EXPECT_THAT(ApplyJobOption(job, "buffer_pattern", "0xdeadbeef"),
+  EXPECT_THAT(ApplyJobOption(job, "dedupe_working_set_percentage", "50"),
               StatusIs(absl::StatusCode::kUnimplemented,
-                       StartsWith("option 'buffer_pattern' is not supported by azbench: ")));
+                       StartsWith("option 'dedupe_working_set_percentage' is not supported by "
+                                  "azbench: ")));
   EXPECT_THAT(ApplyJobOption(job, "verify_dump", "1"),
               StatusIs(absl::StatusCode::kUnimplemented,
                        StartsWith("option 'verify_dump' is not supported by azbench: ")));

@@ -99,7 +99,7 @@ const std::vector<Example>& Examples() {
       {"dedupe-global",
        {{"size", "1m"}, {"iodepth", "8"}},
        Outcome::kAzbenchRefuses,
-       "dedupe_mode"},
+       "dedupe_mode=working_set"},
       // fio's punch_hole-raicer trims a regular file through libaio: error 25 (ENOTTY), exit 1.
       // azbench has no trims.
       {"enospc-pressure",

@@ -81,6 +81,40 @@ uint64_t DescriptorsAvailable(uint64_t* limit, uint64_t* open_now) {
   return *limit > *open_now ? *limit - *open_now : 0;
 }
 
+// fio writes random data (from the verify seed) into a block it will verify, shaped by
+// buffer_compress_percentage over the whole block; verify=null writes nothing of its own.
+bool VerifyFillsBlocks(const JobSpec& s) {
+  const VerifyType type = s.EffectiveVerify();
+  return type != VerifyType::kNone && type != VerifyType::kNull;
+}
+
+BufferOptions WriteBufferOptions(const JobSpec& s, int depth, uint64_t seed) {
+  BufferOptions o{.count = depth,
+                  .size_bytes = s.MaxBlockSizeBytes(),
+                  .alignment_bytes = 4096,
+                  .compress_percentage = s.buffer_compress_percentage,
+                  .scramble = s.scramble_buffers,
+                  .refill = s.refill_buffers,
+                  .seed = seed,
+                  .zero = s.zero_buffers,
+                  .pattern = s.buffer_pattern,
+                  .compress_chunk_bytes = s.buffer_compress_chunk_bytes,
+                  .min_write_bytes = s.BlockSizes(true).min_bytes,
+                  .dedupe_percentage = s.dedupe_percentage};
+  if (VerifyFillsBlocks(s)) {
+    o.zero = false;
+    o.dedupe_percentage = 0;
+    // fio turns 100% compressible into zero_buffers before verify ignores that.
+    if (o.compress_percentage == 100) o.compress_percentage = 0;
+    if (o.compress_percentage == 0) o.pattern = "";
+    o.compress_chunk_bytes = 0;
+    o.min_write_bytes = o.size_bytes;
+    o.refill = true;
+    o.scramble = false;
+  }
+  return o;
+}
+
 }  // namespace
 
 absl::Status CheckDescriptorsAvailable(uint64_t files_opened, int nrfiles, int numjobs) {
@@ -181,6 +215,14 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
         " reaches the server with no kernel client: no page or attribute cache, so the figures "
         "are the server's and the network's, not those of a client that mounts the file system"));
   }
+  if (VerifyFillsBlocks(s) && (s.zero_buffers || s.dedupe_percentage > 0 ||
+                               (!s.buffer_pattern.empty() && s.buffer_compress_percentage == 0))) {
+    job->warnings_.push_back(
+        "zero_buffers, dedupe_percentage, buffer_compress_percentage=100 and buffer_pattern "
+        "(without buffer_compress_percentage) have no effect with verify: as in fio, verified "
+        "blocks are random data, "
+        "buffer_compress_percentage of each block zeros or buffer_pattern");
+  }
   if (caps.does_io) {
     // Before any file is made: a job that would run out of descriptors at its last file's open
     // fails now, not after laying out all the others.
@@ -189,7 +231,11 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
                      BufferPool::Create({.count = 1,
                                          .size_bytes = 4096,
                                          .compress_percentage = s.buffer_compress_percentage,
-                                         .seed = base_seed}));
+                                         .seed = base_seed,
+                                         .zero = s.zero_buffers,
+                                         .pattern = s.buffer_pattern,
+                                         .compress_chunk_bytes = s.buffer_compress_chunk_bytes,
+                                         .min_write_bytes = s.BlockSizes(true).min_bytes}));
     if (caps.opens_files) {
       ASSIGN_OR_RETURN(job->files_, LayOutNfsFiles(s.nfs_url, layout, filler, cancel));
     } else {
@@ -220,13 +266,7 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
     clone->verify = verify_format;
     clone->verify.thread = static_cast<uint16_t>(c + 1);
     absl::StatusOr<BufferPool> buffers =
-        BufferPool::Create({.count = depth,
-                            .size_bytes = s.MaxBlockSizeBytes(),
-                            .alignment_bytes = 4096,
-                            .compress_percentage = s.buffer_compress_percentage,
-                            .scramble = s.scramble_buffers,
-                            .refill = s.refill_buffers,
-                            .seed = clone->seed});
+        BufferPool::Create(WriteBufferOptions(s, depth, clone->seed));
     if (!buffers.ok()) return fail(buffers.status());
     clone->buffers = std::make_unique<BufferPool>(std::move(*buffers));
     for (int dir = 0; dir < 2; ++dir) {
