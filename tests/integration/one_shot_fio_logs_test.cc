@@ -136,7 +136,7 @@ TEST_F(OneShotFioLogsTest, AveragedLogsHaveFiosNamesLinesAndUnits) {
   }
 
   // bw in KiB/s: each window's bw is its IOPS times 4 (KiB of a 4k op), as in fio's files.
-  for (const std::string& out : {"fio", "az"}) {
+  for (const std::string out : {"fio", "az"}) {
     const std::vector<LogLine> bw = ReadLog(dir_.File(out + "/j_bw.1.log"));
     const std::vector<LogLine> iops = ReadLog(dir_.File(out + "/j_iops.1.log"));
     ASSERT_EQ(bw.size(), iops.size()) << out;
@@ -188,7 +188,7 @@ TEST_F(OneShotFioLogsTest, UnaveragedLogsHaveOneLineAnOpWithItsOffset) {
   const std::set<std::string> names = FileNames(dir_.File("fio"));
   EXPECT_EQ(FileNames(dir_.File("az")), names);
   EXPECT_THAT(names, ::testing::Contains("j_bw.log")) << "per_job_logs=0: one file, no .N";
-  for (const std::string& name : {"j_bw.log", "j_iops.log", "j_lat.log", "j_clat.log"}) {
+  for (const std::string name : {"j_bw.log", "j_iops.log", "j_lat.log", "j_clat.log"}) {
     const std::vector<LogLine> fio = ReadLog(dir_.File(absl::StrCat("fio/", name)));
     const std::vector<LogLine> az = ReadLog(dir_.File(absl::StrCat("az/", name)));
     EXPECT_EQ(az.size(), fio.size()) << name;
@@ -199,7 +199,9 @@ TEST_F(OneShotFioLogsTest, UnaveragedLogsHaveOneLineAnOpWithItsOffset) {
       EXPECT_EQ(line[3], 4096u) << name << ": bs";
       EXPECT_EQ(line[4] % 4096, 0u) << name << ": offset";
       EXPECT_LT(line[4], 8u << 20) << name << ": offset";
-      if (std::string(name) == "j_iops.log") EXPECT_EQ(line[1], 1u);
+      if (name == "j_iops.log") {
+        EXPECT_EQ(line[1], 1u);
+      }
     }
   }
 }
