@@ -45,6 +45,7 @@ if [ "${AZBENCH_SANITIZERS:-1}" != 0 ]; then
   cmake --build "$BUILD_DIR-asan" -j"$JOBS"
   ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer \
   ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  LSAN_OPTIONS="suppressions=$PWD/tests/asan/lsan.supp" \
     ctest --test-dir "$BUILD_DIR-asan" --output-on-failure -j"$JOBS" --timeout 900
   check_no_dependency_skips "$BUILD_DIR-asan"
 fi
