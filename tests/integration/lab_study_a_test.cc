@@ -21,6 +21,7 @@
 #include "absl/strings/str_replace.h"
 #include "nlohmann/json.hpp"
 #include "tests/testing/dependencies.h"
+#include "tests/testing/lab_fixture.h"
 #include "tests/testing/netns.h"
 
 namespace azbench {
@@ -31,8 +32,7 @@ using json = nlohmann::json;
 
 // The lab's directory and lock as tests/integration/lab_test.cc uses them: one lab per machine,
 // the two tests take turns.
-constexpr char kDir[] = "/var/tmp/azbench-lab-test";
-constexpr char kLock[] = "/var/tmp/azbench-lab-test.lock";
+constexpr const char* kDir = testing::kLabTestDir;
 // The lab this test builds: a longer round trip and a narrower link than the lab's defaults
 // (800us, 1g), so that what the delay line itself costs per packet (a userspace process on two
 // shared cores, slower still under the sanitizers) is a small part of what is asserted.
@@ -40,14 +40,6 @@ constexpr char kCrossAzDelay[] = "2ms";
 constexpr char kCrossAzBandwidth[] = "500m";
 constexpr double kInjectedRoundTripUs = 2000;
 constexpr double kShapedBytesPerS = 500e6 / 8;
-
-std::string Azbench(const std::vector<std::string>& args, int* code) {
-  std::vector<std::string> argv = {AZBENCH_BIN};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::string output;
-  *code = testing::RunCommand(argv, &output);
-  return output;
-}
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
@@ -66,37 +58,13 @@ const json* FindScenario(const json& report, const std::string& workload,
   return nullptr;
 }
 
-class LabStudyATest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (geteuid() != 0) GTEST_SKIP() << "azbench lab needs root";
-    for (const auto& [name, path] : {std::pair<const char*, const char*>{
-                                         "ganesha.nfsd (nfs-ganesha)", "/usr/bin/ganesha.nfsd"},
-                                     {"rpcbind", "/usr/sbin/rpcbind"},
-                                     {"tc (iproute2)", "/usr/sbin/tc"}}) {
-      if (std::string missing = testing::MissingDependency(name, path); !missing.empty()) {
-        GTEST_SKIP() << missing;
-      }
-    }
-    lock_fd_ = open(kLock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    ASSERT_GE(lock_fd_, 0);
-    flock(lock_fd_, LOCK_EX);
-  }
-  void TearDown() override {
-    if (lock_fd_ < 0) return;
-    int code = 0;
-    const std::string out = Azbench({"lab", "down", "--dir", kDir}, &code);
-    EXPECT_EQ(code, 0) << out;
-    close(lock_fd_);
-  }
-  int lock_fd_ = -1;
-};
+class LabStudyATest : public testing::LabFixture {};
 
 TEST_F(LabStudyATest, CrossAzCostsTheInjectedRoundTripAndTheShapedBandwidthByEvidence) {
   int code = 0;
-  std::string out = Azbench({"lab", "up", "--dir", kDir, "--cross-az-delay", kCrossAzDelay,
-                             "--cross-az-bandwidth", kCrossAzBandwidth},
-                            &code);
+  std::string out = testing::RunAzbench({"lab", "up", "--dir", kDir, "--cross-az-delay",
+                                         kCrossAzDelay, "--cross-az-bandwidth", kCrossAzBandwidth},
+                                        &code);
   ASSERT_EQ(code, 0) << out;
 
   // The example as written, its lab paths moved to this test's directory.
@@ -106,10 +74,10 @@ TEST_F(LabStudyATest, CrossAzCostsTheInjectedRoundTripAndTheShapedBandwidthByEvi
   const std::string campaign = absl::StrCat(kDir, "/lab-study-a.yaml");
   std::ofstream(campaign) << absl::StrReplaceAll(
       example, {{"/var/tmp/azbench-lab/", std::string(kDir) + "/"}});
-  out = Azbench({"run", campaign, "--quiet"}, &code);
+  out = testing::RunAzbench({"run", campaign, "--quiet"}, &code);
   ASSERT_EQ(code, 0) << out;
   const std::string db = absl::StrCat(kDir, "/lab-study-a.db");
-  const std::string text = Azbench({"report", db, "--format", "json"}, &code);
+  const std::string text = testing::RunAzbench({"report", db, "--format", "json"}, &code);
   ASSERT_EQ(code, 0) << text;
   const json report = json::parse(text, nullptr, false);
   ASSERT_FALSE(report.is_discarded()) << text;
@@ -166,7 +134,7 @@ TEST_F(LabStudyATest, CrossAzCostsTheInjectedRoundTripAndTheShapedBandwidthByEvi
   EXPECT_NEAR(write_bytes_per_s, kShapedBytesPerS, 0.15 * kShapedBytesPerS);
 
   // The report's same-AZ vs cross-AZ view shows both sides of every workload.
-  const std::string md = Azbench({"report", db, "--format", "md"}, &code);
+  const std::string md = testing::RunAzbench({"report", db, "--format", "md"}, &code);
   ASSERT_EQ(code, 0) << md;
   EXPECT_THAT(md, HasSubstr("## Placement: same-AZ vs cross-AZ"));
   for (const char* workload : {"write-4m", "read-4m", "randread-4k"}) {

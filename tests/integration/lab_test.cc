@@ -20,6 +20,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "coordinator/lab/lab_topology.h"
+#include "tests/testing/lab_fixture.h"
 #include "tests/testing/netns.h"
 
 namespace azbench {
@@ -27,15 +28,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-constexpr char kDir[] = "/var/tmp/azbench-lab-test";
-
-std::string Azbench(const std::vector<std::string>& args, int* code) {
-  std::vector<std::string> argv = {AZBENCH_BIN};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::string output;
-  *code = testing::RunCommand(argv, &output);
-  return output;
-}
+constexpr const char* kDir = testing::kLabTestDir;
 
 // What is left of a lab on this machine: namespaces, links, processes naming the lab's directory.
 std::vector<std::string> Leftovers() {
@@ -64,46 +57,20 @@ double StatusRttUs(const std::string& status, const std::string& from, const std
   return std::regex_search(status, m, line) ? std::stod(m[1]) : -1;
 }
 
-class LabTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (geteuid() != 0) GTEST_SKIP() << "azbench lab needs root";
-    for (const auto& [name, path] : {std::pair<const char*, const char*>{
-                                         "ganesha.nfsd (nfs-ganesha)", "/usr/bin/ganesha.nfsd"},
-                                     {"rpcbind", "/usr/sbin/rpcbind"},
-                                     {"tc (iproute2)", "/usr/sbin/tc"}}) {
-      if (std::string missing = testing::MissingDependency(name, path); !missing.empty()) {
-        GTEST_SKIP() << missing;
-      }
-    }
-    // One lab per machine: test cases that ctest runs at once take turns.
-    lock_fd_ = open("/var/tmp/azbench-lab-test.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    ASSERT_GE(lock_fd_, 0);
-    flock(lock_fd_, LOCK_EX);
-  }
-  void TearDown() override {
-    int code = 0;
-    if (lock_fd_ >= 0) {
-      const std::string out = Azbench({"lab", "down", "--dir", kDir}, &code);
-      EXPECT_EQ(code, 0) << out;
-      close(lock_fd_);
-    }
-  }
-  int lock_fd_ = -1;
-};
+class LabTest : public testing::LabFixture {};
 
 TEST_F(LabTest, UpMeasuresTheDelayReachesTheServerAcrossAzsIsIdempotentAndDownLeavesNothing) {
   int code = 0;
   const std::vector<std::string> up = {"lab",   "up",    "--azs", "2", "--cross-az-delay",
                                        "800us", "--dir", kDir};
-  std::string out = Azbench(up, &code);
+  std::string out = testing::RunAzbench(up, &code);
   ASSERT_EQ(code, 0) << out;
   EXPECT_THAT(out, HasSubstr("NFS server: 10.100.0.2 in lab-1a"));
 
   // The injected delay is a floor that load only adds to: the least of three status readings.
   double added_us = 1e9;
   for (int i = 0; i < 3; ++i) {
-    out = Azbench({"lab", "status", "--dir", kDir}, &code);
+    out = testing::RunAzbench({"lab", "status", "--dir", kDir}, &code);
     ASSERT_EQ(code, 0) << out;
     const double same_az_us = StatusRttUs(out, "lab-1a", "lab-1a");
     const double cross_az_us = StatusRttUs(out, "lab-1a", "lab-1b");
@@ -119,7 +86,7 @@ TEST_F(LabTest, UpMeasuresTheDelayReachesTheServerAcrossAzsIsIdempotentAndDownLe
   const std::string url =
       absl::StrCat("nfs://", lab.nfs_server_address, lab.export_dir,
                    "?version=3&nfsport=", kLabNfsPort, "&mountport=", kLabMountPort);
-  out = Azbench(
+  out = testing::RunAzbench(
       {"run", "--hosts", absl::StrCat(lab.azs[1].agents[0].address, ":", kLabAgentPort), "--tls-ca",
        absl::StrCat(kDir, "/tls/ca.crt"), "--tls-cert", absl::StrCat(kDir, "/tls/coordinator.crt"),
        "--tls-key", absl::StrCat(kDir, "/tls/coordinator.key"), "--db",
@@ -132,12 +99,12 @@ TEST_F(LabTest, UpMeasuresTheDelayReachesTheServerAcrossAzsIsIdempotentAndDownLe
   std::ofstream(lab.export_dir + "/marker") << "kept";
 
   // Up again with the same options: nothing is rebuilt, a file in the export is still there.
-  out = Azbench(up, &code);
+  out = testing::RunAzbench(up, &code);
   ASSERT_EQ(code, 0) << out;
   EXPECT_THAT(out, HasSubstr("already up"));
   EXPECT_TRUE(std::filesystem::exists(lab.export_dir + "/marker"));
 
-  out = Azbench({"lab", "down", "--dir", kDir}, &code);
+  out = testing::RunAzbench({"lab", "down", "--dir", kDir}, &code);
   ASSERT_EQ(code, 0) << out;
   EXPECT_THAT(Leftovers(), ::testing::IsEmpty());
 }
@@ -146,23 +113,23 @@ TEST_F(LabTest, DownRemovesWhatAnInterruptedUpLeftAndUpClearsStrays) {
   // A lab whose state file is gone: down still finds its namespaces and processes by name.
   int code = 0;
   const std::vector<std::string> up = {"lab", "up", "--azs", "2", "--dir", kDir};
-  std::string out = Azbench(up, &code);
+  std::string out = testing::RunAzbench(up, &code);
   ASSERT_EQ(code, 0) << out;
   std::filesystem::remove(std::string(kDir) + "/state");
-  out = Azbench(up, &code);
+  out = testing::RunAzbench(up, &code);
   EXPECT_NE(code, 0) << "a directory with files and no state is not taken over";
   EXPECT_THAT(out, HasSubstr("holds files and no lab state"));
-  out = Azbench({"lab", "down", "--dir", kDir}, &code);
+  out = testing::RunAzbench({"lab", "down", "--dir", kDir}, &code);
   ASSERT_EQ(code, 0) << out;
   std::filesystem::remove_all(kDir);  // no state file: down leaves a directory it cannot vouch for
   EXPECT_THAT(Leftovers(), ::testing::IsEmpty());
 
   // A stray namespace of the lab's prefix is cleared by up.
   ASSERT_EQ(testing::RunCommand({testing::kIpBinary, "netns", "add", "azlab-stray"}), 0);
-  out = Azbench(up, &code);
+  out = testing::RunAzbench(up, &code);
   ASSERT_EQ(code, 0) << out;
   EXPECT_FALSE(std::filesystem::exists("/run/netns/azlab-stray"));
-  out = Azbench({"lab", "down", "--dir", kDir}, &code);
+  out = testing::RunAzbench({"lab", "down", "--dir", kDir}, &code);
   ASSERT_EQ(code, 0) << out;
   EXPECT_THAT(Leftovers(), ::testing::IsEmpty());
 }
@@ -182,7 +149,7 @@ std::string AgentRow(const std::string& csv, const std::string& agent) {
 // (verify_only=1), at its offset.
 TEST_F(LabTest, WriteVerifyAcrossAzsFindsABlockCorruptedInTheExport) {
   int code = 0;
-  std::string out = Azbench({"lab", "up", "--azs", "3", "--dir", kDir}, &code);
+  std::string out = testing::RunAzbench({"lab", "up", "--azs", "3", "--dir", kDir}, &code);
   ASSERT_EQ(code, 0) << out;
   const LabTopology lab = PlanLab({.azs = 3, .dir = kDir});
   const std::string url =
@@ -199,8 +166,9 @@ TEST_F(LabTest, WriteVerifyAcrossAzsFindsABlockCorruptedInTheExport) {
         << url << "\"}\nworkloads:\n  - name: xv\n    options: {rw: randwrite, bs: 4k, size: 256k, "
         << "verify: crc32c, sharing: write-verify" << extra << "}\nmatrix:\n  nodes: [all]\n";
     int rc = 0;
-    out = Azbench({"run", dir + "/campaign.yaml", "--quiet"}, &rc);
-    std::string csv = Azbench({"report", dir + "/results.db", "--format", "verify-csv"}, &code);
+    out = testing::RunAzbench({"run", dir + "/campaign.yaml", "--quiet"}, &rc);
+    std::string csv =
+        testing::RunAzbench({"report", dir + "/results.db", "--format", "verify-csv"}, &code);
     EXPECT_EQ(code, 0) << csv;
     return std::make_pair(rc, csv);
   };

@@ -31,6 +31,7 @@
 #include "coordinator/lab/lab_topology.h"
 #include "nlohmann/json.hpp"
 #include "tests/testing/dependencies.h"
+#include "tests/testing/lab_fixture.h"
 #include "tests/testing/netns.h"
 
 namespace azbench {
@@ -40,8 +41,7 @@ using json = nlohmann::json;
 
 // The lab's directory and lock as tests/integration/lab_test.cc uses them: one lab per machine,
 // the lab tests take turns.
-constexpr char kDir[] = "/var/tmp/azbench-lab-test";
-constexpr char kLock[] = "/var/tmp/azbench-lab-test.lock";
+constexpr const char* kDir = testing::kLabTestDir;
 constexpr double kInjectedRoundTripMs = 0.8;  // the lab's default --cross-az-delay
 // Shorter than a poll's round trips, so polls run back to back and the figure is the network's,
 // not the phase of a coarse poll against the write.
@@ -51,14 +51,6 @@ constexpr double kPollIntervalMs = 1;
 // The ceiling's point is that nothing caches (a kernel client's acregmin alone is 3 s), so the
 // margin is wide; the floor is the assertion that measures physics.
 constexpr double kMarginMs = 50;
-
-std::string Azbench(const std::vector<std::string>& args, int* code) {
-  std::vector<std::string> argv = {AZBENCH_BIN};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::string output;
-  *code = testing::RunCommand(argv, &output);
-  return output;
-}
 
 // Milliseconds of "  FROM -> TO: N us" in `azbench lab status`, or -1.
 double StatusRttMs(const std::string& status, const std::string& from, const std::string& to) {
@@ -93,39 +85,15 @@ double MeasuredPollMs(const std::string& ns, const std::string& url, const std::
   return mean_ms;
 }
 
-class LabVisibilityTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (geteuid() != 0) GTEST_SKIP() << "azbench lab needs root";
-    for (const auto& [name, path] : {std::pair<const char*, const char*>{
-                                         "ganesha.nfsd (nfs-ganesha)", "/usr/bin/ganesha.nfsd"},
-                                     {"rpcbind", "/usr/sbin/rpcbind"},
-                                     {"tc (iproute2)", "/usr/sbin/tc"}}) {
-      if (std::string missing = testing::MissingDependency(name, path); !missing.empty()) {
-        GTEST_SKIP() << missing;
-      }
-    }
-    lock_fd_ = open(kLock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    ASSERT_GE(lock_fd_, 0);
-    flock(lock_fd_, LOCK_EX);
-  }
-  void TearDown() override {
-    if (lock_fd_ < 0) return;
-    int code = 0;
-    const std::string out = Azbench({"lab", "down", "--dir", kDir}, &code);
-    EXPECT_EQ(code, 0) << out;
-    close(lock_fd_);
-  }
-  int lock_fd_ = -1;
-};
+class LabVisibilityTest : public testing::LabFixture {};
 
 TEST_F(LabVisibilityTest, CrossAzReadersSeeAWriteNoSoonerThanTheNetworkAllowsAndWithinAPoll) {
   int code = 0;
-  std::string out = Azbench({"lab", "up", "--dir", kDir}, &code);
+  std::string out = testing::RunAzbench({"lab", "up", "--dir", kDir}, &code);
   ASSERT_EQ(code, 0) << out;
   // A reader's round trip to the server as the lab measures it (the injected delay, the delay
   // line's own cost and the machine's load), the slower of the two reader AZs.
-  out = Azbench({"lab", "status", "--dir", kDir}, &code);
+  out = testing::RunAzbench({"lab", "status", "--dir", kDir}, &code);
   ASSERT_EQ(code, 0) << out;
   const double reader_rtt_ms =
       std::max(StatusRttMs(out, "lab-1b", "nfs"), StatusRttMs(out, "lab-1c", "nfs"));
@@ -165,10 +133,10 @@ TEST_F(LabVisibilityTest, CrossAzReadersSeeAWriteNoSoonerThanTheNetworkAllowsAnd
       "warmup: 0s\n"
       "cooldown: 0s\n"
       "results: lab-visibility.db\n");
-  out = Azbench({"run", campaign, "--quiet"}, &code);
+  out = testing::RunAzbench({"run", campaign, "--quiet"}, &code);
   ASSERT_EQ(code, 0) << out;
-  const std::string text =
-      Azbench({"report", absl::StrCat(kDir, "/lab-visibility.db"), "--format", "json"}, &code);
+  const std::string text = testing::RunAzbench(
+      {"report", absl::StrCat(kDir, "/lab-visibility.db"), "--format", "json"}, &code);
   ASSERT_EQ(code, 0) << text;
   const json report = json::parse(text, nullptr, false);
   ASSERT_FALSE(report.is_discarded()) << text;
