@@ -33,6 +33,9 @@ ImdsAnswer AnswerImds(const ImdsValues& values, const std::string& method, const
                       const std::map<std::string, std::string>& headers);
 
 // Listens on address:port and answers forever. Internal when it cannot listen.
+// What ServeImds prints on stdout once it listens.
+inline constexpr char kImdsReadyLine[] = "imds: listening";
+
 absl::Status ServeImds(const std::string& address, int port, const ImdsValues& values);
 
 }  // namespace azbench

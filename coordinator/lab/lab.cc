@@ -15,6 +15,7 @@
 #include "common/status_macros.h"
 #include "coordinator/fleet/certs.h"
 #include "coordinator/fleet/local_fleet.h"
+#include "coordinator/lab/imds_server.h"
 #include "coordinator/lab/lab_network.h"
 #include "coordinator/lab/lab_rtt.h"
 #include "coordinator/lab/lab_system.h"
@@ -189,6 +190,17 @@ absl::Status StartProcesses(const LabTopology& lab) {
                          "--dir", dir, "--az", std::to_string(i), "--agent", std::to_string(j)},
                         agent_dir + "/imds.log")
               .status());
+      // An agent asks its IMDS once, at start: one that finds nothing listening yet would run
+      // with no AZ, and every placement of it would be "unknown".
+      const absl::Time imds_deadline = absl::Now() + kStartTimeout;
+      while (ReadText(agent_dir + "/imds.log").find(kImdsReadyLine) == std::string::npos) {
+        if (absl::Now() > imds_deadline) {
+          return absl::InternalError(absl::StrCat(
+              "the IMDS of ", agent.name, " did not start within ",
+              absl::FormatDuration(kStartTimeout), "; its log:\n", Tail(agent_dir + "/imds.log")));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
       // Every agent asks its IMDS at start, all at once on a busy machine: a generous timeout.
       RETURN_IF_ERROR(SpawnDetached({kLabIpBinary, "netns", "exec", az.namespace_name,
                                      "/usr/bin/env", "AWS_METADATA_SERVICE_TIMEOUT=10",
