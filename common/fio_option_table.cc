@@ -1518,8 +1518,8 @@ constexpr FioOptionInfo kOptions[] = {
           j.nfs_url = std::string(v);
           return absl::OkStatus();
         },
-        "server must be an address the agent's allowed_nfs_servers lists; NFSv4 takes bs up to "
-        "3072 (libnfs 4.0)"),
+        "server must be an address the agent's allowed_nfs_servers lists; over NFSv4 an I/O "
+        "larger than libnfs 4.0 sends in one RPC goes as several"),
     // azbench's own options.
     Honoured("uring_wait_pause", "", T::kDuration, "us", "0..1ms, io_uring only", "2us", kAzbench,
              "How long io_uring spins before blocking while waits are short", SetUringWaitPause,

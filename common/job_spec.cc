@@ -470,7 +470,7 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
                                                    job.ioengine, "'s limit: allowed 1..",
                                                    kMaxKernelAsyncIodepth));
   }
-  RETURN_IF_ERROR(CheckNfsJob(job.ioengine, job.nfs_url, job.MaxBlockSizeBytes(), job.direct));
+  RETURN_IF_ERROR(CheckNfsJob(job.ioengine, job.nfs_url, job.direct));
   if (job.uring_wait_pause && (*job.uring_wait_pause < absl::ZeroDuration() ||
                                *job.uring_wait_pause > kMaxUringWaitPause)) {
     return absl::InvalidArgumentError(

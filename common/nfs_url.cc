@@ -131,8 +131,7 @@ absl::StatusOr<NfsUrl> ParseNfsUrl(std::string_view url) {
   return parsed;
 }
 
-absl::Status CheckNfsJob(std::string_view ioengine, std::string_view nfs_url,
-                         uint64_t block_size_bytes, bool direct) {
+absl::Status CheckNfsJob(std::string_view ioengine, std::string_view nfs_url, bool direct) {
   const bool nfs = ioengine == "nfs";
   if (nfs && nfs_url.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("ioengine=nfs needs nfs_url (", kForm, ")"));
@@ -147,17 +146,7 @@ absl::Status CheckNfsJob(std::string_view ioengine, std::string_view nfs_url,
     return absl::InvalidArgumentError(
         "direct=1 is not allowed with ioengine=nfs (libnfs keeps no page cache to bypass)");
   }
-  absl::StatusOr<NfsUrl> url = ParseNfsUrl(nfs_url);
-  if (!url.ok()) return url.status();
-  if (url->version == 4 && block_size_bytes > kNfsV4MaxBlockBytes) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "bs (", block_size_bytes,
-        " bytes) is too large for ioengine=nfs with NFSv4 (version=4): "
-        "allowed up to ",
-        kNfsV4MaxBlockBytes,
-        " bytes, as libnfs 4.0 cannot send a larger NFSv4 WRITE; use version=3 for larger blocks"));
-  }
-  return absl::OkStatus();
+  return ParseNfsUrl(nfs_url).status();
 }
 
 bool IsNfsUrl(std::string_view path) { return path.substr(0, 6) == "nfs://"; }

@@ -6,8 +6,7 @@
 // (libnfs's `nfsport`). The whole path is the export, mounted once per job clone; the job's
 // `filename` and `directory` name files beneath it, as fio's nfs engine opens them. Arguments:
 // version (3, the default, or 4), nfsport and mountport (both skip the portmapper); no others, so
-// a job cannot choose the uid and gid the agent claims (AUTH_SYS: its own). NFSv4 takes blocks of
-// at most kNfsV4MaxBlockBytes: libnfs 4.0 cannot encode a larger NFSv4 WRITE.
+// a job cannot choose the uid and gid the agent claims (AUTH_SYS: its own).
 //
 //   ASSIGN_OR_RETURN(NfsUrl url, ParseNfsUrl("nfs://10.0.0.5/export?version=3"));
 //   url.server;  // "10.0.0.5"
@@ -23,9 +22,14 @@
 
 namespace azbench {
 
-// libnfs 4.0 encodes an NFSv4 compound into a fixed buffer of about 4 KB, so a WRITE of more than
-// ~3.9 KB fails with it; jobs keep well below.
-inline constexpr uint64_t kNfsV4MaxBlockBytes = 3072;
+// libnfs 4.0 encodes every NFSv4 COMPOUND into a buffer of 4096 bytes, whatever its WRITE carries
+// (libnfs 5.0 sizes it to the data). Less the RPC header, the AUTH_SYS credential (host name up to
+// 255 bytes, up to 16 groups) and PUTFH's handle (up to 128 bytes), one WRITE holds at least 3528
+// bytes of data: larger NFSv4 writes go as several WRITEs of at most this many bytes each.
+inline constexpr uint64_t kNfsV4MaxWriteBytes = 3072;
+// libnfs 4.0 drops a connection whose reply exceeds 1 MiB + 4 KiB and, over NFSv4, does not ask
+// the server for its largest READ: larger NFSv4 reads go as several READs of at most this much.
+inline constexpr uint64_t kNfsV4MaxReadBytes = 1 << 20;
 
 struct NfsUrl {
   std::string server;       // without brackets
@@ -44,10 +48,8 @@ struct NfsUrl {
 absl::StatusOr<NfsUrl> ParseNfsUrl(std::string_view url);
 
 // The whole-job rules of the nfs engine: ioengine=nfs needs nfs_url, nfs_url needs ioengine=nfs,
-// NFSv4 takes bs up to kNfsV4MaxBlockBytes, no direct=1 (libnfs has no page cache to bypass).
-// InvalidArgument naming the option.
-absl::Status CheckNfsJob(std::string_view ioengine, std::string_view nfs_url,
-                         uint64_t block_size_bytes, bool direct);
+// no direct=1 (libnfs has no page cache to bypass). InvalidArgument naming the option.
+absl::Status CheckNfsJob(std::string_view ioengine, std::string_view nfs_url, bool direct);
 
 // A campaign target whose path is an nfs:// URL is reached through libnfs (no kernel mount): its
 // block-I/O jobs run with ioengine=nfs and this URL as nfs_url. Whether `path` is such a URL.

@@ -93,15 +93,8 @@ absl::Status NfsEngine::Init(const EngineOptions& options) {
     return absl::InvalidArgumentError("ioengine=nfs needs nfs_url");
   }
   ASSIGN_OR_RETURN(const NfsUrl url, ParseNfsUrl(options.nfs_url));
-  for (const iovec& buffer : options.buffers) {
-    if (url.version == 4 && buffer.iov_len > kNfsV4MaxBlockBytes) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("blocks of ", buffer.iov_len,
-                       " bytes are too large for NFSv4 through libnfs: allowed up to ",
-                       kNfsV4MaxBlockBytes, " (use version=3)"));
-    }
-  }
   ASSIGN_OR_RETURN(nfs_, MountNfsExport(options.nfs_url));
+  version_ = url.version;
   iodepth_ = options.iodepth;
   batch_submit_ = options.batch_submit;
   pending_.reserve(iodepth_);
@@ -132,6 +125,11 @@ absl::StatusOr<int> NfsEngine::OpenFile(const std::string& path, bool read, bool
   return static_cast<int>(files_.size() - 1);
 }
 
+uint32_t NfsEngine::MaxPieceBytes(OpKind op) const {
+  if (version_ != 4) return 0;  // libnfs splits NFSv3 reads and writes itself
+  return static_cast<uint32_t>(op == OpKind::kWrite ? kNfsV4MaxWriteBytes : kNfsV4MaxReadBytes);
+}
+
 int64_t NfsEngine::RunSync(IoRequest& request) {
   if (request.fd < 0 || static_cast<size_t>(request.fd) >= files_.size()) return -EBADF;
   nfsfh* fh = files_[static_cast<size_t>(request.fd)];
@@ -152,9 +150,25 @@ QueueResult NfsEngine::Queue(IoRequest* request) {
   if (iodepth_ == 1 || !data) {
     // A sync op waits for the queue to empty: an fsync covers every write before it.
     if (inflight() > 0) return QueueResult::kBusy;
+    const uint32_t max_piece = data ? MaxPieceBytes(request->op) : 0;
+    if (max_piece == 0 || request->length_bytes <= max_piece) {
+      request->issue_ns = request->start_ns;
+      request->result = RunSync(*request);
+      request->complete_ns = OpClockNanos();
+      return QueueResult::kCompleted;
+    }
+    // Several RPCs at once, then wait for the last: the queue is empty, so done_ ends up holding
+    // just this request.
+    Submit(request);
+    absl::Status status = absl::OkStatus();
+    while (submitted_ > 0 && status.ok()) status = Service(100);
+    if (!status.ok()) {
+      request->result = -EIO;
+      request->complete_ns = OpClockNanos();
+    }
     request->issue_ns = request->start_ns;
-    request->result = RunSync(*request);
-    request->complete_ns = OpClockNanos();
+    done_.clear();
+    done_head_ = 0;
     return QueueResult::kCompleted;
   }
   if (inflight() >= iodepth_) return QueueResult::kBusy;
@@ -162,55 +176,87 @@ QueueResult NfsEngine::Queue(IoRequest* request) {
   return QueueResult::kQueued;
 }
 
-void NfsEngine::Completed(int status, nfs_context* /*nfs*/, void* data, void* private_data) {
-  Op* op = static_cast<Op*>(private_data);
-  NfsEngine* engine = op->engine;
-  if (engine->closing_) return;
-  IoRequest* request = op->request;
-  request->complete_ns = OpClockNanos();
-  if (status >= 0 && request->op == OpKind::kRead) {
-    const size_t n = std::min<size_t>(static_cast<size_t>(status), request->length_bytes);
-    std::memcpy(request->buffer, data, n);
+void NfsEngine::PieceCompleted(int status, nfs_context* /*nfs*/, void* data, void* private_data) {
+  Piece* piece = static_cast<Piece*>(private_data);
+  Op* op = piece->op;
+  if (op->engine->closing_) return;
+  if (status >= 0 && op->request->op == OpKind::kRead) {
+    const size_t n = std::min<size_t>(static_cast<size_t>(status), piece->length_bytes);
+    std::memcpy(static_cast<char*>(op->request->buffer) + piece->offset_bytes, data, n);
     status = static_cast<int>(n);
   }
-  request->result = status;
+  piece->result = status;
+  if (--op->pieces_left == 0) op->engine->Finish(op);
+}
+
+void NfsEngine::Finish(Op* op) {
+  IoRequest* request = op->request;
+  request->complete_ns = OpClockNanos();
+  // The first error; else the bytes before the first short piece, since what follows a hole is
+  // not what the caller asked for at that offset.
+  int64_t result = 0;
+  bool short_piece = false;
+  for (const Piece& piece : op->pieces) {
+    if (piece.result < 0) {
+      result = piece.result;
+      break;
+    }
+    if (!short_piece) result += piece.result;
+    short_piece = short_piece || piece.result < piece.length_bytes;
+  }
+  request->result = result;
   op->request = nullptr;
-  engine->free_ops_.push_back(op);
-  --engine->submitted_;
-  engine->done_.push_back(request);
+  free_ops_.push_back(op);
+  --submitted_;
+  done_.push_back(request);
+}
+
+void NfsEngine::Submit(IoRequest* request) {
+  Op* op = free_ops_.back();
+  free_ops_.pop_back();
+  op->request = request;
+  ++submitted_;
+  const uint32_t max_piece = MaxPieceBytes(request->op);
+  const uint32_t piece_bytes =
+      max_piece == 0 ? std::max<uint32_t>(request->length_bytes, 1) : max_piece;
+  const size_t count =
+      std::max<uint64_t>(1, (uint64_t{request->length_bytes} + piece_bytes - 1) / piece_bytes);
+  op->pieces.resize(count);
+  op->pieces_left = count;
+  nfsfh* fh = request->fd >= 0 && static_cast<size_t>(request->fd) < files_.size()
+                  ? files_[static_cast<size_t>(request->fd)]
+                  : nullptr;
+  for (size_t i = 0; i < count; ++i) {
+    Piece& piece = op->pieces[i];
+    piece.op = op;
+    piece.offset_bytes = static_cast<uint32_t>(i * piece_bytes);
+    piece.length_bytes = std::min(piece_bytes, request->length_bytes - piece.offset_bytes);
+    piece.result = 0;
+    const uint64_t offset = request->offset_bytes + piece.offset_bytes;
+    int rc = -EBADF;
+    if (fh != nullptr) {
+      rc = request->op == OpKind::kRead
+               ? nfs_pread_async(nfs_.get(), fh, offset, piece.length_bytes,
+                                 &NfsEngine::PieceCompleted, &piece)
+               : nfs_pwrite_async(nfs_.get(), fh, offset, piece.length_bytes,
+                                  static_cast<const char*>(request->buffer) + piece.offset_bytes,
+                                  &NfsEngine::PieceCompleted, &piece);
+    }
+    if (rc != 0) {
+      // libnfs did not queue it: it and the pieces after it fail now, with the error.
+      for (size_t j = i; j < count; ++j) op->pieces[j].result = fh == nullptr ? -EBADF : -EIO;
+      op->pieces_left -= count - i;
+      break;
+    }
+  }
+  request->issue_ns = OpClockNanos();
+  if (op->pieces_left == 0) Finish(op);
 }
 
 absl::StatusOr<int> NfsEngine::Commit() {
   const size_t n =
       batch_submit_ > 0 ? std::min<size_t>(pending_.size(), batch_submit_) : pending_.size();
-  for (size_t i = 0; i < n; ++i) {
-    IoRequest* request = pending_[i];
-    Op* op = free_ops_.back();
-    free_ops_.pop_back();
-    op->request = request;
-    nfsfh* fh = request->fd >= 0 && static_cast<size_t>(request->fd) < files_.size()
-                    ? files_[static_cast<size_t>(request->fd)]
-                    : nullptr;
-    int rc = -EBADF;
-    if (fh != nullptr) {
-      rc = request->op == OpKind::kRead
-               ? nfs_pread_async(nfs_.get(), fh, request->offset_bytes, request->length_bytes,
-                                 &NfsEngine::Completed, op)
-               : nfs_pwrite_async(nfs_.get(), fh, request->offset_bytes, request->length_bytes,
-                                  request->buffer, &NfsEngine::Completed, op);
-    }
-    request->issue_ns = OpClockNanos();
-    if (rc != 0) {
-      // libnfs did not queue it: it completes now, with the error.
-      request->result = fh == nullptr ? -EBADF : -EIO;
-      request->complete_ns = request->issue_ns;
-      op->request = nullptr;
-      free_ops_.push_back(op);
-      done_.push_back(request);
-    } else {
-      ++submitted_;
-    }
-  }
+  for (size_t i = 0; i < n; ++i) Submit(pending_[i]);
   pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(n));
   // Send what the socket takes now rather than at the next wait.
   if (n > 0) RETURN_IF_ERROR(Service(0));

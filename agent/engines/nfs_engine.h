@@ -7,10 +7,16 @@
 // in flight + unreaped reach iodepth), Commit() hands up to `batch_submit` of them (0 = all) to
 // nfs_pread_async / nfs_pwrite_async and flushes what the socket takes at once (issue_ns = one
 // clock read after each call returned), and GetEvents() polls the connection and runs libnfs's
-// nfs_service until `min_events` callbacks have run; complete_ns is read in the callback. result =
-// bytes or the -errno libnfs gives. fsync/fdatasync (both NFSv3 COMMIT through nfs_fsync) run
-// inside Queue() once nothing is in flight (kBusy before), as libaio's do. A request libnfs
-// refuses to queue completes with -EIO.
+// nfs_service until `min_events` requests have completed; complete_ns is read in the callback
+// that completes one. result = bytes or the -errno libnfs gives.
+//
+// Over NFSv4 a write of more than kNfsV4MaxWriteBytes (common/nfs_url.h), which libnfs 4.0 cannot
+// encode as one WRITE, and a read of more than kNfsV4MaxReadBytes, whose reply libnfs 4.0 would
+// refuse, go as several RPCs sent at once, as libnfs itself splits NFSv3 ones at the server's
+// wtmax and rtmax; at iodepth 1 too. The request completes with the last of them: result = the
+// first error, else the bytes up to the first short piece (a read that meets the end of file).
+// fsync/fdatasync (both NFSv3 COMMIT through nfs_fsync) run inside Queue() once nothing is in
+// flight (kBusy before), as libaio's do. A request libnfs refuses to queue completes with -EIO.
 //
 // Every call is bounded by a 30 s RPC timeout (nfs_set_timeout), so a server that stops answering
 // fails the job instead of hanging it. Capabilities: async, max_iodepth kMaxIodepth, no O_DIRECT
@@ -61,8 +67,7 @@ class NfsEngine final : public IoEngine {
 
   std::string_view name() const override { return "nfs"; }
   EngineCapabilities capabilities() const override;
-  // Errors: InvalidArgument (iodepth, no or a bad nfs_url, NFSv4 with buffers over
-  // kNfsV4MaxBlockBytes), Unavailable (the mount).
+  // Errors: InvalidArgument (iodepth, no or a bad nfs_url), Unavailable (the mount).
   absl::Status Init(const EngineOptions& options) override;
   QueueResult Queue(IoRequest* request) override;
   absl::StatusOr<int> Commit() override;
@@ -76,16 +81,33 @@ class NfsEngine final : public IoEngine {
   absl::StatusOr<int> OpenFile(const std::string& path, bool read, bool write) override;
 
  private:
+  struct Op;
+  // One RPC of a request: bytes [offset, offset + length) of its buffer.
+  struct Piece {
+    Op* op = nullptr;
+    uint32_t offset_bytes = 0;
+    uint32_t length_bytes = 0;
+    int64_t result = 0;
+  };
   struct Op {
     NfsEngine* engine = nullptr;
     IoRequest* request = nullptr;
+    std::vector<Piece> pieces;  // kept between requests: no allocation per op once grown
+    size_t pieces_left = 0;
   };
-  static void Completed(int status, nfs_context* nfs, void* data, void* private_data);
+  static void PieceCompleted(int status, nfs_context* nfs, void* data, void* private_data);
+  // The most bytes one RPC of `op` (kRead or kWrite) may carry; 0: no limit here.
+  uint32_t MaxPieceBytes(OpKind op) const;
+  // Hands `request` to libnfs's queue as one or more RPCs; completes it now (done_) when libnfs
+  // refuses all of them.
+  void Submit(IoRequest* request);
+  void Finish(Op* op);
   int64_t RunSync(IoRequest& request);
   // One poll of the connection (timeout_ms: -1 never happens; 0 = do not wait) and nfs_service.
   absl::Status Service(int timeout_ms);
 
   NfsContextPtr nfs_;
+  int version_ = 3;
   std::vector<nfsfh*> files_;
   int iodepth_ = 1;
   int batch_submit_ = 0;

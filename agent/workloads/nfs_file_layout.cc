@@ -103,7 +103,7 @@ absl::StatusOr<std::vector<LaidOutFile>> LayOutNfsFiles(std::string_view nfs_url
   ASSIGN_OR_RETURN(const NfsUrl url, ParseNfsUrl(nfs_url));
   ASSIGN_OR_RETURN(NfsContextPtr nfs, MountNfsExport(nfs_url));
   // NFSv4 through libnfs 4.0 takes small WRITEs only (common/nfs_url.h).
-  const uint64_t chunk_bytes = url.version == 4 ? kNfsV4MaxBlockBytes : 128 << 10;
+  const uint64_t chunk_bytes = url.version == 4 ? kNfsV4MaxWriteBytes : 128 << 10;
   std::vector<LaidOutFile> files;
   files.reserve(requests.size());
   auto remove_created = [&] {

@@ -23,6 +23,7 @@
 #include "agent/workloads/random_distribution.h"
 #include "agent/workloads/verify_block.h"
 #include "common/clock.h"
+#include "common/nfs_url.h"
 #include "common/status_macros.h"
 
 namespace azbench {
@@ -214,6 +215,20 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
         "ioengine=", s.ioengine,
         " reaches the server with no kernel client: no page or attribute cache, so the figures "
         "are the server's and the network's, not those of a client that mounts the file system"));
+  }
+  if (s.ioengine == "nfs") {
+    // An op is then several RPCs on the wire, not one: the figures must say so.
+    absl::StatusOr<NfsUrl> url = ParseNfsUrl(s.nfs_url);
+    const uint64_t max_bytes = s.MaxBlockSizeBytes();
+    if (url.ok() && url->version == 4 &&
+        ((DoesWrite(s.rw) && max_bytes > kNfsV4MaxWriteBytes) ||
+         (reads && max_bytes > kNfsV4MaxReadBytes))) {
+      job->warnings_.push_back(absl::StrCat(
+          "ioengine=nfs with version=4: libnfs 4.0 carries at most ", kNfsV4MaxWriteBytes,
+          " bytes in one NFSv4 WRITE and ", kNfsV4MaxReadBytes,
+          " in one READ, so a larger I/O goes as several RPCs sent at once and completes with the "
+          "last (with version=3, libnfs splits at the server's own limits, at most 1 MiB)"));
+    }
   }
   if (VerifyFillsBlocks(s) && (s.zero_buffers || s.dedupe_percentage > 0 ||
                                (!s.buffer_pattern.empty() && s.buffer_compress_percentage == 0))) {

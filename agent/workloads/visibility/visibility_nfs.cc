@@ -34,7 +34,7 @@ class NfsProbeStore final : public ProbeStore {
       : nfs_(std::move(nfs)),
         server_(std::move(server)),
         dir_(std::move(dir)),
-        max_write_bytes_(version == 4 ? kNfsV4MaxBlockBytes
+        max_write_bytes_(version == 4 ? kNfsV4MaxWriteBytes
                                       : std::numeric_limits<uint64_t>::max()) {}
   ~NfsProbeStore() override { CloseHeld(); }
 
