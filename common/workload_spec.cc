@@ -1,5 +1,6 @@
 #include "common/workload_spec.h"
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "common/job_spec.h"
+#include "common/nfs_url.h"
 #include "common/status_macros.h"
 #include "common/units.h"
 
@@ -31,14 +33,14 @@ constexpr FamilyName kFamilies[] = {{WorkloadFamily::kBlockIo, "block_io"},
                                     {WorkloadFamily::kVisibility, "visibility"}};
 
 constexpr std::string_view kMetadataOptions[] = {
-    "name",   "directory",   "numjobs",    "files",     "dirs",   "dir_mode",   "phases",
-    "stride", "write_bytes", "read_bytes", "stonewall", "op_log", "op_log_rate"};
+    "name",   "directory",   "numjobs",    "files",     "dirs",   "dir_mode",    "phases",
+    "stride", "write_bytes", "read_bytes", "stonewall", "op_log", "op_log_rate", "nfs_url"};
 constexpr std::string_view kSmallFilesOptions[] = {
-    "name",   "directory", "numjobs",    "filesizes", "files",      "bs",
-    "direct", "fsync",     "invalidate", "op_log",    "op_log_rate"};
+    "name",   "directory", "numjobs",    "filesizes", "files",       "bs",
+    "direct", "fsync",     "invalidate", "op_log",    "op_log_rate", "nfs_url"};
 constexpr std::string_view kLargeStreamOptions[] = {
-    "name",   "directory", "filename",  "size",       "bs",     "rw",
-    "direct", "passes",    "end_fsync", "invalidate", "op_log", "op_log_rate"};
+    "name",   "directory", "filename",   "size",   "bs",          "rw",     "direct",
+    "passes", "end_fsync", "invalidate", "op_log", "op_log_rate", "nfs_url"};
 
 constexpr std::string_view kVisibilityOptions[] = {"directory",
                                                    "probe",
@@ -158,6 +160,7 @@ absl::Status SetPhases(MetadataSpec& spec, std::string_view value) {
 absl::Status ApplyMetadata(MetadataSpec& spec, std::string_view key, std::string_view value) {
   if (key == "name") return SetName(spec.name, value);
   if (key == "directory") return SetName(spec.directory, value);
+  if (key == "nfs_url") return SetName(spec.nfs_url, value);
   if (key == "numjobs") return SetInt(spec.numjobs, value, 1, kMaxNumjobs);
   if (key == "files") return SetCount(spec.files, value, 1, kMaxFiles);
   if (key == "dirs") return SetInt(spec.dirs, value, 1, kMaxDirs);
@@ -193,6 +196,7 @@ absl::Status ApplyMetadata(MetadataSpec& spec, std::string_view key, std::string
 absl::Status ApplySmallFiles(SmallFilesSpec& spec, std::string_view key, std::string_view value) {
   if (key == "name") return SetName(spec.name, value);
   if (key == "directory") return SetName(spec.directory, value);
+  if (key == "nfs_url") return SetName(spec.nfs_url, value);
   if (key == "numjobs") return SetInt(spec.numjobs, value, 1, kMaxNumjobs);
   if (key == "filesizes") {
     std::vector<uint64_t> sizes;
@@ -220,6 +224,7 @@ absl::Status ApplySmallFiles(SmallFilesSpec& spec, std::string_view key, std::st
 absl::Status ApplyLargeStream(LargeStreamSpec& spec, std::string_view key, std::string_view value) {
   if (key == "name") return SetName(spec.name, value);
   if (key == "directory") return SetName(spec.directory, value);
+  if (key == "nfs_url") return SetName(spec.nfs_url, value);
   if (key == "filename") return SetName(spec.filename, value);
   if (key == "size") return SetSizeField(spec.size_bytes, value);
   if (key == "bs") return SetSizeField(spec.block_size_bytes, value);
@@ -357,6 +362,9 @@ absl::Status ValidateMetadataSpec(const MetadataSpec& spec) {
                        spec.write_bytes, "): the read phase reads what create wrote"));
     }
   }
+  if (!spec.nfs_url.empty()) {
+    return CheckNfsFileJob(spec.nfs_url, spec.write_bytes, "write_bytes", false);
+  }
   return absl::OkStatus();
 }
 
@@ -409,6 +417,15 @@ absl::Status ValidateSmallFilesSpec(const SmallFilesSpec& spec) {
                                                      kDirectAlignmentBytes, " with direct=1"));
     }
   }
+  if (!spec.nfs_url.empty()) {
+    // Each write is bs, or the whole file when bs is 0 or larger than it.
+    const uint64_t largest_file =
+        *std::max_element(spec.file_sizes_bytes.begin(), spec.file_sizes_bytes.end());
+    const uint64_t largest_write =
+        spec.block_size_bytes == 0 ? largest_file : std::min(spec.block_size_bytes, largest_file);
+    return CheckNfsFileJob(spec.nfs_url, largest_write,
+                           spec.block_size_bytes == 0 ? "filesizes" : "bs", spec.direct);
+  }
   return absl::OkStatus();
 }
 
@@ -446,6 +463,9 @@ absl::Status ValidateLargeStreamSpec(const LargeStreamSpec& spec) {
                       spec.size_bytes % kDirectAlignmentBytes != 0)) {
     return absl::InvalidArgumentError(
         absl::StrCat("bs and size must be multiples of ", kDirectAlignmentBytes, " with direct=1"));
+  }
+  if (!spec.nfs_url.empty()) {
+    return CheckNfsFileJob(spec.nfs_url, spec.block_size_bytes, "bs", spec.direct);
   }
   return absl::OkStatus();
 }

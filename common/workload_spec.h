@@ -57,6 +57,8 @@ inline constexpr uint64_t kMaxMetadataFileBytes = 16ULL << 20;  // 16 MiB
 struct MetadataSpec {
   std::string name = "job";
   std::string directory;  // required
+  // Set: `directory` is beneath this NFS export, reached through libnfs (common/nfs_url.h).
+  std::string nfs_url;
   int numjobs = 1;        // threads per agent, each with its own files
   uint64_t files = 5000;  // per clone (mdtest -n)
   int dirs = 10;          // directories the files of one tree are spread over (round robin)
@@ -94,6 +96,8 @@ absl::Status ValidateMetadataSpec(const MetadataSpec& spec);
 struct SmallFilesSpec {
   std::string name = "job";
   std::string directory;  // required
+  // Set: `directory` is beneath this NFS export, reached through libnfs (common/nfs_url.h).
+  std::string nfs_url;
   int numjobs = 1;
   std::vector<uint64_t> file_sizes_bytes = {4096, 64 << 10, 128 << 10, 256 << 10, 1 << 20};
   uint64_t files = 100;           // files per size per clone
@@ -119,6 +123,9 @@ struct LargeStreamSpec {
   std::string name = "job";
   std::string directory;  // required unless filename is absolute
   std::string filename;   // default "<name>.stream"
+  // Set: `directory` and `filename` are beneath this NFS export, reached through libnfs
+  // (common/nfs_url.h).
+  std::string nfs_url;
   uint64_t size_bytes = 4ULL << 30;
   uint64_t block_size_bytes = 1 << 20;
   bool write = false;  // rw=write: every pass writes the file; rw=read (default): reads it

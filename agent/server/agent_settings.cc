@@ -257,7 +257,7 @@ std::vector<std::string> AgentSettingsNotes(const AgentSettings& settings) {
   }
   notes.push_back(
       settings.allowed_nfs_servers.empty()
-          ? std::string("allowed_nfs_servers: not set -- every NFS job (ioengine=nfs) is refused")
+          ? std::string("allowed_nfs_servers: not set -- every NFS job (an nfs_url) is refused")
           : absl::StrCat("allowed_nfs_servers: ", absl::StrJoin(settings.allowed_nfs_servers, ", "),
                          " (ioengine=nfs jobs naming another server are refused)"));
   notes.push_back(absl::StrCat("min_free_space: ",

@@ -22,9 +22,10 @@
 // (so never with a relative target path). Anything else is refused when the campaign is parsed,
 // naming the workload, job, file and target: a result labelled with a target measures that target.
 // A target whose path is an nfs:// URL (common/nfs_url.h) is reached through libnfs, with no mount:
-// only block_io workloads run on it, with ioengine=nfs (the default there; another engine is
-// refused), the URL as their nfs_url (a workload's own nfs_url is refused) and their directory
-// beneath the export's root ("/", or "/<relative directory>").
+// block_io workloads run on it with ioengine=nfs (the default there; another engine is refused),
+// metadata, small_files and large_stream through libnfs as they are, visibility with the
+// client_to_client probe only; all with the URL as their nfs_url (a workload's own nfs_url is
+// refused) and their directory beneath the export's root ("/", or "/<relative directory>").
 //
 // Errors: every problem is an InvalidArgument whose message starts with "file:line:column: "
 // (1-based, pointing at the offending YAML node), names the field ("targets[1].kind") and says what

@@ -183,8 +183,8 @@ std::vector<std::pair<std::string, std::vector<std::string>>> JobAxesOf(
 
 // A job on an nfs:// target: the target gives nfs_url; a block_io job's engine must be nfs, a
 // visibility job's probe client_to_client (the one probe with no S3 side, which needs a mount);
-// and the job as it runs on that target passes the agent's rules (NFSv4 block sizes, no
-// direct=1).
+// metadata, small_files and large_stream run through libnfs as they are; and the job as it runs
+// on that target passes the agent's rules (NFSv4 write sizes, no direct=1).
 absl::Status CheckNfsTargetJob(const Workload& workload, const WorkloadJob& job,
                                const MatrixCell& cell, const CampaignTarget& target) {
   const JobOptions options = CellJobOptions(job, cell, target, workload.family);
@@ -245,23 +245,6 @@ absl::Status ValidateCampaignCells(Campaign& campaign) {
                        "' is an option of no workload in this campaign"));
     }
   }
-  // An nfs:// target is reached through libnfs: by the nfs engine, which only block I/O has, and by
-  // the client_to_client visibility probe.
-  for (size_t w = 0; w < campaign.workloads.size(); ++w) {
-    const Workload& workload = campaign.workloads[w];
-    for (const CampaignTarget& target : campaign.targets) {
-      if (!IsNfsUrl(target.path) || workload.family == "block_io" ||
-          workload.family == "visibility") {
-        continue;
-      }
-      return absl::InvalidArgumentError(
-          absl::StrCat(workload.location.ToString(), ": workloads[", w, "] '", workload.name,
-                       "': target '", target.name,
-                       "' is an nfs:// URL, which only block_io workloads (through ioengine=nfs) "
-                       "and visibility's client_to_client probe reach; ",
-                       workload.family, " needs a mounted path"));
-    }
-  }
   // metadata's stride reads other agents' files: it needs a target every agent sees.
   for (size_t w = 0; w < campaign.workloads.size(); ++w) {
     const Workload& workload = campaign.workloads[w];
@@ -276,7 +259,8 @@ absl::Status ValidateCampaignCells(Campaign& campaign) {
         strided = strided || (axis.key == "stride" && v != "0");
     }
     for (const CampaignTarget& target : campaign.targets) {
-      if (strided && !std::filesystem::path(target.path).is_absolute()) {
+      // An nfs:// target is one export that every agent reaches alike.
+      if (strided && !IsNfsUrl(target.path) && !std::filesystem::path(target.path).is_absolute()) {
         return absl::InvalidArgumentError(absl::StrCat(
             workload.location.ToString(), ": workloads[", w, "] '", workload.name,
             "': stride makes agents read each other's files, but target '", target.name,

@@ -105,6 +105,52 @@ TEST(WorkloadSpecTest, LargeStreamDefaultsAndChecks) {
   EXPECT_NE(ValidateLargeStreamSpec(ls).message().find("must not exceed size"), std::string::npos);
 }
 
+TEST(WorkloadSpecTest, FileFamiliesWithAnNfsUrlFollowTheNfsEnginesRules) {
+  const WorkloadFamily families[] = {WorkloadFamily::kMetadata, WorkloadFamily::kSmallFiles,
+                                     WorkloadFamily::kLargeStream};
+  for (const WorkloadFamily family : families) {
+    const std::string name(WorkloadFamilyName(family));
+    EXPECT_TRUE(ValidateWorkloadOptions(
+                    family, {{"directory", "/"}, {"nfs_url", "nfs://10.0.0.5/export"}}, "j")
+                    .ok())
+        << name;
+    const absl::Status bad =
+        ValidateWorkloadOptions(family, {{"directory", "/"}, {"nfs_url", "nfs://10.0.0.5"}}, "j");
+    EXPECT_EQ(bad.code(), absl::StatusCode::kInvalidArgument) << name;
+    EXPECT_NE(bad.message().find("export path is missing"), std::string::npos) << name << bad;
+  }
+  // No page cache to bypass; NFSv4 writes up to kNfsV4MaxBlockBytes, whichever option sets them.
+  EXPECT_NE(
+      ValidateWorkloadOptions(
+          WorkloadFamily::kLargeStream,
+          {{"directory", "/"}, {"nfs_url", "nfs://10.0.0.5/e"}, {"direct", "1"}, {"size", "1m"}},
+          "j")
+          .message()
+          .find("direct=1 is not allowed with nfs_url"),
+      std::string::npos);
+  const std::string v4 = "nfs://10.0.0.5/e?version=4";
+  EXPECT_NE(
+      ValidateWorkloadOptions(WorkloadFamily::kMetadata,
+                              {{"directory", "/"}, {"nfs_url", v4}, {"write_bytes", "4k"}}, "j")
+          .message()
+          .find("write_bytes (4096 bytes) is too large for an NFSv4 nfs_url"),
+      std::string::npos);
+  EXPECT_TRUE(ValidateWorkloadOptions(WorkloadFamily::kMetadata,
+                                      {{"directory", "/"}, {"nfs_url", v4}, {"write_bytes", "3k"}},
+                                      "j")
+                  .ok());
+  EXPECT_NE(ValidateWorkloadOptions(
+                WorkloadFamily::kSmallFiles,
+                {{"directory", "/"}, {"nfs_url", v4}, {"filesizes", "2k:8k"}, {"bs", "4k"}}, "j")
+                .message()
+                .find("bs (4096 bytes) is too large"),
+            std::string::npos);
+  EXPECT_TRUE(ValidateWorkloadOptions(
+                  WorkloadFamily::kSmallFiles,
+                  {{"directory", "/"}, {"nfs_url", v4}, {"filesizes", "2k:8k"}, {"bs", "2k"}}, "j")
+                  .ok());
+}
+
 TEST(WorkloadSpecTest, ValidateWorkloadOptionsNamesTheFamilyForAForeignOption) {
   absl::Status s = ValidateWorkloadOptions(WorkloadFamily::kSmallFiles,
                                            {{"directory", "/x"}, {"rw", "read"}}, "sf");

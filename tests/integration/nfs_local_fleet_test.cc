@@ -1,9 +1,14 @@
-// ioengine=nfs end to end: `azbench run` on the local fleet (real agent processes) sends a fio
-// command line naming an NFS server; the local fleet allows that server (and only what the job
-// names), the agent writes through libnfs to a real nfs-ganesha across a veth, and the stored
-// result counts what landed in the export. The file exists before the run, so that it stays
-// (an agent removes only the files its run created).
+// NFS through libnfs end to end: `azbench run` on the local fleet (real agent processes) sends a
+// fio command line naming an NFS server, or a campaign whose target is its nfs:// URL; the local
+// fleet allows that server (and only what the jobs name), the agents reach a real nfs-ganesha
+// across a veth (ioengine=nfs, and the metadata, small_files and large_stream families through
+// their libnfs backend), and the stored results count what landed in the export. A file that
+// exists before the run stays (an agent removes only the files its run created).
 #include <sys/stat.h>
+
+#include <filesystem>
+#include <map>
+#include <utility>
 
 #include <fstream>
 #include <string>
@@ -13,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/testing/fio_json.h"
+#include "tests/testing/integration_fleet.h"
 #include "tests/testing/nfs_server_fixture.h"
 #include "tests/testing/subprocess.h"
 #include "tests/testing/temp_dir.h"
@@ -126,6 +132,77 @@ TEST_F(NfsLocalFleetTest, ACampaignTargetGivenAsTheUrlIsPlacedByItsServerAddress
     }
     EXPECT_EQ(found, 1) << s.dump();
   }
+}
+
+TEST_F(NfsLocalFleetTest, EveryFileFamilyRunsOnAnNfsUrlTargetAndLeavesTheExportAsItFoundIt) {
+  NfsServerFixture server;
+  if (server.unsupported()) GTEST_SKIP() << server.error();
+  ASSERT_TRUE(server.ok()) << server.error();
+  // large_stream rewrites a file that was there before (so it stays): its zeros show whether the
+  // writes reached the server.
+  const std::string stream = server.export_dir() + "/ls.stream";
+  std::ofstream(stream) << std::string(kSizeBytes, '\0');
+  const std::string campaign = dir_.File("f.yaml");
+  std::ofstream(campaign)
+      << "name: nfs-families\n"
+         "fleet: {local: {agents: 2}}\n"
+      << "targets: [{name: ganesha, path: '" << server.Url() << "'}]\n"
+      << "workloads:\n"
+         "  - {name: md, workload: metadata,\n"
+         "     options: {files: 20, dirs: 2, stride: 1, write_bytes: 512}}\n"
+         "  - {name: sf, workload: small_files, options: {files: 8, filesizes: 16k, fsync: 1}}\n"
+         "  - {name: ls, workload: large_stream,\n"
+      << "     options: {rw: write, filename: /ls.stream, size: " << kSizeBytes
+      << ", bs: 64k, passes: 1}}\n"
+         "warmup: 0s\ncooldown: 0s\n";
+  std::string output;
+  ASSERT_EQ(Azbench({"run", campaign, "--db", dir_.File("f.db"), "--quiet"}, &output), 0)
+      << output << "\n"
+      << server.Log();
+  const std::vector<ScenarioResult> scenarios = testing::StoredScenarios(dir_.File("f.db"));
+  ASSERT_EQ(scenarios.size(), 3u);
+  std::map<std::pair<std::string, OpKind>, uint64_t> ops;  // (result name, kind) over agents
+  for (const ScenarioResult& s : scenarios) {
+    EXPECT_EQ(s.status, ScenarioStatus::kComplete) << s.status_detail;
+    for (const AgentJobResult& r : s.results) {
+      EXPECT_TRUE(r.result.error_message.empty())
+          << r.result.name << ": " << r.result.error_message;
+      for (int k = 0; k < kOpKindCount; ++k) {
+        const OpStats* op = r.result.Find(static_cast<OpKind>(k));
+        if (op == nullptr) continue;
+        EXPECT_EQ(op->errors, 0u) << r.result.name << " " << OpKindName(static_cast<OpKind>(k));
+        ops[{r.result.name, static_cast<OpKind>(k)}] += op->ops;
+      }
+    }
+  }
+  // Two agents: metadata's stride has each stat, open and read the other's 20 files.
+  for (const auto& [phase, kind] :
+       std::vector<std::pair<std::string, OpKind>>{{"create", OpKind::kCreate},
+                                                   {"stat", OpKind::kStat},
+                                                   {"open", OpKind::kOpen},
+                                                   {"read", OpKind::kRead},
+                                                   {"rename", OpKind::kRename},
+                                                   {"delete", OpKind::kUnlink}}) {
+    EXPECT_EQ((ops[{"md." + phase, kind}]), 40u) << phase;
+  }
+  for (const OpKind kind : {OpKind::kCreate, OpKind::kWrite, OpKind::kFsync}) {
+    EXPECT_EQ((ops[{"sf.16k.write", kind}]), 16u) << OpKindName(kind);
+  }
+  for (const OpKind kind : {OpKind::kOpen, OpKind::kRead}) {
+    EXPECT_EQ((ops[{"sf.16k.read", kind}]), 16u) << OpKindName(kind);
+  }
+  EXPECT_EQ((ops[{"ls.pass1", OpKind::kWrite}]), 2 * kSizeBytes / (64 << 10));
+  EXPECT_EQ((ops[{"ls.pass1", OpKind::kFsync}]), 2u);
+
+  const std::string data = testing::FileContents(stream);
+  EXPECT_EQ(data.size(), kSizeBytes);
+  EXPECT_NE(data.find_first_not_of('\0'), std::string::npos) << "no write reached the file";
+  // Everything the runs made (trees, files, agent directories) is gone from the export.
+  std::vector<std::string> left;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(server.export_dir())) {
+    left.push_back(e.path().string());
+  }
+  EXPECT_EQ(left, std::vector<std::string>{stream});
 }
 
 }  // namespace

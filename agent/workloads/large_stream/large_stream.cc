@@ -13,6 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "agent/workloads/buffer_pool.h"
 #include "agent/workloads/event_relay.h"
+#include "agent/workloads/file_layout.h"
+#include "agent/workloads/nfs_file_layout.h"
 #include "agent/workloads/op_recorder.h"
 #include "common/clock.h"
 #include "common/status_macros.h"
@@ -27,11 +29,41 @@ absl::StatusOr<std::unique_ptr<LargeStreamJob>> LargeStreamJob::Prepare(const La
   std::unique_ptr<LargeStreamJob> job(new LargeStreamJob());
   job->spec_ = spec;
   job->group_id_ = group_id;
-  const std::string path = spec.FilePath();
+  const bool nfs = !spec.nfs_url.empty();
+  if (nfs) {
+    job->spec_.directory = NfsExportPath(spec.directory);
+    if (!spec.filename.empty() && spec.filename.front() == '/') {
+      job->spec_.filename = NfsExportPath(spec.filename);
+    }
+  }
+  ASSIGN_OR_RETURN(job->fs_, OpenFileSystem(spec.nfs_url));
+  const std::string path = job->spec_.FilePath();
   ASSIGN_OR_RETURN(BufferPool filler, BufferPool::Create({.count = 1, .size_bytes = 1 << 20}));
   // Reads need a file of `size` with data; writes start from one extended sparsely (so the free
   // space check of the layout applies to both).
-  ASSIGN_OR_RETURN(job->files_, LayOutFiles({{path, spec.size_bytes, !spec.write}}, filler));
+  const std::vector<LayoutRequest> layout = {{path, spec.size_bytes, !spec.write}};
+  if (nfs) {
+    // Beneath an export the job makes its directory (the agent subdirectory) itself.
+    const std::string dir = path.substr(0, path.rfind('/'));
+    absl::Status made = MakeDirectories(*job->fs_, dir, job->created_dirs_);
+    absl::StatusOr<std::vector<LaidOutFile>> files =
+        made.ok() ? LayOutNfsFiles(spec.nfs_url, layout, filler)
+                  : absl::StatusOr<std::vector<LaidOutFile>>(made);
+    if (!files.ok()) {
+      (void)job->RemoveCreatedFiles();
+      return files.status();
+    }
+    job->files_ = *std::move(files);
+    const int64_t handle = job->fs_->Open(path, spec.write ? O_WRONLY : O_RDONLY);
+    if (handle < 0) {
+      const absl::Status status = FileSystemError(*job->fs_, "open", path, handle);
+      (void)job->RemoveCreatedFiles();
+      return status;
+    }
+    job->fs_->Close(handle);
+    return job;
+  }
+  ASSIGN_OR_RETURN(job->files_, LayOutFiles(layout, filler));
   absl::StatusOr<int> fd = OpenForRun(path, true, spec.write, spec.direct);
   if (!fd.ok()) {
     (void)job->RemoveCreatedFiles();
@@ -54,10 +86,10 @@ JobResult LargeStreamJob::RunPass(int pass, const RunControl& control, uint64_t 
   for (uint64_t i = 0; i < spec_.block_size_bytes / 8; ++i) {
     static_cast<uint64_t*>(buffer)[i] = (i + 1) * 0x9E3779B97F4A7C15ULL ^ pass;
   }
-  const int flags = (spec_.write ? O_WRONLY : O_RDONLY) | O_CLOEXEC | (spec_.direct ? O_DIRECT : 0);
-  const int fd = open(path.c_str(), flags);
+  const int flags = (spec_.write ? O_WRONLY : O_RDONLY) | (spec_.direct ? O_DIRECT : 0);
+  const int64_t fd = fs_->Open(path, flags);
   if (fd < 0) {
-    rec.Record(kind, start_ns, MonotonicNanos(), -static_cast<int64_t>(errno), 0, path);
+    rec.Record(kind, start_ns, MonotonicNanos(), fd, 0, path);
   } else {
     for (uint64_t offset = 0; offset < spec_.size_bytes; offset += spec_.block_size_bytes) {
       if ((offset / spec_.block_size_bytes) % 64 == 0 && control.cancel != nullptr &&
@@ -67,21 +99,18 @@ JobResult LargeStreamJob::RunPass(int pass, const RunControl& control, uint64_t 
       const size_t len =
           static_cast<size_t>(std::min(spec_.block_size_bytes, spec_.size_bytes - offset));
       const uint64_t t0 = MonotonicNanos();
-      const ssize_t r = spec_.write ? pwrite(fd, buffer, len, static_cast<off_t>(offset))
-                                    : pread(fd, buffer, len, static_cast<off_t>(offset));
-      const int err = errno;
-      const int64_t result =
-          r < 0 ? -static_cast<int64_t>(err) : (static_cast<size_t>(r) == len ? r : -EIO);
+      const int64_t r =
+          spec_.write ? fs_->Pwrite(fd, buffer, len, offset) : fs_->Pread(fd, buffer, len, offset);
+      const int64_t result = r < 0 ? r : (static_cast<size_t>(r) == len ? r : -EIO);
       rec.Record(kind, t0, MonotonicNanos(), result, offset, path);
       if (result < 0) break;
     }
     if (spec_.write && spec_.end_fsync) {
       const uint64_t t0 = MonotonicNanos();
-      const int r = fsync(fd);
-      rec.Record(OpKind::kFsync, t0, MonotonicNanos(), r < 0 ? -static_cast<int64_t>(errno) : 0, 0,
-                 path);
+      const int64_t r = fs_->Fsync(fd);
+      rec.Record(OpKind::kFsync, t0, MonotonicNanos(), r < 0 ? r : 0, 0, path);
     }
-    close(fd);
+    fs_->Close(fd);
   }
   free(buffer);
   return rec.Finish();
@@ -100,20 +129,12 @@ absl::StatusOr<std::vector<JobResult>> LargeStreamJob::Run(const RunControl& con
   for (int pass = 0; pass < spec_.passes; ++pass) {
     if (control.cancel != nullptr && control.cancel->load()) break;
     if (pass > 0 && spec_.invalidate && !spec_.direct) {
-      const int fd = open(spec_.FilePath().c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd >= 0) {
-        (void)fdatasync(fd);
-        (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-        close(fd);
-      }
+      fs_->DropCache(spec_.FilePath());
       start_ns = MonotonicNanos();
     } else if (pass == 0 && spec_.invalidate && !spec_.direct && !spec_.write) {
-      // The layout just wrote the file: drop it before the start instant if there is time.
-      const int fd = open(spec_.FilePath().c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd >= 0) {
-        (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-        close(fd);
-      }
+      // The layout just wrote (and synced) the file: drop it before the start instant if there
+      // is time.
+      fs_->DropCache(spec_.FilePath());
       start_ns = std::max(start_ns, MonotonicNanos());
     }
     JobResult result = RunPass(pass, pass_control, start_ns);
@@ -126,8 +147,14 @@ absl::StatusOr<std::vector<JobResult>> LargeStreamJob::Run(const RunControl& con
 }
 
 absl::Status LargeStreamJob::RemoveCreatedFiles() {
-  absl::Status status = azbench::RemoveCreatedFiles(files_);
+  absl::Status status = spec_.nfs_url.empty() ? azbench::RemoveCreatedFiles(files_)
+                                              : RemoveCreatedNfsFiles(spec_.nfs_url, files_);
   for (auto& f : files_) f.created = false;
+  // Only the directories this job made, and only when empty.
+  for (auto it = created_dirs_.rbegin(); it != created_dirs_.rend() && fs_ != nullptr; ++it) {
+    (void)fs_->Rmdir(*it);
+  }
+  created_dirs_.clear();
   return status;
 }
 

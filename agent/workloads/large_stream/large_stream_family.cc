@@ -2,6 +2,7 @@
 
 #include "agent/confinement/sandbox.h"
 #include "agent/workloads/large_stream/large_stream.h"
+#include "common/nfs_url.h"
 #include "common/status_macros.h"
 #include "common/workload_spec.h"
 
@@ -16,6 +17,12 @@ class ParsedLargeStreamJob final : public ParsedJob {
         group_id_(group_id),
         own_dir_(spec_.filename.empty() || spec_.filename.front() != '/') {
     paths_.directory = spec_.directory;
+    // Paths beneath an export: the policy checks the server against allowed_nfs_servers, as
+    // for ioengine=nfs (the spec was validated, so the URL parses).
+    if (!spec_.nfs_url.empty()) {
+      absl::StatusOr<NfsUrl> url = ParseNfsUrl(spec_.nfs_url);
+      paths_.nfs_server = url.ok() ? url->server : spec_.nfs_url;
+    }
     if (!own_dir_) {
       // An absolute filename is the job's one file, wherever it is.
       paths_.filename = spec_.filename;

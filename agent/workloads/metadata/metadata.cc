@@ -20,24 +20,6 @@
 #include "common/units.h"
 
 namespace azbench {
-namespace {
-
-// mkdir that tolerates an existing directory. Returns whether this call created it.
-absl::StatusOr<bool> MakeDir(const std::string& path) {
-  if (mkdir(path.c_str(), 0755) == 0) return true;
-  const int err = errno;
-  if (err == EEXIST) return false;
-  const std::string msg = absl::StrCat("cannot create directory '", path, "': ", ErrnoText(err));
-  if (err == ENOENT || err == ENOTDIR) return absl::FailedPreconditionError(msg);
-  if (err == EACCES || err == EROFS || err == EPERM) return absl::PermissionDeniedError(msg);
-  if (err == ENOSPC || err == EDQUOT) return absl::ResourceExhaustedError(msg);
-  return absl::InternalError(msg);
-}
-
-// Runs a syscall-returning-int op: >= 0 is success, else -errno.
-inline int64_t Result(int64_t r) { return r < 0 ? -static_cast<int64_t>(errno) : r; }
-
-}  // namespace
 
 MetadataJob::~MetadataJob() = default;
 
@@ -48,12 +30,26 @@ absl::StatusOr<std::unique_ptr<MetadataJob>> MetadataJob::Prepare(const Metadata
   job->spec_ = spec;
   job->group_id_ = group_id;
   job->clones_.resize(spec.numjobs);
+  // One backend per clone: a libnfs connection serves one thread.
+  for (int c = 0; c < spec.numjobs; ++c) {
+    ASSIGN_OR_RETURN(job->fs_.emplace_back(), OpenFileSystem(spec.nfs_url));
+  }
+  FileSystem& fs = *job->fs_[0];
+  if (!spec.nfs_url.empty()) {
+    // Beneath an export the job makes its directory itself.
+    job->spec_.directory = NfsExportPath(spec.directory);
+    if (absl::Status made = MakeDirectories(fs, job->spec_.directory, job->made_parents_);
+        !made.ok()) {
+      (void)job->RemoveCreatedFiles();
+      return made;
+    }
+  }
   job->write_data_.resize(spec.write_bytes);
   for (size_t i = 0; i < job->write_data_.size(); ++i) {
     job->write_data_[i] = static_cast<char>('a' + (i * 7 + 3) % 26);
   }
-  const std::string base =
-      spec.directory.back() == '/' ? spec.directory : absl::StrCat(spec.directory, "/");
+  const std::string& directory = job->spec_.directory;
+  const std::string base = directory.back() == '/' ? directory : absl::StrCat(directory, "/");
   job->root_ = absl::StrCat(base, spec.name, ".md");
   job->dirs_.push_back(job->root_);
   if (spec.shared_dirs) {
@@ -66,10 +62,10 @@ absl::StatusOr<std::unique_ptr<MetadataJob>> MetadataJob::Prepare(const Metadata
     }
   }
   for (const std::string& dir : job->dirs_) {
-    absl::StatusOr<bool> made = MakeDir(dir);
-    if (!made.ok()) {
+    // An existing directory is fine (dir_mode=shared: another agent made it).
+    if (const int64_t made = fs.Mkdir(dir); made != 0 && made != -EEXIST) {
       (void)job->RemoveCreatedFiles();
-      return made.status();
+      return FileSystemError(fs, "mkdir", dir, made);
     }
   }
   if (spec.stride > 0 && spec.stride % spec.agent_count == 0) {
@@ -107,6 +103,7 @@ JobResult MetadataJob::RunPhase(MetadataPhase phase, int clone, const RunControl
   const uint64_t deadline = stonewall_ns > 0 ? start_ns + static_cast<uint64_t>(stonewall_ns)
                                              : std::numeric_limits<uint64_t>::max();
   CloneState& state = clones_[clone];
+  FileSystem& fs = *fs_[static_cast<size_t>(clone)];
   const int me = spec_.agent_index;
   // stat, open and read visit the stride partner's files (all `files` of them: stonewall and
   // stride exclude each other), the others the clone's own.
@@ -127,54 +124,47 @@ JobResult MetadataJob::RunPhase(MetadataPhase phase, int clone, const RunControl
     int64_t result = 0;
     switch (phase) {
       case MetadataPhase::kCreate: {
-        const int fd = open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
-        result = Result(fd);
+        const int64_t fd = fs.Open(path, O_CREAT | O_EXCL | O_WRONLY);
+        result = fd;
         if (fd >= 0) {
           if (!write_data_.empty()) {
-            const ssize_t w = write(fd, write_data_.data(), write_data_.size());
-            result = w < 0 ? -static_cast<int64_t>(errno)
-                           : (static_cast<size_t>(w) == write_data_.size() ? w : -EIO);
+            const int64_t w = fs.Pwrite(fd, write_data_.data(), write_data_.size(), 0);
+            result = w < 0 ? w : (static_cast<size_t>(w) == write_data_.size() ? w : -EIO);
           }
-          if (close(fd) != 0 && result >= 0) result = -static_cast<int64_t>(errno);
+          if (const int64_t closed = fs.Close(fd); closed != 0 && result >= 0) result = closed;
         }
         break;
       }
-      case MetadataPhase::kStat: {
-        struct stat st;
-        result = Result(stat(path.c_str(), &st));
+      case MetadataPhase::kStat:
+        result = fs.Stat(path, nullptr);
         break;
-      }
       case MetadataPhase::kOpen: {
-        const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        result = Result(fd);
-        if (fd >= 0) {
-          result = 0;
-          if (close(fd) != 0) result = -static_cast<int64_t>(errno);
-        }
+        const int64_t fd = fs.Open(path, O_RDONLY);
+        result = fd;
+        if (fd >= 0) result = fs.Close(fd);
         break;
       }
       case MetadataPhase::kRead: {
-        const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        result = Result(fd);
+        const int64_t fd = fs.Open(path, O_RDONLY);
+        result = fd;
         if (fd >= 0) {
           result = 0;
           if (spec_.read_bytes > 0) {
-            const ssize_t r = read(fd, read_buffer.data(), spec_.read_bytes);
-            result = r < 0 ? -static_cast<int64_t>(errno)
-                           : (static_cast<uint64_t>(r) == spec_.read_bytes ? r : -EIO);
+            const int64_t r = fs.Pread(fd, read_buffer.data(), spec_.read_bytes, 0);
+            result = r < 0 ? r : (static_cast<uint64_t>(r) == spec_.read_bytes ? r : -EIO);
           }
-          close(fd);
+          fs.Close(fd);
         }
         break;
       }
       case MetadataPhase::kRename: {
         const std::string to = FilePath(me, clone, n, true);
-        result = Result(rename(path.c_str(), to.c_str()));
+        result = fs.Rename(path, to);
         break;
       }
       case MetadataPhase::kDelete:
         if (n < state.deleted) continue;
-        result = Result(unlink(path.c_str()));
+        result = fs.Unlink(path);
         break;
     }
     rec.Record(kind, t0, MonotonicNanos(), result, n, path);
@@ -248,20 +238,25 @@ absl::StatusOr<std::vector<JobResult>> MetadataJob::Run(const RunControl& contro
 }
 
 absl::Status MetadataJob::RemoveCreatedFiles() {
+  if (fs_.empty()) return absl::OkStatus();  // Prepare failed before a file could be made
+  FileSystem& fs = *fs_[0];
   absl::Status first;
   for (size_t c = 0; c < clones_.size(); ++c) {
     CloneState& s = clones_[c];
     for (uint64_t n = s.deleted; n < s.created; ++n) {
       const std::string path = FilePath(spec_.agent_index, static_cast<int>(c), n, n < s.renamed);
-      if (unlink(path.c_str()) != 0 && errno != ENOENT && first.ok()) {
-        first = absl::InternalError(absl::StrCat("cannot remove '", path, "': ", ErrnoText(errno)));
+      if (const int64_t rc = fs.Unlink(path); rc != 0 && rc != -ENOENT && first.ok()) {
+        first = absl::InternalError(absl::StrCat("cannot remove '", fs.Display(path),
+                                                 "': ", ErrnoText(static_cast<int>(-rc))));
       }
     }
     s.deleted = s.created;
   }
   // Directories: only empty ones go (shared ones still holding another agent's files stay, and
   // that agent removes them).
-  for (auto it = dirs_.rbegin(); it != dirs_.rend(); ++it) (void)rmdir(it->c_str());
+  for (auto it = dirs_.rbegin(); it != dirs_.rend(); ++it) (void)fs.Rmdir(*it);
+  for (auto it = made_parents_.rbegin(); it != made_parents_.rend(); ++it) (void)fs.Rmdir(*it);
+  made_parents_.clear();
   return first;
 }
 

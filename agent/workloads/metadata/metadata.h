@@ -17,6 +17,10 @@
 // this agent late) carries a warning saying by how much. Ops that fail are counted as errors of
 // their kind and the phase goes on.
 //
+// With nfs_url the tree is beneath that export, each clone on a libnfs connection of its own
+// (agent/workloads/file_system.h): every op is its round trips to the server, no client cache
+// answers a stat or an open. The job makes `directory` over NFS when it is missing.
+//
 //   ASSIGN_OR_RETURN(auto job, MetadataJob::Prepare(spec));
 //   ASSIGN_OR_RETURN(std::vector<JobResult> phases, job->Run(RunControl{}));
 #ifndef AZBENCH_AGENT_WORKLOADS_METADATA_METADATA_H_
@@ -28,6 +32,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "agent/workloads/file_system.h"
 #include "agent/workloads/workload.h"
 #include "common/workload_spec.h"
 
@@ -40,7 +45,8 @@ class MetadataJob final : public Workload {
   static constexpr uint64_t kLatePhaseStartNs = 10'000'000;
 
   // Validates the spec and creates the directories (untimed). Errors: InvalidArgument (spec),
-  // FailedPrecondition (the directory does not exist), PermissionDenied / Internal (mkdir).
+  // FailedPrecondition (the directory does not exist), PermissionDenied / ResourceExhausted /
+  // Internal (mkdir); with nfs_url also Unavailable (the mount).
   static absl::StatusOr<std::unique_ptr<MetadataJob>> Prepare(const MetadataSpec& spec,
                                                               int group_id = 0);
   ~MetadataJob() override;
@@ -72,6 +78,9 @@ class MetadataJob final : public Workload {
   int group_id_ = 0;
   std::string root_;
   std::vector<std::string> dirs_;  // directories this job uses, parents first
+  // Made beneath an NFS export on the way to `directory`, parents first.
+  std::vector<std::string> made_parents_;
+  std::vector<std::unique_ptr<FileSystem>> fs_;  // per clone; [0] also for the untimed steps
   std::vector<CloneState> clones_;
   std::vector<std::string> warnings_;
   std::vector<LaidOutFile> no_files_;

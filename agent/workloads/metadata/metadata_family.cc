@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/workloads/metadata/metadata.h"
+#include "common/nfs_url.h"
 #include "common/status_macros.h"
 #include "common/workload_spec.h"
 
@@ -15,6 +16,12 @@ class ParsedMetadataJob final : public ParsedJob {
  public:
   ParsedMetadataJob(MetadataSpec spec, int group_id) : spec_(std::move(spec)), group_id_(group_id) {
     paths_.directory = spec_.directory;
+    // Paths beneath an export: the policy checks the server against allowed_nfs_servers, as
+    // for ioengine=nfs (the spec was validated, so the URL parses).
+    if (!spec_.nfs_url.empty()) {
+      absl::StatusOr<NfsUrl> url = ParseNfsUrl(spec_.nfs_url);
+      paths_.nfs_server = url.ok() ? url->server : spec_.nfs_url;
+    }
   }
 
   const std::string& name() const override { return spec_.name; }

@@ -47,15 +47,29 @@ SmallFilesJob::~SmallFilesJob() = default;
 absl::StatusOr<std::unique_ptr<SmallFilesJob>> SmallFilesJob::Prepare(const SmallFilesSpec& spec,
                                                                       int group_id) {
   RETURN_IF_ERROR(ValidateSmallFilesSpec(spec));
+  std::unique_ptr<SmallFilesJob> job(new SmallFilesJob());
+  job->spec_ = spec;
+  job->group_id_ = group_id;
+  job->written_.assign(spec.numjobs, 0);
+  // One backend per clone: a libnfs connection serves one thread.
+  for (int c = 0; c < spec.numjobs; ++c) {
+    ASSIGN_OR_RETURN(job->fs_.emplace_back(), OpenFileSystem(spec.nfs_url));
+  }
+  if (!spec.nfs_url.empty()) {
+    // Beneath an export the job makes its directory (the agent subdirectory) itself.
+    job->spec_.directory = NfsExportPath(spec.directory);
+    absl::Status made = MakeDirectories(*job->fs_[0], job->spec_.directory, job->created_dirs_);
+    if (!made.ok()) {
+      (void)job->RemoveCreatedFiles();
+      return made;
+    }
+    return job;
+  }
   struct stat st;
   if (stat(spec.directory.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     return absl::FailedPreconditionError(
         absl::StrCat("directory '", spec.directory, "' does not exist or is not a directory"));
   }
-  std::unique_ptr<SmallFilesJob> job(new SmallFilesJob());
-  job->spec_ = spec;
-  job->group_id_ = group_id;
-  job->written_.assign(spec.numjobs, 0);
   if (spec.direct) {
     const std::string probe = absl::StrCat(spec.directory, "/", spec.name, ".direct-probe");
     const int fd = open(probe.c_str(), O_CREAT | O_WRONLY | O_DIRECT | O_CLOEXEC, 0644);
@@ -92,6 +106,7 @@ JobResult SmallFilesJob::RunPass(uint64_t size, bool write, int clone, const Run
     rec.Activate(OpKind::kRead);
   }
   AlignedBuffer buffer(block);
+  FileSystem& fs = *fs_[static_cast<size_t>(clone)];
   const int direct = spec_.direct ? O_DIRECT : 0;
   const uint64_t count = write ? spec_.files : written_[clone];
   uint64_t n = 0;
@@ -99,31 +114,28 @@ JobResult SmallFilesJob::RunPass(uint64_t size, bool write, int clone, const Run
     if (control.cancel != nullptr && control.cancel->load()) break;
     const std::string path = FilePath(size, clone, n);
     uint64_t t0 = MonotonicNanos();
-    const int fd = write
-                       ? open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC | direct, 0644)
-                       : open(path.c_str(), O_RDONLY | O_CLOEXEC | direct);
-    const int open_err = errno;
-    rec.Record(write ? OpKind::kCreate : OpKind::kOpen, t0, MonotonicNanos(),
-               fd < 0 ? Neg(open_err) : 0, 0, path);
+    const int64_t fd =
+        fs.Open(path, write ? O_CREAT | O_TRUNC | O_WRONLY | direct : O_RDONLY | direct);
+    rec.Record(write ? OpKind::kCreate : OpKind::kOpen, t0, MonotonicNanos(), fd < 0 ? fd : 0, 0,
+               path);
     if (fd < 0) continue;
     if (write) written_[clone] = n + 1;
     for (uint64_t offset = 0; offset < size; offset += block) {
       const size_t len = static_cast<size_t>(std::min(block, size - offset));
       t0 = MonotonicNanos();
-      const ssize_t r = write ? pwrite(fd, buffer.data, len, static_cast<off_t>(offset))
-                              : pread(fd, buffer.data, len, static_cast<off_t>(offset));
-      const int err = errno;
-      const int64_t result = r < 0 ? Neg(err) : (static_cast<size_t>(r) == len ? r : Neg(EIO));
+      const int64_t r =
+          write ? fs.Pwrite(fd, buffer.data, len, offset) : fs.Pread(fd, buffer.data, len, offset);
+      const int64_t result = r < 0 ? r : (static_cast<size_t>(r) == len ? r : Neg(EIO));
       rec.Record(write ? OpKind::kWrite : OpKind::kRead, t0, MonotonicNanos(), result, offset,
                  path);
       if (result < 0) break;
     }
     if (write && spec_.fsync) {
       t0 = MonotonicNanos();
-      const int r = fsync(fd);
-      rec.Record(OpKind::kFsync, t0, MonotonicNanos(), r < 0 ? Neg(errno) : 0, 0, path);
+      const int64_t r = fs.Fsync(fd);
+      rec.Record(OpKind::kFsync, t0, MonotonicNanos(), r < 0 ? r : 0, 0, path);
     }
-    close(fd);
+    fs.Close(fd);
   }
   return rec.Finish();
 }
@@ -131,7 +143,7 @@ JobResult SmallFilesJob::RunPass(uint64_t size, bool write, int clone, const Run
 void SmallFilesJob::RemoveSize(uint64_t size) {
   for (size_t c = 0; c < written_.size(); ++c) {
     for (uint64_t n = 0; n < written_[c]; ++n) {
-      (void)unlink(FilePath(size, static_cast<int>(c), n).c_str());
+      (void)fs_[0]->Unlink(FilePath(size, static_cast<int>(c), n));
     }
     written_[c] = 0;
   }
@@ -151,12 +163,7 @@ absl::StatusOr<std::vector<JobResult>> SmallFilesJob::Run(const RunControl& cont
       if (!write && spec_.invalidate && !spec_.direct) {
         for (size_t c = 0; c < written_.size(); ++c) {
           for (uint64_t n = 0; n < written_[c]; ++n) {
-            const int fd =
-                open(FilePath(size, static_cast<int>(c), n).c_str(), O_RDONLY | O_CLOEXEC);
-            if (fd < 0) continue;
-            (void)fdatasync(fd);  // dirty pages cannot be dropped
-            (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-            close(fd);
+            fs_[0]->DropCache(FilePath(size, static_cast<int>(c), n));
           }
         }
         start_ns = MonotonicNanos();
@@ -183,15 +190,21 @@ absl::StatusOr<std::vector<JobResult>> SmallFilesJob::Run(const RunControl& cont
 }
 
 absl::Status SmallFilesJob::RemoveCreatedFiles() {
+  if (fs_.empty()) return absl::OkStatus();  // Prepare failed before a file could be made
   for (uint64_t size : spec_.file_sizes_bytes) {
     for (size_t c = 0; c < written_.size(); ++c) {
       // written_ only covers the size in progress; an interrupted run leaves at most that one.
       for (uint64_t n = 0; n < written_[c]; ++n) {
-        (void)unlink(FilePath(size, static_cast<int>(c), n).c_str());
+        (void)fs_[0]->Unlink(FilePath(size, static_cast<int>(c), n));
       }
     }
   }
   std::fill(written_.begin(), written_.end(), 0);
+  // Only the directories this job made (beneath an NFS export), and only when empty.
+  for (auto it = created_dirs_.rbegin(); it != created_dirs_.rend(); ++it) {
+    (void)fs_[0]->Rmdir(*it);
+  }
+  created_dirs_.clear();
   return absl::OkStatus();
 }
 

@@ -8,6 +8,10 @@
 // coordinator runs one size per scenario (the campaign turns `filesizes` into a per-size axis), so
 // reports key sizes by the `filesizes` parameter; the one-shot mode shows all of them.
 // The files of a size are removed (untimed) before the next size starts.
+//
+// With nfs_url the files are beneath that export, each clone on a libnfs connection of its own
+// (agent/workloads/file_system.h; no client cache, so invalidate has nothing to drop); the job
+// makes its directory over NFS and removes it again at cleanup when it made it.
 #ifndef AZBENCH_AGENT_WORKLOADS_SMALL_FILES_SMALL_FILES_H_
 #define AZBENCH_AGENT_WORKLOADS_SMALL_FILES_SMALL_FILES_H_
 
@@ -17,6 +21,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "agent/workloads/file_system.h"
 #include "agent/workloads/workload.h"
 #include "common/workload_spec.h"
 
@@ -25,7 +30,8 @@ namespace azbench {
 class SmallFilesJob final : public Workload {
  public:
   // Validates the spec and checks the directory (and O_DIRECT support when asked). Errors:
-  // InvalidArgument (spec; O_DIRECT refused), FailedPrecondition (missing directory).
+  // InvalidArgument (spec; O_DIRECT refused), FailedPrecondition (missing directory); with
+  // nfs_url also Unavailable (the mount) and the errors of MakeDirectories.
   static absl::StatusOr<std::unique_ptr<SmallFilesJob>> Prepare(const SmallFilesSpec& spec,
                                                                 int group_id = 0);
   ~SmallFilesJob() override;
@@ -52,6 +58,8 @@ class SmallFilesJob final : public Workload {
   std::vector<std::string> warnings_;
   std::vector<LaidOutFile> no_files_;
   std::vector<uint64_t> written_;  // per clone: files of the current size that were created
+  std::vector<std::unique_ptr<FileSystem>> fs_;  // per clone; [0] also for the untimed steps
+  std::vector<std::string> created_dirs_;        // made beneath an NFS export, parents first
   std::atomic<uint64_t> ops_done_{0};
   std::atomic<uint64_t> bytes_done_{0};
 };

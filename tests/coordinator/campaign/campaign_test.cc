@@ -318,13 +318,22 @@ TEST(CampaignNfsTargetTest, WhatCannotRunOnAnNfsUrlTargetIsRefusedWhenParsed) {
                                                            {"size: 1m", "size: 1m, direct: 1"}}),
                             "test.yaml"),
               StatusIs(kInvalid, HasSubstr("direct")));
-  EXPECT_THAT(ParseCampaign(
-                  absl::StrReplaceAll(kMinimal, {{"path: scratch", nfs},
-                                                 {"options: {rw: randread, bs: 4k, size: 1m}",
-                                                  "workload: metadata\n    options: {files: 10}"}}),
-                  "test.yaml"),
-              StatusIs(kInvalid, AllOf(HasSubstr("only block_io workloads"),
-                                       HasSubstr("metadata needs a mounted path"))));
+  // The other families run through libnfs as they are, by the same rules as the nfs engine.
+  EXPECT_THAT(
+      ParseCampaign(absl::StrReplaceAll(kMinimal, {{"path: scratch", nfs},
+                                                   {"options: {rw: randread, bs: 4k, size: 1m}",
+                                                    "workload: large_stream\n    options: {size: "
+                                                    "1m, bs: 64k, direct: 1}"}}),
+                    "test.yaml"),
+      StatusIs(kInvalid, AllOf(HasSubstr("workloads[0]"), HasSubstr("direct=1 is not allowed"))));
+  EXPECT_THAT(
+      ParseCampaign(absl::StrReplaceAll(kMinimal, {{"path: scratch", nfs + "?version=4"},
+                                                   {"options: {rw: randread, bs: 4k, size: 1m}",
+                                                    "workload: small_files\n    options: "
+                                                    "{filesizes: 64k}"}}),
+                    "test.yaml"),
+      StatusIs(kInvalid,
+               AllOf(HasSubstr("filesizes (65536 bytes) is too large"), HasSubstr("version=3"))));
   // Of the visibility probes, only client_to_client has no S3 side that needs a mount.
   EXPECT_THAT(
       ParseCampaign(absl::StrReplaceAll(kMinimal, {{"path: scratch", nfs},
@@ -348,6 +357,34 @@ TEST(CampaignNfsTargetTest, AClientToClientProbeOnAnNfsUrlTargetGetsTheUrlAndNoE
       CellJobOptions(c->workloads[0].jobs[0], {}, c->targets[0], "visibility"),
       ElementsAre(Pair("probe", "client_to_client"), Pair("trials", "3"),
                   Pair("nfs_url", "nfs://10.100.0.2/export?version=3"), Pair("directory", "/vis")));
+}
+
+TEST(CampaignNfsTargetTest, FileFamiliesOnAnNfsUrlTargetGetTheUrlAndTheirDirectoryBeneathIt) {
+  // metadata's stride is allowed: every agent reaches the one export alike.
+  absl::StatusOr<Campaign> c = ParseCampaign(
+      absl::StrReplaceAll(kMinimal, {{"path: scratch", "path: nfs://10.100.0.2/export?version=3"},
+                                     {"options: {rw: randread, bs: 4k, size: 1m}",
+                                      "workload: metadata\n    options: {files: 10, stride: 1, "
+                                      "directory: md}"}}),
+      "test.yaml");
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_THAT(
+      CellJobOptions(c->workloads[0].jobs[0], {}, c->targets[0], "metadata"),
+      ElementsAre(Pair("files", "10"), Pair("stride", "1"),
+                  Pair("nfs_url", "nfs://10.100.0.2/export?version=3"), Pair("directory", "/md")));
+  for (const char* family : {"small_files", "large_stream"}) {
+    absl::StatusOr<Campaign> f = ParseCampaign(
+        absl::StrReplaceAll(kMinimal,
+                            {{"path: scratch", "path: nfs://10.100.0.2/export"},
+                             {"options: {rw: randread, bs: 4k, size: 1m}",
+                              absl::StrCat("workload: ", family, "\n    options: {bs: 4k}")}}),
+        "test.yaml");
+    ASSERT_TRUE(f.ok()) << family << ": " << f.status();
+    EXPECT_THAT(CellJobOptions(f->workloads[0].jobs[0], {}, f->targets[0], family),
+                ElementsAre(Pair("bs", "4k"), Pair("nfs_url", "nfs://10.100.0.2/export"),
+                            Pair("directory", "/")))
+        << family;
+  }
 }
 
 TEST(CampaignExamplesTest, StudyACrossAzParses) {
