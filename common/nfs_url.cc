@@ -149,22 +149,12 @@ absl::Status CheckNfsJob(std::string_view ioengine, std::string_view nfs_url, bo
   return ParseNfsUrl(nfs_url).status();
 }
 
-absl::Status CheckNfsFileJob(std::string_view nfs_url, uint64_t largest_write_bytes,
-                             std::string_view write_field, bool direct) {
+absl::Status CheckNfsFileJob(std::string_view nfs_url, bool direct) {
   if (direct) {
     return absl::InvalidArgumentError(
         "direct=1 is not allowed with nfs_url (libnfs keeps no page cache to bypass)");
   }
-  absl::StatusOr<NfsUrl> url = ParseNfsUrl(nfs_url);
-  if (!url.ok()) return url.status();
-  if (url->version == 4 && largest_write_bytes > kNfsV4MaxBlockBytes) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        std::string(write_field), " (", largest_write_bytes,
-        " bytes) is too large for an NFSv4 nfs_url (version=4): allowed up to ",
-        kNfsV4MaxBlockBytes,
-        " bytes, as libnfs 4.0 cannot send a larger NFSv4 WRITE; use version=3 for larger writes"));
-  }
-  return absl::OkStatus();
+  return ParseNfsUrl(nfs_url).status();
 }
 
 bool IsNfsUrl(std::string_view path) { return path.substr(0, 6) == "nfs://"; }

@@ -52,11 +52,9 @@ absl::StatusOr<NfsUrl> ParseNfsUrl(std::string_view url);
 absl::Status CheckNfsJob(std::string_view ioengine, std::string_view nfs_url, bool direct);
 
 // The rules of a metadata, small_files or large_stream job whose files are beneath `nfs_url`
-// (reached through libnfs): the URL parses, no direct=1 (libnfs has no page cache to bypass), and
-// with NFSv4 no call writes more than kNfsV4MaxBlockBytes (`largest_write_bytes`, named by
-// `write_field`). InvalidArgument naming the option.
-absl::Status CheckNfsFileJob(std::string_view nfs_url, uint64_t largest_write_bytes,
-                             std::string_view write_field, bool direct);
+// (reached through libnfs): the URL parses, no direct=1 (libnfs has no page cache to bypass).
+// InvalidArgument naming the option.
+absl::Status CheckNfsFileJob(std::string_view nfs_url, bool direct);
 
 // A campaign target whose path is an nfs:// URL is reached through libnfs (no kernel mount): its
 // block-I/O jobs run with ioengine=nfs and this URL as nfs_url. Whether `path` is such a URL.

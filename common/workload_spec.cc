@@ -363,7 +363,7 @@ absl::Status ValidateMetadataSpec(const MetadataSpec& spec) {
     }
   }
   if (!spec.nfs_url.empty()) {
-    return CheckNfsFileJob(spec.nfs_url, spec.write_bytes, "write_bytes", false);
+    return CheckNfsFileJob(spec.nfs_url, false);
   }
   return absl::OkStatus();
 }
@@ -418,13 +418,7 @@ absl::Status ValidateSmallFilesSpec(const SmallFilesSpec& spec) {
     }
   }
   if (!spec.nfs_url.empty()) {
-    // Each write is bs, or the whole file when bs is 0 or larger than it.
-    const uint64_t largest_file =
-        *std::max_element(spec.file_sizes_bytes.begin(), spec.file_sizes_bytes.end());
-    const uint64_t largest_write =
-        spec.block_size_bytes == 0 ? largest_file : std::min(spec.block_size_bytes, largest_file);
-    return CheckNfsFileJob(spec.nfs_url, largest_write,
-                           spec.block_size_bytes == 0 ? "filesizes" : "bs", spec.direct);
+    return CheckNfsFileJob(spec.nfs_url, spec.direct);
   }
   return absl::OkStatus();
 }
@@ -465,7 +459,7 @@ absl::Status ValidateLargeStreamSpec(const LargeStreamSpec& spec) {
         absl::StrCat("bs and size must be multiples of ", kDirectAlignmentBytes, " with direct=1"));
   }
   if (!spec.nfs_url.empty()) {
-    return CheckNfsFileJob(spec.nfs_url, spec.block_size_bytes, "bs", spec.direct);
+    return CheckNfsFileJob(spec.nfs_url, spec.direct);
   }
   return absl::OkStatus();
 }

@@ -5,6 +5,7 @@
 #include <nfsc/libnfs.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <memory>
 #include <utility>
@@ -21,8 +22,11 @@ namespace {
 
 class NfsFileSystem final : public FileSystem {
  public:
-  NfsFileSystem(NfsContextPtr nfs, std::string server)
-      : nfs_(std::move(nfs)), server_(std::move(server)) {}
+  NfsFileSystem(NfsContextPtr nfs, std::string server, int version)
+      : nfs_(std::move(nfs)),
+        server_(std::move(server)),
+        max_read_bytes_(version == 4 ? kNfsV4MaxReadBytes : 0),
+        max_write_bytes_(version == 4 ? kNfsV4MaxWriteBytes : 0) {}
   ~NfsFileSystem() override {
     for (nfsfh* fh : files_) {
       if (fh != nullptr) nfs_close(nfs_.get(), fh);
@@ -47,11 +51,18 @@ class NfsFileSystem final : public FileSystem {
   }
   int64_t Pread(int64_t handle, void* buffer, size_t length, uint64_t offset) override {
     nfsfh* fh = File(handle);
-    return fh == nullptr ? -EBADF : nfs_pread(nfs_.get(), fh, offset, length, buffer);
+    if (fh == nullptr) return -EBADF;
+    return InPieces(length, max_read_bytes_, [&](size_t done, size_t piece) {
+      return nfs_pread(nfs_.get(), fh, offset + done, piece, static_cast<char*>(buffer) + done);
+    });
   }
   int64_t Pwrite(int64_t handle, const void* buffer, size_t length, uint64_t offset) override {
     nfsfh* fh = File(handle);
-    return fh == nullptr ? -EBADF : nfs_pwrite(nfs_.get(), fh, offset, length, buffer);
+    if (fh == nullptr) return -EBADF;
+    return InPieces(length, max_write_bytes_, [&](size_t done, size_t piece) {
+      return nfs_pwrite(nfs_.get(), fh, offset + done, piece,
+                        static_cast<const char*>(buffer) + done);
+    });
   }
   int64_t Fsync(int64_t handle) override {
     nfsfh* fh = File(handle);
@@ -92,6 +103,23 @@ class NfsFileSystem final : public FileSystem {
   }
 
  private:
+  // One call of `length` bytes as calls of at most `max_piece` bytes (0: no limit) one after
+  // another, where libnfs 4.0 cannot carry it in one NFSv4 RPC (common/nfs_url.h): the bytes up to
+  // the first short piece, or the first error.
+  template <typename Call>
+  static int64_t InPieces(size_t length, uint64_t max_piece, Call call) {
+    if (max_piece == 0 || length <= max_piece) return call(0, length);
+    size_t done = 0;
+    while (done < length) {
+      const size_t piece = std::min<size_t>(length - done, max_piece);
+      const int64_t rc = call(done, piece);
+      if (rc < 0) return done == 0 ? rc : static_cast<int64_t>(done);
+      done += static_cast<size_t>(rc);
+      if (static_cast<size_t>(rc) < piece) break;
+    }
+    return static_cast<int64_t>(done);
+  }
+
   nfsfh* File(int64_t handle) const {
     if (handle < 0 || static_cast<size_t>(handle) >= files_.size()) return nullptr;
     return files_[static_cast<size_t>(handle)];
@@ -99,6 +127,8 @@ class NfsFileSystem final : public FileSystem {
 
   NfsContextPtr nfs_;
   std::string server_;
+  uint64_t max_read_bytes_;    // 0: no limit
+  uint64_t max_write_bytes_;   // 0: no limit
   std::vector<nfsfh*> files_;  // nullptr: a free slot (listed in free_)
   std::vector<int64_t> free_;
 };
@@ -119,7 +149,8 @@ std::string NfsExportPath(std::string_view path) {
 absl::StatusOr<std::unique_ptr<FileSystem>> MakeNfsFileSystem(std::string_view nfs_url) {
   ASSIGN_OR_RETURN(const NfsUrl url, ParseNfsUrl(nfs_url));
   ASSIGN_OR_RETURN(NfsContextPtr nfs, MountNfsExport(nfs_url));
-  return std::unique_ptr<FileSystem>(std::make_unique<NfsFileSystem>(std::move(nfs), url.server));
+  return std::unique_ptr<FileSystem>(
+      std::make_unique<NfsFileSystem>(std::move(nfs), url.server, url.version));
 }
 
 }  // namespace azbench

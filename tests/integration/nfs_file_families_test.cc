@@ -98,6 +98,32 @@ TEST(NfsFileSystemTest, EachCallAnswersAsItsPosixCallOnTheExport) {
                        HasSubstr(absl::StrCat("nfs://", nfs.server_address(), "/a/z"))));
 }
 
+// libnfs 4.0 carries at most kNfsV4MaxWriteBytes per NFSv4 WRITE and kNfsV4MaxReadBytes per READ:
+// one call of any size is the same bytes, sent in pieces.
+TEST(NfsFileSystemTest, NfsV4CallsOfAnySizeMoveEveryByte) {
+  START_NFS(nfs);
+  absl::StatusOr<std::unique_ptr<FileSystem>> made = MakeNfsFileSystem(nfs.Url("", 4));
+  ASSERT_TRUE(made.ok()) << made.status() << "\n" << nfs.Log();
+  FileSystem& f = **made;
+  std::string data((2 << 20) + 5, '\0');
+  for (size_t i = 0; i < data.size(); ++i)
+    data[i] = static_cast<char>('a' + (i * 7 + i / 4096) % 26);
+  const int64_t w = f.Open("/big", O_CREAT | O_EXCL | O_WRONLY);
+  ASSERT_GE(w, 0) << w;
+  EXPECT_EQ(f.Pwrite(w, data.data(), data.size(), 0), static_cast<int64_t>(data.size()));
+  EXPECT_EQ(f.Close(w), 0);
+  EXPECT_EQ(testing::FileContents(nfs.export_dir() + "/big"), data);
+  const int64_t r = f.Open("/big", O_RDONLY);
+  ASSERT_GE(r, 0) << r;
+  std::string back(data.size() + 100, '\0');
+  EXPECT_EQ(f.Pread(r, back.data(), back.size(), 0), static_cast<int64_t>(data.size()))
+      << "a read past the end returns the bytes up to it";
+  back.resize(data.size());
+  EXPECT_TRUE(back == data);
+  EXPECT_EQ(f.Close(r), 0);
+  EXPECT_EQ(f.Unlink("/big"), 0);
+}
+
 TEST(NfsFileFamiliesTest, LargeStreamWritesAndReadsItsFileOnTheExportAndRemovesIt) {
   START_NFS(nfs);
   for (const bool write : {true, false}) {
