@@ -51,8 +51,11 @@
 //       warnings (JSON array), cpu_threads, cpu_wall_ns, cpu_user_ns, cpu_system_ns,
 //       cpu_voluntary_switches, cpu_involuntary_switches, cpu_minor_faults, cpu_major_faults
 //       (JobResult::cpu; all 0 when not measured), io_depths (JobResult::depth as JSON
-//       {"level": [7], "submit": [7], "complete": [7]}, '' when not measured). These came later
-//       within version 2, like placement.mount: a file without them gains them when opened.),
+//       {"level": [7], "submit": [7], "complete": [7]}, '' when not measured), verify_failures,
+//       verify_failure_offsets (space-separated), continue_on_error (0|1), total_err,
+//       first_error (JobResult's; 0, 0, 0 when the job did not set continue_on_error). These
+//       came later within version 2, like placement.mount: a file without them gains them when
+//       opened.),
 //       fold_source_id, fold_shift (version 3; 0, 0: none): the row whose interval rows hold
 //       this result's agent's folded interval latency (interval_fold.h) by slot; loading adds
 //       slot s to this result's interval max(0, s - fold_shift). Such a source row has idx < 0

@@ -43,11 +43,12 @@ absl::StatusOr<bool> Store::NeedsSchemaAdditions(int64_t version) {
       "(SELECT count(*) FROM pragma_table_info('agent_result') WHERE name IN ('cpu_threads', "
       "'cpu_wall_ns', 'cpu_user_ns', 'cpu_system_ns', 'cpu_voluntary_switches', "
       "'cpu_involuntary_switches', 'cpu_minor_faults', 'cpu_major_faults', 'io_depths', "
-      "'fold_source_id', 'fold_shift', 'verify_failures', 'verify_failure_offsets')) + "
+      "'fold_source_id', 'fold_shift', 'verify_failures', 'verify_failure_offsets', "
+      "'continue_on_error', 'total_err', 'first_error')) + "
       "(SELECT count(*) FROM pragma_table_info('scenario') WHERE name = 'attempt_of') + "
       "(SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'scenario_clock')"));
   ASSIGN_OR_RETURN(bool row, count.Step());
-  return !row || count.Int(0) != 1 + 13 + 1 + 1;
+  return !row || count.Int(0) != 1 + 16 + 1 + 1;
 }
 
 // placement.mount, added within schema version 2 (store.h): additive, with a default, so older
@@ -62,9 +63,9 @@ absl::Status Store::AddPlacementMountColumn() {
   return Exec("ALTER TABLE placement ADD COLUMN mount TEXT NOT NULL DEFAULT ''");
 }
 
-// agent_result.cpu_* and io_depths, added within schema version 2 (store.h): additive, with
-// defaults that read as "not measured" (0, ''), so older and newer azbench read and write the same
-// file. The missing ones are added in one transaction.
+// agent_result.cpu_*, io_depths, verify_* and the continue_on_error columns, added within schema
+// version 2 (store.h): additive, with defaults that read as "not measured" (0, ''), so older and
+// newer azbench read and write the same file. The missing ones are added in one transaction.
 absl::Status Store::AddAgentResultColumns() {
   static constexpr std::pair<const char*, const char*> kColumns[] = {
       {"cpu_threads", "INTEGER NOT NULL DEFAULT 0"},
@@ -79,7 +80,12 @@ absl::Status Store::AddAgentResultColumns() {
       // verify (sharing=write-verify's verifiers): failed intervals and the first offsets, as
       // space-separated decimals.
       {"verify_failures", "INTEGER NOT NULL DEFAULT 0"},
-      {"verify_failure_offsets", "TEXT NOT NULL DEFAULT ''"}};
+      {"verify_failure_offsets", "TEXT NOT NULL DEFAULT ''"},
+      // continue_on_error (JobResult): whether the job set it, the errors it counted and the
+      // first of them (an errno, 0 for none).
+      {"continue_on_error", "INTEGER NOT NULL DEFAULT 0"},
+      {"total_err", "INTEGER NOT NULL DEFAULT 0"},
+      {"first_error", "INTEGER NOT NULL DEFAULT 0"}};
   std::vector<std::string> missing;
   for (const auto& [name, declaration] : kColumns) {
     Statement columns(*this);

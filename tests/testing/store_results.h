@@ -86,6 +86,9 @@ inline JobResult MakeJob(const std::string& name, int seed) {
   job.depth.level = {0, 0, 0, 5, static_cast<uint64_t>(1'000 + seed), 0, 0};
   job.depth.submit = {0, 12, 0, 0, 70, 0, 0};
   job.depth.complete = {3, 400, 20, 1, 0, 0, 0};
+  job.continue_on_error = true;
+  job.total_err_count = static_cast<uint64_t>(48 + seed);
+  job.first_error = 28;
   return job;
 }
 
@@ -162,6 +165,9 @@ inline void ExpectSameJob(const JobResult& a, const JobResult& b) {
   }
   EXPECT_TRUE(a.cpu == b.cpu);
   EXPECT_TRUE(a.depth == b.depth);
+  EXPECT_EQ(a.continue_on_error, b.continue_on_error);
+  EXPECT_EQ(a.total_err_count, b.total_err_count);
+  EXPECT_EQ(a.first_error, b.first_error);
   ASSERT_EQ(a.intervals.size(), b.intervals.size());
   for (size_t i = 0; i < a.intervals.size(); ++i) {
     EXPECT_EQ(a.intervals[i].index, b.intervals[i].index);
