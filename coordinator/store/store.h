@@ -97,6 +97,11 @@
 //       measured at connect; a client_to_client scenario measures them again just before it runs,
 //       and this is the one its times and joins used. Came within version 2: a file without it
 //       gains it when opened (its scenarios load with no clock_offsets).
+//   scenario_disk_util(scenario_id FK ON DELETE CASCADE, idx, agent_id, name, read_ios,
+//       write_ios, read_merges, write_merges, read_ticks, write_ticks, in_queue, util REAL;
+//       PK(scenario_id, idx)): ScenarioResult::disk_util in order, each agent's block devices
+//       under its job directories over its run (fio's disk_util, common/disk_util.h). Came within
+//       version 2: a file without it gains it when opened (its scenarios load with none).
 //   event(id PK, scenario_id FK ON DELETE CASCADE, at_ns, agent_id, kind, message)
 //       kind 'lost' (ScenarioResult::lost: at_ns = lost_at, message = reason) and 'warning' (a
 //       job's warning, at_ns = the job's end; the warnings are also in agent_result.warnings).
@@ -241,6 +246,7 @@ class Store {
   absl::Status AddStreamingColumns();
   absl::Status DropStagingTables();
   absl::Status AddScenarioClockTable();
+  absl::Status AddScenarioDiskUtilTable();
   absl::Status Exec(std::string_view sql);
   absl::Status Error(std::string_view what) const;
   absl::StatusOr<int64_t> CampaignId();

@@ -445,6 +445,25 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
       result.clock_offsets.push_back(c);
     }
   }
+
+  Statement disks(*this);
+  RETURN_IF_ERROR(disks.Prepare(
+      "SELECT agent_id, name, read_ios, write_ios, read_merges, write_merges, read_ticks, "
+      "write_ticks, in_queue, util FROM scenario_disk_util WHERE scenario_id = ? ORDER BY idx"));
+  disks.Int(1, scenario_id);
+  while (true) {
+    ASSIGN_OR_RETURN(bool more, disks.Step());
+    if (!more) break;
+    result.disk_util.push_back({disks.Text(0), DiskUtil{.name = disks.Text(1),
+                                                        .read_ios = disks.U64(2),
+                                                        .write_ios = disks.U64(3),
+                                                        .read_merges = disks.U64(4),
+                                                        .write_merges = disks.U64(5),
+                                                        .read_ticks = disks.U64(6),
+                                                        .write_ticks = disks.U64(7),
+                                                        .in_queue = disks.U64(8),
+                                                        .util = disks.Real(9)}});
+  }
   return result;
 }
 

@@ -313,6 +313,30 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
       RETURN_IF_ERROR(clock.Run());
     }
   }
+  Statement clear_disks(*this), disk(*this);
+  RETURN_IF_ERROR(clear_disks.Prepare("DELETE FROM scenario_disk_util WHERE scenario_id = ?"));
+  clear_disks.Int(1, scenario_id);
+  RETURN_IF_ERROR(clear_disks.Run());
+  RETURN_IF_ERROR(disk.Prepare(
+      "INSERT INTO scenario_disk_util (scenario_id, idx, agent_id, name, read_ios, write_ios, "
+      "read_merges, write_merges, read_ticks, write_ticks, in_queue, util) VALUES (?, ?, ?, ?, ?, "
+      "?, ?, ?, ?, ?, ?, ?)"));
+  for (size_t i = 0; i < result.disk_util.size(); ++i) {
+    const AgentDiskUtil& d = result.disk_util[i];
+    disk.Int(1, scenario_id)
+        .Int(2, static_cast<int64_t>(i))
+        .Text(3, d.agent_id)
+        .Text(4, d.disk.name)
+        .U64(5, d.disk.read_ios)
+        .U64(6, d.disk.write_ios)
+        .U64(7, d.disk.read_merges)
+        .U64(8, d.disk.write_merges)
+        .U64(9, d.disk.read_ticks)
+        .U64(10, d.disk.write_ticks)
+        .U64(11, d.disk.in_queue)
+        .Real(12, d.disk.util);
+    RETURN_IF_ERROR(disk.Run());
+  }
   // Series rows no result took (a result the run dropped, folded latency without a carrier)
   // go, as their staged rows went before.
   Statement drop_row(*this);

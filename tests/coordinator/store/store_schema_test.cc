@@ -427,10 +427,12 @@ TEST_F(StoreTest, OpenExistingReadsAnOlderFileWithoutUpgradingIt) {
     ASSERT_TRUE(store->BeginCampaign("c", "c.yaml", "name: c\n").ok());
     old_result.scenario.placements.clear();
     old_result.clock_offsets.clear();
+    old_result.disk_util.clear();
     ASSERT_TRUE(store->SaveScenario(old_result).ok());
   }
   RawQuery(path_, "DROP TABLE placement");
   RawQuery(path_, "DROP TABLE scenario_clock");
+  RawQuery(path_, "DROP TABLE scenario_disk_util");
   RawQuery(path_, "PRAGMA user_version = 1");
   const std::string before = testing::FileContents(path_);
   absl::StatusOr<std::unique_ptr<Store>> store = Store::OpenExisting(path_);
