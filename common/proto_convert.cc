@@ -281,4 +281,37 @@ JobDefinition JobDefinitionFromProto(const v1::JobSpec& proto) {
   return job;
 }
 
+void DiskUtilToProto(const std::vector<DiskUtil>& disks,
+                     google::protobuf::RepeatedPtrField<v1::DiskUtil>* out) {
+  for (const DiskUtil& d : disks) {
+    v1::DiskUtil* p = out->Add();
+    p->set_name(d.name);
+    p->set_read_ios(d.read_ios);
+    p->set_write_ios(d.write_ios);
+    p->set_read_merges(d.read_merges);
+    p->set_write_merges(d.write_merges);
+    p->set_read_ticks(d.read_ticks);
+    p->set_write_ticks(d.write_ticks);
+    p->set_in_queue(d.in_queue);
+    p->set_util(d.util);
+  }
+}
+
+std::vector<DiskUtil> DiskUtilFromProto(
+    const google::protobuf::RepeatedPtrField<v1::DiskUtil>& proto) {
+  std::vector<DiskUtil> disks;
+  for (const v1::DiskUtil& p : proto) {
+    disks.push_back(DiskUtil{.name = p.name(),
+                             .read_ios = p.read_ios(),
+                             .write_ios = p.write_ios(),
+                             .read_merges = p.read_merges(),
+                             .write_merges = p.write_merges(),
+                             .read_ticks = p.read_ticks(),
+                             .write_ticks = p.write_ticks(),
+                             .in_queue = p.in_queue(),
+                             .util = p.util()});
+  }
+  return disks;
+}
+
 }  // namespace azbench

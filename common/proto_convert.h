@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "azbench/v1/agent.pb.h"
+#include "common/disk_util.h"
 #include "common/job_result.h"
 
 namespace azbench {
@@ -53,6 +54,12 @@ JobDefinition JobDefinitionFromProto(const v1::JobSpec& proto);
 // as UNKNOWN with the message kept, never as OK.
 void RunOutcomeToProto(const absl::Status& status, v1::RunOutcome* out);
 absl::Status RunOutcomeFromProto(const v1::RunOutcome& proto);
+
+// A run's disk_util (RunFinished.disk_util), each field as is.
+void DiskUtilToProto(const std::vector<DiskUtil>& disks,
+                     google::protobuf::RepeatedPtrField<v1::DiskUtil>* out);
+std::vector<DiskUtil> DiskUtilFromProto(
+    const google::protobuf::RepeatedPtrField<v1::DiskUtil>& proto);
 
 }  // namespace azbench
 

@@ -263,6 +263,10 @@ ScenarioFigures ComputeFigures(const ScenarioResult& result,
       agent.end_ns = std::max(agent.end_ns, JobEnd(job));
     }
     agent.measured.Add(job);
+    // Rule 9.
+    figures.continue_on_error |= job.continue_on_error;
+    figures.total_err += job.total_err_count;
+    if (figures.first_error == 0 && job.total_err_count > 0) figures.first_error = job.first_error;
     for (int k = 0; k < kOpKindCount; ++k) {
       if (const OpStats* stats = job.by_kind[k].get()) {
         agent.ops[k] += stats->ops;

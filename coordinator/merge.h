@@ -41,11 +41,6 @@
 //      together; jobs that ran one after another (fio stonewall groups, large_stream passes)
 //      add their durations. Fairness over agents: min, max, and coefficient of variation =
 //      population standard deviation / mean (0 when the mean is 0 or there is one agent).
-//   7. Per-kind windows. When only some results carry an op kind (metadata's one result per
-//      phase, small_files' write and read passes, large_stream's passes, fio stonewall groups),
-//      rules 2-5 for that kind use the instants and measured windows of those results only, so a
-//      phase's ops/s is over that phase's window across agents (mdtest's rate). With every result
-//      carrying the kind, this is the scenario's window. OpFigures::full_window_ns holds it.
 //   6. Merged interval series: all jobs of all agents bucketed from the scenario's first start
 //      with the scenario's interval length I (the first result's interval_ns): a job's interval
 //      i goes wholly to bucket floor((job_start + i*I_job - first_start) / I). Bucket k thus
@@ -53,11 +48,21 @@
 //      start skew below I, an agent's interval lands in the bucket it mostly overlaps or the one
 //      before (alignment error < one interval). Buckets sum ops, bytes, errors and the sparse
 //      latency histograms (exactly).
+//   7. Per-kind windows. When only some results carry an op kind (metadata's one result per
+//      phase, small_files' write and read passes, large_stream's passes, fio stonewall groups),
+//      rules 2-5 for that kind use the instants and measured windows of those results only, so a
+//      phase's ops/s is over that phase's window across agents (mdtest's rate). With every result
+//      carrying the kind, this is the scenario's window. OpFigures::full_window_ns holds it.
 //   8. Summed over op kinds (io_ops / io_bytes and their stonewall shares): fsync is not an I/O
 //      (fio counts no sync in read/write/trim IOPS), and kinds rated over different windows
 //      (rule 7: metadata phases, passes, stonewall groups) are not added rate to rate: their
 //      ops and bytes are added and divided by the scenario's window (rules 3 and 4). When every
 //      kind ran over the scenario's window this equals the sum of the kinds' rates.
+//   9. continue_on_error errors (fio's total_err and first_error): total_err is the sum over
+//      every agent and job of the errors each counted; first_error is the first error of the
+//      first result, in the scenario's result order (agents in the scenario's order, each
+//      agent's jobs in job order), that counted one: results carry no time for their first
+//      error, and this order is the one JobResult::Merge keeps, so fio-json agrees.
 //
 // Example:
 //   ScenarioFigures figures = ComputeFigures(result);
@@ -151,6 +156,10 @@ struct ScenarioFigures {
   // Rule 6: index k covers [first_start + k*interval_ns, first_start + (k+1)*interval_ns).
   uint64_t interval_ns = 1'000'000'000;
   std::vector<IntervalStats> intervals;  // sorted by index, only buckets some job reported
+  // Rule 9: whether any job set continue_on_error, and the errors they counted.
+  bool continue_on_error = false;
+  uint64_t total_err = 0;
+  int first_error = 0;  // errno, 0 when none was counted
 
   const OpFigures* Find(OpKind kind) const;
   // Sums over op kinds, for one-line summaries.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "common/disk_util.h"
 #include "common/job_result.h"
 #include "coordinator/placement_evidence.h"
 #include "coordinator/staged_interval.h"
@@ -46,6 +47,13 @@ struct AgentClockOffset {
   int64_t clock_rtt_ns = 0;     // the measurement's round trip (uncertainty rtt / 2)
   int64_t measured_at_ns = 0;   // when it was measured (coordinator clock); 0 when not known
   bool operator==(const AgentClockOffset&) const = default;
+};
+
+// One block device's disk_util as one agent reported it for its run of a scenario (fio's disk_util
+// entry, common/disk_util.h).
+struct AgentDiskUtil {
+  std::string agent_id;
+  DiskUtil disk;
 };
 
 // A job option by fio name, as written in the campaign or fio job file (values keep their units).
@@ -133,6 +141,9 @@ struct ScenarioResult {
   // The clock offset used for each agent of the scenario (in agent_ids order; empty when not
   // recorded: skipped scenarios, files written before it was stored).
   std::vector<AgentClockOffset> clock_offsets;
+  // The disks under each agent's job directories, in agent order (none where no agent's
+  // directories are on a block device: tmpfs, NFS).
+  std::vector<AgentDiskUtil> disk_util;
   int64_t start_skew_ns() const { return last_start_realtime_ns - first_start_realtime_ns; }
 };
 

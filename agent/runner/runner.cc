@@ -22,6 +22,7 @@
 #include "agent/workloads/block_io/block_io_family.h"
 #include "agent/workloads/flow_registry.h"
 #include "common/clock.h"
+#include "common/disk_util.h"
 #include "common/status_macros.h"
 
 namespace azbench {
@@ -209,6 +210,12 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
     run->running = true;
   }
   SerialSink serial(sink);
+  // fio's disk_util: the disks under the jobs' directories, read now and when the run ends.
+  std::vector<std::string> disk_paths;
+  for (const ConfinedJob& job : run->confined) {
+    for (const ConfinedDir& dir : job.dirs) disk_paths.push_back(dir.FdPath());
+  }
+  const DiskUtilTracker disks = DiskUtilTracker::Start(disk_paths);
   // The start instant, converted from the agent's realtime clock to its monotonic clock.
   const int64_t now_real = RealtimeNanos();
   const uint64_t now_mono = MonotonicNanos();
@@ -351,6 +358,8 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
   done.store(true);
   watcher.join();
   const bool cancelled = run->cancel.load();
+  const std::vector<DiskUtil> disk_util = disks.Finish();
+  serial.Call([&](RunEventSink& s) { return s.OnDiskUtil(disk_util); });
   serial.Call([&](RunEventSink& s) { return s.OnFinished(RealtimeNanos(), cancelled); });
   const bool lease_lost = serial.broken();  // the end too may find the lease gone
   {

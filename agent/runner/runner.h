@@ -23,6 +23,7 @@
 #include "agent/confinement/job_confinement.h"
 #include "agent/workloads/family.h"
 #include "agent/workloads/workload.h"
+#include "common/disk_util.h"
 #include "common/job_result.h"
 #include "common/job_spec.h"
 
@@ -55,6 +56,9 @@ class RunEventSink {
   virtual bool OnOpLog(const std::string& job_name, int clone,
                        const std::vector<OpRecord>& records) = 0;
   virtual bool OnResult(const JobResult& result) = 0;
+  // fio's disk_util of the run (common/disk_util.h): called once, just before OnFinished, with the
+  // block devices under the jobs' directories (empty when there is none: tmpfs, NFS).
+  virtual bool OnDiskUtil(const std::vector<DiskUtil>& /*disks*/) { return true; }
   virtual bool OnFinished(int64_t end_realtime_ns, bool cancelled) = 0;
   // Phase barrier (metadata): every phased job of the run finished barrier `phase_index` (0-based,
   // counted over the run). When DrivesPhases() is true the runner then waits for

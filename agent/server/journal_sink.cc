@@ -69,8 +69,14 @@ bool JournalSink::OnFinished(int64_t end_realtime_ns, bool cancelled) {
   v1::RunEvent event;
   event.mutable_finished()->set_end_realtime_ns(end_realtime_ns);
   event.mutable_finished()->set_cancelled(cancelled);
+  DiskUtilToProto(disk_util_, event.mutable_finished()->mutable_disk_util());
   finished_ = std::move(event);
   // What the append would have told the runner: whether the lease still holds.
+  return journal_.Alive();
+}
+
+bool JournalSink::OnDiskUtil(const std::vector<DiskUtil>& disks) {
+  disk_util_ = disks;
   return journal_.Alive();
 }
 

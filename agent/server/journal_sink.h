@@ -36,6 +36,8 @@ class JournalSink final : public RunEventSink {
   // Holds RunFinished back (Finish appends it): the run's outcome is known only once Runner::Run
   // returned. False once the journal gave up, as for every event.
   bool OnFinished(int64_t end_realtime_ns, bool cancelled) override;
+  // Kept for the RunFinished that OnFinished makes next.
+  bool OnDiskUtil(const std::vector<DiskUtil>& disks) override;
   bool OnPhaseDone(int phase_index, const std::string& phase) override;
   // The coordinator releases every phase with Proceed (a barrier across all agents).
   bool DrivesPhases() const override { return true; }
@@ -51,6 +53,7 @@ class JournalSink final : public RunEventSink {
  private:
   RunJournal& journal_;
   std::optional<v1::RunEvent> finished_;  // from OnFinished until Finish
+  std::vector<DiskUtil> disk_util_;       // from OnDiskUtil until OnFinished
   // Interval indices journaled per (job index, result name), until that result is journaled (the
   // runner serialises calls, so no lock).
   std::map<std::pair<int, std::string>, std::set<int64_t>> streamed_;

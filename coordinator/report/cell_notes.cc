@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/errno_text.h"
 
 namespace azbench {
 
@@ -53,6 +54,12 @@ std::vector<CellNote> BuildCellNotes(const ReportInput& input,
           }
         }
       }
+    }
+    if (column.total_err > 0) {
+      notes.push_back(CellNote{
+          true, ScenarioStatus::kComplete,
+          absl::StrCat("errors (", column.target, "): total_err=", column.total_err,
+                       ", first_error=", column.first_error, " ", ErrnoText(column.first_error))});
     }
   }
   return notes;

@@ -4,6 +4,8 @@
 //     lost agent "; lost <agent> at +<s>s (<reason>)" (seconds after the scenario's first start, or
 //     its planned start);
 //   - every distinct warning of the target's jobs, once: "warning (<target>): <warning>".
+//   - when its jobs counted continue_on_error errors (report_input.h, over the kept repeats), as
+//     a warning: "errors (<target>): total_err=<n>, first_error=<errno> <ErrnoText>".
 //
 // Example:
 //   for (const CellNote& note : BuildCellNotes(input, figures, cell)) out += note.text;

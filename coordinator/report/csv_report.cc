@@ -122,7 +122,9 @@ std::string RenderCsvReport(const ReportInput& input) {
                            "p99_is_lower_bound",
                            "p99_9_is_lower_bound",
                            "max_is_lower_bound",
-                           "warnings"}) {
+                           "warnings",
+                           "total_err",
+                           "first_error"}) {
     header.push_back(name);
   }
   std::string out;
@@ -143,10 +145,16 @@ std::string RenderCsvReport(const ReportInput& input) {
     prefix.push_back(ScenarioStatusName(r.status));
     const std::vector<std::string> passes = PassColumns(r);
     const std::string warnings = Warnings(r);
+    // fio writes total_err and first_error only for a job that set continue_on_error.
+    const std::vector<std::string> errors =
+        f.continue_on_error
+            ? std::vector<std::string>{absl::StrCat(f.total_err), absl::StrCat(f.first_error)}
+            : std::vector<std::string>{"", ""};
     if (f.ops.empty()) {
       std::vector<std::string> row = prefix;
-      row.resize(header.size());
-      row.back() = warnings;
+      row.resize(header.size() - 1 - errors.size());
+      row.push_back(warnings);
+      row.insert(row.end(), errors.begin(), errors.end());
       AppendRow(row, out);
       continue;
     }
@@ -190,6 +198,7 @@ std::string RenderCsvReport(const ReportInput& input) {
         row.push_back(shown ? (figure.lower_bound ? "true" : "false") : "");
       }
       row.push_back(warnings);
+      row.insert(row.end(), errors.begin(), errors.end());
       AppendRow(row, out);
     }
   }

@@ -11,7 +11,9 @@
 // agent), then mean_is_lower_bound, p50_is_lower_bound, p90_is_lower_bound, p99_is_lower_bound,
 // p99_9_is_lower_bound, max_is_lower_bound ("true" / "false" beside each latency figure, empty
 // where the figure is), then warnings (the distinct warnings of the scenario's jobs, as the
-// Markdown notes list them, joined by " | "; on every row of the scenario). iops and mib_s are full
+// Markdown notes list them, joined by " | "; on every row of the scenario), then total_err and
+// first_error (merge.h rule 9, the scenario's, on each of its rows; empty unless a job set
+// continue_on_error, as fio writes them only then). iops and mib_s are full
 // figures (merge.h rule 3); latencies are total latency from the merged histogram, in microseconds
 // with 3 decimals. A visibility probe's latencies (op probe) are over every trial that ended
 // (probe_percentiles.h): a percentile the timed-out trials reach holds the timeout and its

@@ -195,7 +195,14 @@ json FioJsonDocument(const ReportInput& input, size_t index, bool with_bins) {
   }
   doc["jobs"] = std::move(jobs);
   doc["client_stats"] = std::move(clients);
-  doc["disk_util"] = json::array();
+  // Each agent's disks with its host, as fio's client lists each server's.
+  json disks = json::array();
+  for (const AgentDiskUtil& d : r.disk_util) {
+    json entry = DiskUtilJson({d.disk})[0];
+    AddHost(input, d.agent_id, entry);
+    disks.push_back(std::move(entry));
+  }
+  doc["disk_util"] = std::move(disks);
 
   const Scenario& s = r.scenario;
   json parameters = json::object();

@@ -6,7 +6,9 @@
 //    "jobs": [ one object per job of the scenario, merged over every agent ],
 //    "client_stats": [ one object per agent and job (with "hostname" and "port"),
 //                      then {"jobname": "All clients", ...}: every job of every agent merged ],
-//    "disk_util": [] (azbench collects no block-device statistics),
+//    "disk_util": [ one object per agent and block device under its job directories, over its
+//                   run (common/disk_util.h), with "hostname" and "port" as fio's client adds;
+//                   [] where there is none (tmpfs, NFS), as fio's client writes it ],
 //    "azbench": {"campaign", "scenario" (key), "index", "target", "workload", "parameters",
 //                "repeat", "repeats", "status", "status_detail", "agents": [agent ids],
 //                "passes" (large_stream scenarios only), "warnings" (the distinct warnings of

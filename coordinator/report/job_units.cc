@@ -106,6 +106,7 @@ std::vector<ScenarioResult> SplitIntoReportedJobs(std::vector<ScenarioResult> sc
       part.last_end_realtime_ns = whole.last_end_realtime_ns;
       part.staged_stream_id = whole.staged_stream_id;
       part.clock_offsets = whole.clock_offsets;
+      part.disk_util = whole.disk_util;  // the agents' whole runs, as fio's per run
       for (size_t i = 0; i < whole.results.size(); ++i) {
         if (unit_of_result[i] != unit) continue;
         part.results.push_back(std::move(whole.results[i]));

@@ -177,6 +177,10 @@ json ScenarioJson(const ReportInput& input, size_t index, const ScenarioFigures&
                        {"intervals", intervals},
                        {"results", results}});
   if (json passes = StreamPassesJson(r); !passes.empty()) scenario["passes"] = std::move(passes);
+  if (f.continue_on_error) {
+    scenario["total_err"] = f.total_err;
+    scenario["first_error"] = f.first_error;
+  }
   return scenario;
 }
 

@@ -19,6 +19,7 @@
 //                "last_end_ns", "start_skew_ns", "full_window_ns", "stonewall_window_ns",
 //                "stonewall_valid"},
 //      "agents": n, "interval_ns",
+//      "total_err", "first_error" (merge.h rule 9; only when a job set continue_on_error, as fio),
 //      "ops": {"read": {
 //          "ops", "bytes", "errors", "short_ios",
 //          "full": {"iops", "bytes_per_s"},

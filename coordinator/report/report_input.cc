@@ -106,6 +106,9 @@ void FillColumn(const ReportInput& input, const std::vector<ScenarioFigures>& fi
   for (size_t i : chosen) {
     column.max_agents = std::max(column.max_agents, figures[i].agents);
     column.max_start_skew_ns = std::max(column.max_start_skew_ns, figures[i].start_skew_ns);
+    column.continue_on_error |= figures[i].continue_on_error;
+    column.total_err += figures[i].total_err;
+    if (column.first_error == 0) column.first_error = figures[i].first_error;
     for (const AgentJobResult& agent : input.scenarios[i].results) {
       if (!agent.result.cpu.measured()) continue;
       column.cpu.Merge(agent.result.cpu);

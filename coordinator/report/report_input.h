@@ -102,6 +102,11 @@ struct TargetColumn {
   CpuUsage cpu;
   // The measured ops (every kind) of the job results that measured CPU: what `cpu` was spent on.
   uint64_t cpu_ops = 0;
+  // continue_on_error (merge.h rule 9) over the kept repeats: whether a job set it, the errors
+  // counted, summed, and the first error of the first kept repeat (by repeat number) with one.
+  bool continue_on_error = false;
+  uint64_t total_err = 0;
+  int first_error = 0;
   const KeptOp* Find(OpKind kind) const;
   // The job threads' user + system CPU time per measured op (every op kind) of the agents that
   // measured it, in ns; nullopt when no agent measured CPU or those agents measured no op.

@@ -63,6 +63,8 @@ struct AgentRun {
   // come from this coordinator).
   bool cancelled_by_agent = false;
   int phases_done = 0;  // PhaseDone events received (metadata's barrier)
+  // From its RunFinished: the disks under its job directories over its run (fio's disk_util).
+  std::vector<DiskUtil> disk_util;
   // Breaks of its stream that were resumed (resumable_run.h), said on each of its results.
   std::vector<std::string> resumed;
 };

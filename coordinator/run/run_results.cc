@@ -132,6 +132,7 @@ void AssembleOutcome(std::vector<AgentRun>& runs, const RunOptions& options,
       out.results.push_back({r.agent_id, std::move(r.results[i])});
       out.staged.push_back(i < r.staged.size() ? r.staged[i] : StagedSeries{});
     }
+    for (DiskUtil& disk : r.disk_util) out.disk_util.push_back({r.agent_id, std::move(disk)});
     for (const auto& e : r.errors) problems.push_back(absl::StrCat(r.agent_id, ": ", e));
     if (!r.started) continue;
     // The actual start is when the agent's first job thread began (after its start wait), not the

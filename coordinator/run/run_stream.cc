@@ -89,6 +89,7 @@ void KeepEvent(LiveRun& live, AgentRun& r, const v1::RunEvent& event) {
       r.finished = true;
       r.end_ns = event.finished().end_realtime_ns() - r.offset_ns;
       r.cancelled_by_agent = event.finished().cancelled();
+      r.disk_util = DiskUtilFromProto(event.finished().disk_util());
       live.progress.Ended(r.index);
       break;
     default:

@@ -333,6 +333,7 @@ absl::Status Store::Initialize(bool read_only) {
   RETURN_IF_ERROR(AddPlacementMountColumn());
   RETURN_IF_ERROR(AddAgentResultColumns());
   RETURN_IF_ERROR(AddScenarioClockTable());
+  RETURN_IF_ERROR(AddScenarioDiskUtilTable());
   if (version == 2) {
     RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
     absl::Status migrated = AddStreamingColumns();

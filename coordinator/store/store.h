@@ -51,8 +51,11 @@
 //       warnings (JSON array), cpu_threads, cpu_wall_ns, cpu_user_ns, cpu_system_ns,
 //       cpu_voluntary_switches, cpu_involuntary_switches, cpu_minor_faults, cpu_major_faults
 //       (JobResult::cpu; all 0 when not measured), io_depths (JobResult::depth as JSON
-//       {"level": [7], "submit": [7], "complete": [7]}, '' when not measured). These came later
-//       within version 2, like placement.mount: a file without them gains them when opened.),
+//       {"level": [7], "submit": [7], "complete": [7]}, '' when not measured), verify_failures,
+//       verify_failure_offsets (space-separated), continue_on_error (0|1), total_err,
+//       first_error (JobResult's; 0, 0, 0 when the job did not set continue_on_error). These
+//       came later within version 2, like placement.mount: a file without them gains them when
+//       opened.),
 //       fold_source_id, fold_shift (version 3; 0, 0: none): the row whose interval rows hold
 //       this result's agent's folded interval latency (interval_fold.h) by slot; loading adds
 //       slot s to this result's interval max(0, s - fold_shift). Such a source row has idx < 0
@@ -94,6 +97,11 @@
 //       measured at connect; a client_to_client scenario measures them again just before it runs,
 //       and this is the one its times and joins used. Came within version 2: a file without it
 //       gains it when opened (its scenarios load with no clock_offsets).
+//   scenario_disk_util(scenario_id FK ON DELETE CASCADE, idx, agent_id, name, read_ios,
+//       write_ios, read_merges, write_merges, read_ticks, write_ticks, in_queue, util REAL;
+//       PK(scenario_id, idx)): ScenarioResult::disk_util in order, each agent's block devices
+//       under its job directories over its run (fio's disk_util, common/disk_util.h). Came within
+//       version 2: a file without it gains it when opened (its scenarios load with none).
 //   event(id PK, scenario_id FK ON DELETE CASCADE, at_ns, agent_id, kind, message)
 //       kind 'lost' (ScenarioResult::lost: at_ns = lost_at, message = reason) and 'warning' (a
 //       job's warning, at_ns = the job's end; the warnings are also in agent_result.warnings).
@@ -238,6 +246,7 @@ class Store {
   absl::Status AddStreamingColumns();
   absl::Status DropStagingTables();
   absl::Status AddScenarioClockTable();
+  absl::Status AddScenarioDiskUtilTable();
   absl::Status Exec(std::string_view sql);
   absl::Status Error(std::string_view what) const;
   absl::StatusOr<int64_t> CampaignId();

@@ -178,7 +178,8 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
       "SELECT id, agent_id, job_name, group_id, clones, interval_ns, runtime_ns, start_ns, end_ns, "
       "error_errno, error_message, warnings, cpu_threads, cpu_wall_ns, cpu_user_ns, cpu_system_ns, "
       "cpu_voluntary_switches, cpu_involuntary_switches, cpu_minor_faults, cpu_major_faults, "
-      "io_depths, fold_source_id, fold_shift, verify_failures, verify_failure_offsets FROM "
+      "io_depths, fold_source_id, fold_shift, verify_failures, verify_failure_offsets, "
+      "continue_on_error, total_err, first_error FROM "
       "agent_result WHERE scenario_id = ? AND idx >= 0 "
       "ORDER BY idx"));
   RETURN_IF_ERROR(histograms.Prepare(
@@ -264,6 +265,9 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
       if (!absl::SimpleAtoi(offset, &value)) return corrupt("malformed verify_failure_offsets");
       job.verify_failure_offsets.push_back(value);
     }
+    job.continue_on_error = results.Int(25) != 0;
+    job.total_err_count = results.U64(26);
+    job.first_error = static_cast<int>(results.Int(27));
 
     histograms.Int(1, result_id);
     while (true) {
@@ -440,6 +444,25 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
     if (std::find(ids.begin(), ids.end(), c.agent_id) == ids.end()) {
       result.clock_offsets.push_back(c);
     }
+  }
+
+  Statement disks(*this);
+  RETURN_IF_ERROR(disks.Prepare(
+      "SELECT agent_id, name, read_ios, write_ios, read_merges, write_merges, read_ticks, "
+      "write_ticks, in_queue, util FROM scenario_disk_util WHERE scenario_id = ? ORDER BY idx"));
+  disks.Int(1, scenario_id);
+  while (true) {
+    ASSIGN_OR_RETURN(bool more, disks.Step());
+    if (!more) break;
+    result.disk_util.push_back({disks.Text(0), DiskUtil{.name = disks.Text(1),
+                                                        .read_ios = disks.U64(2),
+                                                        .write_ios = disks.U64(3),
+                                                        .read_merges = disks.U64(4),
+                                                        .write_merges = disks.U64(5),
+                                                        .read_ticks = disks.U64(6),
+                                                        .write_ticks = disks.U64(7),
+                                                        .in_queue = disks.U64(8),
+                                                        .util = disks.Real(9)}});
   }
   return result;
 }

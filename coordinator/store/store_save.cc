@@ -132,16 +132,16 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
       "end_ns, error_errno, error_message, warnings, cpu_threads, cpu_wall_ns, cpu_user_ns, "
       "cpu_system_ns, cpu_voluntary_switches, cpu_involuntary_switches, cpu_minor_faults, "
       "cpu_major_faults, io_depths, fold_source_id, fold_shift, verify_failures, "
-      "verify_failure_offsets";
+      "verify_failure_offsets, continue_on_error, total_err, first_error";
   RETURN_IF_ERROR(agent_result.Prepare(
       absl::StrCat("INSERT INTO agent_result (", kResultColumns,
                    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-                   "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)")));
+                   "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)")));
   // A streamed series' row (made by StageIntervals) gets its result's fields.
-  RETURN_IF_ERROR(fill_result.Prepare(
-      absl::StrCat("UPDATE agent_result SET (", kResultColumns,
-                   ") = (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
-                   "?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26) WHERE id = ?27")));
+  RETURN_IF_ERROR(fill_result.Prepare(absl::StrCat(
+      "UPDATE agent_result SET (", kResultColumns,
+      ") = (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
+      "?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29) WHERE id = ?30")));
   RETURN_IF_ERROR(histogram.Prepare(
       "INSERT INTO histogram (agent_result_id, op_kind, lat_kind, ops, bytes, errors, short_ios, "
       "count, min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, buckets) VALUES "
@@ -208,8 +208,11 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
         .Int(23, fold_source)
         .Int(24, fold_source != 0 ? series.fold_shift : 0)
         .U64(25, job.verify_failures)
-        .Text(26, absl::StrJoin(job.verify_failure_offsets, " "));
-    if (series_row != 0) write_result.Int(27, series_row);
+        .Text(26, absl::StrJoin(job.verify_failure_offsets, " "))
+        .Int(27, job.continue_on_error ? 1 : 0)
+        .U64(28, job.total_err_count)
+        .Int(29, job.first_error);
+    if (series_row != 0) write_result.Int(30, series_row);
     RETURN_IF_ERROR(write_result.Run());
     const int64_t result_id = series_row != 0 ? series_row : sqlite3_last_insert_rowid(db_);
 
@@ -309,6 +312,30 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
           .Int(5, c.measured_at_ns);
       RETURN_IF_ERROR(clock.Run());
     }
+  }
+  Statement clear_disks(*this), disk(*this);
+  RETURN_IF_ERROR(clear_disks.Prepare("DELETE FROM scenario_disk_util WHERE scenario_id = ?"));
+  clear_disks.Int(1, scenario_id);
+  RETURN_IF_ERROR(clear_disks.Run());
+  RETURN_IF_ERROR(disk.Prepare(
+      "INSERT INTO scenario_disk_util (scenario_id, idx, agent_id, name, read_ios, write_ios, "
+      "read_merges, write_merges, read_ticks, write_ticks, in_queue, util) VALUES (?, ?, ?, ?, ?, "
+      "?, ?, ?, ?, ?, ?, ?)"));
+  for (size_t i = 0; i < result.disk_util.size(); ++i) {
+    const AgentDiskUtil& d = result.disk_util[i];
+    disk.Int(1, scenario_id)
+        .Int(2, static_cast<int64_t>(i))
+        .Text(3, d.agent_id)
+        .Text(4, d.disk.name)
+        .U64(5, d.disk.read_ios)
+        .U64(6, d.disk.write_ios)
+        .U64(7, d.disk.read_merges)
+        .U64(8, d.disk.write_merges)
+        .U64(9, d.disk.read_ticks)
+        .U64(10, d.disk.write_ticks)
+        .U64(11, d.disk.in_queue)
+        .Real(12, d.disk.util);
+    RETURN_IF_ERROR(disk.Run());
   }
   // Series rows no result took (a result the run dropped, folded latency without a carrier)
   // go, as their staged rows went before.

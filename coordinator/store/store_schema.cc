@@ -30,6 +30,25 @@ CREATE TABLE IF NOT EXISTS scenario_clock (
 ) WITHOUT ROWID;
 )sql";
 
+// Within version 2 (store.h): the disk_util each agent reported for its run of a scenario.
+constexpr char kScenarioDiskUtilSchema[] = R"sql(
+CREATE TABLE IF NOT EXISTS scenario_disk_util (
+  scenario_id INTEGER NOT NULL REFERENCES scenario(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  agent_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  read_ios INTEGER NOT NULL,
+  write_ios INTEGER NOT NULL,
+  read_merges INTEGER NOT NULL,
+  write_merges INTEGER NOT NULL,
+  read_ticks INTEGER NOT NULL,
+  write_ticks INTEGER NOT NULL,
+  in_queue INTEGER NOT NULL,
+  util REAL NOT NULL,
+  PRIMARY KEY (scenario_id, idx)
+) WITHOUT ROWID;
+)sql";
+
 }  // namespace
 
 // Whether the file lacks any of what Initialize adds to a file it opens for writing (version 1's
@@ -43,11 +62,13 @@ absl::StatusOr<bool> Store::NeedsSchemaAdditions(int64_t version) {
       "(SELECT count(*) FROM pragma_table_info('agent_result') WHERE name IN ('cpu_threads', "
       "'cpu_wall_ns', 'cpu_user_ns', 'cpu_system_ns', 'cpu_voluntary_switches', "
       "'cpu_involuntary_switches', 'cpu_minor_faults', 'cpu_major_faults', 'io_depths', "
-      "'fold_source_id', 'fold_shift', 'verify_failures', 'verify_failure_offsets')) + "
+      "'fold_source_id', 'fold_shift', 'verify_failures', 'verify_failure_offsets', "
+      "'continue_on_error', 'total_err', 'first_error')) + "
       "(SELECT count(*) FROM pragma_table_info('scenario') WHERE name = 'attempt_of') + "
-      "(SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'scenario_clock')"));
+      "(SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('scenario_clock', "
+      "'scenario_disk_util'))"));
   ASSIGN_OR_RETURN(bool row, count.Step());
-  return !row || count.Int(0) != 1 + 13 + 1 + 1;
+  return !row || count.Int(0) != 1 + 16 + 1 + 2;
 }
 
 // placement.mount, added within schema version 2 (store.h): additive, with a default, so older
@@ -62,9 +83,9 @@ absl::Status Store::AddPlacementMountColumn() {
   return Exec("ALTER TABLE placement ADD COLUMN mount TEXT NOT NULL DEFAULT ''");
 }
 
-// agent_result.cpu_* and io_depths, added within schema version 2 (store.h): additive, with
-// defaults that read as "not measured" (0, ''), so older and newer azbench read and write the same
-// file. The missing ones are added in one transaction.
+// agent_result.cpu_*, io_depths, verify_* and the continue_on_error columns, added within schema
+// version 2 (store.h): additive, with defaults that read as "not measured" (0, ''), so older and
+// newer azbench read and write the same file. The missing ones are added in one transaction.
 absl::Status Store::AddAgentResultColumns() {
   static constexpr std::pair<const char*, const char*> kColumns[] = {
       {"cpu_threads", "INTEGER NOT NULL DEFAULT 0"},
@@ -79,7 +100,12 @@ absl::Status Store::AddAgentResultColumns() {
       // verify (sharing=write-verify's verifiers): failed intervals and the first offsets, as
       // space-separated decimals.
       {"verify_failures", "INTEGER NOT NULL DEFAULT 0"},
-      {"verify_failure_offsets", "TEXT NOT NULL DEFAULT ''"}};
+      {"verify_failure_offsets", "TEXT NOT NULL DEFAULT ''"},
+      // continue_on_error (JobResult): whether the job set it, the errors it counted and the
+      // first of them (an errno, 0 for none).
+      {"continue_on_error", "INTEGER NOT NULL DEFAULT 0"},
+      {"total_err", "INTEGER NOT NULL DEFAULT 0"},
+      {"first_error", "INTEGER NOT NULL DEFAULT 0"}};
   std::vector<std::string> missing;
   for (const auto& [name, declaration] : kColumns) {
     Statement columns(*this);
@@ -136,5 +162,9 @@ absl::Status Store::DropStagingTables() {
 // scenario_clock, added within schema version 2 (store.h): a new table only, so older azbench
 // ignore it (and, replacing a scenario, drop its rows with it: ON DELETE CASCADE).
 absl::Status Store::AddScenarioClockTable() { return Exec(kScenarioClockSchema); }
+
+// scenario_disk_util, added within schema version 2 (store.h): a new table only, as
+// scenario_clock.
+absl::Status Store::AddScenarioDiskUtilTable() { return Exec(kScenarioDiskUtilSchema); }
 
 }  // namespace azbench

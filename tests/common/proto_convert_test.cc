@@ -102,6 +102,26 @@ TEST(RunOutcomeProtoTest, AStatusCrossesTheWireAndAnUnknownCodeNeverReadsAsOk) {
   EXPECT_EQ(RunOutcomeFromProto(wire).code(), absl::StatusCode::kUnknown);
 }
 
+TEST(DiskUtilProtoTest, EveryFieldOfEveryDiskCrossesTheWireInOrder) {
+  const std::vector<DiskUtil> sent = {{"nvme0n1", 1, 2, 3, 4, 5, 6, 7, 42.5},
+                                      {"vdb", uint64_t{1} << 40, 9, 0, 0, 11, 12, 13, 100.0}};
+  v1::RunFinished finished;
+  DiskUtilToProto(sent, finished.mutable_disk_util());
+  const std::vector<DiskUtil> received = DiskUtilFromProto(finished.disk_util());
+  ASSERT_EQ(received.size(), 2u);
+  for (size_t i = 0; i < sent.size(); ++i) {
+    EXPECT_EQ(received[i].name, sent[i].name);
+    EXPECT_EQ(received[i].read_ios, sent[i].read_ios);
+    EXPECT_EQ(received[i].write_ios, sent[i].write_ios);
+    EXPECT_EQ(received[i].read_merges, sent[i].read_merges);
+    EXPECT_EQ(received[i].write_merges, sent[i].write_merges);
+    EXPECT_EQ(received[i].read_ticks, sent[i].read_ticks);
+    EXPECT_EQ(received[i].write_ticks, sent[i].write_ticks);
+    EXPECT_EQ(received[i].in_queue, sent[i].in_queue);
+    EXPECT_EQ(received[i].util, sent[i].util);
+  }
+}
+
 TEST(JobDefinitionProtoTest, AJobCrossesTheWireWithItsOptionsInOrderAndRepeatsKept) {
   const JobDefinition job{.name = "study-c",
                           .workload = "small_files",

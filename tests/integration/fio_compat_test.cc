@@ -9,12 +9,14 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/disk_util.h"
 #include "common/stats.h"
 #include "coordinator/store/store.h"
 #include "gmock/gmock.h"
@@ -376,6 +378,59 @@ TEST_F(FioCompatTest, SeveralKeptScenariosNeedADirectoryOneDocumentEach) {
             0)
       << output;
   EXPECT_EQ(testing::LoadFioJson(dir_.File("last.json"))["azbench"]["repeat"], 2);
+}
+
+// fio's client lists every server's disk under the job's files, with the server's host and port;
+// on tmpfs there is no disk and the array stays empty, as fio's.
+TEST_F(FioCompatTest, DiskUtilHasEachAgentsDiskUnderTheJobAndNoneOnTmpfs) {
+  TempDir on_disk(testing::kDiskBase);
+  ASSERT_TRUE(on_disk.ok());
+  const std::optional<std::string> disk = DiskDirectoryOf(on_disk.path());
+  std::string output;
+  for (const auto& [db, directory] :
+       {std::pair<std::string, std::string>{"disk", on_disk.path()}, {"shm", Mkdir("shm")}}) {
+    ASSERT_EQ(
+        Azbench({"run", "--local", "2", "--db", dir_.File(db + ".db"), "--quiet", "--", "--name=w",
+                 "--rw=write", "--bs=64k", "--size=1m", "--direct=1", "--directory=" + directory},
+                &output),
+        0)
+        << output;
+    ASSERT_EQ(Azbench({"report", dir_.File(db + ".db"), "--format", "fio-json", "-o",
+                       dir_.File(db + ".json")},
+                      &output),
+              0)
+        << output;
+  }
+  const json shm = testing::LoadFioJson(dir_.File("shm.json"));
+  ASSERT_TRUE(shm.is_object());
+  ASSERT_TRUE(shm.contains("disk_util"));
+  EXPECT_TRUE(shm["disk_util"].empty()) << shm["disk_util"];
+
+  const json ours = testing::LoadFioJson(dir_.File("disk.json"));
+  ASSERT_TRUE(ours.is_object());
+  if (!disk.has_value()) {
+    EXPECT_TRUE(ours["disk_util"].empty()) << testing::kDiskBase << " is on no block device here";
+    return;
+  }
+  const std::string name = fs::path(*disk).filename();
+  ASSERT_EQ(ours["disk_util"].size(), 2u) << ours["disk_util"];  // one disk per agent
+  // Each agent's own entry, named by its host and port as its client_stats entry.
+  std::set<std::pair<std::string, int>> agents, disk_hosts;
+  for (const json& c : ours["client_stats"]) {
+    if (c["jobname"] != "All clients")
+      agents.emplace(c["hostname"].get<std::string>(), c["port"].get<int>());
+  }
+  for (const json& d : ours["disk_util"]) {
+    EXPECT_EQ(d["name"], name) << d;
+    disk_hosts.emplace(d["hostname"].get<std::string>(), d["port"].get<int>());
+    // Each agent wrote 16 direct 64 KiB blocks to it: the disk saw writes, and busy time is a
+    // share of the run.
+    EXPECT_GT(d["write_ios"].get<uint64_t>(), 0u) << d;
+    EXPECT_GE(d["util"].get<double>(), 0.0) << d;
+    EXPECT_LE(d["util"].get<double>(), 100.0) << d;
+  }
+  EXPECT_EQ(agents.size(), 2u);
+  EXPECT_EQ(disk_hosts, agents);
 }
 
 }  // namespace

@@ -86,6 +86,9 @@ inline JobResult MakeJob(const std::string& name, int seed) {
   job.depth.level = {0, 0, 0, 5, static_cast<uint64_t>(1'000 + seed), 0, 0};
   job.depth.submit = {0, 12, 0, 0, 70, 0, 0};
   job.depth.complete = {3, 400, 20, 1, 0, 0, 0};
+  job.continue_on_error = true;
+  job.total_err_count = static_cast<uint64_t>(48 + seed);
+  job.first_error = 28;
   return job;
 }
 
@@ -139,6 +142,10 @@ inline ScenarioResult MakeResult(const std::string& key, int index,
   // The clock offsets the scenario used, the second agent's clock 1.5 s ahead.
   result.clock_offsets = {{"10.0.0.1:7480", -20'000 - index, 150'000, kT0 - 2 * kSecond},
                           {"10.0.0.2:7480", 1'500'000'000 + index, 210'000, kT0 - 2 * kSecond}};
+  // Two disks under the first agent's directories, one under the second's.
+  result.disk_util = {{"10.0.0.1:7480", {"nvme0n1", 1'000u + index, 20, 3, 4, 50, 60, 110, 87.5}},
+                      {"10.0.0.1:7480", {"nvme1n1", 0, 2, 0, 0, 0, 1, 1, 0.25}},
+                      {"10.0.0.2:7480", {"vdb", uint64_t{1} << 40, 9, 0, 1, 7, 8, 15, 100.0}}};
   return result;
 }
 
@@ -162,6 +169,9 @@ inline void ExpectSameJob(const JobResult& a, const JobResult& b) {
   }
   EXPECT_TRUE(a.cpu == b.cpu);
   EXPECT_TRUE(a.depth == b.depth);
+  EXPECT_EQ(a.continue_on_error, b.continue_on_error);
+  EXPECT_EQ(a.total_err_count, b.total_err_count);
+  EXPECT_EQ(a.first_error, b.first_error);
   ASSERT_EQ(a.intervals.size(), b.intervals.size());
   for (size_t i = 0; i < a.intervals.size(); ++i) {
     EXPECT_EQ(a.intervals[i].index, b.intervals[i].index);
@@ -234,6 +244,20 @@ inline void ExpectSameResult(const ScenarioResult& a, const ScenarioResult& b) {
   EXPECT_EQ(a.first_end_realtime_ns, b.first_end_realtime_ns);
   EXPECT_EQ(a.last_end_realtime_ns, b.last_end_realtime_ns);
   EXPECT_EQ(a.clock_offsets, b.clock_offsets);
+  ASSERT_EQ(a.disk_util.size(), b.disk_util.size());
+  for (size_t i = 0; i < a.disk_util.size(); ++i) {
+    const DiskUtil &x = a.disk_util[i].disk, &y = b.disk_util[i].disk;
+    EXPECT_EQ(a.disk_util[i].agent_id, b.disk_util[i].agent_id);
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.read_ios, y.read_ios);
+    EXPECT_EQ(x.write_ios, y.write_ios);
+    EXPECT_EQ(x.read_merges, y.read_merges);
+    EXPECT_EQ(x.write_merges, y.write_merges);
+    EXPECT_EQ(x.read_ticks, y.read_ticks);
+    EXPECT_EQ(x.write_ticks, y.write_ticks);
+    EXPECT_EQ(x.in_queue, y.in_queue);
+    EXPECT_EQ(x.util, y.util);
+  }
 }
 
 }  // namespace azbench::testing

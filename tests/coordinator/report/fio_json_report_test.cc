@@ -274,5 +274,35 @@ TEST(FioJsonReportTest, APartialScenariosJobsHaveEintrAsTheirErrorUnlessTheyHave
   EXPECT_EQ(EINTR, 4) << "the README documents the number";
 }
 
+// fio's client writes every server's disks, each with its host; none where no server has one.
+TEST(FioJsonReportTest, DiskUtilListsEachAgentsDisksWithItsHostAndIsEmptyWithoutAny) {
+  std::vector<ScenarioResult> scenarios = TwoRepeats(ScenarioStatus::kComplete);
+  scenarios[0].disk_util = {{"a1", {"nvme0n1", 100, 200, 3, 4, 50, 60, 110, 87.5}},
+                            {"a2", {"vdb", 7, 0, 0, 0, 9, 0, 9, 1.25}}};
+  const ReportInput input = Input(KeepPolicy::kAll, std::move(scenarios));
+
+  const json doc = FioJsonDocument(input, 0);
+  ASSERT_EQ(doc["disk_util"].size(), 2u);
+  const json& first = doc["disk_util"][0];
+  EXPECT_EQ(first["name"], "nvme0n1");
+  EXPECT_EQ(first["read_ios"], 100);
+  EXPECT_EQ(first["write_ios"], 200);
+  EXPECT_EQ(first["read_merges"], 3);
+  EXPECT_EQ(first["write_merges"], 4);
+  EXPECT_EQ(first["read_ticks"], 50);
+  EXPECT_EQ(first["write_ticks"], 60);
+  EXPECT_EQ(first["in_queue"], 110);
+  EXPECT_EQ(first["util"], 87.5);
+  EXPECT_EQ(first["hostname"], "client-1");
+  EXPECT_EQ(first["port"], 7480);
+  EXPECT_EQ(doc["disk_util"][1]["name"], "vdb");
+  EXPECT_EQ(doc["disk_util"][1]["hostname"], "fd00::9");
+  EXPECT_EQ(doc["disk_util"][1]["port"], 7500);
+
+  const json none = FioJsonDocument(input, 1);
+  ASSERT_TRUE(none.contains("disk_util")) << "fio's client always writes the array";
+  EXPECT_TRUE(none["disk_util"].empty());
+}
+
 }  // namespace
 }  // namespace azbench

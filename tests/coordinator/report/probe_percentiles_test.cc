@@ -176,10 +176,11 @@ TEST(ProbeReportFilesTest, CsvKeepsNumbersAndFlagsEachFigureThatIsALowerBound) {
                                            "pass_mib_s_by_agent"};
   ASSERT_GE(header.size(), before.size());
   EXPECT_EQ(std::vector<std::string>(header.begin(), header.begin() + before.size()), before);
-  EXPECT_EQ(std::vector<std::string>(header.begin() + before.size(), header.end()),
-            (std::vector<std::string>{"mean_is_lower_bound", "p50_is_lower_bound",
-                                      "p90_is_lower_bound", "p99_is_lower_bound",
-                                      "p99_9_is_lower_bound", "max_is_lower_bound", "warnings"}));
+  EXPECT_EQ(
+      std::vector<std::string>(header.begin() + before.size(), header.end()),
+      (std::vector<std::string>{"mean_is_lower_bound", "p50_is_lower_bound", "p90_is_lower_bound",
+                                "p99_is_lower_bound", "p99_9_is_lower_bound", "max_is_lower_bound",
+                                "warnings", "total_err", "first_error"}));
   ASSERT_EQ(rows.size(), 1u);
   const std::map<std::string, std::string>& probe = rows[0];
   EXPECT_EQ(probe.at("op"), "probe");

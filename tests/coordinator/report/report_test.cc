@@ -339,16 +339,16 @@ TEST(CsvReportTest, OneRowPerScenarioAndOpKindWithAColumnPerMatrixAxis) {
             "p50_us,p90_us,p99_us,p99_9_us,max_us,errors,stonewall_iops,stonewall_mib_s,agents,"
             "start_skew_us,pass_mib_s,pass_mean_mib_s,pass_mib_s_by_agent,mean_is_lower_bound,"
             "p50_is_lower_bound,p90_is_lower_bound,p99_is_lower_bound,p99_9_is_lower_bound,"
-            "max_is_lower_bound,warnings");
+            "max_is_lower_bound,warnings,total_err,first_error");
   EXPECT_EQ(lines[1],
             "target=efs/workload=randread/iodepth=16/repeat=1,efs,randread,16,,1,complete,read,"
             "1000,1000.000,3.906,250.000,250.000,250.000,250.000,250.000,250.000,0,1000.000,3.906,"
-            "1,0.000,,,,false,false,false,false,false,false,");
+            "1,0.000,,,,false,false,false,false,false,false,,,");
   EXPECT_THAT(lines[2], HasSubstr("\"target=fsx/workload=mixed/bs=4k,64k/repeat=2\",fsx,mixed,,"
                                   "\"4k,64k\",2,complete,read,10,"));
   EXPECT_THAT(lines[3], HasSubstr(",write,1,"));
   EXPECT_EQ(lines[4], "target=lustre/workload=randread/repeat=1,lustre,randread,,,1,failed" +
-                          std::string(25, ','));
+                          std::string(27, ','));
 }
 
 // Two results of one scenario with warnings (one repeated, one with a comma and a quote).
@@ -363,14 +363,14 @@ std::vector<ScenarioResult> WarnedScenarios() {
   return scenarios;
 }
 
-TEST(CsvReportTest, WarningsAreTheLastColumnDistinctAndJoined) {
+TEST(CsvReportTest, WarningsAreDistinctAndJoinedBeforeTheErrorColumns) {
   const std::vector<std::string> lines =
       Lines(RenderCsvReport(MakeReportInput("c", {}, WarnedScenarios(), KeepPolicy::kLast)));
   ASSERT_EQ(lines.size(), 2u);
-  EXPECT_THAT(lines[0], ::testing::EndsWith(",max_is_lower_bound,warnings"));
+  EXPECT_THAT(lines[0], ::testing::EndsWith(",max_is_lower_bound,warnings,total_err,first_error"));
   EXPECT_THAT(lines[1], ::testing::EndsWith(
                             ",\"iodepth=4 has no effect with psync | op_log: 7 ops over the cap of "
-                            "10 records/s (clone 0), \"\"x\"\"\""));
+                            "10 records/s (clone 0), \"\"x\"\"\",,"));
 }
 
 TEST(TerminalReportTest, JobWarningsAreListedAsInTheMarkdownReport) {

@@ -204,6 +204,40 @@ TEST_F(StoreTest, AFileWithoutTheCpuAndDepthColumnsGainsThemAndReadsAsNotMeasure
   ExpectSameResult(after, (*loaded)[1]);
 }
 
+TEST_F(StoreTest, AFileWithoutTheContinueOnErrorColumnsGainsThemAndReadsAsNoneCounted) {
+  {
+    std::unique_ptr<Store> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->BeginCampaign("c", "c.yaml", "name: c\n").ok());
+    ASSERT_TRUE(store->SaveScenario(MakeResult("before-total-err", 0)).ok());
+  }
+  // What an azbench before the columns wrote: the same schema version without them.
+  for (const char* column : {"continue_on_error", "total_err", "first_error"}) {
+    RawQuery(path_, absl::StrCat("ALTER TABLE agent_result DROP COLUMN ", column));
+  }
+  std::unique_ptr<Store> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(RawQuery(path_,
+                     "SELECT count(*) FROM pragma_table_info('agent_result') WHERE name IN "
+                     "('continue_on_error', 'total_err', 'first_error')"),
+            3);
+  absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 1u);
+  ASSERT_FALSE((*loaded)[0].results.empty());
+  for (const AgentJobResult& r : (*loaded)[0].results) {
+    EXPECT_FALSE(r.result.continue_on_error) << "unknown, not invented";
+    EXPECT_EQ(r.result.total_err_count, 0u);
+    EXPECT_EQ(r.result.first_error, 0);
+  }
+  ScenarioResult after = MakeResult("after-total-err", 1);
+  ASSERT_TRUE(store->SaveScenario(after).ok());
+  loaded = store->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 2u);
+  ExpectSameResult(after, (*loaded)[1]);
+}
+
 TEST_F(StoreTest, MalformedIoDepthsAreReportedAsACorruptRowNotGuessed) {
   {
     std::unique_ptr<Store> store = OpenStore();
@@ -393,10 +427,12 @@ TEST_F(StoreTest, OpenExistingReadsAnOlderFileWithoutUpgradingIt) {
     ASSERT_TRUE(store->BeginCampaign("c", "c.yaml", "name: c\n").ok());
     old_result.scenario.placements.clear();
     old_result.clock_offsets.clear();
+    old_result.disk_util.clear();
     ASSERT_TRUE(store->SaveScenario(old_result).ok());
   }
   RawQuery(path_, "DROP TABLE placement");
   RawQuery(path_, "DROP TABLE scenario_clock");
+  RawQuery(path_, "DROP TABLE scenario_disk_util");
   RawQuery(path_, "PRAGMA user_version = 1");
   const std::string before = testing::FileContents(path_);
   absl::StatusOr<std::unique_ptr<Store>> store = Store::OpenExisting(path_);
