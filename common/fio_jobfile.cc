@@ -19,6 +19,7 @@
 #include "absl/strings/str_split.h"
 #include "common/file_util.h"
 #include "common/status_macros.h"
+#include "common/steady_state.h"
 
 namespace azbench {
 namespace {
@@ -310,6 +311,16 @@ absl::StatusOr<std::vector<FioJob>> BuildJobs(const std::vector<Section>& sectio
       jobs_in_group = 0;
     }
     job.group_id = group_id;
+    // As fio, the jobs of a reporting group judge steady state alike, or not at all.
+    for (const FioJob& other : jobs) {
+      if (other.group_id == group_id &&
+          !SameSteadyState(other.spec.steadystate, job.spec.steadystate)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(section.origin, ": job '", job.spec.name,
+                         "': its ss, ss_dur and ss_ramp differ from those of job '",
+                         other.spec.name, "' of its reporting group; fio needs them alike"));
+      }
+    }
     ++jobs_in_group;
     jobs.push_back(std::move(job));
   }

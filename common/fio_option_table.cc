@@ -19,6 +19,7 @@
 #include "common/error_policy.h"
 #include "common/nfs_url.h"
 #include "common/status_macros.h"
+#include "common/steady_state.h"
 #include "common/thread_placement.h"
 #include "common/units.h"
 #include "common/verify_options.h"
@@ -752,8 +753,6 @@ constexpr std::string_view kWhyMeasured =
     "azbench always measures submission, completion and total latency and bandwidth";
 constexpr std::string_view kWhyPercentiles =
     "azbench keeps whole latency histograms and computes percentiles when it reports";
-constexpr std::string_view kWhySteady =
-    "azbench runs for runtime or io_size and has no steady-state detection";
 constexpr std::string_view kWhyDeprecated = "fio deprecated it and ignores it too";
 constexpr std::string_view kWhyDedupeSet =
     "azbench has dedupe_mode=repeat only (a block repeats the previous one); a working set of "
@@ -1481,12 +1480,21 @@ constexpr FioOptionInfo kOptions[] = {
         "Pause when the job is ahead of its flow",
         [](JobSpec& j, std::string_view v) { return SetMicros(j.flow_sleep, v); },
         "a clone that is ahead drains its queue and sleeps this long; 0: it tries again at once"),
-    Refused("steadystate", "ss", T::kString, "iops_slope:0.01%", kSteady,
-            "End the job when IOPS or bandwidth settle", kWhySteady),
-    Refused("steadystate_duration", "ss_dur", T::kDuration, "0", kSteady,
-            "Window over which steadystate is judged", kWhySteady),
-    Refused("steadystate_ramp_time", "ss_ramp", T::kDuration, "0", kSteady,
-            "Time before steadystate starts judging", kWhySteady),
+    Honoured(
+        "steadystate", "ss", T::kString, "", "iops, iops_slope, bw, bw_slope, then :limit[%]",
+        "iops_slope:0.01%", kSteady, "End the job when IOPS or bandwidth settle",
+        [](JobSpec& j, std::string_view v) {
+          return ParseSteadyStateCriterion(v, j.kb_base, j.steadystate);
+        },
+        "numjobs above 1 needs group_reporting, as azbench reports a job's clones as one; each "
+        "agent "
+        "judges its own clones, and the steadystate block is in one-shot output only"),
+    Honoured("steadystate_duration", "ss_dur", T::kDuration, "s", "0 and up (whole seconds count)",
+             "0", kSteady, "Window over which steadystate is judged",
+             [](JobSpec& j, std::string_view v) { return SetSeconds(j.steadystate.duration, v); }),
+    Honoured("steadystate_ramp_time", "ss_ramp", T::kDuration, "s", "0 and up", "0", kSteady,
+             "Time before steadystate starts judging",
+             [](JobSpec& j, std::string_view v) { return SetSeconds(j.steadystate.ramp, v); }),
     // fio's io_uring engine options that azbench reads.
     Honoured(
         "fixedbufs", "", T::kBool, "", "io_uring only", "1 with direct=1, else 0", kUring,

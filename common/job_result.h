@@ -16,11 +16,13 @@
 #include <bit>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/histogram.h"
 #include "common/op_kind.h"
+#include "common/steady_state.h"
 
 namespace azbench {
 
@@ -180,6 +182,9 @@ struct JobResult {
   bool continue_on_error = false;
   uint64_t total_err_count = 0;
   int first_error = 0;
+  // fio's steadystate (ss_dur set): the detector's window and verdict, the same in every job of a
+  // group_reporting group (fio reports it per reporting group).
+  std::optional<SteadyStateResult> steadystate;
 
   JobResult() = default;
   JobResult(JobResult&&) = default;

@@ -358,6 +358,17 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
           "give size for random writes");
     }
   }
+  if (job.steadystate.enabled() && file_ops) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "steadystate (ss_dur) applies only to engines that move data (this job's ioengine is ",
+        job.ioengine, ")"));
+  }
+  if (job.steadystate.enabled() && job.numjobs > 1 && !job.group_reporting) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "steadystate (ss_dur) with numjobs=", job.numjobs,
+        " needs group_reporting: fio judges each clone alone without it, and azbench reports a "
+        "job's clones as one; set group_reporting to judge the group's sum"));
+  }
   if (job.flow_weight > 0 && file_ops) {
     return absl::InvalidArgumentError(absl::StrCat(
         "flow applies only to engines that move data (this job's ioengine is ", job.ioengine, ")"));

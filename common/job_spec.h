@@ -21,6 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "common/fio_log_options.h"
+#include "common/steady_state.h"
 #include "common/thread_placement.h"
 
 namespace azbench {
@@ -204,6 +205,9 @@ struct JobSpec {
   absl::Duration runtime = absl::ZeroDuration();  // 0 = until io_size is done
   bool time_based = false;
   absl::Duration ramp_time = absl::ZeroDuration();
+  // fio's ss, ss_dur and ss_ramp: end the job (its reporting group with group_reporting) once its
+  // IOPS or bandwidth is steady (common/steady_state.h); off while ss_dur is under a second.
+  SteadyStateSpec steadystate;
   bool randrepeat = true;
   std::optional<uint64_t> randseed;
   // false: random offsets visit every block once per pass (fio's random map).

@@ -262,6 +262,27 @@ int FioJobError(const JobResult& result) {
   return result.first_error;
 }
 
+namespace {
+
+// fio's "steadystate" object: the criterion as fio prints it back ("iops:10.000000%"), the
+// window in seconds, the verdict, the last criterion and the window's samples.
+json SteadyStateJson(const SteadyStateResult& ss) {
+  const char* percent = ss.spec.percent ? "%" : "";
+  json out;
+  out["ss"] = absl::StrFormat("%s:%f%s", std::string(SteadyStateCriterionName(ss.spec)),
+                              static_cast<float>(ss.spec.limit), percent);
+  out["duration"] = static_cast<int>(ss.spec.window_seconds());
+  out["attained"] = ss.attained ? 1 : 0;
+  out["criterion"] = absl::StrFormat("%f%s", static_cast<float>(ss.criterion), percent);
+  out["max_deviation"] = ss.max_deviation;
+  out["slope"] = ss.slope;
+  out["data"] = {
+      {"bw_mean", ss.BwMean()}, {"iops_mean", ss.IopsMean()}, {"iops", ss.iops}, {"bw", ss.bw}};
+  return out;
+}
+
+}  // namespace
+
 json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
                         const FioGroupBandwidth* group) {
   const FioGroupBandwidth own = group == nullptr ? FioGroupAggregate({&result}) : *group;
@@ -309,6 +330,7 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
     job["majf"] = result.cpu.major_faults;
     job["minf"] = result.cpu.minor_faults;
   }
+  if (result.steadystate) job["steadystate"] = SteadyStateJson(*result.steadystate);
   if (with_azbench_extras) {
     json extras;
     extras["clones"] = result.clones;

@@ -99,6 +99,17 @@ std::string FormatJobResultText(const JobResult& result) {
     absl::StrAppend(&out, line("     submit    : ", result.depth.submit, DepthStats::kCallKeys));
     absl::StrAppend(&out, line("     complete  : ", result.depth.complete, DepthStats::kCallKeys));
   }
+  if (result.steadystate) {
+    // As fio: the window's mean bandwidth and IOPS, then the last criterion.
+    const SteadyStateResult& ss = *result.steadystate;
+    absl::StrAppend(
+        &out,
+        absl::StrFormat("  steadystate  : attained=%s, bw=%s/s (%s/s), iops=%d, %s%s=%.3f%s\n",
+                        ss.attained ? "yes" : "no", FormatBytes(ss.BwMean()),
+                        FormatBytesDecimal(static_cast<double>(ss.BwMean())), ss.IopsMean(),
+                        ss.spec.iops ? "iops" : "bw", ss.spec.slope ? " slope" : " mean dev",
+                        ss.criterion, ss.spec.percent ? "%" : ""));
+  }
   if (result.continue_on_error) {
     absl::StrAppend(&out, absl::StrFormat("     errors    : total=%d, first_error=%d/<%s>\n",
                                           result.total_err_count, result.first_error,

@@ -34,6 +34,8 @@ class JobExits {
   // (group: its reporting group; stonewall: the running stonewall group; all: every job, and the
   // later groups never start).
   void CloneEnded(size_t job, bool failed);
+  // `job` reached its end early (fio's steady state): it ends, and no other job with it.
+  void EndJob(size_t job) { End(job); }
   // The run was cancelled: every job ends.
   void CancelAll();
   // Whether `job` was ended, e.g. before it started (it then does not run, as in fio).

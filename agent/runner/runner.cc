@@ -19,6 +19,7 @@
 #include "absl/time/time.h"
 #include "agent/runner/job_exits.h"
 #include "agent/runner/runner_internal.h"
+#include "agent/runner/steady_state_monitor.h"
 #include "agent/workloads/block_io/block_io_family.h"
 #include "agent/workloads/flow_registry.h"
 #include "common/clock.h"
@@ -332,6 +333,17 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
         if (phased) run->barrier.JobEnded(phase_done);
       });
     }
+    // fio's steady state: jobs that became steady end early, their group's verdict in the result.
+    std::vector<SteadyStateMonitor::Job> steady_jobs;
+    for (size_t i = begin; i < end; ++i) {
+      if (!exits.Ended(i)) {
+        steady_jobs.push_back({i, run->jobs[i].get(), run->jobs[i]->steady_state()});
+      }
+    }
+    SteadyStateMonitor steady(
+        std::move(steady_jobs), [&exits](size_t i) { exits.EndJob(i); },
+        [&ended](size_t i) { return !ended[i].HasBeenNotified(); });
+    steady.Start(control.start_monotonic_ns);
     if (!started_sent) {
       // Sleep until the start instant has passed so the event carries the actual start time; a
       // cancel ends the wait (the jobs' own waits end too, and they measure nothing).
@@ -344,8 +356,12 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
       started_sent = true;
     }
     for (auto& t : threads) t.join();
+    steady.Stop();
     for (size_t i = begin; i < end; ++i) {
       if (!results[i].has_value() || !results[i]->ok()) continue;
+      if (std::optional<SteadyStateResult> ss = steady.Result(i)) {
+        for (JobResult& result : **results[i]) result.steadystate = *ss;
+      }
       for (const JobResult& result : **results[i]) {
         if (!serial.Call(
                 [&](RunEventSink& s) { return s.OnJobResult(static_cast<int>(i), result); })) {

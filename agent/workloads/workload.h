@@ -27,6 +27,17 @@ struct ExitPolicy {
   int group_id = 0;
 };
 
+// fio's steady-state detection of a job (common/steady_state.h), for the runner
+// (agent/runner/steady_state_monitor.h): with group_reporting the jobs of its reporting group are
+// judged together, on the sum of their rates.
+struct SteadyStatePolicy {
+  SteadyStateSpec spec;  // off unless spec.enabled()
+  bool group_reporting = false;
+  int group_id = 0;
+  // fio's ramp_time: sampling counts from the measured start, after it.
+  absl::Duration ramp_time = absl::ZeroDuration();
+};
+
 class Workload {
  public:
   virtual ~Workload() = default;
@@ -47,6 +58,7 @@ class Workload {
   // The earlier job this one starts after (fio's wait_for); empty: none.
   virtual std::string wait_for() const { return ""; }
   virtual ExitPolicy exit_policy() const { return {}; }
+  virtual SteadyStatePolicy steady_state() const { return {}; }
 };
 
 }  // namespace azbench

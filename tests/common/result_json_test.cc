@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -379,6 +380,44 @@ TEST(FioJobErrorsTest, ContinueOnErrorAddsTotalErrAndFirstErrorAndMakesTheFirstT
   EXPECT_EQ(doc["error"], 28) << "fio reports the first error it went on after";
   result.error_errno = 5;
   EXPECT_EQ(JobResultToFioJson(result, false)["error"], 5) << "the error that ended the job wins";
+}
+
+TEST(FioSteadyStateTest, TheBlockHasFiosKeysAndFormats) {
+  JobResult result = ReadJob({1000});
+  EXPECT_FALSE(JobResultToFioJson(result, false).contains("steadystate"))
+      << "fio writes the block only for a job with ss_dur";
+  SteadyStateResult ss;
+  ss.spec.iops = true;
+  ss.spec.slope = false;
+  ss.spec.percent = true;
+  ss.spec.limit = 10;
+  ss.spec.duration = absl::Seconds(3);
+  ss.attained = true;
+  ss.criterion = 100.0 / 11.0;
+  ss.max_deviation = 10;
+  ss.iops = {100, 110, 120};
+  ss.bw = {409600, 450560, 491520};
+  result.steadystate = ss;
+  const json block = JobResultToFioJson(result, false)["steadystate"];
+  EXPECT_EQ(block["ss"], "iops:10.000000%");
+  EXPECT_EQ(block["duration"], 3);
+  EXPECT_EQ(block["attained"], 1);
+  EXPECT_EQ(block["criterion"], "9.090909%");
+  EXPECT_EQ(block["max_deviation"], 10.0);
+  EXPECT_EQ(block["slope"], 0.0);
+  EXPECT_EQ(block["data"]["iops_mean"], 110);
+  EXPECT_EQ(block["data"]["bw_mean"], 450560);
+  EXPECT_EQ(block["data"]["iops"], json({100, 110, 120}));
+  EXPECT_EQ(block["data"]["bw"], json({409600, 450560, 491520}));
+  // A bandwidth limit in bytes/s, no "%".
+  result.steadystate->spec.iops = false;
+  result.steadystate->spec.slope = true;
+  result.steadystate->spec.percent = false;
+  result.steadystate->spec.limit = 1048576;
+  result.steadystate->criterion = -2.5;
+  const json bw = JobResultToFioJson(result, false)["steadystate"];
+  EXPECT_EQ(bw["ss"], "bw_slope:1048576.000000");
+  EXPECT_EQ(bw["criterion"], "-2.500000");
 }
 
 }  // namespace

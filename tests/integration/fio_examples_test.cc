@@ -160,10 +160,17 @@ const std::vector<Example>& Examples() {
        5000},
       {"rand-zones", {{"size", "4m"}}, Outcome::kSameWork},
       {"ssd-test", {{"size", "1m"}}, Outcome::kSameWork},
+      // Two reporting groups of 4 clones, each judged on its sum: a 2 s window, at most 3 s each.
+      // azbench does I/O to regular files and block devices only: /dev/null and /dev/zero become
+      // one 8 MiB file, written by the first group and read by the second (the example says to
+      // change the file names where they do not exist).
       {"steadystate",
-       {{"runtime", "1"}, {"ss_dur", "1"}, {"ss_ramp", "0"}},
-       Outcome::kAzbenchRefuses,
-       "'ss'"},
+       {{"runtime", "3"},
+        {"ss_dur", "2"},
+        {"ss_ramp", "0"},
+        {"size", "8m"},
+        {"filename", "ss-data"}},
+       Outcome::kSameJobs},
       // fill_device writes until the disk is full: fio's run is bounded by size instead. azbench
       // lays out every file before the run, one job after another (create_serialize=1 only).
       {"surface-scan",
@@ -234,6 +241,9 @@ struct JobWork {
   uint64_t file_ops = 0;  // azbench: ops of the file-operation kinds (create, stat, unlink, ...)
   double iops = 0;        // achieved, reads and writes, summed over the entries
   int entries = 0;        // fio writes one per clone without group_reporting; azbench one per job
+  // The "steadystate" block's criterion and window ("iops:10.000000%, 30 s, 30 samples"), empty
+  // without one.
+  std::string steadystate;
 };
 
 std::map<std::string, JobWork> WorkByJob(const json& doc) {
@@ -248,6 +258,11 @@ std::map<std::string, JobWork> WorkByJob(const json& doc) {
     w.write_ios += job["write"].value("total_ios", uint64_t{0});
     w.iops += job["read"].value("iops", 0.0) + job["write"].value("iops", 0.0);
     ++w.entries;
+    if (job.contains("steadystate")) {
+      const json& ss = job["steadystate"];
+      w.steadystate = absl::StrCat(ss.value("ss", ""), ", ", ss.value("duration", -1), " s, ",
+                                   ss["data"]["iops"].size(), " samples");
+    }
     if (job.contains("azbench")) {
       for (const auto& [kind, stats] : job["azbench"]["ops"].items()) {
         if (kind != "read" && kind != "write" && kind != "trim" && kind != "fsync" &&
@@ -404,6 +419,7 @@ TEST_P(FioExamplesTest, DoesWhatFioDoes) {
     ASSERT_NE(it, az.end()) << "azbench has no job '" << name << "'";
     const JobWork& a = it->second;
     EXPECT_EQ(a.group, f.group);
+    EXPECT_EQ(a.steadystate, f.steadystate) << "the steadystate block's criterion and window";
     if (example.rate_iops > 0) {
       EXPECT_NEAR(a.iops, example.rate_iops, 0.03 * example.rate_iops)
           << "achieved IOPS of a rate-capped job (fio: " << f.iops << ")";

@@ -130,6 +130,49 @@ TEST_F(OneShotFioOutputTest, JsonHasEveryKeyPathOfFioAndTheSameJobDescription) {
   }
 }
 
+// A rate-capped job asking for steady state within 20% of its mean IOPS over 2 s: both tools end
+// it as soon as the window is steady, long before its runtime, and report the same block.
+TEST_F(OneShotFioOutputTest, SteadyStateEndsTheJobOnceItsWindowIsSteadyAndReportsItAsFio) {
+  const std::string job_file = dir_.File("ss.fio");
+  std::ofstream(job_file) << "[ss]\nioengine=null\nrw=read\nbs=4k\nsize=64m\ntime_based\n"
+                             "runtime=60\nrate_iops=1000\nss=iops:20%\nss_dur=2\n";
+  std::string output;
+  ASSERT_EQ(Run({testing::kFioBinary, "--output-format=json", "--output=" + dir_.File("fio.json"),
+                 job_file},
+                &output),
+            0)
+      << output;
+  ASSERT_EQ(Run({AZBENCH_AGENT_BIN, "run", job_file, "--output-format=json",
+                 "--output=" + dir_.File("az.json")},
+                &output),
+            0)
+      << output;
+  const json fio = testing::LoadFioJson(dir_.File("fio.json"));
+  const json az = testing::LoadFioJson(dir_.File("az.json"));
+  ASSERT_TRUE(fio.is_object() && az.is_object());
+  std::set<std::string> fio_paths, az_paths;
+  Walk(fio["jobs"][0]["steadystate"], "", fio_paths);
+  Walk(az["jobs"][0]["steadystate"], "", az_paths);
+  ASSERT_FALSE(fio_paths.empty()) << fio.dump(1);
+  EXPECT_EQ(az_paths, fio_paths);
+  for (const json* doc : {&fio, &az}) {
+    const json& job = (*doc)["jobs"][0];
+    SCOPED_TRACE((*doc)["fio version"].get<std::string>());
+    const json& ss = job["steadystate"];
+    EXPECT_EQ(ss["ss"], "iops:20.000000%");
+    EXPECT_EQ(ss["duration"], 2);
+    EXPECT_EQ(ss["attained"], 1) << ss.dump();
+    ASSERT_EQ(ss["data"]["iops"].size(), 2u);
+    // Steady: each sample within 20% of the window's mean, the mean near the cap.
+    const double mean = ss["data"]["iops_mean"].get<double>();
+    EXPECT_NEAR(mean, 1000, 100);
+    for (const json& iops : ss["data"]["iops"]) EXPECT_NEAR(iops.get<double>(), mean, 0.2 * mean);
+    EXPECT_NEAR(ss["data"]["bw_mean"].get<double>() / 4096, mean, 1.0) << "4 KiB per I/O";
+    // Ended by steady state, not by its 60 s runtime.
+    EXPECT_LT(job["read"]["runtime"].get<int64_t>(), 30'000);
+  }
+}
+
 // The fields of the first terse line of `text` of version `version` (fio may print notes on
 // other lines).
 std::vector<std::string> TerseFields(const std::string& text, int version) {

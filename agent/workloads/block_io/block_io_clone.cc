@@ -29,6 +29,9 @@ namespace {
 
 constexpr uint64_t kNoLimit = std::numeric_limits<uint64_t>::max();
 constexpr int kProgressBatchOps = 256;  // clone-local ops between updates of the shared counters
+// The longest the shared counters lag a slow clone: steady-state detection turns them into
+// per-second rates, where 256 ops held back would be a whole sample at 256 IOPS.
+constexpr uint64_t kProgressMaxLagNs = 1'000'000;
 
 // Commits the kernel refuses (EAGAIN) while none of the job's requests are in flight: each is
 // retried 1 us later (as fio's libaio engine waits), for at most 30 s (fio's stall limit too).
@@ -713,7 +716,10 @@ class CloneRunner {
       ++result_.by_kind[kind]->short_ios;
     }
     local_bytes_ += static_cast<uint64_t>(req.result);
-    if (++local_ops_ >= kProgressBatchOps) FlushProgress();
+    if (++local_ops_ >= kProgressBatchOps || req.complete_ns >= progress_due_ns_) {
+      FlushProgress();
+      progress_due_ns_ = req.complete_ns + kProgressMaxLagNs;
+    }
     if (check_min_rate_ && req.op != OpKind::kFsync) {
       const int dir = req.op == OpKind::kWrite ? 1 : 0;
       dir_bytes_[dir] += static_cast<uint64_t>(req.result);
@@ -1256,6 +1262,7 @@ class CloneRunner {
   size_t file_cursor_ = 0;
   uint64_t ops_on_file_ = 0;
   uint64_t local_ops_ = 0;
+  uint64_t progress_due_ns_ = 0;  // op clock; FlushProgress at the first completion past it
   uint64_t local_bytes_ = 0;
   bool failed_ = false;
   uint64_t op_log_window_end_ns_ = 0;

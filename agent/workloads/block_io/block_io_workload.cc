@@ -41,6 +41,10 @@ class BlockIoWorkload final : public Workload {
     const JobSpec& spec = job_->spec();
     return {spec.exitall, spec.exitall_on_error, spec.exit_what, job_->group_id()};
   }
+  SteadyStatePolicy steady_state() const override {
+    const JobSpec& spec = job_->spec();
+    return {spec.steadystate, spec.group_reporting, job_->group_id(), spec.ramp_time};
+  }
 
  private:
   static constexpr char kWritePhase[] = "write";
