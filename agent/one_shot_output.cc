@@ -41,6 +41,7 @@ absl::StatusOr<int> ParseTerseVersion(absl::string_view value) {
 std::vector<std::string> DiskUtilPaths(const std::vector<FioJob>& jobs) {
   std::vector<std::string> paths;
   for (const FioJob& job : jobs) {
+    if (!job.spec.disk_util) continue;
     const std::string& where = !job.spec.filename.empty() ? job.spec.filename : job.spec.directory;
     if (where.empty()) {
       paths.push_back(".");

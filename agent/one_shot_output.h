@@ -31,8 +31,8 @@ struct OutputFormats {
 // unknown format and the allowed ones.
 absl::StatusOr<OutputFormats> ParseOutputFormats(absl::string_view value);
 
-// The paths whose disks a run of `jobs` uses (each job's filenames, else its directories, else the
-// working directory, as fio lays files out).
+// The paths whose disks a run of `jobs` uses (each disk_util=1 job's filenames, else its
+// directories, else the working directory, as fio lays files out).
 std::vector<std::string> DiskUtilPaths(const std::vector<FioJob>& jobs);
 
 // The fio context of `results` (each matched to the job of its name, in order): global options,

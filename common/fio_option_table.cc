@@ -1403,8 +1403,11 @@ constexpr FioOptionInfo kOptions[] = {
     NoEffect("significant_figures", "", T::kInt, "4", kStats,
              "Significant figures of terse and normal output",
              "azbench's output sets its own precision"),
-    NoEffect("disk_util", "", T::kBool, "1", kStats, "Report the utilisation of local disks",
-             "azbench reports no disk utilisation: a shared file system has no local disk"),
+    Honoured(
+        "disk_util", "", T::kBool, "", "", "1", kStats,
+        "Report the utilisation of the block devices under the job's files",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.disk_util, v); },
+        "none under a network file system, as fio"),
     NoEffect("gtod_reduce", "", T::kBool, "0", kStats, "Take fewer timestamps", kWhyMeasured),
     NoEffect("disable_lat", "", T::kBool, "0", kStats, "Do not measure total latency",
              kWhyMeasured),

@@ -202,6 +202,7 @@ struct JobSpec {
   int fsync_every_n = 0;      // fio `fsync=N`: fsync after every N writes; 0 = never
   int fdatasync_every_n = 0;  // fio `fdatasync=N`
   bool end_fsync = false;
+  bool disk_util = true;  // report the disks under the job's files (fio's disk_util)
   absl::Duration runtime = absl::ZeroDuration();  // 0 = until io_size is done
   bool time_based = false;
   absl::Duration ramp_time = absl::ZeroDuration();

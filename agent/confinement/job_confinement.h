@@ -81,6 +81,7 @@ struct ConfinedJob {
   std::vector<std::string> created_dirs;  // real paths this call created (the agent subdirectory)
   // "/proc/self/fd/N" -> the directory as the job named it.
   std::vector<std::pair<std::string, std::string>> aliases;
+  bool disk_util = true;  // the run reports the disks beneath dirs (fio's disk_util)
 
   std::string DisplayText(std::string text) const;
 };

@@ -214,6 +214,7 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
   // fio's disk_util: the disks under the jobs' directories, read now and when the run ends.
   std::vector<std::string> disk_paths;
   for (const ConfinedJob& job : run->confined) {
+    if (!job.disk_util) continue;
     for (const ConfinedDir& dir : job.dirs) disk_paths.push_back(dir.FdPath());
   }
   const DiskUtilTracker disks = DiskUtilTracker::Start(disk_paths);

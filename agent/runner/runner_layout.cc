@@ -125,6 +125,7 @@ absl::StatusOr<PrepareOutcome> Runner::LayOut(const std::string& run_id, Prepare
       return absl::Status(confined.status().code(), absl::StrCat(prefix, set.label, ": ", message));
     }
     for (const std::string& dir : confined->created_dirs) run->created_dirs.push_back(dir);
+    confined->disk_util = set.disk_util;
     run->confined.push_back(*std::move(confined));
     return absl::OkStatus();
   };

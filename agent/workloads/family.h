@@ -71,6 +71,8 @@ struct JobPathSet {
   std::string label;
   // What lies beneath these paths; unset: the job's Footprint().
   std::optional<JobFootprint> footprint;
+  // fio's disk_util: whether the run reports the disks beneath these paths.
+  bool disk_util = true;
 
   // A job's main paths.
   static JobPathSet Main(JobPaths* paths, bool agent_subdir) {

@@ -105,5 +105,13 @@ TEST(DiskUtilPathsTest, FilenamesWinOverDirectoriesAndNeitherMeansTheWorkingDire
   EXPECT_EQ(DiskUtilPaths(*jobs), (std::vector<std::string>{"/x/f1", "/y/f2", "/d1", "/d2", "."}));
 }
 
+TEST(DiskUtilPathsTest, AJobWithDiskUtilOffAddsNoDisk) {
+  absl::StatusOr<std::vector<FioJob>> jobs =
+      ParseFioCommandLine({"--name=a", "--rw=read", "--size=1m", "--directory=/d1", "--disk_util=0",
+                           "--name=b", "--rw=read", "--size=1m", "--directory=/d2"});
+  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  EXPECT_EQ(DiskUtilPaths(*jobs), (std::vector<std::string>{"/d2"}));
+}
+
 }  // namespace
 }  // namespace azbench

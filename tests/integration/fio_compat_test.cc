@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <thread>
 #include <vector>
 
@@ -381,19 +382,21 @@ TEST_F(FioCompatTest, SeveralKeptScenariosNeedADirectoryOneDocumentEach) {
 }
 
 // fio's client lists every server's disk under the job's files, with the server's host and port;
-// on tmpfs there is no disk and the array stays empty, as fio's.
+// on tmpfs there is no disk and the array stays empty, as fio's, and with disk_util=0 too.
 TEST_F(FioCompatTest, DiskUtilHasEachAgentsDiskUnderTheJobAndNoneOnTmpfs) {
   TempDir on_disk(testing::kDiskBase);
   ASSERT_TRUE(on_disk.ok());
   const std::optional<std::string> disk = DiskDirectoryOf(on_disk.path());
   std::string output;
-  for (const auto& [db, directory] :
-       {std::pair<std::string, std::string>{"disk", on_disk.path()}, {"shm", Mkdir("shm")}}) {
-    ASSERT_EQ(
-        Azbench({"run", "--local", "2", "--db", dir_.File(db + ".db"), "--quiet", "--", "--name=w",
-                 "--rw=write", "--bs=64k", "--size=1m", "--direct=1", "--directory=" + directory},
-                &output),
-        0)
+  for (const auto& [db, directory, disk_util] :
+       {std::tuple<std::string, std::string, int>{"disk", on_disk.path(), 1},
+        {"shm", Mkdir("shm"), 1},
+        {"off", on_disk.path(), 0}}) {
+    ASSERT_EQ(Azbench({"run", "--local", "2", "--db", dir_.File(db + ".db"), "--quiet", "--",
+                       "--name=w", "--rw=write", "--bs=64k", "--size=1m", "--direct=1",
+                       "--directory=" + directory, absl::StrCat("--disk_util=", disk_util)},
+                      &output),
+              0)
         << output;
     ASSERT_EQ(Azbench({"report", dir_.File(db + ".db"), "--format", "fio-json", "-o",
                        dir_.File(db + ".json")},
@@ -405,6 +408,9 @@ TEST_F(FioCompatTest, DiskUtilHasEachAgentsDiskUnderTheJobAndNoneOnTmpfs) {
   ASSERT_TRUE(shm.is_object());
   ASSERT_TRUE(shm.contains("disk_util"));
   EXPECT_TRUE(shm["disk_util"].empty()) << shm["disk_util"];
+  const json off = testing::LoadFioJson(dir_.File("off.json"));
+  ASSERT_TRUE(off.is_object());
+  EXPECT_TRUE(off["disk_util"].empty()) << off["disk_util"];
 
   const json ours = testing::LoadFioJson(dir_.File("disk.json"));
   ASSERT_TRUE(ours.is_object());

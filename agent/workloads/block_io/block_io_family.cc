@@ -38,7 +38,9 @@ class ParsedBlockIoJob final : public ParsedJob {
 
   // `sharing` (job_spec.h): only file-per-agent jobs take the per-agent subdirectory.
   std::vector<JobPathSet> Paths() override {
-    return {JobPathSet::Main(&paths_, spec_.sharing == FileSharing::kFilePerAgent)};
+    JobPathSet main = JobPathSet::Main(&paths_, spec_.sharing == FileSharing::kFilePerAgent);
+    main.disk_util = spec_.disk_util;
+    return {main};
   }
 
   absl::StatusOr<std::unique_ptr<Workload>> Prepare(const FamilyContext& context) override {
