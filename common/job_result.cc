@@ -95,6 +95,7 @@ JobResult JobResult::Clone() const {
   copy.continue_on_error = continue_on_error;
   copy.total_err_count = total_err_count;
   copy.first_error = first_error;
+  copy.latency_depth = latency_depth;
   return copy;
 }
 
@@ -151,6 +152,7 @@ void JobResult::Merge(const JobResult& other) {
   continue_on_error |= other.continue_on_error;
   total_err_count += other.total_err_count;
   if (first_error == 0) first_error = other.first_error;
+  if (other.latency_depth != 0) latency_depth = other.latency_depth;
   if (error_errno == 0 && error_message.empty()) {
     error_errno = other.error_errno;
     error_message = other.error_message;

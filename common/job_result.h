@@ -180,6 +180,10 @@ struct JobResult {
   bool continue_on_error = false;
   uint64_t total_err_count = 0;
   int first_error = 0;
+  // fio's latency_depth under latency_target (agent/workloads/block_io/latency_target.h): the
+  // queue depth the search ended at; 0 when the job set no latency_target (its depth is iodepth).
+  // Merged as fio reports a group: the last clone's that has one.
+  int latency_depth = 0;
 
   JobResult() = default;
   JobResult(JobResult&&) = default;
