@@ -96,6 +96,7 @@ JobResult JobResult::Clone() const {
   copy.total_err_count = total_err_count;
   copy.first_error = first_error;
   copy.steadystate = steadystate;
+  copy.latency_depth = latency_depth;
   return copy;
 }
 
@@ -154,6 +155,7 @@ void JobResult::Merge(const JobResult& other) {
   if (first_error == 0) first_error = other.first_error;
   // Each agent judged its own share; a merge keeps the first verdict it has.
   if (!steadystate) steadystate = other.steadystate;
+  if (other.latency_depth != 0) latency_depth = other.latency_depth;
   if (error_errno == 0 && error_message.empty()) {
     error_errno = other.error_errno;
     error_message = other.error_message;

@@ -185,6 +185,10 @@ struct JobResult {
   // fio's steadystate (ss_dur set): the detector's window and verdict, the same in every job of a
   // group_reporting group (fio reports it per reporting group).
   std::optional<SteadyStateResult> steadystate;
+  // fio's latency_depth under latency_target (agent/workloads/block_io/latency_target.h): the
+  // queue depth the search ended at; 0 when the job set no latency_target (its depth is iodepth).
+  // Merged as fio reports a group: the last clone's that has one.
+  int latency_depth = 0;
 
   JobResult() = default;
   JobResult(JobResult&&) = default;

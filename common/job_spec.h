@@ -234,6 +234,14 @@ struct JobSpec {
   // fio's rate_ignore_thinktime: after a think time the rate's schedule moves on by it (less one
   // op's time) instead of catching up on it.
   bool rate_ignore_thinktime = false;
+  // fio's latency_target search (agent/workloads/block_io/latency_target.h): the clone looks for
+  // the deepest queue, up to iodepth, at which latency_percentile percent of each
+  // latency_window's reads and writes take at most latency_target, and reports it; without
+  // latency_run the job ends once found. latency_target 0: no search, iodepth throughout.
+  absl::Duration latency_target = absl::ZeroDuration();
+  absl::Duration latency_window = absl::ZeroDuration();
+  double latency_percentile = 100.0;
+  bool latency_run = false;
   // fio's job-structure options. number_ios: the most data ops of one loop (0 = no cap; a
   // time_based job ignores it, as fio loops on). loops: how many times the job does its io_size
   // (or number_ios), each loop starting over at the region's start. offset_increment: clone n's

@@ -119,6 +119,7 @@ void JobResultToProto(const JobResult& result, v1::JobResult* out) {
   out->set_continue_on_error(result.continue_on_error);
   out->set_total_err_count(result.total_err_count);
   out->set_first_error(result.first_error);
+  out->set_latency_depth(result.latency_depth);
   if (result.cpu.measured()) {
     v1::CpuUsage* cpu = out->mutable_cpu();
     cpu->set_threads(result.cpu.threads);
@@ -179,6 +180,7 @@ absl::StatusOr<JobResult> JobResultFromProto(const v1::JobResult& proto) {
   result.continue_on_error = proto.continue_on_error();
   result.total_err_count = proto.total_err_count();
   result.first_error = proto.first_error();
+  result.latency_depth = proto.latency_depth();
   const v1::CpuUsage& cpu = proto.cpu();
   result.cpu.threads = cpu.threads();
   result.cpu.wall_ns = cpu.wall_ns();

@@ -10,8 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/time/time.h"
 #include "common/job_spec.h"
 #include "common/stats.h"
 #include "common/version.h"
@@ -307,7 +309,7 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
     job["total_err"] = result.total_err_count;
     job["first_error"] = result.first_error;
   }
-  job["latency_depth"] = 1;
+  job["latency_depth"] = result.latency_depth != 0 ? result.latency_depth : 1;
   job["latency_target"] = 0;
   job["latency_percentile"] = 100.0;
   job["latency_window"] = 0;
@@ -446,10 +448,20 @@ void AddFioJobOptions(json& job, const FioOptionList& global, const FioOptionLis
   JobSpec spec;
   for (const FioOptionList* list : {&global, &own}) {
     for (const auto& [key, value] : *list) {
-      if (key == "iodepth") (void)ApplyJobOption(spec, key, value);  // a bad one was refused
+      // A bad value was refused before the job ran.
+      if (key == "iodepth" || absl::StartsWith(key, "latency_")) {
+        (void)ApplyJobOption(spec, key, value);
+      }
     }
   }
-  job["latency_depth"] = spec.iodepth;
+  if (spec.latency_target <= absl::ZeroDuration()) {
+    job["latency_depth"] = spec.iodepth;
+    return;
+  }
+  // The depth is the search's (the result's); fio writes the target in ns, the window in us.
+  job["latency_target"] = absl::ToInt64Nanoseconds(spec.latency_target);
+  job["latency_percentile"] = spec.latency_percentile;
+  job["latency_window"] = absl::ToInt64Microseconds(spec.latency_window);
 }
 
 int64_t FioElapsedSeconds(int64_t start_realtime_ns, int64_t end_realtime_ns) {

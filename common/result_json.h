@@ -61,9 +61,10 @@ int FioJobError(const JobResult& result);
 // eta is fio's value for a finished run (INT_MAX: no estimate). elapsed is whole seconds, rounded
 // up, from the result's start to its end; fio's counts from its own start to the report, so
 // ResultsToFioJson and the coordinator set it to the whole run's span (FioElapsedSeconds).
-// latency_depth is the job's iodepth (fio's queue depth when no latency_target is set; azbench
-// takes no latency_target), 1 (fio's default) until AddFioJobOptions sets it from the options;
-// latency_target 0, latency_percentile 100.0 and latency_window 0 are fio's values without one.
+// latency_depth is the depth the job's latency_target search ended at (JobResult::latency_depth),
+// else 1 until AddFioJobOptions sets it to the job's iodepth (fio's queue depth without a
+// latency_target); latency_target 0, latency_percentile 100.0 and latency_window 0 are fio's
+// values without one, which AddFioJobOptions replaces with the job's (target in ns, window in us).
 // total_err and first_error are written, as fio, only when the job set continue_on_error.
 // bw_* / iops_* are fio's per-interval samples, by fio's rule: one sample per full interval
 // (interval_ns) of the job's measured runtime, from its measured start; an interval in there with
@@ -85,8 +86,9 @@ using FioOptionList = std::vector<std::pair<std::string, std::string>>;
 nlohmann::json FioOptionsJson(const FioOptionList& options);
 
 // Adds "job options" (`own`: the job's options without the global ones, which fio writes once in
-// "global options") to a JobResultToFioJson object, and sets latency_depth to the iodepth that
-// `global` then `own` give (ApplyJobOption's rule; 1 when neither sets it).
+// "global options") to a JobResultToFioJson object. Without a latency_target it sets
+// latency_depth to the iodepth that `global` then `own` give (ApplyJobOption's rule; 1 when
+// neither sets it); with one, latency_target, latency_percentile and latency_window to theirs.
 void AddFioJobOptions(nlohmann::json& job, const FioOptionList& global, const FioOptionList& own);
 
 // fio's "elapsed" of a run from `start_realtime_ns` to `end_realtime_ns`: whole seconds, rounded

@@ -88,6 +88,26 @@ TEST(FioOptionTableTest, HonouredEntriesApplyThroughApplyJobOption) {
   EXPECT_EQ(by_alias.offset_bytes, 8192u);
 }
 
+// fio's latency options: times count microseconds when no unit is written; the percentile is one
+// number in 0..100.
+TEST(FioOptionTableTest, LatencyTargetOptionsTakeFiosUnitsAndRange) {
+  JobSpec spec;
+  ASSERT_TRUE(ApplyJobOption(spec, "latency_target", "500000").ok());
+  ASSERT_TRUE(ApplyJobOption(spec, "latency_window", "5s").ok());
+  ASSERT_TRUE(ApplyJobOption(spec, "latency_percentile", "99.9").ok());
+  ASSERT_TRUE(ApplyJobOption(spec, "latency_run", "").ok());
+  EXPECT_EQ(spec.latency_target, absl::Milliseconds(500));
+  EXPECT_EQ(spec.latency_window, absl::Seconds(5));
+  EXPECT_DOUBLE_EQ(spec.latency_percentile, 99.9);
+  EXPECT_TRUE(spec.latency_run);
+  for (const char* bad : {"100.1", "-1", "50:60", "high"}) {
+    EXPECT_THAT(ApplyJobOption(spec, "latency_percentile", bad),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         AllOf(HasSubstr("latency_percentile"), HasSubstr("0..100"))))
+        << bad;
+  }
+}
+
 TEST(FioOptionTableTest, SuggestsTheClosestNameOnlyWhenClose) {
   EXPECT_EQ(SuggestFioOption("iodepht"), "iodepth");
   EXPECT_EQ(SuggestFioOption("blocksz"), "blocksize");

@@ -284,6 +284,20 @@ TEST(FioJobFieldsTest, JobOptionsAreStringsAsGivenAndSetLatencyDepth) {
   EXPECT_EQ(job["latency_depth"].get<int>(), 8) << "from the global options";
 }
 
+// With latency_target the depth is the search's (the result's), the target is written in ns and
+// the window in us, as fio writes them (latency_target=500000 is 500 ms).
+TEST(FioJobFieldsTest, LatencyTargetKeysAreTheSearchsDepthAndTheJobsOptions) {
+  JobResult result = ReadJob({1'000});
+  result.latency_depth = 24;
+  json job = JobResultToFioJson(result, false);
+  AddFioJobOptions(job, {{"iodepth", "128"}, {"latency_target", "500000"}},
+                   {{"latency_window", "5s"}, {"latency_percentile", "99.9"}});
+  EXPECT_EQ(job["latency_depth"].get<int>(), 24);
+  EXPECT_EQ(job["latency_target"].get<int64_t>(), 500'000'000);
+  EXPECT_DOUBLE_EQ(job["latency_percentile"].get<double>(), 99.9);
+  EXPECT_EQ(job["latency_window"].get<int64_t>(), 5'000'000);
+}
+
 TEST(FioDocumentTest, GlobalOptionsAndDiskUtilAreWrittenOnlyWhenThereAreAny) {
   std::vector<JobResult> results;
   results.push_back(ReadJob({1'000}));

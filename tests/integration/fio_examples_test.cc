@@ -145,7 +145,14 @@ const std::vector<Example>& Examples() {
       // randrepeat=0: a 64 MiB device gives 4 x 9,000 ops, so the two draws of rwmixread=40 stay
       // within the 2 points (0.4 points standard deviation of their difference).
       {"jesd219", {{"iodepth", "8"}}, Outcome::kSameJobs, "", {}, {}, 0, 64 << 20},
-      {"latency-profile", {}, Outcome::kAzbenchRefuses, "latency_target"},
+      // 20 ms windows instead of 5 s, and time-based (bounded at 10 s) so the search, not the
+      // file's size, ends the job: 500 ms is far above any read's latency here, so both double
+      // the depth 1 to 128, run one last window there and stop, with latency_depth 128.
+      {"latency-profile",
+       {{"latency_window", "20000"}},
+       Outcome::kSameJobs,
+       "",
+       {{"time_based", "1"}, {"runtime", "10"}}},
       // fio 3.33 (Debian) has no nfs engine; azbench's needs an NFS server: FioNfsExampleTest.
       {"nfs", {}, Outcome::kFioFails, "cannot mount"},
       {"null", {{"size", "64m"}}, Outcome::kSameWork},
@@ -244,6 +251,7 @@ struct JobWork {
   // The "steadystate" block's criterion and window ("iops:10.000000%, 30 s, 30 samples"), empty
   // without one.
   std::string steadystate;
+  json latency = json::object();  // latency_depth, _target, _percentile, _window of the last entry
 };
 
 std::map<std::string, JobWork> WorkByJob(const json& doc) {
@@ -262,6 +270,9 @@ std::map<std::string, JobWork> WorkByJob(const json& doc) {
       const json& ss = job["steadystate"];
       w.steadystate = absl::StrCat(ss.value("ss", ""), ", ", ss.value("duration", -1), " s, ",
                                    ss["data"]["iops"].size(), " samples");
+    for (const char* key :
+         {"latency_depth", "latency_target", "latency_percentile", "latency_window"}) {
+      w.latency[key] = job.value(key, json());
     }
     if (job.contains("azbench")) {
       for (const auto& [kind, stats] : job["azbench"]["ops"].items()) {
@@ -295,6 +306,7 @@ std::map<std::string, JobWork> WorkByGroup(const json& doc) {
     sum.write_ios += w.write_ios;
     sum.iops += w.iops;
     sum.entries += w.entries;
+    sum.latency = w.latency;
   }
   return work;
 }
@@ -423,6 +435,13 @@ TEST_P(FioExamplesTest, DoesWhatFioDoes) {
     if (example.rate_iops > 0) {
       EXPECT_NEAR(a.iops, example.rate_iops, 0.03 * example.rate_iops)
           << "achieved IOPS of a rate-capped job (fio: " << f.iops << ")";
+    }
+    // latency_target's keys (fio writes them for every job; they differ from the defaults only
+    // where the job sets latency_target): the search's depth, the target (ns), percentile and
+    // window (us).
+    for (const char* key :
+         {"latency_depth", "latency_target", "latency_percentile", "latency_window"}) {
+      EXPECT_EQ(a.latency[key], f.latency[key]) << key;
     }
     switch (example.outcome) {
       case Outcome::kSameFileOps:

@@ -8,11 +8,13 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "agent/engines/psync_engine.h"
+#include "agent/workloads/block_io/latency_target.h"
 #include "agent/workloads/block_io/rate_pacer.h"
 #include "agent/workloads/block_io/submit_batch.h"
 #include "agent/workloads/interval_accumulator.h"
@@ -173,6 +175,9 @@ class CloneRunner {
     OpClockScope op_clock_scope(op_clock_);
     StartMeasuredPhase();
     last_complete_ns_ = measure_start_ns_;
+    if (spec_.latency_target > absl::ZeroDuration()) {
+      latency_.emplace(LatencyTargetOptionsOf(spec_), OpClockNanos());
+    }
     if (failed_) {
       // ApplyThreadPlacement failed: nothing to issue.
     } else if (spec_.verify_only) {
@@ -223,6 +228,7 @@ class CloneRunner {
           "op_log: ", result_.op_log_dropped, " ops over the cap of ", spec_.op_log_rate,
           " records/s (clone ", clone_.index, ") were measured but not logged"));
     }
+    if (latency_) result_.latency_depth = latency_->depth();
     FlushProgress();
     return std::move(result_);
   }
@@ -237,7 +243,7 @@ class CloneRunner {
   // Whether another data op may be issued. `now_ns` is the freshest clock value at hand.
   bool MayIssue(uint64_t now_ns) const {
     return !failed_ && !think_pending_ && !flow_pending_ && now_ns < end_ns_ &&
-           bytes_issued_ < bytes_budget_ && !Cancelled();
+           bytes_issued_ < bytes_budget_ && !Cancelled() && !(latency_ && latency_->done());
   }
 
   // The mix's choice for the next data op.
@@ -336,14 +342,14 @@ class CloneRunner {
         const double iops = (dir_ops_[dir] - checked_ops_[dir]) / seconds;
         const char* name = dir == 0 ? "read" : "write";
         if (spec_.rate_min_bytes_per_s[dir] != 0 && bytes_per_s < spec_.rate_min_bytes_per_s[dir]) {
-          FailMinRate(absl::StrCat("rate_min: ", name, " bandwidth ",
-                                   static_cast<uint64_t>(bytes_per_s), " bytes/s over the last ",
-                                   elapsed_ns / 1'000'000, " ms is below the minimum of ",
-                                   spec_.rate_min_bytes_per_s[dir]));
+          FailCheck(absl::StrCat("rate_min: ", name, " bandwidth ",
+                                 static_cast<uint64_t>(bytes_per_s), " bytes/s over the last ",
+                                 elapsed_ns / 1'000'000, " ms is below the minimum of ",
+                                 spec_.rate_min_bytes_per_s[dir]));
         } else if (spec_.rate_iops_min[dir] != 0 && iops < spec_.rate_iops_min[dir]) {
-          FailMinRate(absl::StrCat("rate_iops_min: ", name, " IOPS ", static_cast<uint64_t>(iops),
-                                   " over the last ", elapsed_ns / 1'000'000,
-                                   " ms are below the minimum of ", spec_.rate_iops_min[dir]));
+          FailCheck(absl::StrCat("rate_iops_min: ", name, " IOPS ", static_cast<uint64_t>(iops),
+                                 " over the last ", elapsed_ns / 1'000'000,
+                                 " ms are below the minimum of ", spec_.rate_iops_min[dir]));
         }
       }
     }
@@ -353,9 +359,16 @@ class CloneRunner {
     next_rate_check_ns_ = now_ns + rate_cycle_ns_;
   }
 
-  void FailMinRate(const std::string& why) {
+  // A turn of the job loop with completions, for latency_target, at `now_ns`. A failed job ends
+  // its window unjudged, as fio's loop stops at the error before its check.
+  void LatencyTurn(uint64_t now_ns, bool idle) {
+    if (latency_ && !failed_) latency_->Turn(now_ns, idle, now_ns >= measure_start_ns_);
+  }
+
+  // A check of fio's failed the job: EIO for check_min_rate, ETIMEDOUT for latency_target.
+  void FailCheck(const std::string& why, int err = EIO) {
     if (result_.error_errno == 0) {
-      result_.error_errno = EIO;  // as fio's check_min_rate
+      result_.error_errno = err;
       result_.error_message = absl::StrCat(why, " (clone ", clone_.index, ")");
     }
     failed_ = true;
@@ -694,11 +707,19 @@ class CloneRunner {
     if (check_reads_ && req.op == OpKind::kRead) [[unlikely]] {
       CheckRead(req);
     }
+    if (latency_ && req.op != OpKind::kFsync) [[unlikely]] {
+      const uint64_t latency_ns = req.complete_ns - req.start_ns;
+      if (latency_->OnCompletion(latency_ns) == LatencyTargetSearch::Action::kFatal) {
+        FailCheck(latency_->FatalMessage(OpKindName(req.op), latency_ns), ETIMEDOUT);
+      }
+    }
     if (req.complete_ns < measure_start_ns_) return;  // ramp_time: done but not measured
     if (ramp_pending_) [[unlikely]] {
-      // The first completion after the ramp: CPU counts from here, as fio resets its rusage.
+      // The first completion after the ramp: CPU counts from here, as fio resets its rusage (and
+      // begins its latency_target search again).
       ramp_pending_ = false;
       cpu_window_.Restart();
+      if (latency_) latency_->Restart(req.complete_ns);
     }
     if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, /*final=*/false);
     if (op_log_enabled_) LogOp(req);
@@ -887,6 +908,7 @@ class CloneRunner {
       engine.Queue(&req);  // a sync engine completes in Queue()
       AccountCompletedInQueue(req);
       now = req.complete_ns;
+      LatencyTurn(now, /*idle=*/true);
       if (think_ns_ != 0 && req.op != OpKind::kFsync) {
         CountForThink(true, now);
         CountForThink(false, now);
@@ -986,7 +1008,8 @@ class CloneRunner {
         // iodepth_batch_submit, agent/workloads/block_io/submit_batch.h), and once more below for
         // the rest.
         while (issuing && !free_slots.empty() && bytes_issued_ < bytes_budget_ && !failed_ &&
-               !think_pending_ && !BacklogDue() && !LoopFilesDue()) {
+               !think_pending_ && !BacklogDue() && !LoopFilesDue() &&
+               (!latency_ || latency_->MayIssue(depth - static_cast<int>(free_slots.size())))) {
           bool write = ChooseWrite();
           if (pacer_.active()) {
             // While requests are out, a rated clone reaps them until its turn (below) rather
@@ -1037,6 +1060,7 @@ class CloneRunner {
             }
             // The next op starts now, not when this batch began: its latency is its own.
             batch_start = req->complete_ns;
+            LatencyTurn(req->complete_ns, /*idle=*/engine.inflight() == 0);
           } else {
             ++queued;
             if (submit_batch.Queued()) {
@@ -1053,6 +1077,8 @@ class CloneRunner {
         submit_batch.FillSubmitted();
       }
       if (engine.inflight() == 0) {
+        // Only a drain ends here: the window checks are at the turns with completions.
+        if (latency_) latency_->Turn(OpClockNanos(), /*idle=*/true, /*windows=*/false);
         if (think_pending_ && !failed_ && !Cancelled()) Think();
         if (BacklogDue() && !failed_ && !Cancelled()) ReadBack(/*backlog=*/true);
         if (LoopFilesDue() && !failed_ && !Cancelled()) RenewLoopFiles();
@@ -1104,6 +1130,7 @@ class CloneRunner {
         }
       }
       if (!ramp_pending_) result_.depth.RecordComplete(*got);
+      LatencyTurn(now, /*idle=*/false);
     }
     // Requests the loop left behind point into `requests`, which ends here: wait for those in the
     // kernel and drop the queued ones now (a no-op when the loop drained; the engine also takes
@@ -1246,6 +1273,8 @@ class CloneRunner {
   std::array<uint64_t, 2> dir_ops_ = {0, 0};
   std::array<uint64_t, 2> checked_bytes_ = {0, 0};
   std::array<uint64_t, 2> checked_ops_ = {0, 0};
+  // latency_target's search (agent/workloads/block_io/latency_target.h), when the job sets one.
+  std::optional<LatencyTargetSearch> latency_;
   // The job's options that the loop consults on every op, resolved once.
   enum class Direction { kRead, kWrite, kMixed };
   Direction direction_ = Direction::kRead;
