@@ -270,6 +270,7 @@ std::map<std::string, JobWork> WorkByJob(const json& doc) {
       const json& ss = job["steadystate"];
       w.steadystate = absl::StrCat(ss.value("ss", ""), ", ", ss.value("duration", -1), " s, ",
                                    ss["data"]["iops"].size(), " samples");
+    }
     for (const char* key :
          {"latency_depth", "latency_target", "latency_percentile", "latency_window"}) {
       w.latency[key] = job.value(key, json());
