@@ -755,8 +755,9 @@ constexpr std::string_view kWhyLayout =
 constexpr std::string_view kWhyLogEpoch =
     "azbench's log times count milliseconds from the job's measured start (fio's default)";
 constexpr std::string_view kWhyLogRuns =
-    "written by `azbench-agent run` in the current directory; a campaign refuses it (op_log=1 "
-    "keeps every op's record there)";
+    "`azbench-agent run` writes it in the current directory; a campaign's coordinator beside its "
+    "database, as <database>.oplog/<scenario>/<agent>.<prefix>_<type>.<N>.log (the prefix cannot "
+    "contain '/')";
 constexpr std::string_view kWhyLogStreamed =
     "azbench writes its log files as the ops complete: there is no in-memory log to size or "
     "compress";
