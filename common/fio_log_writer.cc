@@ -12,7 +12,8 @@ namespace azbench {
 
 namespace {
 
-constexpr std::array<const char*, 5> kTypeNames = {"bw", "iops", "lat", "clat", "slat"};
+constexpr std::array<const char*, 6> kTypeNames = {"bw",   "iops", "lat",
+                                                   "clat", "slat", "clat_hist"};
 
 // fio's ddir of an op kind, or -1 for kinds fio does not log.
 int DdirOf(OpKind kind) {
@@ -30,21 +31,33 @@ int DdirOf(OpKind kind) {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<FioLogWriter>> FioLogWriter::Open(const std::vector<Job>& jobs) {
+int FioClatBin(uint64_t latency_ns) {
+  constexpr int kBits = 6;  // bits kept below the most significant one
+  if (latency_ns < (uint64_t{2} << kBits)) return static_cast<int>(latency_ns);
+  const int msb = 63 - __builtin_clzll(latency_ns);
+  const int dropped = msb - kBits;
+  const uint64_t bin =
+      (uint64_t(dropped + 1) << kBits) + ((latency_ns >> dropped) & ((uint64_t{1} << kBits) - 1));
+  return static_cast<int>(std::min<uint64_t>(bin, kFioClatBins - 1));
+}
+
+absl::StatusOr<std::unique_ptr<FioLogWriter>> FioLogWriter::Open(const std::vector<Job>& jobs,
+                                                                 const std::string& path_prefix) {
   std::unique_ptr<FioLogWriter> writer(new FioLogWriter());
   writer->jobs_ = jobs;
   int thread_number = 1;
   for (const Job& job : writer->jobs_) {
     const FioLogOptions& o = job.options;
     const std::array<const std::optional<std::string>*, kLogTypes> prefixes = {
-        &o.bw_prefix, &o.iops_prefix, &o.lat_prefix, &o.lat_prefix, &o.lat_prefix};
+        &o.bw_prefix, &o.iops_prefix, &o.lat_prefix, &o.lat_prefix, &o.lat_prefix, &o.hist_prefix};
     for (int clone = 0; clone < job.clones; ++clone, ++thread_number) {
       if (!o.Any()) continue;
       CloneLog& log = writer->clones_[{job.name, clone}];
       log.options = &job.options;
       for (int type = 0; type < kLogTypes; ++type) {
         if (!prefixes[type]->has_value()) continue;
-        const std::string prefix = (*prefixes[type])->empty() ? job.name : **prefixes[type];
+        const std::string& named = (*prefixes[type])->empty() ? job.name : **prefixes[type];
+        const std::string prefix = named.starts_with('/') ? named : path_prefix + named;
         const std::string path =
             o.per_job_logs ? absl::StrCat(prefix, "_", kTypeNames[type], ".", thread_number, ".log")
                            : absl::StrCat(prefix, "_", kTypeNames[type], ".log");
@@ -90,6 +103,35 @@ absl::Status FioLogWriter::Line(CloneLog& log, LogType type, uint64_t time_ms, u
   return absl::OkStatus();
 }
 
+absl::Status FioLogWriter::CountHist(CloneLog& log, int ddir, uint64_t time_ms, uint64_t clat_ns,
+                                     uint64_t bs) {
+  std::FILE* file = log.files[kHist];
+  const uint64_t window_ms = log.options->hist_msec;
+  if (file == nullptr || window_ms == 0) return absl::OkStatus();
+  HistWindow& w = log.hist[ddir];
+  if (w.bins.empty()) w.bins.assign(kFioClatBins, 0);
+  ++w.bins[FioClatBin(clat_ns)];
+  // fio's window starts at the first op of a direction completed after its first millisecond.
+  if (w.began_ms == 0) w.began_ms = time_ms;
+  const uint64_t elapsed_ms = time_ms > w.began_ms ? time_ms - w.began_ms : 0;
+  if (elapsed_ms < window_ms) return absl::OkStatus();
+  std::string line = absl::StrCat(time_ms, ", ", ddir, ", ", bs);
+  const int stride = 1 << log.options->hist_coarseness;
+  for (int first = 0; first < kFioClatBins; first += stride) {
+    uint64_t sum = 0;
+    for (int bin = first; bin < first + stride; ++bin) sum += w.bins[bin];
+    absl::StrAppend(&line, ", ", sum);
+  }
+  line += '\n';
+  if (std::fputs(line.c_str(), file) < 0) {
+    return absl::InternalError(absl::StrCat("writing log file '", paths_[file], "' failed"));
+  }
+  std::fill(w.bins.begin(), w.bins.end(), 0);
+  // The next window begins where this one should have ended: a late line does not delay it.
+  w.began_ms = time_ms - (elapsed_ms - window_ms);
+  return absl::OkStatus();
+}
+
 absl::Status FioLogWriter::EndWindow(CloneLog& log, bool last) {
   const uint64_t avg_ms = log.options->avg_msec;
   const uint64_t time_ms = (log.window + 1) * avg_ms;
@@ -126,6 +168,7 @@ absl::Status FioLogWriter::Append(const std::string& job, int clone,
     const uint64_t complete_ns = r.start_ns + r.latency_ns;
     const uint64_t slat_ns = r.has_slat ? std::min(r.slat_ns, r.latency_ns) : 0;
     const uint64_t clat_ns = r.latency_ns - slat_ns;
+    RETURN_IF_ERROR(CountHist(log, ddir, complete_ns / 1'000'000, clat_ns, r.bytes));
     if (avg_ms == 0) {
       const uint64_t time_ms = complete_ns / 1'000'000;
       const uint64_t bw = clat_ns == 0 ? 0 : uint64_t{r.bytes} * 1'000'000 / clat_ns;

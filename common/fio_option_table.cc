@@ -136,6 +136,19 @@ absl::Status SetLogAvgMsec(JobSpec& job, std::string_view value) {
   return absl::OkStatus();
 }
 
+absl::Status SetLogHistMsec(JobSpec& job, std::string_view value) {
+  int ms = 0;
+  RETURN_IF_ERROR(SetInt(ms, value, 0, INT32_MAX));
+  job.fio_logs.hist_msec = static_cast<uint64_t>(ms);
+  return absl::OkStatus();
+}
+
+// fio sums 2^N of its 1856 bins per column; past 6 the bins do not divide evenly and fio 3.33
+// reads beyond its histogram, so azbench stops at fio's documented range.
+absl::Status SetLogHistCoarseness(JobSpec& job, std::string_view value) {
+  return SetInt(job.fio_logs.hist_coarseness, value, 0, 6);
+}
+
 absl::Status SetSeconds(absl::Duration& field, std::string_view value) {
   ASSIGN_OR_RETURN(field, ParseDuration(value, absl::Seconds(1)));
   return absl::OkStatus();
@@ -757,12 +770,12 @@ constexpr std::string_view kWhyLayout =
 constexpr std::string_view kWhyLogEpoch =
     "azbench's log times count milliseconds from the job's measured start (fio's default)";
 constexpr std::string_view kWhyLogRuns =
-    "written by `azbench-agent run` in the current directory; a campaign refuses it (op_log=1 "
-    "keeps every op's record there)";
+    "`azbench-agent run` writes it in the current directory; a campaign's coordinator beside its "
+    "database, as <database>.oplog/<scenario>/<agent>.<prefix>_<type>.<N>.log (the prefix cannot "
+    "contain '/')";
 constexpr std::string_view kWhyLogStreamed =
     "azbench writes its log files as the ops complete: there is no in-memory log to size or "
     "compress";
-constexpr std::string_view kWhyHistLog = "write_hist_log is refused";
 constexpr std::string_view kWhyMeasured =
     "azbench always measures submission, completion and total latency and bandwidth";
 constexpr std::string_view kWhyPercentiles =
@@ -1323,11 +1336,16 @@ constexpr FioOptionInfo kOptions[] = {
              kWhyLogStreamed),
     Honoured("log_avg_msec", "", T::kInt, "ms", "0..2147483647", "0", kLogs,
              "Average log entries over this many ms (0: one entry per I/O)", SetLogAvgMsec),
-    NoEffect("log_hist_msec", "", T::kInt, "0", kLogs, "Histogram log interval in ms", kWhyHistLog),
-    NoEffect("log_hist_coarseness", "", T::kInt, "0", kLogs, "Merge histogram log buckets by 2^N",
-             kWhyHistLog),
-    Refused("write_hist_log", "", T::kString, "", kLogs, "Write a latency histogram log file",
-            "azbench writes no histogram log files yet; the bw, lat and iops logs are written"),
+    Honoured("log_hist_msec", "", T::kInt, "ms", "0..2147483647", "0", kLogs,
+             "Write a clat_hist line per direction about every this many ms (0: none)",
+             SetLogHistMsec),
+    Honoured("log_hist_coarseness", "", T::kInt, "", "0..6", "0", kLogs,
+             "Sum 2^N of fio's 1856 latency bins per clat_hist column", SetLogHistCoarseness),
+    Honoured(
+        "write_hist_log", "", T::kString, "", "", "", kLogs,
+        "Write a clat histogram log file with this prefix (empty: the job's name)",
+        [](JobSpec& j, std::string_view v) { return SetLogPrefix(j.fio_logs.hist_prefix, v); },
+        kWhyLogRuns),
     Honoured("log_max_value", "", T::kBool, "", "", "0", kLogs,
              "Log the window's maximum latency, not its mean",
              [](JobSpec& j, std::string_view v) { return SetBool(j.fio_logs.max_value, v); }),

@@ -67,7 +67,7 @@ struct OpRecord {
   OpKind kind = OpKind::kRead;
   uint16_t clone = 0;
   // Asynchronous engines: the op's submission latency (fio's slat; its clat is the rest of
-  // latency_ns). Sync engines have no slat, as in fio. Not carried to the coordinator.
+  // latency_ns). Sync engines have no slat, as in fio.
   bool has_slat = false;
   uint64_t slat_ns = 0;
 };

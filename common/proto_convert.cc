@@ -1,5 +1,7 @@
 #include "common/proto_convert.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 
@@ -220,12 +222,17 @@ void OpLogToProto(const std::string& job_name, int clone, const std::vector<OpRe
     out->add_error(r.error);
     out->add_kind(static_cast<int32_t>(r.kind));
   }
+  // A clone's ops all have a slat or none do (its engine decides): one flag for the batch.
+  if (std::any_of(records.begin(), records.end(), [](const OpRecord& r) { return r.has_slat; })) {
+    for (const OpRecord& r : records) out->add_slat_ns(r.slat_ns);
+  }
 }
 
 absl::StatusOr<std::vector<OpRecord>> OpLogFromProto(const v1::OpLogBatch& proto) {
   const int n = proto.start_ns_size();
   if (proto.latency_ns_size() != n || proto.offset_bytes_size() != n || proto.bytes_size() != n ||
-      proto.error_size() != n || proto.kind_size() != n) {
+      proto.error_size() != n || proto.kind_size() != n ||
+      (proto.slat_ns_size() != 0 && proto.slat_ns_size() != n)) {
     return absl::InvalidArgumentError(
         absl::StrCat("op log batch of job '", proto.job_name(), "': arrays differ in length"));
   }
@@ -241,6 +248,10 @@ absl::StatusOr<std::vector<OpRecord>> OpLogFromProto(const v1::OpLogBatch& proto
     r.error = proto.error(i);
     r.kind = static_cast<OpKind>(k);
     r.clone = static_cast<uint16_t>(proto.clone());
+    if (proto.slat_ns_size() != 0) {
+      r.has_slat = true;
+      r.slat_ns = proto.slat_ns(i);
+    }
   }
   return records;
 }

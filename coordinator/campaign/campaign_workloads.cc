@@ -242,11 +242,20 @@ absl::StatusOr<JobSpec> SpecFromOptions(const JobOptions& options, absl::string_
   JobSpec spec;
   spec.name = std::string(job_name);
   RETURN_IF_ERROR(ApplyOptions(spec, options));
-  if (spec.fio_logs.Any()) {
-    // Agents would have to return the files; op_log records are what a campaign stores instead.
-    return absl::InvalidArgumentError(
-        "write_bw_log, write_lat_log and write_iops_log are written by `azbench-agent run` "
-        "only; a campaign keeps every op's record with op_log=1 instead");
+  // The coordinator writes a campaign's fio log files beside the database, one directory per
+  // scenario: a prefix names files there, not a path.
+  const FioLogOptions& logs = spec.fio_logs;
+  for (const auto& [option, prefix] :
+       {std::pair{"write_bw_log", &logs.bw_prefix}, std::pair{"write_lat_log", &logs.lat_prefix},
+        std::pair{"write_iops_log", &logs.iops_prefix},
+        std::pair{"write_hist_log", &logs.hist_prefix}}) {
+    if (prefix->has_value() && (*prefix)->find('/') != std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          option, "=", **prefix,
+          ": in a campaign the log files go beside the database "
+          "(<database>.oplog/<scenario>/<agent>.<prefix>_bw.<N>.log); the prefix names the "
+          "files there and cannot contain '/'"));
+    }
   }
   RETURN_IF_ERROR(ValidateJobSpec(spec));
   return spec;

@@ -202,6 +202,7 @@ ScenarioResult RunScenario(Fleet& fleet, const Scenario& scenario, const RunOpti
   }
 
   Staging staging = StageIntervals(runs, scenario, options);
+  run_internal::OpenFioLogs(runs, scenario, options.op_log_dir);
   // The common start, in the coordinator's clock (each agent is told it in its own).
   const int64_t start_ns = RealtimeNanos() + absl::ToInt64Nanoseconds(options.start_margin);
   out.planned_start_realtime_ns = start_ns;

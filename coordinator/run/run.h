@@ -60,7 +60,9 @@ struct RunOptions {
   const std::atomic<bool>* interrupt = nullptr;  // set: cancel the runs, keep what came back
   std::string run_id_prefix = "azbench";
   // Where jobs with `op_log` have their raw records written, as "<agent>.<job>.csv.gz" (created on
-  // the first record). Empty: records are received and counted but not written.
+  // the first record), and jobs with fio's log options their log files, as
+  // "<agent>.<prefix>_<type>.<N>.log" (created when the run starts). Empty: records are received
+  // and counted but not written.
   std::string op_log_dir;
   // Keep interval latency per agent, not per job (coordinator/run/interval_fold.h). false only to
   // measure the old behaviour (bench/coordinator_cost simulate --fold 0).

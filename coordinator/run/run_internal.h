@@ -2,8 +2,8 @@
 // agent during a run, what the threads of a started run share, and the steps that run.cc (the
 // sequence, the start, live progress and interrupts) hands to run_prepare.cc (the prepare barrier
 // and the cleanup), run_stream.cc (each agent's event stream), run_phases.cc (the phase barrier)
-// and run_results.cc (op logs, the client_to_client join and the scenario's outcome). Not part of
-// run.h's interface.
+// run_results.cc (op logs, the client_to_client join and the scenario's outcome) and
+// run_fio_logs.cc (fio's log files). Not part of run.h's interface.
 #ifndef AZBENCH_COORDINATOR_RUN_RUN_INTERNAL_H_
 #define AZBENCH_COORDINATOR_RUN_RUN_INTERNAL_H_
 
@@ -18,6 +18,7 @@
 
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
+#include "common/fio_log_writer.h"
 #include "common/job_result.h"
 #include "common/op_log_writer.h"
 #include "coordinator/fleet/fleet.h"
@@ -48,6 +49,10 @@ struct AgentRun {
   std::unique_ptr<AgentStream> stream;
   std::map<std::string, std::unique_ptr<OpLogWriter>> op_logs;  // by job name
   std::set<std::string> op_log_failed;  // jobs whose op log could not be written (said once)
+  // fio's log files of its jobs (run_fio_logs.cc); null when no job writes one.
+  std::unique_ptr<FioLogWriter> fio_logs;
+  std::set<std::string> fio_log_only_jobs;  // their records are not op_log's: no CSV
+  std::set<std::string> fio_log_failed;     // jobs whose fio logs could not be written (said once)
   // Raw records of client_to_client visibility jobs, kept until the run ends to be joined across
   // agents (visibility_join.h) before they are written.
   std::map<std::string, std::vector<OpRecord>> visibility_records;
@@ -136,7 +141,19 @@ std::vector<std::string> ClientToClientJobs(const Scenario& scenario);
 void CollectResults(std::vector<AgentRun>& runs, const std::vector<std::string>& c2c_jobs,
                     const std::vector<std::string>& stale_clocks, const std::string& op_log_dir);
 
-// Closes every agent's op logs; a failure is an error of that agent.
+// run_fio_logs.cc
+
+// Once the agents prepared: creates the fio log files of every prepared agent in `dir` (nothing
+// when `dir` is empty or no job writes a fio log). A failure is an error of that agent.
+void OpenFioLogs(std::vector<AgentRun>& runs, const Scenario& scenario, const std::string& dir);
+
+// Appends a batch of `job`'s records to `r`'s fio logs when the job writes any (the first failure
+// per job becomes an error of the agent). True when the records are for the fio logs only (the job
+// has no op_log), so they go to no op log file.
+bool AppendFioLogs(AgentRun& r, const std::string& job, int clone,
+                   const std::vector<OpRecord>& records);
+
+// Closes every agent's op logs and fio logs; a failure is an error of that agent.
 void CloseOpLogs(std::vector<AgentRun>& runs);
 
 // Fills `out` (results, lost agents, actual start and end instants, status and its detail) from

@@ -119,6 +119,8 @@ void CloseOpLogs(std::vector<AgentRun>& runs) {
     for (auto& [job, writer] : r.op_logs) {
       if (absl::Status s = writer->Close(); !s.ok()) r.errors.push_back(std::string(s.message()));
     }
+    if (r.fio_logs == nullptr) continue;
+    if (absl::Status s = r.fio_logs->Close(); !s.ok()) r.errors.push_back(std::string(s.message()));
   }
 }
 

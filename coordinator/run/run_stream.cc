@@ -43,8 +43,8 @@ bool KeepIntervalOrResult(LiveRun& live, AgentRun& r, const v1::RunEvent& event)
   return false;
 }
 
-// A batch of op records: written to the op log as it comes, or (client_to_client jobs) kept to be
-// joined across agents after the run. Called under live.mu.
+// A batch of op records: written to the fio logs and the op log as it comes, or (client_to_client
+// jobs) kept to be joined across agents after the run. Called under live.mu.
 void KeepOpLog(LiveRun& live, AgentRun& r, const v1::OpLogBatch& batch) {
   const std::string& job = batch.job_name();
   const bool joined =
@@ -60,6 +60,7 @@ void KeepOpLog(LiveRun& live, AgentRun& r, const v1::OpLogBatch& batch) {
     kept.insert(kept.end(), records->begin(), records->end());
     return;
   }
+  if (AppendFioLogs(r, job, batch.clone(), *records)) return;  // no op_log
   if (absl::Status s = AppendOpLog(r, live.options.op_log_dir, job, *records);
       !s.ok() && r.op_log_failed.insert(job).second) {
     r.errors.push_back(std::string(s.message()));  // the first failure per job

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -101,6 +102,60 @@ TEST(FioLogWriterTest, MaxValueLogsTheWindowsLargestLatency) {
   ASSERT_TRUE((*writer)->Close().ok());
   EXPECT_EQ(Slurp(dir.File("j_lat.1.log")), "100, 9000, 1, 0, 0\n");
   EXPECT_FALSE(std::filesystem::exists(dir.File("j_bw.1.log")));
+}
+
+TEST(FioLogWriterTest, ClatBinsAreFiosLayout) {
+  EXPECT_EQ(FioClatBin(0), 0);
+  EXPECT_EQ(FioClatBin(127), 127);  // below 2^7 every nanosecond has its own bin
+  EXPECT_EQ(FioClatBin(129), 128);  // then 64 bins per power of two
+  EXPECT_EQ(FioClatBin(255), 191);
+  EXPECT_EQ(FioClatBin(256), 192);
+  EXPECT_EQ(FioClatBin(1000), 317);
+  EXPECT_EQ(FioClatBin(uint64_t{1} << 33), 1792);
+  EXPECT_EQ(FioClatBin((uint64_t{1} << 34) - 1), kFioClatBins - 1);
+  EXPECT_EQ(FioClatBin(UINT64_MAX), kFioClatBins - 1);
+}
+
+// A clat_hist line of 29 columns (coarseness 6): `counts` by column, the rest 0.
+std::string HistLine(uint64_t time_ms, int ddir, const std::map<int, int>& counts) {
+  std::string line = std::to_string(time_ms) + ", " + std::to_string(ddir) + ", 4096";
+  for (int column = 0; column < kFioClatBins / 64; ++column) {
+    line += ", " + std::to_string(counts.count(column) ? counts.at(column) : 0);
+  }
+  return line + "\n";
+}
+
+TEST(FioLogWriterTest, HistLinesCountEachDirectionsClatsSinceItsPreviousLine) {
+  TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  FioLogOptions options;
+  options.hist_prefix = dir.File("j");
+  options.hist_msec = 10;
+  options.hist_coarseness = 6;
+  auto writer = FioLogWriter::Open({{.name = "j", .options = options, .clones = 1}});
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  OpRecord first = Op(OpKind::kRead, 1, 100);  // completes in ms 0: starts no window
+  first.start_ns = 0;
+  OpRecord submitted = Op(OpKind::kRead, 5, 1100);
+  submitted.has_slat = true;
+  submitted.slat_ns = 1000;  // clat 100 ns
+  // 100 ns: column 1 (bin 100); 1000 ns: column 4 (bin 317); beyond 2^34 ns: the last column.
+  ASSERT_TRUE(
+      (*writer)
+          ->Append("j", 0,
+                   {first, Op(OpKind::kRead, 3, 1000), submitted, Op(OpKind::kRead, 13, 100),
+                    Op(OpKind::kWrite, 14, 1000), Op(OpKind::kRead, 30, 1000),
+                    Op(OpKind::kRead, 32, 100),
+                    Op(OpKind::kRead, 33 + (uint64_t{1} << 35) / 1'000'000, uint64_t{1} << 35)})
+          .ok());
+  ASSERT_TRUE((*writer)->Close().ok());
+  // Reads: the window begins at ms 3; the line at ms 13 takes the 4 reads so far; the next window
+  // began at 13, so the read at 30 ends it at once; the next began at 23 (not 30) and the slow
+  // read ends it. The lone write is in no line: no op ended its window.
+  const uint64_t last_ms = 33 + (uint64_t{1} << 35) / 1'000'000;
+  EXPECT_EQ(Slurp(dir.File("j_clat_hist.1.log")), HistLine(13, 0, {{1, 3}, {4, 1}}) +
+                                                      HistLine(30, 0, {{4, 1}}) +
+                                                      HistLine(last_ms, 0, {{1, 1}, {28, 1}}));
 }
 
 TEST(FioLogWriterTest, AnUncreatableFileIsAnErrorNamingIt) {

@@ -108,6 +108,20 @@ TEST(FioOptionTableTest, LatencyTargetOptionsTakeFiosUnitsAndRange) {
   }
 }
 
+// fio sums 2^N of its 1856 bins per clat_hist column: N past 6 would not divide them.
+TEST(FioOptionTableTest, HistLogOptionsTakeFiosRange) {
+  JobSpec spec;
+  ASSERT_TRUE(ApplyJobOption(spec, "write_hist_log", "").ok());
+  ASSERT_TRUE(ApplyJobOption(spec, "log_hist_msec", "250").ok());
+  ASSERT_TRUE(ApplyJobOption(spec, "log_hist_coarseness", "6").ok());
+  EXPECT_EQ(spec.fio_logs.hist_prefix, "");
+  EXPECT_EQ(spec.fio_logs.hist_msec, 250u);
+  EXPECT_EQ(spec.fio_logs.hist_coarseness, 6);
+  EXPECT_THAT(ApplyJobOption(spec, "log_hist_coarseness", "7"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("log_hist_coarseness"), HasSubstr("0 to 6"))));
+}
+
 TEST(FioOptionTableTest, SuggestsTheClosestNameOnlyWhenClose) {
   EXPECT_EQ(SuggestFioOption("iodepht"), "iodepth");
   EXPECT_EQ(SuggestFioOption("blocksz"), "blocksize");

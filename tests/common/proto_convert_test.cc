@@ -1,6 +1,7 @@
 #include "common/proto_convert.h"
 
 #include <cstdint>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -140,6 +141,37 @@ TEST(JobDefinitionProtoTest, AJobWithoutAWorkloadReadsAsBlockIo) {
   v1::JobSpec proto;
   proto.set_name("j");
   EXPECT_EQ(JobDefinitionFromProto(proto).workload, "block_io");
+}
+
+// fio's clat and slat logs of a campaign are written from the records the agents stream: the
+// slat of an asynchronous engine's op crosses the wire; a sync engine's records have none.
+TEST(OpLogProtoTest, SlatCrossesTheWireOnlyWhereTheEngineMeasuredIt) {
+  OpRecord async_op;
+  async_op.start_ns = 10;
+  async_op.latency_ns = 5000;
+  async_op.bytes = 4096;
+  async_op.has_slat = true;
+  async_op.slat_ns = 700;
+  v1::OpLogBatch batch;
+  OpLogToProto("j", 1, {async_op, async_op}, &batch);
+  absl::StatusOr<std::vector<OpRecord>> back = OpLogFromProto(batch);
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_EQ(back->size(), 2u);
+  EXPECT_TRUE((*back)[1].has_slat);
+  EXPECT_EQ((*back)[1].slat_ns, 700u);
+  EXPECT_EQ((*back)[1].latency_ns, 5000u);
+  EXPECT_EQ((*back)[1].clone, 1);
+
+  OpRecord sync_op = async_op;
+  sync_op.has_slat = false;
+  v1::OpLogBatch sync_batch;
+  OpLogToProto("j", 0, {sync_op}, &sync_batch);
+  back = OpLogFromProto(sync_batch);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_FALSE((*back)[0].has_slat);
+
+  batch.add_slat_ns(1);  // one more slat than records
+  EXPECT_EQ(OpLogFromProto(batch).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // fio's log files from `azbench-agent run` beside the real fio 3.33 on the same job: the same file
 // names, as many lines within one per direction, values in fio's units (bw KiB/s, lat ns), and
-// fio's own tools (fio2gnuplot, fio_generate_plots) read azbench's files.
+// fio's own tools (fio2gnuplot, fio_generate_plots) read azbench's files. Debian's fio has no
+// reader of histogram logs (fio's tools/hist is not packaged): the clat_hist log is checked
+// against fio's file and against the op records azbench kept of the same run.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -10,10 +12,14 @@
 #include <string>
 #include <vector>
 
+#include <zlib.h>
+
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "common/fio_log_writer.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -63,6 +69,23 @@ std::set<std::string> FileNames(const std::string& dir) {
     if (entry.path().extension() == ".log") names.insert(entry.path().filename().string());
   }
   return names;
+}
+
+// The lines of a gzip-compressed text file.
+std::vector<std::string> ReadGzipLines(const std::string& path) {
+  std::vector<std::string> lines;
+  gzFile file = gzopen(path.c_str(), "rb");
+  if (file == nullptr) return lines;
+  std::string text;
+  char buffer[1 << 16];
+  int n = 0;
+  while ((n = gzread(file, buffer, sizeof(buffer))) > 0)
+    text.append(buffer, static_cast<size_t>(n));
+  gzclose(file);
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    lines.emplace_back(line);
+  }
+  return lines;
 }
 
 class OneShotFioLogsTest : public ::testing::Test {
@@ -203,6 +226,75 @@ TEST_F(OneShotFioLogsTest, UnaveragedLogsHaveOneLineAnOpWithItsOffset) {
         EXPECT_EQ(line[1], 1u);
       }
     }
+  }
+}
+
+TEST_F(OneShotFioLogsTest, HistLogCountsEveryRecordedOpsClatInFiosBins) {
+  const std::vector<std::string> job = {
+      "--name=j",           absl::StrCat("--filename=", dir_.File("data")),
+      "--size=8m",          "--bs=4k",
+      "--ioengine=psync",   "--rw=randrw",
+      "--runtime=1",        "--time_based",
+      "--log_hist_msec=50", "--log_hist_coarseness=2"};
+  auto with_log = [&](const std::string& out) {
+    std::vector<std::string> args = job;
+    args.push_back(absl::StrCat("--write_hist_log=", dir_.File(out), "/j"));
+    return args;
+  };
+  std::string fio_out, az_out;
+  ASSERT_EQ(RunFio(with_log("fio"), &fio_out), 0) << fio_out;
+  std::vector<std::string> az_job = with_log("az");
+  az_job.push_back("--op_log=1");  // the records the histograms are checked against
+  // In az/: the op log goes to the current directory.
+  ASSERT_EQ(Shell(dir_.File("az"),
+                  absl::StrCat(AZBENCH_AGENT_BIN, " run ", absl::StrJoin(az_job, " ")), &az_out),
+            0)
+      << az_out;
+
+  EXPECT_EQ(FileNames(dir_.File("az")), FileNames(dir_.File("fio")));
+  const std::vector<LogLine> fio = ReadLog(dir_.File("fio/j_clat_hist.1.log"));
+  const std::vector<LogLine> az = ReadLog(dir_.File("az/j_clat_hist.1.log"));
+  // "time, ddir, bs" and fio's 1856 bins summed by 4, as fio's own file has them.
+  ASSERT_FALSE(fio.empty());
+  ASSERT_FALSE(az.empty());
+  EXPECT_EQ(fio[0].size(), 3u + kFioClatBins / 4);
+  for (const LogLine& line : az) ASSERT_EQ(line.size(), fio[0].size());
+  // A line about every 50 ms per direction: as many as fio's within 2 (the run's ends differ).
+  std::map<uint64_t, int> fio_lines, az_lines;  // by ddir, the second column here
+  for (const LogLine& line : fio) ++fio_lines[line[1]];
+  for (const LogLine& line : az) ++az_lines[line[1]];
+  EXPECT_EQ(fio_lines.size(), 2u) << "reads and writes";
+  for (const auto& [ddir, count] : fio_lines) EXPECT_NEAR(az_lines[ddir], count, 2) << ddir;
+
+  // Each direction's ops, in completion order, from the op log: a line counts the ops since the
+  // direction's previous line, the one completed at the line's time last.
+  std::map<uint64_t, std::vector<std::pair<uint64_t, uint64_t>>> ops;  // ddir -> (ms, clat ns)
+  const std::vector<std::string> records = ReadGzipLines(dir_.File("az/j.oplog.csv.gz"));
+  ASSERT_GT(records.size(), 1u);
+  for (size_t i = 1; i < records.size(); ++i) {  // after the header
+    const std::vector<std::string> f = absl::StrSplit(records[i], ',');
+    ASSERT_EQ(f.size(), 7u) << records[i];
+    uint64_t start_ns = 0, latency_ns = 0;
+    ASSERT_TRUE(absl::SimpleAtoi(f[1], &start_ns) && absl::SimpleAtoi(f[5], &latency_ns));
+    if (f[6] != "0" || (f[2] != "read" && f[2] != "write")) continue;
+    ops[f[2] == "read" ? 0 : 1].push_back({(start_ns + latency_ns) / 1'000'000, latency_ns});
+  }
+  std::map<uint64_t, size_t> next;  // ddir -> its first op not yet in a line
+  for (const LogLine& line : az) {
+    const uint64_t ddir = line[1];
+    EXPECT_EQ(line[2], 4096u) << "bs";
+    uint64_t count = 0;
+    for (size_t c = 3; c < line.size(); ++c) count += line[c];
+    ASSERT_GT(count, 0u);
+    const size_t first = next[ddir];
+    ASSERT_LE(first + count, ops[ddir].size()) << "ddir " << ddir;
+    std::vector<uint64_t> columns(line.size() - 3, 0);
+    for (size_t i = first; i < first + count; ++i) {
+      ++columns[static_cast<size_t>(FioClatBin(ops[ddir][i].second)) / 4];
+    }
+    EXPECT_EQ(columns, LogLine(line.begin() + 3, line.end())) << "line at " << line[0];
+    EXPECT_EQ(ops[ddir][first + count - 1].first, line[0]) << "the last op ends the line";
+    next[ddir] = first + count;
   }
 }
 

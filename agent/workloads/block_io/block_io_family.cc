@@ -78,14 +78,9 @@ class BlockIoFamilyImpl final : public Family {
       RETURN_IF_ERROR(WithJobName(request.name, applied));
     }
     spec.name = request.name;
-    // A request names no file for the agent to write: fio's log files are `azbench-agent run`'s.
-    if (spec.fio_logs.Any()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "job '", request.name,
-          "': write_bw_log, write_lat_log and write_iops_log are written by `azbench-agent run` "
-          "only; a serving agent writes no file a request names (op_log=1 keeps every op's "
-          "record)"));
-    }
+    // fio's log files of a serving agent's job are the coordinator's to write, from the op records
+    // the job streams (every op, not capped by op_log_rate): the agent writes no file a request
+    // names.
     // A serving agent puts a job's files beneath its own directory in the campaign's target; a
     // list of directories has no place there.
     if ((!context.agent_subdir.empty() || !context.allowed_roots.empty()) &&

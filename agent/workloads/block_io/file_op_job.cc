@@ -61,8 +61,9 @@ absl::StatusOr<std::unique_ptr<FileOpJob>> FileOpJob::Prepare(const JobSpec& spe
   if (spec.fio_logs.Any()) {
     return absl::InvalidArgumentError(
         absl::StrCat("ioengine=", spec.ioengine,
-                     ": write_bw_log, write_lat_log and write_iops_log are not written for the "
-                     "file-operation engines yet; use op_log=1 for each op's record"));
+                     ": write_bw_log, write_lat_log, write_iops_log and write_hist_log are not "
+                     "written for the file-operation engines yet; use op_log=1 for each op's "
+                     "record"));
   }
   RETURN_IF_ERROR(CheckPacingOptions(spec));
   auto job = absl::WrapUnique(new FileOpJob());

@@ -8,7 +8,6 @@
 
 #include "agent/runner/runner.h"
 #include "agent/workloads/block_io/block_io.h"
-#include "agent/workloads/block_io/block_io_family.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
@@ -366,20 +365,6 @@ TEST(JobOptionsTest, NoOptionExecutesCommandsOrReadsNamedFiles) {
   spec.size_bytes = 4096;
   spec.directory = "/var/tmp";
   EXPECT_FALSE(BlockIoJob::Prepare(spec).ok()) << "there is no exec engine";
-}
-
-// fio's log files are written by `azbench-agent run` only: a serving agent's request cannot make it
-// write a file the request names.
-TEST(JobOptionsTest, AServingAgentRefusesFioLogFiles) {
-  for (const char* option : {"write_bw_log", "write_lat_log", "write_iops_log"}) {
-    JobRequest request;
-    request.name = "p";
-    request.workload = "block_io";
-    request.options = {{"rw", "read"}, {"size", "4k"}, {option, "/etc/shadow"}};
-    const absl::Status refused = BlockIoFamily().Parse(request, FamilyContext{}).status();
-    EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument) << option << ": " << refused;
-    EXPECT_THAT(std::string(refused.message()), HasSubstr("azbench-agent run"));
-  }
 }
 
 }  // namespace

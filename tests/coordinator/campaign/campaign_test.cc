@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
@@ -228,11 +229,14 @@ TEST(CampaignTest, ValidateJobOptionsAppliesKbBaseFirstAndNamesUnknownOptions) {
   EXPECT_TRUE(ValidateJobOptions({{"rw", "read"}}, "j").ok());
 }
 
-// fio's log files are `azbench-agent run`'s: a campaign says so rather than dropping them.
-TEST(CampaignTest, ValidateJobOptionsRefusesFioLogFiles) {
-  for (const char* option : {"write_bw_log", "write_lat_log", "write_iops_log"}) {
-    EXPECT_THAT(ValidateJobOptions({{"size", "1m"}, {option, "j"}}, "j"),
-                StatusIs(kInvalid, HasSubstr("azbench-agent run")))
+// A campaign's fio log files go beside the database: a prefix names files there, never a path.
+TEST(CampaignTest, ValidateJobOptionsTakesFioLogPrefixesWithoutADirectory) {
+  for (const char* option : {"write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log"}) {
+    EXPECT_TRUE(ValidateJobOptions({{"size", "1m"}, {option, "j"}}, "j").ok()) << option;
+    EXPECT_TRUE(ValidateJobOptions({{"size", "1m"}, {option, ""}}, "j").ok()) << option;
+    EXPECT_THAT(ValidateJobOptions({{"size", "1m"}, {option, "/tmp/j"}}, "j"),
+                StatusIs(kInvalid, AllOf(HasSubstr(absl::StrCat(option, "=/tmp/j")),
+                                         HasSubstr("cannot contain '/'"))))
         << option;
   }
 }
