@@ -169,16 +169,23 @@ absl::StatusOr<T> ParseChoice(std::string_view value,
 
 absl::Status SetRw(JobSpec& job, std::string_view value) {
   static constexpr std::pair<std::string_view, RwPattern> kPatterns[] = {
-      {"read", RwPattern::kRead},         {"write", RwPattern::kWrite},
-      {"randread", RwPattern::kRandRead}, {"randwrite", RwPattern::kRandWrite},
-      {"rw", RwPattern::kReadWrite},      {"readwrite", RwPattern::kReadWrite},
+      {"read", RwPattern::kRead},
+      {"write", RwPattern::kWrite},
+      {"trim", RwPattern::kTrim},
+      {"randread", RwPattern::kRandRead},
+      {"randwrite", RwPattern::kRandWrite},
+      {"randtrim", RwPattern::kRandTrim},
+      {"rw", RwPattern::kReadWrite},
+      {"readwrite", RwPattern::kReadWrite},
       {"randrw", RwPattern::kRandRw},
+      {"trimwrite", RwPattern::kTrimWrite},
+      {"randtrimwrite", RwPattern::kRandTrimWrite},
   };
   const size_t colon = value.find(':');
   ASSIGN_OR_RETURN(job.rw, ParseChoice(value.substr(0, colon), kPatterns,
-                                       "read, write, randread, randwrite, rw, readwrite, randrw "
-                                       "(each with an optional ':<n>'; trim patterns are not "
-                                       "supported)"));
+                                       "read, write, trim, randread, randwrite, randtrim, rw, "
+                                       "readwrite, randrw, trimwrite, randtrimwrite (each with "
+                                       "an optional ':<n>')"));
   job.rw_seq_add_bytes = 0;
   job.rw_seq_nr = 1;
   if (colon == std::string_view::npos) return absl::OkStatus();
@@ -240,12 +247,17 @@ absl::Status SetExitWhat(JobSpec& job, std::string_view value) {
   return absl::OkStatus();
 }
 
-absl::Status SetFallocate(JobSpec& /*job*/, std::string_view value) {
-  if (value == "none" || value == "0") return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat("'", Av(value),
-                   "': azbench's layout never preallocates; allowed: none, 0 (posix, keep, "
-                   "native, truncate and 1 are refused)"));
+absl::Status SetFallocate(JobSpec& job, std::string_view value) {
+  // fio's "0" and "1" are the old spellings of none and posix.
+  static constexpr std::pair<std::string_view, FallocateMode> kModes[] = {
+      {"none", FallocateMode::kNone},         {"native", FallocateMode::kNative},
+      {"posix", FallocateMode::kPosix},       {"keep", FallocateMode::kKeep},
+      {"truncate", FallocateMode::kTruncate}, {"0", FallocateMode::kNone},
+      {"1", FallocateMode::kPosix},
+  };
+  ASSIGN_OR_RETURN(job.fallocate,
+                   ParseChoice(value, kModes, "none, native, posix, keep, truncate, 0, 1"));
+  return absl::OkStatus();
 }
 
 absl::Status SetStatType(JobSpec& job, std::string_view value) {
@@ -322,9 +334,9 @@ std::vector<std::string_view> SplitOn(std::string_view text, char separator) {
 }
 
 // fio's per-direction values "read[,write[,trim]]": a single value applies to every direction;
-// an empty part leaves that direction as it was. Trim has nothing to act on in azbench (no trim
-// I/O), so its part is dropped (the table's notes say so). `set(dir, part)` parses one part (0
-// read, 1 write).
+// an empty part leaves that direction as it was. Only bs keeps a trim value (SetBlockSize); for
+// the others the trim part is dropped and a job that trims refuses them (common/trim_options.h).
+// `set(dir, part)` parses one part (0 read, 1 write).
 template <typename SetOne>
 absl::Status SetPerDirection(std::string_view value, SetOne set) {
   const std::vector<std::string_view> parts = SplitOn(value, ',');
@@ -344,10 +356,16 @@ absl::Status SetPerDirection(std::string_view value, SetOne set) {
   return absl::OkStatus();
 }
 
+// fio's bs: a value not followed by a comma applies to the directions after it too, so "8k,32k"
+// trims 32k while "8k,32k," leaves the trims' size as it was.
 absl::Status SetBlockSize(JobSpec& job, std::string_view value) {
-  return SetPerDirection(value, [&](int dir, std::string_view v) {
+  RETURN_IF_ERROR(SetPerDirection(value, [&](int dir, std::string_view v) {
     return SetSize(dir == 0 ? job.block_size_bytes : job.write_block_size_bytes, job, v);
-  });
+  }));
+  const std::vector<std::string_view> parts = SplitOn(value, ',');
+  const std::string_view trim = parts.size() == 3 ? parts[2] : parts.back();
+  if (trim.empty()) return absl::OkStatus();
+  return SetSize(job.trim_block_size_bytes, job, trim);
 }
 
 absl::Status SetPercentageRandom(JobSpec& job, std::string_view value) {
@@ -575,8 +593,9 @@ absl::Status SetRandseed(JobSpec& job, std::string_view value) {
 }
 
 // fio's per-direction lists: `v` sets reads and writes, `r,w` each, an empty part leaves that
-// direction at 0 (none). A third (trim) value is checked and then has nothing to act on: azbench
-// has no trim rw modes (ApplyJobOption warns).
+// direction at 0 (none). A third (trim) value is checked and then has nothing to act on:
+// azbench does not pace trims (ApplyJobOption warns; common/trim_options.h refuses rates on a
+// job that trims).
 template <typename Parse>
 absl::Status SetPerDirection(std::array<uint64_t, 2>& field, std::string_view value, Parse parse) {
   std::vector<std::string_view> parts;
@@ -747,10 +766,11 @@ constexpr std::string_view kAzbench = "azbench";
 
 // Reasons shared by several options.
 constexpr std::string_view kWhyVerify = "not implemented in azbench's verify";
-constexpr std::string_view kWhyTrim = "azbench issues no trims";
+constexpr std::string_view kWhyTrim =
+    "azbench does not trim verified blocks (rw=trim and its kin trim, without verify)";
 constexpr std::string_view kTrimValueNote =
-    "a third (trim) value is accepted with a warning that it has no effect: azbench issues no "
-    "trims";
+    "a third (trim) value is accepted with a warning that it has no effect, and a job that "
+    "trims refuses rates: azbench does not pace trims";
 constexpr std::string_view kWhyIolog =
     "an agent reads and writes only its jobs' data files, never other files a job names";
 constexpr std::string_view kWhyZones =
@@ -823,10 +843,14 @@ constexpr FioOptionInfo kOptions[] = {
     Refused("opendir", "", T::kString, "", kFiles, "Add every file below a directory to the job",
             kWhyIolog),
     Honoured("rw", "readwrite", T::kChoice, "",
-             "read, write, randread, randwrite, rw, readwrite, randrw, each [:<n>]", "read",
-             kIoBasic, "Direction and order of the I/O", SetRw,
-             "trim patterns are refused; ':<n>' is fio's: bytes added to each sequential offset "
-             "(negative: backwards), or a new random offset every n I/Os"),
+             "read, write, trim, randread, randwrite, randtrim, rw, readwrite, randrw, "
+             "trimwrite, randtrimwrite, each [:<n>]",
+             "read", kIoBasic, "Direction and order of the I/O", SetRw,
+             "':<n>' is fio's: bytes added to each sequential offset (negative: backwards), or a "
+             "new random offset every n I/Os (not with trims). A trim is fio's: ioengine=falloc "
+             "punches a hole, null completes it, the other engines issue BLKDISCARD, which a "
+             "regular file fails with ENOTTY. trimwrite writes each trimmed range right after "
+             "its trim, and counts the writes alone against size"),
     Honoured("rw_sequencer", "", T::kChoice, "", "sequential, identical", "sequential", kIoBasic,
              "Where the I/Os between the random ones of rw=rand...:<n> go", SetRwSequencer),
     Honoured(
@@ -925,7 +949,7 @@ constexpr FioOptionInfo kOptions[] = {
         "refused with bsrange, bssplit or bs=<read>,<write>: a loop is counted in bytes"),
     Honoured("bs", "blocksize", T::kSize, "bytes", "1..1g, per direction read,write[,trim]", "4k",
              kBlockSize, "Bytes per I/O", SetBlockSize,
-             "a trim size is checked and has nothing to act on (azbench issues no trims)"),
+             "a value not followed by ',' applies to the directions after it, as fio"),
     Honoured("ba", "blockalign", T::kSize, "bytes", "1 and up, per direction read,write[,trim]",
              "minimum bs", kBlockSize, "Alignment of random offsets", SetBlockAlign),
     Honoured("bsrange", "blocksize_range", T::kList, "bytes",
@@ -985,10 +1009,13 @@ constexpr FioOptionInfo kOptions[] = {
     Honoured("file_service_type", "", T::kChoice, "", "roundrobin, sequential, random",
              "roundrobin", kFiles, "How the next file is chosen", SetFileServiceType,
              "per-file counts (random:4) and zipf/pareto/normal/gauss are refused"),
-    Honoured("fallocate", "", T::kChoice, "", "none, 0", "none", kFiles,
-             "How to preallocate files before laying them out", SetFallocate,
-             "azbench's layout never preallocates (fio's none); posix, keep, native, truncate "
-             "and 1 are refused"),
+    Honoured("fallocate", "", T::kChoice, "", "none, native, posix, keep, truncate, 0, 1", "native",
+             kFiles, "How to preallocate files before laying them out", SetFallocate,
+             "at layout, on a file the layout creates or extends, as fio: native is fallocate "
+             "mode 0 (a failure is ignored), posix posix_fallocate, keep FALLOC_FL_KEEP_SIZE, "
+             "truncate ftruncate; 0 is none, 1 posix. A write-only or trim job's file is not "
+             "extended further, so with none it grows as it is written. ioengine=nfs: native and "
+             "truncate extend the file sparsely, keep and posix are refused"),
     Refused("fadvise_hint", "", T::kChoice, "1", kSync,
             "posix_fadvise hint about the access pattern",
             "azbench gives the kernel no access-pattern hints"),

@@ -19,6 +19,7 @@
 #include "common/fio_option_table.h"
 #include "common/nfs_url.h"
 #include "common/status_macros.h"
+#include "common/trim_options.h"
 #include "common/units.h"
 #include "common/verify_options.h"
 
@@ -61,8 +62,9 @@ std::vector<std::string> SplitFilenames(absl::string_view list) {
   return names;
 }
 
-// fio's rate options take read,write,trim values. azbench has no trim rw modes, so no job can
-// trim and a trim value never acts: it is accepted with a warning (the table's notes say so).
+// fio's rate options take read,write,trim values. azbench does not pace trims (ValidateJobSpec
+// refuses rates on a job that trims), so a trim value is accepted with a warning (the table's
+// notes say so).
 bool HasTrimValue(const FioOptionInfo& info, absl::string_view value) {
   static constexpr std::string_view kRateOptions[] = {"rate", "rate_min", "rate_iops",
                                                       "rate_iops_min"};
@@ -77,7 +79,8 @@ bool HasTrimValue(const FioOptionInfo& info, absl::string_view value) {
 }  // namespace
 
 bool IsRandom(RwPattern rw) {
-  return rw == RwPattern::kRandRead || rw == RwPattern::kRandWrite || rw == RwPattern::kRandRw;
+  return rw == RwPattern::kRandRead || rw == RwPattern::kRandWrite || rw == RwPattern::kRandRw ||
+         rw == RwPattern::kRandTrim || rw == RwPattern::kRandTrimWrite;
 }
 
 bool DoesRead(RwPattern rw) {
@@ -87,7 +90,12 @@ bool DoesRead(RwPattern rw) {
 
 bool DoesWrite(RwPattern rw) {
   return rw == RwPattern::kWrite || rw == RwPattern::kRandWrite || rw == RwPattern::kReadWrite ||
-         rw == RwPattern::kRandRw;
+         rw == RwPattern::kRandRw || rw == RwPattern::kTrimWrite || rw == RwPattern::kRandTrimWrite;
+}
+
+bool DoesTrim(RwPattern rw) {
+  return rw == RwPattern::kTrim || rw == RwPattern::kRandTrim || rw == RwPattern::kTrimWrite ||
+         rw == RwPattern::kRandTrimWrite;
 }
 
 std::string_view RwPatternName(RwPattern rw) {
@@ -104,6 +112,30 @@ std::string_view RwPatternName(RwPattern rw) {
       return "rw";
     case RwPattern::kRandRw:
       return "randrw";
+    case RwPattern::kTrim:
+      return "trim";
+    case RwPattern::kRandTrim:
+      return "randtrim";
+    case RwPattern::kTrimWrite:
+      return "trimwrite";
+    case RwPattern::kRandTrimWrite:
+      return "randtrimwrite";
+  }
+  return "unknown";
+}
+
+std::string_view FallocateModeName(FallocateMode mode) {
+  switch (mode) {
+    case FallocateMode::kNone:
+      return "none";
+    case FallocateMode::kNative:
+      return "native";
+    case FallocateMode::kPosix:
+      return "posix";
+    case FallocateMode::kKeep:
+      return "keep";
+    case FallocateMode::kTruncate:
+      return "truncate";
   }
   return "unknown";
 }
@@ -159,8 +191,15 @@ BlockSizeChoice JobSpec::BlockSizes(bool write_direction) const {
   return choice;
 }
 
+BlockSizeChoice JobSpec::TrimBlockSizes() const {
+  BlockSizeChoice choice;
+  choice.min_bytes = choice.max_bytes = choice.align_bytes = trim_block_size_bytes;
+  return choice;
+}
+
 uint64_t JobSpec::MaxBlockSizeBytes() const {
-  return std::max(BlockSizes(false).max_bytes, BlockSizes(true).max_bytes);
+  const uint64_t data = std::max(BlockSizes(false).max_bytes, BlockSizes(true).max_bytes);
+  return DoesTrim(rw) ? std::max(data, trim_block_size_bytes) : data;
 }
 
 std::vector<std::string> JobSpec::FilePaths(int clone_index) const {
@@ -260,7 +299,7 @@ absl::Status ApplyJobOption(JobSpec& job, std::string_view raw_key, std::string_
   if (warnings != nullptr && HasTrimValue(*info, value)) {
     warnings->push_back(absl::StrCat("option '", key,
                                      "': the trim value has no effect in azbench: azbench "
-                                     "issues no trims"));
+                                     "does not pace trims"));
   }
   return absl::OkStatus();
 }
@@ -555,6 +594,7 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
         absl::StrCat("kb_base ", job.kb_base, " is not allowed: allowed 1000, 1024"));
   }
   RETURN_IF_ERROR(ValidateVerifyOptions(job));
+  RETURN_IF_ERROR(ValidateTrimOptions(job));
   return absl::OkStatus();
 }
 

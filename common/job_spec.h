@@ -33,13 +33,27 @@ enum class RwPattern {
   kRandWrite,  // random write
   kReadWrite,  // sequential mixed (fio: rw, readwrite)
   kRandRw,     // random mixed
+  kTrim,       // sequential trim
+  kRandTrim,   // random trim
+  // Each trim is followed by a write of the same blocks (fio's trimwrite, randtrimwrite).
+  kTrimWrite,
+  kRandTrimWrite,
 };
 
 bool IsRandom(RwPattern rw);
 bool DoesRead(RwPattern rw);
-bool DoesWrite(RwPattern rw);
-// fio's spelling: read, write, randread, randwrite, rw, randrw.
+bool DoesWrite(RwPattern rw);  // the trim-and-write patterns too
+bool DoesTrim(RwPattern rw);
+// fio's spelling: read, write, randread, randwrite, rw, randrw, trim, randtrim, trimwrite,
+// randtrimwrite.
 std::string_view RwPatternName(RwPattern rw);
+
+// fio's fallocate: how a file is preallocated when it is laid out (agent/workloads/file_layout.h).
+// kNative is fallocate(2) with mode 0, whose failure is ignored; kPosix posix_fallocate(3), whose
+// failure is a warning; kKeep fallocate(FALLOC_FL_KEEP_SIZE); kTruncate ftruncate(2) to the size.
+enum class FallocateMode { kNone, kNative, kPosix, kKeep, kTruncate };
+// fio's spelling: none, native, posix, keep, truncate.
+std::string_view FallocateModeName(FallocateMode mode);
 
 // azbench `sharing`: how the agents of a multi-agent scenario use a job's generated files
 // (`directory` without `filename`). file-per-agent: each agent in its own subdirectory
@@ -159,11 +173,12 @@ struct JobSpec {
   // modulo their count, the names of `filename` in the first (fio's set_name_idx).
   std::string filename;
   std::string directory;
-  uint64_t size_bytes = 0;              // per job (per numjobs clone); 0: the files' sizes
-  uint64_t io_size_bytes = 0;           // 0 = size_bytes
-  uint64_t offset_bytes = 0;            // start of the I/O region inside each file
-  uint64_t block_size_bytes = 4096;     // fio's bs for reads (and writes unless bs=R,W)
-  uint64_t write_block_size_bytes = 0;  // fio's bs=R,W: the writes' bs; 0 = block_size_bytes
+  uint64_t size_bytes = 0;                // per job (per numjobs clone); 0: the files' sizes
+  uint64_t io_size_bytes = 0;             // 0 = size_bytes
+  uint64_t offset_bytes = 0;              // start of the I/O region inside each file
+  uint64_t block_size_bytes = 4096;       // fio's bs for reads (and writes unless bs=R,W)
+  uint64_t write_block_size_bytes = 0;    // fio's bs=R,W: the writes' bs; 0 = block_size_bytes
+  uint64_t trim_block_size_bytes = 4096;  // fio's bs=R,W,T: the trims' bs (bs=R,W sets it to W)
   // fio's bsrange (min, max) and bssplit per direction ([0] read, [1] write); {0, 0} and empty
   // when not given. Use BlockSizes() for what a direction does.
   std::array<std::pair<uint64_t, uint64_t>, 2> bsrange_bytes{};
@@ -328,6 +343,8 @@ struct JobSpec {
   bool create_on_open = false;
   int openfiles = 0;
   StatType stat_type = StatType::kStat;
+  // fio's fallocate: native is fio's default on Linux.
+  FallocateMode fallocate = FallocateMode::kNative;
   // fio's unlink: remove the job's files when it ends. `azbench-agent run` honours it when every
   // job of the run sets it (as --unlink); a serving agent removes them always.
   bool unlink = false;
@@ -399,6 +416,9 @@ struct JobSpec {
   // What a direction's I/O sizes are (bs, bsrange, bssplit, blockalign, bs_unaligned resolved;
   // with bs_is_seq_rand, those of the job's sequential or random I/Os, for either direction).
   BlockSizeChoice BlockSizes(bool write) const;
+  // A trim's size: trim_block_size_bytes, aligned to itself (trims take no bsrange, bssplit or
+  // blockalign: ValidateJobSpec refuses them with a trim pattern).
+  BlockSizeChoice TrimBlockSizes() const;
   // The largest I/O of either direction: the size of the I/O buffers.
   uint64_t MaxBlockSizeBytes() const;
 };

@@ -64,7 +64,7 @@ std::string JobLine(const json& job, const std::string& version, const json& dis
   absl::StrAppend(&out, ";", U(job, "groupid"), ";", U(job, "error"));
   AddDirection(job.value("read", json::object()), terse_version, out);
   AddDirection(job.value("write", json::object()), terse_version, out);
-  // Versions 2, 4 and 5 have trim fields; azbench issues no trims, so they are fio's zeros.
+  // Versions 2, 4 and 5 have trim fields; version 3 has none, as fio's.
   if (terse_version != 3) AddDirection(job.value("trim", json::object()), terse_version, out);
   absl::StrAppendFormat(&out, ";%f%%;%f%%;%u;%u;%u", D(job, "usr_cpu"), D(job, "sys_cpu"),
                         U(job, "ctx"), U(job, "majf"), U(job, "minf"));

@@ -14,8 +14,7 @@
 //   latency in ms (12, "%");
 //   per disk of "disk_util" (not in version 2): name; read_ios; write_ios; read_merges;
 //     write_merges; read_ticks; write_ticks; in_queue; util "%".
-// azbench issues no trims: the trim fields are fio's zeros. fio's optional description field is
-// not written (azbench takes no description option).
+// fio's optional description field is not written (azbench takes no description option).
 //
 //   std::string text = FioTerseLines(ResultsToFioJson(results), /*terse_version=*/3);
 #ifndef AZBENCH_COMMON_RESULT_TERSE_H_

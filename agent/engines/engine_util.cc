@@ -1,5 +1,8 @@
 #include "agent/engines/engine_util.h"
 
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,6 +32,15 @@ int64_t ExecuteFsync(const IoRequest& request) {
     ret = request.datasync ? fdatasync(request.fd) : fsync(request.fd);
   } while (ret < 0 && errno == EINTR);
   return ret < 0 ? -static_cast<int64_t>(errno) : 0;
+}
+
+int64_t ExecuteTrim(const IoRequest& request) {
+  uint64_t range[2] = {request.offset_bytes, request.length_bytes};
+  int ret;
+  do {
+    ret = ioctl(request.fd, BLKDISCARD, range);
+  } while (ret < 0 && errno == EINTR);
+  return ret < 0 ? -static_cast<int64_t>(errno) : static_cast<int64_t>(request.length_bytes);
 }
 
 }  // namespace azbench

@@ -43,9 +43,14 @@ inline int64_t RawTransferSyscall(long number, int fd, void* buffer, uint64_t le
 // fsync or fdatasync of `request.fd`: 0 or -errno; retries on EINTR.
 int64_t ExecuteFsync(const IoRequest& request);
 
-// Performs `request` synchronously with pread/pwrite/fsync/fdatasync and returns bytes transferred
-// (fsync: 0) or -errno; retries on EINTR; a short transfer is returned as is. Ops other than kRead,
-// kWrite and kFsync give -EOPNOTSUPP. Does not touch the request's timestamps. Inline: it is the
+// A trim as fio's engines other than falloc and null issue it: the BLKDISCARD ioctl over
+// [offset, offset + length) of the descriptor. A block device discards the range; a regular file
+// refuses the ioctl with ENOTTY, so the job fails as fio's does. Returns the length or -errno.
+int64_t ExecuteTrim(const IoRequest& request);
+
+// Performs `request` synchronously with pread/pwrite/fsync/fdatasync/BLKDISCARD and returns bytes
+// transferred (fsync: 0) or -errno; retries on EINTR; a short transfer is returned as is. Other
+// ops give -EOPNOTSUPP. Does not touch the request's timestamps. Inline: it is the
 // psync engine's whole op.
 inline int64_t ExecuteSync(const IoRequest& request) {
   long number;
@@ -58,6 +63,8 @@ inline int64_t ExecuteSync(const IoRequest& request) {
       break;
     case OpKind::kFsync:
       return ExecuteFsync(request);
+    case OpKind::kTrim:
+      return ExecuteTrim(request);
     default:
       return -EOPNOTSUPP;
   }

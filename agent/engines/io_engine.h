@@ -35,9 +35,8 @@
 namespace azbench {
 
 struct IoRequest {
-  OpKind op =
-      OpKind::kRead;      // kRead, kWrite, kFsync (fsync), kTrim is not supported by any engine yet
-  bool datasync = false;  // with kFsync: fdatasync semantics
+  OpKind op = OpKind::kRead;  // kRead, kWrite, kTrim, kFsync (fsync)
+  bool datasync = false;      // with kFsync: fdatasync semantics
   int fd = -1;
   void* buffer = nullptr;
   uint32_t length_bytes = 0;
@@ -96,6 +95,8 @@ class IoEngine {
 
   // Hot path. Never allocates. A sync engine performs the request and returns kCompleted with
   // `result` and timestamps set; an async engine enqueues it (kQueued) or refuses (kBusy).
+  // A trim is done inside Queue() by every engine, as fio's (kCompleted; an async engine answers
+  // kBusy while requests wait for Commit(), posixaio while any is in flight).
   virtual QueueResult Queue(IoRequest* request) = 0;
 
   // Submits queued requests to the kernel; returns how many were submitted. Sync engines return 0.
@@ -109,6 +110,10 @@ class IoEngine {
 
   // Requests queued or submitted and not yet reaped.
   virtual int inflight() const = 0;
+
+  // Whether Queue() would answer kBusy for a trim now (see Queue), so the job loop submits and
+  // reaps first instead of drawing a trim's range it cannot issue yet.
+  virtual bool TrimMustWait() const { return false; }
 
   // What Init could not set up as the options asked and fell back from, one message each (e.g.
   // buffer registration refused by the memlock limit: plain reads and writes instead). The job

@@ -106,6 +106,7 @@ class IoUringEngine final : public IoEngine {
   // text).
   absl::StatusOr<int> GetEvents(int min_events, std::span<IoRequest*> out) override;
   int inflight() const override { return inflight_; }
+  bool TrimMustWait() const override { return pending_count_ > 0; }
   // Also takes back the SQEs a refused submit left published in the ring, so no later Commit()
   // sends them.
   absl::Status Quiesce() override;

@@ -81,6 +81,15 @@ QueueResult LibaioEngine::Queue(IoRequest* request) {
     request->complete_ns = OpClockNanos();
     return QueueResult::kCompleted;
   }
+  if (request->op == OpKind::kTrim) {
+    // As fio's libaio engine: a trim waits until the queued requests are submitted, then runs
+    // inline (libaio has no trim), beside those in flight.
+    if (pending_count_ > 0) return QueueResult::kBusy;
+    request->issue_ns = request->start_ns;
+    request->result = ExecuteTrim(*request);
+    request->complete_ns = OpClockNanos();
+    return QueueResult::kCompleted;
+  }
   if (request->op != OpKind::kRead && request->op != OpKind::kWrite) {
     request->issue_ns = request->start_ns;
     request->result = -EOPNOTSUPP;

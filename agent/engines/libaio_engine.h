@@ -66,6 +66,7 @@ class LibaioEngine final : public IoEngine {
   // text).
   absl::StatusOr<int> GetEvents(int min_events, std::span<IoRequest*> out) override;
   int inflight() const override { return inflight_; }
+  bool TrimMustWait() const override { return pending_count_ > 0; }
   // Waits for every request the kernel holds (io_getevents until none is left; their results are
   // dropped) and drops queued requests never submitted and refused ones not yet reaped: afterwards
   // inflight() is 0 and the kernel writes into no buffer, unless io_getevents fails, when the

@@ -88,6 +88,8 @@ int64_t MmapEngine::Cover(Mapping& m, uint64_t offset_bytes, uint64_t length_byt
 }
 
 int64_t MmapEngine::Execute(const IoRequest& request) {
+  // A trim goes to the file, as fio's mmap engine sends it.
+  if (request.op == OpKind::kTrim) return ExecuteTrim(request);
   const bool transfer = request.op == OpKind::kRead || request.op == OpKind::kWrite;
   if (!transfer && request.op != OpKind::kFsync) return -EOPNOTSUPP;
   Mapping* m = nullptr;

@@ -32,6 +32,14 @@ absl::Status PosixAioEngine::Init(const EngineOptions& options) {
 
 QueueResult PosixAioEngine::Queue(IoRequest* request) {
   if (inflight_ == static_cast<int>(slots_.size())) return QueueResult::kBusy;
+  if (request->op == OpKind::kTrim) {
+    // POSIX AIO has no trim: as fio's posixaio engine, it runs inline once nothing is in flight.
+    if (inflight_ > 0) return QueueResult::kBusy;
+    request->issue_ns = request->start_ns;
+    request->result = ExecuteTrim(*request);
+    request->complete_ns = OpClockNanos();
+    return QueueResult::kCompleted;
+  }
   int index = 0;
   while (slots_[index].request != nullptr) ++index;
   Slot& slot = slots_[index];

@@ -39,6 +39,7 @@ class PosixAioEngine final : public IoEngine {
   // Errors: Internal (aio_suspend failed other than by EINTR or EAGAIN).
   absl::StatusOr<int> GetEvents(int min_events, std::span<IoRequest*> out) override;
   int inflight() const override { return inflight_; }
+  bool TrimMustWait() const override { return inflight_ > 0; }
   // Waits for every submitted request; their results are dropped.
   absl::Status Quiesce() override;
 

@@ -34,6 +34,8 @@ QueueResult PvsyncEngine::Queue(IoRequest* request) {
   int64_t result;
   if (request->op == OpKind::kFsync) {
     result = ExecuteFsync(*request);
+  } else if (request->op == OpKind::kTrim) {
+    result = ExecuteTrim(*request);
   } else if (request->op != OpKind::kRead && request->op != OpKind::kWrite) {
     result = -EOPNOTSUPP;
   } else {

@@ -13,6 +13,7 @@ namespace {
 
 int64_t ExecuteVectored(const IoRequest& request) {
   if (request.op == OpKind::kFsync) return ExecuteFsync(request);
+  if (request.op == OpKind::kTrim) return ExecuteTrim(request);
   if (request.op != OpKind::kRead && request.op != OpKind::kWrite) return -EOPNOTSUPP;
   if (lseek(request.fd, static_cast<off_t>(request.offset_bytes), SEEK_SET) < 0) {
     return -static_cast<int64_t>(errno);

@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/errno_text.h"
+#include "spdlog/spdlog.h"
 
 namespace azbench {
 
@@ -48,6 +49,41 @@ absl::Status CheckParent(const std::string& path) {
   return absl::OkStatus();
 }
 
+// fio's fallocate modes over the whole file, [0, required_bytes). native's failure is ignored
+// (a file system without fallocate) and posix's only logged, as fio does; keep's and truncate's
+// fail the layout.
+absl::Status Preallocate(int fd, const LayoutRequest& request) {
+  const auto bytes = static_cast<off_t>(request.required_bytes);
+  if (bytes == 0) return absl::OkStatus();
+  switch (request.fallocate) {
+    case FallocateMode::kNone:
+      break;
+    case FallocateMode::kNative:
+      (void)fallocate(fd, 0, 0, bytes);
+      break;
+    case FallocateMode::kPosix:
+      if (const int err = posix_fallocate(fd, 0, bytes); err != 0) {
+        spdlog::warn("fallocate=posix: posix_fallocate of '{}' failed: {}", request.path,
+                     ErrnoText(err));
+      }
+      break;
+    case FallocateMode::kKeep:
+      if (fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, bytes) != 0) {
+        return LayoutStatus(
+            errno, absl::StrCat("fallocate=keep: cannot preallocate ", request.required_bytes,
+                                " bytes of '", request.path, "'"));
+      }
+      break;
+    case FallocateMode::kTruncate:
+      if (ftruncate(fd, bytes) != 0) {
+        return LayoutStatus(errno, absl::StrCat("cannot extend '", request.path, "' to ",
+                                                request.required_bytes, " bytes"));
+      }
+      break;
+  }
+  return absl::OkStatus();
+}
+
 absl::Status LayOutOne(const LayoutRequest& request, BufferPool& filler, LaidOutFile& out) {
   if (absl::Status s = CheckParent(request.path); !s.ok()) return s;
   struct stat st;
@@ -79,13 +115,8 @@ absl::Status LayOutOne(const LayoutRequest& request, BufferPool& filler, LaidOut
     close(*p);
     delete p;
   });
-  if (!request.needs_data) {
-    if (ftruncate(fd, static_cast<off_t>(request.required_bytes)) != 0) {
-      return LayoutStatus(errno, absl::StrCat("cannot extend '", request.path, "' to ",
-                                              request.required_bytes, " bytes"));
-    }
-    return absl::OkStatus();
-  }
+  if (absl::Status s = Preallocate(fd, request); !s.ok()) return s;
+  if (!request.needs_data) return absl::OkStatus();
   std::unique_ptr<unsigned char[]> chunk(new unsigned char[kLayoutChunkBytes]);
   uint64_t offset = current;
   while (offset < request.required_bytes) {

@@ -1,11 +1,13 @@
 // Laying out the files of a job before it runs (fio's "Laying out IO file"), and opening them for
 // the run.
 //
-// A file that already exists with at least the needed size is reused as it is. A job that reads
-// gets a file filled with the job's buffer content (random data, so later reads are not of holes or
-// zeros); a write-only job gets a file extended with ftruncate (sparse), as fio does without
-// `overwrite`. Files this call created are removed again when it fails, so a failed layout leaves
-// nothing behind.
+// A file that already exists with at least the needed size is reused as it is. Otherwise, as fio's
+// layout: the file is preallocated as the request's fallocate mode says (JobSpec::fallocate), then
+// a job that reads gets it filled with the job's buffer content (random data, so later reads are
+// not of holes or zeros), while a write-only or trim job's file is left as the preallocation made
+// it (fio without `overwrite`): full size with native, posix and truncate, empty blocks kept past
+// its size with keep, as it was with none. Files this call created are removed again when it
+// fails, so a failed layout leaves nothing behind.
 #ifndef AZBENCH_AGENT_WORKLOADS_FILE_LAYOUT_H_
 #define AZBENCH_AGENT_WORKLOADS_FILE_LAYOUT_H_
 
@@ -16,13 +18,17 @@
 
 #include "absl/status/statusor.h"
 #include "agent/workloads/buffer_pool.h"
+#include "common/job_spec.h"
 
 namespace azbench {
 
 struct LayoutRequest {
   std::string path;
   uint64_t required_bytes = 0;  // the file must be at least this long
-  bool needs_data = false;      // fill with data (the job reads) instead of extending sparsely
+  bool needs_data = false;      // fill with data (the job reads)
+  // How the file is preallocated before anything else. Truncate (a sparse file of the size) for
+  // the callers that are not fio jobs.
+  FallocateMode fallocate = FallocateMode::kTruncate;
 };
 
 struct LaidOutFile {
@@ -31,7 +37,8 @@ struct LaidOutFile {
   bool extended = false;  // this layout grew an existing file
 };
 
-// Errors: FailedPrecondition when the parent directory is missing or not a directory;
+// Errors: FailedPrecondition when the parent directory is missing or not a directory; the errno's
+// code (LayoutErrorCode) when fallocate=keep or truncate fails, naming the mode;
 // PermissionDenied on EACCES/EROFS (read-only target); ResourceExhausted on ENOSPC/EDQUOT, naming
 // the path and how far the layout got; Internal for other errno values, with the text. Cancelled
 // when `cancel` (may be null) is set before a file (SIGTERM, SIGINT): checked between files.

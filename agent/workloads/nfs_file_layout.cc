@@ -55,6 +55,14 @@ absl::Status LayOutOne(nfs_context* nfs, uint64_t chunk_bytes, const LayoutReque
   }
   const uint64_t current = exists ? st.nfs_size : 0;
   if (exists && current >= request.required_bytes) return absl::OkStatus();
+  // NFS has no preallocation that libnfs offers: native falls back to a sparse extension, as fio's
+  // native does where fallocate is missing; keep and posix cannot be done.
+  if (request.fallocate == FallocateMode::kKeep || request.fallocate == FallocateMode::kPosix) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "fallocate=", std::string(FallocateModeName(request.fallocate)), " cannot preallocate '",
+        path,
+        "' over NFS (libnfs has no fallocate); allowed with ioengine=nfs: none, native, truncate"));
+  }
   nfsfh* fh = nullptr;
   const int rc = exists ? nfs_open(nfs, path.c_str(), O_RDWR, &fh)
                         : nfs_create(nfs, path.c_str(), O_RDWR | O_CREAT, 0644, &fh);
@@ -67,6 +75,7 @@ absl::Status LayOutOne(nfs_context* nfs, uint64_t chunk_bytes, const LayoutReque
     ~Close() { nfs_close(nfs, fh); }
   } close_fh{nfs, fh};
   if (!request.needs_data) {
+    if (request.fallocate == FallocateMode::kNone) return absl::OkStatus();
     // By path: libnfs 4.0's NFSv4 create opens the file read-only, and the server refuses to
     // resize through that open (NFS4ERR_OPENMODE).
     if (const int t = nfs_truncate(nfs, path.c_str(), request.required_bytes); t != 0) {

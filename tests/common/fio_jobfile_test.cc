@@ -194,7 +194,7 @@ TEST(ParseFioJobFileTest, BadValueErrorNamesTheFileLineOptionAndAcceptedForms) {
   EXPECT_THAT(ParseFioJobFile("[job]\nsize=1m\nbs=4x\n", "t.fio"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        AllOf(StartsWith("t.fio:3: option 'bs': '4x'"), HasSubstr("kib"))));
-  EXPECT_THAT(ParseFioJobFile("[global]\nrw=trim\n[job]\nsize=1m\n", "t.fio"),
+  EXPECT_THAT(ParseFioJobFile("[global]\nrw=trimread\n[job]\nsize=1m\n", "t.fio"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        AllOf(StartsWith("t.fio:2: option 'rw'"), HasSubstr("randrw"))));
 }

@@ -77,12 +77,30 @@ TEST(FioTerseTest, ContinueOnErrorAppendsTotalErrAndFirstErrorAsFio) {
   EXPECT_EQ(f[122], "5");
 }
 
+TEST(FioTerseTest, TrimFieldsFollowTheWritesInVersions2And4) {
+  std::vector<JobResult> results(1);
+  JobResult& r = results[0];
+  r.name = "t";
+  r.runtime_ns = 1'000'000'000;
+  OpStats& trim = r.Stats(OpKind::kTrim);
+  trim.lat.Record(2'000);
+  trim.ops = 256;
+  trim.bytes = 1 << 20;
+  const nlohmann::json doc = ResultsToFioJson(results, false);
+  const std::vector<std::string> v4 = Fields(FioTerseLines(doc, 4));
+  EXPECT_EQ(v4[5 + 41 + 41], "1024");      // trim io_kbytes
+  EXPECT_EQ(v4[5 + 41 + 41 + 2], "256");   // trim iops
+  EXPECT_EQ(v4[5 + 41 + 41 + 3], "1000");  // trim runtime, ms
+  const std::vector<std::string> v2 = Fields(FioTerseLines(doc, 2));
+  EXPECT_EQ(v2[4 + 41 + 41], "1024");
+}
+
 TEST(FioTerseTest, Versions2To5HaveFiosFieldCounts) {
   FioRunContext context;
   context.disks = {DiskUtil{.name = "vda"}};
   const nlohmann::json doc = ResultsToFioJson(OneReadJob(), false, context);
   // fio 3.33's counts for one job and one disk: version 2 writes no fio version and no disks,
-  // 2, 4 and 5 add trim (zeros here), 5 adds six bandwidth and IOPS fields per direction.
+  // 2, 4 and 5 add trim (zeros here: no trims), 5 adds six bandwidth and IOPS fields per direction.
   EXPECT_EQ(Fields(FioTerseLines(doc, 2)).size(), 161u);
   EXPECT_EQ(Fields(FioTerseLines(doc, 3)).size(), 130u);
   EXPECT_EQ(Fields(FioTerseLines(doc, 4)).size(), 171u);

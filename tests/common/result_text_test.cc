@@ -43,6 +43,20 @@ TEST(JobResultTextTest, BandwidthIsBinaryThenDecimalInParenthesesAsFioPrintsIt) 
   EXPECT_THAT(FormatJobResultText(result), HasSubstr("(40.0kB/s)"));
 }
 
+TEST(JobResultTextTest, PrintsATrimLineAsFioDoes) {
+  JobResult result;
+  result.name = "t";
+  result.runtime_ns = 1'000'000'000;
+  OpStats& trim = result.Stats(OpKind::kTrim);
+  trim.lat.Record(2'000);
+  trim.ops = 256;
+  trim.bytes = 1 << 20;
+  const std::string text = FormatJobResultText(result);
+  EXPECT_THAT(text,
+              HasSubstr("  trim: IOPS=256.0, BW=1MiB/s (1049kB/s)(1MiB/1000msec), errors=0\n"))
+      << text;
+}
+
 TEST(JobResultTextTest, HasNoCpuOrDepthLinesWhenNothingWasMeasured) {
   EXPECT_THAT(FormatJobResultText(OneReadJob()), Not(HasSubstr("cpu")));
   EXPECT_THAT(FormatJobResultText(OneReadJob()), Not(HasSubstr("IO depths")));

@@ -101,6 +101,31 @@ TEST(MergeTest, OpKindsThatNothingDidAreLeftOut) {
   EXPECT_EQ(figures.Find(OpKind::kRead), nullptr);
 }
 
+// A trimwrite job on two agents: its trims are merged as their own kind beside the writes, and
+// count as I/O (fio counts trims in IOPS, as reads and writes).
+TEST(MergeTest, TrimsMergeAsTheirOwnKindAndCountAsIo) {
+  ScenarioResult result;
+  for (const std::string agent : {"a", "b"}) {
+    JobResult job = MakeJob(OpKind::kWrite, kT0, {10, 10}, 4096);
+    JobResult trims = MakeJob(OpKind::kTrim, kT0, {10, 10}, 4096, 2000);
+    job.Stats(OpKind::kTrim) = trims.Stats(OpKind::kTrim);
+    for (size_t i = 0; i < job.intervals.size(); ++i) {
+      const int trim = static_cast<int>(OpKind::kTrim);
+      job.intervals[i].by_kind[trim] = trims.intervals[i].by_kind[trim];
+    }
+    AddResult(result, agent, std::move(job));
+  }
+  const ScenarioFigures figures = ComputeFigures(result);
+  ASSERT_EQ(figures.ops.size(), 2u);
+  const OpFigures* trim = figures.Find(OpKind::kTrim);
+  ASSERT_NE(trim, nullptr);
+  EXPECT_EQ(trim->ops, 40u);
+  EXPECT_EQ(trim->bytes, 40u * 4096);
+  EXPECT_EQ(trim->lat.Percentile(50), figures.Find(OpKind::kWrite)->lat.Percentile(50) * 2);
+  EXPECT_EQ(figures.io_ops, 80u) << "40 writes and 40 trims";
+  EXPECT_EQ(figures.io_bytes, 80u * 4096);
+}
+
 TEST(MergeTest, FullThroughputDividesAllBytesByFirstStartToLastEnd) {
   ScenarioResult result;
   AddResult(result, "a", MakeJob(OpKind::kRead, kT0, std::vector<uint64_t>(10, 1), 100));

@@ -9,7 +9,10 @@
 // must be refused with the named reason, so that this table stays the true list of what runs
 // (docs/fio-compatibility.md keeps it in words, by hand). nfs.fio and fio's examples after 3.33,
 // which fio 3.33 cannot run, are held to what their jobs ask for at the end of the file.
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -69,6 +72,8 @@ struct Example {
   double rate_iops = 0;
   // The size of the file a device path (/dev/...) becomes.
   uint64_t device_bytes = kDeviceBytes;
+  // Whether the files must hold as many allocated blocks (st_blocks) after both runs.
+  bool same_blocks = false;
 };
 
 // gtest and ctest name a row by its example.
@@ -101,16 +106,24 @@ const std::vector<Example>& Examples() {
        Outcome::kAzbenchRefuses,
        "dedupe_mode=working_set"},
       // fio's punch_hole-raicer trims a regular file through libaio: error 25 (ENOTTY), exit 1.
-      // azbench has no trims.
+      // azbench would fail the same way (FioTrimJobTest below), but first refuses the file's
+      // aio-dio-verifier job.
       {"enospc-pressure",
        {{"filesize", "4m"}, {"size", "8m"}, {"runtime", "1"}, {"iodepth", "8"}},
        Outcome::kFioFails,
-       "randtrim"},
+       "verify_dump"},
       {"exitwhat", {{"filesize", "4m"}, {"number_ios", "20"}}, Outcome::kSameGroupWork},
+      // Fallocates and punches holes for a second, then rewrites the file in full and reads it: it
+      // ends fully allocated.
       {"falloc",
        {{"size", "4m"}, {"filesize", "4m"}, {"runtime", "1"}},
-       Outcome::kAzbenchRefuses,
-       "randtrim"},
+       Outcome::kSameJobs,
+       "",
+       {},
+       {},
+       0,
+       kDeviceBytes,
+       /*same_blocks=*/true},
       {"filecreate-ioengine", {{"nrfiles", "20"}}, Outcome::kSameFileOps},
       {"filedelete-ioengine", {{"nrfiles", "20"}}, Outcome::kSameFileOps},
       {"filestat-ioengine", {{"nrfiles", "20"}}, Outcome::kSameFileOps},
@@ -245,6 +258,7 @@ std::string Rewrite(const Example& example, const std::string& dir, bool for_fio
 struct JobWork {
   int group = -1;
   uint64_t read_bytes = 0, write_bytes = 0, read_ios = 0, write_ios = 0;
+  uint64_t trim_bytes = 0, trim_ios = 0;
   uint64_t file_ops = 0;  // azbench: ops of the file-operation kinds (create, stat, unlink, ...)
   double iops = 0;        // achieved, reads and writes, summed over the entries
   int entries = 0;        // fio writes one per clone without group_reporting; azbench one per job
@@ -264,6 +278,8 @@ std::map<std::string, JobWork> WorkByJob(const json& doc) {
     w.write_bytes += job["write"].value("io_bytes", uint64_t{0});
     w.read_ios += job["read"].value("total_ios", uint64_t{0});
     w.write_ios += job["write"].value("total_ios", uint64_t{0});
+    w.trim_bytes += job["trim"].value("io_bytes", uint64_t{0});
+    w.trim_ios += job["trim"].value("total_ios", uint64_t{0});
     w.iops += job["read"].value("iops", 0.0) + job["write"].value("iops", 0.0);
     ++w.entries;
     if (job.contains("steadystate")) {
@@ -305,6 +321,8 @@ std::map<std::string, JobWork> WorkByGroup(const json& doc) {
     sum.write_bytes += w.write_bytes;
     sum.read_ios += w.read_ios;
     sum.write_ios += w.write_ios;
+    sum.trim_bytes += w.trim_bytes;
+    sum.trim_ios += w.trim_ios;
     sum.iops += w.iops;
     sum.entries += w.entries;
     sum.latency = w.latency;
@@ -357,14 +375,48 @@ std::map<std::string, int64_t> Listing(const std::string& dir) {
   return files;
 }
 
+// The allocated 512-byte blocks (st_blocks) of each file a tool left under `dir`.
+std::map<std::string, int64_t> AllocatedBlocks(const std::string& dir) {
+  std::map<std::string, int64_t> blocks;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    struct stat st {};
+    if (!entry.is_regular_file() || stat(entry.path().c_str(), &st) != 0) continue;
+    blocks[fs::relative(entry.path(), dir).string()] = st.st_blocks;
+  }
+  return blocks;
+}
+
+// The same files with as many allocated blocks, up to ext4's extent-tree blocks: st_blocks counts
+// them too (fio's falloc test file: 4096 data sectors and 8 of them), and how many a file needs
+// depends on the order its holes were punched in. 1% of the file, at least 2 such 4 KiB blocks.
+void ExpectSameAllocation(const std::map<std::string, int64_t>& az,
+                          const std::map<std::string, int64_t>& fio) {
+  ASSERT_EQ(az.size(), fio.size()) << "the files left";
+  for (const auto& [name, blocks] : fio) {
+    ASSERT_TRUE(az.contains(name)) << name;
+    EXPECT_NEAR(az.at(name), blocks, std::max<int64_t>(16, blocks / 100))
+        << name << ": allocated 512-byte blocks (st_blocks)";
+  }
+}
+
+// Whether the example sets group_reporting: fio then writes one entry per reporting group.
+bool GroupReported(const Example& example) {
+  std::ifstream in(absl::StrCat(kExamplesDir, "/", example.name, ".fio"));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (absl::StripAsciiWhitespace(line) == "group_reporting") return true;
+  }
+  return false;
+}
+
 // One line per job and tool: what each did, for the log of a run.
 std::string Describe(const std::map<std::string, JobWork>& work) {
   std::string out;
   for (const auto& [name, w] : work) {
     absl::StrAppend(&out, "  ", name, ": group ", w.group, ", entries ", w.entries, ", read ",
                     w.read_ios, " ops ", w.read_bytes, " B, write ", w.write_ios, " ops ",
-                    w.write_bytes, " B, file ops ", w.file_ops, ", ", static_cast<int64_t>(w.iops),
-                    " IOPS\n");
+                    w.write_bytes, " B, trim ", w.trim_ios, " ops ", w.trim_bytes, " B, file ops ",
+                    w.file_ops, ", ", static_cast<int64_t>(w.iops), " IOPS\n");
   }
   return out;
 }
@@ -381,7 +433,8 @@ TEST_P(FioExamplesTest, DoesWhatFioDoes) {
   const int az_code = RunTool("azbench", AZBENCH_AGENT_BIN, &az_doc, &az_output);
   const std::map<std::string, JobWork> fio = WorkByJob(fio_doc);
   const std::map<std::string, JobWork> az =
-      example.outcome == Outcome::kSameGroupWork ? WorkByGroup(az_doc) : WorkByJob(az_doc);
+      example.outcome == Outcome::kSameGroupWork || GroupReported(example) ? WorkByGroup(az_doc)
+                                                                           : WorkByJob(az_doc);
   std::cout << example.name << ": fio exit " << fio_code << "\n"
             << Describe(fio) << example.name << ": azbench exit " << az_code << "\n"
             << (az_code == 0 ? Describe(az) : az_output) << std::flush;
@@ -423,6 +476,9 @@ TEST_P(FioExamplesTest, DoesWhatFioDoes) {
     for (auto& [name, bytes] : az_files) bytes = 0;
   }
   EXPECT_EQ(az_files, fio_files) << "the files left: name -> bytes (-1: a directory)";
+  if (example.same_blocks) {
+    ExpectSameAllocation(AllocatedBlocks(dir_.File("azbench")), AllocatedBlocks(dir_.File("fio")));
+  }
   uint64_t fio_ios = 0, az_ios = 0;
   for (const auto& [name, w] : fio) fio_ios += w.read_ios + w.write_ios;
   for (const auto& [name, w] : az) az_ios += w.read_ios + w.write_ios;
@@ -455,6 +511,8 @@ TEST_P(FioExamplesTest, DoesWhatFioDoes) {
         EXPECT_EQ(a.write_bytes, f.write_bytes);
         EXPECT_EQ(a.read_ios, f.read_ios);
         EXPECT_EQ(a.write_ios, f.write_ios);
+        EXPECT_EQ(a.trim_bytes, f.trim_bytes);
+        EXPECT_EQ(a.trim_ios, f.trim_ios);
         continue;
       case Outcome::kSameBytes:
         EXPECT_EQ(a.read_bytes + a.write_bytes, f.read_bytes + f.write_bytes);
@@ -465,6 +523,7 @@ TEST_P(FioExamplesTest, DoesWhatFioDoes) {
     // Time-based: how much each did depends on the speed, but not what it did.
     EXPECT_EQ(a.read_bytes > 0, f.read_bytes > 0);
     EXPECT_EQ(a.write_bytes > 0, f.write_bytes > 0);
+    EXPECT_EQ(a.trim_bytes > 0, f.trim_bytes > 0);
     if (f.read_ios > 0 && f.write_ios > 0) {
       EXPECT_NEAR(ReadSharePercent(a), ReadSharePercent(f), 2.0) << "read share of the ops, in %";
     }
@@ -531,6 +590,94 @@ TEST(FioNfsExampleTest, RunsAgainstAnNfsServerAsTheJobAsks) {
     EXPECT_TRUE(absl::StartsWith(name, "myfiles.")) << name;
     EXPECT_EQ(bytes, 1 << 20) << name;
   }
+}
+
+// A job file through `tool` in its own directory under `dir`: the exit code, its JSON in `doc`.
+int RunJobFile(const TempDir& dir, const std::string& tool, const std::string& job_text, json* doc,
+               std::string* output) {
+  const std::string work = dir.File(tool);
+  fs::create_directories(work);
+  const std::string job_file = dir.File(tool + ".fio");
+  std::ofstream(job_file) << job_text;
+  std::vector<std::string> args = {"/usr/bin/env", "--chdir=" + work,
+                                   tool == "fio" ? testing::kFioBinary : AZBENCH_AGENT_BIN};
+  if (tool == "azbench") args.push_back("run");
+  args.insert(args.end(),
+              {"--output-format=json", "--output=" + dir.File(tool + ".json"), job_file});
+  Subprocess p(args, dir.File(tool + ".txt"));
+  const int code = p.Wait(kTimeout);
+  *output = p.Output();
+  *doc = testing::LoadFioJson(dir.File(tool + ".json"));
+  return code;
+}
+
+class FioTrimJobTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(dir_.ok());
+    if (std::string missing = testing::MissingDependency("fio", testing::kFioBinary);
+        !missing.empty()) {
+      GTEST_SKIP() << missing;
+    }
+  }
+  TempDir dir_{testing::kDiskBase};
+};
+
+// falloc: a file allocated by writes, then every block of its first half punched once in random
+// order, then a trimwrite over the second half; the same trims and writes per job as fio, and the
+// same blocks left allocated (the first half freed; fio 3.33: 512 trims,
+// then 512 trims and 512 writes, 4104 sectors of st_blocks).
+TEST_F(FioTrimJobTest, FallocTrimsCountAndFreeWhatFiosDo) {
+  const std::string job_text =
+      "[global]\nioengine=falloc\nfilename=holes\nbs=4k\nsize=4m\n"
+      "[fill]\nrw=write\n"
+      "[punch]\nstonewall\nrw=randtrim\nsize=2m\n"
+      "[rewrite]\nstonewall\nrw=trimwrite\noffset=2m\nsize=2m\n";
+  json fio_doc, az_doc;
+  std::string fio_output, az_output;
+  ASSERT_EQ(RunJobFile(dir_, "fio", job_text, &fio_doc, &fio_output), 0) << fio_output;
+  ASSERT_EQ(RunJobFile(dir_, "azbench", job_text, &az_doc, &az_output), 0) << az_output;
+  const std::map<std::string, JobWork> fio = WorkByJob(fio_doc), az = WorkByJob(az_doc);
+  std::cout << "fio:\n" << Describe(fio) << "azbench:\n" << Describe(az) << std::flush;
+  ASSERT_EQ(az.size(), 3u);
+  for (const auto& [name, f] : fio) {
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(az.contains(name));
+    const JobWork& a = az.at(name);
+    EXPECT_EQ(a.trim_ios, f.trim_ios);
+    EXPECT_EQ(a.trim_bytes, f.trim_bytes);
+    EXPECT_EQ(a.write_ios, f.write_ios);
+    EXPECT_EQ(a.write_bytes, f.write_bytes);
+    EXPECT_EQ(a.read_ios, f.read_ios);
+  }
+  EXPECT_EQ(az.at("punch").trim_ios, 512u) << "2 MiB of 4 KiB trims";
+  EXPECT_EQ(az.at("rewrite").trim_ios, 512u);
+  EXPECT_EQ(az.at("rewrite").write_ios, 512u) << "trimwrite counts its writes against size";
+  ExpectSameAllocation(AllocatedBlocks(dir_.File("azbench")), AllocatedBlocks(dir_.File("fio")));
+}
+
+// fio's sync, libaio and io_uring engines trim with BLKDISCARD, which a regular file refuses:
+// fio 3.33 fails the job with error 25 (ENOTTY), and so does azbench, saying so.
+TEST_F(FioTrimJobTest, ATrimOfARegularFileFailsWithEnottyAsInFio) {
+  const std::string job_text =
+      "[global]\nfilename=raicer\nbs=4k\nsize=1m\niodepth=8\n"
+      "[punch]\nioengine=libaio\nrw=randtrim\n";
+  json fio_doc, az_doc;
+  std::string fio_output, az_output;
+  const int fio_code = RunJobFile(dir_, "fio", job_text, &fio_doc, &fio_output);
+  const int az_code = RunJobFile(dir_, "azbench", job_text, &az_doc, &az_output);
+  EXPECT_NE(fio_code, 0) << fio_output;
+  EXPECT_NE(az_code, 0) << az_output;
+  ASSERT_TRUE(fio_doc.contains("jobs")) << fio_output;
+  EXPECT_EQ(fio_doc["jobs"][0].value("error", 0), ENOTTY);
+  ASSERT_TRUE(az_doc.contains("jobs")) << az_output;
+  EXPECT_EQ(az_doc["jobs"][0].value("error", 0), ENOTTY);
+  EXPECT_EQ(az_doc["jobs"][0]["trim"].value("total_ios", 0),
+            fio_doc["jobs"][0]["trim"].value("total_ios", 0))
+      << "both count the failed trim";
+  const std::string why = az_doc["jobs"][0]["azbench"].value("error_message", "");
+  EXPECT_NE(why.find("trim of 4096 bytes"), std::string::npos) << why;
+  EXPECT_NE(why.find("(ENOTTY)"), std::string::npos) << why;
 }
 
 // fio's examples that came after 3.33: fio 3.33 cannot run them, so azbench's run is held to what

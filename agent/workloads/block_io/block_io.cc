@@ -178,6 +178,10 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
         "verify: the writes of a time_based job take all of its runtime, so nothing is read "
         "back (as in fio)");
   }
+  // A trim needs a descriptor open for writing (fallocate's hole, BLKDISCARD); fio opens a
+  // trimming job's files for reading and writing.
+  const bool trims = DoesTrim(s.rw);
+  const bool writes = DoesWrite(s.rw) || trims;
   // A write job that reads back what it wrote opens its files for reading too.
   const bool reads = DoesRead(s.rw) || (verify != VerifyType::kNone && DoesWrite(s.rw) &&
                                         (s.do_verify || s.verify_only));
@@ -202,7 +206,7 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
         layout[it->second].required_bytes = std::max(layout[it->second].required_bytes, end_bytes);
         continue;
       }
-      layout.push_back({path, end_bytes, reads});
+      layout.push_back({path, end_bytes, reads, s.fallocate});
     }
   }
   // An engine with its own files has no page cache here; fill_device's working set is the disk.
@@ -284,9 +288,9 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
         BufferPool::Create(WriteBufferOptions(s, depth, clone->seed));
     if (!buffers.ok()) return fail(buffers.status());
     clone->buffers = std::make_unique<BufferPool>(std::move(*buffers));
-    for (int dir = 0; dir < 2; ++dir) {
+    for (int dir = 0; dir < 3; ++dir) {
       // Its own stream per direction, apart from the offsets' (fio's bsrange_state).
-      clone->block_sizes.emplace_back(s.BlockSizes(/*write=*/dir == 1),
+      clone->block_sizes.emplace_back(dir == 2 ? s.TrimBlockSizes() : s.BlockSizes(dir == 1),
                                       clone->seed ^ (0xB5B5B5B5ULL + static_cast<uint64_t>(dir)));
     }
     const std::vector<std::string> paths = s.FilePaths(c);
@@ -302,12 +306,12 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
       Clone::File file;
       file.path = paths[f];
       if (caps.opens_files) {
-        absl::StatusOr<int> handle = clone->engine->OpenFile(paths[f], reads, DoesWrite(s.rw));
+        absl::StatusOr<int> handle = clone->engine->OpenFile(paths[f], reads || trims, writes);
         if (!handle.ok()) return fail(handle.status());
         file.fd = *handle;
         file.engine_handle = true;
       } else if (caps.does_io) {
-        absl::StatusOr<int> fd = OpenForRun(paths[f], reads, DoesWrite(s.rw), s.direct);
+        absl::StatusOr<int> fd = OpenForRun(paths[f], reads || trims, writes, s.direct);
         if (!fd.ok()) return fail(fd.status());
         file.fd = *fd;
         if (s.invalidate && !s.direct) InvalidateCache(file.fd);
@@ -316,11 +320,12 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
       const uint64_t region_start_bytes = s.CloneOffset(c);
       file.region_start_bytes = region_start_bytes;
       file.region_end_bytes = region_start_bytes + region_bytes;
-      for (int dir = 0; dir < 2; ++dir) {
+      for (int dir = 0; dir < 3; ++dir) {
         file.last_start_bytes[dir] = file.last_end_bytes[dir] = region_start_bytes;
       }
-      for (int dir = 0; dir < 2; ++dir) {
-        const BlockSizeChoice sizes = s.BlockSizes(/*write=*/dir == 1);
+      for (int dir = 0; dir < 3; ++dir) {
+        if (dir == 2 && !trims) break;
+        const BlockSizeChoice sizes = dir == 2 ? s.TrimBlockSizes() : s.BlockSizes(dir == 1);
         // Random offsets are multiples of blockalign (fio's ba, by default the smallest size)
         // that leave room for the smallest size before the region's end; sequential ones step
         // by each I/O's size.

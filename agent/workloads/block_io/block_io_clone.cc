@@ -124,7 +124,16 @@ class CloneRunner {
       case RwPattern::kRandWrite:
         direction_ = Direction::kWrite;
         break;
-      default:
+      case RwPattern::kTrim:
+      case RwPattern::kRandTrim:
+        direction_ = Direction::kTrim;
+        break;
+      case RwPattern::kTrimWrite:
+      case RwPattern::kRandTrimWrite:
+        direction_ = Direction::kTrimWrite;
+        break;
+      case RwPattern::kReadWrite:
+      case RwPattern::kRandRw:
         direction_ = Direction::kMixed;
     }
     // fsync=N and fdatasync=N both count the writes issued since the last sync: one is due when
@@ -142,6 +151,7 @@ class CloneRunner {
     result_.continue_on_error = spec.continue_on_error != 0;
     if (DoesRead(spec.rw)) Activate(OpKind::kRead);
     if (DoesWrite(spec.rw)) Activate(OpKind::kWrite);
+    if (DoesTrim(spec.rw)) Activate(OpKind::kTrim);
     if (spec.fsync_every_n > 0 || spec.fdatasync_every_n > 0 || spec.end_fsync) {
       Activate(OpKind::kFsync);
     }
@@ -246,11 +256,22 @@ class CloneRunner {
            bytes_issued_ < bytes_budget_ && !Cancelled() && !(latency_ && latency_->done());
   }
 
-  // The mix's choice for the next data op.
-  bool ChooseWrite() {
-    return direction_ == Direction::kMixed
-               ? mix_rng_.Below(100) >= static_cast<uint64_t>(spec_.rwmixread_percent)
-               : direction_ == Direction::kWrite;
+  // The next data op's direction: 0 read, 1 write, 2 trim. Only a mixed job draws it; a
+  // trimwrite job alternates, trim first, so asking again before NextOp gives the same answer.
+  int ChooseDir() {
+    switch (direction_) {
+      case Direction::kRead:
+        return 0;
+      case Direction::kWrite:
+        return 1;
+      case Direction::kTrim:
+        return 2;
+      case Direction::kTrimWrite:
+        return trimmed_.due ? 1 : 2;
+      case Direction::kMixed:
+        break;
+    }
+    return mix_rng_.Below(100) >= static_cast<uint64_t>(spec_.rwmixread_percent) ? 1 : 0;
   }
 
   // Sleeps until `until_ns` (op clock), or the runtime's end or cancellation if sooner. False when
@@ -262,13 +283,14 @@ class CloneRunner {
     return now < end_ns_ && !Cancelled();
   }
 
-  // A rated clone's turn (agent/workloads/block_io/rate_pacer.h): waits for it and sets `write`
-  // to the direction whose turn it is; NextOp counts the op as issued. False: stop issuing.
-  bool AwaitTurn(bool& write) {
+  // A rated clone's turn (agent/workloads/block_io/rate_pacer.h): waits for it and sets `dir`
+  // to the direction whose turn it is (0 read, 1 write: a job that trims is never rated);
+  // NextOp counts the op as issued. False: stop issuing.
+  bool AwaitTurn(int& dir) {
     const uint64_t now = OpClockNanos();
-    const RatePacer::Turn turn = pacer_.Next(write ? 1 : 0, now);
+    const RatePacer::Turn turn = pacer_.Next(dir, now);
     if (turn.start_ns > now && !SleepUntilOrEnd(turn.start_ns)) return false;
-    write = turn.dir == 1;
+    dir = turn.dir;
     return true;
   }
 
@@ -411,9 +433,21 @@ class CloneRunner {
     }
   }
 
-  // Fills `req` with the next data op. `now_ns` decides whether the op counts against the size
-  // budget (ops issued during ramp_time do not).
-  void NextOp(IoRequest& req, uint64_t now_ns, bool write) {
+  // Fills `req` with the next data op of direction `dir` (0 read, 1 write, 2 trim). `now_ns`
+  // decides whether the op counts against the size budget (ops issued during ramp_time do not).
+  void NextOp(IoRequest& req, uint64_t now_ns, int dir) {
+    const bool write = dir == 1;
+    if (direction_ == Direction::kTrimWrite && write) {
+      // fio's trimwrite: the write covers the range its trim just freed.
+      trimmed_.due = false;
+      req.op = OpKind::kWrite;
+      req.fd = clone_.files[trimmed_.file].fd;
+      req.offset_bytes = trimmed_.offset_bytes;
+      req.length_bytes = trimmed_.length_bytes;
+      FinishWrite(req, trimmed_.file, now_ns);
+      if (now_ns >= measure_start_ns_) bytes_issued_ += req.length_bytes;
+      return;
+    }
     // A new loop starts over at the regions' start, as fio's does.
     if (bytes_budget_ != kNoLimit && bytes_issued_ > 0 && bytes_issued_ % loop_bytes_ == 0 &&
         bytes_issued_ != rewound_at_bytes_) [[unlikely]] {
@@ -426,13 +460,12 @@ class CloneRunner {
     }
     const size_t file_index = NextFileIndex();
     BlockIoJob::Clone::File& file = clone_.files[file_index];
-    OffsetGenerator& gen = *file.offsets[write ? 1 : 0];
-    req.op = write ? OpKind::kWrite : OpKind::kRead;
+    OffsetGenerator& gen = *file.offsets[dir];
+    req.op = dir == 2 ? OpKind::kTrim : write ? OpKind::kWrite : OpKind::kRead;
     req.fd = file.fd;
-    BlockSizePicker& sizes = clone_.block_sizes[write ? 1 : 0];
+    BlockSizePicker& sizes = clone_.block_sizes[static_cast<size_t>(dir)];
     uint64_t len;
     if (rw_modified_) [[unlikely]] {
-      const int dir = write ? 1 : 0;
       req.offset_bytes = ModifiedOffset(file, dir, gen, sizes.min_bytes());
       len = sizes.Next(file.region_end_bytes - req.offset_bytes);
       file.last_start_bytes[dir] = req.offset_bytes;
@@ -451,18 +484,29 @@ class CloneRunner {
     // A loop's last I/O ends at the loop's end, so the next one starts the next loop.
     if (bytes_budget_ != kNoLimit) len = std::min(len, loop_bytes_ - bytes_issued_ % loop_bytes_);
     req.length_bytes = static_cast<uint32_t>(len);
-    if (pacer_.active()) pacer_.Issued(write ? 1 : 0, len);
-    last_data_dir_ = write ? 1 : 0;
-    if (write) {
-      clone_.buffers->PrepareWrite(req.buffer_index, req.offset_bytes);
-      if (stamp_writes_ || record_writes_) [[unlikely]] {
-        StampWrite(req, static_cast<uint32_t>(file_index), now_ns);
+    if (pacer_.active()) pacer_.Issued(dir, len);
+    if (dir == 2) {
+      if (direction_ == Direction::kTrimWrite) {
+        // As fio, a trimwrite job's size counts its writes alone: its trims come on top.
+        trimmed_ = {true, file_index, req.offset_bytes, req.length_bytes};
+        return;
       }
-      // Counted when issued, as fio does: `fsync=N` syncs after every N writes issued, so a batch
-      // of completions cannot fold several due fsyncs into one.
-      ++writes_since_fsync_;
+    } else {
+      last_data_dir_ = dir;
     }
+    if (write) FinishWrite(req, file_index, now_ns);
     if (now_ns >= measure_start_ns_) bytes_issued_ += len;
+  }
+
+  // A write's buffer content, verify stamp and fsync count.
+  void FinishWrite(IoRequest& req, size_t file_index, uint64_t now_ns) {
+    clone_.buffers->PrepareWrite(req.buffer_index, req.offset_bytes);
+    if (stamp_writes_ || record_writes_) [[unlikely]] {
+      StampWrite(req, static_cast<uint32_t>(file_index), now_ns);
+    }
+    // Counted when issued, as fio does: `fsync=N` syncs after every N writes issued, so a batch
+    // of completions cannot fold several due fsyncs into one.
+    ++writes_since_fsync_;
   }
 
   // A write's verify headers (when the job writes them) and its record for the read back.
@@ -504,7 +548,7 @@ class CloneRunner {
     req.buffer_index = 0;
     req.buffer = clone_.buffers->buffer(0);
     while (bytes_issued_ < bytes_budget_ && !Cancelled()) {
-      NextOp(req, measure_start_ns_, /*write=*/true);
+      NextOp(req, measure_start_ns_, /*dir=*/1);
     }
   }
 
@@ -894,10 +938,10 @@ class CloneRunner {
         RenewLoopFiles();
         if (failed_) break;
       }
-      bool write = ChooseWrite();
-      if (pacer_.active() && !AwaitTurn(write)) break;
+      int dir = ChooseDir();
+      if (pacer_.active() && !AwaitTurn(dir)) break;
       if (clone_.flow != nullptr && !AwaitFlowToken()) break;
-      NextOp(req, now, write);
+      NextOp(req, now, dir);
       req.start_ns = OpClockNanos();
       // Checked again on the op's own start time, so no op starts after the runtime has ended: the
       // measured runtime exceeds `runtime` by at most the last op's latency.
@@ -1010,15 +1054,18 @@ class CloneRunner {
         while (issuing && !free_slots.empty() && bytes_issued_ < bytes_budget_ && !failed_ &&
                !think_pending_ && !BacklogDue() && !LoopFilesDue() &&
                (!latency_ || latency_->MayIssue(depth - static_cast<int>(free_slots.size())))) {
-          bool write = ChooseWrite();
+          int dir = ChooseDir();
+          // An engine takes a trim only when nothing waits for a submit (posixaio: nothing is
+          // in flight), as fio's: submit and reap first, and ask again.
+          if (dir == 2 && engine.TrimMustWait()) break;
           if (pacer_.active()) {
             // While requests are out, a rated clone reaps them until its turn (below) rather
             // than sleep on them, so their completions are timed when they happen.
             const uint64_t t = OpClockNanos();
-            if (pacer_.Next(write ? 1 : 0, t).start_ns > t && engine.inflight() + queued > 0) {
+            if (pacer_.Next(dir, t).start_ns > t && engine.inflight() + queued > 0) {
               break;
             }
-            if (!AwaitTurn(write)) {
+            if (!AwaitTurn(dir)) {
               issuing = false;
               break;
             }
@@ -1034,11 +1081,14 @@ class CloneRunner {
             break;
           }
           IoRequest* req = free_slots.back();
-          NextOp(*req, batch_start, write);
+          NextOp(*req, batch_start, dir);
           req->start_ns = pacer_.active() ? OpClockNanos() : batch_start;
           const QueueResult r = engine.Queue(req);
           if (r == QueueResult::kBusy) {
-            bytes_issued_ -= batch_start >= measure_start_ns_ ? req->length_bytes : 0;
+            const bool counted = req->op != OpKind::kTrim || direction_ != Direction::kTrimWrite;
+            bytes_issued_ -= batch_start >= measure_start_ns_ && counted ? req->length_bytes : 0;
+            // A trimwrite's refused write is due again, for the same range.
+            if (direction_ == Direction::kTrimWrite) trimmed_.due = req->op == OpKind::kWrite;
             if (req->op == OpKind::kWrite) {
               --writes_since_fsync_;
               if (stamp_writes_ || record_writes_) UnstampWrite();
@@ -1245,7 +1295,7 @@ class CloneRunner {
   uint64_t rewound_at_bytes_ = 0;   // bytes_issued_ at the last loop start
   // unlink_each_loop: bytes_issued_ when the files were last removed and opened again.
   uint64_t renewed_at_bytes_ = 0;
-  int last_data_dir_ = 0;  // the last data op's direction (0 read, 1 write), for think time
+  int last_data_dir_ = 0;  // the last read or write's direction (0 read, 1 write), for think time
   uint64_t bytes_issued_ = 0;
   uint64_t next_interval_ns_ = 0;
   int64_t interval_index_ = 0;
@@ -1276,8 +1326,16 @@ class CloneRunner {
   // latency_target's search (agent/workloads/block_io/latency_target.h), when the job sets one.
   std::optional<LatencyTargetSearch> latency_;
   // The job's options that the loop consults on every op, resolved once.
-  enum class Direction { kRead, kWrite, kMixed };
+  enum class Direction { kRead, kWrite, kTrim, kTrimWrite, kMixed };
   Direction direction_ = Direction::kRead;
+  // trimwrite: the last trim's range, which the next op writes (due).
+  struct Trimmed {
+    bool due = false;
+    size_t file = 0;
+    uint64_t offset_bytes = 0;
+    uint32_t length_bytes = 0;
+  };
+  Trimmed trimmed_;
   const bool random_ = IsRandom(spec_.rw);
   const bool rw_modified_ = random_ ? spec_.rw_seq_nr > 1 || spec_.percentage_random[0] < 100 ||
                                           spec_.percentage_random[1] < 100

@@ -42,21 +42,22 @@ struct BlockIoJob::Clone {
     int fd = -1;
     bool engine_handle = false;  // fd is the engine's handle (IoEngine::OpenFile), not a descriptor
     // Offset streams per direction (fio keeps one position per data direction); index 0 read, 1
-    // write.
-    std::unique_ptr<OffsetGenerator> offsets[2];
+    // write, 2 trim (only in a job that trims).
+    std::unique_ptr<OffsetGenerator> offsets[3];
     // The I/O region, and per direction where the last I/O started and ended: fio's rw
     // modifiers (`rw=read:-8k`, `rw=randread:8`) place the next I/O from them.
     uint64_t region_start_bytes = 0;
     uint64_t region_end_bytes = 0;
-    uint64_t last_start_bytes[2] = {0, 0};
-    uint64_t last_end_bytes[2] = {0, 0};
+    uint64_t last_start_bytes[3] = {0, 0, 0};
+    uint64_t last_end_bytes[3] = {0, 0, 0};
   };
   int index = 0;
   std::unique_ptr<IoEngine> engine;
   EngineCapabilities caps;
   std::unique_ptr<BufferPool> buffers;
   std::vector<File> files;
-  // I/O sizes per direction (fio keeps one size generator per direction); index 0 read, 1 write.
+  // I/O sizes per direction (fio keeps one size generator per direction); index 0 read, 1 write,
+  // 2 trim.
   std::vector<BlockSizePicker> block_sizes;
   uint64_t seed = kBlockIoDefaultSeed;
   VerifyFormat verify;  // the job's verify format (type kNone: no verify)

@@ -66,6 +66,39 @@ TEST_F(StoreTest, ScenariosRoundTripExactlyThroughTheFile) {
   EXPECT_EQ(campaign->finished_at_ns, 0);
 }
 
+// A job's trims (rw=trimwrite, randtrim) are stored and loaded as their own kind, totals and
+// interval rows, as reads and writes are.
+TEST_F(StoreTest, TrimsRoundTripBesideReadsAndWrites) {
+  ScenarioResult saved = MakeResult("target=efs/workload=randtrimwrite/repeat=1", 0);
+  JobResult& job = saved.results[0].result;
+  OpStats& trim = job.Stats(OpKind::kTrim);
+  for (uint64_t ns : {1000u, 2000u, 40000u}) trim.lat.Record(ns);
+  trim.ops = 3;
+  trim.bytes = 3 * 4096;
+  trim.errors = 1;
+  IntervalOpStats& row = job.intervals[0].by_kind[static_cast<int>(OpKind::kTrim)];
+  row.ops = 3;
+  row.bytes = 3 * 4096;
+  row.lat = trim.lat.ToSparse();
+  {
+    std::unique_ptr<Store> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->BeginCampaign("trims", "trims.yaml", "name: trims\n", "0.1.0").ok());
+    ASSERT_TRUE(store->SaveScenario(saved).ok());
+  }
+  std::unique_ptr<Store> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 1u);
+  ExpectSameResult(saved, (*loaded)[0]);
+  const OpStats* loaded_trim = (*loaded)[0].results[0].result.Find(OpKind::kTrim);
+  ASSERT_NE(loaded_trim, nullptr);
+  EXPECT_EQ(loaded_trim->ops, 3u);
+  EXPECT_EQ(loaded_trim->errors, 1u);
+  EXPECT_EQ(loaded_trim->lat, trim.lat);
+}
+
 TEST_F(StoreTest, AgentsAreSavedUpdatedByIdAndLoadedInFirstSavedOrder) {
   std::unique_ptr<Store> store = OpenStore();
   ASSERT_NE(store, nullptr);

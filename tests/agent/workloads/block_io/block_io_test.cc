@@ -635,12 +635,13 @@ TEST_P(FileServiceTypeTest, NrfilesSplitTheSizeAndEveryFileIsWrittenInFull) {
   JobSpec spec = MakeJob(dir.path(), RwPattern::kWrite, 1 << 20, 4096);
   spec.nrfiles = 4;
   spec.file_service_type = GetParam();
+  spec.fallocate = FallocateMode::kNone;
   JobResult w = RunOk(spec);
   EXPECT_EQ(w.Find(OpKind::kWrite)->ops, 256u);
   const std::vector<std::string> paths = spec.FilePaths(0);
   ASSERT_EQ(paths.size(), 4u);
   for (const std::string& path : paths) {
-    // Laid out sparse (a write-only job), so allocated blocks are what the job wrote.
+    // Not preallocated (fallocate=none), so allocated blocks are what the job wrote.
     EXPECT_EQ(AllocatedBytes(path), 256u << 10) << path;
   }
 }
@@ -654,6 +655,7 @@ TEST(BlockIoTest, RandomFileServiceTouchesEveryFile) {
   JobSpec spec = MakeJob(dir.path(), RwPattern::kRandWrite, 1 << 20, 4096);
   spec.nrfiles = 4;
   spec.file_service_type = FileServiceType::kRandom;
+  spec.fallocate = FallocateMode::kNone;  // allocated blocks are what the job wrote
   JobResult w = RunOk(spec);
   EXPECT_EQ(w.Find(OpKind::kWrite)->ops, 256u);
   uint64_t total = 0;
