@@ -1046,8 +1046,12 @@ constexpr FioOptionInfo kOptions[] = {
         "Stop checking a block at its first bad interval",
         [](JobSpec& j, std::string_view v) { return SetBool(j.verify_fatal, v); },
         "as in fio, the job stops at the first bad block either way"),
-    Refused("verify_dump", "", T::kBool, "0", kVerify, "Save the blocks that failed verify",
-            "an agent writes only its jobs' data files; the failed offsets are in the result"),
+    Honoured(
+        "verify_dump", "", T::kBool, "", "", "0", kVerify,
+        "Save each failed interval as read and as written (<file>.<offset>.received, .expected; "
+        ".hdr_fail for a bad header) in the current directory",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.verify_dump, v); },
+        "`azbench-agent run` only: a serving agent writes only its jobs' data files"),
     NoEffect("verify_async", "", T::kInt, "0", kVerify, "Threads that verify in the background",
              "the job's own thread checks each block; the same blocks are checked and reported"),
     Honoured(

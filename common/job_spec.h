@@ -354,7 +354,10 @@ struct JobSpec {
   bool do_verify = true;               // a write job reads back what it wrote
   bool verify_only = false;            // a write job only reads back what it would have written
   bool verify_fatal = false;           // stop checking a block at its first bad interval
-  uint64_t verify_backlog = 0;         // verify after every N writes; 0: after all of them
+  // A failed interval's bytes as read and as written go to files in the current directory (fio's
+  // verify_dump: <file>.<offset>.received and .expected, or .hdr_fail for a bad header).
+  bool verify_dump = false;
+  uint64_t verify_backlog = 0;  // verify after every N writes; 0: after all of them
   // fio's cpus_allowed / cpumask, cpus_allowed_policy, nice, prio and prioclass: each clone thread
   // sets its affinity, nice value and I/O priority as it starts.
   ThreadPlacementSpec placement;

@@ -147,13 +147,7 @@ void BufferPool::Fill(void* data, uint64_t bytes) {
     }
     last_fill_seed_ = seed;
     filled_once_ = true;
-    Rng chunk_rng(seed);
-    const uint64_t chunk_bytes = o.compress_chunk_bytes > 0
-                                     ? std::min(o.compress_chunk_bytes, o.min_write_bytes)
-                                     : o.min_write_bytes;
-    for (uint64_t pos = 0; pos < bytes; pos += chunk_bytes) {
-      FillChunk(out + pos, std::min(chunk_bytes, bytes - pos), chunk_rng);
-    }
+    FillFromSeed(out, bytes, seed);
   } else if (!pattern_.empty()) {
     CopyPattern(pattern_, out, bytes);
   } else if (o.zero) {
@@ -163,6 +157,18 @@ void BufferPool::Fill(void* data, uint64_t bytes) {
       const uint64_t word = rng_.Next();
       std::memcpy(out + pos, &word, std::min<uint64_t>(8, bytes - pos));
     }
+  }
+}
+
+void BufferPool::FillFromSeed(void* data, uint64_t bytes, uint64_t seed) const {
+  auto* out = static_cast<unsigned char*>(data);
+  const BufferOptions& o = options_;
+  Rng chunk_rng(seed);
+  const uint64_t chunk_bytes = o.compress_chunk_bytes > 0
+                                   ? std::min(o.compress_chunk_bytes, o.min_write_bytes)
+                                   : o.min_write_bytes;
+  for (uint64_t pos = 0; pos < bytes; pos += chunk_bytes) {
+    FillChunk(out + pos, std::min(chunk_bytes, bytes - pos), chunk_rng);
   }
 }
 

@@ -63,6 +63,10 @@ class BufferPool {
   // Fills `data` with the configured content (used for file layout as well).
   void Fill(void* data, uint64_t bytes);
 
+  // Fills `data` with the content of a new buffer drawn from `seed` (no dedupe draw): the same
+  // seed gives the same bytes, so that a verified block's data can be made again from its header.
+  void FillFromSeed(void* data, uint64_t bytes, uint64_t seed) const;
+
  private:
   explicit BufferPool(const BufferOptions& options);
   // One chunk: (100 - compress_percentage)% random from `rng`, the rest zeros or the pattern.

@@ -248,6 +248,12 @@ absl::StatusOr<JobSpec> SpecFromOptions(const JobOptions& options, absl::string_
         "write_bw_log, write_lat_log and write_iops_log are written by `azbench-agent run` "
         "only; a campaign keeps every op's record with op_log=1 instead");
   }
+  if (spec.verify_dump) {
+    // Agents would have to return the files; the result names the failed offsets.
+    return absl::InvalidArgumentError(
+        "verify_dump=1 is written by `azbench-agent run` only; a campaign's results name the "
+        "offsets that failed verify");
+  }
   RETURN_IF_ERROR(ValidateJobSpec(spec));
   return spec;
 }

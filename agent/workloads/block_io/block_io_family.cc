@@ -84,6 +84,12 @@ class BlockIoFamilyImpl final : public Family {
           "only; a serving agent writes no file a request names (op_log=1 keeps every op's "
           "record)"));
     }
+    if (spec.verify_dump) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "job '", request.name,
+          "': verify_dump=1 is written by `azbench-agent run` only; a serving agent writes no "
+          "file a request names (the failed offsets are in the result)"));
+    }
     // A serving agent puts a job's files beneath its own directory in the campaign's target; a
     // list of directories has no place there.
     if ((!context.agent_subdir.empty() || !context.allowed_roots.empty()) &&
