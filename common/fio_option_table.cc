@@ -755,9 +755,6 @@ constexpr std::string_view kWhyPercentiles =
 constexpr std::string_view kWhySteady =
     "azbench runs for runtime or io_size and has no steady-state detection";
 constexpr std::string_view kWhyDeprecated = "fio deprecated it and ignores it too";
-constexpr std::string_view kWhyDedupeSet =
-    "azbench has dedupe_mode=repeat only (a block repeats the previous one); a working set of "
-    "earlier blocks, shared across jobs or not, is not implemented";
 constexpr std::string_view kWhyMemory =
     "azbench allocates I/O buffers itself, aligned for O_DIRECT";
 
@@ -1375,27 +1372,27 @@ constexpr FioOptionInfo kOptions[] = {
     Honoured("dedupe_percentage", "", T::kInt, "%", "0..100", "0", kBuffers,
              "Share of written blocks that repeat earlier ones",
              [](JobSpec& j, std::string_view v) { return SetInt(j.dedupe_percentage, v, 0, 100); }),
-    Honoured("dedupe_global", "", T::kBool, "", "0", "0", kBuffers,
-             "Dedupe across jobs (only 0: each job repeats its own blocks)",
-             [](JobSpec&, std::string_view v) -> absl::Status {
-               ASSIGN_OR_RETURN(bool global, ParseFlag(v));
-               if (!global) return absl::OkStatus();
-               return absl::InvalidArgumentError(
-                   absl::StrCat("dedupe_global=1 is refused: ", std::string(kWhyDedupeSet)));
+    Honoured("dedupe_global", "", T::kBool, "", "", "0", kBuffers,
+             "With dedupe_mode=working_set, draw the working set from every clone of the run",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.dedupe_global, v); }),
+    Honoured(
+        "dedupe_mode", "", T::kChoice, "", "repeat, working_set", "repeat", kBuffers,
+        "How deduplicated blocks are chosen (repeat: the previous block again; working_set: one "
+        "of the job's first unique blocks)",
+        [](JobSpec& j, std::string_view v) -> absl::Status {
+          if (v != "repeat" && v != "working_set") {
+            return absl::InvalidArgumentError(
+                absl::StrCat("dedupe_mode '", std::string(v),
+                             "' is not supported; allowed: repeat, working_set"));
+          }
+          j.dedupe_working_set = v == "working_set";
+          return absl::OkStatus();
+        }),
+    Honoured("dedupe_working_set_percentage", "", T::kInt, "%", "0..100", "5", kBuffers,
+             "Share of the job's size whose unique blocks dedupe_mode=working_set repeats",
+             [](JobSpec& j, std::string_view v) {
+               return SetInt(j.dedupe_working_set_percentage, v, 0, 100);
              }),
-    Honoured("dedupe_mode", "", T::kChoice, "", "repeat", "repeat", kBuffers,
-             "How deduplicated blocks are chosen (repeat: the previous block again)",
-             [](JobSpec&, std::string_view v) -> absl::Status {
-               if (v == "repeat") return absl::OkStatus();
-               if (v == "working_set") {
-                 return absl::InvalidArgumentError(absl::StrCat(
-                     "dedupe_mode=working_set is refused: ", std::string(kWhyDedupeSet)));
-               }
-               return absl::InvalidArgumentError(absl::StrCat(
-                   "dedupe_mode '", std::string(v), "' is not supported; allowed: repeat"));
-             }),
-    Refused("dedupe_working_set_percentage", "", T::kInt, "5", kBuffers,
-            "Share of the file that dedupe blocks come from", kWhyDedupeSet),
     NoEffect("clat_percentiles", "", T::kBool, "1", kStats, "Report completion latency percentiles",
              kWhyPercentiles),
     NoEffect("lat_percentiles", "", T::kBool, "0", kStats, "Report total latency percentiles",

@@ -270,6 +270,12 @@ struct JobSpec {
   std::string buffer_pattern;                  // the bytes, parsed (fio's pattern syntax)
   uint64_t buffer_compress_chunk_bytes = 512;  // 0 = the smallest write size
   int dedupe_percentage = 0;                   // share of written blocks that repeat an earlier one
+  // dedupe_mode=working_set: a repeated block is one of the first dedupe_working_set_percentage
+  // percent of the job's size in unique blocks (else the previous block); dedupe_global: that
+  // set is spread over every clone of the run.
+  bool dedupe_working_set = false;
+  int dedupe_working_set_percentage = 5;
+  bool dedupe_global = false;
   bool group_reporting = false;
   bool stonewall = false;  // wait for the previous jobs to finish before this one starts
   bool new_group = false;

@@ -141,8 +141,11 @@ absl::StatusOr<PrepareOutcome> Runner::LayOut(const std::string& run_id, Prepare
       }
       if (!st.ok()) break;
     }
+    FamilyContext job_context = context;
+    job_context.job_index = static_cast<int>(i);
+    job_context.dedupe_threads = &run->dedupe_threads;
     absl::StatusOr<std::unique_ptr<Workload>> job =
-        st.ok() ? parsed.Prepare(context) : absl::StatusOr<std::unique_ptr<Workload>>(st);
+        st.ok() ? parsed.Prepare(job_context) : absl::StatusOr<std::unique_ptr<Workload>>(st);
     // Messages and file lists name the directories, not the descriptors they go through.
     const bool confined_now = run->confined.size() > confined_before;
     auto display = [&](std::string text) {

@@ -28,6 +28,7 @@ namespace azbench {
 namespace s3 {
 class MetadataSource;
 }  // namespace s3
+class DedupeThreads;
 
 struct JobRequest {
   std::string name;
@@ -59,6 +60,10 @@ struct FamilyContext {
   std::vector<std::string> allowed_roots;
   // The run's cancel flag; outlives the prepared workload.
   std::atomic<bool>* cancel = nullptr;
+  // At Prepare: the job's place in the run's list of jobs, and the run's registry of the clones
+  // whose buffers dedupe_global draws on (may be null; outlives the prepared workload).
+  int job_index = 0;
+  DedupeThreads* dedupe_threads = nullptr;
 };
 
 // One set of paths a job names, as the runner confines it (ConfineJob) or, without a policy,

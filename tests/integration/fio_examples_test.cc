@@ -98,10 +98,7 @@ const std::vector<Example>& Examples() {
        {{"offset_increment", "2m"}, {"io_size", "128k"}, {"numjobs", "3"}},
        Outcome::kAzbenchRefuses,
        "its clones start at different offsets"},
-      {"dedupe-global",
-       {{"size", "1m"}, {"iodepth", "8"}},
-       Outcome::kAzbenchRefuses,
-       "dedupe_mode=working_set"},
+      {"dedupe-global", {{"size", "1m"}, {"iodepth", "8"}}, Outcome::kSameWork},
       // fio's punch_hole-raicer trims a regular file through libaio: error 25 (ENOTTY), exit 1.
       // azbench has no trims.
       {"enospc-pressure",

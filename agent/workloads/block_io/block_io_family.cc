@@ -50,7 +50,8 @@ class ParsedBlockIoJob final : public ParsedJob {
       return job;
     }
     ASSIGN_OR_RETURN(std::unique_ptr<BlockIoJob> job,
-                     BlockIoJob::Prepare(spec_, group_id_, CreateEngine, context.cancel));
+                     BlockIoJob::Prepare(spec_, group_id_, CreateEngine, context.cancel,
+                                         context.job_index, context.dedupe_threads));
     return WrapBlockIoJob(std::move(job), waits_for_writer_);
   }
 
