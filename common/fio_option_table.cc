@@ -1205,8 +1205,11 @@ constexpr FioOptionInfo kOptions[] = {
             "azbench opens files without O_SYNC; use fsync= or fdatasync="),
     Refused("write_hint", "", T::kChoice, "", kSync, "Lifetime hint for written data",
             "azbench gives the kernel no write hints"),
-    Refused("create_serialize", "", T::kBool, "1", kFiles, "Lay files out one clone at a time",
-            kWhyLayout),
+    Honoured(
+        "create_serialize", "", T::kBool, "", "", "1", kFiles,
+        "Lay the job's files out one job after another (0: at once with the other jobs set to 0)",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.create_serialize, v); },
+        "before the run, as every layout; a job's clones lay out their files one after another"),
     Refused("create_fsync", "", T::kBool, "1", kFiles, "fsync each file after laying it out",
             kWhyLayout),
     Honoured(

@@ -319,6 +319,9 @@ struct JobSpec {
   // most files open at once; 0 = nrfiles. stat_type: filestat and dirstat.
   uint64_t file_size_bytes = 0;
   bool create_on_open = false;
+  // fio's create_serialize: the jobs with 0 lay out their files at once, after those with 1, which
+  // lay out one after another (agent/runner/runner_layout.cc).
+  bool create_serialize = true;
   int openfiles = 0;
   StatType stat_type = StatType::kStat;
   // fio's unlink: remove the job's files when it ends. `azbench-agent run` honours it when every

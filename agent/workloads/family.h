@@ -98,8 +98,12 @@ class ParsedJob {
   // The paths to confine; pointers into this job, valid until Prepare.
   virtual std::vector<JobPathSet> Paths() = 0;
   // Lays out what the job needs (untimed) through the paths as rewritten. The errors are the
-  // family's Prepare's; the runner prefixes the job name when they lack it.
+  // family's Prepare's; the runner prefixes the job name when they lack it. Jobs that are not
+  // create_serialize() may be prepared at once, each on its own thread.
   virtual absl::StatusOr<std::unique_ptr<Workload>> Prepare(const FamilyContext& context) = 0;
+  // fio's create_serialize: true (the default) lays the job out on its own, in the jobs' order,
+  // before the jobs that answer false are laid out together.
+  virtual bool create_serialize() const { return true; }
 };
 
 class Family {

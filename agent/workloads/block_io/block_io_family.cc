@@ -55,6 +55,8 @@ class ParsedBlockIoJob final : public ParsedJob {
     return WrapBlockIoJob(std::move(job), waits_for_writer_);
   }
 
+  bool create_serialize() const override { return spec_.create_serialize; }
+
   void set_waits_for_writer(bool waits) { waits_for_writer_ = waits; }
 
  private:
