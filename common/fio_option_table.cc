@@ -801,9 +801,6 @@ constexpr std::string_view kWhyMeasured =
 constexpr std::string_view kWhyPercentiles =
     "azbench keeps whole latency histograms and computes percentiles when it reports";
 constexpr std::string_view kWhyDeprecated = "fio deprecated it and ignores it too";
-constexpr std::string_view kWhyDedupeSet =
-    "azbench has dedupe_mode=repeat only (a block repeats the previous one); a working set of "
-    "earlier blocks, shared across jobs or not, is not implemented";
 constexpr std::string_view kWhyMemory =
     "azbench allocates I/O buffers itself, aligned for O_DIRECT";
 
@@ -1099,8 +1096,12 @@ constexpr FioOptionInfo kOptions[] = {
         "Stop checking a block at its first bad interval",
         [](JobSpec& j, std::string_view v) { return SetBool(j.verify_fatal, v); },
         "as in fio, the job stops at the first bad block either way"),
-    Refused("verify_dump", "", T::kBool, "0", kVerify, "Save the blocks that failed verify",
-            "an agent writes only its jobs' data files; the failed offsets are in the result"),
+    Honoured(
+        "verify_dump", "", T::kBool, "", "", "0", kVerify,
+        "Save each failed interval as read and as written (<file>.<offset>.received, .expected; "
+        ".hdr_fail for a bad header) in the current directory",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.verify_dump, v); },
+        "`azbench-agent run` only: a serving agent writes only its jobs' data files"),
     NoEffect("verify_async", "", T::kInt, "0", kVerify, "Threads that verify in the background",
              "the job's own thread checks each block; the same blocks are checked and reported"),
     Honoured(
@@ -1262,8 +1263,11 @@ constexpr FioOptionInfo kOptions[] = {
             "azbench opens files without O_SYNC; use fsync= or fdatasync="),
     Refused("write_hint", "", T::kChoice, "", kSync, "Lifetime hint for written data",
             "azbench gives the kernel no write hints"),
-    Refused("create_serialize", "", T::kBool, "1", kFiles, "Lay files out one clone at a time",
-            kWhyLayout),
+    Honoured(
+        "create_serialize", "", T::kBool, "", "", "1", kFiles,
+        "Lay the job's files out one job after another (0: at once with the other jobs set to 0)",
+        [](JobSpec& j, std::string_view v) { return SetBool(j.create_serialize, v); },
+        "before the run, as every layout; a job's clones lay out their files one after another"),
     Refused("create_fsync", "", T::kBool, "1", kFiles, "fsync each file after laying it out",
             kWhyLayout),
     Honoured(
@@ -1434,27 +1438,27 @@ constexpr FioOptionInfo kOptions[] = {
     Honoured("dedupe_percentage", "", T::kInt, "%", "0..100", "0", kBuffers,
              "Share of written blocks that repeat earlier ones",
              [](JobSpec& j, std::string_view v) { return SetInt(j.dedupe_percentage, v, 0, 100); }),
-    Honoured("dedupe_global", "", T::kBool, "", "0", "0", kBuffers,
-             "Dedupe across jobs (only 0: each job repeats its own blocks)",
-             [](JobSpec&, std::string_view v) -> absl::Status {
-               ASSIGN_OR_RETURN(bool global, ParseFlag(v));
-               if (!global) return absl::OkStatus();
-               return absl::InvalidArgumentError(
-                   absl::StrCat("dedupe_global=1 is refused: ", std::string(kWhyDedupeSet)));
+    Honoured("dedupe_global", "", T::kBool, "", "", "0", kBuffers,
+             "With dedupe_mode=working_set, draw the working set from every clone of the run",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.dedupe_global, v); }),
+    Honoured(
+        "dedupe_mode", "", T::kChoice, "", "repeat, working_set", "repeat", kBuffers,
+        "How deduplicated blocks are chosen (repeat: the previous block again; working_set: one "
+        "of the job's first unique blocks)",
+        [](JobSpec& j, std::string_view v) -> absl::Status {
+          if (v != "repeat" && v != "working_set") {
+            return absl::InvalidArgumentError(
+                absl::StrCat("dedupe_mode '", std::string(v),
+                             "' is not supported; allowed: repeat, working_set"));
+          }
+          j.dedupe_working_set = v == "working_set";
+          return absl::OkStatus();
+        }),
+    Honoured("dedupe_working_set_percentage", "", T::kInt, "%", "0..100", "5", kBuffers,
+             "Share of the job's size whose unique blocks dedupe_mode=working_set repeats",
+             [](JobSpec& j, std::string_view v) {
+               return SetInt(j.dedupe_working_set_percentage, v, 0, 100);
              }),
-    Honoured("dedupe_mode", "", T::kChoice, "", "repeat", "repeat", kBuffers,
-             "How deduplicated blocks are chosen (repeat: the previous block again)",
-             [](JobSpec&, std::string_view v) -> absl::Status {
-               if (v == "repeat") return absl::OkStatus();
-               if (v == "working_set") {
-                 return absl::InvalidArgumentError(absl::StrCat(
-                     "dedupe_mode=working_set is refused: ", std::string(kWhyDedupeSet)));
-               }
-               return absl::InvalidArgumentError(absl::StrCat(
-                   "dedupe_mode '", std::string(v), "' is not supported; allowed: repeat"));
-             }),
-    Refused("dedupe_working_set_percentage", "", T::kInt, "5", kBuffers,
-            "Share of the file that dedupe blocks come from", kWhyDedupeSet),
     NoEffect("clat_percentiles", "", T::kBool, "1", kStats, "Report completion latency percentiles",
              kWhyPercentiles),
     NoEffect("lat_percentiles", "", T::kBool, "0", kStats, "Report total latency percentiles",

@@ -425,6 +425,25 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
                      "job's ioengine is ",
                      job.ioengine, "): other jobs' files are laid out before the run"));
   }
+  // fio's checks of a working set (init.c): its blocks are the job's first unique ones.
+  if (job.dedupe_percentage > 0 && job.dedupe_working_set) {
+    if (job.size_bytes == 0 && job.size_percent == 0) {
+      return absl::InvalidArgumentError(
+          "dedupe_mode=working_set needs size: the working set is a share of it");
+    }
+    if (job.nrfiles != 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("dedupe_mode=working_set takes one file per job (nrfiles=1); this job has ",
+                       job.nrfiles));
+    }
+    if (job.dedupe_working_set_percentage + job.dedupe_percentage > 100) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("dedupe_percentage ", job.dedupe_percentage,
+                       " plus dedupe_working_set_percentage ", job.dedupe_working_set_percentage,
+                       " is over 100: the working set's blocks are unique, so no more than ",
+                       100 - job.dedupe_working_set_percentage, "% of the blocks can repeat them"));
+    }
+  }
   if (job.openfiles > 0 && job.openfiles < job.nrfiles && !file_ops) {
     return absl::InvalidArgumentError(
         absl::StrCat("openfiles ", job.openfiles, " is below nrfiles ", job.nrfiles, ": ioengine ",

@@ -298,6 +298,12 @@ struct JobSpec {
   std::string buffer_pattern;                  // the bytes, parsed (fio's pattern syntax)
   uint64_t buffer_compress_chunk_bytes = 512;  // 0 = the smallest write size
   int dedupe_percentage = 0;                   // share of written blocks that repeat an earlier one
+  // dedupe_mode=working_set: a repeated block is one of the first dedupe_working_set_percentage
+  // percent of the job's size in unique blocks (else the previous block); dedupe_global: that
+  // set is spread over every clone of the run.
+  bool dedupe_working_set = false;
+  int dedupe_working_set_percentage = 5;
+  bool dedupe_global = false;
   bool group_reporting = false;
   bool stonewall = false;  // wait for the previous jobs to finish before this one starts
   bool new_group = false;
@@ -341,6 +347,9 @@ struct JobSpec {
   // most files open at once; 0 = nrfiles. stat_type: filestat and dirstat.
   uint64_t file_size_bytes = 0;
   bool create_on_open = false;
+  // fio's create_serialize: the jobs with 0 lay out their files at once, after those with 1, which
+  // lay out one after another (agent/runner/runner_layout.cc).
+  bool create_serialize = true;
   int openfiles = 0;
   StatType stat_type = StatType::kStat;
   // fio's fallocate: native is fio's default on Linux.
@@ -384,7 +393,10 @@ struct JobSpec {
   bool do_verify = true;               // a write job reads back what it wrote
   bool verify_only = false;            // a write job only reads back what it would have written
   bool verify_fatal = false;           // stop checking a block at its first bad interval
-  uint64_t verify_backlog = 0;         // verify after every N writes; 0: after all of them
+  // A failed interval's bytes as read and as written go to files in the current directory (fio's
+  // verify_dump: <file>.<offset>.received and .expected, or .hdr_fail for a bad header).
+  bool verify_dump = false;
+  uint64_t verify_backlog = 0;  // verify after every N writes; 0: after all of them
   // fio's cpus_allowed / cpumask, cpus_allowed_policy, nice, prio and prioclass: each clone thread
   // sets its affinity, nice value and I/O priority as it starts.
   ThreadPlacementSpec placement;

@@ -19,6 +19,7 @@
 #include "absl/synchronization/mutex.h"
 #include "agent/confinement/job_confinement.h"
 #include "agent/runner/runner.h"
+#include "agent/workloads/dedupe_working_set.h"
 #include "agent/workloads/workload.h"
 
 namespace azbench {
@@ -77,6 +78,7 @@ class PhaseBarrier {
 
 struct Runner::PreparedRun {
   std::vector<ConfinedJob> confined;  // directory descriptors the jobs' paths go through
+  DedupeThreads dedupe_threads;       // every job's clones, for dedupe_global; outlives `jobs`
   std::vector<std::unique_ptr<Workload>> jobs;
   std::vector<std::string> created_dirs;  // per-agent subdirectories this run made
   std::vector<bool> stonewall;            // per job: waits for every job before it

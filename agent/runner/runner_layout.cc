@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "agent/runner/family_registry.h"
@@ -129,55 +130,102 @@ absl::StatusOr<PrepareOutcome> Runner::LayOut(const std::string& run_id, Prepare
     run->confined.push_back(*std::move(confined));
     return absl::OkStatus();
   };
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    ParsedJob& parsed = *jobs[i];
-    const std::string name = parsed.name();
-    const size_t confined_before = run->confined.size();
-    absl::Status st = absl::OkStatus();
-    for (const JobPathSet& set : parsed.Paths()) {
+  // Each job's paths, then its layout. fio's create_serialize: the jobs with 1 lay out one after
+  // another in their order; then those with 0 all at once, each on its own thread, as fio's job
+  // threads lay out their own files when they start.
+  struct Step {
+    absl::Status status = absl::OkStatus();  // the paths' confinement, then the layout
+    int confined = -1;                       // its last entry in run->confined; -1: none
+    std::unique_ptr<Workload> job;
+    bool attempted = false;
+  };
+  std::vector<Step> steps(jobs.size());
+  auto confine_paths = [&](size_t i) {
+    const size_t before = run->confined.size();
+    for (const JobPathSet& set : jobs[i]->Paths()) {
       if (enforce_policy) {
-        st = confine(name, set, footprints[i]);
+        steps[i].status = confine(jobs[i]->name(), set, footprints[i]);
       } else if (set.agent_subdir) {
-        st = agent_directory(*set.paths, name);
+        steps[i].status = agent_directory(*set.paths, jobs[i]->name());
       }
-      if (!st.ok()) break;
+      if (!steps[i].status.ok()) break;
     }
-    absl::StatusOr<std::unique_ptr<Workload>> job =
-        st.ok() ? parsed.Prepare(context) : absl::StatusOr<std::unique_ptr<Workload>>(st);
-    // Messages and file lists name the directories, not the descriptors they go through.
-    const bool confined_now = run->confined.size() > confined_before;
-    auto display = [&](std::string text) {
-      return confined_now ? run->confined.back().DisplayText(std::move(text)) : text;
-    };
-    if (!job.ok()) {
-      run->RemoveFiles(nullptr);
-      const absl::Status named = WithJobName(name, job.status());
-      return absl::Status(named.code(), display(std::string(named.message())));
+    if (run->confined.size() > before) {
+      steps[i].confined = static_cast<int>(run->confined.size()) - 1;
     }
-    for (const auto& f : (*job)->files()) {
+  };
+  auto prepare = [&](size_t i) {
+    steps[i].attempted = true;
+    if (!steps[i].status.ok()) return;
+    FamilyContext job_context = context;
+    job_context.job_index = static_cast<int>(i);
+    job_context.dedupe_threads = &run->dedupe_threads;
+    absl::StatusOr<std::unique_ptr<Workload>> job = jobs[i]->Prepare(job_context);
+    if (job.ok()) {
+      steps[i].job = *std::move(job);
+    } else {
+      steps[i].status = job.status();
+    }
+  };
+  bool failed = false;
+  std::vector<size_t> together;
+  for (size_t i = 0; i < jobs.size() && !failed; ++i) {
+    if (!jobs[i]->create_serialize()) {
+      together.push_back(i);
+      continue;
+    }
+    confine_paths(i);
+    prepare(i);
+    failed = !steps[i].status.ok();
+  }
+  if (!failed && !together.empty()) {
+    for (const size_t i : together) confine_paths(i);
+    std::vector<std::thread> threads;
+    for (const size_t i : together) threads.emplace_back(prepare, i);
+    for (std::thread& t : threads) t.join();
+  }
+  // Messages and file lists name the directories, not the descriptors they go through.
+  auto display = [&](size_t i, std::string text) {
+    return steps[i].confined >= 0 ? run->confined[steps[i].confined].DisplayText(std::move(text))
+                                  : text;
+  };
+  // A failure removes what every job laid out, those not yet taken into the run included.
+  auto fail = [&](size_t i, const absl::Status& status) {
+    for (Step& step : steps) {
+      if (step.job != nullptr) (void)step.job->RemoveCreatedFiles();
+    }
+    run->RemoveFiles(nullptr);
+    const absl::Status named = WithJobName(jobs[i]->name(), status);
+    return absl::Status(named.code(), display(i, std::string(named.message())));
+  };
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (steps[i].attempted && !steps[i].status.ok()) return fail(i, steps[i].status);
+  }
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const std::string name = jobs[i]->name();
+    std::unique_ptr<Workload>& job = steps[i].job;
+    for (const auto& f : job->files()) {
       outcome.files.push_back(f);
-      outcome.files.back().path = display(f.path);
+      outcome.files.back().path = display(i, f.path);
     }
-    for (const auto& w : (*job)->warnings()) {
+    for (const auto& w : job->warnings()) {
       outcome.warnings.push_back(absl::StrCat("job '", name, "': ", w));
     }
     int waitee = -1;
-    if (const std::string wait_for = (*job)->wait_for(); !wait_for.empty()) {
+    if (const std::string wait_for = job->wait_for(); !wait_for.empty()) {
       for (size_t j = 0; j < run->jobs.size(); ++j) {
         if (run->jobs[j]->name() == wait_for) waitee = static_cast<int>(j);
       }
       if (waitee < 0) {
-        (void)(*job)->RemoveCreatedFiles();
-        run->RemoveFiles(nullptr);
-        return absl::InvalidArgumentError(
-            absl::StrCat("job '", name, "': wait_for=", wait_for,
-                         " names no job before this one (a job can wait only for one defined "
-                         "earlier)"));
+        return fail(i, absl::InvalidArgumentError(absl::StrCat(
+                           "wait_for=", wait_for,
+                           " names no job before this one (a job can wait only for one defined "
+                           "earlier)")));
       }
     }
     run->wait_for.push_back(waitee);
-    run->stonewall.push_back((*job)->stonewall());
-    run->jobs.push_back(*std::move(job));
+    run->stonewall.push_back(job->stonewall());
+    run->jobs.push_back(std::move(job));
   }
   return outcome;
 }

@@ -58,7 +58,8 @@ BufferPool::BufferPool(const BufferOptions& options)
     : options_(Resolve(options)),
       pattern_(options.pattern),
       rng_(options.seed),
-      dedupe_rng_(options.seed ^ 0xDEDEDEDEULL) {}
+      dedupe_rng_(options.seed ^ 0xDEDEDEDEULL),
+      working_set_index_rng_(options.seed ^ 0x5E75E75EULL) {}
 
 BufferPool::BufferPool(BufferPool&& other) noexcept
     : options_(other.options_),
@@ -66,6 +67,8 @@ BufferPool::BufferPool(BufferPool&& other) noexcept
       buffers_(std::move(other.buffers_)),
       rng_(other.rng_),
       dedupe_rng_(other.dedupe_rng_),
+      working_set_index_rng_(other.working_set_index_rng_),
+      working_set_(std::move(other.working_set_)),
       last_fill_seed_(other.last_fill_seed_),
       filled_once_(other.filled_once_),
       write_counter_(other.write_counter_) {
@@ -80,6 +83,8 @@ BufferPool& BufferPool::operator=(BufferPool&& other) noexcept {
     buffers_ = std::move(other.buffers_);
     rng_ = other.rng_;
     dedupe_rng_ = other.dedupe_rng_;
+    working_set_index_rng_ = other.working_set_index_rng_;
+    working_set_ = std::move(other.working_set_);
     last_fill_seed_ = other.last_fill_seed_;
     filled_once_ = other.filled_once_;
     write_counter_ = other.write_counter_;
@@ -110,6 +115,14 @@ absl::StatusOr<BufferPool> BufferPool::Create(const BufferOptions& options) {
     return absl::InvalidArgumentError(
         absl::StrCat("dedupe_percentage ", options.dedupe_percentage, " is outside 0..100"));
   }
+  // At 100% every buffer repeats the first in either mode (fio), so no set is needed.
+  const bool working_set = options.dedupe_working_set && options.dedupe_percentage > 0 &&
+                           options.dedupe_percentage < 100;
+  if (working_set && options.dedupe_working_set_blocks == 0) {
+    return absl::InvalidArgumentError(
+        "dedupe_mode=working_set: dedupe_working_set_percentage of size holds no whole block; "
+        "raise it or size");
+  }
   BufferPool pool(options);
   const uint64_t rounded = (options.size_bytes + options.alignment_bytes - 1) /
                            options.alignment_bytes * options.alignment_bytes;
@@ -121,6 +134,12 @@ absl::StatusOr<BufferPool> BufferPool::Create(const BufferOptions& options) {
     }
     pool.buffers_.push_back(data);
     pool.Fill(data, rounded);
+  }
+  if (working_set) {
+    // The set is the first unique buffers the job writes: the seeds after the fills above.
+    Rng stream = pool.rng_;
+    pool.working_set_.resize(options.dedupe_working_set_blocks);
+    for (uint64_t& seed : pool.working_set_) seed = stream.Next();
   }
   return pool;
 }
@@ -139,21 +158,19 @@ void BufferPool::Fill(void* data, uint64_t bytes) {
     // A buffer repeats the previous one whole, or is new whole (fio: "entirely dedupe-able or
     // not"), compression shaping included.
     uint64_t seed;
-    if (filled_once_ && o.dedupe_percentage > 0 &&
-        dedupe_rng_.Below(100) < static_cast<uint64_t>(o.dedupe_percentage)) {
+    if (!working_set_.empty()) {
+      seed = dedupe_rng_.Below(100) < static_cast<uint64_t>(o.dedupe_percentage)
+                 ? working_set_[working_set_index_rng_.Below(working_set_.size())]
+                 : rng_.Next();
+    } else if (filled_once_ && o.dedupe_percentage > 0 &&
+               dedupe_rng_.Below(100) < static_cast<uint64_t>(o.dedupe_percentage)) {
       seed = last_fill_seed_;
     } else {
       seed = rng_.Next();
     }
     last_fill_seed_ = seed;
     filled_once_ = true;
-    Rng chunk_rng(seed);
-    const uint64_t chunk_bytes = o.compress_chunk_bytes > 0
-                                     ? std::min(o.compress_chunk_bytes, o.min_write_bytes)
-                                     : o.min_write_bytes;
-    for (uint64_t pos = 0; pos < bytes; pos += chunk_bytes) {
-      FillChunk(out + pos, std::min(chunk_bytes, bytes - pos), chunk_rng);
-    }
+    FillFromSeed(out, bytes, seed);
   } else if (!pattern_.empty()) {
     CopyPattern(pattern_, out, bytes);
   } else if (o.zero) {
@@ -163,6 +180,18 @@ void BufferPool::Fill(void* data, uint64_t bytes) {
       const uint64_t word = rng_.Next();
       std::memcpy(out + pos, &word, std::min<uint64_t>(8, bytes - pos));
     }
+  }
+}
+
+void BufferPool::FillFromSeed(void* data, uint64_t bytes, uint64_t seed) const {
+  auto* out = static_cast<unsigned char*>(data);
+  const BufferOptions& o = options_;
+  Rng chunk_rng(seed);
+  const uint64_t chunk_bytes = o.compress_chunk_bytes > 0
+                                   ? std::min(o.compress_chunk_bytes, o.min_write_bytes)
+                                   : o.min_write_bytes;
+  for (uint64_t pos = 0; pos < bytes; pos += chunk_bytes) {
+    FillChunk(out + pos, std::min(chunk_bytes, bytes - pos), chunk_rng);
   }
 }
 

@@ -10,6 +10,11 @@
 // sector (cost: bs/512 stores), so no two written blocks are equal while the buffer stays otherwise
 // unchanged (cheap); fio stamps offset and time, the effect is the same. With refill (explicit, or
 // fio's default with compression or dedupe) the whole buffer is regenerated before every write.
+//
+// Each new buffer's content comes from the next seed of the pool's seed stream. dedupe_mode=
+// working_set (fio's dedupe.c): a repeated buffer is, uniformly at random, one of a working set
+// of seeds: the stream's first dedupe_working_set_blocks (the pool's first unique buffers), or,
+// with dedupe_global, a set spread over the run's clones (SetDedupeWorkingSet).
 #ifndef AZBENCH_AGENT_WORKLOADS_BUFFER_POOL_H_
 #define AZBENCH_AGENT_WORKLOADS_BUFFER_POOL_H_
 
@@ -21,6 +26,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -42,12 +48,16 @@ struct BufferOptions {
   uint64_t compress_chunk_bytes = 512;  // 0 = min_write_bytes
   uint64_t min_write_bytes = 4096;
   int dedupe_percentage = 0;
+  // dedupe_mode=working_set with this many seeds (fio's num_unique_pages); false: repeat.
+  bool dedupe_working_set = false;
+  uint64_t dedupe_working_set_blocks = 0;
 };
 
 class BufferPool {
  public:
   // Errors: InvalidArgument (count < 1, size 0, alignment not a power of two, a percentage outside
-  // 0..100), ResourceExhausted (allocation failed, with the size).
+  // 0..100, a dedupe working set of no block), ResourceExhausted (allocation failed, with the
+  // size).
   static absl::StatusOr<BufferPool> Create(const BufferOptions& options);
   BufferPool(BufferPool&&) noexcept;
   BufferPool& operator=(BufferPool&&) noexcept;
@@ -63,6 +73,15 @@ class BufferPool {
   // Fills `data` with the configured content (used for file layout as well).
   void Fill(void* data, uint64_t bytes);
 
+  // Fills `data` with the content of a new buffer drawn from `seed` (no dedupe draw): the same
+  // seed gives the same bytes, so that a verified block's data can be made again from its header.
+  void FillFromSeed(void* data, uint64_t bytes, uint64_t seed) const;
+
+  // The seeds that the next new buffers take, in order (a copy: drawing from it changes nothing).
+  Rng SeedStream() const { return rng_; }
+  // Replaces the working set of dedupe_mode=working_set by `seeds` (dedupe_global); not empty.
+  void SetDedupeWorkingSet(std::vector<uint64_t> seeds) { working_set_ = std::move(seeds); }
+
  private:
   explicit BufferPool(const BufferOptions& options);
   // One chunk: (100 - compress_percentage)% random from `rng`, the rest zeros or the pattern.
@@ -72,6 +91,8 @@ class BufferPool {
   std::vector<void*> buffers_;
   Rng rng_;
   Rng dedupe_rng_;
+  Rng working_set_index_rng_;
+  std::vector<uint64_t> working_set_;  // seeds; empty: dedupe_mode=repeat
   uint64_t last_fill_seed_ = 0;
   bool filled_once_ = false;
   uint64_t write_counter_ = 0;

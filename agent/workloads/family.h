@@ -28,6 +28,7 @@ namespace azbench {
 namespace s3 {
 class MetadataSource;
 }  // namespace s3
+class DedupeThreads;
 
 struct JobRequest {
   std::string name;
@@ -59,6 +60,10 @@ struct FamilyContext {
   std::vector<std::string> allowed_roots;
   // The run's cancel flag; outlives the prepared workload.
   std::atomic<bool>* cancel = nullptr;
+  // At Prepare: the job's place in the run's list of jobs, and the run's registry of the clones
+  // whose buffers dedupe_global draws on (may be null; outlives the prepared workload).
+  int job_index = 0;
+  DedupeThreads* dedupe_threads = nullptr;
 };
 
 // One set of paths a job names, as the runner confines it (ConfineJob) or, without a policy,
@@ -95,8 +100,12 @@ class ParsedJob {
   // The paths to confine; pointers into this job, valid until Prepare.
   virtual std::vector<JobPathSet> Paths() = 0;
   // Lays out what the job needs (untimed) through the paths as rewritten. The errors are the
-  // family's Prepare's; the runner prefixes the job name when they lack it.
+  // family's Prepare's; the runner prefixes the job name when they lack it. Jobs that are not
+  // create_serialize() may be prepared at once, each on its own thread.
   virtual absl::StatusOr<std::unique_ptr<Workload>> Prepare(const FamilyContext& context) = 0;
+  // fio's create_serialize: true (the default) lays the job out on its own, in the jobs' order,
+  // before the jobs that answer false are laid out together.
+  virtual bool create_serialize() const { return true; }
 };
 
 class Family {

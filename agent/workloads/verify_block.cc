@@ -131,14 +131,28 @@ VerifyBlockResult CheckVerifyBlock(const VerifyFormat& format, uint8_t* buf, uin
   const uint32_t header = format.HeaderBytes();
   const std::string where_block =
       absl::StrCat(" (requested block: offset=", offset_bytes, ", length=", len, ")");
-  auto fail = [&](uint64_t at_offset, std::string message) {
+  uint32_t at = 0;
+  uint8_t* p = buf;
+  auto fail = [&](uint64_t at_offset, std::string message, bool bad_header) {
     ++result.bad_intervals;
     result.bad_offsets.push_back(at_offset);
+    VerifyBadInterval bad{.at_bytes = at,
+                          .length_bytes = std::min(stride, len - at),
+                          .offset_bytes = at_offset,
+                          .bad_header = bad_header,
+                          .stamp = {}};
+    if (HasHeader(format.type) && !bad_header) {
+      bad.stamp = {.seed = Get<uint64_t>(p, kSeedAt),
+                   .numberio = Get<uint16_t>(p, kNumberioAt),
+                   .time_ns = Get<uint32_t>(p, kTimeSecAt) * 1'000'000'000ULL +
+                              Get<uint32_t>(p, kTimeNsecAt)};
+    }
+    result.intervals.push_back(bad);
     if (result.message.empty()) result.message = std::move(message);
   };
-  for (uint32_t at = 0, n = 0; at < len; at += stride, ++n) {
+  for (uint32_t n = 0; at < len; at += stride, ++n) {
     if (result.bad_intervals > 0 && stop_at_first) break;
-    uint8_t* p = buf + at;
+    p = buf + at;
     const uint64_t interval_offset = offset_bytes + uint64_t{n} * stride;
     if (format.header_offset_bytes != 0) SwapBytes(p, p + format.header_offset_bytes, header);
     if (HasHeader(format.type)) {
@@ -166,7 +180,8 @@ VerifyBlockResult CheckVerifyBlock(const VerifyFormat& format, uint8_t* buf, uin
         // As fio: a bad header ends the block's check.
         fail(interval_offset,
              absl::StrCat("verify: ", bad, " at file ", std::string(path), " offset ",
-                          interval_offset, ", length ", stride, where_block));
+                          interval_offset, ", length ", stride, where_block),
+             /*bad_header=*/true);
         return result;
       }
     }
@@ -181,7 +196,8 @@ VerifyBlockResult CheckVerifyBlock(const VerifyFormat& format, uint8_t* buf, uin
              absl::StrCat(std::string(VerifyTypeName(format.type)), ": verify failed at file ",
                           std::string(path), " offset ", interval_offset, ", length ", stride,
                           where_block, ": expected ", Hex(stored, sum_len), ", received ",
-                          Hex(sum.data(), sum_len)));
+                          Hex(sum.data(), sum_len)),
+             /*bad_header=*/false);
       }
     } else if (!format.pattern.empty()) {
       const std::string& pattern = format.pattern;
@@ -194,7 +210,8 @@ VerifyBlockResult CheckVerifyBlock(const VerifyFormat& format, uint8_t* buf, uin
                absl::StrFormat("pattern: verify failed at file %s offset %u, length %u%s: got "
                                "pattern '%02x', wanted '%02x' at byte %u",
                                std::string(path), interval_offset, stride, where_block, data[i],
-                               want, i));
+                               want, i),
+               /*bad_header=*/false);
           break;
         }
         if (++mod == pattern.size()) mod = 0;

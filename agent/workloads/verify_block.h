@@ -69,10 +69,21 @@ struct VerifyExpect {
   uint16_t numberio = 0;
 };
 
+// One interval that failed its check: where it lies and, when its header was good, what the
+// header says about the write (from which the written bytes can be made again).
+struct VerifyBadInterval {
+  uint32_t at_bytes = 0;      // its start in the block
+  uint32_t length_bytes = 0;  // its bytes in the block
+  uint64_t offset_bytes = 0;  // its offset in the file
+  bool bad_header = false;
+  VerifyStamp stamp;  // the header's seed, numberio and time; zero with a bad header or none
+};
+
 struct VerifyBlockResult {
   int bad_intervals = 0;
-  std::vector<uint64_t> bad_offsets;  // file offsets of the bad intervals, in order
-  std::string message;                // the first failure, as fio words it
+  std::vector<uint64_t> bad_offsets;         // file offsets of the bad intervals, in order
+  std::vector<VerifyBadInterval> intervals;  // the bad intervals, in order
+  std::string message;                       // the first failure, as fio words it
 };
 
 // Checks the `len` bytes read at `offset_bytes` of `path`, interval by interval, as fio's

@@ -257,6 +257,12 @@ absl::StatusOr<JobSpec> SpecFromOptions(const JobOptions& options, absl::string_
           "files there and cannot contain '/'"));
     }
   }
+  if (spec.verify_dump) {
+    // Agents would have to return the files; the result names the failed offsets.
+    return absl::InvalidArgumentError(
+        "verify_dump=1 is written by `azbench-agent run` only; a campaign's results name the "
+        "offsets that failed verify");
+  }
   RETURN_IF_ERROR(ValidateJobSpec(spec));
   return spec;
 }

@@ -180,9 +180,9 @@ TEST_F(OneShotFioFlagsTest, ParseOnlyChecksWarnsAndRunsNothing) {
   EXPECT_FALSE(std::filesystem::exists(dir_.File("a.0.0"))) << "nothing ran";
 
   const std::string bad = dir_.File("bad.fio");
-  std::ofstream(bad) << "[job]\nsize=1m\nverify_dump=1\n";
+  std::ofstream(bad) << "[job]\nsize=1m\ncreate_fsync=1\n";
   EXPECT_EQ(CommandWithOutput({"--parse-only", bad}, &out, &err), 2);
-  EXPECT_THAT(err, HasSubstr(bad + ":3: option 'verify_dump' is not supported by azbench: "));
+  EXPECT_THAT(err, HasSubstr(bad + ":3: option 'create_fsync' is not supported by azbench: "));
 }
 
 TEST_F(OneShotFioFlagsTest, SectionNamesMustBeJobSectionsOfTheFile) {

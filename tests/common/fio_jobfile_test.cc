@@ -108,9 +108,9 @@ TEST(ParseFioJobFileTest, UnknownOptionErrorNamesTheFileLineAndOption) {
 }
 
 TEST(ParseFioJobFileTest, RefusedOptionErrorNamesTheFileLineAndWhy) {
-  EXPECT_THAT(ParseFioJobFile("[job]\nsize=1m\n\nverify_dump=1\n", "t.fio"),
+  EXPECT_THAT(ParseFioJobFile("[job]\nsize=1m\n\ncreate_fsync=1\n", "t.fio"),
               StatusIs(absl::StatusCode::kUnimplemented,
-                       StartsWith("t.fio:4: option 'verify_dump' is not supported by azbench: ")));
+                       StartsWith("t.fio:4: option 'create_fsync' is not supported by azbench: ")));
 }
 
 TEST(ParseFioJobFileTest, NoEffectOptionsBecomeWarningsWithFileLineAndSection) {
@@ -153,7 +153,7 @@ TEST(ParseFioJobFileTest, WaitForMustNameAnEarlierJob) {
 }
 
 TEST(ParseFioJobFileTest, OnlySectionsRunsTheNamedJobsWithTheirGlobals) {
-  const char* text = "[global]\nsize=1m\n[a]\nverify_dump=1\n[b]\nbs=8k\n[c]\nstonewall\n";
+  const char* text = "[global]\nsize=1m\n[a]\ncreate_fsync=1\n[b]\nbs=8k\n[c]\nstonewall\n";
   absl::StatusOr<std::vector<FioJob>> jobs = ParseFioJobFile(text, "t.fio", {"c", "b"});
   ASSERT_TRUE(jobs.ok()) << jobs.status() << " (a, with a refused option, is not parsed)";
   ASSERT_EQ(jobs->size(), 2u);
@@ -497,9 +497,10 @@ TEST(ParseFioCommandLineTest, StonewallStartsANewGroup) {
 
 TEST(ParseFioCommandLineTest, ErrorsNameTheArgument) {
   EXPECT_THAT(
-      ParseFioCommandLine({"--name=w", "--size=1m", "--verify_dump=1"}),
-      StatusIs(absl::StatusCode::kUnimplemented,
-               StartsWith("argument 3 '--verify_dump=1': option 'verify_dump' is not supported")));
+      ParseFioCommandLine({"--name=w", "--size=1m", "--create_fsync=1"}),
+      StatusIs(
+          absl::StatusCode::kUnimplemented,
+          StartsWith("argument 3 '--create_fsync=1': option 'create_fsync' is not supported")));
   EXPECT_THAT(ParseFioCommandLine({"--name=w", "--size=1m", "--bs=4x"}),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        StartsWith("argument 3 '--bs=4x': option 'bs': '4x'")));

@@ -134,7 +134,7 @@ TEST(FioOptionHelpTextTest, OneOptionShowsTypeRangeDefaultHelpAndStatus) {
   EXPECT_THAT(*bs, AllOf(HasSubstr("name      : bs\n"), HasSubstr("alias     : blocksize\n"),
                          HasSubstr("type      : size (bytes)\n"), HasSubstr("default   : 4k\n"),
                          HasSubstr("range     : 1..1g"), HasSubstr("azbench   : honoured")));
-  absl::StatusOr<std::string> dump = FioOptionHelpText("verify_dump");
+  absl::StatusOr<std::string> dump = FioOptionHelpText("create_fsync");
   ASSERT_TRUE(dump.ok()) << dump.status();
   EXPECT_THAT(*dump, HasSubstr("azbench   : refused: "));
   EXPECT_THAT(FioOptionHelpText("iodepht"),

@@ -399,13 +399,12 @@ TEST(ApplyJobOptionTest, UnknownOptionIsNotFoundNamingItAndTheClosestOption) {
 
 TEST(ApplyJobOptionTest, RefusedFioOptionIsUnimplementedSayingWhy) {
   JobSpec job;
-  EXPECT_THAT(ApplyJobOption(job, "dedupe_working_set_percentage", "50"),
+  EXPECT_THAT(ApplyJobOption(job, "verify_backlog_batch", "50"),
               StatusIs(absl::StatusCode::kUnimplemented,
-                       StartsWith("option 'dedupe_working_set_percentage' is not supported by "
-                                  "azbench: ")));
-  EXPECT_THAT(ApplyJobOption(job, "verify_dump", "1"),
+                       StartsWith("option 'verify_backlog_batch' is not supported by azbench: ")));
+  EXPECT_THAT(ApplyJobOption(job, "create_fsync", "1"),
               StatusIs(absl::StatusCode::kUnimplemented,
-                       StartsWith("option 'verify_dump' is not supported by azbench: ")));
+                       StartsWith("option 'create_fsync' is not supported by azbench: ")));
   EXPECT_THAT(ApplyJobOption(job, "file_append", "1"),
               StatusIs(absl::StatusCode::kUnimplemented, StartsWith("option 'file_append' ")));
 }
@@ -432,11 +431,11 @@ TEST(JobOptionNamesTest, SupportedMeansHonouredOrWithoutEffect) {
   EXPECT_TRUE(IsSupportedJobOption("group_reporting"));
   EXPECT_TRUE(IsSupportedJobOption("thread"));
   EXPECT_TRUE(IsSupportedJobOption("verify"));
-  EXPECT_FALSE(IsSupportedJobOption("verify_dump"));
+  EXPECT_FALSE(IsSupportedJobOption("create_fsync"));
   EXPECT_FALSE(IsSupportedJobOption("no_such_option"));
   EXPECT_THAT(SupportedJobOptionNames(),
               AllOf(Contains("bs"), Contains("blocksize"), Contains("wait_for_previous"),
-                    Contains("kb_base"), Not(Contains("verify_dump"))));
+                    Contains("kb_base"), Not(Contains("create_fsync"))));
   for (const std::string& name : SupportedJobOptionNames()) {
     EXPECT_TRUE(IsSupportedJobOption(name)) << name;
   }

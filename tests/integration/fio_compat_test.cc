@@ -341,16 +341,16 @@ TEST_F(FioCompatTest, StudyCJobFileRunsVerbatimAndItsFioJsonMatchesTheStore) {
 
 TEST_F(FioCompatTest, UnsupportedOptionsStopTheRunNamingTheOptionAndTheLine) {
   const std::string bad = dir_.File("bad.fio");
-  std::ofstream(bad) << "[global]\nsize=1m\n[job]\nverify_dump=1\nrw=read\n";
+  std::ofstream(bad) << "[global]\nsize=1m\n[job]\ncreate_fsync=1\nrw=read\n";
   std::string output;
   EXPECT_EQ(Azbench({"run", "--fio-job", bad, "--db", dir_.File("bad.db")}, &output), 2);
-  EXPECT_THAT(output, HasSubstr(bad + ":4: option 'verify_dump' is not supported by azbench: "));
+  EXPECT_THAT(output, HasSubstr(bad + ":4: option 'create_fsync' is not supported by azbench: "));
   EXPECT_EQ(Azbench({"run", "--db", dir_.File("bad.db"), "--", "--name=x", "--size=1m",
-                     "--verify_dump=1"},
+                     "--create_fsync=1"},
                     &output),
             2);
   EXPECT_THAT(output,
-              HasSubstr("argument 3 '--verify_dump=1': option 'verify_dump' is not supported"));
+              HasSubstr("argument 3 '--create_fsync=1': option 'create_fsync' is not supported"));
   EXPECT_FALSE(fs::exists(dir_.File("bad.db"))) << "nothing may run or be stored";
 }
 

@@ -89,6 +89,15 @@ bool VerifyFillsBlocks(const JobSpec& s) {
   return type != VerifyType::kNone && type != VerifyType::kNull;
 }
 
+// fio's num_unique_pages: dedupe_working_set_percentage of the job's size, in smallest writes.
+uint64_t DedupeWorkingSetBlocks(const JobSpec& s) {
+  if (!s.dedupe_working_set) return 0;
+  const uint64_t block_bytes = std::max<uint64_t>(1, s.BlockSizes(true).min_bytes);
+  const unsigned __int128 set_bytes =
+      static_cast<unsigned __int128>(s.size_bytes) * s.dedupe_working_set_percentage / 100;
+  return static_cast<uint64_t>(set_bytes / block_bytes);
+}
+
 BufferOptions WriteBufferOptions(const JobSpec& s, int depth, uint64_t seed) {
   BufferOptions o{.count = depth,
                   .size_bytes = s.MaxBlockSizeBytes(),
@@ -101,7 +110,9 @@ BufferOptions WriteBufferOptions(const JobSpec& s, int depth, uint64_t seed) {
                   .pattern = s.buffer_pattern,
                   .compress_chunk_bytes = s.buffer_compress_chunk_bytes,
                   .min_write_bytes = s.BlockSizes(true).min_bytes,
-                  .dedupe_percentage = s.dedupe_percentage};
+                  .dedupe_percentage = s.dedupe_percentage,
+                  .dedupe_working_set = s.dedupe_working_set,
+                  .dedupe_working_set_blocks = DedupeWorkingSetBlocks(s)};
   if (VerifyFillsBlocks(s)) {
     o.zero = false;
     o.dedupe_percentage = 0;
@@ -138,7 +149,9 @@ BlockIoJob::~BlockIoJob() = default;
 
 absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& spec, int group_id,
                                                                 const EngineFactory& create_engine,
-                                                                const std::atomic<bool>* cancel) {
+                                                                const std::atomic<bool>* cancel,
+                                                                int job_index,
+                                                                DedupeThreads* dedupe_threads) {
   RETURN_IF_ERROR(ValidateJobSpec(spec));
   if (IsFileOpEngineName(spec.ioengine)) {
     return absl::InvalidArgumentError(absl::StrCat("job '", spec.name,
@@ -153,6 +166,7 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
   std::unique_ptr<BlockIoJob> job(new BlockIoJob());
   job->spec_ = std::move(resolved);
   job->group_id_ = group_id;
+  job->job_index_ = job_index;
   JobSpec& s = job->spec_;
 
   {
@@ -284,10 +298,17 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
     clone->caps = caps;
     clone->verify = verify_format;
     clone->verify.thread = static_cast<uint16_t>(c + 1);
-    absl::StatusOr<BufferPool> buffers =
-        BufferPool::Create(WriteBufferOptions(s, depth, clone->seed));
+    // Each job of the run writes its own data, as each of fio's threads does; job 0 keeps the
+    // clone's seed.
+    absl::StatusOr<BufferPool> buffers = BufferPool::Create(WriteBufferOptions(
+        s, depth, clone->seed ^ (static_cast<uint64_t>(job_index) * 0xA24BAED4963EE407ULL)));
     if (!buffers.ok()) return fail(buffers.status());
     clone->buffers = std::make_unique<BufferPool>(std::move(*buffers));
+    // Every clone counts among fio's threads that a global working set is spread over.
+    DedupeThreads* threads = dedupe_threads;
+    if (threads == nullptr && s.dedupe_global) threads = &job->own_dedupe_threads_;
+    if (threads != nullptr) threads->Add({job_index, c}, clone->buffers->SeedStream());
+    if (s.dedupe_global && s.dedupe_working_set) job->dedupe_threads_ = threads;
     for (int dir = 0; dir < 3; ++dir) {
       // Its own stream per direction, apart from the offsets' (fio's bsrange_state).
       clone->block_sizes.emplace_back(dir == 2 ? s.TrimBlockSizes() : s.BlockSizes(dir == 1),
@@ -406,6 +427,14 @@ absl::StatusOr<JobResult> BlockIoJob::Run(const RunControl& control) {
   // Every clone joins its flow before any starts, so none runs ahead of the others' weight; each
   // leaves as it ends, so the rest of the flow does not wait for it.
   FlowRegistry& flows = control.flows != nullptr ? *control.flows : own_flows_;
+  // dedupe_global: every job of the run is prepared, so every clone's seeds are known.
+  if (dedupe_threads_ != nullptr && spec_.dedupe_percentage > 0 && spec_.dedupe_percentage < 100 &&
+      !VerifyFillsBlocks(spec_)) {
+    for (size_t i = 0; i < clones_.size(); ++i) {
+      clones_[i]->buffers->SetDedupeWorkingSet(dedupe_threads_->GlobalWorkingSet(
+          {job_index_, static_cast<int>(i)}, DedupeWorkingSetBlocks(spec_)));
+    }
+  }
   if (spec_.flow_weight > 0) {
     for (auto& clone : clones_) clone->flow = flows.Join(spec_.flow_id, spec_.flow_weight);
   }

@@ -29,6 +29,7 @@
 #include "absl/status/statusor.h"
 #include "agent/engines/io_engine.h"
 #include "agent/engines/op_clock.h"
+#include "agent/workloads/dedupe_working_set.h"
 #include "agent/workloads/file_layout.h"
 #include "agent/workloads/flow_registry.h"
 #include "agent/workloads/run_control.h"
@@ -55,12 +56,16 @@ class BlockIoJob {
   // ResourceExhausted (ENOSPC during layout), Unavailable (engine setup refused by the kernel).
   // On error nothing this call created is left behind. `create_engine` makes the job's engines
   // by name (the registry by default; tests pass fakes). `cancel` (may be null; the run's) set
-  // during the layout ends it between files: Cancelled, the files made removed.
+  // during the layout ends it between files: Cancelled, the files made removed. `job_index` is the
+  // job's place in its run (its clones' buffers differ from other jobs', as fio's threads'), and
+  // `dedupe_threads` the run's registry for dedupe_global (may be null: this job's clones only;
+  // it must outlive the job).
   using EngineFactory =
       std::function<absl::StatusOr<std::unique_ptr<IoEngine>>(std::string_view name)>;
   static absl::StatusOr<std::unique_ptr<BlockIoJob>> Prepare(
       const JobSpec& spec, int group_id = 0, const EngineFactory& create_engine = CreateEngine,
-      const std::atomic<bool>* cancel = nullptr);
+      const std::atomic<bool>* cancel = nullptr, int job_index = 0,
+      DedupeThreads* dedupe_threads = nullptr);
   ~BlockIoJob();
 
   // Runs every clone to completion (or cancellation) and merges their results. Fails only if a
@@ -95,6 +100,9 @@ class BlockIoJob {
   uint64_t working_set_bytes_ = 0;
   uint64_t client_memory_bytes_ = 0;
   FlowRegistry own_flows_;  // the clones' flows when RunControl::flows is null
+  int job_index_ = 0;
+  DedupeThreads own_dedupe_threads_;         // dedupe_global without the run's registry
+  DedupeThreads* dedupe_threads_ = nullptr;  // where the clones registered (dedupe_global)
   std::atomic<uint64_t> ops_done_{0};
   std::atomic<uint64_t> bytes_done_{0};
 };

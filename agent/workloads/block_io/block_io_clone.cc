@@ -19,6 +19,7 @@
 #include "agent/workloads/block_io/submit_batch.h"
 #include "agent/workloads/interval_accumulator.h"
 #include "agent/workloads/thread_placement.h"
+#include "agent/workloads/verify_dump.h"
 #include "common/clock.h"
 #include "common/errno_text.h"
 #include "common/error_policy.h"
@@ -165,6 +166,9 @@ class CloneRunner {
       if (record_writes_) Activate(OpKind::kRead);
     }
     checking_ = verify != VerifyType::kNone && verify != VerifyType::kNull && clone.caps.does_io;
+    // As fio, a verified block's random data comes from the seed its headers carry, so that
+    // verify_dump can write what the block should hold.
+    seeded_data_ = stamp_writes_ && verify != VerifyType::kNull && clone.verify.pattern.empty();
     check_reads_ = checking_ && !DoesWrite(spec.rw);
     // As fio: a block's number is checked only where each block has one known write.
     const BlockSizeChoice write_sizes = spec.BlockSizes(/*write=*/true);
@@ -500,7 +504,8 @@ class CloneRunner {
 
   // A write's buffer content, verify stamp and fsync count.
   void FinishWrite(IoRequest& req, size_t file_index, uint64_t now_ns) {
-    clone_.buffers->PrepareWrite(req.buffer_index, req.offset_bytes);
+    // A block whose data comes from its verify seed is filled by StampWrite.
+    if (!seeded_data_) clone_.buffers->PrepareWrite(req.buffer_index, req.offset_bytes);
     if (stamp_writes_ || record_writes_) [[unlikely]] {
       StampWrite(req, static_cast<uint32_t>(file_index), now_ns);
     }
@@ -516,6 +521,10 @@ class CloneRunner {
     stamp.seed = SplitMix64(clone_.seed + number);
     stamp.numberio = static_cast<uint16_t>(number);
     stamp.time_ns = now_ns;
+    if (seeded_data_) {
+      clone_.buffers->FillFromSeed(clone_.buffers->buffer(req.buffer_index), req.length_bytes,
+                                   stamp.seed);
+    }
     if (stamp_writes_) {
       FillVerifyBlock(clone_.verify,
                       static_cast<uint8_t*>(clone_.buffers->buffer(req.buffer_index)),
@@ -600,6 +609,45 @@ class CloneRunner {
     if (!backlog) written_.shrink_to_fit();
   }
 
+  // verify_dump (agent/workloads/verify_dump.h): each failed interval as read and, when its
+  // header is good, as written: the data from the header's seed, then the headers. A dump that
+  // cannot be written is a warning; the verify failure stands either way.
+  void DumpFailedIntervals(const IoRequest& req, const std::string& path,
+                           const VerifyBlockResult& check) {
+    const auto* read = static_cast<const uint8_t*>(req.buffer);
+    std::vector<uint8_t> written;
+    for (const VerifyBadInterval& bad : check.intervals) {
+      const std::string_view received(reinterpret_cast<const char*>(read + bad.at_bytes),
+                                      bad.length_bytes);
+      std::vector<std::pair<std::string_view, std::string_view>> dumps;
+      if (bad.bad_header) {
+        dumps.emplace_back("hdr_fail", received);
+      } else {
+        if (written.empty()) {
+          written.resize(req.length_bytes);
+          if (clone_.verify.pattern.empty()) {
+            clone_.buffers->FillFromSeed(written.data(), req.length_bytes, bad.stamp.seed);
+          }
+          FillVerifyBlock(clone_.verify, written.data(), static_cast<uint32_t>(req.length_bytes),
+                          req.offset_bytes, bad.stamp);
+        }
+        dumps.emplace_back("received", received);
+        dumps.emplace_back(
+            "expected",
+            std::string_view(reinterpret_cast<const char*>(written.data() + bad.at_bytes),
+                             bad.length_bytes));
+      }
+      for (const auto& [kind, bytes] : dumps) {
+        absl::StatusOr<std::string> name = WriteVerifyDump(path, bad.offset_bytes, kind, bytes);
+        if (name.ok()) {
+          spdlog::warn("{}: verify: {} data dumped as {}", spec_.name, kind, *name);
+        } else {
+          result_.warnings.push_back(std::string(name.status().message()));
+        }
+      }
+    }
+  }
+
   // Checks a block read in full; a failure is counted in the result and ends the job with EILSEQ,
   // unless continue_on_error and ignore_error let the job go on after it (counted in total_err).
   void CheckRead(const IoRequest& req) {
@@ -625,6 +673,7 @@ class CloneRunner {
       result_.verify_failure_offsets.push_back(offset);
     }
     if (spec_.error_dump) spdlog::warn("{}: verify: {}", spec_.name, check.message);
+    if (spec_.verify_dump) DumpFailedIntervals(req, path, check);
     if (GoesOnAfter(ErrorType::kVerify, EILSEQ, req.complete_ns >= measure_start_ns_)) return;
     if (result_.error_errno == 0) {
       result_.error_errno = EILSEQ;
@@ -1374,6 +1423,7 @@ class CloneRunner {
   bool checking_ = false;       // blocks read are checked (not for verify=null or ioengine=null)
   bool check_reads_ = false;    // reads are checked now
   bool check_numberio_ = false;
+  bool seeded_data_ = false;  // writes take their data from their verify seed
   uint64_t writes_stamped_ = 0;
   std::vector<WrittenBlock> written_;
   const WrittenBlock* reading_back_ = nullptr;

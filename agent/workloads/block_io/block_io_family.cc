@@ -52,9 +52,12 @@ class ParsedBlockIoJob final : public ParsedJob {
       return job;
     }
     ASSIGN_OR_RETURN(std::unique_ptr<BlockIoJob> job,
-                     BlockIoJob::Prepare(spec_, group_id_, CreateEngine, context.cancel));
+                     BlockIoJob::Prepare(spec_, group_id_, CreateEngine, context.cancel,
+                                         context.job_index, context.dedupe_threads));
     return WrapBlockIoJob(std::move(job), waits_for_writer_);
   }
+
+  bool create_serialize() const override { return spec_.create_serialize; }
 
   void set_waits_for_writer(bool waits) { waits_for_writer_ = waits; }
 
@@ -81,6 +84,12 @@ class BlockIoFamilyImpl final : public Family {
     // fio's log files of a serving agent's job are the coordinator's to write, from the op records
     // the job streams (every op, not capped by op_log_rate): the agent writes no file a request
     // names.
+    if (spec.verify_dump) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "job '", request.name,
+          "': verify_dump=1 is written by `azbench-agent run` only; a serving agent writes no "
+          "file a request names (the failed offsets are in the result)"));
+    }
     // A serving agent puts a job's files beneath its own directory in the campaign's target; a
     // list of directories has no place there.
     if ((!context.agent_subdir.empty() || !context.allowed_roots.empty()) &&

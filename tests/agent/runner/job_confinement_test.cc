@@ -367,5 +367,19 @@ TEST(JobOptionsTest, NoOptionExecutesCommandsOrReadsNamedFiles) {
   EXPECT_FALSE(BlockIoJob::Prepare(spec).ok()) << "there is no exec engine";
 }
 
+// verify_dump writes in the current directory, which a serving agent's request has no say over.
+TEST(JobOptionsTest, AServingAgentRefusesVerifyDump) {
+  JobRequest request;
+  request.name = "p";
+  request.workload = "block_io";
+  request.options = {{"rw", "read"}, {"size", "4k"}, {"verify", "crc32c"}, {"verify_dump", "1"}};
+  const absl::Status refused = BlockIoFamily().Parse(request, FamilyContext{}).status();
+  EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument) << refused;
+  EXPECT_THAT(std::string(refused.message()),
+              HasSubstr("verify_dump=1 is written by `azbench-agent run` only"));
+  request.options.back().second = "0";
+  EXPECT_TRUE(BlockIoFamily().Parse(request, FamilyContext{}).ok());
+}
+
 }  // namespace
 }  // namespace azbench

@@ -433,6 +433,36 @@ TEST(RunnerPrepareTest, AFailedPrepareFreesItsRunId) {
   ASSERT_TRUE(runner.Cleanup("f", true).ok());
 }
 
+// fio's create_serialize: the jobs with 1 lay out first, in their order, then those with 0. Each
+// job here fills 32 MiB, so the file laid out last was written last (its mtime is the later one).
+TEST(RunnerPrepareTest, JobsWithCreateSerializeZeroLayOutAfterTheOthers) {
+  TempDir dir(testing::kDiskBase);
+  ASSERT_TRUE(dir.ok());
+  Runner runner;
+  for (const std::string serialize : {"1", "0"}) {
+    SCOPED_TRACE("a: create_serialize=" + serialize);
+    std::vector<JobRequest> jobs(2);
+    jobs[0].name = "a";
+    jobs[0].options = {{"rw", "read"},
+                       {"size", "32m"},
+                       {"directory", dir.path()},
+                       {"create_serialize", serialize}};
+    jobs[1].name = "b";
+    jobs[1].options = {{"rw", "read"}, {"size", "32m"}, {"directory", dir.path()}};
+    absl::StatusOr<PrepareOutcome> prepared = runner.Prepare("s", jobs, 1'000'000'000);
+    ASSERT_TRUE(prepared.ok()) << prepared.status();
+    const auto a = std::filesystem::last_write_time(dir.File("a.0.0"));
+    const auto b = std::filesystem::last_write_time(dir.File("b.0.0"));
+    if (serialize == "1") {
+      EXPECT_LT(a, b) << "a is laid out first, in the jobs' order";
+    } else {
+      EXPECT_LT(b, a) << "b (create_serialize=1) is laid out before a";
+    }
+    ASSERT_TRUE(runner.Cleanup("s", true).ok());
+    ASSERT_FALSE(std::filesystem::exists(dir.File("a.0.0")));
+  }
+}
+
 }  // namespace
 }  // namespace azbench
 

@@ -101,11 +101,11 @@ TEST(FioJobRunTest, StudyCJobFileKeepsItsDirectoryUnlessOneIsGiven) {
 TEST(FioJobRunTest, UnsupportedOptionsAreRefusedWithTheLineOrArgument) {
   testing::TempDir dir;
   const std::string bad = dir.File("bad.fio");
-  std::ofstream(bad) << "[global]\nsize=1m\n\n[job]\nrw=read\nverify_dump=1\n";
+  std::ofstream(bad) << "[global]\nsize=1m\n\n[job]\nrw=read\nsync=1\n";
   FioJobRunOptions options;
   options.job_file = bad;
   EXPECT_THAT(MakeFioJobRun(options).status().message(),
-              HasSubstr(bad + ":6: option 'verify_dump' is not supported by azbench: "));
+              HasSubstr(bad + ":6: option 'sync' is not supported by azbench: "));
   EXPECT_TRUE(absl::IsInvalidArgument(MakeFioJobRun(options).status()));
 
   options.job_file.clear();

@@ -1,9 +1,12 @@
 // fio's verify in block-I/O jobs: a write job reads back what it wrote as its reads (the same
 // reads fio 3.33 reports), a read job and verify_only check the blocks, and an injected
 // corruption is reported with its block's offset and EILSEQ.
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -21,6 +24,7 @@
 namespace azbench {
 namespace {
 
+namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
@@ -223,6 +227,81 @@ TEST_F(BlockIoVerifyTest, FioVerifiesWhatAzbenchWrote) {
   std::tie(code, out) = fio({"--rw=write", "--verify_pattern=0x123456", "--verify_only=1"});
   EXPECT_NE(code, 0);
   EXPECT_THAT(out, HasSubstr("offset 28672"));
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The test process works in `dir` while it lives (verify_dump writes in the current directory).
+class WorkingDirectory {
+ public:
+  explicit WorkingDirectory(const std::string& dir) : previous_(fs::current_path()) {
+    fs::current_path(dir);
+  }
+  ~WorkingDirectory() { fs::current_path(previous_); }
+
+ private:
+  fs::path previous_;
+};
+
+// verify_dump as fio's: <file>.<offset>.received holds the interval as read and .expected as it
+// was written; a bad header gives <file>.<offset>.hdr_fail alone. fio 3.33 on the same file names
+// the same files and reads the same bytes (its .expected is its own random data).
+TEST_F(BlockIoVerifyTest, VerifyDumpWritesTheBadIntervalAsReadAndAsWritten) {
+  if (std::string missing = testing::MissingDependency("fio", testing::kFioBinary);
+      !missing.empty()) {
+    FAIL() << missing;
+  }
+  JobSpec write = Job(RwPattern::kWrite, VerifyType::kCrc32c);
+  write.do_verify = false;
+  ASSERT_EQ(Run(write).error_errno, 0);
+  const std::string written = ReadFile(dir_.File("data")).substr(5 * 4096, 4096);
+  FlipByte(5 * 4096 + 100);
+  const std::string read = ReadFile(dir_.File("data")).substr(5 * 4096, 4096);
+  ASSERT_NE(read, written);
+
+  const std::string az_dir = dir_.File("azbench"), fio_dir = dir_.File("fio");
+  fs::create_directories(az_dir);
+  fs::create_directories(fio_dir);
+  JobSpec check = Job(RwPattern::kRead, VerifyType::kCrc32c);
+  check.verify_dump = true;
+  {
+    WorkingDirectory in(az_dir);
+    EXPECT_EQ(Run(check).error_errno, EILSEQ);
+  }
+  testing::Subprocess fio({"/usr/bin/env", "--chdir=" + fio_dir, testing::kFioBinary, "--name=v",
+                           "--filename=" + dir_.File("data"), "--bs=4k", "--size=256k", "--rw=read",
+                           "--verify=crc32c", "--verify_dump=1", "--verify_state_save=0"},
+                          dir_.File("fio-output.txt"));
+  EXPECT_NE(fio.Wait(std::chrono::seconds(60)), 0) << fio.Output();
+  auto names = [](const std::string& dir) {
+    std::vector<std::string> out;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      out.push_back(entry.path().filename().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  EXPECT_THAT(names(az_dir), ElementsAre("data.20480.expected", "data.20480.received"));
+  EXPECT_EQ(names(az_dir), names(fio_dir)) << fio.Output();
+  EXPECT_EQ(ReadFile(az_dir + "/data.20480.received"), read);
+  EXPECT_EQ(ReadFile(fio_dir + "/data.20480.received"), read);
+  EXPECT_EQ(ReadFile(az_dir + "/data.20480.expected"), written);
+
+  // A bad header (its magic): the bytes as read, and nothing to make the written ones from.
+  ASSERT_EQ(Run(write).error_errno, 0);
+  FlipByte(2 * 4096);
+  fs::remove_all(az_dir);
+  fs::create_directories(az_dir);
+  {
+    WorkingDirectory in(az_dir);
+    EXPECT_EQ(Run(check).error_errno, EILSEQ);
+  }
+  EXPECT_THAT(names(az_dir), ElementsAre("data.8192.hdr_fail"));
+  EXPECT_EQ(ReadFile(az_dir + "/data.8192.hdr_fail"),
+            ReadFile(dir_.File("data")).substr(2 * 4096, 4096));
 }
 
 }  // namespace
