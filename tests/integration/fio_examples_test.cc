@@ -110,7 +110,7 @@ const std::vector<Example>& Examples() {
       {"enospc-pressure",
        {{"filesize", "4m"}, {"size", "8m"}, {"runtime", "1"}, {"iodepth", "8"}},
        Outcome::kFioFails,
-       "verify_dump"},
+       "create_on_open=1 applies only to ioengine=filecreate or dircreate"},
       {"exitwhat", {{"filesize", "4m"}, {"number_ios", "20"}}, Outcome::kSameGroupWork},
       // Fallocates and punches holes for a second, then rewrites the file in full and reads it: it
       // ends fully allocated.
@@ -320,6 +320,7 @@ std::map<std::string, JobWork> WorkByGroup(const json& doc) {
     sum.iops += w.iops;
     sum.entries += w.entries;
     sum.latency = w.latency;
+    if (sum.steadystate.empty()) sum.steadystate = w.steadystate;  // one verdict per group
   }
   return work;
 }

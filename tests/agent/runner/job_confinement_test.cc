@@ -8,6 +8,7 @@
 
 #include "agent/runner/runner.h"
 #include "agent/workloads/block_io/block_io.h"
+#include "agent/workloads/block_io/block_io_family.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
