@@ -12,8 +12,8 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <tuple>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
