@@ -329,6 +329,9 @@ TEST_F(StreamResumeTest, CutWhileTheAgentWaitsAtAPhaseBarrierReleasesTheNextPhas
 TEST_F(StreamResumeTest, WithTheAgentKilledTheAgentIsLostAsBefore) {
   StartAgent(/*grace_ms=*/1000);
   StartRunAndWaitUntilUnderWay();
+  // Progress counts an op at once; intervals come every 100 ms: 60 ops at 2 x 100 IOPS are about
+  // three intervals in.
+  ASSERT_TRUE(WaitFor([&] { return ops_seen_.load() >= 60; }, std::chrono::seconds(30)));
   agent_->Signal(SIGKILL);  // nothing to reattach to: the proxy's connections to it fail
   const ScenarioResult result = JoinRun();
   EXPECT_EQ(result.status, ScenarioStatus::kPartial) << result.status_detail;
