@@ -35,11 +35,14 @@ using json = nlohmann::json;
 constexpr const char* kDir = testing::kLabTestDir;
 // The lab this test builds: a longer round trip and a narrower link than the lab's defaults
 // (800us, 1g), so that what the delay line itself costs per packet (a userspace process on two
-// shared cores, slower still under the sanitizers) is a small part of what is asserted.
+// shared cores, slower still under the sanitizers) is a small part of what is asserted. The two
+// cross-AZ readers stream at once, each on its own link: under AddressSanitizer the delay line
+// and ganesha carried about 740 Mbit/s in all on two cores, so two 500 Mbit/s links measured
+// the CPU, not the shaping; two 200 Mbit/s links stay well inside it.
 constexpr char kCrossAzDelay[] = "2ms";
-constexpr char kCrossAzBandwidth[] = "500m";
+constexpr char kCrossAzBandwidth[] = "200m";
 constexpr double kInjectedRoundTripUs = 2000;
-constexpr double kShapedBytesPerS = 500e6 / 8;
+constexpr double kShapedBytesPerS = 200e6 / 8;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
