@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -295,6 +297,159 @@ TEST_F(OneShotFioLogsTest, HistLogCountsEveryRecordedOpsClatInFiosBins) {
     EXPECT_EQ(columns, LogLine(line.begin() + 3, line.end())) << "line at " << line[0];
     EXPECT_EQ(ops[ddir][first + count - 1].first, line[0]) << "the last op ends the line";
     next[ddir] = first + count;
+  }
+}
+
+// What the unaveraged logs say a job did, from fio and from azbench on the same job: the share of
+// ops of each block size per direction (bssplit) and how the hits of a zipf or pareto job fall over
+// the blocks, which fio-genzipf (fio's own table of its generators) draws as well.
+
+// A null-engine job over a sparse file (no data moves), its lat log with offsets in `out`/j.
+std::vector<std::string> PatternJob(const std::string& file, const std::string& out,
+                                    const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {
+      "--name=j",        absl::StrCat("--filename=", file),           "--ioengine=null",
+      "--norandommap",   absl::StrCat("--write_lat_log=", out, "/j"), "--log_offset=1",
+      "--per_job_logs=0"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+// Percent of each direction's ops (column 2) by block size (column 3) in a lat log.
+std::map<uint64_t, std::map<uint64_t, double>> SizeShares(const std::vector<LogLine>& lines) {
+  std::map<uint64_t, std::map<uint64_t, double>> shares;
+  std::map<uint64_t, double> total;
+  for (const LogLine& line : lines) {
+    shares[line.at(2)][line.at(3)] += 1;
+    total[line.at(2)] += 1;
+  }
+  for (auto& [ddir, sizes] : shares) {
+    for (auto& [bs, n] : sizes) n = 100 * n / total[ddir];
+  }
+  return shares;
+}
+
+// fio-genzipf's view of hit counts: the blocks that were hit, hottest first, and the percent of
+// all `draws` that fell in the top `percent`% of them.
+std::vector<double> TopShares(std::vector<uint64_t> hits, uint64_t draws,
+                              const std::vector<int>& percents) {
+  std::sort(hits.begin(), hits.end(), std::greater<>());
+  std::vector<double> shares;
+  for (int percent : percents) {
+    const size_t top = (hits.size() * static_cast<size_t>(percent) + 99) / 100;
+    uint64_t sum = 0;
+    for (size_t i = 0; i < top; ++i) sum += hits[i];
+    shares.push_back(100.0 * static_cast<double>(sum) / static_cast<double>(draws));
+  }
+  return shares;
+}
+
+// Hits per block (`block_bytes`) of a lat log's offsets (column 4), the blocks hit only.
+std::vector<uint64_t> HitsPerBlock(const std::vector<LogLine>& lines, uint64_t block_bytes) {
+  std::map<uint64_t, uint64_t> hits;
+  for (const LogLine& line : lines) ++hits[line.at(4) / block_bytes];
+  std::vector<uint64_t> counts;
+  for (const auto& [block, n] : hits) counts.push_back(n);
+  return counts;
+}
+
+TEST_F(OneShotFioLogsTest, BssplitGivesEachDirectionFiosSizeMix) {
+  // Reads and writes with their own splits, 2 GiB in all (about 110,000 ops over the 64 MiB
+  // region): each share's sampling error stays under half a point, so a 2-point difference is a
+  // different mix, not chance.
+  const std::vector<std::string> extra = {"--rw=randrw", "--rwmixread=70", "--size=64m",
+                                          "--io_size=2g",
+                                          "--bssplit=4k/50:16k/30:64k/20,8k/60:32k/40"};
+  std::string fio_out, az_out;
+  ASSERT_EQ(RunFio(PatternJob(dir_.File("data"), dir_.File("fio"), extra), &fio_out), 0) << fio_out;
+  ASSERT_EQ(RunAzbench(PatternJob(dir_.File("data"), dir_.File("az"), extra), &az_out), 0)
+      << az_out;
+  const std::vector<LogLine> fio_lines = ReadLog(dir_.File("fio/j_lat.log"));
+  const std::vector<LogLine> az_lines = ReadLog(dir_.File("az/j_lat.log"));
+  ASSERT_GT(az_lines.size(), 100'000u);
+  const auto fio = SizeShares(fio_lines);
+  const auto az = SizeShares(az_lines);
+  const std::map<uint64_t, std::map<uint64_t, double>> split = {
+      {0, {{4096, 50}, {16384, 30}, {65536, 20}}}, {1, {{8192, 60}, {32768, 40}}}};
+  for (const auto& [ddir, sizes] : split) {
+    ASSERT_EQ(az.count(ddir), 1u) << "ddir " << ddir;
+    ASSERT_EQ(fio.count(ddir), 1u) << "ddir " << ddir;
+    double outside = 100;  // percent of the direction's ops with a size not in its split
+    for (const auto& [bs, percent] : sizes) {
+      const double got = az.at(ddir).count(bs) ? az.at(ddir).at(bs) : 0;
+      const double want = fio.at(ddir).count(bs) ? fio.at(ddir).at(bs) : 0;
+      outside -= got;
+      std::cout << "ddir " << ddir << " bs " << bs << ": azbench " << got << "%, fio " << want
+                << "%, bssplit " << percent << "%\n";
+      EXPECT_NEAR(got, want, 2) << "ddir " << ddir << " bs " << bs;
+      EXPECT_NEAR(got, percent, 2) << "ddir " << ddir << " bs " << bs;
+    }
+    // The run's last op may be cut to end at io_size; no other size appears.
+    EXPECT_LT(outside, 0.01) << "ddir " << ddir;
+  }
+  // rwmixread=70 counts ops, as fio does.
+  std::map<uint64_t, int> az_dirs = LinesPerDirection(az_lines);
+  std::map<uint64_t, int> fio_dirs = LinesPerDirection(fio_lines);
+  EXPECT_NEAR(100.0 * az_dirs[0] / static_cast<double>(az_lines.size()),
+              100.0 * fio_dirs[0] / static_cast<double>(fio_lines.size()), 2);
+}
+
+TEST_F(OneShotFioLogsTest, ZipfAndParetoHitsFallAsInFioAndFioGenzipf) {
+  // fio-genzipf sizes its data set in whole GiB: 1 GiB of 16 KiB blocks, as many draws as blocks.
+  constexpr uint64_t kBlockBytes = 16384;
+  constexpr uint64_t kBlocks = (1ull << 30) / kBlockBytes;
+  const std::vector<int> rows = {5, 10, 20, 50};
+  std::ofstream(dir_.File("data")).close();
+  fs::resize_file(dir_.File("data"), 1ull << 30);  // sparse: the null engine moves no data
+  // fio-genzipf comes with fio, beside it.
+  const std::string genzipf_binary =
+      (fs::path(testing::kFioBinary).parent_path() / "fio-genzipf").string();
+  if (std::string missing = testing::MissingDependency("fio-genzipf", genzipf_binary);
+      !missing.empty()) {
+    GTEST_SKIP() << missing;
+  }
+  for (const auto& [type, value] : std::vector<std::pair<std::string, std::string>>{
+           {"zipf", "1.2"}, {"zipf", "0.8"}, {"pareto", "0.3"}}) {
+    SCOPED_TRACE(type + ":" + value);
+    const std::string fio_dir = dir_.File(absl::StrCat("fio-", type, value));
+    const std::string az_dir = dir_.File(absl::StrCat("az-", type, value));
+    fs::create_directories(fio_dir);
+    fs::create_directories(az_dir);
+    const std::vector<std::string> extra = {
+        "--rw=randread", absl::StrCat("--bs=", kBlockBytes), "--size=1g",
+        absl::StrCat("--number_ios=", kBlocks),
+        absl::StrCat("--random_distribution=", type, ":", value)};
+    std::string fio_out, az_out, table;
+    ASSERT_EQ(RunFio(PatternJob(dir_.File("data"), fio_dir, extra), &fio_out), 0) << fio_out;
+    ASSERT_EQ(RunAzbench(PatternJob(dir_.File("data"), az_dir, extra), &az_out), 0) << az_out;
+    ASSERT_EQ(Run({genzipf_binary, "-t", type, "-i", value, "-g", "1", "-b",
+                   absl::StrCat(kBlockBytes), "-c"},
+                  &table),
+              0)
+        << table;
+    // "rank, count" lines, hottest first.
+    std::vector<uint64_t> genzipf;
+    for (absl::string_view line : absl::StrSplit(table, '\n', absl::SkipEmpty())) {
+      std::vector<absl::string_view> f = absl::StrSplit(line, ", ");
+      uint64_t count = 0;
+      if (f.size() == 2 && absl::SimpleAtoi(f[1], &count)) genzipf.push_back(count);
+    }
+    ASSERT_GT(genzipf.size(), 100u) << table.substr(0, 500);
+
+    const std::vector<LogLine> az_lines = ReadLog(az_dir + "/j_lat.log");
+    const std::vector<LogLine> fio_lines = ReadLog(fio_dir + "/j_lat.log");
+    ASSERT_EQ(az_lines.size(), kBlocks);
+    for (const LogLine& line : az_lines) ASSERT_LT(line.at(4), 1ull << 30);
+    const std::vector<double> az = TopShares(HitsPerBlock(az_lines, kBlockBytes), kBlocks, rows);
+    const std::vector<double> fio =
+        TopShares(HitsPerBlock(fio_lines, kBlockBytes), fio_lines.size(), rows);
+    const std::vector<double> gen = TopShares(genzipf, kBlocks, rows);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      std::cout << type << ":" << value << " top " << rows[i] << "% of the blocks hit: azbench "
+                << az[i] << "%, fio " << fio[i] << "%, fio-genzipf " << gen[i] << "% of the hits\n";
+      EXPECT_NEAR(az[i], gen[i], 1.5) << "top " << rows[i] << "%";
+      EXPECT_NEAR(az[i], fio[i], 1.5) << "top " << rows[i] << "%";
+    }
   }
 }
 
