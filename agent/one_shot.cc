@@ -9,6 +9,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <set>
 #include <string_view>
 #include <thread>
@@ -41,24 +42,6 @@ constexpr uint64_t kStartDelayNs = 20'000'000;
 
 }  // namespace
 
-// fio's --eta: never prints no status line, auto prints one only when stdout is a terminal,
-// always prints one. azbench-agent run prints none, so it takes never, and auto where fio would
-// print nothing either.
-namespace {
-absl::Status CheckEta(const std::string& value) {
-  if (value == "never") return absl::OkStatus();
-  if (value == "auto" && isatty(STDOUT_FILENO) == 0) return absl::OkStatus();
-  if (value == "auto" || value == "always") {
-    return absl::UnimplementedError(
-        absl::StrCat("--eta=", value,
-                     ": azbench-agent run prints no status line (fio's ETA line is not "
-                     "implemented); give --eta=never"));
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("--eta='", value, "': give never, auto or always"));
-}
-}  // namespace
-
 // The command's own flags, written --flag=value; every other --key=value is fio's (fio_args).
 const std::vector<FlagSpec>& OneShotFlags() {
   static const auto* flags = new std::vector<FlagSpec>{
@@ -72,9 +55,9 @@ const std::vector<FlagSpec>& OneShotFlags() {
       {.name = "--parse-only", .is_switch = true, .help = "check the jobs, run nothing"},
       {.name = "--showcmd", .is_switch = true, .help = "print the jobs as a fio command line"},
       {.name = "--section", .repeatable = true, .help = "run only this job section"},
-      {.name = "--eta", .help = "fio's status line: never, or auto (no line: see below)"},
-      {.name = "--eta-newline", .help = "no effect: no status line is printed"},
-      {.name = "--eta-interval", .help = "no effect: no status line is printed"},
+      {.name = "--eta", .help = "fio's status line on stdout: auto (terminal only), always, never"},
+      {.name = "--eta-newline", .help = "start a new status line every TIME (default: rewrite)"},
+      {.name = "--eta-interval", .help = "update the status line every TIME, 250ms or more (1s)"},
   };
   return *flags;
 }
@@ -116,16 +99,11 @@ absl::StatusOr<OneShotOptions> ParseOneShotArgs(const std::vector<std::string>& 
     } else if (f.name == "--section") {
       options.sections.push_back(f.value);
     } else if (f.name == "--eta") {
-      RETURN_IF_ERROR(CheckEta(f.value));
-    } else if (f.name == "--eta-newline" || f.name == "--eta-interval") {
-      if (absl::StatusOr<absl::Duration> d = ParseDuration(f.value, absl::Milliseconds(1));
-          !d.ok()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(f.name, "=", f.value, ": ", d.status().message()));
-      }
-      options.warnings.push_back(absl::StrCat(
-          f.name,
-          " has no effect: azbench-agent run prints no status line (as fio's --eta=never)"));
+      ASSIGN_OR_RETURN(options.eta.mode, ParseEtaMode(f.value));
+    } else if (f.name == "--eta-newline") {
+      ASSIGN_OR_RETURN(options.eta.newline_every, ParseEtaNewline(f.value));
+    } else if (f.name == "--eta-interval") {
+      ASSIGN_OR_RETURN(options.eta.interval, ParseEtaInterval(f.value));
     }
   }
   options.fio_args = std::move(flags.unknown);
@@ -192,6 +170,9 @@ class CollectingSink final : public RunEventSink {
     return true;
   }
   bool OnFinished(int64_t, bool) override { return true; }
+  void OnJobsProgress(const std::vector<const JobProgress*>& jobs) override {
+    if (eta != nullptr) eta->Watch(jobs);
+  }
   // The first problem of each job's op log (later ones repeat it).
   void AddProblem(const std::string& job, absl::string_view message,
                   absl::string_view log = "op_log") {
@@ -200,6 +181,7 @@ class CollectingSink final : public RunEventSink {
   std::vector<JobResult> results;
   std::set<std::string> op_log_jobs;  // the jobs with op_log=1
   FioLogWriter* fio_logs = nullptr;   // null: no job writes fio log files
+  EtaPrinter* eta = nullptr;          // null: no status line
   std::map<std::string, std::unique_ptr<OpLogWriter>> op_logs;
   std::map<std::string, std::string> op_log_problems;  // job -> message
 };
@@ -209,7 +191,8 @@ class CollectingSink final : public RunEventSink {
 // warnings and to `problems`, never instead of the results.
 absl::StatusOr<OneShotRun> RunPrepared(Runner& runner, const std::string& run_id,
                                        const std::atomic<bool>* cancel, bool remove_files,
-                                       std::set<std::string> op_log_jobs, FioLogWriter* fio_logs) {
+                                       std::set<std::string> op_log_jobs, FioLogWriter* fio_logs,
+                                       EtaPrinter* eta) {
   std::atomic<bool> done{false};
   std::thread forwarder([&] {
     while (!done.load()) {
@@ -223,7 +206,10 @@ absl::StatusOr<OneShotRun> RunPrepared(Runner& runner, const std::string& run_id
   CollectingSink sink;
   sink.op_log_jobs = std::move(op_log_jobs);
   sink.fio_logs = fio_logs;
+  sink.eta = eta;
   absl::Status status = runner.Run(run_id, RealtimeNanos() + kStartDelayNs, sink);
+  // The status line ends before anything else is printed.
+  if (eta != nullptr) eta->Stop();
   done.store(true);
   forwarder.join();
   if (!status.ok()) {
@@ -280,7 +266,7 @@ absl::Status PrepareCancellable(Runner& runner, const std::atomic<bool>* cancel,
 }  // namespace
 
 absl::StatusOr<OneShotRun> RunJobs(const std::vector<FioJob>& jobs, const std::atomic<bool>* cancel,
-                                   uint64_t interval_ns, bool remove_files) {
+                                   uint64_t interval_ns, bool remove_files, EtaPrinter* eta) {
   Runner runner;
   std::vector<std::pair<JobSpec, int>> specs;
   for (const FioJob& job : jobs) specs.emplace_back(job.spec, job.group_id);
@@ -311,7 +297,8 @@ absl::StatusOr<OneShotRun> RunJobs(const std::vector<FioJob>& jobs, const std::a
   const std::string run_id = "one-shot";
   RETURN_IF_ERROR(PrepareCancellable(
       runner, cancel, [&] { return runner.PrepareSpecs(run_id, specs, interval_ns).status(); }));
-  return RunPrepared(runner, run_id, cancel, remove_files, std::move(op_log_jobs), fio_logs.get());
+  return RunPrepared(runner, run_id, cancel, remove_files, std::move(op_log_jobs), fio_logs.get(),
+                     eta);
 }
 
 namespace {
@@ -352,7 +339,8 @@ absl::Status ValidateFamilyJobArgs(const std::string& workload,
 
 absl::StatusOr<OneShotRun> RunFamilyJob(const std::string& workload,
                                         const std::vector<std::string>& args,
-                                        const std::atomic<bool>* cancel, uint64_t interval_ns) {
+                                        const std::atomic<bool>* cancel, uint64_t interval_ns,
+                                        EtaPrinter* eta) {
   const JobRequest job = FamilyJobRequest(workload, args);
   Runner runner;
   const std::string run_id = "one-shot";
@@ -361,7 +349,7 @@ absl::StatusOr<OneShotRun> RunFamilyJob(const std::string& workload,
   // A family's jobs stream op records only for op_log (fio's log options are block_io's).
   std::set<std::string> op_log_jobs = {job.name};
   return RunPrepared(runner, run_id, cancel, /*remove_files=*/true, std::move(op_log_jobs),
-                     /*fio_logs=*/nullptr);
+                     /*fio_logs=*/nullptr, eta);
 }
 
 int RunOneShotCommand(const std::vector<std::string>& args) {
@@ -417,18 +405,25 @@ int RunOneShotCommand(const std::vector<std::string>& args) {
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
   const DiskUtilTracker disks = DiskUtilTracker::Start(DiskUtilPaths(*jobs));
+  OutputFormats formats = *ParseOutputFormats(options->output_format);
+  formats.terse_version = options->terse_version;
+  std::unique_ptr<EtaPrinter> eta;
+  if (ShowsEtaLine(options->eta.mode, isatty(STDOUT_FILENO) != 0, formats.normal,
+                   options->output_path.empty())) {
+    eta = std::make_unique<EtaPrinter>(options->eta, stdout);
+  }
   absl::StatusOr<OneShotRun> run =
       family
-          ? RunFamilyJob(options->workload, options->fio_args, &g_interrupted, options->interval_ns)
-          : RunJobs(*jobs, &g_interrupted, options->interval_ns, options->remove_files);
+          ? RunFamilyJob(options->workload, options->fio_args, &g_interrupted, options->interval_ns,
+                         eta.get())
+          : RunJobs(*jobs, &g_interrupted, options->interval_ns, options->remove_files, eta.get());
+  if (eta != nullptr) eta->Stop();  // a run that failed before its jobs ran printed nothing
   if (!run.ok()) {
     std::cerr << "azbench-agent run: " << run.status().message() << "\n";
     return 1;
   }
   const std::vector<JobResult>& results = run->results;
   const bool interrupted = g_interrupted.load();
-  OutputFormats formats = *ParseOutputFormats(options->output_format);
-  formats.terse_version = options->terse_version;
   const std::string text = RenderOneShotOutput(
       formats, results, OneShotFioContext(*jobs, results, disks.Finish()), interrupted);
   int rc = interrupted || !run->problems.empty() ? 1 : 0;

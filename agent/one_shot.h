@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "agent/one_shot_eta.h"
 #include "common/fio_jobfile.h"
 #include "common/job_result.h"
 
@@ -38,7 +39,9 @@ struct OneShotOptions {
   bool parse_only = false;
   bool showcmd = false;
   std::vector<std::string> sections;
-  // Warnings about the command's own flags (--eta-newline, --eta-interval: no effect).
+  // fio's --eta, --eta-newline, --eta-interval: its status line on stdout while the jobs run.
+  EtaOptions eta;
+  // Warnings about the command's own flags.
   std::vector<std::string> warnings;
 };
 
@@ -57,7 +60,8 @@ absl::Status ValidateFamilyJobArgs(const std::string& workload,
 // Runs one job of a family other than block_io (one-shot mode); results as RunJobs.
 absl::StatusOr<OneShotRun> RunFamilyJob(const std::string& workload,
                                         const std::vector<std::string>& args,
-                                        const std::atomic<bool>* cancel, uint64_t interval_ns);
+                                        const std::atomic<bool>* cancel, uint64_t interval_ns,
+                                        EtaPrinter* eta = nullptr);
 
 // Parses `azbench-agent run` arguments (everything after "run"). Errors: InvalidArgument naming the
 // argument and what is allowed.
@@ -65,9 +69,11 @@ absl::StatusOr<OneShotOptions> ParseOneShotArgs(const std::vector<std::string>& 
 
 // Runs the jobs phase by phase (stonewall). Fails before any I/O result exists if a job cannot be
 // prepared; files created by the failed phase are removed. Once the jobs ran, their results are
-// returned whatever fails afterwards (OneShotRun::problems). `cancel` may be null.
+// returned whatever fails afterwards (OneShotRun::problems). `cancel` may be null; `eta` (may be
+// null) watches the jobs while they run and is stopped before this returns.
 absl::StatusOr<OneShotRun> RunJobs(const std::vector<FioJob>& jobs, const std::atomic<bool>* cancel,
-                                   uint64_t interval_ns, bool remove_files);
+                                   uint64_t interval_ns, bool remove_files,
+                                   EtaPrinter* eta = nullptr);
 
 // The whole command; returns the process exit code (0 ok, 1 failed, 2 usage). Writes errors to
 // stderr. The output file (--output) is checked before the run; if it cannot be written after

@@ -231,6 +231,12 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
   std::vector<ExitPolicy> exit_policies;
   for (const auto& job : run->jobs) exit_policies.push_back(job->exit_policy());
   JobExits exits(std::move(exit_policies));
+  std::vector<const JobProgress*> progress;
+  for (const auto& job : run->jobs) progress.push_back(job->progress());
+  serial.Call([&](RunEventSink& s) {
+    s.OnJobsProgress(progress);
+    return true;
+  });
   // Progress and lease watch: every progress interval, report counters and poll the sink.
   std::thread watcher([&] {
     while (!done.load()) {

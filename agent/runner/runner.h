@@ -67,6 +67,9 @@ class RunEventSink {
   virtual bool DrivesPhases() const { return false; }
   // Polled about every progress interval; false ends the run as a broken lease.
   virtual bool Alive() { return true; }
+  // The jobs' live progress in job order (null: a family that keeps none), before any job starts;
+  // valid until Run returns. A sink that shows it (fio's status line) reads it from its own thread.
+  virtual void OnJobsProgress(const std::vector<const JobProgress*>& /*jobs*/) {}
 };
 
 // How far ahead of the agent's clock a start instant (Run, Proceed) may be. A start further out is

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "agent/workloads/file_layout.h"
+#include "agent/workloads/job_progress.h"
 #include "agent/workloads/run_control.h"
 #include "common/job_result.h"
 #include "common/job_spec.h"
@@ -50,6 +51,9 @@ class Workload {
   virtual const std::vector<std::string>& warnings() const = 0;
   virtual uint64_t ops_done() const = 0;
   virtual uint64_t bytes_done() const = 0;
+  // Per-clone run states and per-direction counters while it runs (fio's status line); valid as
+  // long as the workload. Null: the family keeps none.
+  virtual const JobProgress* progress() const { return nullptr; }
   // Whether Run calls RunControl::await_phase between its phases.
   virtual bool phased() const { return false; }
   // The phase names, in order, of a phased workload (for PhaseDone events).

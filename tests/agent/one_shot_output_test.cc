@@ -44,17 +44,22 @@ TEST(OneShotArgsTest, MinimalMeansTerse) {
   EXPECT_FALSE(ParseOneShotArgs({"--name=w", "--terse-version=1"}).ok());
 }
 
-TEST(OneShotArgsTest, EtaNeverIsFiosNoStatusLineAndAlwaysIsRefused) {
-  absl::StatusOr<OneShotOptions> never =
-      ParseOneShotArgs({"--name=w", "--eta=never", "--eta-newline=2s", "--eta-interval=500ms"});
-  ASSERT_TRUE(never.ok()) << never.status();
-  ASSERT_EQ(never->warnings.size(), 2u);
-  EXPECT_THAT(never->warnings[0], HasSubstr("--eta-newline has no effect"));
-  EXPECT_EQ(ParseOneShotArgs({"--name=w", "--eta=always"}).status().code(),
-            absl::StatusCode::kUnimplemented);
+TEST(OneShotArgsTest, EtaFlagsSetFiosStatusLine) {
+  absl::StatusOr<OneShotOptions> o =
+      ParseOneShotArgs({"--name=w", "--eta=always", "--eta-newline=2", "--eta-interval=500ms"});
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_TRUE(o->warnings.empty());
+  EXPECT_EQ(o->eta.mode, EtaMode::kAlways);
+  EXPECT_EQ(o->eta.newline_every, absl::Seconds(2));
+  EXPECT_EQ(o->eta.interval, absl::Milliseconds(500));
+  absl::StatusOr<OneShotOptions> defaults = ParseOneShotArgs({"--name=w"});
+  ASSERT_TRUE(defaults.ok()) << defaults.status();
+  EXPECT_EQ(defaults->eta.mode, EtaMode::kAuto);
+  EXPECT_EQ(defaults->eta.interval, absl::Seconds(1));
   EXPECT_THAT(ParseOneShotArgs({"--name=w", "--eta=sometimes"}).status().message(),
               HasSubstr("give never, auto or always"));
   EXPECT_FALSE(ParseOneShotArgs({"--name=w", "--eta-interval=soon"}).ok());
+  EXPECT_FALSE(ParseOneShotArgs({"--name=w", "--eta-interval=10ms"}).ok());
 }
 
 TEST(RenderOneShotOutputTest, FormatsComeInFiosOrderTerseJsonNormal) {

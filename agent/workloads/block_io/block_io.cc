@@ -394,6 +394,8 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
                                                  : absl::StrCat(message, " (in ", clones, " of ",
                                                                 s.numjobs, " clones)"));
   }
+  job->progress_ = std::make_unique<JobProgress>(EtaProfileOf(job->spec_),
+                                                 static_cast<int>(job->clones_.size()));
   return job;
 }
 
@@ -443,7 +445,7 @@ absl::StatusOr<JobResult> BlockIoJob::Run(const RunControl& control) {
   for (size_t i = 0; i < clones_.size(); ++i) {
     threads.emplace_back([&, i] {
       results[i] = RunBlockIoClone(spec_, *clones_[i], clone_control, op_clock_, start_ns,
-                                   ops_done_, bytes_done_);
+                                   ops_done_, bytes_done_, progress_->clones[i].get());
       clones_[i]->flow.reset();
       if (control.on_clone_end) {
         control.on_clone_end(results[i].error_errno != 0 || !results[i].error_message.empty());

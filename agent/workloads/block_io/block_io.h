@@ -32,6 +32,7 @@
 #include "agent/workloads/dedupe_working_set.h"
 #include "agent/workloads/file_layout.h"
 #include "agent/workloads/flow_registry.h"
+#include "agent/workloads/job_progress.h"
 #include "agent/workloads/run_control.h"
 #include "common/job_result.h"
 #include "common/job_spec.h"
@@ -85,6 +86,8 @@ class BlockIoJob {
   // Ops completed so far over all clones (for live progress); relaxed.
   uint64_t ops_done() const { return ops_done_.load(std::memory_order_relaxed); }
   uint64_t bytes_done() const { return bytes_done_.load(std::memory_order_relaxed); }
+  // Each clone's run state and per-direction counters (fio's status line).
+  const JobProgress* progress() const { return progress_.get(); }
 
   struct Clone;  // one numjobs clone: its engine, buffers, files, offsets (block_io_clone.h)
 
@@ -105,6 +108,7 @@ class BlockIoJob {
   DedupeThreads* dedupe_threads_ = nullptr;  // where the clones registered (dedupe_global)
   std::atomic<uint64_t> ops_done_{0};
   std::atomic<uint64_t> bytes_done_{0};
+  std::unique_ptr<JobProgress> progress_;  // set by Prepare, one entry per clone
 };
 
 }  // namespace azbench

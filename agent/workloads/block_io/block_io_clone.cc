@@ -75,7 +75,7 @@ class CloneRunner {
  public:
   CloneRunner(const JobSpec& spec, BlockIoJob::Clone& clone, const RunControl& control,
               const OpClockSource& op_clock, uint64_t start_ns, std::atomic<uint64_t>& ops_done,
-              std::atomic<uint64_t>& bytes_done)
+              std::atomic<uint64_t>& bytes_done, CloneProgress* progress)
       : spec_(spec),
         op_clock_(op_clock),
         clone_(clone),
@@ -83,6 +83,7 @@ class CloneRunner {
         start_ns_(start_ns != 0 ? start_ns : MonotonicNanos()),
         ops_done_(ops_done),
         bytes_done_(bytes_done),
+        progress_(progress),
         mix_rng_(clone.seed ^ 0x5bd1e995ULL),
         async_(clone.caps.is_async),
         pacer_(spec, clone.seed) {
@@ -202,6 +203,7 @@ class CloneRunner {
       RunSync();
     }
     if (spec_.end_fsync && DoesWrite(spec_.rw) && !spec_.verify_only && !failed_) {
+      SetProgressState(CloneRunState::kFsyncing);
       if (dropped_requests_) {
         FailWith(absl::UnavailableError(
             "end_fsync not run: the kernel refused requests at the end of the run, which were "
@@ -210,7 +212,11 @@ class CloneRunner {
         EndFsync();
       }
     }
-    if (record_writes_ && !failed_ && !Cancelled()) ReadBack(/*backlog=*/false);
+    if (record_writes_ && !failed_ && !Cancelled()) {
+      SetProgressState(CloneRunState::kVerifying);
+      ReadBack(/*backlog=*/false);
+    }
+    SetProgressState(CloneRunState::kFinishing);
     // Anything left in the kernel (a sync engine holds nothing; the async loop quiesced already,
     // unless its wait failed) is waited for here, on the thread that submitted it, before the job
     // (and its buffers) can go away on another thread. A wait that fails fails the job: requests
@@ -244,6 +250,9 @@ class CloneRunner {
     }
     if (latency_) result_.latency_depth = latency_->depth();
     FlushProgress();
+    if (progress_ != nullptr) {
+      progress_->End(MonotonicNanos(), result_.error_errno != 0 || !result_.error_message.empty());
+    }
     return std::move(result_);
   }
 
@@ -813,6 +822,11 @@ class CloneRunner {
       ramp_pending_ = false;
       cpu_window_.Restart();
       if (latency_) latency_->Restart(req.complete_ns);
+      if (progress_ != nullptr) progress_->EndRamp(measure_start_ns_);
+    }
+    if (progress_ != nullptr && req.op <= OpKind::kTrim) {
+      live_bytes_[static_cast<int>(req.op)] += static_cast<uint64_t>(req.result);
+      ++live_ops_[static_cast<int>(req.op)];
     }
     if (req.complete_ns >= next_interval_ns_) CloseIntervals(req.complete_ns, /*final=*/false);
     if (op_log_enabled_) LogOp(req);
@@ -937,11 +951,20 @@ class CloneRunner {
   }
 
   void FlushProgress() {
+    PublishLive();
     if (local_ops_ == 0) return;
     ops_done_.fetch_add(local_ops_, std::memory_order_relaxed);
     bytes_done_.fetch_add(local_bytes_, std::memory_order_relaxed);
     local_ops_ = 0;
     local_bytes_ = 0;
+  }
+
+  void PublishLive() {
+    if (progress_ != nullptr) progress_->Publish(live_bytes_, live_ops_);
+  }
+
+  void SetProgressState(CloneRunState state) {
+    if (progress_ != nullptr) progress_->SetState(state);
   }
 
   // Closes every interval that ended at or before `now_ns` (all of them when `final`), merging the
@@ -1257,6 +1280,10 @@ class CloneRunner {
         RealtimeNanos() + (static_cast<int64_t>(measure_start_ns_) - static_cast<int64_t>(now_ns));
     cpu_window_.Restart();
     ramp_pending_ = measure_start_ns_ > now_ns;
+    if (progress_ != nullptr) {
+      progress_->Start(ramp_pending_ ? now_ns : measure_start_ns_, ramp_pending_);
+      if (spec_.verify_only) progress_->SetState(CloneRunState::kVerifying);
+    }
   }
 
   // The CLOCK_REALTIME instant of `op_clock_ns`, a reading of this thread's op clock (the TSC or
@@ -1335,6 +1362,10 @@ class CloneRunner {
   uint64_t start_ns_;
   std::atomic<uint64_t>& ops_done_;
   std::atomic<uint64_t>& bytes_done_;
+  CloneProgress* progress_;  // null: nobody watches the clone's state
+  // The clone's measured totals per direction for progress_.
+  PerDirection live_bytes_{};
+  PerDirection live_ops_{};
   Rng mix_rng_;
   bool async_;
   uint64_t measure_start_ns_ = 0;
@@ -1450,8 +1481,9 @@ BlockIoJob::Clone::~Clone() {
 
 JobResult RunBlockIoClone(const JobSpec& spec, BlockIoJob::Clone& clone, const RunControl& control,
                           const OpClockSource& op_clock, uint64_t start_ns,
-                          std::atomic<uint64_t>& ops_done, std::atomic<uint64_t>& bytes_done) {
-  CloneRunner runner(spec, clone, control, op_clock, start_ns, ops_done, bytes_done);
+                          std::atomic<uint64_t>& ops_done, std::atomic<uint64_t>& bytes_done,
+                          CloneProgress* progress) {
+  CloneRunner runner(spec, clone, control, op_clock, start_ns, ops_done, bytes_done, progress);
   return runner.Run();
 }
 

@@ -2,7 +2,8 @@
 // BlockIoJob::Prepare builds, and its job loop, which BlockIoJob::Run starts on the clone's own
 // thread. Internal to the block-I/O workload.
 //
-//   JobResult result = RunBlockIoClone(spec, clone, control, op_clock, start_ns, ops, bytes);
+//   JobResult result = RunBlockIoClone(spec, clone, control, op_clock, start_ns, ops, bytes,
+//                                      progress);
 //
 // The loop, as fio's: sync engines complete each op inside Queue(); async engines fill every free
 // slot, submit as the batching options say (agent/workloads/block_io/submit_batch.h) and reap
@@ -75,10 +76,12 @@ struct BlockIoJob::Clone {
 
 // Runs one clone from `start_ns` (0: now) to its end (runtime, size or cancellation) on the
 // calling thread and returns its result. `ops_done` / `bytes_done` are the job's shared progress
-// counters (relaxed, updated every few hundred ops).
+// counters (relaxed, updated every few hundred ops); `progress` (may be null) the clone's run state
+// and per-direction counters, ramp_time included, published as often.
 JobResult RunBlockIoClone(const JobSpec& spec, BlockIoJob::Clone& clone, const RunControl& control,
                           const OpClockSource& op_clock, uint64_t start_ns,
-                          std::atomic<uint64_t>& ops_done, std::atomic<uint64_t>& bytes_done);
+                          std::atomic<uint64_t>& ops_done, std::atomic<uint64_t>& bytes_done,
+                          CloneProgress* progress = nullptr);
 
 }  // namespace azbench
 

@@ -152,6 +152,39 @@ TEST(RunnerTest, EachFamilyIsDispatchedAndReportsOneResultPerPart) {
   EXPECT_EQ(FilesIn(dir.path()), 0u);
 }
 
+TEST(RunnerTest, TheSinkGetsEachJobsProgressBeforeTheJobsStart) {
+  TempDir dir(testing::kTmpfsBase);
+  Runner runner;
+  std::vector<JobRequest> jobs(2);
+  jobs[0].name = "rr";
+  jobs[0].options = {{"rw", "randread"}, {"size", "64k"}, {"directory", dir.path()}};
+  jobs[1].name = "md";
+  jobs[1].workload = "metadata";
+  jobs[1].options = {{"directory", dir.path()}, {"files", "4"}, {"dirs", "1"}};
+  ASSERT_TRUE(runner.Prepare("p", jobs, 1'000'000'000).ok());
+  struct Progress : CountingSink {
+    void OnJobsProgress(const std::vector<const JobProgress*>& jobs) override {
+      seen = jobs;
+      for (const JobProgress* job : jobs) {
+        if (job == nullptr) continue;
+        for (const auto& clone : job->clones) {
+          pending_at_start &= clone->Sample().state == CloneRunState::kPending;
+        }
+      }
+    }
+    std::vector<const JobProgress*> seen;
+    bool pending_at_start = true;
+  } sink;
+  ASSERT_TRUE(runner.Run("p", 0, sink).ok());
+  ASSERT_EQ(sink.seen.size(), 2u);
+  ASSERT_NE(sink.seen[0], nullptr);
+  EXPECT_EQ(sink.seen[0]->profile.running_char, 'r');
+  EXPECT_TRUE(sink.pending_at_start);
+  EXPECT_EQ(sink.seen[0]->clones[0]->Sample().state, CloneRunState::kDone);
+  EXPECT_EQ(sink.seen[1], nullptr);  // metadata keeps no per-clone progress
+  ASSERT_TRUE(runner.Cleanup("p", true).ok());
+}
+
 TEST(RunnerTest, AnOptionOfAnotherFamilyIsRefusedNamingTheFamilyAndTheAllowedOptions) {
   TempDir dir(testing::kTmpfsBase);
   Runner runner;
