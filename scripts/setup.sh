@@ -6,8 +6,9 @@ set -euo pipefail
 packages=(
   # toolchain
   build-essential cmake pkg-config clang-format git
-  # the tests' builds link with lld (scripts/test.sh): 4-5x faster than ld.bfd on the test binaries
-  lld
+  # the tests' builds link with lld (scripts/test.sh): 4-5x faster than ld.bfd on the test binaries;
+  # ninja schedules their 600 steps without make's per-target dependency scans
+  lld ninja-build
   # sanitizer and libFuzzer builds (scripts/test.sh pass 2): clang, its runtimes, llvm-symbolizer
   clang libclang-rt-14-dev llvm-14
   # wire contract
