@@ -288,6 +288,12 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
       phased_jobs += run->jobs[i]->phased() && !exits.Ended(i) ? 1 : 0;
     }
     run->barrier.StartGroup(phased_jobs);
+    // The group's jobs join their flows before any of them starts (fio joins every job at
+    // setup): a job whose thread starts late would otherwise let the others run unheld. A job
+    // that waits for another (wait_for) joins when it starts.
+    for (size_t i = begin; i < end; ++i) {
+      if (!exits.Ended(i) && run->jobs[i]->wait_for().empty()) run->jobs[i]->JoinFlows(flows);
+    }
     for (size_t i = begin; i < end; ++i) {
       // Ended by another job's exit_what=all before its group started: it never runs, as in fio.
       if (exits.Ended(i)) continue;

@@ -63,6 +63,10 @@ class Workload {
   virtual std::string wait_for() const { return ""; }
   virtual ExitPolicy exit_policy() const { return {}; }
   virtual SteadyStatePolicy steady_state() const { return {}; }
+  // Joins the job's clones to their fio flows (flow, flow_id) now, before any job of its group
+  // runs, so that no job runs unheld while another one's thread is still starting. Run joins
+  // whatever is not joined yet and leaves when its clones end.
+  virtual void JoinFlows(FlowRegistry& /*flows*/) {}
 };
 
 }  // namespace azbench

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
 #include "agent/engines/io_engine.h"
 #include "agent/workloads/block_io/block_io_clone.h"
@@ -415,6 +416,13 @@ EngineOptions EngineOptionsForJob(const JobSpec& spec, int iodepth) {
   return options;
 }
 
+void BlockIoJob::JoinFlows(FlowRegistry& flows) {
+  if (spec_.flow_weight == 0) return;
+  for (auto& clone : clones_) {
+    if (clone->flow == nullptr) clone->flow = flows.Join(spec_.flow_id, spec_.flow_weight);
+  }
+}
+
 absl::StatusOr<JobResult> BlockIoJob::Run(const RunControl& control) {
   if (control.interval_ns == 0) return absl::InvalidArgumentError("interval must be positive");
   // A common start instant, or 0: each clone starts when its thread does (a thread that a loaded
@@ -437,9 +445,11 @@ absl::StatusOr<JobResult> BlockIoJob::Run(const RunControl& control) {
           {job_index_, static_cast<int>(i)}, DedupeWorkingSetBlocks(spec_)));
     }
   }
-  if (spec_.flow_weight > 0) {
-    for (auto& clone : clones_) clone->flow = flows.Join(spec_.flow_id, spec_.flow_weight);
-  }
+  JoinFlows(flows);
+  // Every path out of Run leaves the flow: a membership left behind would hold the others back.
+  absl::Cleanup leave_flows = [this] {
+    for (auto& clone : clones_) clone->flow.reset();
+  };
   std::vector<std::thread> threads;
   threads.reserve(clones_.size());
   for (size_t i = 0; i < clones_.size(); ++i) {

@@ -73,6 +73,8 @@ class BlockIoJob {
   // clone could not run at all; I/O errors are reported inside the result (error_errno,
   // error_message, errors).
   absl::StatusOr<JobResult> Run(const RunControl& control);
+  // Joins each clone to the job's flow (none without flow=): Workload::JoinFlows.
+  void JoinFlows(FlowRegistry& flows);
 
   // Removes the files that Prepare() created (reused files are kept). Safe to call more than once.
   absl::Status RemoveCreatedFiles();

@@ -31,6 +31,7 @@ class BlockIoWorkload final : public Workload {
   uint64_t ops_done() const override { return job_->ops_done(); }
   uint64_t bytes_done() const override { return job_->bytes_done(); }
   const JobProgress* progress() const override { return job_->progress(); }
+  void JoinFlows(FlowRegistry& flows) override { job_->JoinFlows(flows); }
   bool phased() const override { return waits_for_writer_; }
   std::vector<std::string> phase_names() const override {
     if (!waits_for_writer_) return {};

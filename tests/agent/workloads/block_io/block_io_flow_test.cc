@@ -44,8 +44,10 @@ std::pair<JobResult, JobResult> RunBoth(const JobSpec& a, const JobSpec& b) {
   EXPECT_TRUE(job_a.ok()) << job_a.status();
   EXPECT_TRUE(job_b.ok()) << job_b.status();
   if (!job_a.ok() || !job_b.ok()) return {};
-  // One start instant for both, as the runner gives a run's jobs: a job that starts alone runs
-  // unheld until the other joins its flow, which on a loaded machine skewed the ratio.
+  // Both join the flow before either starts, and start at one instant, as the runner does for a
+  // group's jobs: a job that joined alone would run unheld until the other joined.
+  (*job_a)->JoinFlows(flows);
+  (*job_b)->JoinFlows(flows);
   control.start_monotonic_ns = MonotonicNanos() + 200'000'000;
   absl::StatusOr<JobResult> result_a, result_b;
   std::thread thread_a([&] { result_a = (*job_a)->Run(control); });
