@@ -69,11 +69,15 @@ absl::Status BuildLabNetwork(const LabTopology& lab) {
     RETURN_IF_ERROR(Ip({"route", "add", az.subnet, "via", lab.router_host_address}));
 
     // What AZ i receives from the other AZs shares one HTB class at the cross-AZ rate; what it
-    // receives from the host (the coordinator) is not shaped.
+    // receives from the host (the coordinator) is not shaped. The class may burst one 64 KiB
+    // segment, as a fast link with a rate limit does: a lone 4 KiB reply passes at once instead
+    // of waiting its serialization at the limit (170 us at 200 Mbit/s), and a stream still
+    // averages to the rate.
     RETURN_IF_ERROR(Tc({"-n", r, "qdisc", "add", "dev", az.router_link, "root", "handle",
                         "1:", "htb", "default", "20"}));
-    RETURN_IF_ERROR(Tc({"-n", r, "class", "add", "dev", az.router_link, "parent", "1:", "classid",
-                        "1:10", "htb", "rate", bandwidth, "ceil", bandwidth}));
+    RETURN_IF_ERROR(
+        Tc({"-n", r, "class", "add", "dev", az.router_link, "parent", "1:", "classid", "1:10",
+            "htb", "rate", bandwidth, "ceil", bandwidth, "burst", "64k", "cburst", "64k"}));
     RETURN_IF_ERROR(Tc({"-n", r, "class", "add", "dev", az.router_link, "parent", "1:", "classid",
                         "1:20", "htb", "rate", "100gbit"}));
     for (size_t j = 0; j < lab.azs.size(); ++j) {

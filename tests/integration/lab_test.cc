@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -50,13 +49,6 @@ std::vector<std::string> Leftovers() {
   return left;
 }
 
-// Microseconds of "  FROM -> TO: N us" in the status output, or -1.
-double StatusRttUs(const std::string& status, const std::string& from, const std::string& to) {
-  std::smatch m;
-  const std::regex line("  " + from + " -> " + to + ": ([0-9]+) us");
-  return std::regex_search(status, m, line) ? std::stod(m[1]) : -1;
-}
-
 class LabTest : public testing::LabFixture {};
 
 TEST_F(LabTest, UpMeasuresTheDelayReachesTheServerAcrossAzsIsIdempotentAndDownLeavesNothing) {
@@ -72,12 +64,14 @@ TEST_F(LabTest, UpMeasuresTheDelayReachesTheServerAcrossAzsIsIdempotentAndDownLe
   for (int i = 0; i < 3; ++i) {
     out = testing::RunAzbench({"lab", "status", "--dir", kDir}, &code);
     ASSERT_EQ(code, 0) << out;
-    const double same_az_us = StatusRttUs(out, "lab-1a", "lab-1a");
-    const double cross_az_us = StatusRttUs(out, "lab-1a", "lab-1b");
+    const double same_az_us = testing::StatusRttUs(out, "lab-1a", "lab-1a");
+    const double cross_az_us = testing::StatusRttUs(out, "lab-1a", "lab-1b");
     ASSERT_GT(same_az_us, 0) << out;
     ASSERT_GT(cross_az_us, 0) << out;
     added_us = std::min(added_us, cross_az_us - same_az_us);
-    EXPECT_GT(StatusRttUs(out, "lab-1b", "nfs"), StatusRttUs(out, "lab-1a", "nfs")) << out;
+    EXPECT_GT(testing::StatusRttUs(out, "lab-1b", "nfs"),
+              testing::StatusRttUs(out, "lab-1a", "nfs"))
+        << out;
   }
   EXPECT_NEAR(added_us, 800, 200) << out;
 

@@ -11,6 +11,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,14 @@ inline std::string RunAzbench(const std::vector<std::string>& args, int* code) {
   std::string output;
   *code = RunCommand(argv, &output);
   return output;
+}
+
+// Microseconds of "  FROM -> TO: N us" in `azbench lab status` output, or -1.
+inline double StatusRttUs(const std::string& status, const std::string& from,
+                          const std::string& to) {
+  std::smatch m;
+  const std::regex line("  " + from + " -> " + to + ": ([0-9]+) us");
+  return std::regex_search(status, m, line) ? std::stod(m[1]) : -1;
 }
 
 class LabFixture : public ::testing::Test {
