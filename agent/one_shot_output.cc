@@ -114,7 +114,8 @@ std::string RenderOneShotOutput(const OutputFormats& formats, const std::vector<
                                 const FioRunContext& context, bool interrupted) {
   std::string text;
   if (formats.terse) {
-    text += FioTerseLines(ResultsToFioJson(results, false, context), formats.terse_version);
+    text += FioTerseLines(ResultsToFioJson(results, false, context), formats.terse_version,
+                          FioPercentileChoices(context));
   }
   if (formats.json || formats.json_plus) {
     FioRunContext with_bins = context;
@@ -125,7 +126,11 @@ std::string RenderOneShotOutput(const OutputFormats& formats, const std::vector<
   }
   if (formats.normal) {
     if (interrupted) text += "interrupted: results cover the time until the signal\n";
-    for (const auto& r : results) text += FormatJobResultText(r);
+    const std::vector<PercentileChoice> percentiles = FioPercentileChoices(context);
+    for (size_t i = 0; i < results.size(); ++i) {
+      text += FormatJobResultText(results[i],
+                                  i < percentiles.size() ? percentiles[i] : PercentileChoice{});
+    }
     text += PassSummary(results);
   }
   return text;

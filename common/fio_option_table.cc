@@ -798,8 +798,6 @@ constexpr std::string_view kWhyLogStreamed =
     "compress";
 constexpr std::string_view kWhyMeasured =
     "azbench always measures submission, completion and total latency and bandwidth";
-constexpr std::string_view kWhyPercentiles =
-    "azbench keeps whole latency histograms and computes percentiles when it reports";
 constexpr std::string_view kWhyDeprecated = "fio deprecated it and ignores it too";
 constexpr std::string_view kWhyMemory =
     "azbench allocates I/O buffers itself, aligned for O_DIRECT";
@@ -1459,15 +1457,19 @@ constexpr FioOptionInfo kOptions[] = {
              [](JobSpec& j, std::string_view v) {
                return SetInt(j.dedupe_working_set_percentage, v, 0, 100);
              }),
-    NoEffect("clat_percentiles", "", T::kBool, "1", kStats, "Report completion latency percentiles",
-             kWhyPercentiles),
-    NoEffect("lat_percentiles", "", T::kBool, "0", kStats, "Report total latency percentiles",
-             kWhyPercentiles),
-    NoEffect("slat_percentiles", "", T::kBool, "0", kStats, "Report submission latency percentiles",
-             kWhyPercentiles),
-    NoEffect("percentile_list", "", T::kList,
+    Honoured("clat_percentiles", "", T::kBool, "", "", "1", kStats,
+             "Report completion latency percentiles",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.percentiles.clat, v); }),
+    Honoured("lat_percentiles", "", T::kBool, "", "", "0", kStats,
+             "Report total latency percentiles (terse's list then is the total latency's)",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.percentiles.lat, v); }),
+    Honoured("slat_percentiles", "", T::kBool, "", "", "0", kStats,
+             "Report submission latency percentiles",
+             [](JobSpec& j, std::string_view v) { return SetBool(j.percentiles.slat, v); }),
+    Honoured("percentile_list", "", T::kList, "percent", "0..100, at most 20, ':' between",
              "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99", kStats,
-             "Which percentiles to report", kWhyPercentiles),
+             "Which percentiles to report",
+             [](JobSpec& j, std::string_view v) { return ParsePercentileList(v, j.percentiles); }),
     NoEffect("significant_figures", "", T::kInt, "4", kStats,
              "Significant figures of terse and normal output",
              "azbench's output sets its own precision"),

@@ -26,7 +26,7 @@ namespace {
 
 std::string PercentileKey(double p) { return absl::StrFormat("%.6f", p); }
 
-json LatencyJson(const Histogram& h, bool with_percentiles) {
+json LatencyJson(const Histogram& h, bool with_percentiles, const PercentileChoice& choice) {
   json out = {{"min", h.min_ns()},
               {"max", h.max_ns()},
               {"mean", h.mean_ns()},
@@ -34,7 +34,7 @@ json LatencyJson(const Histogram& h, bool with_percentiles) {
               {"N", h.count()}};
   if (with_percentiles && h.count() > 0) {
     json pct = json::object();
-    for (double p : kReportPercentiles) pct[PercentileKey(p)] = h.Percentile(p);
+    for (double p : choice.list) pct[PercentileKey(p)] = h.Percentile(p);
     out["percentile"] = pct;
   }
   return out;
@@ -115,7 +115,8 @@ void AddIntervalFigures(const JobResult& result, int kind, double group_bytes_pe
   out["iops_samples"] = iops.size();
 }
 
-json DirectionJson(const JobResult& result, OpKind kind, double group_bytes_per_s) {
+json DirectionJson(const JobResult& result, OpKind kind, double group_bytes_per_s,
+                   const PercentileChoice& percentiles) {
   const OpStats* stats = result.Find(kind);
   static const OpStats kEmpty;
   if (stats == nullptr) stats = &kEmpty;
@@ -130,9 +131,9 @@ json DirectionJson(const JobResult& result, OpKind kind, double group_bytes_per_
   out["total_ios"] = stats->ops + stats->errors;  // as fio, the failed I/Os too
   out["short_ios"] = stats->short_ios;
   out["drop_ios"] = 0;
-  out["slat_ns"] = LatencyJson(stats->slat, false);
-  out["clat_ns"] = LatencyJson(async ? stats->clat : stats->lat, true);
-  out["lat_ns"] = LatencyJson(stats->lat, true);
+  out["slat_ns"] = LatencyJson(stats->slat, percentiles.slat, percentiles);
+  out["clat_ns"] = LatencyJson(async ? stats->clat : stats->lat, percentiles.clat, percentiles);
+  out["lat_ns"] = LatencyJson(stats->lat, percentiles.lat, percentiles);
   AddIntervalFigures(result, static_cast<int>(kind), group_bytes_per_s, out);
   return out;
 }
@@ -286,7 +287,7 @@ json SteadyStateJson(const SteadyStateResult& ss) {
 }  // namespace
 
 json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
-                        const FioGroupBandwidth* group) {
+                        const FioGroupBandwidth* group, const PercentileChoice& percentiles) {
   const FioGroupBandwidth own = group == nullptr ? FioGroupAggregate({&result}) : *group;
   json job;
   job["jobname"] = result.name;
@@ -297,13 +298,15 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
   // Summed over the clones, as fio sums a group-reported job's threads: the agent's one-shot
   // output and the coordinator's fio-json (which sets it for entries merged over agents) agree.
   job["job_runtime"] = FioJobRuntimeSumMs({&result});
-  job["read"] = DirectionJson(result, OpKind::kRead, own.bytes_per_s[0]);
-  job["write"] = DirectionJson(result, OpKind::kWrite, own.bytes_per_s[1]);
-  job["trim"] = DirectionJson(result, OpKind::kTrim, own.bytes_per_s[2]);
+  job["read"] = DirectionJson(result, OpKind::kRead, own.bytes_per_s[0], percentiles);
+  job["write"] = DirectionJson(result, OpKind::kWrite, own.bytes_per_s[1], percentiles);
+  job["trim"] = DirectionJson(result, OpKind::kTrim, own.bytes_per_s[2], percentiles);
   const OpStats* sync = result.Find(OpKind::kFsync);
   static const OpStats kEmpty;
   if (sync == nullptr) sync = &kEmpty;
-  job["sync"] = {{"total_ios", sync->ops}, {"lat_ns", LatencyJson(sync->lat, true)}};
+  job["sync"] = {
+      {"total_ios", sync->ops},
+      {"lat_ns", LatencyJson(sync->lat, percentiles.clat || percentiles.lat, percentiles)}};
   AddLatencyDistribution(result, job);
   if (result.continue_on_error) {
     job["total_err"] = result.total_err_count;
@@ -427,19 +430,47 @@ json FioBinsJson(const Histogram& h) {
   return out;
 }
 
-void AddFioClatBins(json& job, const JobResult& result) {
+void AddFioLatencyBins(json& job, const JobResult& result) {
+  auto add = [](json& object, const Histogram& h) {
+    if (object.contains("percentile")) object["bins"] = FioBinsJson(h);
+  };
   for (OpKind kind : kFioDirections) {
     const OpStats* stats = result.Find(kind);
     if (stats == nullptr) continue;
-    const Histogram& h = stats->clat.count() > 0 ? stats->clat : stats->lat;
-    if (h.count() == 0) continue;
-    job[std::string(OpKindName(kind))]["clat_ns"]["bins"] = FioBinsJson(h);
+    json& direction = job[std::string(OpKindName(kind))];
+    add(direction["slat_ns"], stats->slat);
+    add(direction["clat_ns"], stats->clat.count() > 0 ? stats->clat : stats->lat);
+    add(direction["lat_ns"], stats->lat);
+  }
+  if (const OpStats* sync = result.Find(OpKind::kFsync); sync != nullptr) {
+    add(job["sync"]["lat_ns"], sync->lat);
   }
 }
 
 json FioOptionsJson(const FioOptionList& options) {
   json out = json::object();
   for (const auto& [key, value] : options) out[key] = value;
+  return out;
+}
+
+PercentileChoice FioPercentileChoice(const FioOptionList& global, const FioOptionList& own) {
+  JobSpec spec;
+  for (const FioOptionList* list : {&global, &own}) {
+    for (const auto& [key, value] : *list) {
+      // A bad value was refused before the job ran.
+      if (key == "percentile_list" || absl::EndsWith(key, "_percentiles")) {
+        (void)ApplyJobOption(spec, key, value);
+      }
+    }
+  }
+  return spec.percentiles;
+}
+
+std::vector<PercentileChoice> FioPercentileChoices(const FioRunContext& context) {
+  std::vector<PercentileChoice> out;
+  for (const FioOptionList& own : context.job_options) {
+    out.push_back(FioPercentileChoice(context.global_options, own));
+  }
   return out;
 }
 
@@ -516,14 +547,16 @@ json ResultsToFioJson(const std::vector<JobResult>& results, bool with_azbench_e
     last_end_ns = std::max(last_end_ns, r.end_realtime_ns);
   }
   const std::map<int, FioGroupBandwidth> groups = FioGroupAggregates(all);
+  const std::vector<PercentileChoice> percentiles = FioPercentileChoices(context);
   for (size_t i = 0; i < results.size(); ++i) {
     const JobResult& r = results[i];
-    json job = JobResultToFioJson(r, with_azbench_extras, &groups.at(r.group_id));
+    json job = JobResultToFioJson(r, with_azbench_extras, &groups.at(r.group_id),
+                                  i < percentiles.size() ? percentiles[i] : PercentileChoice{});
     job["elapsed"] = FioElapsedSeconds(first_start_ns, last_end_ns);
     if (i < context.job_options.size()) {
       AddFioJobOptions(job, context.global_options, context.job_options[i]);
     }
-    if (context.with_bins) AddFioClatBins(job, r);
+    if (context.with_bins) AddFioLatencyBins(job, r);
     doc["jobs"].push_back(std::move(job));
   }
   if (!context.disks.empty()) doc["disk_util"] = DiskUtilJson(context.disks);

@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "common/disk_util.h"
 #include "common/job_result.h"
+#include "common/percentile_choice.h"
 #include "nlohmann/json.hpp"
 
 namespace azbench {
@@ -75,8 +76,11 @@ int FioJobError(const JobResult& result);
 // job shorter than one interval has one sample: its interval 0 over runtime_ns. A direction without
 // ops has no samples (all figures 0). bw_agg is the share of `group`'s aggregate (above); without
 // `group` the job is its own group.
+// slat_ns / clat_ns / lat_ns and sync's lat_ns carry "percentile" as `percentiles` chooses
+// (common/percentile_choice.h), keyed "%f" of each value ("99.500000").
 nlohmann::json JobResultToFioJson(const JobResult& result, bool with_azbench_extras = true,
-                                  const FioGroupBandwidth* group = nullptr);
+                                  const FioGroupBandwidth* group = nullptr,
+                                  const PercentileChoice& percentiles = {});
 
 // The options a job was given, as written (key, value), in order.
 using FioOptionList = std::vector<std::pair<std::string, std::string>>;
@@ -90,6 +94,9 @@ nlohmann::json FioOptionsJson(const FioOptionList& options);
 // latency_depth to the iodepth that `global` then `own` give (ApplyJobOption's rule; 1 when
 // neither sets it); with one, latency_target, latency_percentile and latency_window to theirs.
 void AddFioJobOptions(nlohmann::json& job, const FioOptionList& global, const FioOptionList& own);
+
+// The percentile choice that `global` then `own` make (the last value of an option wins).
+PercentileChoice FioPercentileChoice(const FioOptionList& global, const FioOptionList& own);
 
 // fio's "elapsed" of a run from `start_realtime_ns` to `end_realtime_ns`: whole seconds, rounded
 // up (a 3 ms run is 1).
@@ -118,9 +125,10 @@ uint64_t FioPlatWidth(int index);
 // of two) lies inside one of fio's bins (64 per octave, aligned alike), so its count goes there.
 nlohmann::json FioBinsJson(const Histogram& h);
 
-// json+: sets "bins" (FioBinsJson) in the clat_ns of each of `job`'s directions with samples, from
-// the histogram clat_ns describes (clat, else the total latency), as fio's --output-format=json+.
-void AddFioClatBins(nlohmann::json& job, const JobResult& result);
+// json+: sets "bins" (FioBinsJson) in every latency object of `job` that has a "percentile"
+// object, from the histogram it describes (clat_ns: clat, else the total latency), as fio's
+// --output-format=json+.
+void AddFioLatencyBins(nlohmann::json& job, const JobResult& result);
 
 // What a fio document says beside the results: how the jobs were given and what the disks did.
 struct FioRunContext {
@@ -130,8 +138,11 @@ struct FioRunContext {
   // "disk_util", written only when not empty: fio writes none where the jobs' files are on no
   // block device.
   std::vector<DiskUtil> disks;
-  bool with_bins = false;  // json+ (AddFioClatBins)
+  bool with_bins = false;  // json+ (AddFioLatencyBins)
 };
+
+// FioPercentileChoice of each of context.job_options.
+std::vector<PercentileChoice> FioPercentileChoices(const FioRunContext& context);
 
 // The whole document: FioDocumentHeader(now), "global options", "jobs": [...] (each job's elapsed
 // the span of all results), "disk_util".

@@ -6,7 +6,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "common/stats.h"
 
 namespace azbench {
 
@@ -31,18 +30,27 @@ void AddLatency(const json& lat, std::string& out) {
                         D(lat, "mean") / 1000, D(lat, "stddev") / 1000);
 }
 
-void AddDirection(const json& dir, int terse_version, std::string& out) {
+void AddDirection(const json& dir, int terse_version, const PercentileChoice& percentiles,
+                  std::string& out) {
   absl::StrAppend(&out, ";", U(dir, "io_kbytes"), ";", U(dir, "bw"), ";", U(dir, "iops"), ";",
                   U(dir, "runtime"));
   const json& clat = dir.value("clat_ns", json::object());
   AddLatency(dir.value("slat_ns", json::object()), out);
   AddLatency(clat, out);
-  const json pct = clat.value("percentile", json::object());
-  for (double p : kReportPercentiles) {
-    const std::string key = absl::StrFormat("%f", p);
+  // The total latency's list with lat_percentiles, else clat's, else none; a direction without
+  // samples shows the list's values at 0, as fio's.
+  const bool listed = percentiles.lat || percentiles.clat;
+  const json pct = dir.value(percentiles.lat ? "lat_ns" : "clat_ns", json::object())
+                       .value("percentile", json::object());
+  const size_t count = listed ? percentiles.list.size() : 0;
+  for (size_t i = 0; i < static_cast<size_t>(kMaxPercentiles); ++i) {
+    if (i >= count) {
+      out += ";0%=0";
+      continue;
+    }
+    const std::string key = absl::StrFormat("%f", percentiles.list[i]);
     absl::StrAppendFormat(&out, ";%s%%=%u", key, U(pct, key.c_str()) / 1000);
   }
-  for (size_t i = kReportPercentiles.size(); i < 20; ++i) out += ";0%=0";
   AddLatency(dir.value("lat_ns", json::object()), out);
   absl::StrAppendFormat(&out, ";%u;%u;%f%%;%f;%f", U(dir, "bw_min"), U(dir, "bw_max"),
                         D(dir, "bw_agg"), D(dir, "bw_mean"), D(dir, "bw_dev"));
@@ -56,16 +64,18 @@ void AddDirection(const json& dir, int terse_version, std::string& out) {
 }
 
 std::string JobLine(const json& job, const std::string& version, const json& disks,
-                    int terse_version) {
+                    int terse_version, const PercentileChoice& percentiles) {
   // Version 2 has no fio version field.
   std::string out = terse_version == 2 ? absl::StrCat("2;", job.value("jobname", std::string()))
                                        : absl::StrCat(terse_version, ";", version, ";",
                                                       job.value("jobname", std::string()));
   absl::StrAppend(&out, ";", U(job, "groupid"), ";", U(job, "error"));
-  AddDirection(job.value("read", json::object()), terse_version, out);
-  AddDirection(job.value("write", json::object()), terse_version, out);
+  AddDirection(job.value("read", json::object()), terse_version, percentiles, out);
+  AddDirection(job.value("write", json::object()), terse_version, percentiles, out);
   // Versions 2, 4 and 5 have trim fields; version 3 has none, as fio's.
-  if (terse_version != 3) AddDirection(job.value("trim", json::object()), terse_version, out);
+  if (terse_version != 3) {
+    AddDirection(job.value("trim", json::object()), terse_version, percentiles, out);
+  }
   absl::StrAppendFormat(&out, ";%f%%;%f%%;%u;%u;%u", D(job, "usr_cpu"), D(job, "sys_cpu"),
                         U(job, "ctx"), U(job, "majf"), U(job, "minf"));
   const json depth = job.value("iodepth_level", json::object());
@@ -106,12 +116,17 @@ bool IsFioTerseVersion(int version) {
          kFioTerseVersions.end();
 }
 
-std::string FioTerseLines(const json& document, int terse_version) {
+std::string FioTerseLines(const json& document, int terse_version,
+                          const std::vector<PercentileChoice>& percentiles) {
   const std::string version = document.value("fio version", std::string());
   const json disks = document.value("disk_util", json::array());
   std::string out;
-  for (const json& job : document.value("jobs", json::array()))
-    out += JobLine(job, version, disks, terse_version);
+  size_t index = 0;
+  for (const json& job : document.value("jobs", json::array())) {
+    out += JobLine(job, version, disks, terse_version,
+                   index < percentiles.size() ? percentiles[index] : PercentileChoice{});
+    ++index;
+  }
   return out;
 }
 

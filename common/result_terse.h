@@ -6,7 +6,9 @@
 //   terse version; "fio version" (not in version 2); jobname; groupid; error;
 //   read, then write, then trim (versions 2, 4, 5) (41 fields each, 47 in version 5): io_kbytes;
 //     bw (KiB/s); iops; runtime (ms); slat, clat (min; max; mean; stddev, each in us);
-//     20 clat percentiles "<p>%=<us>" (fio's 17, then "0%=0" three times);
+//     20 percentiles "<p>%=<us>": the total latency's with lat_percentiles, else clat's with
+//     clat_percentiles (the default), in ascending order, then "0%=0" to fill the 20 (fio's 17
+//     and three by default);
 //     lat (min; max; mean; stddev in us); bw_min; bw_max; bw_agg "%"; bw_mean; bw_dev;
 //     version 5 only: bw_samples; iops_min; iops_max; iops_mean; iops_stddev; iops_samples;
 //   usr_cpu "%"; sys_cpu "%"; ctx; majf; minf;
@@ -22,7 +24,9 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
+#include "common/percentile_choice.h"
 #include "nlohmann/json.hpp"
 
 namespace azbench {
@@ -34,8 +38,10 @@ inline constexpr std::array<int, 4> kFioTerseVersions = {2, 3, 4, 5};
 bool IsFioTerseVersion(int version);
 
 // One line per job of `document`, each ending in '\n'. `terse_version` must be one of
-// kFioTerseVersions.
-std::string FioTerseLines(const nlohmann::json& document, int terse_version = kFioTerseVersion);
+// kFioTerseVersions. `percentiles[i]` is job i's choice (the default where missing); its
+// percentile values come from the document.
+std::string FioTerseLines(const nlohmann::json& document, int terse_version = kFioTerseVersion,
+                          const std::vector<PercentileChoice>& percentiles = {});
 
 }  // namespace azbench
 

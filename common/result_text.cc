@@ -1,5 +1,10 @@
 #include "common/result_text.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -31,27 +36,47 @@ std::string LatLine(const char* label, const Histogram& h) {
                          h.mean_ns() / u.divisor, h.stddev_ns() / u.divisor, h.count());
 }
 
-std::string PercentileTable(const char* label, const Histogram& h) {
-  const LatUnit u = PickUnit(h);
-  std::string out = absl::StrFormat("    %s percentiles (%s):\n", label, u.name);
-  int column = 0;
-  for (double p : kReportPercentiles) {
-    if (column == 0) absl::StrAppend(&out, "     |");
-    absl::StrAppend(&out, absl::StrFormat(" %6.2fth=[%8.0f]", p, h.Percentile(p) / u.divisor));
-    if (++column == 4) {
-      absl::StrAppend(&out, "\n");
-      column = 0;
-    } else {
-      absl::StrAppend(&out, ",");
-    }
+// fio's percentile block (stat.c show_clat_percentiles): the unit from the smallest and largest
+// value shown (ns; us when the smallest is over 2,000 ns and the largest over 99,999 ns; ms when
+// over 2,000,000 and 99,999,999 ns), each value rounded up in it; as many entries per line as fit
+// 80 columns.
+std::string PercentileBlock(const char* label, const Histogram& h,
+                            const PercentileChoice& percentiles) {
+  if (percentiles.list.empty() || h.count() == 0) return "";
+  std::vector<uint64_t> values;
+  for (double p : percentiles.list) values.push_back(h.Percentile(p));
+  const uint64_t min = *std::min_element(values.begin(), values.end());
+  const uint64_t max = *std::max_element(values.begin(), values.end());
+  int scale_down = 0;
+  const char* unit = "nsec";
+  if (min > 2'000'000 && max > 99'999'999) {
+    scale_down = 2;
+    unit = "msec";
+  } else if (min > 2'000 && max > 99'999) {
+    scale_down = 1;
+    unit = "usec";
   }
-  if (column != 0) absl::StrAppend(&out, "\n");
+  const uint64_t divisor = scale_down == 2 ? 1'000'000 : scale_down == 1 ? 1'000 : 1;
+  const int time_width =
+      std::max(5, static_cast<int>(std::log10(static_cast<double>(max / divisor)) + 1));
+  const int per_line = (80 - 7) / (percentiles.precision + 10 + time_width);
+  std::string out = absl::StrFormat("    %s percentiles (%s):\n     |", label, unit);
+  for (size_t j = 0; j < values.size(); ++j) {
+    if (j != 0 && j % per_line == 0) absl::StrAppend(&out, "     |");
+    uint64_t v = values[j];
+    for (int i = 0; i < scale_down; ++i) v = (v + 999) / 1000;
+    const bool last = j + 1 == values.size();
+    absl::StrAppend(
+        &out, absl::StrFormat(" %*.*fth=[%*d]%c", percentiles.precision + 3, percentiles.precision,
+                              percentiles.list[j], time_width, v, last ? '\n' : ','));
+    if (!last && j % per_line == static_cast<size_t>(per_line - 1)) absl::StrAppend(&out, "\n");
+  }
   return out;
 }
 
 }  // namespace
 
-std::string FormatJobResultText(const JobResult& result) {
+std::string FormatJobResultText(const JobResult& result, const PercentileChoice& percentiles) {
   std::string out = absl::StrFormat("%s: (groupid=%d, jobs=%d): err=%3d\n", result.name,
                                     result.group_id, result.clones, FioJobError(result));
   for (int k = 0; k < kOpKindCount; ++k) {
@@ -75,7 +100,20 @@ std::string FormatJobResultText(const JobResult& result) {
     if (stats->slat.count() > 0) absl::StrAppend(&out, LatLine("slat", stats->slat));
     if (stats->clat.count() > 0) absl::StrAppend(&out, LatLine("clat", stats->clat));
     absl::StrAppend(&out, LatLine("lat", stats->lat));
-    if (stats->lat.count() > 0) absl::StrAppend(&out, PercentileTable("lat", stats->lat));
+    // As fio's: slat, clat (the total latency where the engine has no separate completion), lat.
+    if (kind == OpKind::kFsync) {
+      if (percentiles.clat || percentiles.lat) {
+        absl::StrAppend(&out, PercentileBlock("lat", stats->lat, percentiles));
+      }
+      continue;
+    }
+    if (percentiles.slat) absl::StrAppend(&out, PercentileBlock("slat", stats->slat, percentiles));
+    if (percentiles.clat) {
+      absl::StrAppend(
+          &out,
+          PercentileBlock("clat", stats->clat.count() > 0 ? stats->clat : stats->lat, percentiles));
+    }
+    if (percentiles.lat) absl::StrAppend(&out, PercentileBlock("lat", stats->lat, percentiles));
   }
   if (result.cpu.measured()) {
     absl::StrAppend(&out,

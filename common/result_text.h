@@ -1,15 +1,18 @@
 // The human summary of job results, in the spirit of fio's normal output: per job and op kind, IOPS
-// and bandwidth, latency min/avg/max/stdev and the percentile table, then warnings and errors.
+// and bandwidth, latency min/avg/max/stdev and the percentile blocks, then warnings and errors.
 #ifndef AZBENCH_COMMON_RESULT_TEXT_H_
 #define AZBENCH_COMMON_RESULT_TEXT_H_
 
 #include <string>
 
 #include "common/job_result.h"
+#include "common/percentile_choice.h"
 
 namespace azbench {
 
-std::string FormatJobResultText(const JobResult& result);
+// The percentile blocks are fio's (slat, clat, lat as `percentiles` chooses; see
+// common/percentile_choice.h), laid out as fio lays them out.
+std::string FormatJobResultText(const JobResult& result, const PercentileChoice& percentiles = {});
 
 }  // namespace azbench
 

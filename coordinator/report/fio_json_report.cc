@@ -82,8 +82,10 @@ int64_t ElapsedSeconds(const ScenarioResult& r) {
 
 json JobEntry(const ScenarioResult& r, const JobResult& result, const ScenarioJob* job,
               const FioGroupBandwidth& group, uint64_t job_runtime_ms, bool with_bins) {
-  json entry = JobResultToFioJson(result, /*with_azbench_extras=*/false, &group);
-  if (with_bins) AddFioClatBins(entry, result);
+  json entry = JobResultToFioJson(
+      result, /*with_azbench_extras=*/false, &group,
+      job != nullptr ? FioPercentileChoice({}, job->options) : PercentileChoice{});
+  if (with_bins) AddFioLatencyBins(entry, result);
   entry["job_runtime"] = job_runtime_ms;
   entry["error"] = FioError(r, result);
   entry["elapsed"] = ElapsedSeconds(r);
@@ -184,8 +186,12 @@ json FioJsonDocument(const ReportInput& input, size_t index, bool with_bins) {
   if (any) {
     all.name = kAllClients;
     all.group_id = 0;
-    json entry = JobResultToFioJson(all, /*with_azbench_extras=*/false);
-    if (with_bins) AddFioClatBins(entry, all);
+    // As fio's "All clients" (sum_thread_stats), the first job's percentile choice.
+    const ScenarioJob* first = scenario_jobs.empty() ? nullptr : scenario_jobs.front().second;
+    json entry = JobResultToFioJson(
+        all, /*with_azbench_extras=*/false, nullptr,
+        first != nullptr ? FioPercentileChoice({}, first->options) : PercentileChoice{});
+    if (with_bins) AddFioLatencyBins(entry, all);
     entry["job_runtime"] = FioJobRuntimeSumMs(every_result);
     entry["error"] = FioError(r, all);
     entry["elapsed"] = ElapsedSeconds(r);

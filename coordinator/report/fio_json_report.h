@@ -59,7 +59,7 @@ namespace azbench {
 std::vector<size_t> FioJsonScenarioIndices(const ReportInput& input);
 
 // The fio document of input.scenarios[index]; `with_bins`: fio's json+ (every entry's clat_ns
-// "bins", AddFioClatBins, over its merged histograms).
+// "bins", AddFioLatencyBins, over its merged histograms).
 nlohmann::json FioJsonDocument(const ReportInput& input, size_t index, bool with_bins = false);
 
 // "<scenario index>-<key>.json" with '/', '=' and ' ' in the key written '_': the file name of

@@ -376,6 +376,32 @@ TEST(FioBinsTest, JsonPlusBinsHoldEverySampleOfClat) {
   EXPECT_FALSE(ResultsToFioJson(results, false)["jobs"][0]["read"]["clat_ns"].contains("bins"));
 }
 
+TEST(FioPercentilesTest, TheJobsChoiceDecidesWhichLatenciesCarryWhichPercentilesAndBins) {
+  std::vector<JobResult> results;
+  results.push_back(ReadJob({41'008, 41'400}));
+  results.push_back(ReadJob({41'008, 41'400}));
+  FioRunContext context;
+  context.with_bins = true;
+  context.global_options = {{"percentile_list", "50:99.5"}};
+  context.job_options = {{}, {{"lat_percentiles", "1"}, {"clat_percentiles", "0"}}};
+  const json doc = ResultsToFioJson(results, false, context);
+  // fio's defaults: clat only.
+  const json& first = doc["jobs"][0]["read"];
+  EXPECT_EQ(first["clat_ns"]["percentile"], (json{{"50.000000", 41'216}, {"99.500000", 41'216}}));
+  EXPECT_TRUE(first["clat_ns"].contains("bins"));
+  EXPECT_FALSE(first["lat_ns"].contains("percentile"));
+  EXPECT_FALSE(first["lat_ns"].contains("bins"));
+  EXPECT_FALSE(first["slat_ns"].contains("percentile"));
+  // The second job's own options win over the global ones.
+  const json& second = doc["jobs"][1]["read"];
+  EXPECT_FALSE(second["clat_ns"].contains("percentile"));
+  EXPECT_FALSE(second["clat_ns"].contains("bins"));
+  EXPECT_EQ(second["lat_ns"]["percentile"].size(), 2u);
+  EXPECT_TRUE(second["lat_ns"].contains("bins"));
+  // A direction without samples has no percentile object, as fio.
+  EXPECT_FALSE(doc["jobs"][1]["write"]["lat_ns"].contains("percentile"));
+}
+
 TEST(FioJobErrorsTest, ContinueOnErrorAddsTotalErrAndFirstErrorAndMakesTheFirstTheJobsError) {
   JobResult result;
   result.name = "w";

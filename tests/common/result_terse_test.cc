@@ -55,6 +55,24 @@ TEST(FioTerseTest, Version3HasFiosFieldsInFiosOrder) {
   EXPECT_EQ(f[110], "25.00%");  // [2, 4) ms
 }
 
+TEST(FioTerseTest, TheSlotsCarryTheChosenListOfLatOrClatAsFio) {
+  FioRunContext context;
+  context.job_options = {{{"percentile_list", "99:50"}, {"lat_percentiles", "1"}}};
+  std::vector<std::string> f =
+      Fields(FioTerseLines(ResultsToFioJson(OneReadJob(), false, context), kFioTerseVersion,
+                           FioPercentileChoices(context)));
+  ASSERT_EQ(f.size(), 121u);
+  EXPECT_EQ(f[17], "50.000000%=3");
+  EXPECT_EQ(f[18], "99.000000%=2500");
+  for (int i = 19; i < 37; ++i) EXPECT_EQ(f[i], "0%=0") << i;
+  EXPECT_EQ(f[58], "50.000000%=0");  // writes: none, the list at 0
+
+  context.job_options = {{{"clat_percentiles", "0"}}};
+  f = Fields(FioTerseLines(ResultsToFioJson(OneReadJob(), false, context), kFioTerseVersion,
+                           FioPercentileChoices(context)));
+  for (int i = 17; i < 37; ++i) EXPECT_EQ(f[i], "0%=0") << i;
+}
+
 TEST(FioTerseTest, EachDiskAddsItsNineFields) {
   FioRunContext context;
   context.disks = {DiskUtil{.name = "vda", .read_ios = 7, .util = 12.345}};

@@ -1,5 +1,11 @@
 #include "common/result_text.h"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -85,6 +91,62 @@ TEST(JobResultTextTest, PrintsFiosErrorsLineWithContinueOnError) {
   EXPECT_THAT(text, HasSubstr("err= 28\n"));
   EXPECT_THAT(text,
               HasSubstr("     errors    : total=48, first_error=28/<No space left on device"));
+}
+
+}  // namespace
+}  // namespace azbench
+
+namespace azbench {
+namespace {
+
+JobResult SyncReadsAt(uint64_t ns) {
+  JobResult result;
+  result.name = "j";
+  result.runtime_ns = 1'000'000'000;
+  OpStats& read = result.Stats(OpKind::kRead);
+  for (int i = 0; i < 100; ++i) read.lat.Record(ns);
+  read.ops = 100;
+  read.bytes = 409'600;
+  return result;
+}
+
+TEST(JobResultTextTest, PercentileBlocksAreFiosLayoutForTheChosenLatencies) {
+  const JobResult result = SyncReadsAt(50'000'000);
+  const uint64_t us = (result.Find(OpKind::kRead)->lat.Percentile(50) + 999) / 1000;
+  PercentileChoice choice;
+  ASSERT_TRUE(ParsePercentileList("99.5:50", choice).ok());
+  // A sync engine's clat is its total latency, as fio's; values over 2 us and 99.999 us are in
+  // usec, rounded up, five digits wide.
+  std::string text = FormatJobResultText(result, choice);
+  EXPECT_THAT(text,
+              HasSubstr(absl::StrFormat(
+                  "    clat percentiles (usec):\n     | 50.0th=[%5d], 99.5th=[%5d]\n", us, us)))
+      << text;
+  EXPECT_THAT(text, Not(HasSubstr("    lat percentiles")));
+  choice.lat = true;
+  text = FormatJobResultText(result, choice);
+  EXPECT_THAT(text, HasSubstr("    clat percentiles (usec):"));
+  EXPECT_THAT(text,
+              HasSubstr(absl::StrFormat(
+                  "    lat percentiles (usec):\n     | 50.0th=[%5d], 99.5th=[%5d]\n", us, us)));
+  choice.clat = choice.lat = false;
+  EXPECT_THAT(FormatJobResultText(result, choice), Not(HasSubstr("percentiles")));
+}
+
+TEST(JobResultTextTest, TheDefaultListWrapsFourToALineInNanoseconds) {
+  const JobResult result = SyncReadsAt(1'000);
+  const std::string text = FormatJobResultText(result);
+  const size_t at = text.find("    clat percentiles (nsec):\n");
+  ASSERT_NE(at, std::string::npos) << text;
+  const std::vector<std::string> lines = absl::StrSplit(text.substr(at), '\n', absl::SkipEmpty());
+  ASSERT_GE(lines.size(), 6u) << text;
+  // 17 values: four lines of four, then one.
+  for (int i = 1; i <= 4; ++i) {
+    EXPECT_EQ(std::count(lines[i].begin(), lines[i].end(), '['), 4) << lines[i];
+    EXPECT_EQ(lines[i].back(), ',') << lines[i];
+  }
+  EXPECT_THAT(lines[1], ::testing::StartsWith("     |  1.00th=["));
+  EXPECT_THAT(lines[5], ::testing::MatchesRegex(R"(     \| 99\.99th=\[ *[0-9]+\])"));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -255,6 +256,80 @@ TEST_F(OneShotFioOutputTest, SeveralFormatsComeInFiosOrderIntoTheOutputFile) {
   EXPECT_FALSE(json::parse(all.substr(json_start, json_end + 1 - json_start), nullptr, false)
                    .is_discarded());
   EXPECT_EQ(output.find("3;azbench-"), std::string::npos) << "nothing on stdout";
+}
+
+// What the percentile options choose in each format, as fio's: in json+ which latency objects
+// carry "percentile" (with which keys) and "bins", terse's 20 slot labels, and the normal output's
+// percentile blocks (which latencies, which values, in which order).
+TEST_F(OneShotFioOutputTest, PercentileOptionsShapeJsonTerseAndNormalOutputAsFios) {
+  struct Case {
+    const char* engine;
+    const char* options;
+  };
+  for (const Case& c :
+       {Case{"psync", ""}, Case{"psync", "percentile_list=99.5:50:1\nlat_percentiles=1\n"},
+        Case{"libaio", "clat_percentiles=0\nslat_percentiles=1\n"},
+        Case{"libaio", "percentile_list=10:90\nclat_percentiles=0\n"}}) {
+    SCOPED_TRACE(absl::StrCat(c.engine, " ", c.options));
+    auto job_file = [&](const std::string& name) {
+      const std::string path = dir_.File(name + "-percentiles.fio");
+      std::ofstream(path) << "[global]\nioengine=" << c.engine
+                          << "\nbs=4k\ndirectory=" << dir_.File(name)
+                          << "\n[mix]\nrw=randrw\nsize=256k\n"
+                          << c.options;
+      return path;
+    };
+    auto run = [&](const std::vector<std::string>& fio_args, std::string* fio_out,
+                   std::string* az_out) {
+      std::vector<std::string> f = {testing::kFioBinary, job_file("fio")};
+      std::vector<std::string> a = {AZBENCH_AGENT_BIN, "run", job_file("az")};
+      f.insert(f.end(), fio_args.begin(), fio_args.end());
+      a.insert(a.end(), fio_args.begin(), fio_args.end());
+      ASSERT_EQ(Run(f, fio_out), 0) << *fio_out;
+      ASSERT_EQ(Run(a, az_out), 0) << *az_out;
+    };
+
+    std::string fio_out, az_out;
+    run({"--output-format=json+"}, &fio_out, &az_out);
+    const json fio_doc = json::parse(fio_out, nullptr, false);
+    const json az_doc = json::parse(az_out, nullptr, false);
+    ASSERT_FALSE(fio_doc.is_discarded() || az_doc.is_discarded()) << fio_out << az_out;
+    for (const char* direction : {"read", "write"}) {
+      for (const char* latency : {"slat_ns", "clat_ns", "lat_ns"}) {
+        const json& f = fio_doc["jobs"][0][direction][latency];
+        const json& a = az_doc["jobs"][0][direction][latency];
+        ASSERT_EQ(a.contains("percentile"), f.contains("percentile")) << direction << latency;
+        EXPECT_EQ(a.contains("bins"), f.contains("bins")) << direction << latency;
+        if (!f.contains("percentile")) continue;
+        std::vector<std::string> f_keys, a_keys;
+        for (const auto& [key, value] : f["percentile"].items()) f_keys.push_back(key);
+        for (const auto& [key, value] : a["percentile"].items()) a_keys.push_back(key);
+        EXPECT_EQ(a_keys, f_keys) << direction << latency;
+      }
+    }
+
+    run({"--minimal"}, &fio_out, &az_out);
+    const std::vector<std::string> f = TerseFields(fio_out, 3);
+    const std::vector<std::string> a = TerseFields(az_out, 3);
+    ASSERT_EQ(a.size(), f.size()) << fio_out << "\n" << az_out;
+    for (size_t first : {17u, 58u}) {  // read's and write's 20 slots
+      for (size_t i = first; i < first + 20; ++i) {
+        EXPECT_EQ(a[i].substr(0, a[i].find("%=")), f[i].substr(0, f[i].find("%="))) << i;
+      }
+    }
+
+    run({}, &fio_out, &az_out);
+    auto blocks = [](const std::string& text) {
+      std::vector<std::string> out;
+      const std::regex item(R"((\w+) percentiles \(|([0-9.]+)th=\[)");
+      for (auto it = std::sregex_iterator(text.begin(), text.end(), item);
+           it != std::sregex_iterator(); ++it) {
+        out.push_back((*it)[1].matched ? (*it)[1].str() : (*it)[2].str());
+      }
+      return out;
+    };
+    EXPECT_EQ(blocks(az_out), blocks(fio_out)) << "fio:\n" << fio_out << "azbench:\n" << az_out;
+  }
 }
 
 // fio's json+ reader, installed beside fio (Debian's fio package).
