@@ -63,12 +63,12 @@ absl::StatusOr<bool> Store::NeedsSchemaAdditions(int64_t version) {
       "'cpu_wall_ns', 'cpu_user_ns', 'cpu_system_ns', 'cpu_voluntary_switches', "
       "'cpu_involuntary_switches', 'cpu_minor_faults', 'cpu_major_faults', 'io_depths', "
       "'fold_source_id', 'fold_shift', 'verify_failures', 'verify_failure_offsets', "
-      "'continue_on_error', 'total_err', 'first_error')) + "
+      "'continue_on_error', 'total_err', 'first_error', 'latency_depth')) + "
       "(SELECT count(*) FROM pragma_table_info('scenario') WHERE name = 'attempt_of') + "
       "(SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('scenario_clock', "
       "'scenario_disk_util'))"));
   ASSIGN_OR_RETURN(bool row, count.Step());
-  return !row || count.Int(0) != 1 + 16 + 1 + 2;
+  return !row || count.Int(0) != 1 + 17 + 1 + 2;
 }
 
 // placement.mount, added within schema version 2 (store.h): additive, with a default, so older
@@ -83,7 +83,8 @@ absl::Status Store::AddPlacementMountColumn() {
   return Exec("ALTER TABLE placement ADD COLUMN mount TEXT NOT NULL DEFAULT ''");
 }
 
-// agent_result.cpu_*, io_depths, verify_* and the continue_on_error columns, added within schema
+// agent_result.cpu_*, io_depths, verify_*, the continue_on_error columns and latency_depth, added
+// within schema
 // version 2 (store.h): additive, with defaults that read as "not measured" (0, ''), so older and
 // newer azbench read and write the same file. The missing ones are added in one transaction.
 absl::Status Store::AddAgentResultColumns() {
@@ -105,7 +106,9 @@ absl::Status Store::AddAgentResultColumns() {
       // first of them (an errno, 0 for none).
       {"continue_on_error", "INTEGER NOT NULL DEFAULT 0"},
       {"total_err", "INTEGER NOT NULL DEFAULT 0"},
-      {"first_error", "INTEGER NOT NULL DEFAULT 0"}};
+      {"first_error", "INTEGER NOT NULL DEFAULT 0"},
+      // The depth a latency_target search ended at (JobResult::latency_depth; 0: no search).
+      {"latency_depth", "INTEGER NOT NULL DEFAULT 0"}};
   std::vector<std::string> missing;
   for (const auto& [name, declaration] : kColumns) {
     Statement columns(*this);

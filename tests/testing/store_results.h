@@ -89,6 +89,7 @@ inline JobResult MakeJob(const std::string& name, int seed) {
   job.continue_on_error = true;
   job.total_err_count = static_cast<uint64_t>(48 + seed);
   job.first_error = 28;
+  job.latency_depth = 4 + seed % 8;
   return job;
 }
 
@@ -172,6 +173,7 @@ inline void ExpectSameJob(const JobResult& a, const JobResult& b) {
   EXPECT_EQ(a.continue_on_error, b.continue_on_error);
   EXPECT_EQ(a.total_err_count, b.total_err_count);
   EXPECT_EQ(a.first_error, b.first_error);
+  EXPECT_EQ(a.latency_depth, b.latency_depth);
   ASSERT_EQ(a.intervals.size(), b.intervals.size());
   for (size_t i = 0; i < a.intervals.size(); ++i) {
     EXPECT_EQ(a.intervals[i].index, b.intervals[i].index);

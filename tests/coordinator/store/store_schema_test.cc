@@ -204,7 +204,7 @@ TEST_F(StoreTest, AFileWithoutTheCpuAndDepthColumnsGainsThemAndReadsAsNotMeasure
   ExpectSameResult(after, (*loaded)[1]);
 }
 
-TEST_F(StoreTest, AFileWithoutTheContinueOnErrorColumnsGainsThemAndReadsAsNoneCounted) {
+TEST_F(StoreTest, AFileWithoutTheErrorAndLatencyDepthColumnsGainsThemAndReadsThemAsNone) {
   {
     std::unique_ptr<Store> store = OpenStore();
     ASSERT_NE(store, nullptr);
@@ -212,15 +212,15 @@ TEST_F(StoreTest, AFileWithoutTheContinueOnErrorColumnsGainsThemAndReadsAsNoneCo
     ASSERT_TRUE(store->SaveScenario(MakeResult("before-total-err", 0)).ok());
   }
   // What an azbench before the columns wrote: the same schema version without them.
-  for (const char* column : {"continue_on_error", "total_err", "first_error"}) {
+  for (const char* column : {"continue_on_error", "total_err", "first_error", "latency_depth"}) {
     RawQuery(path_, absl::StrCat("ALTER TABLE agent_result DROP COLUMN ", column));
   }
   std::unique_ptr<Store> store = OpenStore();
   ASSERT_NE(store, nullptr);
   EXPECT_EQ(RawQuery(path_,
                      "SELECT count(*) FROM pragma_table_info('agent_result') WHERE name IN "
-                     "('continue_on_error', 'total_err', 'first_error')"),
-            3);
+                     "('continue_on_error', 'total_err', 'first_error', 'latency_depth')"),
+            4);
   absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   ASSERT_EQ(loaded->size(), 1u);
@@ -229,6 +229,7 @@ TEST_F(StoreTest, AFileWithoutTheContinueOnErrorColumnsGainsThemAndReadsAsNoneCo
     EXPECT_FALSE(r.result.continue_on_error) << "unknown, not invented";
     EXPECT_EQ(r.result.total_err_count, 0u);
     EXPECT_EQ(r.result.first_error, 0);
+    EXPECT_EQ(r.result.latency_depth, 0);
   }
   ScenarioResult after = MakeResult("after-total-err", 1);
   ASSERT_TRUE(store->SaveScenario(after).ok());
