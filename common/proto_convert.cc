@@ -122,6 +122,22 @@ void JobResultToProto(const JobResult& result, v1::JobResult* out) {
   out->set_total_err_count(result.total_err_count);
   out->set_first_error(result.first_error);
   out->set_latency_depth(result.latency_depth);
+  if (result.steadystate) {
+    const SteadyStateResult& ss = *result.steadystate;
+    v1::SteadyState* p = out->mutable_steadystate();
+    p->set_iops(ss.spec.iops);
+    p->set_slope(ss.spec.slope);
+    p->set_percent(ss.spec.percent);
+    p->set_limit(ss.spec.limit);
+    p->set_duration_ns(absl::ToInt64Nanoseconds(ss.spec.duration));
+    p->set_ramp_ns(absl::ToInt64Nanoseconds(ss.spec.ramp));
+    p->set_attained(ss.attained);
+    p->set_criterion(ss.criterion);
+    p->set_max_deviation(ss.max_deviation);
+    p->set_slope_value(ss.slope);
+    for (uint64_t v : ss.iops) p->add_iops_samples(v);
+    for (uint64_t v : ss.bw) p->add_bw_samples(v);
+  }
   if (result.cpu.measured()) {
     v1::CpuUsage* cpu = out->mutable_cpu();
     cpu->set_threads(result.cpu.threads);
@@ -183,6 +199,22 @@ absl::StatusOr<JobResult> JobResultFromProto(const v1::JobResult& proto) {
   result.total_err_count = proto.total_err_count();
   result.first_error = proto.first_error();
   result.latency_depth = proto.latency_depth();
+  if (proto.has_steadystate()) {
+    const v1::SteadyState& p = proto.steadystate();
+    SteadyStateResult& ss = result.steadystate.emplace();
+    ss.spec.iops = p.iops();
+    ss.spec.slope = p.slope();
+    ss.spec.percent = p.percent();
+    ss.spec.limit = p.limit();
+    ss.spec.duration = absl::Nanoseconds(p.duration_ns());
+    ss.spec.ramp = absl::Nanoseconds(p.ramp_ns());
+    ss.attained = p.attained();
+    ss.criterion = p.criterion();
+    ss.max_deviation = p.max_deviation();
+    ss.slope = p.slope_value();
+    ss.iops.assign(p.iops_samples().begin(), p.iops_samples().end());
+    ss.bw.assign(p.bw_samples().begin(), p.bw_samples().end());
+  }
   const v1::CpuUsage& cpu = proto.cpu();
   result.cpu.threads = cpu.threads();
   result.cpu.wall_ns = cpu.wall_ns();

@@ -54,7 +54,8 @@
 //       {"level": [7], "submit": [7], "complete": [7]}, '' when not measured), verify_failures,
 //       verify_failure_offsets (space-separated), continue_on_error (0|1), total_err,
 //       first_error (JobResult's; 0, 0, 0 when the job did not set continue_on_error),
-//       latency_depth (the depth a latency_target search ended at; 0: no search). These
+//       latency_depth (the depth a latency_target search ended at; 0: no search), steadystate
+//       (JobResult::steadystate as JSON, store_rows.h; '' without ss_dur). These
 //       came later within version 2, like placement.mount: a file without them gains them when
 //       opened.),
 //       fold_source_id, fold_shift (version 3; 0, 0: none): the row whose interval rows hold

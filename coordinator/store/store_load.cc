@@ -179,7 +179,7 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
       "error_errno, error_message, warnings, cpu_threads, cpu_wall_ns, cpu_user_ns, cpu_system_ns, "
       "cpu_voluntary_switches, cpu_involuntary_switches, cpu_minor_faults, cpu_major_faults, "
       "io_depths, fold_source_id, fold_shift, verify_failures, verify_failure_offsets, "
-      "continue_on_error, total_err, first_error, latency_depth FROM "
+      "continue_on_error, total_err, first_error, latency_depth, steadystate FROM "
       "agent_result WHERE scenario_id = ? AND idx >= 0 "
       "ORDER BY idx"));
   RETURN_IF_ERROR(histograms.Prepare(
@@ -269,6 +269,9 @@ absl::StatusOr<ScenarioResult> Store::LoadScenarioRow(Statement& row) {
     job.total_err_count = results.U64(26);
     job.first_error = static_cast<int>(results.Int(27));
     job.latency_depth = static_cast<int>(results.Int(28));
+    if (!store_rows::SteadyStateFromText(results.Text(29), job.steadystate)) {
+      return corrupt("malformed steadystate JSON");
+    }
 
     histograms.Int(1, result_id);
     while (true) {

@@ -107,6 +107,69 @@ bool DepthFromText(const std::string& text, DepthStats& out) {
   return true;
 }
 
+std::string SteadyStateToText(const std::optional<SteadyStateResult>& steadystate) {
+  if (!steadystate) return "";
+  const SteadyStateResult& ss = *steadystate;
+  return json{{"iops", ss.spec.iops},
+              {"slope", ss.spec.slope},
+              {"percent", ss.spec.percent},
+              {"limit", ss.spec.limit},
+              {"duration_ns", absl::ToInt64Nanoseconds(ss.spec.duration)},
+              {"ramp_ns", absl::ToInt64Nanoseconds(ss.spec.ramp)},
+              {"attained", ss.attained},
+              {"criterion", ss.criterion},
+              {"max_deviation", ss.max_deviation},
+              {"slope_value", ss.slope},
+              {"iops_samples", ss.iops},
+              {"bw_samples", ss.bw}}
+      .dump();
+}
+
+bool SteadyStateFromText(const std::string& text, std::optional<SteadyStateResult>& out) {
+  out.reset();
+  if (text.empty()) return true;
+  const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return false;
+  SteadyStateResult ss;
+  auto boolean = [&](const char* key, bool& field) {
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_boolean()) return false;
+    field = it->get<bool>();
+    return true;
+  };
+  auto number = [&](const char* key, double& field) {
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_number()) return false;
+    field = it->get<double>();
+    return true;
+  };
+  auto nanoseconds = [&](const char* key, absl::Duration& field) {
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_number_integer()) return false;
+    field = absl::Nanoseconds(it->get<int64_t>());
+    return true;
+  };
+  auto samples = [&](const char* key, std::vector<uint64_t>& field) {
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_array()) return false;
+    for (const json& v : *it) {
+      if (!v.is_number_unsigned()) return false;
+      field.push_back(v.get<uint64_t>());
+    }
+    return true;
+  };
+  if (!boolean("iops", ss.spec.iops) || !boolean("slope", ss.spec.slope) ||
+      !boolean("percent", ss.spec.percent) || !number("limit", ss.spec.limit) ||
+      !nanoseconds("duration_ns", ss.spec.duration) || !nanoseconds("ramp_ns", ss.spec.ramp) ||
+      !boolean("attained", ss.attained) || !number("criterion", ss.criterion) ||
+      !number("max_deviation", ss.max_deviation) || !number("slope_value", ss.slope) ||
+      !samples("iops_samples", ss.iops) || !samples("bw_samples", ss.bw)) {
+    return false;
+  }
+  out = std::move(ss);
+  return true;
+}
+
 json JobsToJson(const std::vector<ScenarioJob>& jobs) {
   json out = json::array();
   for (const auto& job : jobs) {

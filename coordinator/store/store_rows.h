@@ -43,6 +43,12 @@ bool StringsFromJson(const json& j, std::vector<std::string>& out);
 // [7]}.
 std::string DepthToText(const DepthStats& depth);
 bool DepthFromText(const std::string& text, DepthStats& out);
+
+// agent_result.steadystate: JobResult::steadystate as JSON {"iops", "slope", "percent" (bools),
+// "limit", "duration_ns", "ramp_ns", "attained", "criterion", "max_deviation", "slope_value",
+// "iops_samples", "bw_samples"}; '' without one. False (out unset) on malformed text.
+std::string SteadyStateToText(const std::optional<SteadyStateResult>& steadystate);
+bool SteadyStateFromText(const std::string& text, std::optional<SteadyStateResult>& out);
 json JobsToJson(const std::vector<ScenarioJob>& jobs);
 bool JobsFromJson(const json& j, std::vector<ScenarioJob>& out);
 std::optional<ScenarioStatus> StatusFromName(std::string_view name);

@@ -132,16 +132,18 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
       "end_ns, error_errno, error_message, warnings, cpu_threads, cpu_wall_ns, cpu_user_ns, "
       "cpu_system_ns, cpu_voluntary_switches, cpu_involuntary_switches, cpu_minor_faults, "
       "cpu_major_faults, io_depths, fold_source_id, fold_shift, verify_failures, "
-      "verify_failure_offsets, continue_on_error, total_err, first_error, latency_depth";
-  RETURN_IF_ERROR(agent_result.Prepare(
-      absl::StrCat("INSERT INTO agent_result (", kResultColumns,
-                   ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-                   "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)")));
+      "verify_failure_offsets, continue_on_error, total_err, first_error, latency_depth, "
+      "steadystate";
+  RETURN_IF_ERROR(agent_result.Prepare(absl::StrCat(
+      "INSERT INTO agent_result (", kResultColumns,
+      ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+      "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)")));
   // A streamed series' row (made by StageIntervals) gets its result's fields.
-  RETURN_IF_ERROR(fill_result.Prepare(absl::StrCat(
-      "UPDATE agent_result SET (", kResultColumns,
-      ") = (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
-      "?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30) WHERE id = ?31")));
+  RETURN_IF_ERROR(fill_result.Prepare(
+      absl::StrCat("UPDATE agent_result SET (", kResultColumns,
+                   ") = (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
+                   "?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31) "
+                   "WHERE id = ?32")));
   RETURN_IF_ERROR(histogram.Prepare(
       "INSERT INTO histogram (agent_result_id, op_kind, lat_kind, ops, bytes, errors, short_ios, "
       "count, min_ns, max_ns, sum_ns, sum_ns_hi, sum_sq_hi, sum_sq_lo, sum_sq_top, buckets) VALUES "
@@ -212,8 +214,9 @@ absl::Status Store::SaveScenarioRows(int64_t campaign_id, const ScenarioResult& 
         .Int(27, job.continue_on_error ? 1 : 0)
         .U64(28, job.total_err_count)
         .Int(29, job.first_error)
-        .Int(30, job.latency_depth);
-    if (series_row != 0) write_result.Int(31, series_row);
+        .Int(30, job.latency_depth)
+        .Text(31, store_rows::SteadyStateToText(job.steadystate));
+    if (series_row != 0) write_result.Int(32, series_row);
     RETURN_IF_ERROR(write_result.Run());
     const int64_t result_id = series_row != 0 ? series_row : sqlite3_last_insert_rowid(db_);
 

@@ -63,12 +63,12 @@ absl::StatusOr<bool> Store::NeedsSchemaAdditions(int64_t version) {
       "'cpu_wall_ns', 'cpu_user_ns', 'cpu_system_ns', 'cpu_voluntary_switches', "
       "'cpu_involuntary_switches', 'cpu_minor_faults', 'cpu_major_faults', 'io_depths', "
       "'fold_source_id', 'fold_shift', 'verify_failures', 'verify_failure_offsets', "
-      "'continue_on_error', 'total_err', 'first_error', 'latency_depth')) + "
+      "'continue_on_error', 'total_err', 'first_error', 'latency_depth', 'steadystate')) + "
       "(SELECT count(*) FROM pragma_table_info('scenario') WHERE name = 'attempt_of') + "
       "(SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('scenario_clock', "
       "'scenario_disk_util'))"));
   ASSIGN_OR_RETURN(bool row, count.Step());
-  return !row || count.Int(0) != 1 + 17 + 1 + 2;
+  return !row || count.Int(0) != 1 + 18 + 1 + 2;
 }
 
 // placement.mount, added within schema version 2 (store.h): additive, with a default, so older
@@ -108,7 +108,9 @@ absl::Status Store::AddAgentResultColumns() {
       {"total_err", "INTEGER NOT NULL DEFAULT 0"},
       {"first_error", "INTEGER NOT NULL DEFAULT 0"},
       // The depth a latency_target search ended at (JobResult::latency_depth; 0: no search).
-      {"latency_depth", "INTEGER NOT NULL DEFAULT 0"}};
+      {"latency_depth", "INTEGER NOT NULL DEFAULT 0"},
+      // fio's steady state (JobResult::steadystate as JSON, store_rows.h; '': none).
+      {"steadystate", "TEXT NOT NULL DEFAULT ''"}};
   std::vector<std::string> missing;
   for (const auto& [name, declaration] : kColumns) {
     Statement columns(*this);

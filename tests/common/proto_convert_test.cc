@@ -75,6 +75,38 @@ TEST(JobResultProtoTest, VerifyFailuresCrossTheWireWithTheirOffsets) {
   EXPECT_EQ(received->verify_failure_offsets, (std::vector<uint64_t>{4096, 65536}));
 }
 
+TEST(JobResultProtoTest, SteadyStateAndLatencyDepthCrossTheWireExactly) {
+  JobResult sent = MeasuredJob();
+  sent.latency_depth = 24;
+  SteadyStateResult& ss = sent.steadystate.emplace();
+  ss.spec.iops = false;
+  ss.spec.slope = false;
+  ss.spec.limit = 5.5;
+  ss.spec.duration = absl::Seconds(3);
+  ss.spec.ramp = absl::Milliseconds(1500);
+  ss.attained = true;
+  ss.criterion = 1.25;
+  ss.max_deviation = 2.5;
+  ss.slope = -0.75;
+  ss.iops = {10, 11, 12};
+  ss.bw = {40960, 45056, 49152};
+  v1::JobResult wire;
+  JobResultToProto(sent, &wire);
+  absl::StatusOr<JobResult> received = JobResultFromProto(wire);
+  ASSERT_TRUE(received.ok()) << received.status();
+  EXPECT_EQ(received->latency_depth, 24);
+  ASSERT_TRUE(received->steadystate.has_value());
+  EXPECT_TRUE(*received->steadystate == ss);
+
+  sent.steadystate.reset();
+  wire.Clear();
+  JobResultToProto(sent, &wire);
+  EXPECT_FALSE(wire.has_steadystate());
+  received = JobResultFromProto(wire);
+  ASSERT_TRUE(received.ok()) << received.status();
+  EXPECT_FALSE(received->steadystate.has_value()) << "no detector, none invented";
+}
+
 TEST(JobResultProtoTest, AResultWithoutCpuUsageStaysNotMeasured) {
   JobResult sent = MeasuredJob();
   sent.cpu = CpuUsage{};

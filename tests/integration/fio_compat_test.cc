@@ -339,6 +339,44 @@ TEST_F(FioCompatTest, StudyCJobFileRunsVerbatimAndItsFioJsonMatchesTheStore) {
   EXPECT_EQ(doc["azbench"]["status"], "complete");
 }
 
+// What an agent measured beyond the histograms (the steady-state window, the depth a
+// latency_target search ended at) and what the job chose to report (its percentiles) reach a
+// campaign's fio-json through the store, as fio writes them for the same job.
+TEST_F(FioCompatTest, SteadyStateLatencyDepthAndPercentileChoiceSurviveTheStore) {
+  const std::string job_file = dir_.File("ss.fio");
+  std::ofstream(job_file) << "[ss]\nioengine=null\nrw=randread\nbs=4k\nsize=1g\niodepth=4\n"
+                             "time_based\nruntime=3s\nss=iops_slope:50%\nss_dur=2s\n"
+                             "latency_target=10ms\nlatency_window=500ms\n"
+                             "percentile_list=99:50\nclat_percentiles=0\nlat_percentiles=1\n";
+  std::string output;
+  ASSERT_EQ(Azbench({"run", "--fio-job", job_file, "--local", "1", "--directory", Mkdir("d"),
+                     "--db", dir_.File("ss.db"), "--quiet"},
+                    &output),
+            0)
+      << output;
+  ASSERT_EQ(
+      Azbench({"report", dir_.File("ss.db"), "--format", "fio-json", "-o", dir_.File("ss.json")},
+              &output),
+      0)
+      << output;
+  const json doc = testing::LoadFioJson(dir_.File("ss.json"));
+  ASSERT_TRUE(doc.is_object());
+  const json& job = doc["jobs"][0];
+  ASSERT_TRUE(job.contains("steadystate")) << job.dump();
+  EXPECT_EQ(job["steadystate"]["ss"], "iops_slope:50.000000%");
+  EXPECT_EQ(job["steadystate"]["duration"], 2);
+  EXPECT_EQ(job["steadystate"]["data"]["iops"].size(), 2u);
+  EXPECT_GT(job["steadystate"]["data"]["iops_mean"].get<uint64_t>(), 0u);
+  // The null engine meets a 10 ms target at every depth: the search ends at the job's iodepth.
+  EXPECT_EQ(job["latency_target"], 10'000'000);
+  EXPECT_EQ(job["latency_depth"], 4);
+  EXPECT_FALSE(job["read"]["clat_ns"].contains("percentile"));
+  ASSERT_TRUE(job["read"]["lat_ns"].contains("percentile")) << job["read"].dump();
+  EXPECT_EQ(job["read"]["lat_ns"]["percentile"].size(), 2u);
+  EXPECT_TRUE(job["read"]["lat_ns"]["percentile"].contains("50.000000"));
+  EXPECT_TRUE(job["read"]["lat_ns"]["percentile"].contains("99.000000"));
+}
+
 TEST_F(FioCompatTest, UnsupportedOptionsStopTheRunNamingTheOptionAndTheLine) {
   const std::string bad = dir_.File("bad.fio");
   std::ofstream(bad) << "[global]\nsize=1m\n[job]\ncreate_fsync=1\nrw=read\n";

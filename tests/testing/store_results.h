@@ -90,6 +90,19 @@ inline JobResult MakeJob(const std::string& name, int seed) {
   job.total_err_count = static_cast<uint64_t>(48 + seed);
   job.first_error = 28;
   job.latency_depth = 4 + seed % 8;
+  if (seed % 2 == 0) {
+    SteadyStateResult& ss = job.steadystate.emplace();
+    ss.spec.iops = false;
+    ss.spec.limit = 2.5;
+    ss.spec.duration = absl::Seconds(2);
+    ss.spec.ramp = absl::Milliseconds(500);
+    ss.attained = true;
+    ss.criterion = 0.125 * seed;
+    ss.max_deviation = 3.5;
+    ss.slope = -0.5;
+    ss.iops = {100, static_cast<uint64_t>(101 + seed)};
+    ss.bw = {409'600, 413'696};
+  }
   return job;
 }
 
@@ -174,6 +187,7 @@ inline void ExpectSameJob(const JobResult& a, const JobResult& b) {
   EXPECT_EQ(a.total_err_count, b.total_err_count);
   EXPECT_EQ(a.first_error, b.first_error);
   EXPECT_EQ(a.latency_depth, b.latency_depth);
+  EXPECT_TRUE(a.steadystate == b.steadystate);
   ASSERT_EQ(a.intervals.size(), b.intervals.size());
   for (size_t i = 0; i < a.intervals.size(); ++i) {
     EXPECT_EQ(a.intervals[i].index, b.intervals[i].index);

@@ -2,6 +2,7 @@
 // fleet.tls, plaintext refused for remote agents, and the campaign's fleet.tls / token_file keys.
 #include "coordinator/fleet/client_security.h"
 
+#include "absl/strings/str_cat.h"
 #include "coordinator/campaign/campaign.h"
 #include "coordinator/fleet/agent_client.h"
 #include "gmock/gmock.h"
@@ -49,10 +50,10 @@ constexpr char kRest[] =
 
 TEST(ClientSecurityTest, CampaignFleetTlsIsParsedRelativeToTheFile) {
   absl::StatusOr<Campaign> c = ParseCampaign(
-      std::string("name: c\nfleet:\n  hosts: [10.0.1.5]\n  tls: {ca_file: certs/ca.crt, "
-                  "cert_file: /abs/c.crt, key_file: certs/c.key, server_name: agent-x}\n"
-                  "  token_file: token\n") +
-          kRest,
+      absl::StrCat("name: c\nfleet:\n  hosts: [10.0.1.5]\n  tls: {ca_file: certs/ca.crt, "
+                   "cert_file: /abs/c.crt, key_file: certs/c.key, server_name: agent-x}\n"
+                   "  token_file: token\n",
+                   kRest),
       "/campaigns/c.yaml");
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_EQ(c->fleet.security.ca_file, "/campaigns/certs/ca.crt");
@@ -64,15 +65,15 @@ TEST(ClientSecurityTest, CampaignFleetTlsIsParsedRelativeToTheFile) {
 
 TEST(ClientSecurityTest, CampaignFleetTlsErrorsNameTheKey) {
   absl::StatusOr<Campaign> local = ParseCampaign(
-      std::string("name: c\nfleet:\n  local: {agents: 1}\n  tls: {ca_file: ca.crt}\n") + kRest,
+      absl::StrCat("name: c\nfleet:\n  local: {agents: 1}\n  tls: {ca_file: ca.crt}\n", kRest),
       "c.yaml");
   EXPECT_THAT(std::string(local.status().message()), HasSubstr("the local fleet talks plaintext"));
   absl::StatusOr<Campaign> unknown = ParseCampaign(
-      std::string("name: c\nfleet:\n  hosts: [h]\n  tls: {ca: ca.crt}\n") + kRest, "c.yaml");
+      absl::StrCat("name: c\nfleet:\n  hosts: [h]\n  tls: {ca: ca.crt}\n", kRest), "c.yaml");
   EXPECT_THAT(std::string(unknown.status().message()), HasSubstr("ca"));
   EXPECT_FALSE(unknown.ok());
   absl::StatusOr<Campaign> half = ParseCampaign(
-      std::string("name: c\nfleet:\n  hosts: [h]\n  tls: {ca_file: a, cert_file: b}\n") + kRest,
+      absl::StrCat("name: c\nfleet:\n  hosts: [h]\n  tls: {ca_file: a, cert_file: b}\n", kRest),
       "c.yaml");
   EXPECT_THAT(std::string(half.status().message()), HasSubstr("go together"));
 }

@@ -212,15 +212,17 @@ TEST_F(StoreTest, AFileWithoutTheErrorAndLatencyDepthColumnsGainsThemAndReadsThe
     ASSERT_TRUE(store->SaveScenario(MakeResult("before-total-err", 0)).ok());
   }
   // What an azbench before the columns wrote: the same schema version without them.
-  for (const char* column : {"continue_on_error", "total_err", "first_error", "latency_depth"}) {
+  for (const char* column :
+       {"continue_on_error", "total_err", "first_error", "latency_depth", "steadystate"}) {
     RawQuery(path_, absl::StrCat("ALTER TABLE agent_result DROP COLUMN ", column));
   }
   std::unique_ptr<Store> store = OpenStore();
   ASSERT_NE(store, nullptr);
   EXPECT_EQ(RawQuery(path_,
                      "SELECT count(*) FROM pragma_table_info('agent_result') WHERE name IN "
-                     "('continue_on_error', 'total_err', 'first_error', 'latency_depth')"),
-            4);
+                     "('continue_on_error', 'total_err', 'first_error', 'latency_depth', "
+                     "'steadystate')"),
+            5);
   absl::StatusOr<std::vector<ScenarioResult>> loaded = store->LoadScenarios();
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   ASSERT_EQ(loaded->size(), 1u);
@@ -230,6 +232,7 @@ TEST_F(StoreTest, AFileWithoutTheErrorAndLatencyDepthColumnsGainsThemAndReadsThe
     EXPECT_EQ(r.result.total_err_count, 0u);
     EXPECT_EQ(r.result.first_error, 0);
     EXPECT_EQ(r.result.latency_depth, 0);
+    EXPECT_FALSE(r.result.steadystate.has_value());
   }
   ScenarioResult after = MakeResult("after-total-err", 1);
   ASSERT_TRUE(store->SaveScenario(after).ok());
