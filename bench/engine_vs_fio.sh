@@ -117,7 +117,8 @@ fi
 #   for the first round as for the last) | rw kind (read/write) |
 #   options for both tools | extra fio options | bare loop command (empty: none)
 CASES_FILE="$WORK_DIR/cases"
-COMMON="--bs=4k --size=1g --runtime=$RUNTIME --time_based --invalidate=0"
+# --lat_percentiles=1: both tools report percentiles of the total latency (fio's default is clat's).
+COMMON="--bs=4k --size=1g --runtime=$RUNTIME --time_based --invalidate=0 --lat_percentiles=1"
 {
   echo "psync-tmpfs|4k randread, psync, 1 GiB tmpfs file|0|read|--rw=randread $COMMON --ioengine=psync --filename=$TMPFS_FILE||$BARE_PREAD -t $RUNTIME $TMPFS_FILE"
   for target in tmpfs cached; do
@@ -128,8 +129,8 @@ COMMON="--bs=4k --size=1g --runtime=$RUNTIME --time_based --invalidate=0"
     for depth in 1 16 64; do
       batch="--iodepth_batch_submit=$depth --iodepth_batch_complete_max=$depth"
       base="--rw=randread $COMMON --ioengine=io_uring --iodepth=$depth --filename=$file"
-      echo "uring-$target-qd$depth-batch|4k randread, io_uring qd$depth, $where, both batch_submit=$depth complete_max=$depth|$warm|read|$base $batch|--lat_percentiles=1|$BARE_URING -u -w 2000 -q $depth -t $RUNTIME $file"
-      echo "uring-$target-qd$depth-default|4k randread, io_uring qd$depth, $where, each tool's default batching|$warm|read|$base|--lat_percentiles=1|$BARE_URING -u -w 2000 -q $depth -t $RUNTIME $file"
+      echo "uring-$target-qd$depth-batch|4k randread, io_uring qd$depth, $where, both batch_submit=$depth complete_max=$depth|$warm|read|$base $batch||$BARE_URING -u -w 2000 -q $depth -t $RUNTIME $file"
+      echo "uring-$target-qd$depth-default|4k randread, io_uring qd$depth, $where, each tool's default batching|$warm|read|$base||$BARE_URING -u -w 2000 -q $depth -t $RUNTIME $file"
     done
   done
   echo "direct-psync|4k randread, O_DIRECT, psync, ext4 on the virtio disk|2|read|--rw=randread $COMMON --ioengine=psync --direct=1 --filename=$DISK_FILE||$BARE_PREAD -d -t $RUNTIME $DISK_FILE"
@@ -137,7 +138,7 @@ COMMON="--bs=4k --size=1g --runtime=$RUNTIME --time_based --invalidate=0"
   # The O_DIRECT cases compare what both tools measure on one device, so both take the same kernel
   # path: azbench registers its buffers and file with the ring by default, fio only when asked
   # (without it fio pins every buffer per I/O, ~10% fewer IOPS here; bench/README.md).
-  fio_direct_uring="--lat_percentiles=1 --fixedbufs --registerfiles"
+  fio_direct_uring="--fixedbufs --registerfiles"
   echo "direct-uring-qd16-batch|4k randread, O_DIRECT, io_uring qd16, ext4 on the virtio disk, both batch_submit=16 complete_max=16|2|read|$direct_uring --iodepth_batch_submit=16 --iodepth_batch_complete_max=16|$fio_direct_uring|$BARE_URING -d -q 16 -t $RUNTIME $DISK_FILE"
   echo "direct-uring-qd16-default|4k randread, O_DIRECT, io_uring qd16, ext4 on the virtio disk, each tool's default batching|2|read|$direct_uring|$fio_direct_uring|$BARE_URING -d -q 16 -t $RUNTIME $DISK_FILE"
   echo "seq-read-4m|4 MiB sequential read, psync, tmpfs|0|read|--rw=read --bs=4m --size=1g --runtime=$RUNTIME --time_based --invalidate=0 --ioengine=psync --filename=$TMPFS_FILE||$BARE_PREAD -s -b 4194304 -t $RUNTIME $TMPFS_FILE"
@@ -227,9 +228,8 @@ def job_figures(doc, kind):
     d = doc["jobs"][0][kind]
     lat = d.get("lat_ns", {})
     pct = lat.get("percentile") or d.get("clat_ns", {}).get("percentile") or {}
-    # For async engines only lat_ns.percentile is total latency (fio gets --lat_percentiles=1);
-    # clat_ns.percentile is used only when lat percentiles are absent, which happens for fio's
-    # sync engines, where clat is the whole op.
+    # lat_ns.percentile is the total latency (both tools get --lat_percentiles=1); clat_ns's is
+    # the fallback for a document without it.
     job = doc["jobs"][0]
     iops = float(d["iops"])
     # CPU per op of the job's thread (one thread per job here): usr_cpu / sys_cpu are percent of
