@@ -311,7 +311,12 @@ absl::StatusOr<PendingProbeDir> OpenOrAncestor(
     rest = rest.empty() ? existing.filename() : existing.filename() / rest;
     existing = existing.parent_path();
   }
-  if (rest.empty()) return dir.status();  // it exists after all (a race): as `open` said
+  if (rest.empty()) {
+    // It exists after all: made (by the writer, on another client) since `open` looked.
+    absl::StatusOr<ProbeDir> now = open(path);
+    if (!now.ok()) return now.status();
+    return PendingProbeDir{*std::move(now), "", field};
+  }
   absl::StatusOr<ProbeDir> ancestor = open(existing.string());
   if (!ancestor.ok()) return dir.status();
   return PendingProbeDir{*std::move(ancestor), rest.string(), field};
