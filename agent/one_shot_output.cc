@@ -113,9 +113,10 @@ std::string PassSummary(const std::vector<JobResult>& results) {
 std::string RenderOneShotOutput(const OutputFormats& formats, const std::vector<JobResult>& results,
                                 const FioRunContext& context, bool interrupted) {
   std::string text;
+  const std::vector<ReportChoice> percentiles = FioReportChoices(context);
   if (formats.terse) {
     text += FioTerseLines(ResultsToFioJson(results, false, context), formats.terse_version,
-                          FioPercentileChoices(context));
+                          percentiles);
   }
   if (formats.json || formats.json_plus) {
     FioRunContext with_bins = context;
@@ -126,10 +127,8 @@ std::string RenderOneShotOutput(const OutputFormats& formats, const std::vector<
   }
   if (formats.normal) {
     if (interrupted) text += "interrupted: results cover the time until the signal\n";
-    const std::vector<PercentileChoice> percentiles = FioPercentileChoices(context);
     for (size_t i = 0; i < results.size(); ++i) {
-      text += FormatJobResultText(results[i],
-                                  i < percentiles.size() ? percentiles[i] : PercentileChoice{});
+      text += FormatJobResultText(results[i], ChoiceOfJob(percentiles, i));
     }
     text += PassSummary(results);
   }

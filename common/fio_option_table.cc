@@ -1459,20 +1459,24 @@ constexpr FioOptionInfo kOptions[] = {
              }),
     Honoured("clat_percentiles", "", T::kBool, "", "", "1", kStats,
              "Report completion latency percentiles",
-             [](JobSpec& j, std::string_view v) { return SetBool(j.percentiles.clat, v); }),
+             [](JobSpec& j, std::string_view v) { return SetBool(j.report.clat, v); }),
     Honoured("lat_percentiles", "", T::kBool, "", "", "0", kStats,
              "Report total latency percentiles (terse's list then is the total latency's)",
-             [](JobSpec& j, std::string_view v) { return SetBool(j.percentiles.lat, v); }),
+             [](JobSpec& j, std::string_view v) { return SetBool(j.report.lat, v); }),
     Honoured("slat_percentiles", "", T::kBool, "", "", "0", kStats,
              "Report submission latency percentiles",
-             [](JobSpec& j, std::string_view v) { return SetBool(j.percentiles.slat, v); }),
+             [](JobSpec& j, std::string_view v) { return SetBool(j.report.slat, v); }),
     Honoured("percentile_list", "", T::kList, "percent", "0..100, at most 20, ':' between",
              "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99", kStats,
              "Which percentiles to report",
-             [](JobSpec& j, std::string_view v) { return ParsePercentileList(v, j.percentiles); }),
-    NoEffect("significant_figures", "", T::kInt, "4", kStats,
-             "Significant figures of terse and normal output",
-             "azbench's output sets its own precision"),
+             [](JobSpec& j, std::string_view v) { return ParsePercentileList(v, j.report); }),
+    Honoured(
+        "significant_figures", "", T::kInt, "", "1..10", "4", kStats,
+        "Significant figures of the normal output's IOPS, bandwidth and sizes",
+        [](JobSpec& j, std::string_view v) {
+          return SetInt(j.report.significant_figures, v, 1, 10);
+        },
+        "as fio's num2str"),
     Honoured(
         "disk_util", "", T::kBool, "", "", "1", kStats,
         "Report the utilisation of the block devices under the job's files",
@@ -1489,9 +1493,15 @@ constexpr FioOptionInfo kOptions[] = {
              "Do not sample bandwidth", kWhyMeasured),
     NoEffect("gtod_cpu", "", T::kInt, "", kStats, "Dedicate a CPU to keeping time",
              "azbench's clock needs no time-keeping thread"),
-    NoEffect("unified_rw_reporting", "", T::kChoice, "none", kStats,
-             "Report reads, writes and trims together",
-             "azbench reports each direction separately; merged figures come from reports"),
+    Honoured(
+        "unified_rw_reporting", "", T::kChoice, "", "none, mixed, both, 0, 1, 2", "none", kStats,
+        "Report reads, writes and trims together",
+        [](JobSpec& j, std::string_view v) -> absl::Status {
+          ASSIGN_OR_RETURN(j.report.unified, ParseUnifiedRw(v));
+          return absl::OkStatus();
+        },
+        "in the fio-format outputs (JSON, terse, normal), as fio's: mixed replaces the directions "
+        "and sync with one \"mixed\" direction, both adds it after them"),
     Honoured(
         "continue_on_error", "", T::kChoice, "", "none, read, write, io, verify, all, 0, 1", "none",
         kErrors, "Which errors let the job go on",

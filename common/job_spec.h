@@ -21,7 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "common/fio_log_options.h"
-#include "common/percentile_choice.h"
+#include "common/report_choice.h"
 #include "common/steady_state.h"
 #include "common/thread_placement.h"
 
@@ -218,8 +218,8 @@ struct JobSpec {
   int fsync_every_n = 0;      // fio `fsync=N`: fsync after every N writes; 0 = never
   int fdatasync_every_n = 0;  // fio `fdatasync=N`
   bool end_fsync = false;
-  bool disk_util = true;         // report the disks under the job's files (fio's disk_util)
-  PercentileChoice percentiles;  // which latency percentiles the fio-format outputs report
+  bool disk_util = true;  // report the disks under the job's files (fio's disk_util)
+  ReportChoice report;    // what the fio-format outputs report (percentiles, unified directions)
   absl::Duration runtime = absl::ZeroDuration();  // 0 = until io_size is done
   bool time_based = false;
   absl::Duration ramp_time = absl::ZeroDuration();

@@ -26,7 +26,7 @@ namespace {
 
 std::string PercentileKey(double p) { return absl::StrFormat("%.6f", p); }
 
-json LatencyJson(const Histogram& h, bool with_percentiles, const PercentileChoice& choice) {
+json LatencyJson(const Histogram& h, bool with_percentiles, const ReportChoice& choice) {
   json out = {{"min", h.min_ns()},
               {"max", h.max_ns()},
               {"mean", h.mean_ns()},
@@ -116,7 +116,7 @@ void AddIntervalFigures(const JobResult& result, int kind, double group_bytes_pe
 }
 
 json DirectionJson(const JobResult& result, OpKind kind, double group_bytes_per_s,
-                   const PercentileChoice& percentiles) {
+                   const ReportChoice& percentiles) {
   const OpStats* stats = result.Find(kind);
   static const OpStats kEmpty;
   if (stats == nullptr) stats = &kEmpty;
@@ -231,6 +231,7 @@ absl::StatusOr<Histogram> HistogramFromJson(const json& j) {
 
 FioGroupBandwidth FioGroupAggregate(const std::vector<const JobResult*>& group) {
   FioGroupBandwidth out;
+  uint64_t all_bytes = 0, all_longest_ns = 0;
   for (size_t d = 0; d < kFioDirections.size(); ++d) {
     uint64_t bytes = 0, longest_ns = 0;
     for (const JobResult* job : group) {
@@ -240,7 +241,10 @@ FioGroupBandwidth FioGroupAggregate(const std::vector<const JobResult*>& group) 
       longest_ns = std::max(longest_ns, job->runtime_ns);
     }
     out.bytes_per_s[d] = PerSecond(bytes, longest_ns);
+    all_bytes += bytes;
+    all_longest_ns = std::max(all_longest_ns, longest_ns);
   }
+  out.mixed_bytes_per_s = PerSecond(all_bytes, all_longest_ns);
   return out;
 }
 
@@ -287,7 +291,7 @@ json SteadyStateJson(const SteadyStateResult& ss) {
 }  // namespace
 
 json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
-                        const FioGroupBandwidth* group, const PercentileChoice& percentiles) {
+                        const FioGroupBandwidth* group, const ReportChoice& percentiles) {
   const FioGroupBandwidth own = group == nullptr ? FioGroupAggregate({&result}) : *group;
   json job;
   job["jobname"] = result.name;
@@ -307,6 +311,18 @@ json JobResultToFioJson(const JobResult& result, bool with_azbench_extras,
   job["sync"] = {
       {"total_ios", sync->ops},
       {"lat_ns", LatencyJson(sync->lat, percentiles.clat || percentiles.lat, percentiles)}};
+  if (percentiles.unified != UnifiedRw::kNone) {
+    // As fio: mixed's bw_agg is over the group's bytes of every direction; both's over the
+    // group's reads (stat.c passes the read aggregate).
+    const JobResult mixed = WithMixedDirections(result);
+    if (percentiles.unified == UnifiedRw::kMixed) {
+      for (const char* key : {"read", "write", "trim", "sync"}) job.erase(key);
+    }
+    job["mixed"] = DirectionJson(
+        mixed, OpKind::kRead,
+        percentiles.unified == UnifiedRw::kMixed ? own.mixed_bytes_per_s : own.bytes_per_s[0],
+        percentiles);
+  }
   AddLatencyDistribution(result, job);
   if (result.continue_on_error) {
     job["total_err"] = result.total_err_count;
@@ -434,16 +450,25 @@ void AddFioLatencyBins(json& job, const JobResult& result) {
   auto add = [](json& object, const Histogram& h) {
     if (object.contains("percentile")) object["bins"] = FioBinsJson(h);
   };
+  auto add_direction = [&](const char* key, const OpStats& stats) {
+    if (!job.contains(key)) return;
+    json& direction = job[key];
+    add(direction["slat_ns"], stats.slat);
+    add(direction["clat_ns"], stats.clat.count() > 0 ? stats.clat : stats.lat);
+    add(direction["lat_ns"], stats.lat);
+  };
   for (OpKind kind : kFioDirections) {
     const OpStats* stats = result.Find(kind);
-    if (stats == nullptr) continue;
-    json& direction = job[std::string(OpKindName(kind))];
-    add(direction["slat_ns"], stats->slat);
-    add(direction["clat_ns"], stats->clat.count() > 0 ? stats->clat : stats->lat);
-    add(direction["lat_ns"], stats->lat);
+    if (stats != nullptr) add_direction(std::string(OpKindName(kind)).c_str(), *stats);
   }
-  if (const OpStats* sync = result.Find(OpKind::kFsync); sync != nullptr) {
+  if (const OpStats* sync = result.Find(OpKind::kFsync); sync != nullptr && job.contains("sync")) {
     add(job["sync"]["lat_ns"], sync->lat);
+  }
+  if (job.contains("mixed")) {
+    const JobResult mixed = WithMixedDirections(result);
+    if (const OpStats* stats = mixed.Find(OpKind::kRead); stats != nullptr) {
+      add_direction("mixed", *stats);
+    }
   }
 }
 
@@ -453,38 +478,44 @@ json FioOptionsJson(const FioOptionList& options) {
   return out;
 }
 
-PercentileChoice FioPercentileChoice(const FioOptionList& global, const FioOptionList& own) {
+namespace {
+
+// The options a job's report reads (percentiles, depth, latency target), global ones first,
+// applied to a default JobSpec. A bad value was refused before the job ran.
+JobSpec FioReportingSpec(const FioOptionList& global, const FioOptionList& own) {
   JobSpec spec;
   for (const FioOptionList* list : {&global, &own}) {
     for (const auto& [key, value] : *list) {
-      // A bad value was refused before the job ran.
-      if (key == "percentile_list" || absl::EndsWith(key, "_percentiles")) {
+      if (key == "percentile_list" || absl::EndsWith(key, "_percentiles") || key == "iodepth" ||
+          absl::StartsWith(key, "latency_") || key == "unified_rw_reporting" ||
+          key == "significant_figures" || key == "kb_base") {
         (void)ApplyJobOption(spec, key, value);
       }
     }
   }
-  return spec.percentiles;
+  return spec;
 }
 
-std::vector<PercentileChoice> FioPercentileChoices(const FioRunContext& context) {
-  std::vector<PercentileChoice> out;
+}  // namespace
+
+ReportChoice FioReportChoice(const FioOptionList& global, const FioOptionList& own) {
+  const JobSpec spec = FioReportingSpec(global, own);
+  ReportChoice choice = spec.report;
+  choice.kb_base = spec.kb_base;  // kb_base also reads sizes: the spec keeps it
+  return choice;
+}
+
+std::vector<ReportChoice> FioReportChoices(const FioRunContext& context) {
+  std::vector<ReportChoice> out;
   for (const FioOptionList& own : context.job_options) {
-    out.push_back(FioPercentileChoice(context.global_options, own));
+    out.push_back(FioReportChoice(context.global_options, own));
   }
   return out;
 }
 
 void AddFioJobOptions(json& job, const FioOptionList& global, const FioOptionList& own) {
   job["job options"] = FioOptionsJson(own);
-  JobSpec spec;
-  for (const FioOptionList* list : {&global, &own}) {
-    for (const auto& [key, value] : *list) {
-      // A bad value was refused before the job ran.
-      if (key == "iodepth" || absl::StartsWith(key, "latency_")) {
-        (void)ApplyJobOption(spec, key, value);
-      }
-    }
-  }
+  const JobSpec spec = FioReportingSpec(global, own);
   if (spec.latency_target <= absl::ZeroDuration()) {
     job["latency_depth"] = spec.iodepth;
     return;
@@ -547,11 +578,11 @@ json ResultsToFioJson(const std::vector<JobResult>& results, bool with_azbench_e
     last_end_ns = std::max(last_end_ns, r.end_realtime_ns);
   }
   const std::map<int, FioGroupBandwidth> groups = FioGroupAggregates(all);
-  const std::vector<PercentileChoice> percentiles = FioPercentileChoices(context);
+  const std::vector<ReportChoice> percentiles = FioReportChoices(context);
   for (size_t i = 0; i < results.size(); ++i) {
     const JobResult& r = results[i];
     json job = JobResultToFioJson(r, with_azbench_extras, &groups.at(r.group_id),
-                                  i < percentiles.size() ? percentiles[i] : PercentileChoice{});
+                                  ChoiceOfJob(percentiles, i));
     job["elapsed"] = FioElapsedSeconds(first_start_ns, last_end_ns);
     if (i < context.job_options.size()) {
       AddFioJobOptions(job, context.global_options, context.job_options[i]);

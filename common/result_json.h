@@ -16,7 +16,7 @@
 #include "absl/status/statusor.h"
 #include "common/disk_util.h"
 #include "common/job_result.h"
-#include "common/percentile_choice.h"
+#include "common/report_choice.h"
 #include "nlohmann/json.hpp"
 
 namespace azbench {
@@ -31,6 +31,9 @@ inline constexpr std::array<OpKind, 3> kFioDirections = {OpKind::kRead, OpKind::
                                                          OpKind::kTrim};
 struct FioGroupBandwidth {
   std::array<double, 3> bytes_per_s{};  // in kFioDirections order
+  // The three directions' bytes together over the longest runtime of a job that did any: the
+  // group's bandwidth for unified_rw_reporting=mixed.
+  double mixed_bytes_per_s = 0;
 };
 FioGroupBandwidth FioGroupAggregate(const std::vector<const JobResult*>& group);
 // FioGroupAggregate of each group_id among `jobs`.
@@ -77,10 +80,10 @@ int FioJobError(const JobResult& result);
 // ops has no samples (all figures 0). bw_agg is the share of `group`'s aggregate (above); without
 // `group` the job is its own group.
 // slat_ns / clat_ns / lat_ns and sync's lat_ns carry "percentile" as `percentiles` chooses
-// (common/percentile_choice.h), keyed "%f" of each value ("99.500000").
+// (common/report_choice.h), keyed "%f" of each value ("99.500000").
 nlohmann::json JobResultToFioJson(const JobResult& result, bool with_azbench_extras = true,
                                   const FioGroupBandwidth* group = nullptr,
-                                  const PercentileChoice& percentiles = {});
+                                  const ReportChoice& percentiles = {});
 
 // The options a job was given, as written (key, value), in order.
 using FioOptionList = std::vector<std::pair<std::string, std::string>>;
@@ -96,7 +99,7 @@ nlohmann::json FioOptionsJson(const FioOptionList& options);
 void AddFioJobOptions(nlohmann::json& job, const FioOptionList& global, const FioOptionList& own);
 
 // The percentile choice that `global` then `own` make (the last value of an option wins).
-PercentileChoice FioPercentileChoice(const FioOptionList& global, const FioOptionList& own);
+ReportChoice FioReportChoice(const FioOptionList& global, const FioOptionList& own);
 
 // fio's "elapsed" of a run from `start_realtime_ns` to `end_realtime_ns`: whole seconds, rounded
 // up (a 3 ms run is 1).
@@ -127,7 +130,7 @@ nlohmann::json FioBinsJson(const Histogram& h);
 
 // json+: sets "bins" (FioBinsJson) in every latency object of `job` that has a "percentile"
 // object, from the histogram it describes (clat_ns: clat, else the total latency), as fio's
-// --output-format=json+.
+// --output-format=json+; a "mixed" direction's from WithMixedDirections.
 void AddFioLatencyBins(nlohmann::json& job, const JobResult& result);
 
 // What a fio document says beside the results: how the jobs were given and what the disks did.
@@ -141,8 +144,8 @@ struct FioRunContext {
   bool with_bins = false;  // json+ (AddFioLatencyBins)
 };
 
-// FioPercentileChoice of each of context.job_options.
-std::vector<PercentileChoice> FioPercentileChoices(const FioRunContext& context);
+// FioReportChoice of each of context.job_options.
+std::vector<ReportChoice> FioReportChoices(const FioRunContext& context);
 
 // The whole document: FioDocumentHeader(now), "global options", "jobs": [...] (each job's elapsed
 // the span of all results), "disk_util".

@@ -30,7 +30,7 @@ void AddLatency(const json& lat, std::string& out) {
                         D(lat, "mean") / 1000, D(lat, "stddev") / 1000);
 }
 
-void AddDirection(const json& dir, int terse_version, const PercentileChoice& percentiles,
+void AddDirection(const json& dir, int terse_version, const ReportChoice& percentiles,
                   std::string& out) {
   absl::StrAppend(&out, ";", U(dir, "io_kbytes"), ";", U(dir, "bw"), ";", U(dir, "iops"), ";",
                   U(dir, "runtime"));
@@ -64,17 +64,24 @@ void AddDirection(const json& dir, int terse_version, const PercentileChoice& pe
 }
 
 std::string JobLine(const json& job, const std::string& version, const json& disks,
-                    int terse_version, const PercentileChoice& percentiles) {
+                    int terse_version, const ReportChoice& percentiles) {
   // Version 2 has no fio version field.
   std::string out = terse_version == 2 ? absl::StrCat("2;", job.value("jobname", std::string()))
                                        : absl::StrCat(terse_version, ";", version, ";",
                                                       job.value("jobname", std::string()));
   absl::StrAppend(&out, ";", U(job, "groupid"), ";", U(job, "error"));
-  AddDirection(job.value("read", json::object()), terse_version, percentiles, out);
-  AddDirection(job.value("write", json::object()), terse_version, percentiles, out);
-  // Versions 2, 4 and 5 have trim fields; version 3 has none, as fio's.
-  if (terse_version != 3) {
-    AddDirection(job.value("trim", json::object()), terse_version, percentiles, out);
+  // unified_rw_reporting (common/report_choice.h): mixed's slots in place of read's and no
+  // others; both's after the last direction's.
+  if (job.contains("mixed") && !job.contains("read")) {
+    AddDirection(job.at("mixed"), terse_version, percentiles, out);
+  } else {
+    AddDirection(job.value("read", json::object()), terse_version, percentiles, out);
+    AddDirection(job.value("write", json::object()), terse_version, percentiles, out);
+    // Versions 2, 4 and 5 have trim fields; version 3 has none, as fio's.
+    if (terse_version != 3) {
+      AddDirection(job.value("trim", json::object()), terse_version, percentiles, out);
+    }
+    if (job.contains("mixed")) AddDirection(job.at("mixed"), terse_version, percentiles, out);
   }
   absl::StrAppendFormat(&out, ";%f%%;%f%%;%u;%u;%u", D(job, "usr_cpu"), D(job, "sys_cpu"),
                         U(job, "ctx"), U(job, "majf"), U(job, "minf"));
@@ -117,14 +124,13 @@ bool IsFioTerseVersion(int version) {
 }
 
 std::string FioTerseLines(const json& document, int terse_version,
-                          const std::vector<PercentileChoice>& percentiles) {
+                          const std::vector<ReportChoice>& percentiles) {
   const std::string version = document.value("fio version", std::string());
   const json disks = document.value("disk_util", json::array());
   std::string out;
   size_t index = 0;
   for (const json& job : document.value("jobs", json::array())) {
-    out += JobLine(job, version, disks, terse_version,
-                   index < percentiles.size() ? percentiles[index] : PercentileChoice{});
+    out += JobLine(job, version, disks, terse_version, ChoiceOfJob(percentiles, index));
     ++index;
   }
   return out;

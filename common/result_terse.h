@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "common/percentile_choice.h"
+#include "common/report_choice.h"
 #include "nlohmann/json.hpp"
 
 namespace azbench {
@@ -41,7 +41,7 @@ bool IsFioTerseVersion(int version);
 // kFioTerseVersions. `percentiles[i]` is job i's choice (the default where missing); its
 // percentile values come from the document.
 std::string FioTerseLines(const nlohmann::json& document, int terse_version = kFioTerseVersion,
-                          const std::vector<PercentileChoice>& percentiles = {});
+                          const std::vector<ReportChoice>& percentiles = {});
 
 }  // namespace azbench
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -41,7 +42,7 @@ std::string LatLine(const char* label, const Histogram& h) {
 // over 2,000,000 and 99,999,999 ns), each value rounded up in it; as many entries per line as fit
 // 80 columns.
 std::string PercentileBlock(const char* label, const Histogram& h,
-                            const PercentileChoice& percentiles) {
+                            const ReportChoice& percentiles) {
   if (percentiles.list.empty() || h.count() == 0) return "";
   std::vector<uint64_t> values;
   for (double p : percentiles.list) values.push_back(h.Percentile(p));
@@ -57,8 +58,12 @@ std::string PercentileBlock(const char* label, const Histogram& h,
     unit = "usec";
   }
   const uint64_t divisor = scale_down == 2 ? 1'000'000 : scale_down == 1 ? 1'000 : 1;
+  // Zero (a null engine's latencies) has no logarithm; it takes the minimum width.
+  const uint64_t shown_max = max / divisor;
   const int time_width =
-      std::max(5, static_cast<int>(std::log10(static_cast<double>(max / divisor)) + 1));
+      shown_max == 0
+          ? 5
+          : std::max(5, static_cast<int>(std::log10(static_cast<double>(shown_max)) + 1));
   const int per_line = (80 - 7) / (percentiles.precision + 10 + time_width);
   std::string out = absl::StrFormat("    %s percentiles (%s):\n     |", label, unit);
   for (size_t j = 0; j < values.size(); ++j) {
@@ -76,44 +81,82 @@ std::string PercentileBlock(const char* label, const Histogram& h,
 
 }  // namespace
 
-std::string FormatJobResultText(const JobResult& result, const PercentileChoice& percentiles) {
+namespace {
+
+// One op kind's section: its rate line (fsync: its count), its latency lines and the chosen
+// percentile blocks.
+std::string KindSection(std::string_view label, OpKind kind, const OpStats& stats,
+                        uint64_t runtime_ns, const ReportChoice& percentiles) {
+  std::string out;
+  if (kind == OpKind::kFsync) {
+    absl::StrAppend(&out, absl::StrFormat("  fsync: ops=%d, errors=%d\n", stats.ops, stats.errors));
+  } else {
+    // As fio: per second over whole milliseconds of runtime, in significant_figures digits, the
+    // kb_base's units first and the others in parentheses.
+    const uint64_t runtime_ms = runtime_ns / 1'000'000;
+    const auto per_second = [&](uint64_t n) {
+      return runtime_ms > 0
+                 ? static_cast<uint64_t>(static_cast<unsigned __int128>(n) * 1000 / runtime_ms)
+                 : static_cast<uint64_t>(PerSecond(n, runtime_ns));
+    };
+    const int digits = percentiles.significant_figures;
+    const bool binary = percentiles.kb_base == 1024;
+    const uint64_t bw = per_second(stats.bytes);
+    absl::StrAppend(
+        &out,
+        absl::StrFormat("  %s: IOPS=%s, BW=%s (%s)(%s/%dmsec), errors=%d\n", label,
+                        FioNum2Str(per_second(stats.ops), digits, 1, false, ""),
+                        FioNum2Str(bw, digits, 1, binary, "B/s"),
+                        FioNum2Str(bw, digits, 1, !binary, "B/s"),
+                        FioNum2Str(stats.bytes, digits, 1, binary, "B"), runtime_ms, stats.errors));
+  }
+  if (stats.slat.count() > 0) absl::StrAppend(&out, LatLine("slat", stats.slat));
+  if (stats.clat.count() > 0) absl::StrAppend(&out, LatLine("clat", stats.clat));
+  absl::StrAppend(&out, LatLine("lat", stats.lat));
+  // As fio's: slat, clat (the total latency where the engine has no separate completion), lat.
+  if (kind == OpKind::kFsync) {
+    if (percentiles.clat || percentiles.lat) {
+      absl::StrAppend(&out, PercentileBlock("lat", stats.lat, percentiles));
+    }
+    return out;
+  }
+  if (percentiles.slat) absl::StrAppend(&out, PercentileBlock("slat", stats.slat, percentiles));
+  if (percentiles.clat) {
+    absl::StrAppend(&out, PercentileBlock("clat", stats.clat.count() > 0 ? stats.clat : stats.lat,
+                                          percentiles));
+  }
+  if (percentiles.lat) absl::StrAppend(&out, PercentileBlock("lat", stats.lat, percentiles));
+  return out;
+}
+
+bool Reported(const OpStats* stats) {
+  return stats != nullptr && (stats->ops > 0 || stats->errors > 0);
+}
+
+}  // namespace
+
+std::string FormatJobResultText(const JobResult& result, const ReportChoice& percentiles) {
   std::string out = absl::StrFormat("%s: (groupid=%d, jobs=%d): err=%3d\n", result.name,
                                     result.group_id, result.clones, FioJobError(result));
+  // unified_rw_reporting (common/report_choice.h): mixed's section in place of the directions
+  // and fsync, both's after the others.
+  const bool mixed_only = percentiles.unified == UnifiedRw::kMixed;
   for (int k = 0; k < kOpKindCount; ++k) {
-    const OpStats* stats = result.by_kind[k].get();
-    if (stats == nullptr || (stats->ops == 0 && stats->errors == 0)) continue;
     const OpKind kind = static_cast<OpKind>(k);
-    const double iops = PerSecond(stats->ops, result.runtime_ns);
-    const double bw = PerSecond(stats->bytes, result.runtime_ns);
-    if (kind == OpKind::kFsync) {
+    const bool direction = kind == OpKind::kRead || kind == OpKind::kWrite ||
+                           kind == OpKind::kTrim || kind == OpKind::kFsync;
+    if (mixed_only && direction) continue;
+    const OpStats* stats = result.by_kind[k].get();
+    if (!Reported(stats)) continue;
+    absl::StrAppend(&out,
+                    KindSection(OpKindName(kind), kind, *stats, result.runtime_ns, percentiles));
+  }
+  if (percentiles.unified != UnifiedRw::kNone) {
+    const JobResult mixed = WithMixedDirections(result);
+    if (const OpStats* stats = mixed.Find(OpKind::kRead); Reported(stats)) {
       absl::StrAppend(&out,
-                      absl::StrFormat("  fsync: ops=%d, errors=%d\n", stats->ops, stats->errors));
-    } else {
-      absl::StrAppend(
-          &out,
-          // As fio: the binary rate, then the decimal one in parentheses.
-          absl::StrFormat("  %s: IOPS=%.1f, BW=%s/s (%s/s)(%s/%dmsec), errors=%d\n",
-                          OpKindName(kind), iops, FormatBytes(static_cast<uint64_t>(bw)),
-                          FormatBytesDecimal(bw), FormatBytes(stats->bytes),
-                          result.runtime_ns / 1'000'000, stats->errors));
+                      KindSection("mixed", OpKind::kRead, *stats, result.runtime_ns, percentiles));
     }
-    if (stats->slat.count() > 0) absl::StrAppend(&out, LatLine("slat", stats->slat));
-    if (stats->clat.count() > 0) absl::StrAppend(&out, LatLine("clat", stats->clat));
-    absl::StrAppend(&out, LatLine("lat", stats->lat));
-    // As fio's: slat, clat (the total latency where the engine has no separate completion), lat.
-    if (kind == OpKind::kFsync) {
-      if (percentiles.clat || percentiles.lat) {
-        absl::StrAppend(&out, PercentileBlock("lat", stats->lat, percentiles));
-      }
-      continue;
-    }
-    if (percentiles.slat) absl::StrAppend(&out, PercentileBlock("slat", stats->slat, percentiles));
-    if (percentiles.clat) {
-      absl::StrAppend(
-          &out,
-          PercentileBlock("clat", stats->clat.count() > 0 ? stats->clat : stats->lat, percentiles));
-    }
-    if (percentiles.lat) absl::StrAppend(&out, PercentileBlock("lat", stats->lat, percentiles));
   }
   if (result.cpu.measured()) {
     absl::StrAppend(&out,
@@ -140,13 +183,17 @@ std::string FormatJobResultText(const JobResult& result, const PercentileChoice&
   if (result.steadystate) {
     // As fio: the window's mean bandwidth and IOPS, then the last criterion.
     const SteadyStateResult& ss = *result.steadystate;
+    const int digits = percentiles.significant_figures;
+    const uint64_t kb = static_cast<uint64_t>(percentiles.kb_base);
+    const bool binary = kb == 1024;
     absl::StrAppend(
-        &out,
-        absl::StrFormat("  steadystate  : attained=%s, bw=%s/s (%s/s), iops=%d, %s%s=%.3f%s\n",
-                        ss.attained ? "yes" : "no", FormatBytes(ss.BwMean()),
-                        FormatBytesDecimal(static_cast<double>(ss.BwMean())), ss.IopsMean(),
-                        ss.spec.iops ? "iops" : "bw", ss.spec.slope ? " slope" : " mean dev",
-                        ss.criterion, ss.spec.percent ? "%" : ""));
+        &out, absl::StrFormat("  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
+                              ss.attained ? "yes" : "no",
+                              FioNum2Str(ss.BwMean() / kb, digits, kb, binary, "B/s"),
+                              FioNum2Str(ss.BwMean() / kb, digits, kb, !binary, "B/s"),
+                              FioNum2Str(ss.IopsMean(), digits, 1, false, ""),
+                              ss.spec.iops ? "iops" : "bw", ss.spec.slope ? " slope" : " mean dev",
+                              ss.criterion, ss.spec.percent ? "%" : ""));
   }
   if (result.continue_on_error) {
     absl::StrAppend(&out, absl::StrFormat("     errors    : total=%d, first_error=%d/<%s>\n",

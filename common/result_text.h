@@ -6,13 +6,13 @@
 #include <string>
 
 #include "common/job_result.h"
-#include "common/percentile_choice.h"
+#include "common/report_choice.h"
 
 namespace azbench {
 
 // The percentile blocks are fio's (slat, clat, lat as `percentiles` chooses; see
-// common/percentile_choice.h), laid out as fio lays them out.
-std::string FormatJobResultText(const JobResult& result, const PercentileChoice& percentiles = {});
+// common/report_choice.h), laid out as fio lays them out.
+std::string FormatJobResultText(const JobResult& result, const ReportChoice& percentiles = {});
 
 }  // namespace azbench
 

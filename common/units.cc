@@ -1,5 +1,6 @@
 #include "common/units.h"
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -274,22 +275,38 @@ std::string FormatBytes(uint64_t bytes) {
   return absl::StrCat(text, kUnits[unit]);
 }
 
-std::string FormatBytesDecimal(double bytes) {
-  static constexpr absl::string_view kUnits[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
-  constexpr int kLastUnit = 6;
-  if (std::isnan(bytes) || bytes < 0) return "nan";  // not a byte count
-  if (std::isinf(bytes)) return "inf";
-  if (bytes == 0) return "0B";
-  // As fio's num2str with 4 digits: scale until at most four digits remain before the point
-  // (after rounding), then show up to four significant digits.
-  int unit = 0;
-  double value = bytes;
-  while (unit < kLastUnit && value >= 9999.5) {
-    value /= 1000.0;
-    ++unit;
+std::string FioNum2Str(uint64_t num, int max_digits, uint64_t base, bool binary,
+                       std::string_view unit) {
+  static constexpr std::array<absl::string_view, 7> kSi = {"", "k", "M", "G", "T", "P", "E"};
+  static constexpr std::array<absl::string_view, 7> kIec = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+  const std::array<absl::string_view, 7>& prefixes = binary ? kIec : kSi;
+  const absl::string_view unit_text(unit.data(), unit.size());
+  const uint64_t thousand = binary ? 1024 : 1000;
+  size_t prefix = 0;
+  for (; base > 1; ++prefix) base /= thousand;
+  bool divided = false;
+  bool carry = false;
+  uint64_t modulo = 0;
+  auto digits = [](uint64_t n) { return static_cast<int>(absl::StrCat(n).size()); };
+  while (prefix < prefixes.size() && digits(num) > max_digits) {
+    modulo = num % thousand;
+    num /= thousand;
+    carry = modulo >= thousand / 2;
+    ++prefix;
+    divided = true;
   }
-  const int decimals = value >= 99.95 ? 0 : value >= 9.995 ? 1 : 2;
-  return absl::StrCat(absl::StrFormat("%.*f", decimals, value), kUnits[unit]);
+  if (prefix >= prefixes.size()) prefix = 0;
+  if (!divided) return absl::StrCat(num, prefixes[prefix], unit_text);
+  const int room = max_digits - digits(num);
+  if (room <= 1) {
+    if (carry) ++num;
+    return absl::StrCat(num, prefixes[prefix], unit_text);
+  }
+  // The fraction rounded to the room left; "1.0..." carries into the whole part, as fio's.
+  const std::string fraction = absl::StrFormat(
+      "%.*f", room - 1, static_cast<double>(modulo) / static_cast<double>(thousand));
+  if (fraction[0] == '1') ++num;
+  return absl::StrCat(num, ".", fraction.substr(2), prefixes[prefix], unit_text);
 }
 
 std::string FormatNanos(double ns) {

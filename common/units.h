@@ -37,10 +37,14 @@ absl::StatusOr<int64_t> ParseInt(std::string_view text, int64_t min_value, int64
 
 // Human forms for reports: "4KiB", "1MiB", "1.5GiB"; "250us", "1.20ms", "61.3s".
 std::string FormatBytes(uint64_t bytes);
-// Decimal units as fio prints the bandwidth in parentheses (its num2str with four digits): the
-// largest unit that leaves at most four digits before the point, up to four significant digits:
-// "512B", "40.0kB", "4194kB", "675MB", "10.7GB"; "0B"; "nan" for NaN or a negative value.
-std::string FormatBytesDecimal(double bytes);
+// fio's num2str, as its normal output prints IOPS, bandwidth and sizes: `num` of `base` units
+// (1, or 1024 for a count of KiB) divided by 1000 (1024 with `binary`) until at most `max_digits`
+// digits remain, then the digits left (the point counted) filled with the fraction, fio's rounding
+// included; the SI or IEC prefix and `unit` follow. At 4 digits (fio's significant_figures
+// default): 19692 -> "19.7k", 80659692 binary "B/s" -> "76.9MiB/s", 1048576 binary "B" ->
+// "1024KiB", 5 -> "5".
+std::string FioNum2Str(uint64_t num, int max_digits, uint64_t base, bool binary,
+                       std::string_view unit);
 std::string FormatNanos(double ns);
 
 }  // namespace azbench

@@ -84,7 +84,7 @@ json JobEntry(const ScenarioResult& r, const JobResult& result, const ScenarioJo
               const FioGroupBandwidth& group, uint64_t job_runtime_ms, bool with_bins) {
   json entry = JobResultToFioJson(
       result, /*with_azbench_extras=*/false, &group,
-      job != nullptr ? FioPercentileChoice({}, job->options) : PercentileChoice{});
+      job != nullptr ? FioReportChoice({}, job->options) : ReportChoice{});
   if (with_bins) AddFioLatencyBins(entry, result);
   entry["job_runtime"] = job_runtime_ms;
   entry["error"] = FioError(r, result);
@@ -190,7 +190,7 @@ json FioJsonDocument(const ReportInput& input, size_t index, bool with_bins) {
     const ScenarioJob* first = scenario_jobs.empty() ? nullptr : scenario_jobs.front().second;
     json entry = JobResultToFioJson(
         all, /*with_azbench_extras=*/false, nullptr,
-        first != nullptr ? FioPercentileChoice({}, first->options) : PercentileChoice{});
+        first != nullptr ? FioReportChoice({}, first->options) : ReportChoice{});
     if (with_bins) AddFioLatencyBins(entry, all);
     entry["job_runtime"] = FioJobRuntimeSumMs(every_result);
     entry["error"] = FioError(r, all);

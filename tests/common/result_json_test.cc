@@ -460,5 +460,54 @@ TEST(FioSteadyStateTest, TheBlockHasFiosKeysAndFormats) {
   EXPECT_EQ(bw["criterion"], "-2.500000");
 }
 
+JobResult ReadWriteSyncJob() {
+  JobResult result = ReadJob({10'000, 30'000});
+  OpStats& write = result.Stats(OpKind::kWrite);
+  write.lat.Record(50'000);
+  write.ops = 1;
+  write.bytes = 8192;
+  OpStats& sync = result.Stats(OpKind::kFsync);
+  sync.lat.Record(90'000);
+  sync.ops = 1;
+  return result;
+}
+
+TEST(FioUnifiedRwTest, MixedReplacesTheDirectionsAndSyncWithTheirSum) {
+  std::vector<JobResult> results;
+  results.push_back(ReadWriteSyncJob());
+  FioRunContext context;
+  context.with_bins = true;
+  context.job_options = {{{"unified_rw_reporting", "mixed"}}};
+  const json job = ResultsToFioJson(results, false, context)["jobs"][0];
+  for (const char* key : {"read", "write", "trim", "sync"}) EXPECT_FALSE(job.contains(key)) << key;
+  const json& mixed = job["mixed"];
+  EXPECT_EQ(mixed["total_ios"], 3);
+  EXPECT_EQ(mixed["io_bytes"], 16384);
+  EXPECT_EQ(mixed["clat_ns"]["N"], 3);
+  EXPECT_EQ(mixed["clat_ns"]["min"], 10'000);
+  EXPECT_EQ(mixed["clat_ns"]["max"], 50'000);
+  EXPECT_TRUE(mixed["clat_ns"].contains("percentile"));
+  EXPECT_TRUE(mixed["clat_ns"].contains("bins"));
+  // The group's bandwidth is over every direction's bytes: this job is all of it.
+  EXPECT_EQ(mixed["bw_bytes"], 16384);
+}
+
+TEST(FioUnifiedRwTest, BothKeepsTheDirectionsAndAddsTheirSum) {
+  std::vector<JobResult> results;
+  results.push_back(ReadWriteSyncJob());
+  FioRunContext context;
+  context.global_options = {{"unified_rw_reporting", "2"}};
+  context.job_options = {{}};
+  const json job = ResultsToFioJson(results, false, context)["jobs"][0];
+  EXPECT_EQ(job["read"]["total_ios"], 2);
+  EXPECT_EQ(job["write"]["total_ios"], 1);
+  EXPECT_EQ(job["sync"]["total_ios"], 1);
+  EXPECT_EQ(job["mixed"]["total_ios"], 3);
+  EXPECT_EQ(job["mixed"]["lat_ns"]["N"], 3);
+  // Without the option, no mixed direction.
+  context.global_options.clear();
+  EXPECT_FALSE(ResultsToFioJson(results, false, context)["jobs"][0].contains("mixed"));
+}
+
 }  // namespace
 }  // namespace azbench

@@ -58,9 +58,8 @@ TEST(FioTerseTest, Version3HasFiosFieldsInFiosOrder) {
 TEST(FioTerseTest, TheSlotsCarryTheChosenListOfLatOrClatAsFio) {
   FioRunContext context;
   context.job_options = {{{"percentile_list", "99:50"}, {"lat_percentiles", "1"}}};
-  std::vector<std::string> f =
-      Fields(FioTerseLines(ResultsToFioJson(OneReadJob(), false, context), kFioTerseVersion,
-                           FioPercentileChoices(context)));
+  std::vector<std::string> f = Fields(FioTerseLines(ResultsToFioJson(OneReadJob(), false, context),
+                                                    kFioTerseVersion, FioReportChoices(context)));
   ASSERT_EQ(f.size(), 121u);
   EXPECT_EQ(f[17], "50.000000%=1");  // the second of 500, 1,500, 3,000 and 2,500,000 ns
   EXPECT_EQ(f[18], "99.000000%=2500");
@@ -69,7 +68,7 @@ TEST(FioTerseTest, TheSlotsCarryTheChosenListOfLatOrClatAsFio) {
 
   context.job_options = {{{"clat_percentiles", "0"}}};
   f = Fields(FioTerseLines(ResultsToFioJson(OneReadJob(), false, context), kFioTerseVersion,
-                           FioPercentileChoices(context)));
+                           FioReportChoices(context)));
   for (int i = 17; i < 37; ++i) EXPECT_EQ(f[i], "0%=0") << i;
 }
 
@@ -132,6 +131,29 @@ TEST(FioTerseTest, Versions2To5HaveFiosFieldCounts) {
   EXPECT_EQ(v2[0], "2");
   EXPECT_EQ(v2[1], "rr");
   EXPECT_EQ(v2[4], "16");
+}
+
+TEST(FioTerseTest, MixedTakesReadsSlotsAloneAndBothAddsItAfterTheDirections) {
+  std::vector<JobResult> results = OneReadJob();
+  OpStats& write = results[0].Stats(OpKind::kWrite);
+  write.lat.Record(7'000);
+  write.ops = 1;
+  write.bytes = 4096;
+  FioRunContext context;
+  context.job_options = {{{"unified_rw_reporting", "mixed"}}};
+  // fio 3.33's counts for one job, no disk: 121 fields, one direction (41) fewer with mixed, one
+  // more with both.
+  const std::vector<std::string> mixed = Fields(
+      FioTerseLines(ResultsToFioJson(results, false, context), 3, FioReportChoices(context)));
+  ASSERT_EQ(mixed.size(), 80u);
+  EXPECT_EQ(mixed[5], "20");  // io_kbytes: 16 read + 4 written
+  context.job_options = {{{"unified_rw_reporting", "both"}}};
+  const std::vector<std::string> both = Fields(
+      FioTerseLines(ResultsToFioJson(results, false, context), 3, FioReportChoices(context)));
+  ASSERT_EQ(both.size(), 162u);
+  EXPECT_EQ(both[5], "16");
+  EXPECT_EQ(both[5 + 41], "4");
+  EXPECT_EQ(both[5 + 41 + 41], "20");
 }
 
 }  // namespace

@@ -44,7 +44,13 @@ TEST(JobResultTextTest, BandwidthIsBinaryThenDecimalInParenthesesAsFioPrintsIt) 
   JobResult result = OneReadJob();
   result.Stats(OpKind::kRead).bytes = 4 * 1024 * 1024;  // in one second
   const std::string text = FormatJobResultText(result);
-  EXPECT_THAT(text, HasSubstr("BW=4MiB/s (4194kB/s)")) << text;
+  // fio's num2str at its default four digits.
+  EXPECT_THAT(text, HasSubstr("BW=4096KiB/s (4194kB/s)(4096KiB/1000msec)")) << text;
+  ReportChoice choice;
+  choice.significant_figures = 6;
+  EXPECT_THAT(FormatJobResultText(result, choice), HasSubstr("BW=4096.0KiB/s (4194.3kB/s)"));
+  choice.kb_base = 1000;
+  EXPECT_THAT(FormatJobResultText(result, choice), HasSubstr("BW=4194.3kB/s (4096.0KiB/s)"));
   result.Stats(OpKind::kRead).bytes = 40'000;
   EXPECT_THAT(FormatJobResultText(result), HasSubstr("(40.0kB/s)"));
 }
@@ -59,7 +65,7 @@ TEST(JobResultTextTest, PrintsATrimLineAsFioDoes) {
   trim.bytes = 1 << 20;
   const std::string text = FormatJobResultText(result);
   EXPECT_THAT(text,
-              HasSubstr("  trim: IOPS=256.0, BW=1MiB/s (1049kB/s)(1MiB/1000msec), errors=0\n"))
+              HasSubstr("  trim: IOPS=256, BW=1024KiB/s (1049kB/s)(1024KiB/1000msec), errors=0\n"))
       << text;
 }
 
@@ -113,7 +119,7 @@ JobResult SyncReadsAt(uint64_t ns) {
 TEST(JobResultTextTest, PercentileBlocksAreFiosLayoutForTheChosenLatencies) {
   const JobResult result = SyncReadsAt(50'000'000);
   const uint64_t us = (result.Find(OpKind::kRead)->lat.Percentile(50) + 999) / 1000;
-  PercentileChoice choice;
+  ReportChoice choice;
   ASSERT_TRUE(ParsePercentileList("99.5:50", choice).ok());
   // A sync engine's clat is its total latency, as fio's; values over 2 us and 99.999 us are in
   // usec, rounded up, five digits wide.
@@ -133,6 +139,14 @@ TEST(JobResultTextTest, PercentileBlocksAreFiosLayoutForTheChosenLatencies) {
   EXPECT_THAT(FormatJobResultText(result, choice), Not(HasSubstr("percentiles")));
 }
 
+TEST(JobResultTextTest, AllZeroLatenciesPrintZerosAtTheMinimumWidth) {
+  const JobResult result = SyncReadsAt(0);
+  ReportChoice choice;
+  ASSERT_TRUE(ParsePercentileList("50:99", choice).ok());
+  EXPECT_THAT(FormatJobResultText(result, choice),
+              HasSubstr("    clat percentiles (nsec):\n     |  50th=[    0],  99th=[    0]\n"));
+}
+
 TEST(JobResultTextTest, TheDefaultListWrapsFourToALineInNanoseconds) {
   const JobResult result = SyncReadsAt(1'000);
   const std::string text = FormatJobResultText(result);
@@ -147,6 +161,32 @@ TEST(JobResultTextTest, TheDefaultListWrapsFourToALineInNanoseconds) {
   }
   EXPECT_THAT(lines[1], ::testing::StartsWith("     |  1.00th=["));
   EXPECT_THAT(lines[5], ::testing::MatchesRegex(R"(     \| 99\.99th=\[ *[0-9]+\])"));
+}
+
+TEST(JobResultTextTest, MixedPrintsOneSectionForEveryDirectionAndBothAddsItLast) {
+  JobResult result = SyncReadsAt(50'000);
+  OpStats& write = result.Stats(OpKind::kWrite);
+  write.lat.Record(70'000);
+  write.ops = 1;
+  write.bytes = 4096;
+  result.Stats(OpKind::kFsync).ops = 1;
+  ReportChoice choice;
+  choice.unified = UnifiedRw::kMixed;
+  std::string text = FormatJobResultText(result, choice);
+  EXPECT_THAT(text, HasSubstr("  mixed: IOPS=101, BW=404KiB/s"));
+  for (const char* gone : {"  read:", "  write:", "  fsync:"}) {
+    EXPECT_THAT(text, Not(HasSubstr(gone))) << text;
+  }
+  choice.unified = UnifiedRw::kBoth;
+  text = FormatJobResultText(result, choice);
+  const size_t read_at = text.find("  read: IOPS=100,");
+  const size_t write_at = text.find("  write: IOPS=1,");
+  const size_t mixed_at = text.find("  mixed: IOPS=101,");
+  ASSERT_NE(read_at, std::string::npos) << text;
+  ASSERT_NE(write_at, std::string::npos) << text;
+  ASSERT_NE(mixed_at, std::string::npos) << text;
+  EXPECT_LT(write_at, mixed_at);
+  EXPECT_THAT(text, HasSubstr("  fsync: ops=1"));
 }
 
 }  // namespace

@@ -293,22 +293,26 @@ TEST(FormatBytesTest, OtherValuesShowAtMostTwoDecimals) {
   EXPECT_EQ(FormatBytes(std::numeric_limits<uint64_t>::max()), "16EiB");
 }
 
-TEST(FormatBytesDecimalTest, UpToFourSignificantDigitsAsFioPrintsTheDecimalBandwidth) {
-  EXPECT_EQ(FormatBytesDecimal(0), "0B");
-  EXPECT_EQ(FormatBytesDecimal(512), "512B");
-  EXPECT_EQ(FormatBytesDecimal(5), "5.00B");
-  EXPECT_EQ(FormatBytesDecimal(40'000), "40.0kB");
-  EXPECT_EQ(FormatBytesDecimal(4 * kMiB), "4194kB");
-  EXPECT_EQ(FormatBytesDecimal(674'900'000), "675MB");
-  EXPECT_EQ(FormatBytesDecimal(1'673'000'000), "1673MB");
-  EXPECT_EQ(FormatBytesDecimal(10 * kGiB), "10.7GB");
-  EXPECT_EQ(FormatBytesDecimal(9'999'600), "10.0MB") << "9999.6 kB rounds to five digits";
-  EXPECT_EQ(FormatBytesDecimal(9'999'400), "9999kB");
-  EXPECT_EQ(FormatBytesDecimal(99'960), "100kB") << "99.96 kB rounds to three digits";
-  EXPECT_EQ(FormatBytesDecimal(2e22), "20000EB") << "the last unit is not left";
-  EXPECT_EQ(FormatBytesDecimal(-1), "nan");
-  EXPECT_EQ(FormatBytesDecimal(std::numeric_limits<double>::quiet_NaN()), "nan");
-  EXPECT_EQ(FormatBytesDecimal(std::numeric_limits<double>::infinity()), "inf");
+TEST(FioNum2StrTest, DigitsPrefixesAndRoundingAreFios) {
+  // fio 3.33's normal output for the same figures.
+  EXPECT_EQ(FioNum2Str(19692, 4, 1, false, ""), "19.7k");
+  EXPECT_EQ(FioNum2Str(80'659'692, 4, 1, true, "B/s"), "76.9MiB/s");
+  EXPECT_EQ(FioNum2Str(80'659'692, 4, 1, false, "B/s"), "80.7MB/s");
+  EXPECT_EQ(FioNum2Str(1 << 20, 4, 1, true, "B"), "1024KiB");
+  EXPECT_EQ(FioNum2Str(0, 4, 1, false, ""), "0");
+  EXPECT_EQ(FioNum2Str(5, 4, 1, false, "B"), "5B");
+  EXPECT_EQ(FioNum2Str(4 * kMiB, 4, 1, false, "B/s"), "4194kB/s");
+  // No room for a fraction: the carry rounds the whole part.
+  EXPECT_EQ(FioNum2Str(123'600, 4, 1, false, ""), "124k");
+  // The fraction rounds up into the whole part.
+  EXPECT_EQ(FioNum2Str(19'996, 4, 1, false, ""), "20.0k");
+  // More digits, fewer digits.
+  EXPECT_EQ(FioNum2Str(19692, 6, 1, false, ""), "19692");
+  EXPECT_EQ(FioNum2Str(1'234'567, 6, 1, false, ""), "1234.6k");
+  EXPECT_EQ(FioNum2Str(19692, 2, 1, false, ""), "20k");
+  EXPECT_EQ(FioNum2Str(19692, 1, 1, false, ""), "0M");  // fio prints "0M" too
+  // A count of KiB (base 1024) starts one prefix up.
+  EXPECT_EQ(FioNum2Str(78'769, 4, 1024, true, "B/s"), "76.9MiB/s");
 }
 
 TEST(FormatNanosTest, ShowsThreeSignificantDigitsInTheLargestFittingUnit) {

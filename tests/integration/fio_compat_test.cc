@@ -342,7 +342,7 @@ TEST_F(FioCompatTest, StudyCJobFileRunsVerbatimAndItsFioJsonMatchesTheStore) {
 // What an agent measured beyond the histograms (the steady-state window, the depth a
 // latency_target search ended at) and what the job chose to report (its percentiles) reach a
 // campaign's fio-json through the store, as fio writes them for the same job.
-TEST_F(FioCompatTest, SteadyStateLatencyDepthAndPercentileChoiceSurviveTheStore) {
+TEST_F(FioCompatTest, SteadyStateLatencyDepthAndReportChoiceSurviveTheStore) {
   const std::string job_file = dir_.File("ss.fio");
   std::ofstream(job_file) << "[ss]\nioengine=null\nrw=randread\nbs=4k\nsize=1g\niodepth=4\n"
                              "time_based\nruntime=3s\nss=iops_slope:50%\nss_dur=2s\n"

@@ -332,6 +332,87 @@ TEST_F(OneShotFioOutputTest, PercentileOptionsShapeJsonTerseAndNormalOutputAsFio
   }
 }
 
+TEST_F(OneShotFioOutputTest, UnifiedRwReportingShapesJsonTerseAndNormalOutputAsFios) {
+  for (const char* mode : {"mixed", "both"}) {
+    SCOPED_TRACE(mode);
+    auto job_file = [&](const std::string& name) {
+      const std::string path = dir_.File(name + "-unified.fio");
+      std::ofstream(path) << "[global]\nioengine=psync\nbs=4k\ndirectory=" << dir_.File(name)
+                          << "\nunified_rw_reporting=" << mode
+                          << "\n[mix]\nrw=randrw\nsize=256k\nfsync=8\n";
+      return path;
+    };
+    auto run = [&](const std::string& format, std::string* fio_out, std::string* az_out) {
+      ASSERT_EQ(Run({testing::kFioBinary, job_file("fio"), format}, fio_out), 0) << *fio_out;
+      ASSERT_EQ(Run({AZBENCH_AGENT_BIN, "run", job_file("az"), format}, az_out), 0) << *az_out;
+    };
+
+    std::string fio_out, az_out;
+    run("--output-format=json", &fio_out, &az_out);
+    const json fio_doc = json::parse(fio_out, nullptr, false);
+    const json az_doc = json::parse(az_out, nullptr, false);
+    ASSERT_FALSE(fio_doc.is_discarded() || az_doc.is_discarded()) << fio_out << az_out;
+    const json& f = fio_doc["jobs"][0];
+    const json& a = az_doc["jobs"][0];
+    for (const char* key : {"read", "write", "trim", "sync", "mixed"}) {
+      EXPECT_EQ(a.contains(key), f.contains(key)) << key;
+    }
+    ASSERT_TRUE(a.contains("mixed"));
+    EXPECT_EQ(a["mixed"]["io_bytes"], f["mixed"]["io_bytes"]);
+    EXPECT_EQ(a["mixed"]["total_ios"], f["mixed"]["total_ios"]);
+    EXPECT_EQ(a["mixed"]["clat_ns"].contains("percentile"),
+              f["mixed"]["clat_ns"].contains("percentile"));
+
+    run("--minimal", &fio_out, &az_out);
+    const std::vector<std::string> ft = TerseFields(fio_out, 3);
+    const std::vector<std::string> at = TerseFields(az_out, 3);
+    ASSERT_EQ(at.size(), ft.size()) << fio_out << "\n" << az_out;
+    // The mixed slots' io_kbytes: first with mixed, after read's and write's with both.
+    const size_t kbytes = std::string(mode) == "mixed" ? 5 : 5 + 41 + 41;
+    EXPECT_EQ(at[kbytes], "256");
+    EXPECT_EQ(at[kbytes], ft[kbytes]);
+
+    run("--output-format=normal", &fio_out, &az_out);
+    auto sections = [](const std::string& text) {
+      std::vector<std::string> out;
+      const std::regex section(R"(\n  (read|write|mixed): IOPS=)");
+      for (auto it = std::sregex_iterator(text.begin(), text.end(), section);
+           it != std::sregex_iterator(); ++it) {
+        out.push_back((*it)[1].str());
+      }
+      return out;
+    };
+    EXPECT_EQ(sections(az_out), sections(fio_out)) << "fio:\n" << fio_out << "azbench:\n" << az_out;
+  }
+}
+
+TEST_F(OneShotFioOutputTest, SignificantFiguresShapeTheNormalOutputsFiguresAsFios) {
+  for (const char* figures : {"2", "4", "6"}) {
+    SCOPED_TRACE(figures);
+    auto job_file = [&](const std::string& name) {
+      const std::string path = dir_.File(name + "-figures.fio");
+      std::ofstream(path) << "[global]\nbs=4k\nsize=256k\nrw=read\ndirectory=" << dir_.File(name)
+                          << "\nsignificant_figures=" << figures << "\n[j]\n";
+      return path;
+    };
+    std::string fio_out, az_out;
+    ASSERT_EQ(Run({testing::kFioBinary, job_file("fio")}, &fio_out), 0) << fio_out;
+    ASSERT_EQ(Run({AZBENCH_AGENT_BIN, "run", job_file("az")}, &az_out), 0) << az_out;
+    // IOPS, bandwidth (binary, then decimal) and the bytes done, as fio's num2str writes them.
+    const std::regex line(
+        R"(  read: IOPS=([0-9.]+)[kMGTPE]?, BW=([0-9.]+)(?:[KMGTPE]i)?B/s \(([0-9.]+)[kMGTPE]?B/s\)\(([^/]+)/)");
+    std::smatch f, a;
+    ASSERT_TRUE(std::regex_search(fio_out, f, line)) << fio_out;
+    ASSERT_TRUE(std::regex_search(az_out, a, line)) << az_out;
+    EXPECT_EQ(a[4].str(), f[4].str()) << "the bytes done";
+    const size_t most = static_cast<size_t>(std::stoi(figures)) + 1;  // a carry may add one
+    for (int i = 1; i <= 3; ++i) {
+      EXPECT_LE(f[i].length(), most) << f[0];
+      EXPECT_LE(a[i].length(), most) << a[0];
+    }
+  }
+}
+
 // fio's json+ reader, installed beside fio (Debian's fio package).
 std::string Clat2Csv() {
   return (fs::path(testing::kFioBinary).parent_path() / "fio_jsonplus_clat2csv").string();

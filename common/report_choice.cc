@@ -1,6 +1,7 @@
-#include "common/percentile_choice.h"
+#include "common/report_choice.h"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "absl/strings/numbers.h"
@@ -9,7 +10,7 @@
 
 namespace azbench {
 
-absl::Status ParsePercentileList(std::string_view value, PercentileChoice& choice) {
+absl::Status ParsePercentileList(std::string_view value, ReportChoice& choice) {
   // Debian's abseil has its own string_view.
   const absl::string_view text(value.data(), value.size());
   std::vector<double> list;
@@ -44,6 +45,37 @@ absl::Status ParsePercentileList(std::string_view value, PercentileChoice& choic
   choice.list = std::move(list);
   choice.precision = precision;
   return absl::OkStatus();
+}
+
+absl::StatusOr<UnifiedRw> ParseUnifiedRw(std::string_view value) {
+  if (value == "none" || value == "0") return UnifiedRw::kNone;
+  if (value == "mixed" || value == "1") return UnifiedRw::kMixed;
+  if (value == "both" || value == "2") return UnifiedRw::kBoth;
+  return absl::InvalidArgumentError(absl::StrCat("unified_rw_reporting '",
+                                                 absl::string_view(value.data(), value.size()),
+                                                 "' is not one of none, mixed, both, 0, 1, 2"));
+}
+
+JobResult WithMixedDirections(const JobResult& result) {
+  JobResult mixed = result.Clone();
+  for (OpKind kind : {OpKind::kWrite, OpKind::kTrim}) {
+    std::unique_ptr<OpStats>& stats = mixed.by_kind[static_cast<int>(kind)];
+    if (stats == nullptr) continue;
+    mixed.Stats(OpKind::kRead).Merge(*stats);
+    stats.reset();
+  }
+  for (IntervalStats& interval : mixed.intervals) {
+    IntervalOpStats& read = interval.by_kind[static_cast<int>(OpKind::kRead)];
+    for (OpKind kind : {OpKind::kWrite, OpKind::kTrim}) {
+      IntervalOpStats& other = interval.by_kind[static_cast<int>(kind)];
+      read.ops += other.ops;
+      read.bytes += other.bytes;
+      read.errors += other.errors;
+      read.lat = Histogram::AddSparse(read.lat, other.lat);
+      other = IntervalOpStats{};
+    }
+  }
+  return mixed;
 }
 
 }  // namespace azbench
