@@ -941,7 +941,7 @@ constexpr FioOptionInfo kOptions[] = {
           j.number_ios = static_cast<uint64_t>(n);
           return absl::OkStatus();
         },
-        "refused with bsrange, bssplit or bs=<read>,<write>: a loop is counted in bytes"),
+        "counted in I/Os whatever their sizes (bssplit, bsrange, bs=<read>,<write>)"),
     Honoured("bs", "blocksize", T::kSize, "bytes", "1..1g, per direction read,write[,trim]", "4k",
              kBlockSize, "Bytes per I/O", SetBlockSize,
              "a value not followed by ',' applies to the directions after it, as fio"),

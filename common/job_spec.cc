@@ -499,18 +499,6 @@ absl::Status ValidateJobSpec(const JobSpec& job) {
       }
     }
   }
-  if (job.number_ios > 0) {
-    // A loop's end is counted in bytes (number_ios ops of bs), which needs one fixed size.
-    const BlockSizeChoice reads = job.BlockSizes(false);
-    const BlockSizeChoice writes = job.BlockSizes(true);
-    if (reads.min_bytes != reads.max_bytes || !reads.split.empty() ||
-        writes.min_bytes != writes.max_bytes || !writes.split.empty() ||
-        reads.min_bytes != writes.min_bytes) {
-      return absl::InvalidArgumentError(
-          "number_ios needs one block size for both directions: it is not supported with bsrange, "
-          "bssplit or bs=<read>,<write>");
-    }
-  }
   if (job.iodepth < 1 || job.iodepth > kMaxJobIodepth) {
     return absl::InvalidArgumentError(
         absl::StrCat("iodepth ", job.iodepth, " is out of range: allowed 1..", kMaxJobIodepth));

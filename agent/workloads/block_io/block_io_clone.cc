@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "agent/engines/psync_engine.h"
 #include "agent/workloads/block_io/latency_target.h"
+#include "agent/workloads/block_io/loop_counter.h"
 #include "agent/workloads/block_io/rate_pacer.h"
 #include "agent/workloads/block_io/submit_batch.h"
 #include "agent/workloads/interval_accumulator.h"
@@ -91,15 +92,8 @@ class CloneRunner {
     measure_start_ns_ = start_ns_ + static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.ramp_time));
     const int64_t runtime_ns = absl::ToInt64Nanoseconds(spec.runtime);
     end_ns_ = runtime_ns > 0 ? measure_start_ns_ + static_cast<uint64_t>(runtime_ns) : kNoLimit;
-    // A loop ends at io_size or after number_ios ops, whichever comes first (bs is fixed, so that
-    // is a byte count); a time_based job loops until its runtime ends.
-    loop_bytes_ = spec.EffectiveIoSize();
-    if (spec.number_ios > 0 && spec.number_ios <= loop_bytes_ / spec.block_size_bytes) {
-      loop_bytes_ = spec.number_ios * spec.block_size_bytes;
-    }
-    const uint64_t loops = static_cast<uint64_t>(std::max(1, spec.loops));
-    bytes_budget_ =
-        spec.time_based || loop_bytes_ > kNoLimit / loops ? kNoLimit : loop_bytes_ * loops;
+    loops_ = LoopCounter(spec.EffectiveIoSize(), spec.number_ios,
+                         static_cast<uint64_t>(std::max(1, spec.loops)), spec.time_based);
     next_interval_ns_ = measure_start_ns_ + control.interval_ns;
     op_log_window_end_ns_ = measure_start_ns_ + 1'000'000'000ULL;
     think_ns_ = static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.thinktime));
@@ -265,8 +259,8 @@ class CloneRunner {
 
   // Whether another data op may be issued. `now_ns` is the freshest clock value at hand.
   bool MayIssue(uint64_t now_ns) const {
-    return !failed_ && !think_pending_ && !flow_pending_ && now_ns < end_ns_ &&
-           bytes_issued_ < bytes_budget_ && !Cancelled() && !(latency_ && latency_->done());
+    return !failed_ && !think_pending_ && !flow_pending_ && now_ns < end_ns_ && !loops_.done() &&
+           !Cancelled() && !(latency_ && latency_->done());
   }
 
   // The next data op's direction: 0 read, 1 write, 2 trim. Only a mixed job draws it; a
@@ -412,16 +406,15 @@ class CloneRunner {
   // fio's unlink_each_loop: a loop has ended and another follows, so the files are due to be
   // removed and opened again (with nothing in flight on them).
   bool LoopFilesDue() const {
-    return spec_.unlink_each_loop && clone_.caps.does_io && bytes_budget_ != kNoLimit &&
-           bytes_issued_ > 0 && bytes_issued_ < bytes_budget_ && bytes_issued_ % loop_bytes_ == 0 &&
-           bytes_issued_ != renewed_at_bytes_;
+    return spec_.unlink_each_loop && clone_.caps.does_io && loops_.bounded() && !loops_.done() &&
+           loops_.loop() > 0 && loops_.loop() != renewed_loop_;
   }
 
   // Removes each file and opens its path again under the same descriptor, with the same flags: a
   // job that writes creates it anew (empty; its writes fill it again), one that only reads finds
   // it gone and fails with ENOENT, as fio's. Nothing may be in flight.
   void RenewLoopFiles() {
-    renewed_at_bytes_ = bytes_issued_;
+    renewed_loop_ = loops_.loop();
     const int create = DoesWrite(spec_.rw) ? O_CREAT : 0;
     for (BlockIoJob::Clone::File& f : clone_.files) {
       const int flags = fcntl(f.fd, F_GETFL);
@@ -458,13 +451,12 @@ class CloneRunner {
       req.offset_bytes = trimmed_.offset_bytes;
       req.length_bytes = trimmed_.length_bytes;
       FinishWrite(req, trimmed_.file, now_ns);
-      if (now_ns >= measure_start_ns_) bytes_issued_ += req.length_bytes;
+      if (now_ns >= measure_start_ns_) loops_.Issued(req.length_bytes);
       return;
     }
     // A new loop starts over at the regions' start, as fio's does.
-    if (bytes_budget_ != kNoLimit && bytes_issued_ > 0 && bytes_issued_ % loop_bytes_ == 0 &&
-        bytes_issued_ != rewound_at_bytes_) [[unlikely]] {
-      rewound_at_bytes_ = bytes_issued_;
+    if (loops_.loop() != rewound_loop_) [[unlikely]] {
+      rewound_loop_ = loops_.loop();
       for (BlockIoJob::Clone::File& f : clone_.files) {
         for (auto& gen : f.offsets) {
           if (gen) gen->Rewind();
@@ -495,7 +487,7 @@ class CloneRunner {
       gen.Advance(len);
     }
     // A loop's last I/O ends at the loop's end, so the next one starts the next loop.
-    if (bytes_budget_ != kNoLimit) len = std::min(len, loop_bytes_ - bytes_issued_ % loop_bytes_);
+    len = std::min(len, loops_.BytesLeftInLoop());
     req.length_bytes = static_cast<uint32_t>(len);
     if (pacer_.active()) pacer_.Issued(dir, len);
     if (dir == 2) {
@@ -508,7 +500,7 @@ class CloneRunner {
       last_data_dir_ = dir;
     }
     if (write) FinishWrite(req, file_index, now_ns);
-    if (now_ns >= measure_start_ns_) bytes_issued_ += len;
+    if (now_ns >= measure_start_ns_) loops_.Issued(len);
   }
 
   // A write's buffer content, verify stamp and fsync count.
@@ -565,7 +557,7 @@ class CloneRunner {
     IoRequest req;
     req.buffer_index = 0;
     req.buffer = clone_.buffers->buffer(0);
-    while (bytes_issued_ < bytes_budget_ && !Cancelled()) {
+    while (!loops_.done() && !Cancelled()) {
       NextOp(req, measure_start_ns_, /*dir=*/1);
     }
   }
@@ -873,7 +865,7 @@ class CloneRunner {
     if (spec_.fill_device && (err == ENOSPC || err == EDQUOT)) {
       // The file system is full: the job has done what it was asked, so it issues no more and
       // ends without an error, as fio's fill_device (ops still in flight end here too).
-      bytes_budget_ = std::min(bytes_budget_, bytes_issued_);
+      loops_.Stop();
       return;
     }
     const bool measured = req.complete_ns >= measure_start_ns_;
@@ -1123,8 +1115,8 @@ class CloneRunner {
         // Every free slot is filled; a submit call goes out when `submit_batch` says so (fio's
         // iodepth_batch_submit, agent/workloads/block_io/submit_batch.h), and once more below for
         // the rest.
-        while (issuing && !free_slots.empty() && bytes_issued_ < bytes_budget_ && !failed_ &&
-               !think_pending_ && !BacklogDue() && !LoopFilesDue() &&
+        while (issuing && !free_slots.empty() && !loops_.done() && !failed_ && !think_pending_ &&
+               !BacklogDue() && !LoopFilesDue() &&
                (!latency_ || latency_->MayIssue(depth - static_cast<int>(free_slots.size())))) {
           int dir = ChooseDir();
           // An engine takes a trim only when nothing waits for a submit (posixaio: nothing is
@@ -1158,7 +1150,7 @@ class CloneRunner {
           const QueueResult r = engine.Queue(req);
           if (r == QueueResult::kBusy) {
             const bool counted = req->op != OpKind::kTrim || direction_ != Direction::kTrimWrite;
-            bytes_issued_ -= batch_start >= measure_start_ns_ && counted ? req->length_bytes : 0;
+            if (batch_start >= measure_start_ns_ && counted) loops_.Unissue();
             // A trimwrite's refused write is due again, for the same range.
             if (direction_ == Direction::kTrimWrite) trimmed_.due = req->op == OpKind::kWrite;
             if (req->op == OpKind::kWrite) {
@@ -1370,13 +1362,11 @@ class CloneRunner {
   bool async_;
   uint64_t measure_start_ns_ = 0;
   uint64_t end_ns_ = kNoLimit;
-  uint64_t bytes_budget_ = kNoLimit;
-  uint64_t loop_bytes_ = kNoLimit;  // bytes of one loop (io_size, or number_ios ops)
-  uint64_t rewound_at_bytes_ = 0;   // bytes_issued_ at the last loop start
-  // unlink_each_loop: bytes_issued_ when the files were last removed and opened again.
-  uint64_t renewed_at_bytes_ = 0;
+  LoopCounter loops_{0, 0, 1, /*unbounded=*/true};  // set in the constructor
+  uint64_t rewound_loop_ = 0;  // the loop whose start the offsets were last rewound to
+  // unlink_each_loop: the loop at whose start the files were last removed and opened again.
+  uint64_t renewed_loop_ = 0;
   int last_data_dir_ = 0;  // the last read or write's direction (0 read, 1 write), for think time
-  uint64_t bytes_issued_ = 0;
   uint64_t next_interval_ns_ = 0;
   int64_t interval_index_ = 0;
   uint64_t last_complete_ns_ = 0;

@@ -78,6 +78,47 @@ INSTANTIATE_TEST_SUITE_P(Fio333, LoopsAndNumberIosTest,
                                            OpCountCase{2, 1000, 1, 512},
                                            OpCountCase{1, 100, 8, 100}));
 
+TEST(BlockIoFioOptionsTest, NumberIosCountsIosWhateverTheirSizesAsFio) {
+  struct Case {
+    const char* option;
+    const char* value;
+    RwPattern rw;
+    int loops;
+    uint64_t number_ios;
+    uint64_t fio_total_ios;  // fio 3.33, the same 1 MiB job with ioengine=null
+  };
+  for (const Case& c : {Case{"bssplit", "4k/50:64k/50", RwPattern::kRandRead, 3, 10, 30},
+                        Case{"bsrange", "4k-64k", RwPattern::kRandRead, 2, 7, 14},
+                        Case{"bs", "4k,64k", RwPattern::kReadWrite, 1, 20, 20},
+                        // io_size (sixteen 64 KiB blocks) comes first.
+                        Case{"bssplit", "64k", RwPattern::kRandRead, 1, 100, 16}}) {
+    SCOPED_TRACE(absl::StrCat(c.option, "=", c.value));
+    JobSpec spec = NullJob(c.rw);
+    ASSERT_TRUE(ApplyJobOption(spec, c.option, c.value).ok());
+    spec.loops = c.loops;
+    spec.number_ios = c.number_ios;
+    EXPECT_EQ(DataOps(RunOk(spec)), c.fio_total_ios);
+  }
+}
+
+TEST(BlockIoFioOptionsTest, ANumberIosLoopOfMixedSizesStartsOverAtTheRegionStart) {
+  JobSpec spec = NullJob(RwPattern::kRead);
+  ASSERT_TRUE(ApplyJobOption(spec, "bsrange", "4k-16k").ok());
+  spec.loops = 2;
+  spec.number_ios = 3;
+  spec.op_log = true;
+  std::vector<uint64_t> offsets;
+  RunControl control;
+  control.on_op_log = [&](int, std::vector<OpRecord> records) {
+    for (const OpRecord& r : records) offsets.push_back(r.offset_bytes);
+  };
+  RunOk(spec, control);
+  ASSERT_EQ(offsets.size(), 6u);
+  EXPECT_EQ(offsets[0], 0u);
+  EXPECT_EQ(offsets[3], 0u);
+  EXPECT_GT(offsets[2], offsets[1]);
+}
+
 TEST(BlockIoFioOptionsTest, EachLoopStartsOverAtTheRegionStart) {
   JobSpec spec = NullJob(RwPattern::kRead);
   spec.loops = 2;
