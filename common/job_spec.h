@@ -10,6 +10,7 @@
 #ifndef AZBENCH_COMMON_JOB_SPEC_H_
 #define AZBENCH_COMMON_JOB_SPEC_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -374,6 +375,10 @@ struct JobSpec {
   // offset_increment=N% are rounded up to the smallest block size per clone, as fio); empty
   // otherwise.
   std::vector<uint64_t> clone_offsets_bytes;
+  // Not an option: each clone's region in each file, when the size came from the files and the
+  // clones start at different offsets (fio's region: the file's size less the clone's offset);
+  // empty otherwise (every clone's is FileRegionBytes).
+  std::vector<uint64_t> clone_region_bytes;
   // fio's unlink_each_loop: between two loops a clone removes its files and opens them again
   // (a job that writes creates them anew; one that only reads then fails with ENOENT, as fio).
   bool unlink_each_loop = false;
@@ -419,6 +424,21 @@ struct JobSpec {
       return clone_offsets_bytes[static_cast<size_t>(clone_index)];
     }
     return offset_bytes + static_cast<uint64_t>(clone_index) * offset_increment_bytes;
+  }
+  // Clone `clone_index`'s region in each of its files.
+  uint64_t CloneRegionBytes(int clone_index) const {
+    if (static_cast<size_t>(clone_index) < clone_region_bytes.size()) {
+      return clone_region_bytes[static_cast<size_t>(clone_index)];
+    }
+    return FileRegionBytes();
+  }
+  // What one loop of clone `clone_index` does: io_size, else its regions' bytes.
+  uint64_t CloneIoSize(int clone_index) const {
+    if (io_size_bytes != 0 || static_cast<size_t>(clone_index) >= clone_region_bytes.size()) {
+      return EffectiveIoSize();
+    }
+    return clone_region_bytes[static_cast<size_t>(clone_index)] *
+           static_cast<uint64_t>(std::max(1, nrfiles));
   }
   // Whether the job's sizes or offsets depend on the files' existing sizes (size not given, or a
   // percentage): the agent decides them when it prepares the job.

@@ -97,12 +97,10 @@ const std::vector<Example>& Examples() {
       {"butterfly", {}, Outcome::kSameWork, "", {{"size", "1m"}}},
       // Debian's fio 3.33 lacks the external cpp_null engine (a C++ build of null): fio runs null.
       {"cpp_null", {{"size", "64m"}}, Outcome::kSameWork, "", {}, {{"ioengine", "null"}}},
-      // verify_dump is honoured; the size of the device with offset_increment is not (each clone's
-      // region would be the rest of the device from its own offset).
+      // Each clone's region is the rest of the device from its own offset, as fio's.
       {"cross-stripe-verify",
        {{"offset_increment", "2m"}, {"io_size", "128k"}, {"numjobs", "3"}},
-       Outcome::kAzbenchRefuses,
-       "its clones start at different offsets"},
+       Outcome::kSameWork},
       {"dedupe-global", {{"size", "1m"}, {"iodepth", "8"}}, Outcome::kSameWork},
       // fio's punch_hole-raicer trims a regular file through libaio: error 25 (ENOTTY), exit 1.
       // azbench would fail the same way (FioTrimJobTest below), but first refuses the file's

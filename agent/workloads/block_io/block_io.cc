@@ -206,12 +206,13 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
   }
 
   // Lay out every clone's files first (a failure removes what was created).
-  const uint64_t region_bytes = s.FileRegionBytes();
   std::vector<LayoutRequest> layout;
   std::unordered_map<std::string, size_t> laid_out;  // path -> its entry in `layout`
   uint64_t descriptors = 0;                          // each clone opens each of its files
+  uint64_t working_set_bytes = 0;                    // each file's largest region
   for (int c = 0; c < s.numjobs; ++c) {
     // fill_device: the files are written as they come, never extended first (fio).
+    const uint64_t region_bytes = s.CloneRegionBytes(c);
     const uint64_t end_bytes = s.fill_device ? 0 : s.CloneOffset(c) + region_bytes;
     for (const std::string& path : s.FilePaths(c)) {
       ++descriptors;
@@ -221,12 +222,13 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
         layout[it->second].required_bytes = std::max(layout[it->second].required_bytes, end_bytes);
         continue;
       }
+      working_set_bytes += region_bytes;
       layout.push_back({path, end_bytes, reads, s.fallocate});
     }
   }
   // An engine with its own files has no page cache here; fill_device's working set is the disk.
   if (caps.does_io && !caps.opens_files && !s.fill_device) {
-    job->working_set_bytes_ = laid_out.size() * region_bytes;
+    job->working_set_bytes_ = working_set_bytes;
     job->client_memory_bytes_ = ClientMemoryBytes().value_or(0);
   }
   if (caps.opens_files) {
@@ -340,6 +342,7 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
       }
       const uint64_t file_seed = clone->seed + f * 7919;
       const uint64_t region_start_bytes = s.CloneOffset(c);
+      const uint64_t region_bytes = s.CloneRegionBytes(c);
       file.region_start_bytes = region_start_bytes;
       file.region_end_bytes = region_start_bytes + region_bytes;
       for (int dir = 0; dir < 3; ++dir) {

@@ -92,7 +92,7 @@ class CloneRunner {
     measure_start_ns_ = start_ns_ + static_cast<uint64_t>(absl::ToInt64Nanoseconds(spec.ramp_time));
     const int64_t runtime_ns = absl::ToInt64Nanoseconds(spec.runtime);
     end_ns_ = runtime_ns > 0 ? measure_start_ns_ + static_cast<uint64_t>(runtime_ns) : kNoLimit;
-    loops_ = LoopCounter(spec.EffectiveIoSize(), spec.number_ios,
+    loops_ = LoopCounter(spec.CloneIoSize(clone.index), spec.number_ios,
                          static_cast<uint64_t>(std::max(1, spec.loops)), spec.time_based);
     next_interval_ns_ = measure_start_ns_ + control.interval_ns;
     op_log_window_end_ns_ = measure_start_ns_ + 1'000'000'000ULL;

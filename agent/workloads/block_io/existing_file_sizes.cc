@@ -98,31 +98,37 @@ absl::Status ResolveSizesFromFiles(JobSpec& spec, const FileBytesFunction& file_
                                          "' does not exist or is empty: give size= (fio: you "
                                          "need to specify size=)"));
     }
+    // As fio: each clone's region in each file is the file's size less the clone's offset, so
+    // clones at different offsets (offset_increment) have regions of different sizes.
+    std::vector<uint64_t> regions;
     for (int c = 0; c < clones; ++c) {
       if (offsets[c] > file_bytes_all) {
         return JobError(spec, absl::StrCat("clone ", c, "'s offset (", offsets[c],
                                            " bytes) is beyond the end of its files (",
                                            file_bytes_all, " bytes)"));
       }
-      if (offsets[c] != offsets[0]) {
-        return JobError(spec,
-                        "its size comes from its files, but its clones start at different offsets "
-                        "(offset_increment), which would give them regions of different sizes; "
-                        "give size= in bytes");
+      uint64_t region_bytes = file_bytes_all - offsets[c];
+      if (spec.size_percent != 0 && spec.size_percent != 100) {
+        region_bytes = std::min(Percent(file_bytes_all, spec.size_percent), region_bytes);
+        region_bytes -= region_bytes % min_bs;
       }
+      const uint64_t max_bs = spec.MaxBlockSizeBytes();
+      if (region_bytes < max_bs) {
+        return JobError(spec, absl::StrCat("clone ", c, "'s region of its files (", region_bytes,
+                                           " bytes of '", first_path, "' from offset ", offsets[c],
+                                           ") is smaller than bs (", FormatBytes(max_bs), ")"));
+      }
+      regions.push_back(region_bytes);
     }
-    uint64_t region_bytes = file_bytes_all - offsets[0];
-    if (spec.size_percent != 0 && spec.size_percent != 100) {
-      region_bytes = std::min(Percent(file_bytes_all, spec.size_percent), region_bytes);
-      region_bytes -= region_bytes % min_bs;
+    spec.size_bytes = regions[0] * static_cast<uint64_t>(std::max(1, spec.nrfiles));
+    if (std::any_of(regions.begin(), regions.end(), [&](uint64_t r) { return r != regions[0]; })) {
+      if (spec.io_size_percent != 0) {
+        return JobError(spec,
+                        "io_size=N% with clones whose regions differ in size (offset_increment "
+                        "without size): give io_size= in bytes");
+      }
+      spec.clone_region_bytes = std::move(regions);
     }
-    const uint64_t max_bs = spec.MaxBlockSizeBytes();
-    if (region_bytes < max_bs) {
-      return JobError(
-          spec, absl::StrCat("the region its files give (", region_bytes, " bytes of '", first_path,
-                             "') is smaller than bs (", FormatBytes(max_bs), ")"));
-    }
-    spec.size_bytes = region_bytes * static_cast<uint64_t>(std::max(1, spec.nrfiles));
     // filesize without size is not this case (TotalSizeBytes would be given).
   }
   spec.size_percent = 0;

@@ -12,9 +12,9 @@
 // start rounded up to the smallest block size. io_size=N% is N% of size. fill_device without size:
 // a region larger than any file system (fio's size of -1); the job ends at ENOSPC.
 //
-// azbench gives every file of a job one region size, so the files must then be of one size, and a
-// job whose size comes from its files must not have clones at different offsets (their regions
-// would differ): both are refused, asking for size=.
+// Clones at different offsets (offset_increment) each take the rest of the file from their own
+// offset (JobSpec::clone_region_bytes), as fio's. azbench gives every file of a clone one region
+// size, so the files must then be of one size: refused otherwise, asking for size=.
 #ifndef AZBENCH_AGENT_WORKLOADS_BLOCK_IO_EXISTING_FILE_SIZES_H_
 #define AZBENCH_AGENT_WORKLOADS_BLOCK_IO_EXISTING_FILE_SIZES_H_
 
@@ -35,7 +35,8 @@ using FileBytesFunction = std::function<absl::StatusOr<uint64_t>(const std::stri
 // io_size_bytes; the percentages cleared) when JobSpec::SizeFromFiles says they depend on the
 // files; does nothing otherwise. Errors: InvalidArgument naming the job and the option (no size
 // and no file with data, files of different sizes, offset beyond a file's end, ioengine=nfs whose
-// files this agent cannot stat), and `file_bytes`'s errors.
+// files this agent cannot stat, a clone's region smaller than a block, io_size=N% with clones of
+// different regions), and `file_bytes`'s errors.
 absl::Status ResolveSizesFromFiles(JobSpec& spec,
                                    const FileBytesFunction& file_bytes = ExistingFileBytes);
 

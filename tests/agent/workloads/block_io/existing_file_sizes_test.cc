@@ -7,8 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -124,11 +126,23 @@ TEST(ExistingFileSizesRulesTest, PercentIncrementsAreRoundedUpPerClone) {
   EXPECT_EQ(spec.CloneOffset(2), 212992u);
 }
 
-TEST(ExistingFileSizesRulesTest, NoSizeWithClonesAtDifferentOffsetsIsRefused) {
-  JobSpec spec = FileJob({{"numjobs", "2"}, {"offset_increment", "64k"}});
-  absl::Status status = ResolveSizesFromFiles(spec, Sizes({{"/t/f", kMiB}}));
+TEST(ExistingFileSizesRulesTest, ClonesAtDifferentOffsetsEachTakeTheRestOfTheFileAsFio) {
+  JobSpec spec = FileJob({{"numjobs", "3"}, {"offset_increment", "256k"}});
+  ASSERT_TRUE(ResolveSizesFromFiles(spec, Sizes({{"/t/f", kMiB}})).ok());
+  EXPECT_EQ(spec.CloneRegionBytes(0), kMiB);
+  EXPECT_EQ(spec.CloneRegionBytes(1), 768u << 10);
+  EXPECT_EQ(spec.CloneRegionBytes(2), 512u << 10);
+  EXPECT_EQ(spec.CloneIoSize(2), 512u << 10);
+  // io_size caps every clone alike.
+  JobSpec capped = FileJob({{"numjobs", "2"}, {"offset_increment", "256k"}, {"io_size", "64k"}});
+  ASSERT_TRUE(ResolveSizesFromFiles(capped, Sizes({{"/t/f", kMiB}})).ok());
+  EXPECT_EQ(capped.CloneIoSize(1), 64u << 10);
+  EXPECT_EQ(capped.CloneRegionBytes(1), 768u << 10);
+  // A clone whose region is smaller than a block is refused, naming it.
+  JobSpec tight = FileJob({{"numjobs", "2"}, {"offset_increment", "1020k"}, {"bs", "8k"}});
+  const absl::Status status = ResolveSizesFromFiles(tight, Sizes({{"/t/f", kMiB}}));
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(status.message()), HasSubstr("offset_increment"));
+  EXPECT_THAT(std::string(status.message()), HasSubstr("clone 1's region"));
 }
 
 TEST(ExistingFileSizesRulesTest, AnOffsetBeyondTheFileIsRefused) {
@@ -200,6 +214,44 @@ TEST(ExistingFileSizesJobTest, AReadJobWithoutSizeReadsTheExistingFile) {
   struct stat st {};
   ASSERT_EQ(stat(path.c_str(), &st), 0) << "an existing file is kept";
   EXPECT_EQ(st.st_size, static_cast<off_t>(kMiB));
+}
+
+TEST(ExistingFileSizesJobTest, ClonesAtDifferentOffsetsReadTheRestOfTheFileAsFio) {
+  testing::TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::string path = dir.File("f");
+  const int fd = open(path.c_str(), O_CREAT | O_WRONLY, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, static_cast<off_t>(kMiB)), 0);
+  close(fd);
+  JobSpec spec = FileJob({{"numjobs", "3"}, {"offset_increment", "256k"}, {"rw", "randread"}});
+  spec.filename = path;
+  spec.op_log = true;
+  std::map<int, std::pair<uint64_t, uint64_t>> span;  // clone -> lowest, highest offset
+  std::map<int, uint64_t> ops;
+  std::mutex mu;
+  RunControl control;
+  control.on_op_log = [&](int clone, std::vector<OpRecord> records) {
+    std::lock_guard<std::mutex> lock(mu);
+    for (const OpRecord& r : records) {
+      auto [it, inserted] = span.try_emplace(clone, r.offset_bytes, r.offset_bytes);
+      it->second.first = std::min(it->second.first, r.offset_bytes);
+      it->second.second = std::max(it->second.second, r.offset_bytes);
+      ++ops[clone];
+    }
+  };
+  absl::StatusOr<std::unique_ptr<BlockIoJob>> job = BlockIoJob::Prepare(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  absl::StatusOr<JobResult> result = (*job)->Run(control);
+  ASSERT_TRUE(result.ok()) << result.status();
+  // fio 3.33: 256, 192 and 128 reads, each clone from its offset to the file's end.
+  EXPECT_EQ(ops[0], 256u);
+  EXPECT_EQ(ops[1], 192u);
+  EXPECT_EQ(ops[2], 128u);
+  EXPECT_EQ(span[1].first, 256u << 10);
+  EXPECT_EQ(span[2].first, 512u << 10);
+  for (int c = 0; c < 3; ++c) EXPECT_EQ(span[c].second, kMiB - 4096) << c;
+  EXPECT_TRUE((*job)->RemoveCreatedFiles().ok());
 }
 
 TEST(ExistingFileSizesJobTest, AJobWithoutSizeOrFileFailsAtPrepareLeavingNothing) {
