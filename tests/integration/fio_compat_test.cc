@@ -121,6 +121,25 @@ class FioCompatTest : public ::testing::Test {
     return code;
   }
 
+  // Runs `job_file` on `agents` local agents into <name>.db, then its fio-json report; returns
+  // the report (discarded JSON when a step failed, with the step's output in a failure).
+  json RunAndReport(const std::string& job_file, int agents, const std::string& name) {
+    std::string output;
+    const std::string db = dir_.File(name + ".db");
+    if (Azbench({"run", "--fio-job", job_file, "--local", std::to_string(agents), "--directory",
+                 Mkdir(name), "--db", db, "--quiet"},
+                &output) != 0) {
+      ADD_FAILURE() << "run: " << output;
+      return json::value_t::discarded;
+    }
+    const std::string report = dir_.File(name + ".json");
+    if (Azbench({"report", db, "--format", "fio-json", "-o", report}, &output) != 0) {
+      ADD_FAILURE() << "report: " << output;
+      return json::value_t::discarded;
+    }
+    return testing::LoadFioJson(report);
+  }
+
   std::string Mkdir(const std::string& name) {
     fs::create_directories(dir_.File(name));
     return dir_.File(name);
@@ -274,18 +293,7 @@ void ExpectReadFigures(const json& entry, const Merged& m, const std::string& wh
 TEST_F(FioCompatTest, StudyCJobFileRunsVerbatimAndItsFioJsonMatchesTheStore) {
   const std::string job_file =
       std::string(testing::kSourceDir) + "/tests/coordinator/testdata/study-c.fio";
-  std::string output;
-  ASSERT_EQ(Azbench({"run", "--fio-job", job_file, "--local", "2", "--directory", Mkdir("efs"),
-                     "--db", dir_.File("c.db"), "--quiet"},
-                    &output),
-            0)
-      << output;
-  ASSERT_EQ(
-      Azbench({"report", dir_.File("c.db"), "--format", "fio-json", "-o", dir_.File("c.json")},
-              &output),
-      0)
-      << output;
-  const json doc = testing::LoadFioJson(dir_.File("c.json"));
+  const json doc = RunAndReport(job_file, 2, "c");
   ASSERT_TRUE(doc.is_object());
 
   absl::StatusOr<std::unique_ptr<Store>> store = Store::OpenExisting(dir_.File("c.db"));
@@ -340,26 +348,16 @@ TEST_F(FioCompatTest, StudyCJobFileRunsVerbatimAndItsFioJsonMatchesTheStore) {
 }
 
 // What an agent measured beyond the histograms (the steady-state window, the depth a
-// latency_target search ended at) and what the job chose to report (its percentiles) reach a
-// campaign's fio-json through the store, as fio writes them for the same job.
-TEST_F(FioCompatTest, SteadyStateLatencyDepthAndReportChoiceSurviveTheStore) {
+// latency_target search ended at) and what the job chose to report (its percentiles, unified
+// directions) reach a campaign's fio-json through the store, as fio writes them for the same job.
+TEST_F(FioCompatTest, SteadyStateLatencyDepthAndReportChoicesSurviveTheStore) {
   const std::string job_file = dir_.File("ss.fio");
   std::ofstream(job_file) << "[ss]\nioengine=null\nrw=randread\nbs=4k\nsize=1g\niodepth=4\n"
                              "time_based\nruntime=3s\nss=iops_slope:50%\nss_dur=2s\n"
                              "latency_target=10ms\nlatency_window=500ms\n"
-                             "percentile_list=99:50\nclat_percentiles=0\nlat_percentiles=1\n";
-  std::string output;
-  ASSERT_EQ(Azbench({"run", "--fio-job", job_file, "--local", "1", "--directory", Mkdir("d"),
-                     "--db", dir_.File("ss.db"), "--quiet"},
-                    &output),
-            0)
-      << output;
-  ASSERT_EQ(
-      Azbench({"report", dir_.File("ss.db"), "--format", "fio-json", "-o", dir_.File("ss.json")},
-              &output),
-      0)
-      << output;
-  const json doc = testing::LoadFioJson(dir_.File("ss.json"));
+                             "percentile_list=99:50\nclat_percentiles=0\nlat_percentiles=1\n"
+                             "unified_rw_reporting=both\n";
+  const json doc = RunAndReport(job_file, 1, "ss");
   ASSERT_TRUE(doc.is_object());
   const json& job = doc["jobs"][0];
   ASSERT_TRUE(job.contains("steadystate")) << job.dump();
@@ -375,6 +373,10 @@ TEST_F(FioCompatTest, SteadyStateLatencyDepthAndReportChoiceSurviveTheStore) {
   EXPECT_EQ(job["read"]["lat_ns"]["percentile"].size(), 2u);
   EXPECT_TRUE(job["read"]["lat_ns"]["percentile"].contains("50.000000"));
   EXPECT_TRUE(job["read"]["lat_ns"]["percentile"].contains("99.000000"));
+  // unified_rw_reporting=both: the directions, then their sum (reads only here).
+  ASSERT_TRUE(job.contains("mixed")) << job.dump();
+  EXPECT_EQ(job["mixed"]["total_ios"], job["read"]["total_ios"]);
+  EXPECT_EQ(job["mixed"]["lat_ns"]["percentile"].size(), 2u);
 }
 
 TEST_F(FioCompatTest, UnsupportedOptionsStopTheRunNamingTheOptionAndTheLine) {
