@@ -69,8 +69,15 @@ void DelayLine::ReadAvailable(int fd) {
                          (static_cast<uint32_t>(ip[18]) << 8) | static_cast<uint32_t>(ip[19]);
     const int az = LabAzOfAddress(lab_, dst);
     if (az < 0) continue;
-    queue_.push_back({std::chrono::steady_clock::now() + one_way_, fds_[az],
-                      std::string(buf, static_cast<size_t>(n))});
+    // A buffer of a packet already sent is reused: no allocation per packet once the queue
+    // has been as long as it gets.
+    std::string bytes;
+    if (!spare_.empty()) {
+      bytes = std::move(spare_.back());
+      spare_.pop_back();
+    }
+    bytes.assign(buf, static_cast<size_t>(n));
+    queue_.push_back({std::chrono::steady_clock::now() + one_way_, fds_[az], std::move(bytes)});
   }
 }
 
@@ -79,6 +86,7 @@ void DelayLine::WriteDue(std::chrono::steady_clock::time_point now) {
     const Packet& p = queue_.front();
     // A full TUN queue drops the packet, as a full link would; TCP resends it.
     (void)!write(p.out_fd, p.bytes.data(), p.bytes.size());
+    spare_.push_back(std::move(queue_.front().bytes));
     queue_.pop_front();
   }
 }

@@ -46,6 +46,7 @@ class DelayLine {
   std::chrono::nanoseconds one_way_;
   std::vector<int> fds_;  // per AZ
   std::deque<Packet> queue_;
+  std::vector<std::string> spare_;  // buffers of packets sent, for the next ones
 };
 
 }  // namespace azbench
