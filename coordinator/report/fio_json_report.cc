@@ -82,9 +82,9 @@ int64_t ElapsedSeconds(const ScenarioResult& r) {
 
 json JobEntry(const ScenarioResult& r, const JobResult& result, const ScenarioJob* job,
               const FioGroupBandwidth& group, uint64_t job_runtime_ms, bool with_bins) {
-  json entry = JobResultToFioJson(
-      result, /*with_azbench_extras=*/false, &group,
-      job != nullptr ? FioReportChoice({}, job->options) : ReportChoice{});
+  json entry =
+      JobResultToFioJson(result, /*with_azbench_extras=*/false, &group,
+                         job != nullptr ? FioReportChoice({}, job->options) : ReportChoice{});
   if (with_bins) AddFioLatencyBins(entry, result);
   entry["job_runtime"] = job_runtime_ms;
   entry["error"] = FioError(r, result);
@@ -188,9 +188,9 @@ json FioJsonDocument(const ReportInput& input, size_t index, bool with_bins) {
     all.group_id = 0;
     // As fio's "All clients" (sum_thread_stats), the first job's percentile choice.
     const ScenarioJob* first = scenario_jobs.empty() ? nullptr : scenario_jobs.front().second;
-    json entry = JobResultToFioJson(
-        all, /*with_azbench_extras=*/false, nullptr,
-        first != nullptr ? FioReportChoice({}, first->options) : ReportChoice{});
+    json entry =
+        JobResultToFioJson(all, /*with_azbench_extras=*/false, nullptr,
+                           first != nullptr ? FioReportChoice({}, first->options) : ReportChoice{});
     if (with_bins) AddFioLatencyBins(entry, all);
     entry["job_runtime"] = FioJobRuntimeSumMs(every_result);
     entry["error"] = FioError(r, all);
