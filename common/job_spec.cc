@@ -373,6 +373,15 @@ bool IsFileOpEngineName(std::string_view name) {
 
 absl::Status ValidateJobSpec(const JobSpec& job) {
   RETURN_IF_ERROR(CheckJobName(job.name));
+  if (job.random_distribution.kind == RandomDistributionKind::kSequence &&
+      (job.nrfiles > 1 || job.rw_seq_nr > 1 || job.percentage_random[0] != 100 ||
+       job.percentage_random[1] != 100)) {
+    // fio counts a sequence's place over all of a clone's I/Os of a direction, sequential ones
+    // and every file included; azbench counts it per file, over the random I/Os.
+    return absl::InvalidArgumentError(
+        "random_distribution=sequence takes one file and only random I/Os: it is refused with "
+        "nrfiles above 1, rw=rand...:<n> and percentage_random below 100");
+  }
   const bool file_ops = IsFileOpEngineName(job.ioengine);
   // A data job without size takes the sizes of its existing files when the agent prepares it
   // (JobSpec::SizeFromFiles); until then the checks against the size wait.

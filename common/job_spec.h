@@ -120,7 +120,15 @@ struct BlockSizeChoice {
 };
 
 // fio's random_distribution (agent/workloads/random_distribution.h has the definitions).
-enum class RandomDistributionKind { kUniform, kZipf, kPareto, kNormal, kZoned, kZonedAbs };
+enum class RandomDistributionKind {
+  kUniform,
+  kZipf,
+  kPareto,
+  kNormal,
+  kZoned,
+  kZonedAbs,
+  kSequence
+};
 // One zone of zoned (size_percent of the region) or zoned_abs (size_bytes): its share of accesses.
 struct RandomZone {
   uint32_t access_percent = 0;
@@ -133,6 +141,11 @@ struct RandomDistributionSpec {
   double value = 0;              // zipf's theta, pareto's h, normal's deviation in percent
   std::optional<double> center;  // 0..1: where the hottest blocks sit (zipf, pareto, normal)
   std::array<std::vector<RandomZone>, 2> zones;  // zoned, zoned_abs: [0] read, [1] write
+  // sequence: the block indices each direction's I/Os visit in turn (fio's random_sequence, at
+  // most 64); with `sequence_stride` (fio's random_sequence_stride, set by its own option) each
+  // round of the list moves on by its length: 2,0,1 then 5,3,4.
+  std::vector<uint64_t> sequence;
+  bool sequence_stride = false;
 };
 // fio's random_generator: every one draws uniformly; lfsr also visits every block exactly once
 // per pass even with norandommap, as fio's LFSR does.

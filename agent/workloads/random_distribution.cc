@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace azbench {
 
@@ -67,9 +68,31 @@ RandomDistribution::RandomDistribution(const RandomDistributionSpec& spec, bool 
       if (zones_.empty()) zones_.push_back({100, 0, blocks_});
       break;
     }
+    case RandomDistributionKind::kSequence:
+      sequence_ = spec.sequence;
+      sequence_stride_ = spec.sequence_stride;
+      if (sequence_.empty()) sequence_.push_back(0);
+      break;
     case RandomDistributionKind::kUniform:
       break;
   }
+}
+
+uint64_t RandomDistribution::SequenceReachesBlock(const RandomDistributionSpec& spec,
+                                                  uint64_t ios) {
+  if (spec.sequence.empty() || ios == 0) return 0;
+  const uint64_t n = spec.sequence.size();
+  uint64_t highest = 0;
+  // Without stride every element is reached once ios >= n; with it, element i is last reached in
+  // the round (ios - 1 - i) / n, when i < ios.
+  for (uint64_t i = 0; i < n && i < ios; ++i) {
+    const uint64_t rounds = spec.sequence_stride ? (ios - 1 - i) / n : 0;
+    const unsigned __int128 block = static_cast<unsigned __int128>(rounds) * n + spec.sequence[i];
+    highest = block > std::numeric_limits<uint64_t>::max()
+                  ? std::numeric_limits<uint64_t>::max()
+                  : std::max(highest, static_cast<uint64_t>(block));
+  }
+  return highest;
 }
 
 uint64_t RandomDistribution::Next() {
@@ -121,6 +144,14 @@ uint64_t RandomDistribution::Next() {
         }
       }
       return zone->first_block + rng_.Below(zone->blocks);
+    }
+    case RandomDistributionKind::kSequence: {
+      const uint64_t n = sequence_.size();
+      const uint64_t block =
+          sequence_[issued_ % n] + (sequence_stride_ ? issued_ / n * n : uint64_t{0});
+      ++issued_;
+      // Checked before the job ran (SequenceReachesBlock); kept in the region regardless.
+      return block % blocks_;
     }
     case RandomDistributionKind::kUniform:
       return rng_.Below(blocks_);

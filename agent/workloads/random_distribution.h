@@ -8,7 +8,10 @@
 // `center` (0..1) of the region when given, else a random one. normal is not hashed, so that its
 // bell stays around `center` (default: the middle of the region).
 // zoned picks a zone by its share of accesses, then a block uniformly inside it. Draws are with
-// replacement (no random map), as in fio.
+// replacement (no random map), as in fio. sequence (fio after 3.33) is no draw: the n-th I/O goes
+// to the list's (n mod length)-th block, plus length x (n / length) with sequence_stride; the
+// job checks before it runs that no block it would reach lies beyond the region
+// (SequenceReachesBlock).
 //
 // Example:
 //   RandomDistribution dist(job.random_distribution, /*write=*/false, /*blocks=*/262144,
@@ -35,6 +38,9 @@ class RandomDistribution {
   // The next block, in [0, blocks).
   uint64_t Next();
 
+  // sequence: the highest block `ios` I/Os of `spec` reach (its largest element without stride).
+  static uint64_t SequenceReachesBlock(const RandomDistributionSpec& spec, uint64_t ios);
+
  private:
   // A 32-bit draw, as fio's generators give, and its share of the range [0, 1].
   uint64_t Draw32() { return rng_.Next() >> 32; }
@@ -57,6 +63,10 @@ class RandomDistribution {
   // normal
   uint64_t stddev_blocks_ = 0;
   std::vector<Zone> zones_;
+  // sequence
+  std::vector<uint64_t> sequence_;
+  bool sequence_stride_ = false;
+  uint64_t issued_ = 0;
 };
 
 }  // namespace azbench

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <random>
 #include <string>
 #include <thread>
@@ -30,6 +31,39 @@
 namespace azbench {
 
 namespace {
+
+// random_distribution=sequence: no block a clone's I/Os would reach may lie beyond its region
+// (fio fails the job with EINVAL at such a block of the list, and ends a strided list's I/O
+// there); checked before anything runs. A mixed job's I/Os of one direction are counted as all of
+// its I/Os, so the check may refuse a job fio would have ended before that block.
+absl::Status CheckSequence(const JobSpec& s, int clone, uint64_t blocks, const std::string& path) {
+  const RandomDistributionSpec& seq = s.random_distribution;
+  if (seq.sequence_stride && s.time_based) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "job '", s.name,
+        "': random_sequence_stride=1 with time_based runs past the end of the region; give "
+        "io_size and no time_based"));
+  }
+  const uint64_t min_bytes =
+      std::max<uint64_t>(1, std::min(s.BlockSizes(false).min_bytes, s.BlockSizes(true).min_bytes));
+  const unsigned __int128 ios_wide =
+      static_cast<unsigned __int128>(s.CloneIoSize(clone) / min_bytes) *
+      static_cast<uint64_t>(std::max(1, s.loops));
+  const uint64_t ios = s.time_based || ios_wide > std::numeric_limits<uint64_t>::max()
+                           ? std::numeric_limits<uint64_t>::max()
+                           : static_cast<uint64_t>(ios_wide);
+  const uint64_t reached = RandomDistribution::SequenceReachesBlock(seq, ios);
+  if (reached >= blocks) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "job '", s.name, "': random_distribution=sequence reaches block ", reached, " of '", path,
+        "', whose region has ", blocks, " blocks",
+        seq.sequence_stride
+            ? " (random_sequence_stride moves the list on by its length each round: give a "
+              "smaller io_size)"
+            : ""));
+  }
+  return absl::OkStatus();
+}
 
 absl::Status CheckCapabilities(const JobSpec& spec, const IoEngine& engine,
                                std::vector<std::string>& warnings) {
@@ -367,6 +401,10 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
         file.offsets[dir] =
             std::make_unique<OffsetGenerator>(region_start_bytes, offset_span, unit, IsRandom(s.rw),
                                               with_replacement, file_seed + dir, first_block);
+        if (IsRandom(s.rw) && s.random_distribution.kind == RandomDistributionKind::kSequence) {
+          absl::Status st = CheckSequence(s, c, file.offsets[dir]->blocks(), paths[f]);
+          if (!st.ok()) return fail(st);
+        }
         if (IsRandom(s.rw) && s.random_distribution.kind != RandomDistributionKind::kUniform) {
           file.offsets[dir]->UseDistribution(std::make_unique<RandomDistribution>(
               s.random_distribution, /*write=*/dir == 1, file.offsets[dir]->blocks(), unit,

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "agent/workloads/offset_generator.h"
@@ -133,6 +134,49 @@ TEST(RandomDistributionTest, RefusesValuesFioRefuses) {
   EXPECT_FALSE(ApplyJobOption(job, "random_distribution", "poisson").ok());
   EXPECT_TRUE(ApplyJobOption(job, "random_distribution", "zipf").ok());
   EXPECT_DOUBLE_EQ(job.random_distribution.value, 1.1);  // fio's default theta
+}
+
+TEST(RandomDistributionTest, SequenceListsAreFiosAndTheStrideHasItsOwnOption) {
+  JobSpec job;
+  ASSERT_TRUE(ApplyJobOption(job, "random_sequence_stride", "1").ok());
+  ASSERT_TRUE(ApplyJobOption(job, "random_distribution", "sequence:2, 0,1").ok());
+  EXPECT_EQ(job.random_distribution.kind, RandomDistributionKind::kSequence);
+  EXPECT_EQ(job.random_distribution.sequence, (std::vector<uint64_t>{2, 0, 1}));
+  EXPECT_TRUE(job.random_distribution.sequence_stride) << "kept when the list comes after it";
+  for (const char* bad : {"sequence", "sequence:", "sequence:1,-2", "sequence:1,x", "sequence:1,,2",
+                          "sequence:3000000000"}) {
+    EXPECT_FALSE(ApplyJobOption(job, "random_distribution", bad).ok()) << bad;
+  }
+  std::string many = "sequence:0";
+  for (int i = 1; i < 65; ++i) many += ",0";
+  const absl::Status status = ApplyJobOption(job, "random_distribution", many);
+  EXPECT_NE(status.message().find("at most 64"), std::string::npos) << status;
+  // One file and only random I/Os: fio counts the list's place over every I/O of a direction.
+  job = JobSpec();
+  job.name = "j";
+  job.size_bytes = 1 << 20;
+  ASSERT_TRUE(ApplyJobOption(job, "random_distribution", "sequence:1").ok());
+  EXPECT_TRUE(ValidateJobSpec(job).ok());
+  job.nrfiles = 2;
+  EXPECT_FALSE(ValidateJobSpec(job).ok());
+}
+
+TEST(RandomDistributionTest, SequenceReachesItsLargestBlockOrMovesOnByItsLength) {
+  RandomDistributionSpec spec = Parsed("sequence:2,0,1");
+  RandomDistribution dist(spec, false, 100, 4096, 1);
+  std::vector<uint64_t> blocks;
+  for (int i = 0; i < 7; ++i) blocks.push_back(dist.Next());
+  EXPECT_EQ(blocks, (std::vector<uint64_t>{2, 0, 1, 2, 0, 1, 2}));
+  EXPECT_EQ(RandomDistribution::SequenceReachesBlock(spec, 2), 2u);
+  EXPECT_EQ(RandomDistribution::SequenceReachesBlock(spec, 1000), 2u);
+  spec.sequence_stride = true;
+  RandomDistribution strided(spec, false, 100, 4096, 1);
+  blocks.clear();
+  for (int i = 0; i < 7; ++i) blocks.push_back(strided.Next());
+  EXPECT_EQ(blocks, (std::vector<uint64_t>{2, 0, 1, 5, 3, 4, 8}));
+  EXPECT_EQ(RandomDistribution::SequenceReachesBlock(spec, 6), 5u);
+  EXPECT_EQ(RandomDistribution::SequenceReachesBlock(spec, 7), 8u);
+  EXPECT_EQ(RandomDistribution::SequenceReachesBlock(spec, 1), 2u);
 }
 
 TEST(RandomGeneratorTest, LfsrVisitsEveryBlockOncePerPassEvenWithNorandommap) {

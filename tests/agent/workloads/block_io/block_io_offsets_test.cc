@@ -61,6 +61,46 @@ TEST(BlockIoOffsetsTest, ReadWithANegativeModifierReadsBackwardsFromTheEnd) {
             (std::vector<uint64_t>{0, 56, 52, 48, 44, 40, 36, 32, 28, 24, 20, 16, 12, 8, 4, 0}));
 }
 
+TEST(BlockIoOffsetsTest, ASequenceVisitsItsBlocksInTurnAndAStrideMovesItOn) {
+  TempDir dir(kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  // fio's examples/sequence-distribution.fio (fio after 3.33): 48k of 4k blocks, io_size=24k.
+  for (const auto& [stride, expected] : std::vector<std::pair<const char*, std::vector<uint64_t>>>{
+           {"0", {2, 0, 1, 2, 0, 1}}, {"1", {2, 0, 1, 5, 3, 4}}}) {
+    SCOPED_TRACE(stride);
+    // The stride is its own option, given before or after the list.
+    const std::vector<OpRecord> ops = Ops(Job(dir.path(), 48 << 10,
+                                              {{"random_sequence_stride", stride},
+                                               {"rw", "randread"},
+                                               {"bs", "4k"},
+                                               {"io_size", "24k"},
+                                               {"random_distribution", "sequence:2,0,1"}}));
+    std::vector<uint64_t> blocks;
+    for (const OpRecord& r : ops) blocks.push_back(r.offset_bytes / 4096);
+    EXPECT_EQ(blocks, expected);
+  }
+}
+
+TEST(BlockIoOffsetsTest, ASequenceReachingPastTheRegionIsRefusedBeforeItRuns) {
+  TempDir dir(kTmpfsBase);
+  ASSERT_TRUE(dir.ok());
+  // Block 12 of a 12-block file; and a stride that passes block 11 within io_size.
+  for (const auto& options : std::vector<std::vector<std::pair<std::string, std::string>>>{
+           {{"rw", "randread"}, {"random_distribution", "sequence:12"}},
+           {{"rw", "randread"},
+            {"random_distribution", "sequence:2,0,1"},
+            {"random_sequence_stride", "1"},
+            {"io_size", "64k"}}}) {
+    absl::StatusOr<std::unique_ptr<BlockIoJob>> job =
+        BlockIoJob::Prepare(Job(dir.path(), 48 << 10, options));
+    ASSERT_FALSE(job.ok());
+    EXPECT_EQ(job.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(job.status().message().find("whose region has 12 blocks"), std::string::npos)
+        << job.status();
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "nothing is left behind";
+}
+
 TEST(BlockIoOffsetsTest, ReadWithAPositiveModifierSkipsAHoleAfterEachRead) {
   TempDir dir(kTmpfsBase);
   ASSERT_TRUE(dir.ok());
