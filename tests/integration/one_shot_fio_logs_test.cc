@@ -161,13 +161,17 @@ TEST_F(OneShotFioLogsTest, AveragedLogsHaveFiosNamesLinesAndUnits) {
   }
 
   // bw in KiB/s: each window's bw is its IOPS times 4 (KiB of a 4k op), as in fio's files.
+  // azbench takes both from one window (1%: rounding); fio keeps a sample time for each, and
+  // when its helper thread wakes late (the sanitizer build beside it) they cover windows a few
+  // percent apart (2% seen).
   for (const std::string out : {"fio", "az"}) {
+    const double tolerance = out == "fio" ? 0.05 : 0.01;
     const std::vector<LogLine> bw = ReadLog(dir_.File(out + "/j_bw.1.log"));
     const std::vector<LogLine> iops = ReadLog(dir_.File(out + "/j_iops.1.log"));
     ASSERT_EQ(bw.size(), iops.size()) << out;
     for (size_t i = 0; i < bw.size(); ++i) {
       EXPECT_NEAR(static_cast<double>(bw[i][1]), 4.0 * static_cast<double>(iops[i][1]),
-                  0.01 * static_cast<double>(bw[i][1]) + 4)
+                  tolerance * static_cast<double>(bw[i][1]) + 4)
           << out << " line " << i;
     }
   }
