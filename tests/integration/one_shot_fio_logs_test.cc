@@ -150,11 +150,12 @@ TEST_F(OneShotFioLogsTest, AveragedLogsHaveFiosNamesLinesAndUnits) {
     const std::vector<LogLine> fio = ReadLog(dir_.File("fio/" + name));
     const std::vector<LogLine> az = ReadLog(dir_.File("az/" + name));
     for (const LogLine& line : az) EXPECT_EQ(line.size(), 5u) << name;
-    // A window's count differs only by where the run's end falls in the last window.
+    // A window's count differs by where the run's end falls in the last window, and by one more
+    // where fio's helper thread woke late and took two windows as one (under load).
     const std::map<uint64_t, int> fio_lines = LinesPerDirection(fio);
     const std::map<uint64_t, int> az_lines = LinesPerDirection(az);
     for (const auto& [ddir, count] : fio_lines) {
-      EXPECT_NEAR(az_lines.count(ddir) ? az_lines.at(ddir) : 0, count, 1)
+      EXPECT_NEAR(az_lines.count(ddir) ? az_lines.at(ddir) : 0, count, 2)
           << name << " ddir " << ddir;
     }
     EXPECT_EQ(az_lines.size(), fio_lines.size()) << name << ": directions";
