@@ -78,6 +78,18 @@ INSTANTIATE_TEST_SUITE_P(Fio333, LoopsAndNumberIosTest,
                                            OpCountCase{2, 1000, 1, 512},
                                            OpCountCase{1, 100, 8, 100}));
 
+// The offsets of a job's I/Os, in the order they were logged.
+std::vector<uint64_t> Offsets(JobSpec spec) {
+  spec.op_log = true;
+  std::vector<uint64_t> offsets;
+  RunControl control;
+  control.on_op_log = [&](int, std::vector<OpRecord> records) {
+    for (const OpRecord& r : records) offsets.push_back(r.offset_bytes);
+  };
+  RunOk(spec, control);
+  return offsets;
+}
+
 TEST(BlockIoFioOptionsTest, NumberIosCountsIosWhateverTheirSizesAsFio) {
   struct Case {
     const char* option;
@@ -106,13 +118,7 @@ TEST(BlockIoFioOptionsTest, ANumberIosLoopOfMixedSizesStartsOverAtTheRegionStart
   ASSERT_TRUE(ApplyJobOption(spec, "bsrange", "4k-16k").ok());
   spec.loops = 2;
   spec.number_ios = 3;
-  spec.op_log = true;
-  std::vector<uint64_t> offsets;
-  RunControl control;
-  control.on_op_log = [&](int, std::vector<OpRecord> records) {
-    for (const OpRecord& r : records) offsets.push_back(r.offset_bytes);
-  };
-  RunOk(spec, control);
+  const std::vector<uint64_t> offsets = Offsets(spec);
   ASSERT_EQ(offsets.size(), 6u);
   EXPECT_EQ(offsets[0], 0u);
   EXPECT_EQ(offsets[3], 0u);
@@ -123,13 +129,7 @@ TEST(BlockIoFioOptionsTest, EachLoopStartsOverAtTheRegionStart) {
   JobSpec spec = NullJob(RwPattern::kRead);
   spec.loops = 2;
   spec.number_ios = 3;
-  spec.op_log = true;
-  std::vector<uint64_t> offsets;
-  RunControl control;
-  control.on_op_log = [&](int, std::vector<OpRecord> records) {
-    for (const OpRecord& r : records) offsets.push_back(r.offset_bytes);
-  };
-  RunOk(spec, control);
+  const std::vector<uint64_t> offsets = Offsets(spec);
   EXPECT_THAT(offsets, ::testing::ElementsAre(0, 4096, 8192, 0, 4096, 8192));
 }
 

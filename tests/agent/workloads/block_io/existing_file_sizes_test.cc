@@ -186,16 +186,22 @@ TEST(ExistingFileSizesRulesTest, ARegularFileAndAMissingOneAreReadAsFio) {
   EXPECT_EQ(ExistingFileBytes(dir.path()).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+// A 1 MiB file (a hole) at `path`.
+bool MakeMiBFile(const std::string& path) {
+  const int fd = open(path.c_str(), O_CREAT | O_WRONLY, 0644);
+  if (fd < 0) return false;
+  const bool sized = ftruncate(fd, static_cast<off_t>(kMiB)) == 0;
+  close(fd);
+  return sized;
+}
+
 // The whole job: a read job without size on an existing 1 MiB file reads it once, as fio; with
 // size=50% and offset=25% it reads the 512 KiB after the first quarter.
 TEST(ExistingFileSizesJobTest, AReadJobWithoutSizeReadsTheExistingFile) {
   testing::TempDir dir;
   ASSERT_TRUE(dir.ok());
   const std::string path = dir.File("f");
-  const int fd = open(path.c_str(), O_CREAT | O_WRONLY, 0644);
-  ASSERT_GE(fd, 0);
-  ASSERT_EQ(ftruncate(fd, static_cast<off_t>(kMiB)), 0);
-  close(fd);
+  ASSERT_TRUE(MakeMiBFile(path));
   for (const auto& [options, fio_ops] :
        std::vector<std::pair<std::vector<std::pair<std::string, std::string>>, uint64_t>>{
            {{}, 256}, {{{"size", "50%"}, {"offset", "25%"}}, 128}}) {
@@ -220,10 +226,7 @@ TEST(ExistingFileSizesJobTest, ClonesAtDifferentOffsetsReadTheRestOfTheFileAsFio
   testing::TempDir dir;
   ASSERT_TRUE(dir.ok());
   const std::string path = dir.File("f");
-  const int fd = open(path.c_str(), O_CREAT | O_WRONLY, 0644);
-  ASSERT_GE(fd, 0);
-  ASSERT_EQ(ftruncate(fd, static_cast<off_t>(kMiB)), 0);
-  close(fd);
+  ASSERT_TRUE(MakeMiBFile(path));
   JobSpec spec = FileJob({{"numjobs", "3"}, {"offset_increment", "256k"}, {"rw", "randread"}});
   spec.filename = path;
   spec.op_log = true;
