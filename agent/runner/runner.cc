@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -15,6 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "agent/runner/job_exits.h"
@@ -237,15 +237,29 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
     s.OnJobsProgress(progress);
     return true;
   });
-  // Progress and lease watch: every progress interval, report counters and poll the sink.
+  // Progress and lease watch: every progress interval, report counters and poll the sink. A cancel
+  // of the run reaches the jobs as soon as it is asked for: the watcher waits on run->wake_mu,
+  // which RequestCancel and the end of the run hold, rather than polling (a thread waking every
+  // millisecond took CPU from the jobs on small machines).
   std::thread watcher([&] {
-    while (!done.load()) {
-      const uint64_t until = MonotonicNanos() + progress_interval_ns;
-      while (!done.load() && MonotonicNanos() < until) {
-        if (run->cancel.load()) exits.CancelAll();
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    bool cancel_passed = false;
+    uint64_t next_report = MonotonicNanos() + progress_interval_ns;
+    for (;;) {
+      {
+        absl::MutexLock lock(&run->wake_mu);
+        const auto woken = [&] { return done.load() || (!cancel_passed && run->cancel.load()); };
+        const uint64_t now = MonotonicNanos();
+        if (now < next_report) {
+          run->wake_mu.AwaitWithTimeout(absl::Condition(&woken),
+                                        absl::Nanoseconds(next_report - now));
+        }
       }
       if (done.load()) break;
+      if (!cancel_passed && run->cancel.load()) {
+        exits.CancelAll();
+        cancel_passed = true;
+      }
+      if (MonotonicNanos() < next_report) continue;
       uint64_t ops = 0, bytes = 0;
       for (auto& job : run->jobs) {
         ops += job->ops_done();
@@ -254,7 +268,8 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
       const bool alive = serial.Call([&](RunEventSink& s) {
         return s.Alive() && s.OnProgress(RealtimeNanos(), ops, bytes, jobs_running.load());
       });
-      if (!alive) run->cancel.store(true);
+      if (!alive) run->RequestCancel();
+      next_report = MonotonicNanos() + progress_interval_ns;
     }
   });
 
@@ -307,12 +322,12 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
         if (!serial.Call([&](RunEventSink& s) {
               return s.OnSeriesInterval(job_index, name, origin, interval);
             })) {
-          run->cancel.store(true);
+          run->RequestCancel();
         }
       };
       job_control.on_op_log = [&serial, &run, name](int clone, std::vector<OpRecord>&& records) {
         if (!serial.Call([&](RunEventSink& s) { return s.OnOpLog(name, clone, records); })) {
-          run->cancel.store(true);
+          run->RequestCancel();
         }
       };
       if (run->jobs[i]->phased()) {
@@ -378,13 +393,16 @@ absl::Status Runner::Run(const std::string& run_id, int64_t start_at_realtime_ns
       for (const JobResult& result : **results[i]) {
         if (!serial.Call(
                 [&](RunEventSink& s) { return s.OnJobResult(static_cast<int>(i), result); })) {
-          run->cancel.store(true);
+          run->RequestCancel();
         }
       }
     }
     begin = end;
   }
-  done.store(true);
+  {
+    absl::MutexLock lock(&run->wake_mu);
+    done.store(true);
+  }
   watcher.join();
   const bool cancelled = run->cancel.load();
   const std::vector<DiskUtil> disk_util = disks.Finish();
@@ -423,7 +441,7 @@ bool Runner::Cancel(const std::string& run_id) {
   absl::MutexLock lock(&mu_);
   auto it = runs_.find(run_id);
   if (it == runs_.end() || it->second->preparing) return false;
-  it->second->cancel.store(true);
+  it->second->RequestCancel();
   return it->second->running;
 }
 
@@ -482,7 +500,7 @@ void Runner::ReapLoop() {
 
 void Runner::CancelAll() {
   absl::MutexLock lock(&mu_);
-  for (auto& [id, run] : runs_) run->cancel.store(true);
+  for (auto& [id, run] : runs_) run->RequestCancel();
 }
 
 void Runner::SetJobPolicy(JobPolicy policy) {

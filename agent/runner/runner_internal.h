@@ -85,6 +85,13 @@ struct Runner::PreparedRun {
   std::vector<int> wait_for;              // per job: the earlier job it starts after, or -1
   uint64_t interval_ns = 1'000'000'000;
   std::atomic<bool> cancel{false};
+  // Held while `cancel` (through RequestCancel) or the end of a run is set, so that Runner::Run's
+  // watcher, waiting on it with a condition, wakes at once instead of polling for them.
+  absl::Mutex wake_mu;
+  void RequestCancel() {
+    absl::MutexLock lock(&wake_mu);
+    cancel.store(true);
+  }
   // Being laid out by its Prepare, which owns the fields above until it clears this (guarded by
   // Runner::mu_): nobody else runs, cleans up, reaps or cancels it meanwhile.
   bool preparing = false;

@@ -1108,6 +1108,7 @@ class CloneRunner {
       } else if (issuing) {
         // Requests share the timestamp of their submit call's batch (one clock read per call).
         uint64_t batch_start = OpClockNanos();
+        bool after_inline = false;  // the last op completed inside Queue()
         if (batch_start >= end_ns_) {
           issuing = false;
           stop_ns_ = std::max(stop_ns_, batch_start);
@@ -1146,7 +1147,9 @@ class CloneRunner {
           }
           IoRequest* req = free_slots.back();
           NextOp(*req, batch_start, dir);
-          req->start_ns = pacer_.active() ? OpClockNanos() : batch_start;
+          // After an op that completed inside Queue(), the clock is read again once this one is
+          // prepared, as fio stamps an I/O when it is set up: its latency holds no bookkeeping.
+          req->start_ns = pacer_.active() || after_inline ? OpClockNanos() : batch_start;
           const QueueResult r = engine.Queue(req);
           if (r == QueueResult::kBusy) {
             const bool counted = req->op != OpKind::kTrim || direction_ != Direction::kTrimWrite;
@@ -1172,8 +1175,9 @@ class CloneRunner {
               if (req->complete_ns >= end_ns_) stop_ns_ = std::max(stop_ns_, req->complete_ns);
               issuing = false;
             }
-            // The next op starts now, not when this batch began: its latency is its own.
+            // The next op is prepared from now, not from when this batch began.
             batch_start = req->complete_ns;
+            after_inline = true;
             LatencyTurn(req->complete_ns, /*idle=*/engine.inflight() == 0);
           } else {
             ++queued;

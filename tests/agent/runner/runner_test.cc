@@ -85,6 +85,38 @@ TEST(RunnerTest, ABrokenSinkCancelsTheRunAndRemovesItsFiles) {
   EXPECT_EQ(runner.Cleanup("b", true).status().code(), absl::StatusCode::kNotFound);
 }
 
+TEST(RunnerTest, ACancelReachesARunningJobAtOnceWhateverTheProgressInterval) {
+  TempDir dir(testing::kTmpfsBase);
+  Runner runner;
+  ASSERT_TRUE(runner.Prepare("w", Jobs(dir.path(), "60s"), 1'000'000'000).ok());
+  struct StartedSink : CountingSink {
+    bool OnStarted(int64_t) override {
+      started.Notify();
+      return true;
+    }
+    bool OnResult(const JobResult& r) override {
+      runtime_ns = r.runtime_ns;
+      return CountingSink::OnResult(r);
+    }
+    absl::Notification started;
+    uint64_t runtime_ns = 0;
+  } sink;
+  std::thread cancel([&] {
+    sink.started.WaitForNotification();
+    runner.Cancel("w");
+  });
+  // No progress report falls due during the run: the cancel and the end of the run must wake the
+  // run's watcher themselves (with an hour between reports, Run would not return otherwise).
+  const absl::Status status = runner.Run("w", 0, sink, absl::Hours(1));
+  cancel.join();
+  EXPECT_TRUE(status.ok()) << status;
+  EXPECT_TRUE(sink.cancelled);
+  EXPECT_EQ(sink.progress, 0);
+  EXPECT_EQ(sink.results, 1) << "the cancelled job's result is kept";
+  EXPECT_LT(sink.runtime_ns, 30'000'000'000u) << "the cancel ended the 60 s job";
+  ASSERT_TRUE(runner.Cleanup("w", true).ok());
+}
+
 TEST(RunnerTest, ALeaseFoundGoneAtTheEndAlsoRemovesTheFiles) {
   TempDir dir(testing::kTmpfsBase);
   Runner runner;
@@ -178,7 +210,7 @@ TEST(RunnerTest, TheSinkGetsEachJobsProgressBeforeTheJobsStart) {
   ASSERT_TRUE(runner.Run("p", 0, sink).ok());
   ASSERT_EQ(sink.seen.size(), 2u);
   ASSERT_NE(sink.seen[0], nullptr);
-  EXPECT_EQ(sink.seen[0]->profile.running_char, 'r');
+  EXPECT_EQ(sink.seen[0]->profiles[0].running_char, 'r');
   EXPECT_TRUE(sink.pending_at_start);
   EXPECT_EQ(sink.seen[0]->clones[0]->Sample().state, CloneRunState::kDone);
   EXPECT_EQ(sink.seen[1], nullptr);  // metadata keeps no per-clone progress
