@@ -78,8 +78,9 @@ void EtaPrinter::Loop(std::vector<const JobProgress*> jobs, uint64_t genesis_mon
     for (const JobProgress* job : jobs) {
       if (job == nullptr) continue;
       for (size_t i = 0; i < job->clones.size(); ++i) {
-        clones.push_back(
-            {.profile = &job->profile, .first_clone = i == 0, .sample = job->clones[i]->Sample()});
+        clones.push_back({.profile = &job->profiles[i],
+                          .first_clone = i == 0,
+                          .sample = job->clones[i]->Sample()});
       }
     }
     const uint64_t now_ns = MonotonicNanos();

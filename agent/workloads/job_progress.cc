@@ -1,6 +1,7 @@
 #include "agent/workloads/job_progress.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace azbench {
 
@@ -38,7 +39,7 @@ CloneProgressSample CloneProgress::Sample() const {
   return s;
 }
 
-JobEtaProfile EtaProfileOf(const JobSpec& spec) {
+JobEtaProfile EtaProfileOf(const JobSpec& spec, int clone_index) {
   JobEtaProfile p;
   const bool reads = DoesRead(spec.rw);
   const bool writes = DoesWrite(spec.rw);
@@ -56,7 +57,7 @@ JobEtaProfile EtaProfileOf(const JobSpec& spec) {
   }
   p.running_char = random ? static_cast<char>(c - 'A' + 'a') : c;
   const uint64_t loops = static_cast<uint64_t>(std::max(1, spec.loops));
-  p.total_io_bytes = spec.EffectiveIoSize() * loops;
+  p.total_io_bytes = spec.CloneIoSize(clone_index) * loops;
   // A write job that verifies afterwards reads back what it wrote: fio counts that into the total
   // (a mixed job's writes only, by their share).
   if (spec.do_verify && spec.EffectiveVerify() != VerifyType::kNone && writes) {
@@ -84,8 +85,9 @@ JobEtaProfile EtaProfileOf(const JobSpec& spec) {
   return p;
 }
 
-JobProgress::JobProgress(JobEtaProfile eta_profile, int clone_count) : profile(eta_profile) {
-  for (int i = 0; i < clone_count; ++i) clones.push_back(std::make_unique<CloneProgress>());
+JobProgress::JobProgress(std::vector<JobEtaProfile> clone_profiles)
+    : profiles(std::move(clone_profiles)) {
+  for (size_t i = 0; i < profiles.size(); ++i) clones.push_back(std::make_unique<CloneProgress>());
 }
 
 }  // namespace azbench

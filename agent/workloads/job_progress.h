@@ -66,11 +66,12 @@ class CloneProgress {
   std::atomic<uint64_t> end_ns_{0};
 };
 
-// What fio's status line knows of a job before it runs (per clone, as fio's per-thread options).
+// What fio's status line knows of a job's clone before it runs (fio's per-thread options).
 struct JobEtaProfile {
   char running_char = 'R';  // fio's R/r (read), W/w (write), M/m (mixed), D/d (trim): r = random
   std::array<bool, kProgressDirections> directions{};  // which directions the job does
-  // fio's total_io_size: io_size x loops, twice that for a write job that verifies afterwards.
+  // fio's total_io_size: the clone's io_size (its own region's bytes where clones' regions differ)
+  // x loops, twice that for a write job that verifies afterwards.
   uint64_t total_io_bytes = 0;
   bool time_based = false;
   absl::Duration runtime = absl::ZeroDuration();  // 0: none
@@ -86,12 +87,12 @@ struct JobEtaProfile {
   int files_open = 1;        // per clone while it runs
 };
 
-JobEtaProfile EtaProfileOf(const JobSpec& spec);
+JobEtaProfile EtaProfileOf(const JobSpec& spec, int clone_index = 0);
 
-// A job's progress: its profile and one CloneProgress per numjobs clone.
+// A job's progress: per numjobs clone, its profile and its CloneProgress.
 struct JobProgress {
-  JobProgress(JobEtaProfile eta_profile, int clone_count);
-  JobEtaProfile profile;
+  explicit JobProgress(std::vector<JobEtaProfile> clone_profiles);
+  std::vector<JobEtaProfile> profiles;
   std::vector<std::unique_ptr<CloneProgress>> clones;
 };
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -51,7 +52,7 @@ TEST(EtaPrinterTest, PrintsLinesWhileJobsRunAndEndsWithANewline) {
   JobSpec spec;
   spec.rw = RwPattern::kRandRw;
   spec.size_bytes = 1 << 20;
-  JobProgress job(EtaProfileOf(spec), 2);
+  JobProgress job(std::vector<JobEtaProfile>(2, EtaProfileOf(spec)));
   job.clones[0]->Start(0, /*ramp=*/false);
   std::FILE* out = std::tmpfile();
   ASSERT_NE(out, nullptr);

@@ -436,8 +436,11 @@ absl::StatusOr<std::unique_ptr<BlockIoJob>> BlockIoJob::Prepare(const JobSpec& s
                                                  : absl::StrCat(message, " (in ", clones, " of ",
                                                                 s.numjobs, " clones)"));
   }
-  job->progress_ = std::make_unique<JobProgress>(EtaProfileOf(job->spec_),
-                                                 static_cast<int>(job->clones_.size()));
+  std::vector<JobEtaProfile> profiles;
+  for (size_t i = 0; i < job->clones_.size(); ++i) {
+    profiles.push_back(EtaProfileOf(job->spec_, static_cast<int>(i)));
+  }
+  job->progress_ = std::make_unique<JobProgress>(std::move(profiles));
   return job;
 }
 

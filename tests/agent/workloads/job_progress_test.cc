@@ -1,5 +1,7 @@
 #include "agent/workloads/job_progress.h"
 
+#include <vector>
+
 #include "gtest/gtest.h"
 
 namespace azbench {
@@ -50,8 +52,19 @@ TEST(CloneProgressTest, ASampleShowsWhatTheCloneLastPublished) {
 }
 
 TEST(JobProgressTest, HasOneEntryPerClone) {
-  const JobProgress job(JobEtaProfile{}, 3);
+  const JobProgress job(std::vector<JobEtaProfile>(3));
   EXPECT_EQ(job.clones.size(), 3u);
+  EXPECT_EQ(job.profiles.size(), 3u);
+}
+
+TEST(EtaProfileOfTest, EachCloneCountsItsOwnRegion) {
+  JobSpec spec;
+  spec.rw = RwPattern::kRead;
+  spec.numjobs = 2;
+  spec.loops = 2;
+  spec.clone_region_bytes = {1u << 20, 768u << 10};  // clones at 0 and 256 KiB of a 1 MiB file
+  EXPECT_EQ(EtaProfileOf(spec, 0).total_io_bytes, 2u << 20);
+  EXPECT_EQ(EtaProfileOf(spec, 1).total_io_bytes, 1536u << 10);
 }
 
 }  // namespace

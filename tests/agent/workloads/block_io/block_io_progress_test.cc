@@ -1,8 +1,11 @@
 // A block-I/O job's live progress (agent/workloads/job_progress.h), as fio's status line reads it.
+#include <fstream>
 #include <memory>
+#include <string>
 
 #include "agent/workloads/block_io/block_io.h"
 #include "gtest/gtest.h"
+#include "tests/testing/temp_dir.h"
 
 namespace azbench {
 namespace {
@@ -31,7 +34,7 @@ TEST(BlockIoProgressTest, EveryCloneEndsDoneWithTheBytesItsResultCounts) {
   const JobProgress* progress = (*job)->progress();
   ASSERT_NE(progress, nullptr);
   ASSERT_EQ(progress->clones.size(), 2u);
-  EXPECT_EQ(progress->profile.running_char, 'm');
+  EXPECT_EQ(progress->profiles[0].running_char, 'm');
   EXPECT_EQ(progress->clones[0]->Sample().state, CloneRunState::kPending);
   absl::StatusOr<JobResult> result = (*job)->Run(RunControl{});
   ASSERT_TRUE(result.ok()) << result.status();
@@ -64,6 +67,33 @@ TEST(BlockIoProgressTest, OpsOfTheRampAreNotCounted) {
   const CloneProgressSample s = (*job)->progress()->clones[0]->Sample();
   EXPECT_EQ(s.bytes[0], Bytes(*result, OpKind::kRead));
   EXPECT_EQ(s.bytes[1], Bytes(*result, OpKind::kWrite));
+}
+
+TEST(BlockIoProgressTest, EachCloneIsDoneWhenItsOwnRegionIs) {
+  // Clones at different offsets of a 1 MiB file each take the rest of the file (as fio): 1 MiB and
+  // 768 KiB. The status line's percentage and ETA of each come from its own total.
+  testing::TempDir dir(testing::kTmpfsBase);
+  const std::string path = dir.path() + "/f";
+  std::ofstream(path) << std::string(1 << 20, 'x');
+  JobSpec spec;
+  spec.name = "regions";
+  spec.filename = path;
+  spec.ioengine = "psync";
+  spec.rw = RwPattern::kRead;
+  spec.block_size_bytes = 4096;
+  spec.numjobs = 2;
+  spec.offset_increment_bytes = 256 << 10;
+  absl::StatusOr<std::unique_ptr<BlockIoJob>> job = BlockIoJob::Prepare(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  const JobProgress* progress = (*job)->progress();
+  ASSERT_EQ(progress->profiles.size(), 2u);
+  EXPECT_EQ(progress->profiles[0].total_io_bytes, 1u << 20);
+  EXPECT_EQ(progress->profiles[1].total_io_bytes, 768u << 10);
+  ASSERT_TRUE((*job)->Run(RunControl{}).ok());
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(progress->clones[i]->Sample().bytes[0], progress->profiles[i].total_io_bytes)
+        << "clone " << i;
+  }
 }
 
 }  // namespace
