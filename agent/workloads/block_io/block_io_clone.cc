@@ -998,6 +998,16 @@ class CloneRunner {
     req.buffer = clone_.buffers->buffer(0);
     uint64_t now = OpClockNanos();
     while (MayIssue(now)) {
+      // As fio, a due sync goes out before the next data op, so none follows the last one.
+      if (FsyncDue() && !failed_) {
+        IoRequest sync_req;
+        PrepareFsync(sync_req, req.fd);
+        sync_req.start_ns = OpClockNanos();
+        engine.Queue(&sync_req);
+        AccountCompletedInQueue(sync_req);
+        now = sync_req.complete_ns;
+        if (!MayIssue(now)) break;
+      }
       if (LoopFilesDue()) [[unlikely]] {
         RenewLoopFiles();
         if (failed_) break;
@@ -1028,14 +1038,6 @@ class CloneRunner {
       if (BacklogDue() && !failed_) [[unlikely]] {
         ReadBack(/*backlog=*/true);
         now = OpClockNanos();
-      }
-      if (FsyncDue() && !failed_) {
-        IoRequest sync_req;
-        PrepareFsync(sync_req, req.fd);
-        sync_req.start_ns = OpClockNanos();
-        engine.Queue(&sync_req);
-        AccountCompletedInQueue(sync_req);
-        now = sync_req.complete_ns;
       }
     }
   }
@@ -1092,8 +1094,9 @@ class CloneRunner {
       bool issuing = MayIssue(now);
       int queued = 0;
       bool flow_held = false;  // ahead of its flow, with flow_sleep 0: retry after a completion
-      // An fsync that the last writes made due is still issued when no more data ops are.
-      if (FsyncDue() && !failed_ && !Cancelled()) {
+      // As fio, a due sync waits for the queue to drain and goes out before the next data op:
+      // none follows the last one.
+      if (issuing && FsyncDue() && !failed_ && !Cancelled()) {
         if (engine.inflight() == 0 && !fsync_in_flight) {
           PrepareFsync(fsync_req, clone_.files[file_cursor_].fd);
           fsync_req.start_ns = OpClockNanos();
