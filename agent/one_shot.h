@@ -29,7 +29,8 @@ struct OneShotOptions {
   std::string output_format = "normal";  // valid for ParseOutputFormats (one_shot_output.h)
   int terse_version = 3;                 // fio's --terse-version (ParseTerseVersion)
   std::string output_path;               // empty: stdout
-  uint64_t interval_ns = 1'000'000'000;
+  // fio's bwavgtime and iopsavgtime: the bw and iops samples of the output are these intervals.
+  uint64_t interval_ns = 500'000'000;
   bool remove_files = false;  // remove the files the run created (fio's unlink=1)
   // block_io (fio options) or another family (common/workload_spec.h), whose options then come
   // from fio_args as --key=value.

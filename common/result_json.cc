@@ -70,16 +70,6 @@ void AddIntervalFigures(const JobResult& result, int kind, double group_bytes_pe
       if (bytes > 0) bw_kib.push_back(static_cast<double>(bytes) / 1024.0 / interval_s);
       if (ops > 0) iops.push_back(static_cast<double>(ops) / interval_s);
     }
-  } else if (did_any && result.interval_ns > 0 && result.runtime_ns > 0) {
-    const double covered_s = static_cast<double>(result.runtime_ns) / 1e9;
-    uint64_t bytes = 0, ops = 0;
-    for (const auto& interval : result.intervals) {
-      if (interval.index != 0) continue;
-      bytes += interval.by_kind[kind].bytes;
-      ops += interval.by_kind[kind].ops;
-    }
-    bw_kib.push_back(static_cast<double>(bytes) / 1024.0 / covered_s);
-    iops.push_back(static_cast<double>(ops) / covered_s);
   }
   auto summarize = [](const std::vector<double>& v, double& min, double& max, double& mean,
                       double& dev) {
@@ -179,8 +169,11 @@ void AddLatencyDistribution(const JobResult& result, json& job) {
       }
     }
   }
+  // As fio's stat_calc_lat: a range with any completion shows at least 0.01%.
   auto percent = [total](uint64_t n) {
-    return total == 0 ? 0.0 : 100.0 * static_cast<double>(n) / static_cast<double>(total);
+    if (total == 0) return 0.0;
+    const double share = 100.0 * static_cast<double>(n) / static_cast<double>(total);
+    return n > 0 && share < 0.01 ? 0.01 : share;
   };
   json j_ns = json::object(), j_us = json::object(), j_ms = json::object();
   for (size_t i = 0; i < ns.size(); ++i) j_ns[std::to_string(kEdges[i])] = percent(ns[i]);

@@ -76,11 +76,10 @@ int FioJobError(const JobResult& result);
 // and the reports' charts, not in bw_min. The last, partial interval (the drain after a time-based
 // runtime, the tail of a size-based job) is not a sample, nor is any interval past the runtime
 // (latency-only intervals the coordinator moved onto the job, coordinator/run/interval_fold.h). A
-// job shorter than one interval has one sample: its interval 0 over runtime_ns. A direction without
-// ops has no samples (all figures 0). bw_agg is the share of `group`'s aggregate (above); without
-// `group` the job is its own group.
-// slat_ns / clat_ns / lat_ns and sync's lat_ns carry "percentile" as `percentiles` chooses
-// (common/report_choice.h), keyed "%f" of each value ("99.500000").
+// job shorter than one interval has none, as fio's. A direction without ops has no samples (all
+// figures 0). bw_agg is the share of `group`'s aggregate (above); without `group` the job is its
+// own group. slat_ns / clat_ns / lat_ns and sync's lat_ns carry "percentile" as `percentiles`
+// chooses (common/report_choice.h), keyed "%f" of each value ("99.500000").
 nlohmann::json JobResultToFioJson(const JobResult& result, bool with_azbench_extras = true,
                                   const FioGroupBandwidth* group = nullptr,
                                   const ReportChoice& percentiles = {});

@@ -13,7 +13,7 @@ namespace {
 
 using nlohmann::json;
 
-JobResult ReadJob(std::initializer_list<uint64_t> latencies_ns) {
+JobResult ReadJob(const std::vector<uint64_t>& latencies_ns) {
   JobResult result;
   result.name = "j";
   result.runtime_ns = 1'000'000'000;
@@ -61,6 +61,16 @@ TEST(FioLatencyDistributionTest, UsesClatWhenTheEngineSeparatesItAndCountsEveryD
   // clat_ns is the separated completion latency; lat_ns the total.
   EXPECT_EQ(job["read"]["clat_ns"]["max"].get<uint64_t>(), 300u);
   EXPECT_EQ(job["read"]["lat_ns"]["max"].get<uint64_t>(), 5'000'000u);
+}
+
+TEST(FioLatencyDistributionTest, ARangeWithAnyCompletionShowsAtLeastAHundredthPercent) {
+  // 20,000 reads in [1, 2) us and one in [750, 1000) us: its 0.005% shows as fio's 0.01%.
+  std::vector<uint64_t> latencies(20'000, 1'500);
+  latencies.push_back(999'000);
+  const json job = JobResultToFioJson(ReadJob(latencies), false);
+  EXPECT_DOUBLE_EQ(job["latency_us"]["1000"].get<double>(), 0.01);
+  EXPECT_DOUBLE_EQ(job["latency_us"]["2"].get<double>(), 100.0 * 20'000 / 20'001);
+  EXPECT_DOUBLE_EQ(job["latency_us"]["500"].get<double>(), 0.0);
 }
 
 TEST(FioLatencyDistributionTest, AJobWithoutOpsHasAllZeroShares) {
@@ -138,12 +148,15 @@ TEST(FioIntervalSamplesTest, TheLastPartialIntervalIsNotASample) {
   EXPECT_DOUBLE_EQ(job["read"]["iops_stddev"].get<double>(), 0.0);
 }
 
-TEST(FioIntervalSamplesTest, AJobShorterThanOneIntervalHasOneSampleOverTheTimeItCovered) {
+TEST(FioIntervalSamplesTest, AJobShorterThanOneIntervalHasNoSamplesAsInFio) {
   const json job = JobResultToFioJson(ReadSeries(250'000'000, {100}), false);
-  EXPECT_EQ(job["read"]["iops_samples"].get<size_t>(), 1u);
-  EXPECT_EQ(job["read"]["iops_min"].get<int64_t>(), 400);
-  EXPECT_DOUBLE_EQ(job["read"]["iops_mean"].get<double>(), 400.0);
-  EXPECT_DOUBLE_EQ(job["read"]["bw_mean"].get<double>(), 1600.0);  // KiB/s
+  EXPECT_EQ(job["read"]["iops_samples"].get<size_t>(), 0u);
+  EXPECT_EQ(job["read"]["bw_samples"].get<size_t>(), 0u);
+  EXPECT_EQ(job["read"]["iops_min"].get<int64_t>(), 0);
+  // One full interval is one sample.
+  const json longer = JobResultToFioJson(ReadSeries(1'250'000'000, {100, 100}), false);
+  EXPECT_EQ(longer["read"]["iops_samples"].get<size_t>(), 1u);
+  EXPECT_EQ(longer["read"]["iops_min"].get<int64_t>(), 100);
 }
 
 TEST(FioIntervalSamplesTest, ADirectionWithoutOpsHasNoSamples) {
