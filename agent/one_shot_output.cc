@@ -127,9 +127,13 @@ std::string RenderOneShotOutput(const OutputFormats& formats, const std::vector<
   }
   if (formats.normal) {
     if (interrupted) text += "interrupted: results cover the time until the signal\n";
+    const nlohmann::json doc = ResultsToFioJson(results, /*with_azbench_extras=*/false, context);
+    const nlohmann::json& jobs = doc["jobs"];
     for (size_t i = 0; i < results.size(); ++i) {
-      text += FormatJobResultText(results[i], ChoiceOfJob(percentiles, i));
+      text += FormatJobResultText(results[i], ChoiceOfJob(percentiles, i),
+                                  i < jobs.size() ? jobs[i] : nlohmann::json());
     }
+    text += FioGroupStatusText(doc, percentiles);
     text += PassSummary(results);
   }
   return text;

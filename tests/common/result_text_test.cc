@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 
 namespace azbench {
 namespace {
@@ -87,6 +88,32 @@ TEST(JobResultTextTest, PrintsFiosIoDepthsSubmitAndCompleteLines) {
   EXPECT_THAT(text, HasSubstr("     complete  : 0=0.0%, 4=100.0%, 8=0.0%"));
 }
 
+TEST(JobResultTextTest, PrintsFiosBwAndIopsLinesFromTheJsonSamplesAfterTheLatencies) {
+  const JobResult result = OneReadJob();
+  nlohmann::json job;
+  job["read"] = {{"bw_min", 100},     {"bw_max", 300},      {"bw_agg", 50.0},   {"bw_mean", 200.0},
+                 {"bw_dev", 10.0},    {"bw_samples", 3},    {"iops_min", 25},   {"iops_max", 75},
+                 {"iops_mean", 50.0}, {"iops_stddev", 2.5}, {"iops_samples", 3}};
+  std::string text = FormatJobResultText(result, {}, job);
+  const size_t bw_at = text.find(
+      "   bw (  KiB/s): min=  100, max=  300, per=50.00%, avg=200.00, stdev=10.00, samples=3\n"
+      "   iops        : min=   25, max=   75, avg=50.00, stdev= 2.50, samples=3\n");
+  ASSERT_NE(bw_at, std::string::npos) << text;
+  EXPECT_GT(bw_at, text.find("    clat percentiles")) << text;
+  // Past kb_base squared KiB/s, MiB/s as fio's (whole MiB for min and max).
+  job["read"]["bw_min"] = 2'000'000;
+  job["read"]["bw_max"] = 3'000'000;
+  job["read"]["bw_mean"] = 2'500'000.0;
+  text = FormatJobResultText(result, {}, job);
+  EXPECT_THAT(text, HasSubstr("   bw (  MiB/s): min= 1953, max= 2929, per=50.00%, avg=2441.41,"));
+  // Without samples, no lines.
+  job["read"]["bw_samples"] = 0;
+  job["read"]["iops_samples"] = 0;
+  text = FormatJobResultText(result, {}, job);
+  EXPECT_THAT(text, Not(HasSubstr("   bw (")));
+  EXPECT_THAT(text, Not(HasSubstr("   iops        :")));
+}
+
 TEST(JobResultTextTest, PrintsFiosErrorsLineWithContinueOnError) {
   JobResult result = OneReadJob();
   EXPECT_THAT(FormatJobResultText(result), Not(HasSubstr("errors    :")));
@@ -94,7 +121,7 @@ TEST(JobResultTextTest, PrintsFiosErrorsLineWithContinueOnError) {
   result.total_err_count = 48;
   result.first_error = 28;
   const std::string text = FormatJobResultText(result);
-  EXPECT_THAT(text, HasSubstr("err= 28\n"));
+  EXPECT_THAT(text, HasSubstr("err=28 (No space left on device (ENOSPC)): pid="));
   EXPECT_THAT(text,
               HasSubstr("     errors    : total=48, first_error=28/<No space left on device"));
 }
@@ -169,14 +196,21 @@ TEST(JobResultTextTest, MixedPrintsOneSectionForEveryDirectionAndBothAddsItLast)
   write.lat.Record(70'000);
   write.ops = 1;
   write.bytes = 4096;
-  result.Stats(OpKind::kFsync).ops = 1;
+  OpStats& sync = result.Stats(OpKind::kFsync);
+  sync.ops = 1;
+  sync.lat.Record(2'000'000);
   ReportChoice choice;
   choice.unified = UnifiedRw::kMixed;
   std::string text = FormatJobResultText(result, choice);
   EXPECT_THAT(text, HasSubstr("  mixed: IOPS=101, BW=404KiB/s"));
-  for (const char* gone : {"  read:", "  write:", "  fsync:"}) {
+  for (const char* gone : {"  read:", "  write:"}) {
     EXPECT_THAT(text, Not(HasSubstr(gone))) << text;
   }
+  // As fio, the fsyncs keep their own section whatever the unified reporting.
+  const size_t mixed_sync_at =
+      text.find("  fsync/fdatasync/sync_file_range:\n    sync (nsec): min=2000.0k, max=2000.0k");
+  ASSERT_NE(mixed_sync_at, std::string::npos) << text;
+  EXPECT_GT(mixed_sync_at, text.find("  mixed: IOPS=101,")) << text;
   choice.unified = UnifiedRw::kBoth;
   text = FormatJobResultText(result, choice);
   const size_t read_at = text.find("  read: IOPS=100,");
@@ -186,7 +220,9 @@ TEST(JobResultTextTest, MixedPrintsOneSectionForEveryDirectionAndBothAddsItLast)
   ASSERT_NE(write_at, std::string::npos) << text;
   ASSERT_NE(mixed_at, std::string::npos) << text;
   EXPECT_LT(write_at, mixed_at);
-  EXPECT_THAT(text, HasSubstr("  fsync: ops=1"));
+  const size_t sync_at = text.find("  fsync/fdatasync/sync_file_range:\n");
+  ASSERT_NE(sync_at, std::string::npos) << text;
+  EXPECT_GT(sync_at, mixed_at);
 }
 
 }  // namespace

@@ -413,6 +413,67 @@ TEST_F(OneShotFioOutputTest, SignificantFiguresShapeTheNormalOutputsFiguresAsFio
   }
 }
 
+// The labels of a normal output's lines from its first job section on: each line's text before
+// its first '(', ':' or '=' (a job's name, "read", "clat", "clat percentiles", "Run status group
+// 0", "READ", a disk's name), with "lat dist" for the latency distribution lines and consecutive
+// repeats (percentile rows, distribution lines) folded into one. azbench's warning lines are
+// azbench's own.
+std::vector<std::string> NormalLabels(const std::string& text) {
+  std::vector<std::string> labels;
+  const size_t first = text.find(": (groupid=");
+  std::stringstream in(text.substr(text.rfind('\n', first) + 1));
+  const std::regex distribution(R"(^  lat \((nsec|usec|msec)\)   : )");
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line.rfind("  warning: ", 0) == 0) continue;
+    std::string label = std::regex_search(line, distribution) ? "lat dist" : line;
+    label = label.substr(0, label.find_first_of("(:="));
+    label.erase(0, label.find_first_not_of(' '));
+    label.erase(label.find_last_not_of(' ') + 1);
+    if (labels.empty() || labels.back() != label) labels.push_back(label);
+  }
+  return labels;
+}
+
+TEST_F(OneShotFioOutputTest, NormalOutputHasFiosLinesInFiosOrderWithTheSameCounts) {
+  // Three stonewalled groups, on the disk (Disk stats are printed for both): w and r are shorter
+  // than fio's 500 ms bandwidth sample (no bw and iops lines), t runs for three samples.
+  auto job_file = [&](const std::string& name) {
+    const std::string path = dir_.File(name + "-normal.fio");
+    std::ofstream(path) << "[global]\nioengine=psync\nbs=4k\nsize=256k\ndirectory="
+                        << dir_.File(name) << "\n[w]\nrw=write\nfsync=16\n[r]\nstonewall\n"
+                        << "rw=randread\n[t]\nstonewall\nrw=read\ntime_based\nruntime=1600ms\n";
+    return path;
+  };
+  std::string fio_out, az_out;
+  ASSERT_EQ(Run({testing::kFioBinary, job_file("fio")}, &fio_out), 0) << fio_out;
+  ASSERT_EQ(Run({AZBENCH_AGENT_BIN, "run", job_file("az")}, &az_out), 0) << az_out;
+  EXPECT_EQ(NormalLabels(az_out), NormalLabels(fio_out)) << "fio:\n"
+                                                         << fio_out << "azbench:\n"
+                                                         << az_out;
+  // What w and r issued (reads, writes, trims, syncs) and their groups' bytes, as fio counts them
+  // (t's, time-based, are whatever each did in its time).
+  for (const auto& [pattern, count] :
+       {std::pair<const char*, size_t>{R"(issued rwts: (total=[0-9,]+))", 2},
+        {R"(   READ: bw=.*, io=([^ ]+))", 1},
+        {R"(  WRITE: bw=.*, io=([^ ]+))", 1}}) {
+    const std::regex re(pattern);
+    auto found = [&](const std::string& text) {
+      std::vector<std::string> out;
+      for (auto it = std::sregex_iterator(text.begin(), text.end(), re);
+           it != std::sregex_iterator() && out.size() < count; ++it) {
+        out.push_back((*it)[1].str());
+      }
+      return out;
+    };
+    EXPECT_EQ(found(fio_out).size(), count) << pattern;
+    EXPECT_EQ(found(az_out), found(fio_out)) << pattern;
+  }
+  // A sync after writes 16, 32 and 48: as fio's, none after the last write.
+  EXPECT_THAT(az_out, ::testing::HasSubstr("issued rwts: total=0,64,0,3 short=0,0,0,0"));
+  EXPECT_THAT(az_out, ::testing::HasSubstr("iB/s): min="));
+  EXPECT_THAT(az_out, ::testing::HasSubstr("\n   iops        : min="));
+}
+
 // fio's json+ reader, installed beside fio (Debian's fio package).
 std::string Clat2Csv() {
   return (fs::path(testing::kFioBinary).parent_path() / "fio_jsonplus_clat2csv").string();
