@@ -415,9 +415,9 @@ TEST_F(OneShotFioOutputTest, SignificantFiguresShapeTheNormalOutputsFiguresAsFio
 
 // The labels of a normal output's lines from its first job section on: each line's text before
 // its first '(', ':' or '=' (a job's name, "read", "clat", "clat percentiles", "Run status group
-// 0", "READ", a disk's name), with "lat dist" for the latency distribution lines and consecutive
-// repeats (percentile rows, distribution lines) folded into one. azbench's warning lines are
-// azbench's own.
+// 0", "READ", a disk's name), with "lat dist" for the latency distribution lines, "| rows" for a
+// percentile block's rows (how many fit on a row depends on the widest value, so on the run's
+// tail) and consecutive repeats folded into one. azbench's warning lines are azbench's own.
 std::vector<std::string> NormalLabels(const std::string& text) {
   std::vector<std::string> labels;
   const size_t first = text.find(": (groupid=");
@@ -425,7 +425,9 @@ std::vector<std::string> NormalLabels(const std::string& text) {
   const std::regex distribution(R"(^  lat \((nsec|usec|msec)\)   : )");
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line.rfind("  warning: ", 0) == 0) continue;
-    std::string label = std::regex_search(line, distribution) ? "lat dist" : line;
+    std::string label = std::regex_search(line, distribution) ? "lat dist"
+                        : line.rfind("     |", 0) == 0        ? "| rows"
+                                                              : line;
     label = label.substr(0, label.find_first_of("(:="));
     label.erase(0, label.find_first_not_of(' '));
     label.erase(label.find_last_not_of(' ') + 1);
