@@ -381,7 +381,9 @@ std::string FioGroupStatusText(const nlohmann::json& document,
   }
   std::string out;
   static constexpr std::array<const char*, 3> kLabels = {"   READ", "  WRITE", "   TRIM"};
-  for (const auto& [id, group] : groups) {
+  for (const auto& entry : groups) {
+    const int64_t id = entry.first;
+    const Group& group = entry.second;  // clang 14 cannot capture a structured binding
     absl::StrAppend(&out, absl::StrFormat("\nRun status group %d (all jobs):\n", id));
     auto line = [&](const char* label, uint64_t agg, uint64_t min_bw, uint64_t max_bw,
                     uint64_t bytes, uint64_t min_run, uint64_t max_run) {

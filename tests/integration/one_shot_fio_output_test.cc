@@ -454,10 +454,11 @@ TEST_F(OneShotFioOutputTest, NormalOutputHasFiosLinesInFiosOrderWithTheSameCount
                                                          << az_out;
   // What w and r issued (reads, writes, trims, syncs) and their groups' bytes, as fio counts them
   // (t's, time-based, are whatever each did in its time).
-  for (const auto& [pattern, count] :
-       {std::pair<const char*, size_t>{R"(issued rwts: (total=[0-9,]+))", 2},
-        {R"(   READ: bw=.*, io=([^ ]+))", 1},
-        {R"(  WRITE: bw=.*, io=([^ ]+))", 1}}) {
+  for (const auto& check : {std::pair<const char*, size_t>{R"(issued rwts: (total=[0-9,]+))", 2},
+                            {R"(   READ: bw=.*, io=([^ ]+))", 1},
+                            {R"(  WRITE: bw=.*, io=([^ ]+))", 1}}) {
+    const char* pattern = check.first;
+    const size_t count = check.second;  // clang 14 cannot capture a structured binding
     const std::regex re(pattern);
     auto found = [&](const std::string& text) {
       std::vector<std::string> out;
