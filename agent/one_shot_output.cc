@@ -128,7 +128,7 @@ std::string RenderOneShotOutput(const OutputFormats& formats, const std::vector<
   if (formats.normal) {
     if (interrupted) text += "interrupted: results cover the time until the signal\n";
     const nlohmann::json doc = ResultsToFioJson(results, /*with_azbench_extras=*/false, context);
-    const nlohmann::json& jobs = doc["jobs"];
+    const nlohmann::json& jobs = doc.at("jobs");
     for (size_t i = 0; i < results.size(); ++i) {
       text += FormatJobResultText(results[i], ChoiceOfJob(percentiles, i),
                                   i < jobs.size() ? jobs[i] : nlohmann::json());

@@ -209,8 +209,8 @@ const nlohmann::json& JsonMember(const nlohmann::json& object, std::string_view 
 }
 
 uint64_t JsonCount(const nlohmann::json& object, const char* direction, const char* key) {
-  const auto it = object.find(direction);
-  return it == object.end() ? 0 : it->value(key, uint64_t{0});
+  const nlohmann::json& member = JsonMember(object, direction);
+  return member.is_object() ? member.value(key, uint64_t{0}) : 0;
 }
 
 bool Reported(const OpStats* stats) {
@@ -354,7 +354,7 @@ std::string FioGroupStatusText(const nlohmann::json& document,
     bool binary = true;
   };
   std::map<int64_t, Group> groups;
-  const nlohmann::json jobs = document.value("jobs", nlohmann::json::array());
+  const nlohmann::json& jobs = JsonMember(document, "jobs");
   static constexpr std::array<const char*, 3> kDirections = {"read", "write", "trim"};
   for (size_t i = 0; i < jobs.size(); ++i) {
     const nlohmann::json& job = jobs[i];
@@ -420,7 +420,7 @@ std::string FioGroupStatusText(const nlohmann::json& document,
            mixed.max_run);
     }
   }
-  const nlohmann::json disks = document.value("disk_util", nlohmann::json::array());
+  const nlohmann::json& disks = JsonMember(document, "disk_util");
   if (!disks.empty()) out += "\nDisk stats (read/write):\n";
   for (const nlohmann::json& disk : disks) {
     const auto u = [&](const char* key) { return disk.value(key, uint64_t{0}); };
